@@ -55,16 +55,17 @@ export interface NormalizedHistory {
  * ```
  */
 export function normalizeHistory(items: readonly ResponseItem[]): NormalizedHistory {
-  const outputCallIds = new Set<string>();
-  for (const item of items) {
-    if (item.type === "function_call_output") outputCallIds.add(item.callId);
-  }
+  // A call is answered only by an output that comes after it.
+  const lastOutputAt = new Map<string, number>();
+  items.forEach((item, index) => {
+    if (item.type === "function_call_output") lastOutputAt.set(item.callId, index);
+  });
   const history: ResponseItem[] = [];
   const synthesized: FunctionCallOutputItem[] = [];
   const dropped: DroppedItem[] = [];
   const calls = new Set<string>();
   const answered = new Set<string>();
-  for (const item of items) {
+  for (const [index, item] of items.entries()) {
     if (item.type === "function_call_output") {
       if (!calls.has(item.callId)) {
         dropped.push({ item, reason: "orphan_output" });
@@ -79,7 +80,7 @@ export function normalizeHistory(items: readonly ResponseItem[]): NormalizedHist
     history.push(item);
     if (item.type !== "function_call") continue;
     calls.add(item.callId);
-    if (!outputCallIds.has(item.callId)) {
+    if ((lastOutputAt.get(item.callId) ?? -1) < index) {
       const output = synthesizedOutputFor(item);
       history.push(output);
       synthesized.push(output);

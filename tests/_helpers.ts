@@ -1,0 +1,66 @@
+/**
+ * Shared test fixtures: temp session roots and small builders of records.
+ *
+ * @module
+ */
+import type { ResponseItem, SessionRecord } from "../src/records.ts";
+import { makeRecord, responseItemRecord } from "../src/records.ts";
+
+/** A fresh temp directory, removed when disposed. */
+export async function tempDir(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.makeTempDir({ prefix: "turnlog-test-" });
+  return {
+    path,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(path, { recursive: true });
+    },
+  };
+}
+
+/** The common part of a run's input in tests. */
+export const RUN_BASE = {
+  systemPrompt: "You are a careful assistant.",
+  cwd: "/work/project",
+  modelProvider: "embedded",
+  model: "scripted",
+  wireApi: "responses",
+} as const;
+
+export const user = (content: string): ResponseItem => ({ type: "message", role: "user", content });
+export const assistant = (content: string): ResponseItem => ({
+  type: "message",
+  role: "assistant",
+  content,
+});
+export const call = (
+  callId: string,
+  name = "read_file",
+  args = '{"path":"a.txt"}',
+): ResponseItem => ({
+  type: "function_call",
+  callId,
+  name,
+  arguments: args,
+});
+export const output = (callId: string, toolName = "read_file", text = "ok"): ResponseItem => ({
+  type: "function_call_output",
+  callId,
+  toolName,
+  output: text,
+  isError: false,
+});
+
+/** Records for history items, as the runtime appends them. */
+export function itemRecords(items: ResponseItem[]): SessionRecord[] {
+  return items.map((item) => responseItemRecord(item));
+}
+
+/** A `run_finished` record for a run that succeeded. */
+export function finished(runId: string, rounds = 1): SessionRecord {
+  return makeRecord("run_finished", { runId, outcome: "succeeded", rounds });
+}
+
+/** The non-empty lines of a file. */
+export async function fileLines(path: string): Promise<string[]> {
+  return (await Deno.readTextFile(path)).split("\n").filter((line) => line.length > 0);
+}

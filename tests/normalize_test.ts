@@ -1,0 +1,99 @@
+import { assertEquals } from "./_assert.ts";
+import { assistant, call, output, user } from "./_helpers.ts";
+import { INTERRUPTED_CODE, normalizeHistory } from "../src/normalize.ts";
+import type { ResponseItem } from "../src/records.ts";
+
+const SYSTEM: ResponseItem = { type: "message", role: "system", content: "sys" };
+
+Deno.test("normalize leaves a paired history alone", () => {
+  const items = [
+    SYSTEM,
+    user("hi"),
+    call("a"),
+    call("b"),
+    output("a"),
+    output("b"),
+    assistant("done"),
+  ];
+  const result = normalizeHistory(items);
+  assertEquals(result.history, items);
+  assertEquals(result.synthesized, []);
+  assertEquals(result.dropped, []);
+});
+
+Deno.test("normalize synthesizes an output for an orphan call, right after it", () => {
+  const result = normalizeHistory([
+    SYSTEM,
+    user("wait"),
+    call("slow", "slow_task", '{"seconds":9}'),
+  ]);
+  assertEquals(result.synthesized.length, 1);
+  const synthesized = result.synthesized[0]!;
+  assertEquals(result.history, [
+    SYSTEM,
+    user("wait"),
+    call("slow", "slow_task", '{"seconds":9}'),
+    synthesized,
+  ]);
+  assertEquals({ ...synthesized, output: "" }, {
+    type: "function_call_output",
+    callId: "slow",
+    toolName: "slow_task",
+    output: "",
+    isError: true,
+    synthesized: true,
+  });
+  assertEquals(
+    synthesized.output.startsWith(
+      `Error [${INTERRUPTED_CODE}]: This tool call (slow_task) did not finish`,
+    ),
+    true,
+  );
+});
+
+Deno.test("normalize handles mixed pairing: only the unanswered call gets an output", () => {
+  const result = normalizeHistory([
+    user("go"),
+    call("a"),
+    call("b"),
+    output("a"),
+    call("c"),
+    output("c"),
+  ]);
+  assertEquals(result.synthesized.map((item) => item.callId), ["b"]);
+  assertEquals(
+    result.history.map((item) =>
+      item.type === "function_call" || item.type === "function_call_output"
+        ? `${item.type}:${item.callId}`
+        : item.type
+    ),
+    [
+      "message",
+      "function_call:a",
+      "function_call:b",
+      "function_call_output:b",
+      "function_call_output:a",
+      "function_call:c",
+      "function_call_output:c",
+    ],
+  );
+});
+
+Deno.test("normalize drops an orphan output and a second output for one call", () => {
+  const orphan = output("ghost");
+  const duplicate = output("a", "read_file", "again");
+  const result = normalizeHistory([user("go"), orphan, call("a"), output("a"), duplicate]);
+  assertEquals(result.history, [user("go"), call("a"), output("a")]);
+  assertEquals(result.dropped, [
+    { item: orphan, reason: "orphan_output" },
+    { item: duplicate, reason: "duplicate_output" },
+  ]);
+});
+
+Deno.test("an output that comes before its call is dropped, and the call gets a synthesized one", () => {
+  const early = output("a");
+  const result = normalizeHistory([early, call("a")]);
+  assertEquals(result.dropped, [{ item: early, reason: "orphan_output" }]);
+  assertEquals(result.history, [call("a"), result.synthesized[0]!]);
+  assertEquals(result.synthesized.map((item) => item.callId), ["a"]);
+});
