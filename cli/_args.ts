@@ -1,0 +1,114 @@
+/**
+ * Flag parsing shared by the CLIs: `node:util` parseArgs with strict checking, turned into
+ * one-line usage errors instead of stack traces.
+ *
+ * @module
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ApprovalModeSchema, type Policy, type WireApi, WireApiSchema } from "../src/records.ts";
+
+/** A command line that cannot be run as given; the CLI prints it and exits with 2. */
+export class UsageError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "UsageError";
+  }
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parses `argv` against `options`, throwing {@linkcode UsageError} for an unknown flag. */
+export function parseFlags<O extends Options>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    // node's messages go on with advice about "--"; the first sentence is the point.
+    const message = (error as Error).message.split("\n")[0]!.split(/\. (?=[A-Z])/)[0]!;
+    throw new UsageError(message.replace(/\.$/, ""));
+  }
+}
+
+/** Checks a `--wire-api` value. */
+export function parseWireApi(value: string | undefined): WireApi | undefined {
+  if (value === undefined) return undefined;
+  const parsed = WireApiSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new UsageError(`Invalid --wire-api "${value}": use "responses" or "chat"`);
+  }
+  return parsed.data;
+}
+
+/** Checks a `--policy` value. */
+export function parsePolicy(value: string | undefined): Policy | undefined {
+  if (value === undefined) return undefined;
+  const parsed = ApprovalModeSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new UsageError(
+      `Invalid --policy "${value}": use "auto" (never ask), "ask-changes" (ask before changes) or "ask-all" (ask for every tool)`,
+    );
+  }
+  return { approval: parsed.data };
+}
+
+/** Checks a positive whole number flag. */
+export function parsePositiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new UsageError(`Invalid --${name} "${value}": expected a whole number above 0`);
+  }
+  return n;
+}
+
+/** What `deno task resume` was asked to do. */
+export interface ResumeArgs {
+  help: boolean;
+  /** The user's message (the positional arguments joined by spaces). */
+  message: string | undefined;
+  session: string | undefined;
+  last: boolean;
+  sessionsDir: string | undefined;
+  model: string | undefined;
+  wireApi: WireApi | undefined;
+  policy: Policy | undefined;
+  workspace: string | undefined;
+  json: boolean;
+  maxRounds: number | undefined;
+}
+
+/** Parses the arguments of `deno task resume` (not the no-argument demo). */
+export function parseResumeArgs(argv: string[]): ResumeArgs {
+  const { values, positionals } = parseFlags(argv, {
+    help: { type: "boolean", short: "h" },
+    session: { type: "string", short: "s" },
+    last: { type: "boolean" },
+    "sessions-dir": { type: "string" },
+    model: { type: "string" },
+    "wire-api": { type: "string" },
+    policy: { type: "string" },
+    workspace: { type: "string" },
+    json: { type: "boolean" },
+    "max-rounds": { type: "string" },
+  });
+  const args: ResumeArgs = {
+    help: values.help === true,
+    message: positionals.length > 0 ? positionals.join(" ") : undefined,
+    session: values.session as string | undefined,
+    last: values.last === true,
+    sessionsDir: values["sessions-dir"] as string | undefined,
+    model: values.model as string | undefined,
+    wireApi: parseWireApi(values["wire-api"] as string | undefined),
+    policy: parsePolicy(values.policy as string | undefined),
+    workspace: values.workspace as string | undefined,
+    json: values.json === true,
+    maxRounds: parsePositiveInt("max-rounds", values["max-rounds"] as string | undefined),
+  };
+  if (args.help) return args;
+  if (args.session !== undefined && args.last) {
+    throw new UsageError("Use either --session <id> or --last, not both");
+  }
+  if (args.message === undefined || args.message.trim() === "") {
+    throw new UsageError('A message is required, e.g. ./denow task resume "list the files"');
+  }
+  return args;
+}

@@ -1,0 +1,293 @@
+/**
+ * The no-argument demo of `deno task resume`: on the embedded model, a first turn, a second
+ * turn in a child process that is really killed (SIGKILL) while its slow tool runs, the orphan
+ * call that leaves in the file, and a resume that repairs it and completes; then the records
+ * of each turn.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readLines } from "../src/lines.ts";
+import { readRecords } from "../src/reader.ts";
+import type { SessionRecord } from "../src/records.ts";
+import { loadSession } from "../src/resume.ts";
+import { findSession } from "../src/store.ts";
+import { WORKSPACE_TOOLS } from "../src/tools/mod.ts";
+import { connectModel } from "../src/runtime/config.ts";
+import { describeError } from "../src/runtime/turn.ts";
+import { toResponsesInput, toResponsesTools } from "../src/runtime/wire.ts";
+import { type RunEvent, RunEventSchema } from "../src/runtime/events.ts";
+import type { ResumeArgs } from "./_args.ts";
+import { EXIT, runCliTurn, shortPrefix } from "./_turn.ts";
+import { colourEnabled, EventPrinter, styles } from "./_render.ts";
+
+const CLI_PATH = fileURLToPath(new URL("./resume.ts", import.meta.url));
+const CONFIG_PATH = fileURLToPath(new URL("../deno.json", import.meta.url));
+
+/** What {@linkcode runKilledTurn} saw. */
+export interface KilledTurn {
+  /** True when the child was killed mid-tool (false: it ended on its own first). */
+  killed: boolean;
+  events: RunEvent[];
+  /** The call that was running when the child was killed. */
+  callId: string | undefined;
+  exitSignal: Deno.Signal | null;
+}
+
+async function fileHasCall(path: string, callId: string): Promise<boolean> {
+  for await (const entry of readRecords(path)) {
+    const record = entry.record;
+    if (
+      record?.type === "response_item" && record.payload.type === "function_call" &&
+      record.payload.callId === callId
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Runs a turn of `cli/resume.ts --json` as a real child process on the embedded model and
+ * kills it with SIGKILL once a `slow_task` call is persisted and running.
+ */
+export async function runKilledTurn(options: {
+  sessionsDir: string;
+  sessionId: string;
+  workspace: string;
+  message: string;
+  onEvent?: (event: RunEvent) => void;
+  /** How long the tool runs before the kill, in milliseconds (default 300). */
+  settleMs?: number;
+}): Promise<KilledTurn> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      `--config=${CONFIG_PATH}`,
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-net=127.0.0.1",
+      "--allow-run",
+      CLI_PATH,
+      "--session",
+      options.sessionId,
+      "--sessions-dir",
+      options.sessionsDir,
+      "--workspace",
+      options.workspace,
+      "--model",
+      "scripted",
+      "--json",
+      options.message,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const events: RunEvent[] = [];
+  let killed = false;
+  let callId: string | undefined;
+  let sessionPath: string | undefined;
+  const lines = child.stdout.pipeThrough(new TextDecoderStream());
+  let buffered = "";
+  reading: for await (const chunk of lines) {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      const parsed = RunEventSchema.safeParse(JSON.parse(line));
+      if (!parsed.success) continue;
+      const event = parsed.data;
+      events.push(event);
+      options.onEvent?.(event);
+      if (event.type === "run_started") sessionPath = event.sessionPath;
+      if (event.type === "tool_requested" && event.name === "slow_task" && sessionPath) {
+        // The call is appended before the event is sent; check the file to be sure, then
+        // give the tool a moment to be running.
+        while (!(await fileHasCall(sessionPath, event.callId))) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await new Promise((r) => setTimeout(r, options.settleMs ?? 300));
+        child.kill("SIGKILL");
+        killed = true;
+        callId = event.callId;
+        break reading;
+      }
+    }
+  }
+  await lines.cancel().catch(() => {});
+  const status = await child.status;
+  const errors = await stderr;
+  if (!killed && errors.trim()) throw new Error(`The child turn failed: ${errors.trim()}`);
+  return { killed, events, callId, exitSignal: status.signal };
+}
+
+/** The records of a session file grouped by turn (the records before the first turn_context go first). */
+export async function recordsByTurn(path: string): Promise<SessionRecord[][]> {
+  const turns: SessionRecord[][] = [[]];
+  for await (const entry of readRecords(path)) {
+    if (!entry.record) continue;
+    if (entry.record.type === "turn_context") turns.push([]);
+    turns.at(-1)!.push(entry.record);
+  }
+  return turns;
+}
+
+/** A short name for a record: its type, and the item kind of a response item. */
+export function recordLabel(record: SessionRecord): string {
+  if (record.type !== "response_item") return record.type;
+  const item = record.payload;
+  if (item.type === "message") return `${item.role} message`;
+  if (item.type === "function_call_output") {
+    return item.synthesized ? "function_call_output (synthesized)" : "function_call_output";
+  }
+  return item.type;
+}
+
+async function writeWorkspace(dir: string): Promise<void> {
+  await Deno.mkdir(join(dir, "src"), { recursive: true });
+  await Deno.writeTextFile(
+    join(dir, "README.md"),
+    "# Demo project\n\nA tiny workspace for the turnlog demo.\n",
+  );
+  await Deno.writeTextFile(
+    join(dir, "notes.txt"),
+    "Ship the resume feature.\nTODO: write the release notes.\n",
+  );
+  await Deno.writeTextFile(
+    join(dir, "src", "main.ts"),
+    'console.log("hello from the demo");\n',
+  );
+}
+
+/** Runs the demo; returns the exit code. */
+export async function runDemo(): Promise<number> {
+  const colour = colourEnabled();
+  const s = styles(colour);
+  const out = (text = "") => console.log(text);
+  const step = (n: number, text: string) => out(`\n${s.bold(s.blue(`[${n}]`))} ${s.bold(text)}`);
+
+  const base = await Deno.makeTempDir({ prefix: "turnlog-demo-" });
+  const sessionsDir = join(base, "sessions");
+  const workspace = join(base, "workspace");
+  await writeWorkspace(workspace);
+
+  out(s.bold("turnlog demo: a session that survives a crash in the middle of a tool call"));
+  out(s.dim(`Everything runs on the embedded deterministic model (a local stand-in for the
+OpenAI API, spoken to through npm:openai). Sessions: ${sessionsDir}
+Workspace: ${workspace}`));
+
+  await using connection = await connectModel({ model: "scripted" });
+  const args = (message: string, session?: string): ResumeArgs => ({
+    help: false,
+    message,
+    session,
+    last: false,
+    sessionsDir,
+    model: "scripted",
+    wireApi: undefined,
+    policy: undefined,
+    workspace,
+    json: false,
+    maxRounds: undefined,
+  });
+
+  step(
+    1,
+    "Turn 1 starts a new session: the model lists the workspace with a tool call, and every record is appended as it happens.",
+  );
+  out(s.dim('$ ./denow task resume "list the files"'));
+  const first = await runCliTurn(args("list the files"), { connection });
+  if (!first.started || first.exitCode !== EXIT.ok) return first.exitCode || EXIT.failed;
+  const sessionId = first.started.sessionId;
+  const path = first.started.sessionPath;
+  const prefix = await shortPrefix(sessionsDir, sessionId);
+
+  step(
+    2,
+    "Turn 2 runs in a real child process that asks for a slow tool; the demo kills it with SIGKILL while the tool runs.",
+  );
+  const message2 = "run a slow task for 4 seconds";
+  out(
+    s.dim(
+      `$ ./denow task resume --session ${prefix} --json "${message2}"   (child process)`,
+    ),
+  );
+  const printer = new EventPrinter({ colour });
+  const killed = await runKilledTurn({
+    sessionsDir,
+    sessionId,
+    workspace,
+    message: message2,
+    onEvent: (event) => printer.print(event),
+  });
+  if (!killed.killed) {
+    out(s.red("The child finished before it could be killed; the demo cannot show the repair."));
+    return EXIT.failed;
+  }
+  out(
+    s.red(
+      `  ✗ child process killed (${killed.exitSignal ?? "SIGKILL"}) while slow_task was running`,
+    ),
+  );
+
+  step(
+    3,
+    "The file now ends with an orphan call: a function_call with no output, exactly what the kill left (raw line):",
+  );
+  let orphanLine = "";
+  for await (const line of readLines(path)) {
+    if (killed.callId && line.text.includes(killed.callId)) orphanLine = line.text;
+  }
+  out(s.yellow(orphanLine));
+  out(
+    "Sent as is, the model API refuses this history (the demo just tried, without the repair):",
+  );
+  const replayed = (await loadSession(await findSession(sessionsDir, sessionId))).replayed;
+  try {
+    await connection.client.responses.create({
+      model: connection.model,
+      input: toResponsesInput(replayed),
+      tools: toResponsesTools(WORKSPACE_TOOLS),
+      store: false,
+    });
+    out(s.red("  (unexpectedly accepted)"));
+  } catch (error) {
+    out(s.red(`  ${describeError(error)}`));
+  }
+
+  step(
+    4,
+    'Turn 3 resumes with "continue": resume appends a synthesized output for the orphan call, and the model re-issues the call, which now completes.',
+  );
+  out(s.dim(`$ ./denow task resume --session ${prefix} "continue"`));
+  const third = await runCliTurn(args("continue", sessionId), { connection });
+  if (third.exitCode !== EXIT.ok) return third.exitCode;
+
+  step(
+    5,
+    "The records of each turn: the file only ever grew; nothing was rewritten or duplicated.",
+  );
+  const turns = await recordsByTurn(path);
+  const names = ["session start", "turn 1", "turn 2 (killed)", "turn 3 (resumed)"];
+  let total = 0;
+  for (const [i, records] of turns.entries()) {
+    total += records.length;
+    const label = (names[i] ?? `turn ${i}`).padEnd(17);
+    out(
+      `  ${label} ${String(records.length).padStart(2)} records  ${
+        s.dim(records.map(recordLabel).join(", "))
+      }`,
+    );
+  }
+  out(`  ${"total".padEnd(17)} ${String(total).padStart(2)} records  ${s.dim(path)}`);
+  out(
+    `\nContinue it yourself: ./denow task resume --sessions-dir ${sessionsDir} --workspace ${workspace} --session ${prefix} "read notes.txt"`,
+  );
+  return EXIT.ok;
+}

@@ -1,0 +1,158 @@
+/**
+ * Prints a turn's events for a person: the turn, tool calls and their results (shortened),
+ * approvals, the answer. Colours only on a terminal, and never with NO_COLOR set.
+ *
+ * @module
+ */
+import type { RunEvent } from "../src/runtime/events.ts";
+
+/** Whether output to stdout may be coloured. */
+export function colourEnabled(): boolean {
+  return Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR");
+}
+
+/** ANSI styles that are no-ops when colour is off. */
+export function styles(enabled: boolean) {
+  const wrap = (code: string) => (text: string) => enabled ? `\x1b[${code}m${text}\x1b[0m` : text;
+  return {
+    bold: wrap("1"),
+    dim: wrap("2"),
+    red: wrap("31"),
+    green: wrap("32"),
+    yellow: wrap("33"),
+    blue: wrap("34"),
+    cyan: wrap("36"),
+  };
+}
+
+/** Collapses a tool output to at most `lines` lines of at most `width` characters. */
+export function preview(text: string, lines = 4, width = 110): string {
+  const all = text.split("\n");
+  const shown = all.slice(0, lines).map((line) =>
+    line.length > width ? `${line.slice(0, width - 1)}…` : line
+  );
+  if (all.length > lines) shown.push(`… (${all.length - lines} more lines)`);
+  return shown.join("\n");
+}
+
+function indent(text: string, prefix: string): string {
+  return text.split("\n").map((line) => prefix + line).join("\n");
+}
+
+/** Turns events into readable lines, keeping track of streamed text. */
+export class EventPrinter {
+  readonly #write: (text: string) => void;
+  readonly #s: ReturnType<typeof styles>;
+  #streaming = false;
+
+  constructor(options: { write?: (text: string) => void; colour?: boolean } = {}) {
+    const encoder = new TextEncoder();
+    this.#write = options.write ?? ((text) => Deno.stdout.writeSync(encoder.encode(text)));
+    this.#s = styles(options.colour ?? colourEnabled());
+  }
+
+  #line(text: string): void {
+    if (this.#streaming) {
+      this.#write("\n");
+      this.#streaming = false;
+    }
+    this.#write(text + "\n");
+  }
+
+  /** Prints one event. */
+  print(event: RunEvent): void {
+    const s = this.#s;
+    switch (event.type) {
+      case "run_started":
+        this.#line(
+          `${s.bold(event.resumed ? "Resuming session" : "New session")} ${event.sessionId}  ${
+            s.dim(
+              `run ${
+                event.runId.slice(0, 13)
+              } · model ${event.model} (${event.modelProvider}) · ${event.wireApi} · policy ${event.policy.approval}`,
+            )
+          }`,
+        );
+        break;
+      case "session_repaired":
+        this.#line(s.yellow(
+          `Resume repaired the history: ${event.synthesized} tool call(s) had no output (${
+            event.callIds.join(", ")
+          }); a synthesized output was appended for each:`,
+        ));
+        for (const output of event.outputs) {
+          this.#line(indent(s.yellow(preview(output.output, 3, 150)), "    "));
+        }
+        if (event.dropped > 0) {
+          this.#line(s.yellow(`  ${event.dropped} output(s) without their call left out`));
+        }
+        break;
+      case "model_requested":
+        this.#line(
+          s.dim(`  round ${event.round}: ${event.messageCount} history items sent to the model`),
+        );
+        break;
+      case "assistant_delta":
+        if (!this.#streaming) {
+          this.#write(s.bold("assistant: "));
+          this.#streaming = true;
+        }
+        this.#write(event.text);
+        break;
+      case "assistant_message":
+        if (this.#streaming) {
+          this.#write("\n");
+          this.#streaming = false;
+        } else {
+          this.#line(`${s.bold("assistant:")} ${event.text}`);
+        }
+        break;
+      case "tool_requested":
+        this.#line(`  ${s.cyan("→")} ${s.cyan(event.name)} ${event.arguments}`);
+        break;
+      case "approval_requested":
+        this.#line(`  ${s.yellow("?")} ${event.name} needs approval`);
+        break;
+      case "approval_resolved":
+        this.#line(
+          event.approved
+            ? `  ${s.green("✓ approved")} (${event.reason})`
+            : `  ${s.red("✗ denied")} (${event.reason})`,
+        );
+        break;
+      case "tool_finished": {
+        const mark = event.isError ? s.red(`← ${event.name} error:`) : s.green(`← ${event.name}:`);
+        const body = preview(event.output);
+        this.#line(
+          body.includes("\n")
+            ? `  ${mark}\n${indent(s.dim(body), "      ")}`
+            : `  ${mark} ${s.dim(body)}`,
+        );
+        break;
+      }
+      case "run_succeeded":
+        this.#line(
+          s.green(`Turn finished in ${event.rounds} round(s)`) +
+            s.dim(
+              ` · tokens ${event.usage.inputTokens} in / ${event.usage.outputTokens} out`,
+            ),
+        );
+        if (event.roundLimitReached) {
+          this.#line(s.yellow(
+            `The turn stopped at the round limit (${event.rounds} rounds); its last tool results are saved. Continue the session to let the model go on.`,
+          ));
+        }
+        break;
+      case "run_failed":
+        this.#line(s.red(`Error: ${event.error}`));
+        break;
+      case "run_cancelled":
+        this.#line(
+          s.yellow(
+            `Cancelled after ${event.rounds} round(s); the call in flight got a "cancelled" output.`,
+          ),
+        );
+        break;
+    }
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Regenerates the example sessions in `sessions/examples/` with the real runtime on the
+ * embedded model: a fresh session, a resumed one, one interrupted by a real SIGKILL and then
+ * resumed, an approval denied then granted, one on the Chat Completions wire API, and a
+ * cancelled turn. It replaces only the sessions listed in `sessions/examples/index.json` (the
+ * ones it made before), so other files in the folder are left alone.
+ *
+ * Usage: ./denow task examples [--out <dir>]
+ *
+ * @module
+ */
+import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { approvingApprover, terminalApprover } from "../src/approvals.ts";
+import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
+import OpenAI from "openai";
+import type { RunEvent } from "../src/runtime/events.ts";
+import { runTurn, type RunTurnOptions } from "../src/runtime/turn.ts";
+import { runKilledTurn } from "../cli/_demo.ts";
+import { countRecords } from "../cli/_turn.ts";
+
+const { values } = parseArgs({ args: Deno.args, options: { out: { type: "string" } } });
+const root = values.out ?? join(Deno.cwd(), "sessions", "examples");
+const indexPath = join(root, "index.json");
+
+interface IndexEntry {
+  id: string;
+  /** The file, relative to the examples root. */
+  file: string;
+  title: string;
+  turns: number;
+  records: number;
+}
+
+// Remove what this script made last time, and nothing else.
+try {
+  const previous = JSON.parse(await Deno.readTextFile(indexPath)) as { sessions: IndexEntry[] };
+  for (const entry of previous.sessions) {
+    await Deno.remove(join(root, entry.file)).catch(() => {});
+    await Deno.remove(join(root, `${entry.file}.quarantine`)).catch(() => {});
+  }
+} catch (error) {
+  if (!(error instanceof Deno.errors.NotFound)) throw error;
+}
+
+const workspace = await Deno.makeTempDir({ prefix: "turnlog-examples-workspace-" });
+await Deno.mkdir(join(workspace, "src"));
+await Deno.writeTextFile(
+  join(workspace, "README.md"),
+  "# Example project\n\nUsed by the turnlog examples.\n",
+);
+await Deno.writeTextFile(
+  join(workspace, "notes.txt"),
+  "Ship the resume feature.\nTODO: write the release notes.\n",
+);
+await Deno.writeTextFile(
+  join(workspace, "src", "main.ts"),
+  '// TODO: handle errors\nconsole.log("hi");\n',
+);
+
+await using model = await startEmbeddedModel();
+const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey });
+const sessions: IndexEntry[] = [];
+
+async function turn(message: string, options: Partial<RunTurnOptions> = {}): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (
+    const event of runTurn({
+      message,
+      client,
+      model: model.model,
+      modelProvider: "embedded",
+      sessionsDir: root,
+      workspace,
+      approver: terminalApprover({ isTerminal: () => false }),
+      ...options,
+    })
+  ) {
+    events.push(event);
+  }
+  const last = events.at(-1)!;
+  if (last.type === "run_failed") {
+    throw new Error(`Example turn "${message}" failed: ${last.error}`);
+  }
+  return events;
+}
+
+function started(events: RunEvent[]) {
+  const event = events.find((e) => e.type === "run_started");
+  if (event?.type !== "run_started") throw new Error("No run_started event");
+  return event;
+}
+
+async function record(title: string, events: RunEvent[], turns: number): Promise<void> {
+  const { sessionId, sessionPath } = started(events);
+  sessions.push({
+    id: sessionId,
+    file: relative(root, sessionPath).split("\\").join("/"),
+    title,
+    turns,
+    records: await countRecords(sessionPath),
+  });
+  console.log(`${title}: ${sessionId}`);
+}
+
+// 1. A fresh session: one turn with a tool call.
+await record("fresh: one turn, list_dir", await turn("list the files"), 1);
+
+// 2. Resumed twice: each turn's request carries the whole history.
+{
+  const first = await turn("read notes.txt");
+  const sessionId = started(first).sessionId;
+  await turn('search for "TODO"', { sessionId });
+  await record(
+    "resumed: read, search, recall",
+    await turn("what did I ask so far?", { sessionId }),
+    3,
+  );
+}
+
+// 3. Interrupted by a real SIGKILL mid-tool, then resumed: one synthesized output.
+{
+  const first = await turn("list the files");
+  const { sessionId } = started(first);
+  const killed = await runKilledTurn({
+    sessionsDir: root,
+    sessionId,
+    workspace,
+    message: "run a slow task for 2 seconds",
+  });
+  if (!killed.killed) throw new Error("The child turn was not killed mid-tool");
+  await record(
+    "interrupted then resumed: orphan call repaired",
+    await turn("continue", { sessionId }),
+    3,
+  );
+}
+
+// 4. A change denied without a terminal, then allowed by an explicit policy.
+{
+  const first = await turn("write summary.md with 'draft'");
+  const { sessionId } = started(first);
+  await record(
+    "approval: denied, then run under --policy auto",
+    await turn("write summary.md with 'draft'", { sessionId, policy: { approval: "auto" } }),
+    2,
+  );
+  await Deno.remove(join(workspace, "summary.md"));
+}
+
+// 5. The Chat Completions wire API (recorded, and kept on resume).
+{
+  const first = await turn("read notes.txt", { wireApi: "chat" });
+  const { sessionId } = started(first);
+  await record(
+    "chat wire API: read, then list",
+    await turn("list the files in src", { sessionId }),
+    2,
+  );
+}
+
+// 6. A turn cancelled through its AbortSignal while a tool ran.
+{
+  const controller = new AbortController();
+  const events: RunEvent[] = [];
+  for await (
+    const event of runTurn({
+      message: "run a slow task for 30 seconds",
+      client,
+      model: model.model,
+      modelProvider: "embedded",
+      sessionsDir: root,
+      workspace,
+      approver: approvingApprover(),
+      signal: controller.signal,
+    })
+  ) {
+    events.push(event);
+    if (event.type === "tool_requested") setTimeout(() => controller.abort(), 100);
+  }
+  await record("cancelled: Ctrl-C while slow_task ran", events, 1);
+}
+
+await Deno.writeTextFile(
+  indexPath,
+  JSON.stringify(
+    {
+      note: "Made by scripts/make_examples.ts (./denow task examples) on the embedded model; " +
+        "rerun it to regenerate. Only these files are replaced.",
+      sessions,
+    },
+    null,
+    2,
+  ) + "\n",
+);
+await Deno.remove(workspace, { recursive: true });
+console.log(`${sessions.length} example sessions in ${root}`);

@@ -1,0 +1,95 @@
+/**
+ * The workspace a run's tools work in: every path a tool is given is resolved against it and
+ * refused when it leads outside, lexically (`..`, another absolute path) or through a
+ * symlink, before anything is read or written.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** A path a tool was given leads outside the workspace. */
+export class OutsideWorkspaceError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "OutsideWorkspaceError";
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+async function realPathOrUndefined(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.realPath(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** A folder the tools are confined to. */
+export class Workspace {
+  /** The folder as given, absolute. */
+  readonly root: string;
+  /** The folder with every symlink resolved. */
+  readonly realRoot: string;
+
+  private constructor(root: string, realRoot: string) {
+    this.root = root;
+    this.realRoot = realRoot;
+  }
+
+  /**
+   * Opens a workspace folder.
+   *
+   * @throws {Deno.errors.NotFound} when the folder does not exist
+   */
+  static async open(dir: string): Promise<Workspace> {
+    const root = resolve(dir);
+    const realRoot = await Deno.realPath(root);
+    const info = await Deno.stat(realRoot);
+    if (!info.isDirectory) throw new Error(`Workspace ${root} is not a directory`);
+    return new Workspace(root, realRoot);
+  }
+
+  /**
+   * Resolves a path a tool was given to an absolute path inside the workspace. A path that
+   * does not exist yet (a file to write) is checked through its nearest existing folder.
+   *
+   * @throws {OutsideWorkspaceError} when the path, or where its symlinks lead, is outside
+   */
+  async resolve(path: string): Promise<string> {
+    const shown = JSON.stringify(path);
+    if (path.includes("\0")) throw new OutsideWorkspaceError(`Path ${shown} contains a NUL byte`);
+    const absolute = isAbsolute(path) ? resolve(path) : resolve(this.realRoot, path);
+    const lexicallyInside = isInside(this.realRoot, absolute) || isInside(this.root, absolute);
+    if (!lexicallyInside) {
+      throw new OutsideWorkspaceError(
+        `Path ${shown} is outside the workspace ${this.root}; only paths inside it can be used`,
+      );
+    }
+    // Follow symlinks: the real path of the target, or of its nearest existing ancestor.
+    let probe = absolute;
+    let real = await realPathOrUndefined(probe);
+    while (real === undefined && dirname(probe) !== probe) {
+      probe = dirname(probe);
+      real = await realPathOrUndefined(probe);
+    }
+    if (real === undefined || !isInside(this.realRoot, real)) {
+      throw new OutsideWorkspaceError(
+        `Path ${shown} leads outside the workspace ${this.root} through a symlink (to ${
+          real ?? "an unknown place"
+        }); refused`,
+      );
+    }
+    return probe === absolute ? real : join(real, relative(probe, absolute));
+  }
+
+  /** The workspace-relative form of an absolute path inside it ("." for the root). */
+  relativePath(absolute: string): string {
+    const rel = relative(this.realRoot, absolute);
+    return rel === "" ? "." : rel.split(sep).join("/");
+  }
+}
