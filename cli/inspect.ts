@@ -1,0 +1,213 @@
+/**
+ * `deno task inspect`: shows a session turn by turn, lists sessions, or repairs a damaged
+ * session file. A thin shell over src/inspect.ts, src/inspect_render.ts and src/repair.ts.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { inspectSession, listSessionsDetailed, NotAFileError } from "../src/inspect.ts";
+import { renderListing, renderRepair, renderReport } from "../src/inspect_render.ts";
+import { planFileRepair, repairSession } from "../src/repair.ts";
+import { InvalidSessionIdError } from "../src/ids.ts";
+import {
+  AmbiguousSessionError,
+  findSession,
+  resolveSessionsRoot,
+  SessionInUseError,
+  SessionNotFoundError,
+} from "../src/store.ts";
+
+const HELP = `Usage: deno task inspect [options] [<id | id prefix | path>]
+
+Shows a session turn by turn: each turn's messages, tool calls paired with their outputs,
+synthesized outputs, orphan calls, compaction checkpoints, a table of records per turn,
+every problem with its line, and the command that continues the session.
+Without an argument (or with --list), lists the sessions, newest first.
+
+Options:
+  --list               List sessions (the default without an argument)
+  --limit N            Sessions listed (default 25)
+  --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --json               Print one JSON document instead of text
+  --full               Show whole texts instead of shortened ones
+  --repair             Print what a repair would do (dry run, changes nothing)
+  --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
+                       atomically without them, append the outputs resume would synthesize
+  -h, --help           Show this help
+
+An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
+session id or unique id prefix.
+
+Exit codes: 0 healthy, 1 problems found (or a session in use), 2 usage error or session
+not found.
+`;
+
+/** A mistake in how the command was called. */
+class UsageError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "UsageError";
+  }
+}
+
+/** A path argument that names no file. */
+class NoSuchFileError extends Error {
+  constructor(path: string, options?: ErrorOptions) {
+    super(`No such session file: ${path}`, options);
+    this.name = "NoSuchFileError";
+  }
+}
+
+const encoder = new TextEncoder();
+
+async function print(stream: typeof Deno.stdout | typeof Deno.stderr, text: string) {
+  const bytes = encoder.encode(text);
+  try {
+    let written = 0;
+    while (written < bytes.length) written += await stream.write(bytes.subarray(written));
+  } catch (error) {
+    // A reader that went away (`| head`) is not an error of ours.
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+  }
+}
+
+function useColor(): boolean {
+  const noColor = Deno.env.get("NO_COLOR");
+  return Deno.stdout.isTerminal() && (noColor === undefined || noColor === "");
+}
+
+const isPath = (target: string) =>
+  target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
+
+/** Runs the command; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        list: { type: "boolean" },
+        limit: { type: "string" },
+        "sessions-dir": { type: "string" },
+        json: { type: "boolean" },
+        full: { type: "boolean" },
+        repair: { type: "boolean" },
+        write: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    await print(Deno.stdout, HELP);
+    return 0;
+  }
+  if (positionals.length > 1) {
+    throw new UsageError(
+      `Expected one session, got ${positionals.length}: ${positionals.join(" ")}`,
+    );
+  }
+  if (values.write && !values.repair) throw new UsageError("--write only goes with --repair");
+  const target = positionals[0];
+  const explicitRoot = values["sessions-dir"];
+  const root = resolveSessionsRoot(explicitRoot);
+  const color = useColor();
+  const full = values.full === true;
+  const render = {
+    color,
+    ...(full ? { textChars: Number.MAX_SAFE_INTEGER, textLines: Number.MAX_SAFE_INTEGER } : {}),
+  };
+
+  if (target === undefined || values.list) {
+    if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
+    if (target !== undefined) throw new UsageError("--list takes no session argument");
+    let limit = 25;
+    if (values.limit !== undefined) {
+      limit = Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) {
+        throw new UsageError(`--limit must be a positive whole number, got "${values.limit}"`);
+      }
+    }
+    const listing = await listSessionsDetailed(root, { limit });
+    await print(
+      Deno.stdout,
+      values.json ? JSON.stringify(listing, null, 2) + "\n" : renderListing(listing, render),
+    );
+    return 0;
+  }
+
+  let path: string;
+  let storeRoot: string | undefined;
+  if (isPath(target)) {
+    path = target;
+    await Deno.stat(path).catch((error) => {
+      throw error instanceof Deno.errors.NotFound ? new NoSuchFileError(path) : error;
+    });
+    storeRoot = explicitRoot;
+  } else {
+    path = (await findSession(root, target)).path;
+    storeRoot = root;
+  }
+  const options = {
+    root: storeRoot,
+    ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),
+  };
+
+  if (values.repair && values.write) {
+    const { plan, after } = await repairSession(path, options);
+    await print(
+      Deno.stdout,
+      values.json
+        ? JSON.stringify({ written: plan.refused === null, plan, after }, null, 2) + "\n"
+        : renderRepair(plan, { ...render, written: plan.refused === null, after }),
+    );
+    return after.healthy ? 0 : 1;
+  }
+  const report = await inspectSession(path, options);
+  if (values.repair) {
+    const plan = await planFileRepair(report);
+    await print(
+      Deno.stdout,
+      values.json
+        ? JSON.stringify({ written: false, plan }, null, 2) + "\n"
+        : renderRepair(plan, { ...render, written: false }),
+    );
+    return report.healthy ? 0 : 1;
+  }
+  await print(
+    Deno.stdout,
+    values.json ? JSON.stringify(report, null, 2) + "\n" : renderReport(report, render),
+  );
+  return report.healthy ? 0 : 1;
+}
+
+/** The exit code and the message for an error, never a stack trace. */
+function explain(error: unknown): { code: number; message: string } {
+  if (error instanceof UsageError) {
+    return { code: 2, message: `${error.message}\nRun with --help for usage.` };
+  }
+  if (
+    error instanceof SessionNotFoundError || error instanceof AmbiguousSessionError ||
+    error instanceof InvalidSessionIdError || error instanceof NotAFileError ||
+    error instanceof NoSuchFileError
+  ) {
+    return { code: 2, message: error.message };
+  }
+  if (error instanceof SessionInUseError) return { code: 1, message: error.message };
+  return { code: 2, message: error instanceof Error ? error.message : String(error) };
+}
+
+if (import.meta.main) {
+  let code: number;
+  try {
+    code = await main(Deno.args);
+  } catch (error) {
+    const { code: exit, message } = explain(error);
+    await print(Deno.stderr, `turnlog inspect: ${message}\n`);
+    code = exit;
+  }
+  Deno.exit(code);
+}

@@ -1,0 +1,219 @@
+import { assert, assertEquals, assertMatch } from "./_assert.ts";
+import { RUN_BASE, tempDir } from "./_helpers.ts";
+import { joinLines, makeStory, replaceLine, splitLines } from "./_inspect_fixtures.ts";
+import { InspectReportSchema, SessionListingSchema } from "../src/inspect_schema.ts";
+import { initializeSessionForRun } from "../src/resume.ts";
+
+const CLI = new URL("../cli/inspect.ts", import.meta.url).pathname;
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI as a user would, in a subprocess (stdout is a pipe: no colours). */
+async function inspect(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    env: { NO_COLOR: "", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
+
+/** No stack trace: neither an `at file:` frame nor an uncaught error. */
+function assertNoStackTrace(ran: Ran): void {
+  const all = ran.stdout + ran.stderr;
+  assert(!/\n\s+at .*(file|ext):/.test(all) && !/Uncaught/.test(all), all);
+}
+
+Deno.test("cli: a healthy session by prefix shows its turns and the continue command, exit 0", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path);
+  const ran = await inspect(["--sessions-dir", dir.path, story.sessionId.slice(0, 10)]);
+  assertEquals(ran.code, 0, ran.stderr);
+  assertMatch(ran.stdout, new RegExp(`^Session ${story.sessionId}  healthy\n`));
+  assertMatch(ran.stdout, /━━ Turn 2 · .* · resumed · lines 9-13\n/);
+  assertMatch(ran.stdout, /Records per turn\n/);
+  assertMatch(
+    ran.stdout,
+    /Continue this session:\n {2}\.\/denow task resume --sessions-dir \S+ --session [0-9a-f-]{8,} "<your message>"\n/,
+  );
+  assert(!ran.stdout.includes("\x1b["), "no colours on a pipe");
+  assertEquals(ran.stderr, "");
+});
+
+Deno.test("cli: --json prints one document valid under its schema", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path);
+  const ran = await inspect(["--json", story.path]);
+  assertEquals(ran.code, 0, ran.stderr);
+  const parsed = InspectReportSchema.parse(JSON.parse(ran.stdout));
+  assertEquals(parsed.turns.map((t) => t.index), [1, 2, 3]);
+  assertEquals(parsed.synthesizedOutputs.map((s) => s.callId), ["c3"]);
+  assertEquals(parsed.checkpoints.length, 1);
+});
+
+Deno.test("cli: broken files exit 1 with path:line problems and never a stack trace", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path, { crashOnly: true });
+  const good = await Deno.readFile(story.path);
+  const lines = splitLines(good);
+  const noise = new Uint8Array(2048).map((_, i) => (i * 131 + 7) % 256);
+  const cases: [string, Uint8Array, RegExp][] = [
+    [
+      "torn",
+      joinLines([...lines, new TextEncoder().encode('{"time')], { tornTail: true }),
+      /:14: torn last line/,
+    ],
+    ["corrupt", joinLines(replaceLine(lines, 4, "{oops")), /:4: not valid JSON/],
+    ["orphan", good, /line 13 \(turn 2\): c3 \(write_file\): resume would synthesize an output/],
+    ["empty", new Uint8Array(), /:1: empty session file/],
+    ["binary", noise, /binary\.jsonl:1: /],
+    ["nul", joinLines([...lines, new Uint8Array(100)], { tornTail: true }), /:14: torn last line/],
+  ];
+  for (const [name, bytes, expected] of cases) {
+    const path = `${dir.path}/${name}.jsonl`;
+    await Deno.writeFile(path, bytes);
+    const ran = await inspect([path]);
+    assertEquals(ran.code, 1, `${name}: ${ran.stderr}`);
+    assertMatch(ran.stdout, expected, name);
+    assertNoStackTrace(ran);
+    const json = await inspect(["--json", path]);
+    assertEquals(json.code, 1, name);
+    assertEquals(InspectReportSchema.parse(JSON.parse(json.stdout)).healthy, false);
+    assertEquals(await Deno.readFile(path), bytes, `${name}: inspecting changed the file`);
+  }
+});
+
+Deno.test("cli: usage errors and unknown sessions exit 2 with a clear message", async () => {
+  await using dir = await tempDir();
+  const a = await initializeSessionForRun({ ...RUN_BASE, root: dir.path, message: "one" });
+  a.writer.close();
+  const b = await initializeSessionForRun({ ...RUN_BASE, root: dir.path, message: "two" });
+  b.writer.close();
+  const common = a.sessionId.slice(0, [...a.sessionId].findIndex((c, i) => c !== b.sessionId[i]));
+  const cases: [string[], RegExp][] = [
+    [
+      ["--sessions-dir", dir.path, "0123abcd"],
+      /Session not found: no session with id or prefix "0123abcd"/,
+    ],
+    [
+      ["--sessions-dir", dir.path, common],
+      new RegExp(`Ambiguous session id "${common}": it matches 2 sessions:\n  ${b.sessionId}`),
+    ],
+    [["--sessions-dir", dir.path, "a.b"], /Invalid session id "a\.b"/],
+    [[`${dir.path}/missing.jsonl`], /No such session file: .*missing\.jsonl/],
+    [[dir.path + "/"], /Not a session file: .* is a directory/],
+    [["--bogus"], /Unknown option '--bogus'[\s\S]*Run with --help/],
+    [["--write", a.location.path], /--write only goes with --repair/],
+    [["--repair"], /--repair needs a session/],
+    [["--limit", "0"], /--limit must be a positive whole number/],
+    [["x", "y"], /Expected one session, got 2/],
+  ];
+  for (const [args, expected] of cases) {
+    const ran = await inspect(args);
+    assertEquals(ran.code, 2, `${args.join(" ")}: ${ran.stdout}${ran.stderr}`);
+    assertMatch(ran.stderr, expected);
+    assertMatch(ran.stderr, /^turnlog inspect: /);
+    assertNoStackTrace(ran);
+  }
+  const help = await inspect(["--help"]);
+  assertEquals(help.code, 0);
+  assertMatch(help.stdout, /^Usage: deno task inspect/);
+});
+
+Deno.test("cli: without an argument it lists the sessions of TURNLOG_SESSIONS_DIR, newest first", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path);
+  const newer = await initializeSessionForRun({
+    ...RUN_BASE,
+    root: dir.path,
+    message: "the newest one",
+  });
+  newer.writer.close();
+  const ran = await inspect([], { TURNLOG_SESSIONS_DIR: dir.path });
+  assertEquals(ran.code, 0, ran.stderr);
+  const rows = ran.stdout.split("\n").filter((line) => /^[0-9a-f]{8}[0-9a-f-]* +\d{4}-/.test(line));
+  assertEquals(rows.length, 2);
+  const [newPrefix, oldPrefix] = rows.map((row) => row.split(" ")[0]!);
+  assert(
+    newer.sessionId.startsWith(newPrefix!) && story.sessionId.startsWith(oldPrefix!),
+    rows.join("\n"),
+  );
+  assertMatch(rows[0]!, / 1 +4 {2}the newest one$/);
+  assertMatch(rows[1]!, / 3 +21 {2}List the files/);
+  // Each shown prefix finds its session: it is what `inspect <prefix>` takes.
+  const shown = await inspect(["--sessions-dir", dir.path, oldPrefix!]);
+  assertMatch(shown.stdout, new RegExp(`^Session ${story.sessionId} `));
+  const limited = await inspect(["--list", "--limit", "1", "--json", "--sessions-dir", dir.path]);
+  const listing = SessionListingSchema.parse(JSON.parse(limited.stdout));
+  assertEquals([listing.sessions.map((s) => s.id), listing.more], [[newer.sessionId], true]);
+});
+
+Deno.test("cli: --repair is a dry run (exit 1), --repair --write fixes (exit 0), again finds nothing", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path, { crashOnly: true });
+  const lines = splitLines(await Deno.readFile(story.path));
+  const broken = joinLines(replaceLine(lines, 4, "{oops"));
+  await Deno.writeFile(story.path, broken);
+  const prefix = story.sessionId.slice(0, 13);
+
+  const dry = await inspect(["--sessions-dir", dir.path, "--repair", prefix]);
+  assertEquals(dry.code, 1, dry.stderr);
+  assertMatch(dry.stdout, /dry run: nothing changed/);
+  assertEquals(await Deno.readFile(story.path), broken);
+
+  const write = await inspect(["--sessions-dir", dir.path, "--repair", "--write", prefix]);
+  assertEquals(write.code, 0, write.stdout + write.stderr);
+  assertMatch(write.stdout, /^Repaired /);
+  assertMatch(write.stdout, /moved line 4 \(malformed_json, 6 bytes\)/);
+  assertMatch(write.stdout, /appended 1 synthesized output/);
+  assertMatch(write.stdout, /The session is healthy now/);
+
+  const again = await inspect(["--sessions-dir", dir.path, "--repair", "--write", prefix]);
+  assertEquals(again.code, 0);
+  assertMatch(again.stdout, /^Nothing to repair in /);
+  const after = await inspect(["--sessions-dir", dir.path, prefix]);
+  assertEquals(after.code, 0);
+});
+
+const hasScript = await Deno.stat("/usr/bin/script").then(() => true, () => false);
+
+Deno.test({
+  name: "cli: colours on a terminal, none with NO_COLOR (run under script(1) for a tty)",
+  ignore: !hasScript,
+  async fn() {
+    await using dir = await tempDir();
+    await makeStory(dir.path);
+    const onTty = async (noColor: string) => {
+      const command = `'${Deno.execPath()}' run -A '${CLI}' --sessions-dir '${dir.path}'`;
+      const { stdout } = await new Deno.Command("/usr/bin/script", {
+        args: ["-qc", command, "/dev/null"],
+        env: { NO_COLOR: noColor },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return new TextDecoder().decode(stdout);
+    };
+    const coloured = await onTty("");
+    assert(coloured.startsWith("\x1b[1mSessions in "), coloured);
+    const plain = await onTty("1");
+    assertMatch(plain, /^Sessions in /);
+    assert(!plain.includes("\x1b["), plain);
+  },
+});
+
+Deno.test("cli: --full shows whole texts, without the shortening note", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path);
+  const short = await inspect([story.path]);
+  assertMatch(short.stdout, /… \(\+\d+ chars\)/);
+  const full = await inspect(["--full", story.path]);
+  assertEquals(full.code, 0);
+  assert(!/… \(\+\d+ chars\)/.test(full.stdout));
+  assert(full.stdout.includes("x".repeat(900)));
+});
