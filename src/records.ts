@@ -88,6 +88,11 @@ export const CompactionCheckpointSchema = z.object({
   tokensBefore: z.number().int().nonnegative(),
   removedItemCount: z.number().int().nonnegative(),
   keptItemCount: z.number().int().nonnegative(),
+  /**
+   * Valid records in the file before this one, as the writer knew them: with it, resume
+   * counts records without reading anything before the checkpoint.
+   */
+  recordsBefore: z.number().int().nonnegative().optional(),
   replacementHistory: z.array(ResponseItemSchema),
 });
 /** A compaction checkpoint. */

@@ -7,7 +7,8 @@
  */
 import { newId } from "./ids.ts";
 import { type DroppedItem, normalizeHistory } from "./normalize.ts";
-import { type LineProblem, readRecords, SessionFileError } from "./reader.ts";
+import { findLastCheckpoint, readLinesBackward } from "./backward.ts";
+import { type LineProblem, parseRecordLine, readRecords, SessionFileError } from "./reader.ts";
 import {
   type FunctionCallOutputItem,
   makeRecord,
@@ -39,24 +40,61 @@ export interface LoadedSession {
   replayed: ResponseItem[];
   /** The newest `turn_context`, whose policy a resumed turn keeps. */
   lastTurn: TurnContext | undefined;
-  /** Number of `turn_context` records. */
-  turnCount: number;
   /** Number of valid records. */
   recordCount: number;
   /** Lines that are not valid records; resume skips them (`inspect --repair` moves them out). */
   problems: LineProblem[];
+  /**
+   * Byte offset of the checkpoint replay started from; undefined when replay read the file
+   * from its first line.
+   */
+  replayedFrom: number | undefined;
 }
 
+/** Options of {@linkcode loadSession}. */
+export interface LoadSessionOptions {
+  /** Start at the last compaction checkpoint when it can (the default); false: read every line. */
+  fromCheckpoint?: boolean;
+  /** Block size of the backward reads, in bytes. */
+  blockSize?: number;
+}
+
+const TURN_CONTEXT_MARKER = '"turn_context"';
+
 /**
- * Reads a session file from the first line to the last, streaming, and replays it. Bad lines
- * are collected, not thrown; only a file without a `session_meta` first record is an error.
+ * Reads a session file and replays it.
+ *
+ * The short way: the last compaction checkpoint is found by reading the file backward in
+ * blocks; replay starts from the history it stores and reads only the records after it. The
+ * part before the checkpoint is never read, apart from the `session_meta` at the head and, when
+ * no turn started after the checkpoint, the nearest `turn_context` before it (again read
+ * backward). The record count comes from the count the checkpoint stores.
+ *
+ * The long way, from the first line, when there is no checkpoint, when the checkpoint stores no
+ * record count, or when a line after it is bad (so every problem gets its exact line number).
+ * Either way the replayed history is the same. Bad lines are collected, not thrown; only a file
+ * without a `session_meta` first record is an error.
  */
-export async function loadSession(location: SessionLocation): Promise<LoadedSession> {
+export async function loadSession(
+  location: SessionLocation,
+  options: LoadSessionOptions = {},
+): Promise<LoadedSession> {
+  if (options.fromCheckpoint !== false) {
+    const found = await findLastCheckpoint(location.path, { blockSize: options.blockSize });
+    const recordsBefore = found?.checkpoint.recordsBefore;
+    if (found !== undefined && recordsBefore !== undefined) {
+      const tail = await loadFromCheckpoint(location, found.start, options.blockSize);
+      if (tail !== undefined) return { ...tail, recordCount: recordsBefore + tail.recordCount };
+    }
+  }
+  return await loadFromStart(location);
+}
+
+async function loadFromStart(location: SessionLocation): Promise<LoadedSession> {
   let meta: SessionMeta | undefined;
   const replayed: ResponseItem[] = [];
   const problems: LineProblem[] = [];
   let lastTurn: TurnContext | undefined;
-  let turnCount = 0;
   let recordCount = 0;
   for await (const entry of readRecords(location.path)) {
     if (entry.problem) {
@@ -66,18 +104,10 @@ export async function loadSession(location: SessionLocation): Promise<LoadedSess
     const record = entry.record;
     recordCount++;
     if (meta === undefined) {
-      if (record.type !== "session_meta") {
-        throw new SessionFileError(
-          `${location.path}:${entry.line}: expected the session_meta record first, found ${record.type}`,
-        );
-      }
-      meta = record.payload;
+      meta = expectMeta(location.path, entry.line, record);
       continue;
     }
-    if (record.type === "turn_context") {
-      lastTurn = record.payload;
-      turnCount++;
-    }
+    if (record.type === "turn_context") lastTurn = record.payload;
     replayRecord(replayed, record);
   }
   if (meta === undefined) {
@@ -88,7 +118,60 @@ export async function loadSession(location: SessionLocation): Promise<LoadedSess
         : `${location.path}:1: empty session file, no session_meta record`,
     );
   }
-  return { location, meta, replayed, lastTurn, turnCount, recordCount, problems };
+  return { location, meta, replayed, lastTurn, recordCount, problems, replayedFrom: undefined };
+}
+
+function expectMeta(path: string, line: number, record: SessionRecord): SessionMeta {
+  if (record.type !== "session_meta") {
+    throw new SessionFileError(
+      `${path}:${line}: expected the session_meta record first, found ${record.type}`,
+    );
+  }
+  return record.payload;
+}
+
+/**
+ * Replays from the checkpoint line at byte `start`; undefined when the long way must be taken
+ * (a bad line after the checkpoint, or a head without `session_meta`). `recordCount` counts the
+ * records from the checkpoint on.
+ */
+async function loadFromCheckpoint(
+  location: SessionLocation,
+  start: number,
+  blockSize: number | undefined,
+): Promise<LoadedSession | undefined> {
+  const path = location.path;
+  let meta: SessionMeta | undefined;
+  for await (const entry of readRecords(path, { chunkSize: 16 * 1024 })) {
+    if (entry.record) meta = expectMeta(path, entry.line, entry.record);
+    break;
+  }
+  if (meta === undefined) return undefined;
+  const replayed: ResponseItem[] = [];
+  let lastTurn: TurnContext | undefined;
+  let recordCount = 0;
+  // Line numbers are unknown from here; a bad line sends the caller the long way.
+  for await (const entry of readRecords(path, { start, firstLine: 0 })) {
+    if (entry.problem) return undefined;
+    recordCount++;
+    if (entry.record.type === "turn_context") lastTurn = entry.record.payload;
+    replayRecord(replayed, entry.record);
+  }
+  lastTurn ??= await lastTurnContextBefore(path, start, blockSize);
+  return { location, meta, replayed, lastTurn, recordCount, problems: [], replayedFrom: start };
+}
+
+/** The newest valid `turn_context` that ends before byte `end`, read backward. */
+async function lastTurnContextBefore(
+  path: string,
+  end: number,
+  blockSize: number | undefined,
+): Promise<TurnContext | undefined> {
+  for await (const line of readLinesBackward(path, { end, blockSize, only: TURN_CONTEXT_MARKER })) {
+    const { record } = parseRecordLine(path, { ...line, text: line.text, line: 0 });
+    if (record?.type === "turn_context") return record.payload;
+  }
+  return undefined;
 }
 
 /** A session ready to continue: the normalized history and what normalization did. */

@@ -263,6 +263,7 @@ export function encodeRecords(records: readonly SessionRecord[]): Uint8Array {
 export class SessionWriter {
   readonly path: string;
   #file: Deno.FsFile | undefined;
+  #appended = 0;
 
   private constructor(path: string, file: Deno.FsFile) {
     this.path = path;
@@ -306,6 +307,12 @@ export class SessionWriter {
     if (!this.#file) throw new Error(`Session writer for ${this.path} is closed`);
     if (records.length === 0) return;
     await writeAll(this.#file, encodeRecords(records));
+    this.#appended += records.length;
+  }
+
+  /** Records appended through this writer so far. */
+  get appendedRecords(): number {
+    return this.#appended;
   }
 
   /** Releases the lock and closes the file. */

@@ -1,0 +1,186 @@
+import { findLastCheckpoint, includesBytes, readLinesBackward } from "../src/backward.ts";
+import { compactHistory, makeCheckpoint } from "../src/compaction.ts";
+import { readLines } from "../src/lines.ts";
+import { makeRecord, responseItemRecord } from "../src/records.ts";
+import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
+import { tempDir } from "./_helpers.ts";
+
+async function backward(path: string, blockSize?: number) {
+  const lines = [];
+  for await (const line of readLinesBackward(path, blockSize === undefined ? {} : { blockSize })) {
+    lines.push({ text: line.text, start: line.start, end: line.end, terminated: line.terminated });
+  }
+  return lines;
+}
+
+async function forward(path: string) {
+  const lines = [];
+  for await (const { text, start, end, terminated } of readLines(path)) {
+    lines.push({ text, start, end, terminated });
+  }
+  return lines;
+}
+
+const CASES: Record<string, string> = {
+  "empty file": "",
+  "one line without newline": '{"a":1}',
+  "one line with newline": '{"a":1}\n',
+  "only a newline": "\n",
+  "empty lines": "\n\na\n\n",
+  "CRLF endings": "first\r\nsecond\r\n\r\nthird\r\n",
+  "mixed endings and a torn CRLF tail": "a\r\nb\nc\r",
+  "torn last line": 'one\ntwo\n{"timestamp":"2026","type":"resp',
+  "a line longer than every block": `short\n${"L".repeat(1000)}\nend\n`,
+  "many short lines in one block": "o\nab\nco\n\r\nooo\nx\no\n",
+  "multi-byte characters across block edges": "héllo wörld\n€uro 🎉 party\n日本語のテキスト\n",
+};
+
+for (const [name, content] of Object.entries(CASES)) {
+  Deno.test(`readLinesBackward yields readLines' lines in reverse: ${name}`, async () => {
+    await using dir = await tempDir();
+    const path = `${dir.path}/f.jsonl`;
+    await Deno.writeTextFile(path, content);
+    const expected = (await forward(path)).reverse();
+    for (const blockSize of [1, 2, 3, 5, 16, 64 * 1024]) {
+      assertEquals(await backward(path, blockSize), expected, `block size ${blockSize}`);
+    }
+  });
+}
+
+for (const [name, content] of Object.entries(CASES)) {
+  Deno.test(`readLinesBackward with \`only\` yields just the lines holding the text: ${name}`, async () => {
+    await using dir = await tempDir();
+    const path = `${dir.path}/f.jsonl`;
+    await Deno.writeTextFile(path, content.replaceAll("o", "_o_").replaceAll("L", "Lx_o_"));
+    const expected = (await forward(path)).reverse().filter((line) => line.text.includes("_o_"));
+    assert(expected.length > 0 || !content.includes("o"), "the case has lines to find");
+    for (const blockSize of [1, 2, 3, 5, 16, 64 * 1024]) {
+      const lines = [];
+      for await (const line of readLinesBackward(path, { blockSize, only: "_o_" })) {
+        const { text, start, end, terminated } = line;
+        lines.push({ text, start, end, terminated });
+      }
+      assertEquals(lines, expected, `block size ${blockSize}`);
+    }
+  });
+}
+
+Deno.test("readLinesBackward: concrete lines of a CRLF file with a torn tail", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/f.jsonl`;
+  await Deno.writeTextFile(path, 'a\r\n{"x":1}\r\n{"to');
+  assertEquals(await backward(path, 4), [
+    { text: '{"to', start: 12, end: 16, terminated: false },
+    { text: '{"x":1}', start: 3, end: 12, terminated: true },
+    { text: "a", start: 0, end: 3, terminated: true },
+  ]);
+  assertEquals(await backward(`${dir.path}/f.jsonl`, 1), await backward(path));
+});
+
+Deno.test("readLinesBackward: an empty file yields nothing, an invalid block size throws", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/empty.jsonl`;
+  await Deno.writeTextFile(path, "");
+  assertEquals(await backward(path), []);
+  let error: unknown;
+  try {
+    await backward(path, 0);
+  } catch (caught) {
+    error = caught;
+  }
+  assert(
+    error instanceof RangeError &&
+      error.message === "Invalid block size 0: expected a positive integer",
+  );
+});
+
+Deno.test("readLinesBackward: stopping early leaves the head unread (the `end` bound reads a prefix)", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/f.jsonl`;
+  await Deno.writeTextFile(path, "one\ntwo\nthree\n");
+  const lines = [];
+  for await (const line of readLinesBackward(path, { end: 8, blockSize: 2 })) lines.push(line.text);
+  assertEquals(lines, ["two", "one"]);
+});
+
+Deno.test("includesBytes finds a needle anywhere, and only a whole one", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  assert(includesBytes(bytes('x"compaction_checkpoint"'), bytes('"compaction_checkpoint"')));
+  assert(includesBytes(bytes('"compaction_checkpoint"y'), bytes('"compaction_checkpoint"')));
+  assert(!includesBytes(bytes('"compaction_checkpoin"'), bytes('"compaction_checkpoint"')));
+  assert(!includesBytes(bytes("_"), bytes("a_b")));
+  assert(includesBytes(bytes("aa_b"), bytes("a_b")));
+});
+
+const SYSTEM = { type: "message", role: "system", content: "sys" } as const;
+const user = (content: string) => ({ type: "message", role: "user", content }) as const;
+
+function checkpointLine(summary: string, userText: string): string {
+  const compacted = compactHistory([SYSTEM, user(userText)], summary);
+  return JSON.stringify(
+    responseItemRecord(makeCheckpoint(compacted, { reason: "token_threshold", tokensBefore: 1 })),
+  );
+}
+
+function metaLine(): string {
+  return JSON.stringify(makeRecord("session_meta", {
+    version: 1,
+    id: "s",
+    createdAt: "2026-11-30T09:00:00.000Z",
+    cwd: "/",
+    modelProvider: "embedded",
+    model: "scripted",
+    wireApi: "responses",
+    policy: { approval: "auto" },
+  }));
+}
+
+Deno.test("findLastCheckpoint finds a checkpoint line larger than its block size", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/s.jsonl`;
+  const big = checkpointLine("summary", "u".repeat(5000));
+  const after = JSON.stringify(responseItemRecord(user("after")));
+  await Deno.writeTextFile(
+    path,
+    `${metaLine()}\n${checkpointLine("old", "x")}\n${big}\n${after}\n`,
+  );
+  const found = await findLastCheckpoint(path, { blockSize: 100 });
+  assert(found !== undefined);
+  assertEquals(found.checkpoint.replacementHistory[2], user("u".repeat(5000)));
+  const text = await Deno.readTextFile(path);
+  assertStrictEquals(text.slice(found.start, found.end), `${big}\n`);
+  assertStrictEquals(found.skipped, 0);
+});
+
+Deno.test("findLastCheckpoint passes over a corrupt checkpoint line, a torn one and a mention in text", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/s.jsonl`;
+  const good = checkpointLine("good", "x");
+  const corrupt = checkpointLine("bad", "y").replace('"version":1', '"version":"one"');
+  const mention = JSON.stringify(responseItemRecord(user('say "compaction_checkpoint"')));
+  const torn = checkpointLine("torn", "z").slice(0, -10);
+  await Deno.writeTextFile(
+    path,
+    `${metaLine()}\r\n${good}\r\n${corrupt}\r\n${mention}\r\n${torn}`,
+  );
+  const found = await findLastCheckpoint(path, { blockSize: 7 });
+  assert(found !== undefined);
+  assertEquals(found.checkpoint.replacementHistory[1], {
+    type: "compaction_summary",
+    content: "good",
+  });
+  // The mention is escaped inside a string, so the cheap test does not even parse it.
+  assertStrictEquals(found.skipped, 2, "the corrupt line and the torn tail");
+});
+
+Deno.test("findLastCheckpoint: undefined without a checkpoint, and for an empty file", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/s.jsonl`;
+  await Deno.writeTextFile(
+    path,
+    `${metaLine()}\n${JSON.stringify(responseItemRecord(user("hi")))}`,
+  );
+  assertStrictEquals(await findLastCheckpoint(path, { blockSize: 16 }), undefined);
+  await Deno.writeTextFile(path, "");
+  assertStrictEquals(await findLastCheckpoint(path), undefined);
+});

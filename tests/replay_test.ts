@@ -1,0 +1,93 @@
+import { loadSession } from "../src/resume.ts";
+import { collectRecords, parseRecordLine } from "../src/reader.ts";
+import { readLines } from "../src/lines.ts";
+import { replayHistory } from "../src/replay.ts";
+import { normalizeHistory } from "../src/normalize.ts";
+import type { TurnContext } from "../src/records.ts";
+import { assert, assertEquals } from "./_assert.ts";
+import { generateSession, seededRandom } from "./_generate.ts";
+import { tempDir } from "./_helpers.ts";
+
+const SESSIONS = 300;
+const BLOCK_SIZES = [7, 64, 333, 4096, 64 * 1024];
+
+/** The truth, by the slow way: every line parsed, every record replayed from the first. */
+async function fullForward(path: string) {
+  const { records, problems } = await collectRecords(path);
+  const turns = records.filter((r) => r.type === "turn_context").map((r) => r.payload);
+  let lastCheckpoint: { line: number; start: number; counted: boolean } | undefined;
+  for await (const line of readLines(path)) {
+    const { record } = parseRecordLine(path, line);
+    if (record?.type === "response_item" && record.payload.type === "compaction_checkpoint") {
+      lastCheckpoint = {
+        line: line.line,
+        start: line.start,
+        counted: record.payload.recordsBefore !== undefined,
+      };
+    }
+  }
+  return {
+    history: replayHistory(records),
+    problems,
+    recordCount: records.length,
+    lastTurn: turns.at(-1) as TurnContext | undefined,
+    lastCheckpoint,
+  };
+}
+
+Deno.test("backward-checkpoint replay equals a full forward replay on many generated sessions", async () => {
+  await using dir = await tempDir();
+  const seen = {
+    none: 0,
+    one: 0,
+    several: 0,
+    torn: 0,
+    crlf: 0,
+    orphanAfter: 0,
+    corruptBefore: 0,
+    longWay: 0,
+  };
+  for (let seed = 1; seed <= SESSIONS; seed++) {
+    const generated = generateSession(seed, { checkpointChance: seed % 5 === 0 ? 0 : 0.25 });
+    const path = `${dir.path}/s${seed}.jsonl`;
+    await Deno.writeTextFile(path, generated.text);
+    const location = { id: `s${seed}`, path, createdAt: "2026-11-30T09:00:00.000Z" };
+    const blockSize = BLOCK_SIZES[Math.floor(seededRandom(seed)() * BLOCK_SIZES.length)]!;
+    const truth = await fullForward(path);
+    const fast = await loadSession(location, { blockSize });
+    const slow = await loadSession(location, { fromCheckpoint: false });
+    const where = `seed ${seed} (block ${blockSize})`;
+
+    assertEquals(fast.replayed, truth.history, `${where}: replayed history`);
+    assertEquals(slow.replayed, truth.history, `${where}: full-mode history`);
+    assertEquals(
+      normalizeHistory(fast.replayed).synthesized,
+      normalizeHistory(truth.history).synthesized,
+      `${where}: synthesized outputs`,
+    );
+    assertEquals(fast.lastTurn, truth.lastTurn, `${where}: lastTurn`);
+    assertEquals(fast.recordCount, truth.recordCount, `${where}: recordCount`);
+    assertEquals(slow.recordCount, truth.recordCount, `${where}: full-mode recordCount`);
+    assertEquals(slow.problems, truth.problems, `${where}: full-mode problems`);
+
+    // The short way is taken exactly when the last valid checkpoint stores its record count
+    // and no line after it is bad; it lists no problems, because there are none after it.
+    const checkpoint = truth.lastCheckpoint;
+    const short = checkpoint !== undefined && checkpoint.counted &&
+      truth.problems.every((p) => p.line < checkpoint.line);
+    assertEquals(fast.replayedFrom, short ? checkpoint.start : undefined, `${where}: replayedFrom`);
+    assertEquals(fast.problems, short ? [] : truth.problems, `${where}: problems`);
+
+    const checkpoints = checkpoint === undefined ? 0 : generated.checkpoints;
+    if (checkpoints === 0) seen.none++;
+    else if (checkpoints === 1) seen.one++;
+    else seen.several++;
+    if (generated.tornTail) seen.torn++;
+    if (generated.crlf) seen.crlf++;
+    if (short && truth.problems.length > 0) seen.corruptBefore++;
+    if (checkpoint !== undefined && !short) seen.longWay++;
+    if (short && normalizeHistory(fast.replayed).synthesized.length > 0) seen.orphanAfter++;
+  }
+  // The generator must keep producing every case, or this test proves less than it says.
+  for (const [name, count] of Object.entries(seen)) assert(count >= 3, `only ${count} ${name}`);
+});
