@@ -74,6 +74,7 @@ export interface ResumeArgs {
   workspace: string | undefined;
   json: boolean;
   maxRounds: number | undefined;
+  compactThreshold: number | undefined;
 }
 
 /** Parses the arguments of `deno task resume` (not the no-argument demo). */
@@ -89,6 +90,7 @@ export function parseResumeArgs(argv: string[]): ResumeArgs {
     workspace: { type: "string" },
     json: { type: "boolean" },
     "max-rounds": { type: "string" },
+    "compact-threshold": { type: "string" },
   });
   const args: ResumeArgs = {
     help: values.help === true,
@@ -102,6 +104,10 @@ export function parseResumeArgs(argv: string[]): ResumeArgs {
     workspace: values.workspace as string | undefined,
     json: values.json === true,
     maxRounds: parsePositiveInt("max-rounds", values["max-rounds"] as string | undefined),
+    compactThreshold: parsePositiveInt(
+      "compact-threshold",
+      values["compact-threshold"] as string | undefined,
+    ),
   };
   if (args.help) return args;
   if (args.session !== undefined && args.last) {

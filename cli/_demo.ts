@@ -19,7 +19,8 @@ import { describeError } from "../src/runtime/turn.ts";
 import { toResponsesInput, toResponsesTools } from "../src/runtime/wire.ts";
 import { type RunEvent, RunEventSchema } from "../src/runtime/events.ts";
 import type { ResumeArgs } from "./_args.ts";
-import { EXIT, runCliTurn, shortPrefix } from "./_turn.ts";
+import { EXIT, runCliTurn } from "./_turn.ts";
+import { shortestUniquePrefix } from "../src/store.ts";
 import { colourEnabled, EventPrinter, styles } from "./_render.ts";
 
 const CLI_PATH = fileURLToPath(new URL("./resume.ts", import.meta.url));
@@ -195,6 +196,7 @@ Workspace: ${workspace}`));
     workspace,
     json: false,
     maxRounds: undefined,
+    compactThreshold: undefined,
   });
 
   step(
@@ -206,7 +208,7 @@ Workspace: ${workspace}`));
   if (!first.started || first.exitCode !== EXIT.ok) return first.exitCode || EXIT.failed;
   const sessionId = first.started.sessionId;
   const path = first.started.sessionPath;
-  const prefix = await shortPrefix(sessionsDir, sessionId);
+  const prefix = await shortestUniquePrefix(sessionsDir, sessionId);
 
   step(
     2,

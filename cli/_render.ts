@@ -130,6 +130,16 @@ export class EventPrinter {
         );
         break;
       }
+      case "history_compacted":
+        this.#line(s.yellow(
+          `  compacted the history (${event.tokensBefore} tokens ≥ threshold ${event.threshold}): ` +
+            `${event.itemsBefore} items → ${event.itemsAfter} (system, summary, recent user messages); ` +
+            `a checkpoint record stores the new history`,
+        ));
+        break;
+      case "compaction_failed":
+        this.#line(s.yellow(`  compaction skipped, the turn goes on uncompacted: ${event.error}`));
+        break;
       case "run_succeeded":
         this.#line(
           s.green(`Turn finished in ${event.rounds} round(s)`) +

@@ -6,11 +6,12 @@
  * @module
  */
 import { terminalApprover } from "../src/approvals.ts";
-import { readRecords } from "../src/reader.ts";
-import { findSession, resolveSessionsRoot, walkSessions } from "../src/store.ts";
+import { resolveSessionsRoot, shortestUniquePrefix, walkSessions } from "../src/store.ts";
 import { connectModel, type ModelConnection } from "../src/runtime/config.ts";
 import { isTerminalEvent, type RunEvent, type RunEventOf } from "../src/runtime/events.ts";
 import { describeError, runTurn } from "../src/runtime/turn.ts";
+import { createCompactor } from "../src/runtime/compactor.ts";
+import { shellQuote } from "../src/shell.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { colourEnabled, EventPrinter, styles } from "./_render.ts";
 
@@ -23,30 +24,6 @@ export interface CliTurnResult {
   started: RunEventOf<"run_started"> | undefined;
   terminal: RunEvent | undefined;
   recordsAfter: number | undefined;
-}
-
-/** Counts the valid records of a session file, streaming. */
-export async function countRecords(path: string): Promise<number> {
-  let count = 0;
-  for await (const entry of readRecords(path)) if (entry.record) count++;
-  return count;
-}
-
-/** The shortest id prefix (8, 13, 18 or 23 characters, else the id) that finds only `id`. */
-export async function shortPrefix(root: string, id: string): Promise<string> {
-  for (const length of [8, 13, 18, 23]) {
-    const prefix = id.slice(0, length);
-    try {
-      if ((await findSession(root, prefix)).id === id) return prefix;
-    } catch {
-      // Ambiguous at this length: try a longer one.
-    }
-  }
-  return id;
-}
-
-function quoteArg(arg: string): string {
-  return /^[\w./:@=-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Runs one turn for the CLI and prints it; never throws. */
@@ -120,6 +97,11 @@ export async function runCliTurn(
         approver: terminalApprover(),
         signal: controller.signal,
         maxRounds: args.maxRounds,
+        compactor: createCompactor({
+          client: connection.client,
+          threshold: args.compactThreshold,
+          describeError: (error) => describeError(error, connection.client),
+        }),
       })
     ) {
       if (args.json) write(JSON.stringify(event) + "\n");
@@ -143,13 +125,17 @@ export async function runCliTurn(
     result.exitCode = EXIT.cancelled;
   }
   if (result.started) {
-    result.recordsAfter = await countRecords(result.started.sessionPath);
+    // The runtime counts what it appended: no second read of a file that may be large.
+    const terminal = result.terminal;
+    result.recordsAfter = terminal !== undefined && "recordCount" in terminal
+      ? terminal.recordCount
+      : undefined;
     if (!args.json) {
-      const prefix = await shortPrefix(root, result.started.sessionId);
+      const prefix = await shortestUniquePrefix(root, result.started.sessionId);
       const extra = [
         ...(args.sessionsDir ? ["--sessions-dir", args.sessionsDir] : []),
         ...(args.workspace ? ["--workspace", args.workspace] : []),
-      ].map(quoteArg).join(" ");
+      ].map(shellQuote).join(" ");
       write(
         `\n${s.bold("Session")}  ${result.started.sessionId}\n` +
           `${

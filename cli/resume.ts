@@ -29,6 +29,9 @@ Options:
                          recorded policy unless this flag is given
       --workspace <dir>  the folder the tools work in (default: the current directory)
       --max-rounds <n>   model rounds before the turn stops (default 8)
+      --compact-threshold <tokens>
+                         compact the history when a round reports this many tokens
+                         (default: 75% of the model's context window; 24000 when unknown)
       --json             print the turn's events as JSON lines
   -h, --help             this help
 

@@ -17,7 +17,7 @@ import OpenAI from "openai";
 import type { RunEvent } from "../src/runtime/events.ts";
 import { runTurn, type RunTurnOptions } from "../src/runtime/turn.ts";
 import { runKilledTurn } from "../cli/_demo.ts";
-import { countRecords } from "../cli/_turn.ts";
+import { collectRecords } from "../src/reader.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { out: { type: "string" } } });
 const root = values.out ?? join(Deno.cwd(), "sessions", "examples");
@@ -98,7 +98,7 @@ async function record(title: string, events: RunEvent[], turns: number): Promise
     file: relative(root, sessionPath).split("\\").join("/"),
     title,
     turns,
-    records: await countRecords(sessionPath),
+    records: (await collectRecords(sessionPath)).records.length,
   });
   console.log(`${title}: ${sessionId}`);
 }

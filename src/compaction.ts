@@ -351,6 +351,12 @@ export function renderHistoryForSummary(
   return parts.join(separator);
 }
 
+/** How a compaction summary starts when it is sent to the model as a user message. */
+export const SUMMARY_PREFIX = "Summary of the earlier conversation:\n";
+
+/** The first line of the summary call's user message; the rendered history follows it. */
+export const TRANSCRIPT_HEADING = "The conversation to summarize:";
+
 /**
  * The messages of the summary call: the instructions, then the rendered history as one user
  * message. Send them without tools.
@@ -364,7 +370,7 @@ export function summaryRequestItems(
     {
       type: "message",
       role: "user",
-      content: `The conversation to summarize:\n\n${renderHistoryForSummary(history, options)}`,
+      content: `${TRANSCRIPT_HEADING}\n\n${renderHistoryForSummary(history, options)}`,
     },
   ];
 }

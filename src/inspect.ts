@@ -28,14 +28,15 @@ import { parseRecordLine, type RecordEntry } from "./reader.ts";
 import type { ResponseItem, SessionMeta, SessionRecord } from "./records.ts";
 import { replayRecord } from "./replay.ts";
 import {
-  AmbiguousSessionError,
   findSession,
   oneLine,
   parseSessionFileName,
   readFirstUserMessage,
   resolveSessionsRoot,
+  shortestUniquePrefix,
   walkSessions,
 } from "./store.ts";
+import { shellQuote } from "./shell.ts";
 
 /** The default number of characters of each text kept in a report. */
 export const DEFAULT_TEXT_LIMIT = 2000;
@@ -574,30 +575,6 @@ export function impliedSessionsRoot(path: string): string | undefined {
   if (basename(day) !== d || basename(dirname(day)) !== m) return undefined;
   if (basename(dirname(dirname(day))) !== y) return undefined;
   return dirname(dirname(dirname(day)));
-}
-
-/**
- * The shortest prefix of `id`, at least `min` characters and not ending in `-`, that finds
- * only this session in `root`; the whole id when no shorter one does.
- */
-export async function shortestUniquePrefix(root: string, id: string, min = 8): Promise<string> {
-  for (let length = Math.min(min, id.length); length < id.length; length++) {
-    const prefix = id.slice(0, length);
-    if (prefix.endsWith("-")) continue;
-    try {
-      if ((await findSession(root, prefix)).id === id) return prefix;
-    } catch (error) {
-      if (!(error instanceof AmbiguousSessionError)) throw error;
-    }
-  }
-  return id;
-}
-
-const SAFE_WORD = /^[A-Za-z0-9_./:=@+-]+$/;
-
-/** Quotes a word for a POSIX shell when it needs it. */
-export function shellQuote(word: string): string {
-  return SAFE_WORD.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

@@ -195,6 +195,23 @@ export async function findSession(root: string, idOrPrefix: string): Promise<Ses
 }
 
 /**
+ * The shortest prefix of `id`, at least `min` characters and not ending in `-`, that finds
+ * only this session in `root`; the whole id when no shorter one does.
+ */
+export async function shortestUniquePrefix(root: string, id: string, min = 8): Promise<string> {
+  for (let length = Math.min(min, id.length); length < id.length; length++) {
+    const prefix = id.slice(0, length);
+    if (prefix.endsWith("-")) continue;
+    try {
+      if ((await findSession(root, prefix)).id === id) return prefix;
+    } catch (error) {
+      if (!(error instanceof AmbiguousSessionError)) throw error;
+    }
+  }
+  return id;
+}
+
+/**
  * Yields every session of the store, newest first, from folder and file names alone.
  */
 export async function* walkSessions(root: string): AsyncGenerator<SessionLocation> {

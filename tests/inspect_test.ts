@@ -8,12 +8,8 @@ import {
   replaceLine,
   splitLines,
 } from "./_inspect_fixtures.ts";
-import {
-  inspectSession,
-  listSessionsDetailed,
-  scanSessionFile,
-  shortestUniquePrefix,
-} from "../src/inspect.ts";
+import { inspectSession, listSessionsDetailed, scanSessionFile } from "../src/inspect.ts";
+import { shortestUniquePrefix } from "../src/store.ts";
 import { renderListing, renderReport, shortenText } from "../src/inspect_render.ts";
 import {
   type InspectReport,

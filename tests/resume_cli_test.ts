@@ -189,3 +189,48 @@ Deno.test("CLI: the no-argument demo kills a child mid-tool and repairs the sess
   );
   await Deno.remove(join(path, "..", "..", "..", "..", ".."), { recursive: true });
 });
+
+Deno.test("resume --compact-threshold compacts, and the next resume sends the compacted history", async () => {
+  await using dir = await folders();
+  await Deno.writeTextFile(join(dir.workspace, "big.txt"), "a line of text\n".repeat(600));
+  const first = await cli([...dir.flags, "--json", "list the files"]);
+  assertEquals(first.code, 0, first.stderr);
+  const second = await cli([
+    ...dir.flags,
+    "--last",
+    "--json",
+    "--compact-threshold",
+    "2000",
+    "read big.txt",
+  ]);
+  assertEquals(second.code, 0, second.stderr);
+  const events = second.stdout.trim().split("\n").map((line) =>
+    RunEventSchema.parse(JSON.parse(line))
+  );
+  const compacted = events.find((event) => event.type === "history_compacted");
+  assert(compacted?.type === "history_compacted", second.stdout);
+  const started = events.find((event) => event.type === "run_started");
+  assert(started?.type === "run_started");
+
+  const third = await cli([
+    ...dir.flags,
+    "--last",
+    "--json",
+    "--compact-threshold",
+    "2000",
+    "what did I ask",
+  ]);
+  assertEquals(third.code, 0, third.stderr);
+  const next = third.stdout.trim().split("\n").map((line) =>
+    RunEventSchema.parse(JSON.parse(line))
+  );
+  const request = next.find((event) => event.type === "model_requested");
+  assert(request?.type === "model_requested");
+  // system + summary + the two earlier user messages + the new one: the compacted history.
+  assertEquals(request.messageCount, compacted.itemsAfter + 1);
+  const answer = next.find((event) => event.type === "run_succeeded");
+  assert(answer?.type === "run_succeeded");
+  assertMatch(answer.answer, /list the files[\s\S]*read big\.txt[\s\S]*compacted/);
+  const { records } = await collectRecords(started.sessionPath, { strict: true });
+  assertEquals(answer.recordCount, records.length);
+});

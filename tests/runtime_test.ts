@@ -12,7 +12,8 @@ import {
 import { deniedOutput, NO_TERMINAL_REASON, terminalApprover } from "../src/approvals.ts";
 import type { WireApi } from "../src/records.ts";
 import { isTerminalEvent, RunEventSchema } from "../src/runtime/events.ts";
-import { SUMMARY_PREFIX, toChatMessages, toResponsesInput } from "../src/runtime/wire.ts";
+import { toChatMessages, toResponsesInput } from "../src/runtime/wire.ts";
+import { SUMMARY_PREFIX } from "../src/compaction.ts";
 import { runKilledTurn } from "../cli/_demo.ts";
 import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
 import { connectModel, providerFor, usesEmbeddedModel } from "../src/runtime/config.ts";

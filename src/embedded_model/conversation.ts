@@ -6,6 +6,9 @@
  * @module
  */
 import { z } from "zod";
+import { SUMMARY_PREFIX } from "../compaction.ts";
+
+export { SUMMARY_PREFIX };
 
 /** One item of the conversation a request carries, whatever the wire API. */
 export type ConversationItem =
@@ -108,9 +111,6 @@ export async function requestDigest(parts: unknown): Promise<string> {
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
 }
-
-/** The prefix the runtime gives a compaction summary sent as a user message. */
-export const SUMMARY_PREFIX = "Summary of the earlier conversation:\n";
 
 /** Whether a message is a compaction summary rather than something the user typed. */
 export function isSummaryMessage(item: ConversationItem): boolean {

@@ -33,9 +33,11 @@ import {
   type Reply,
   SUMMARY_PREFIX,
 } from "./conversation.ts";
+import { TRANSCRIPT_HEADING } from "../compaction.ts";
+import { INTERRUPTED_CODE } from "../normalize.ts";
 
-/** The code a synthesized output for an interrupted call starts with. */
-const INTERRUPTED_PREFIX = "Error [SESSION_RESUME_INTERRUPTED]";
+/** How a synthesized output for an interrupted call starts. */
+const INTERRUPTED_PREFIX = `Error [${INTERRUPTED_CODE}]`;
 /** The most lines of one tool output an answer quotes. */
 const QUOTED_LINES = 12;
 /** The default duration of `slow_task`, in seconds. */
@@ -319,8 +321,51 @@ function earlierSections(items: readonly ConversationItem[]): Map<string, string
   return sections;
 }
 
+const TRANSCRIPT_HEADER =
+  /^\[(?:(user|assistant|system)|(summary of an earlier part)|tool call (\S+) (\S+)|tool output (\S+) (\S+?)(?:, error)?|\d+ earlier items? omitted)\]$/;
+
+/**
+ * The conversation inside a summary request: turnlog sends the history rendered as one text
+ * (`[user]`, `[tool call name id]`, `[tool output name id]`, ... headers, each followed by its
+ * content), which a language model reads as it is; the stand-in parses it back into items.
+ * Any other request is summarized from its own items.
+ */
+function summarizedConversation(items: readonly ConversationItem[]): ConversationItem[] {
+  const transcript = items.find((item) =>
+    item.kind === "message" && item.role === "user" && item.text.startsWith(TRANSCRIPT_HEADING)
+  );
+  if (transcript?.kind !== "message") return [...items];
+  const parsed: ConversationItem[] = [];
+  let body: string[] | undefined;
+  let make: ((text: string) => ConversationItem) | undefined;
+  const flush = () => {
+    if (make && body) parsed.push(make(body.join("\n").trim()));
+  };
+  for (const line of transcript.text.slice(TRANSCRIPT_HEADING.length).split("\n")) {
+    const header = TRANSCRIPT_HEADER.exec(line);
+    if (!header) {
+      body?.push(line);
+      continue;
+    }
+    flush();
+    body = [];
+    const [, role, summary, callName, callId, outputName, outputId] = header;
+    if (role) make = (text) => ({ kind: "message", role: role as "user", text });
+    else if (summary) {
+      make = (text) => ({ kind: "message", role: "user", text: SUMMARY_PREFIX + text });
+    } else if (callName && callId) {
+      make = (text) => ({ kind: "call", callId, name: callName, arguments: text });
+    } else if (outputName && outputId) {
+      make = (text) => ({ kind: "output", callId: outputId, output: text });
+    } else make = undefined;
+  }
+  flush();
+  return parsed;
+}
+
 /** The deterministic compaction summary of a conversation. */
-function summarize(items: readonly ConversationItem[]): string {
+function summarize(request: readonly ConversationItem[]): string {
+  const items = summarizedConversation(request);
   const sections = earlierSections(items);
   const add = (name: string, line: string) => {
     const list = sections.get(name) ?? [];

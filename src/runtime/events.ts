@@ -89,6 +89,33 @@ export const ToolFinishedEventSchema = z.object({
   output: z.string(),
 });
 
+/** Where in a turn compaction was checked. */
+export const CompactionPointSchema = z.enum(["turn_start", "after_round"]);
+
+/** The history was compacted: a checkpoint record now stands for the removed items. */
+export const HistoryCompactedEventSchema = z.object({
+  type: z.literal("history_compacted"),
+  when: CompactionPointSchema,
+  /** Why: the tokens reached the threshold. */
+  reason: z.string(),
+  /** The tokens compared with the threshold. */
+  tokensBefore: z.number().int().nonnegative(),
+  threshold: z.number().int().positive(),
+  removedItemCount: z.number().int().nonnegative(),
+  keptItemCount: z.number().int().nonnegative(),
+  /** History items before and after (the summary counts as one after). */
+  itemsBefore: z.number().int().nonnegative(),
+  itemsAfter: z.number().int().nonnegative(),
+});
+
+/** Compaction was due but its summary call failed; the turn goes on uncompacted. */
+export const CompactionFailedEventSchema = z.object({
+  type: z.literal("compaction_failed"),
+  when: CompactionPointSchema,
+  tokensBefore: z.number().int().nonnegative(),
+  error: z.string(),
+});
+
 /** Terminal: the model answered without tool calls, or the round limit ended the turn. */
 export const RunSucceededEventSchema = z.object({
   type: z.literal("run_succeeded"),
@@ -100,6 +127,8 @@ export const RunSucceededEventSchema = z.object({
   answer: z.string(),
   /** True when the turn stopped at the round limit with tool results the model has not seen. */
   roundLimitReached: z.boolean(),
+  /** Valid records in the session file after this turn. */
+  recordCount: z.number().int().nonnegative(),
 });
 
 /**
@@ -116,6 +145,8 @@ export const RunFailedEventSchema = z.object({
   sessionId: z.string().optional(),
   kind: RunFailureKindSchema,
   error: z.string(),
+  /** Valid records in the session file after this turn; absent without a session. */
+  recordCount: z.number().int().nonnegative().optional(),
 });
 
 /** Terminal: the run was cancelled through its AbortSignal. */
@@ -124,6 +155,8 @@ export const RunCancelledEventSchema = z.object({
   runId: z.string(),
   sessionId: z.string(),
   rounds: z.number().int().nonnegative(),
+  /** Valid records in the session file after this turn. */
+  recordCount: z.number().int().nonnegative(),
 });
 
 /** Every event a turn yields. */
@@ -137,6 +170,8 @@ export const RunEventSchema = z.discriminatedUnion("type", [
   ApprovalRequestedEventSchema,
   ApprovalResolvedEventSchema,
   ToolFinishedEventSchema,
+  HistoryCompactedEventSchema,
+  CompactionFailedEventSchema,
   RunSucceededEventSchema,
   RunFailedEventSchema,
   RunCancelledEventSchema,

@@ -24,6 +24,7 @@ import {
   responseItemRecord,
   type RunOutcome,
   type SessionRecord,
+  type TurnContext,
   type Usage,
   type WireApi,
 } from "../records.ts";
@@ -55,19 +56,29 @@ export interface CompactionContext {
   when: CompactionPoint;
   /** The current model-visible history (do not change it in place). */
   history: readonly ResponseItem[];
-  /** The token usage of the last model round, when there was one. */
+  /** The token usage of the last model round; undefined at the start of a turn. */
   lastUsage: Usage | undefined;
+  /** The turn's model, wire API and policy. */
+  turn: TurnContext;
+  /** Valid records in the session file now (a checkpoint stores it). */
+  recordCount: number;
   /** Appends records to the session (a compactor persists its checkpoint through this). */
   append(records: readonly SessionRecord[]): Promise<void>;
   signal: AbortSignal;
 }
 
+/** What a compaction step did: nothing (undefined), a compaction, or a failed summary call. */
+export type CompactionStepResult =
+  | Omit<RunEventOf<"history_compacted">, "type" | "when"> & { history: ResponseItem[] }
+  | Omit<RunEventOf<"compaction_failed">, "type" | "when">;
+
 /**
  * Context compaction's place in a turn: called at the start of a resumed turn and after every
- * model round. It returns a replacement history (having persisted its checkpoint), or
- * undefined to leave the history as it is. Without one, the step does nothing.
+ * model round. Having persisted its checkpoint, it returns the replacement history; a failed
+ * summary call is reported and the turn goes on uncompacted. Without one, the step does
+ * nothing.
  */
-export type Compactor = (context: CompactionContext) => Promise<ResponseItem[] | undefined>;
+export type Compactor = (context: CompactionContext) => Promise<CompactionStepResult | undefined>;
 
 /** What a turn needs. */
 export interface RunTurnOptions {
@@ -239,11 +250,27 @@ async function* driveTurn(
   let answer = "";
 
   const append = (records: readonly SessionRecord[]) => writer.append(records);
-  const compactionStep = async (when: CompactionPoint) => {
+  const recordCount = () => session.recordCountBefore + writer.appendedRecords;
+  async function* compactionStep(when: CompactionPoint): AsyncGenerator<RunEvent> {
     if (!options.compactor) return;
-    const replacement = await options.compactor({ when, history, lastUsage, append, signal });
-    if (replacement) history = replacement;
-  };
+    const result = await options.compactor({
+      when,
+      history,
+      lastUsage,
+      turn,
+      recordCount: recordCount(),
+      append,
+      signal,
+    });
+    if (result === undefined) return;
+    if ("error" in result) {
+      yield { type: "compaction_failed", when, ...result };
+      return;
+    }
+    const { history: replacement, ...facts } = result;
+    history = replacement;
+    yield { type: "history_compacted", when, ...facts };
+  }
   const finish = async (outcome: RunOutcome, error?: string) => {
     await append([
       makeRecord("run_finished", {
@@ -282,7 +309,7 @@ async function* driveTurn(
         dropped: session.droppedItems.length,
       };
     }
-    if (session.resumed) await compactionStep("turn_start");
+    if (session.resumed) yield* compactionStep("turn_start");
 
     let roundLimitReached = false;
     while (true) {
@@ -320,7 +347,7 @@ async function* driveTurn(
         yield { type: "assistant_message", round: rounds, text: result.text };
       }
       if (result.calls.length === 0) {
-        await compactionStep("after_round");
+        yield* compactionStep("after_round");
         break;
       }
 
@@ -376,7 +403,7 @@ async function* driveTurn(
         };
       }
       if (signal.aborted) throw new Cancelled();
-      await compactionStep("after_round");
+      yield* compactionStep("after_round");
     }
 
     await finish("succeeded");
@@ -388,15 +415,23 @@ async function* driveTurn(
       usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
       answer,
       roundLimitReached,
+      recordCount: recordCount(),
     };
   } catch (error) {
     if (signal.aborted) {
       await finish("cancelled").catch(() => {});
-      yield { type: "run_cancelled", runId, sessionId, rounds };
+      yield { type: "run_cancelled", runId, sessionId, rounds, recordCount: recordCount() };
     } else {
       const message = describeError(error, options.client);
       await finish("failed", message).catch(() => {});
-      yield { type: "run_failed", runId, sessionId, kind: failureKind(error), error: message };
+      yield {
+        type: "run_failed",
+        runId,
+        sessionId,
+        kind: failureKind(error),
+        error: message,
+        recordCount: recordCount(),
+      };
     }
   } finally {
     writer.close();

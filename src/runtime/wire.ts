@@ -10,15 +10,13 @@ import type OpenAI from "openai";
 import { newId } from "../ids.ts";
 import type { FunctionCallItem, ResponseItem, Usage, WireApi } from "../records.ts";
 import type { ToolDefinition } from "../tools/mod.ts";
+import { SUMMARY_PREFIX } from "../compaction.ts";
 
 type ResponseInputItem = OpenAI.Responses.ResponseInputItem;
 type ResponsesTool = OpenAI.Responses.FunctionTool;
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.ChatCompletionFunctionTool;
 type ChatToolCall = OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
-
-/** How a `compaction_summary` item is shown to the model: a user message with this prefix. */
-export const SUMMARY_PREFIX = "Summary of the earlier conversation:\n";
 
 /** The model answered with an error, or its stream broke off. */
 export class ModelResponseError extends Error {
@@ -151,7 +149,8 @@ async function* streamResponsesRound(
     {
       model: request.model,
       input: toResponsesInput(request.history),
-      tools: toResponsesTools(request.tools),
+      // A request without tools (the compaction summary) leaves the field out.
+      ...(request.tools.length > 0 ? { tools: toResponsesTools(request.tools) } : {}),
       stream: true,
       store: false,
     },
@@ -217,7 +216,7 @@ async function* streamChatRound(
     {
       model: request.model,
       messages: toChatMessages(request.history),
-      tools: toChatTools(request.tools),
+      ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
       stream: true,
       stream_options: { include_usage: true },
     },
