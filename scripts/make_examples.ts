@@ -16,6 +16,7 @@ import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
 import OpenAI from "openai";
 import type { RunEvent } from "../src/runtime/events.ts";
 import { runTurn, type RunTurnOptions } from "../src/runtime/turn.ts";
+import { createCompactor } from "../src/runtime/compactor.ts";
 import { runKilledTurn } from "../cli/_demo.ts";
 import { collectRecords } from "../src/reader.ts";
 
@@ -179,6 +180,21 @@ await record("fresh: one turn, list_dir", await turn("list the files"), 1);
     if (event.type === "tool_requested") setTimeout(() => controller.abort(), 100);
   }
   await record("cancelled: Ctrl-C while slow_task ran", events, 1);
+}
+
+// 7. A long conversation crosses a low compaction threshold: a checkpoint record, and the
+//    turns after it replay from there.
+{
+  const compactor = createCompactor({ client, threshold: 850 });
+  const first = await turn("read notes.txt", { compactor });
+  const { sessionId } = started(first);
+  await turn("list the files", { sessionId, compactor });
+  await turn("read README.md", { sessionId, compactor });
+  await record(
+    "compacted: a checkpoint mid-conversation, then resumed from it",
+    await turn("what did I ask so far?", { sessionId, compactor }),
+    4,
+  );
 }
 
 await Deno.writeTextFile(
