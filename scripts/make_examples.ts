@@ -17,7 +17,7 @@ import OpenAI from "openai";
 import type { RunEvent } from "../src/runtime/events.ts";
 import { runTurn, type RunTurnOptions } from "../src/runtime/turn.ts";
 import { createCompactor } from "../src/runtime/compactor.ts";
-import { runKilledTurn } from "../cli/_demo.ts";
+import { runKilledTurn } from "../src/runtime/child_turn.ts";
 import { collectRecords } from "../src/reader.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { out: { type: "string" } } });

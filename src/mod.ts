@@ -13,3 +13,6 @@ export * from "./store.ts";
 export * from "./normalize.ts";
 export * from "./replay.ts";
 export * from "./resume.ts";
+export * from "./backward.ts";
+export * from "./compaction.ts";
+export * from "./shell.ts";

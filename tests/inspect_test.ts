@@ -21,7 +21,7 @@ import { newId } from "../src/ids.ts";
 import { initializeSessionForRun } from "../src/resume.ts";
 import { findSession } from "../src/store.ts";
 import { repairSession } from "../src/repair.ts";
-import { runKilledTurn } from "../cli/_demo.ts";
+import { runKilledTurn } from "../src/runtime/child_turn.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
 
 /** Inspects and checks the document against its schema, as every consumer may rely on it. */

@@ -14,7 +14,7 @@ import type { WireApi } from "../src/records.ts";
 import { isTerminalEvent, RunEventSchema } from "../src/runtime/events.ts";
 import { toChatMessages, toResponsesInput } from "../src/runtime/wire.ts";
 import { SUMMARY_PREFIX } from "../src/compaction.ts";
-import { runKilledTurn } from "../cli/_demo.ts";
+import { runKilledTurn } from "../src/runtime/child_turn.ts";
 import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
 import { connectModel, providerFor, usesEmbeddedModel } from "../src/runtime/config.ts";
 import { runTurn } from "../src/runtime/turn.ts";

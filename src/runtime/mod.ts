@@ -8,3 +8,5 @@ export * from "./events.ts";
 export * from "./wire.ts";
 export * from "./turn.ts";
 export * from "./config.ts";
+export * from "./compactor.ts";
+export * from "./child_turn.ts";
