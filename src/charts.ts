@@ -407,6 +407,8 @@ interface LegendEntry {
 interface ChartHeader {
   /** Pixels above the plot's own top margin. */
   height: number;
+  /** The chart's width in pixels. */
+  width: number;
   title: string;
   subtitle: string | undefined;
   legend: { label: string; color: string; x: number; y: number }[];
@@ -432,7 +434,16 @@ function chartHeader(
     placed.push({ ...entry, x, y });
     x += entryWidth;
   }
-  return { height: y + (legend.length > 0 ? 12 : -8), title, subtitle, legend: placed };
+  return { height: y + (legend.length > 0 ? 12 : -8), width, title, subtitle, legend: placed };
+}
+
+/**
+ * Shortens a line to what fits `pixels` at about `perChar` pixels a character (linkedom cannot
+ * measure text); the SVG's `<title>` keeps the whole title.
+ */
+function fitText(text: string, pixels: number, perChar: number): string {
+  const max = Math.floor(pixels / perChar);
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** The few DOM members this module uses; Deno's type check has no DOM library. */
@@ -489,7 +500,7 @@ function finishSvg(rendered: unknown, header: ChartHeader): string {
     "font-weight": "bold",
     fill: "#1f2328",
   });
-  heading.textContent = header.title;
+  heading.textContent = fitText(header.title, header.width - 32, 9.5);
   const added: SvgNode[] = [title, background, heading];
   if (header.subtitle) {
     const line = element("text", {
@@ -499,7 +510,7 @@ function finishSvg(rendered: unknown, header: ChartHeader): string {
       "font-size": 12,
       fill: "#59636e",
     });
-    line.textContent = header.subtitle;
+    line.textContent = fitText(header.subtitle, header.width - 32, 6.5);
     added.push(line);
   }
   for (const entry of header.legend) {
