@@ -5,7 +5,14 @@
  * @module
  */
 import { type Line, readLines, type ReadLinesOptions } from "./lines.ts";
-import { RECORD_TYPES, type SessionRecord, SessionRecordSchema } from "./records.ts";
+import {
+  FunctionCallItemSchema,
+  FunctionCallOutputItemSchema,
+  MessageItemSchema,
+  RECORD_TYPES,
+  type SessionRecord,
+  SessionRecordSchema,
+} from "./records.ts";
 
 /** What is wrong with a line. */
 export type ProblemKind =
@@ -91,11 +98,103 @@ export function parseRecordLine(path: string, line: Line): RecordEntry {
       })`,
     );
   }
+  const fast = HOT_PATH_MATCHES_SCHEMA
+    ? validateHotRecord(value as Record<string, unknown>)
+    : undefined;
+  if (fast !== undefined) return { line: line.line, record: fast };
   const parsed = SessionRecordSchema.safeParse(value);
   if (!parsed.success) {
     return problem("invalid_record", `invalid ${type} record: ${describeZodIssue(parsed.error)}`);
   }
   return { line: line.line, record: parsed.data };
+}
+
+type Json = Record<string, unknown>;
+
+const sameKeys = (shape: object, keys: readonly string[]) =>
+  Object.keys(shape).join(",") === keys.join(",");
+
+/**
+ * Whether the schemas still have exactly the keys (and roles) {@linkcode validateHotRecord}
+ * knows; if one changes, the hand-written path turns itself off and zod does all the work
+ * (tests/reader_fast_path_test.ts fails until the two agree again).
+ */
+const HOT_PATH_MATCHES_SCHEMA = sameKeys(MessageItemSchema.shape, ["type", "role", "content"]) &&
+  MessageItemSchema.shape.role.options.join(",") === "system,user,assistant" &&
+  sameKeys(FunctionCallItemSchema.shape, ["type", "callId", "name", "arguments"]) &&
+  sameKeys(FunctionCallOutputItemSchema.shape, [
+    "type",
+    "callId",
+    "toolName",
+    "output",
+    "isError",
+    "synthesized",
+  ]) &&
+  SessionRecordSchema.options.every((option) =>
+    sameKeys(option.shape, ["timestamp", "type", "payload"])
+  );
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isNonEmptyString = (value: unknown): value is string =>
+  typeof value === "string" && value.length > 0;
+
+/**
+ * The hot path of validation: the `response_item` records that make up nearly every line of a
+ * session (messages, tool calls and their outputs), checked by hand. It only ever accepts, and
+ * only what {@linkcode SessionRecordSchema} accepts, building the very object zod would return
+ * (keys in the schema's order, unknown keys stripped); anything else, valid or not, returns
+ * `undefined` and goes to zod, which stays the single source of truth for the shape and the
+ * error messages. tests/reader_fast_path_test.ts proves the two agree.
+ */
+function validateHotRecord(value: Json): SessionRecord | undefined {
+  const { timestamp, payload } = value;
+  if (value.type !== "response_item" || !isNonEmptyString(timestamp) || !isObject(payload)) {
+    return undefined;
+  }
+  switch (payload.type) {
+    case "message": {
+      const { role, content } = payload;
+      if (
+        typeof content !== "string" ||
+        (role !== "user" && role !== "assistant" && role !== "system")
+      ) {
+        return undefined;
+      }
+      return { timestamp, type: "response_item", payload: { type: "message", role, content } };
+    }
+    case "function_call": {
+      const { callId, name, arguments: args } = payload;
+      if (!isNonEmptyString(callId) || !isNonEmptyString(name) || typeof args !== "string") {
+        return undefined;
+      }
+      return {
+        timestamp,
+        type: "response_item",
+        payload: { type: "function_call", callId, name, arguments: args },
+      };
+    }
+    case "function_call_output": {
+      const { callId, toolName, output, isError, synthesized } = payload;
+      if (
+        !isNonEmptyString(callId) || !isNonEmptyString(toolName) ||
+        typeof output !== "string" || typeof isError !== "boolean" ||
+        (synthesized !== undefined && synthesized !== true) ||
+        (synthesized === undefined && "synthesized" in payload)
+      ) {
+        return undefined;
+      }
+      return {
+        timestamp,
+        type: "response_item",
+        payload: synthesized === true
+          ? { type: "function_call_output", callId, toolName, output, isError, synthesized }
+          : { type: "function_call_output", callId, toolName, output, isError },
+      };
+    }
+    default:
+      return undefined;
+  }
 }
 
 function shorten(text: string, max = 120): string {
