@@ -210,12 +210,21 @@ export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0)
   if (needle.length === 0) return from <= haystack.length ? from : -1;
   const anchor = Math.max(0, needle.indexOf(95));
   const anchorByte = needle[anchor]!;
+  const after = needle[anchor + 1];
+  const last = needle.length - 1;
+  const lastByte = needle[last]!;
   let at = haystack.indexOf(anchorByte, from + anchor);
-  while (at !== -1 && at - anchor + needle.length <= haystack.length) {
+  while (at !== -1) {
     const start = at - anchor;
-    let index = 0;
-    while (index < needle.length && haystack[start + index] === needle[index]) index++;
-    if (index === needle.length) return start;
+    if (start + needle.length > haystack.length) return -1;
+    // Two cheap byte checks turn away almost every false hit before the full comparison.
+    if (
+      (after === undefined || haystack[at + 1] === after) && haystack[start + last] === lastByte
+    ) {
+      let index = 0;
+      while (index < needle.length && haystack[start + index] === needle[index]) index++;
+      if (index === needle.length) return start;
+    }
     at = haystack.indexOf(anchorByte, at + 1);
   }
   return -1;
