@@ -5,7 +5,12 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { inspectSession, listSessionsDetailed, NotAFileError } from "../src/inspect.ts";
+import {
+  inspectSession,
+  listSessionsDetailed,
+  NotAFileError,
+  reportJsonPieces,
+} from "../src/inspect.ts";
 import { renderListing, renderRepair, renderReport } from "../src/inspect_render.ts";
 import { planFileRepair, repairSession } from "../src/repair.ts";
 import { InvalidSessionIdError } from "../src/ids.ts";
@@ -28,7 +33,10 @@ Options:
   --list               List sessions (the default without an argument)
   --limit N            Sessions listed (default 25)
   --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
-  --json               Print one JSON document instead of text
+  --json               Print one JSON document instead of text: the turns with their
+                       counts and outcomes, the findings, the continue command
+  --entries            With --json: also every line of each turn (turns[].entries),
+                       a document as large as the session's texts
   --full               Show whole texts instead of shortened ones
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
@@ -71,6 +79,19 @@ async function print(stream: typeof Deno.stdout | typeof Deno.stderr, text: stri
   }
 }
 
+/** Prints text given in pieces, a few at a time, never as one string. */
+async function printPieces(pieces: Iterable<string>): Promise<void> {
+  let pending = "";
+  for (const piece of pieces) {
+    pending += piece;
+    if (pending.length >= 1 << 16) {
+      await print(Deno.stdout, pending);
+      pending = "";
+    }
+  }
+  await print(Deno.stdout, pending);
+}
+
 function useColor(): boolean {
   const noColor = Deno.env.get("NO_COLOR");
   return Deno.stdout.isTerminal() && (noColor === undefined || noColor === "");
@@ -91,6 +112,7 @@ export async function main(args: string[]): Promise<number> {
         limit: { type: "string" },
         "sessions-dir": { type: "string" },
         json: { type: "boolean" },
+        entries: { type: "boolean" },
         full: { type: "boolean" },
         repair: { type: "boolean" },
         write: { type: "boolean" },
@@ -111,6 +133,9 @@ export async function main(args: string[]): Promise<number> {
     );
   }
   if (values.write && !values.repair) throw new UsageError("--write only goes with --repair");
+  if (values.entries && (!values.json || values.repair)) {
+    throw new UsageError("--entries only goes with --json, without --repair");
+  }
   const target = positionals[0];
   const explicitRoot = values["sessions-dir"];
   const root = resolveSessionsRoot(explicitRoot);
@@ -155,6 +180,9 @@ export async function main(args: string[]): Promise<number> {
     root: storeRoot,
     ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),
   };
+  // The text view shows every line; the JSON document carries them only when asked, so
+  // `--json` of a large session stays small in memory.
+  const entries = !values.json || values.entries === true;
 
   if (values.repair && values.write) {
     const { plan, after } = await repairSession(path, options);
@@ -166,7 +194,7 @@ export async function main(args: string[]): Promise<number> {
     );
     return after.healthy ? 0 : 1;
   }
-  const report = await inspectSession(path, options);
+  const report = await inspectSession(path, { ...options, entries: entries && !values.repair });
   if (values.repair) {
     const plan = await planFileRepair(report);
     await print(
@@ -177,10 +205,12 @@ export async function main(args: string[]): Promise<number> {
     );
     return report.healthy ? 0 : 1;
   }
-  await print(
-    Deno.stdout,
-    values.json ? JSON.stringify(report, null, 2) + "\n" : renderReport(report, render),
-  );
+  if (values.json) {
+    await printPieces(reportJsonPieces(report));
+    await print(Deno.stdout, "\n");
+  } else {
+    await print(Deno.stdout, renderReport(report, render));
+  }
   return report.healthy ? 0 : 1;
 }
 

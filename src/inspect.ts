@@ -23,10 +23,8 @@ import {
   type TurnEntry,
 } from "./inspect_schema.ts";
 import { readLines } from "./lines.ts";
-import { normalizeHistory } from "./normalize.ts";
 import { parseRecordLine, type RecordEntry } from "./reader.ts";
 import type { ResponseItem, SessionMeta, SessionRecord } from "./records.ts";
-import { replayRecord } from "./replay.ts";
 import {
   findSession,
   oneLine,
@@ -51,6 +49,12 @@ export interface LineRange {
 export interface SegmenterOptions {
   /** Characters of each message, argument or output kept (the full length is recorded). */
   textLimit?: number;
+  /**
+   * Keep every line of each turn as an entry (`entries` of the header and of each turn), as
+   * the text view shows them. Default false: then memory does not grow with the file, only
+   * with its turns and its damage.
+   */
+  entries?: boolean;
 }
 
 /** Where a history item came from: a line of its own, or a checkpoint's replacement history. */
@@ -64,7 +68,77 @@ type OutputEntry = Extract<TurnEntry, { kind: "function_call_output" }>;
 /** A block of lines with its counts: the header or a turn. */
 interface Block {
   counts: RecordCounts;
-  entries: TurnEntry[];
+  entries?: TurnEntry[] | undefined;
+}
+
+/** A call of the current history that no output has followed yet. */
+interface PendingCall {
+  /** Its place in the history, so orphans come out in history order. */
+  order: number;
+  origin: Origin;
+  callId: string;
+  name: string;
+  entry: CallEntry | undefined;
+}
+
+/** An output of the current history that normalization leaves out. */
+interface DroppedOutput {
+  origin: Origin;
+  callId: string;
+  toolName: string;
+  reason: "orphan_output" | "duplicate_output";
+  entry: OutputEntry | undefined;
+}
+
+/**
+ * The verdicts of `normalizeHistory` (src/normalize.ts) on the model-visible history, reached
+ * item by item without keeping the history: an output is dropped when no call with its id came before it
+ * (orphan) or an earlier output already answered one (duplicate); a call is an orphan when no
+ * output with its id follows it. A checkpoint starts a new history ({@linkcode reset}), so
+ * what is kept is the unanswered calls and the answered call ids since the last checkpoint.
+ */
+class HistoryPairing {
+  #order = 0;
+  readonly #pending = new Map<string, PendingCall[]>();
+  readonly #answered = new Set<string>();
+  #dropped: DroppedOutput[] = [];
+
+  /** A checkpoint replaced the history: nothing before it is in the history any more. */
+  reset(): void {
+    this.#pending.clear();
+    this.#answered.clear();
+    this.#dropped = [];
+  }
+
+  call(origin: Origin, call: { callId: string; name: string; entry: CallEntry | undefined }): void {
+    const { callId, name, entry } = call;
+    const pending: PendingCall = { order: this.#order++, origin, callId, name, entry };
+    const waiting = this.#pending.get(callId);
+    if (waiting) waiting.push(pending);
+    else this.#pending.set(callId, [pending]);
+  }
+
+  output(
+    origin: Origin,
+    output: { callId: string; toolName: string; entry: OutputEntry | undefined },
+  ): void {
+    this.#order++;
+    const { callId, toolName, entry } = output;
+    // Any output answers every call with its id before it, even one normalization drops.
+    const called = this.#pending.delete(callId) || this.#answered.has(callId);
+    if (called && !this.#answered.has(callId)) {
+      this.#answered.add(callId);
+      return;
+    }
+    const reason = called ? "duplicate_output" : "orphan_output";
+    this.#dropped.push({ origin, callId, toolName, reason, entry });
+  }
+
+  /** The verdicts on the history as it ends: orphan calls and dropped outputs, in order. */
+  verdicts(): { orphans: PendingCall[]; dropped: DroppedOutput[] } {
+    const orphans = [...this.#pending.values()].flat().sort((a, b) => a.order - b.order);
+    return { orphans, dropped: this.#dropped };
+  }
 }
 
 /** Zero counts. */
@@ -112,31 +186,31 @@ export type SegmentedSession = Omit<InspectReport, "continueCommand" | "continue
 export class TurnSegmenter {
   readonly path: string;
   readonly #textLimit: number;
+  readonly #keepEntries: boolean;
   #meta: SessionMeta | undefined;
   #sawValidRecord = false;
   #records = 0;
   #lines = 0;
   #lastLine = 0;
-  readonly #header: Block & { endLine: number } = {
-    endLine: 0,
-    counts: emptyCounts(),
-    entries: [],
-  };
+  readonly #header: Block & { endLine: number };
   readonly #turns: Turn[] = [];
   readonly #problems: InspectProblem[] = [];
   readonly #checkpoints: Checkpoint[] = [];
-  readonly #replayed: ResponseItem[] = [];
-  readonly #origins = new Map<ResponseItem, Origin>();
-  readonly #callEntries = new Map<ResponseItem, CallEntry>();
-  readonly #outputEntries = new Map<ResponseItem, OutputEntry>();
-  /** Calls seen in the file that no output has answered yet, by call id. */
-  readonly #unanswered = new Map<string, { entry: CallEntry; ref: LineRef }[]>();
+  readonly #pairing = new HistoryPairing();
+  /**
+   * Calls seen in the file that no output has answered yet, by call id, paired with outputs
+   * line by line (not by history): where the text view shows a call's output.
+   */
+  readonly #unanswered = new Map<string, { entry: CallEntry | undefined; ref: LineRef }[]>();
   readonly #synthesized: SynthesizedOutput[] = [];
   #stray: { line: number; type: string; count: number; lastLine: number } | undefined;
 
   constructor(path: string, options: SegmenterOptions = {}) {
     this.path = path;
     this.#textLimit = options.textLimit ?? DEFAULT_TEXT_LIMIT;
+    this.#keepEntries = options.entries ?? false;
+    this.#header = { endLine: 0, counts: emptyCounts() };
+    if (this.#keepEntries) this.#header.entries = [];
   }
 
   #current(): Turn | undefined {
@@ -153,7 +227,10 @@ export class TurnSegmenter {
 
   #text(value: string): { text: string; chars: number } {
     return {
-      text: value.length > this.#textLimit ? value.slice(0, this.#textLimit) : value,
+      // A slice would keep the whole text alive (V8 slices point into it): copy it instead.
+      text: value.length > this.#textLimit
+        ? (" " + value.slice(0, this.#textLimit)).slice(1)
+        : value,
       chars: value.length,
     };
   }
@@ -181,7 +258,7 @@ export class TurnSegmenter {
       if (problem.kind === "malformed_json" && problem.message.includes("after JSON at")) {
         problem.message += " (two records on one line? a write that missed its newline)";
       }
-      block.entries.push({
+      block.entries?.push({
         kind: "problem",
         line: problem.line,
         problem: problem.kind,
@@ -203,7 +280,7 @@ export class TurnSegmenter {
     const first = !this.#sawValidRecord;
     this.#sawValidRecord = true;
     if (record.type === "turn_context") {
-      this.#turns.push({
+      const turn: Turn = {
         index: this.#turns.length + 1,
         runId: record.payload.runId,
         startLine: line,
@@ -218,8 +295,9 @@ export class TurnSegmenter {
         rounds: null,
         usage: null,
         counts: emptyCounts(),
-        entries: [],
-      });
+      };
+      if (this.#keepEntries) turn.entries = [];
+      this.#turns.push(turn);
     }
     const block = this.#block();
     block.counts[countColumn(record)]++;
@@ -238,7 +316,7 @@ export class TurnSegmenter {
             : "a session_meta record after other records; resume refuses this file",
           range,
         );
-        block.entries.push({ kind: "session_meta", line });
+        block.entries?.push({ kind: "session_meta", line });
       }
       return;
     }
@@ -259,7 +337,6 @@ export class TurnSegmenter {
         this.#stray = { line, type: countColumn(record), count: 1, lastLine: line };
       }
     }
-    replayRecord(this.#replayed, record);
     switch (record.type) {
       case "turn_context":
         return;
@@ -272,7 +349,7 @@ export class TurnSegmenter {
           turn.rounds = payload.rounds;
           turn.usage = payload.usage ?? null;
         }
-        block.entries.push({
+        block.entries?.push({
           kind: "run_finished",
           line,
           runId: payload.runId,
@@ -301,11 +378,14 @@ export class TurnSegmenter {
     range: LineRange,
     block: Block,
   ): void {
-    const ref: LineRef = { line, turn: this.#turnNumber() };
+    const turn = this.#turnNumber();
+    const ref: LineRef = { line, turn };
+    // Only the offsets: `range` may be the whole line, text and all.
+    const origin: Origin = { line, turn, start: range.start, end: range.end, inCheckpoint: false };
+    const entries = block.entries;
     switch (payload.type) {
       case "message":
-        this.#origins.set(payload, { ...ref, ...range, inCheckpoint: false });
-        block.entries.push({
+        entries?.push({
           kind: "message",
           line,
           role: payload.role,
@@ -313,12 +393,10 @@ export class TurnSegmenter {
         });
         return;
       case "compaction_summary":
-        this.#origins.set(payload, { ...ref, ...range, inCheckpoint: false });
-        block.entries.push({ kind: "compaction_summary", line, ...this.#text(payload.content) });
+        entries?.push({ kind: "compaction_summary", line, ...this.#text(payload.content) });
         return;
       case "function_call": {
-        this.#origins.set(payload, { ...ref, ...range, inCheckpoint: false });
-        const entry: CallEntry = {
+        const entry: CallEntry | undefined = entries && {
           kind: "function_call",
           line,
           callId: payload.callId,
@@ -327,46 +405,48 @@ export class TurnSegmenter {
           output: null,
           orphan: false,
         };
-        this.#callEntries.set(payload, entry);
-        const waiting = this.#unanswered.get(payload.callId) ?? [];
-        waiting.push({ entry, ref });
-        this.#unanswered.set(payload.callId, waiting);
-        block.entries.push(entry);
+        this.#pairing.call(origin, { callId: payload.callId, name: payload.name, entry });
+        const waiting = this.#unanswered.get(payload.callId);
+        if (waiting) waiting.push({ entry, ref });
+        else this.#unanswered.set(payload.callId, [{ entry, ref }]);
+        if (entry) entries?.push(entry);
         return;
       }
       case "function_call_output": {
-        this.#origins.set(payload, { ...ref, ...range, inCheckpoint: false });
         const waiting = this.#unanswered.get(payload.callId);
         const call = waiting?.shift();
         if (waiting && waiting.length === 0) this.#unanswered.delete(payload.callId);
-        if (call) call.entry.output = ref;
-        const entry: OutputEntry = {
+        if (call?.entry) call.entry.output = ref;
+        const synthesized = payload.synthesized === true;
+        const entry: OutputEntry | undefined = entries && {
           kind: "function_call_output",
           line,
           callId: payload.callId,
           toolName: payload.toolName,
           isError: payload.isError,
-          synthesized: payload.synthesized === true,
+          synthesized,
           ...this.#text(payload.output),
           call: call?.ref ?? null,
           dropped: null,
         };
-        this.#outputEntries.set(payload, entry);
-        if (entry.synthesized) {
+        this.#pairing.output(origin, { callId: payload.callId, toolName: payload.toolName, entry });
+        if (synthesized) {
           this.#synthesized.push({
-            ...ref,
+            line,
+            turn,
             callId: payload.callId,
             toolName: payload.toolName,
-            call: entry.call,
+            call: call?.ref ?? null,
           });
         }
-        block.entries.push(entry);
+        if (entry) entries?.push(entry);
         return;
       }
       case "compaction_checkpoint": {
-        for (const item of payload.replacementHistory) {
-          this.#origins.set(item, { ...ref, ...range, inCheckpoint: true });
-        }
+        // From here on the history is the replacement history (as replay has it).
+        this.#pairing.reset();
+        const kept: Origin = { line, turn, start: range.start, end: range.end, inCheckpoint: true };
+        for (const item of payload.replacementHistory) this.#replacementItem(item, kept);
         const checkpoint = {
           line,
           version: payload.version,
@@ -377,16 +457,28 @@ export class TurnSegmenter {
           replacementItemCount: payload.replacementHistory.length,
         };
         this.#checkpoints.push({ ...checkpoint, turn: ref.turn });
-        block.entries.push({ kind: "compaction_checkpoint", ...checkpoint });
+        entries?.push({ kind: "compaction_checkpoint", ...checkpoint });
         return;
       }
     }
   }
 
+  #replacementItem(item: ResponseItem, origin: Origin): void {
+    if (item.type === "function_call") {
+      this.#pairing.call(origin, { callId: item.callId, name: item.name, entry: undefined });
+    } else if (item.type === "function_call_output") {
+      this.#pairing.output(origin, {
+        callId: item.callId,
+        toolName: item.toolName,
+        entry: undefined,
+      });
+    }
+  }
+
   /**
-   * Ends the file: pairs what resume would pair (through {@linkcode normalizeHistory}, so
-   * the orphans reported are exactly the ones resume would repair or drop) and returns the
-   * report.
+   * Ends the file and returns the report. Its orphans are the verdicts
+   * `normalizeHistory` gives on the history as the file leaves it, so they are
+   * exactly the calls resume would synthesize an output for and the outputs it would drop.
    */
   finish(file: { sizeBytes: number }): SegmentedSession {
     if (!this.#sawValidRecord) {
@@ -467,42 +559,22 @@ export class TurnSegmenter {
   }
 
   #orphans(): { orphanCalls: OrphanCall[]; orphanOutputs: OrphanOutput[] } {
-    const { history, synthesized, dropped } = normalizeHistory(this.#replayed);
-    const orphanCalls: OrphanCall[] = [];
-    const made = new Set<ResponseItem>(synthesized);
-    for (let i = 1; i < history.length; i++) {
-      if (!made.has(history[i]!)) continue;
-      // normalizeHistory puts a synthesized output right after its call.
-      const call = history[i - 1]!;
-      const origin = this.#origins.get(call);
-      if (call.type !== "function_call" || !origin) continue;
-      const entry = this.#callEntries.get(call);
+    const { orphans, dropped } = this.#pairing.verdicts();
+    const orphanCalls = orphans.map(({ origin, callId, name, entry }): OrphanCall => {
       if (entry) entry.orphan = true;
-      orphanCalls.push({
+      return {
         line: origin.line,
         turn: origin.turn,
-        callId: call.callId,
-        name: call.name,
+        callId,
+        name,
         inCheckpoint: origin.inCheckpoint,
-      });
-    }
-    const orphanOutputs: OrphanOutput[] = [];
-    for (const { item, reason } of dropped) {
-      const origin = this.#origins.get(item);
-      if (!origin) continue;
-      const entry = this.#outputEntries.get(item);
+      };
+    });
+    const orphanOutputs = dropped.map(({ origin, callId, toolName, reason, entry }) => {
       if (entry) entry.dropped = reason;
-      orphanOutputs.push({
-        line: origin.line,
-        turn: origin.turn,
-        callId: item.callId,
-        toolName: item.toolName,
-        reason,
-        inCheckpoint: origin.inCheckpoint,
-      });
       const what = reason === "orphan_output"
-        ? `output for call ${item.callId} (${item.toolName}) has no call before it`
-        : `a second output for call ${item.callId} (${item.toolName})`;
+        ? `output for call ${callId} (${toolName}) has no call before it`
+        : `a second output for call ${callId} (${toolName})`;
       this.#problems.push({
         line: origin.line,
         kind: reason,
@@ -513,7 +585,15 @@ export class TurnSegmenter {
         start: origin.inCheckpoint ? null : origin.start,
         end: origin.inCheckpoint ? null : origin.end,
       });
-    }
+      return {
+        line: origin.line,
+        turn: origin.turn,
+        callId,
+        toolName,
+        reason,
+        inCheckpoint: origin.inCheckpoint,
+      } satisfies OrphanOutput;
+    });
     return { orphanCalls, orphanOutputs };
   }
 }
@@ -553,6 +633,34 @@ export async function inspectSession(
     continueCommand: continued?.command ?? null,
     continuePrefix: continued?.prefix ?? null,
   };
+}
+
+/**
+ * The text of `JSON.stringify(report, null, 2)`, in pieces: one per top-level field and one
+ * per turn, so a report with every line's entry is never one string of the whole document.
+ *
+ * @example
+ * ```ts ignore
+ * for (const piece of reportJsonPieces(report)) await write(piece);
+ * ```
+ */
+export function* reportJsonPieces(report: InspectReport): Generator<string> {
+  const nested = (value: unknown, indent: string) =>
+    JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
+  const fields = Object.entries(report).filter(([, value]) => value !== undefined);
+  yield "{";
+  for (const [index, [key, value]] of fields.entries()) {
+    yield `${index === 0 ? "" : ","}\n  ${JSON.stringify(key)}: `;
+    if (Array.isArray(value) && value.length > 0) {
+      for (const [i, item] of value.entries()) {
+        yield `${i === 0 ? "[" : ","}\n    ${nested(item, "    ")}`;
+      }
+      yield "\n  ]";
+    } else {
+      yield nested(value, "  ");
+    }
+  }
+  yield fields.length === 0 ? "}" : "\n}";
 }
 
 /** A path that exists but is not a regular file. */

@@ -104,7 +104,11 @@ function withoutLocation(message: string, line: number): string {
   return at === -1 ? message : message.slice(at + marker.length);
 }
 
-/** Renders an inspection as text: header, turn blocks, the count table, findings, continue. */
+/**
+ * Renders an inspection as text: header, turn blocks, the count table, findings, continue.
+ * The lines of each turn come from its `entries`: a report made without them
+ * (`inspectSession(path)`) shows each turn's heading, the counts and the findings only.
+ */
 export function renderReport(report: InspectReport, options: RenderOptions): string {
   const paint = painter(options.color);
   const text = (value: string, chars: number, indent: string) =>
@@ -158,10 +162,11 @@ export function renderReport(report: InspectReport, options: RenderOptions): str
   const pad = " ".repeat(lineWidth + 3);
 
   const renderEntries = (block: Header | Turn, turnIndex: number | null, last: boolean) => {
+    const entries = block.entries ?? [];
     const byLine = new Map<number, TurnEntry>();
-    for (const entry of block.entries) byLine.set(entry.line, entry);
+    for (const entry of entries) byLine.set(entry.line, entry);
     const shownBeneath = new Set<number>();
-    for (const entry of block.entries) {
+    for (const entry of entries) {
       if (shownBeneath.has(entry.line)) continue;
       const row = (label: string, body: string) =>
         out.push(`${gutter(entry.line)}${label.padEnd(10)} ${body}`);
@@ -315,7 +320,7 @@ export function renderReport(report: InspectReport, options: RenderOptions): str
     return `${label} ${head}${text(entry.text, entry.chars, indent)}${flag}`;
   };
 
-  if (report.header.entries.length > 0) {
+  if ((report.header.entries?.length ?? 0) > 0) {
     out.push(paint("bold", `── Before the first turn (lines 1-${report.header.endLine}) ──`));
     renderEntries(report.header, null, false);
     out.push("");

@@ -188,6 +188,13 @@ export const TurnEntrySchema = z.discriminatedUnion("kind", [
 /** One line of a turn. */
 export type TurnEntry = z.infer<typeof TurnEntrySchema>;
 
+/**
+ * Every line of a block, in file order. Only there when asked for (`inspect --json --entries`,
+ * `inspectSession(path, { entries: true })`): it grows with the file, the rest of the report
+ * only with its turns and its damage. Absent, not empty, when not asked for.
+ */
+const EntriesSchema = z.array(TurnEntrySchema).optional();
+
 /** One turn: a `turn_context` record and every line after it up to the next one. */
 export const TurnSchema = z.object({
   /** 1-based turn number. */
@@ -209,7 +216,7 @@ export const TurnSchema = z.object({
   rounds: z.number().int().nonnegative().nullable(),
   usage: UsageSchema.nullable(),
   counts: RecordCountsSchema,
-  entries: z.array(TurnEntrySchema),
+  entries: EntriesSchema,
 });
 /** One turn. */
 export type Turn = z.infer<typeof TurnSchema>;
@@ -218,7 +225,7 @@ export type Turn = z.infer<typeof TurnSchema>;
 export const HeaderSchema = z.object({
   endLine: z.number().int().nonnegative(),
   counts: RecordCountsSchema,
-  entries: z.array(TurnEntrySchema),
+  entries: EntriesSchema,
 });
 /** The lines before the first turn. */
 export type Header = z.infer<typeof HeaderSchema>;

@@ -55,6 +55,26 @@ Deno.test("cli: --json prints one document valid under its schema", async () => 
   assertEquals(parsed.turns.map((t) => t.index), [1, 2, 3]);
   assertEquals(parsed.synthesizedOutputs.map((s) => s.callId), ["c3"]);
   assertEquals(parsed.checkpoints.length, 1);
+  // Per-line entries only when asked: the document stays small for a large session.
+  assertEquals(parsed.turns.filter((t) => t.entries !== undefined), []);
+  assertEquals(parsed.header.entries, undefined);
+  const full = await inspect(["--json", "--entries", story.path]);
+  assertEquals(full.code, 0, full.stderr);
+  const withEntries = InspectReportSchema.parse(JSON.parse(full.stdout));
+  // Every line of a turn but its turn_context.
+  assertEquals(
+    withEntries.turns.map((t) => t.entries?.length),
+    withEntries.turns.map((t) => t.counts.total - 1),
+  );
+  assertEquals(withEntries.header.entries?.map((e) => e.kind), []);
+  const c3 = withEntries.turns[1]!.entries!.find((e) =>
+    e.kind === "function_call" && e.callId === "c3"
+  );
+  assertEquals(c3?.kind === "function_call" && c3.orphan, false);
+  assertEquals(
+    { ...withEntries, turns: withEntries.turns.map(({ entries: _, ...t }) => t), header: {} },
+    { ...parsed, header: {} },
+  );
 });
 
 Deno.test("cli: broken files exit 1 with path:line problems and never a stack trace", async () => {
@@ -110,6 +130,8 @@ Deno.test("cli: usage errors and unknown sessions exit 2 with a clear message", 
     [[dir.path + "/"], /Not a session file: .* is a directory/],
     [["--bogus"], /Unknown option '--bogus'[\s\S]*Run with --help/],
     [["--write", a.location.path], /--write only goes with --repair/],
+    [["--entries", a.location.path], /--entries only goes with --json, without --repair/],
+    [["--json", "--repair", "--entries", a.location.path], /--entries only goes with --json/],
     [["--repair"], /--repair needs a session/],
     [["--limit", "0"], /--limit must be a positive whole number/],
     [["x", "y"], /Expected one session, got 2/],

@@ -8,7 +8,12 @@ import {
   replaceLine,
   splitLines,
 } from "./_inspect_fixtures.ts";
-import { inspectSession, listSessionsDetailed, scanSessionFile } from "../src/inspect.ts";
+import {
+  inspectSession,
+  listSessionsDetailed,
+  reportJsonPieces,
+  scanSessionFile,
+} from "../src/inspect.ts";
 import { shortestUniquePrefix } from "../src/store.ts";
 import { renderListing, renderReport, shortenText } from "../src/inspect_render.ts";
 import {
@@ -23,10 +28,20 @@ import { findSession } from "../src/store.ts";
 import { repairSession } from "../src/repair.ts";
 import { runKilledTurn } from "../src/runtime/child_turn.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
+import { generateSession, seededRandom } from "./_generate.ts";
+import { normalizeHistory } from "../src/normalize.ts";
+import { readRecords } from "../src/reader.ts";
+import {
+  makeRecord,
+  type ResponseItem,
+  responseItemRecord,
+  type SessionRecord,
+} from "../src/records.ts";
+import { replayHistory } from "../src/replay.ts";
 
 /** Inspects and checks the document against its schema, as every consumer may rely on it. */
 async function inspect(path: string, root?: string): Promise<InspectReport> {
-  const report = await inspectSession(path, { root });
+  const report = await inspectSession(path, { root, entries: true });
   const parsed = InspectReportSchema.safeParse(JSON.parse(JSON.stringify(report)));
   assert(parsed.success, parsed.success ? "" : JSON.stringify(parsed.error.issues, null, 1));
   return report;
@@ -37,6 +52,12 @@ async function brokenCopy(dir: string, name: string, bytes: Uint8Array): Promise
   const path = `${dir}/${name}.jsonl`;
   await Deno.writeFile(path, bytes);
   return path;
+}
+
+/** The lines of a block, which `inspect` above always asks for. */
+function entriesOf(block: { entries?: TurnEntry[] | undefined }): TurnEntry[] {
+  assert(block.entries !== undefined, "no entries: they were asked for");
+  return block.entries;
 }
 
 const kinds = (entries: TurnEntry[]) =>
@@ -62,7 +83,7 @@ Deno.test("a fresh, a crashed and a resumed turn are three blocks with their cou
       [3, story.runIds[2], 14, 21, true, "failed"],
     ],
   );
-  assertEquals(kinds(report.turns[0]!.entries), [
+  assertEquals(kinds(entriesOf(report.turns[0]!)), [
     "system",
     "user",
     "function_call",
@@ -70,7 +91,7 @@ Deno.test("a fresh, a crashed and a resumed turn are three blocks with their cou
     "assistant",
     "run_finished",
   ]);
-  assertEquals(kinds(report.turns[2]!.entries), [
+  assertEquals(kinds(entriesOf(report.turns[2]!)), [
     "function_call_output",
     "user",
     "compaction_checkpoint",
@@ -106,7 +127,9 @@ Deno.test("a fresh, a crashed and a resumed turn are three blocks with their cou
   assertEquals(report.synthesizedOutputs, [
     { line: 15, turn: 3, callId: "c3", toolName: "write_file", call: { line: 13, turn: 2 } },
   ]);
-  const c3 = report.turns[1]!.entries.find((e) => e.kind === "function_call" && e.callId === "c3");
+  const c3 = entriesOf(report.turns[1]!).find((e) =>
+    e.kind === "function_call" && e.callId === "c3"
+  );
   assertEquals(c3?.kind === "function_call" && c3.output, { line: 15, turn: 3 });
   assertEquals(report.checkpoints, [{
     line: 17,
@@ -122,7 +145,7 @@ Deno.test("a fresh, a crashed and a resumed turn are three blocks with their cou
   assertEquals(report.healthy, true);
 
   // The long output is kept shortened with its full length.
-  const out = report.turns[0]!.entries[3]!;
+  const out = entriesOf(report.turns[0]!)[3]!;
   assertEquals(out.kind === "function_call_output" && out.chars, LONG_OUTPUT.length);
 
   const prefix = report.continuePrefix!;
@@ -141,7 +164,7 @@ Deno.test("an orphan call is flagged as one resume would synthesize an output fo
   assertEquals(report.orphanCalls, [
     { line: 13, turn: 2, callId: "c3", name: "write_file", inCheckpoint: false },
   ]);
-  const c3 = report.turns[1]!.entries.at(-1)!;
+  const c3 = entriesOf(report.turns[1]!).at(-1)!;
   assertEquals(c3.kind === "function_call" && [c3.orphan, c3.output], [true, null]);
   assertEquals(report.turns[1]!.outcome, null);
   assertEquals(report.problems, []);
@@ -214,7 +237,7 @@ Deno.test("a torn tail and a corrupt middle line are listed with their lines and
   assertMatch(report.problems[0]!.message, new RegExp(`^${path}:10: not valid JSON`));
   assertEquals(report.turns.length, 3);
   assertEquals(report.turns[1]!.counts.problem_lines, 1);
-  assertEquals(kinds(report.turns[1]!.entries)[0], "problem:malformed_json");
+  assertEquals(kinds(entriesOf(report.turns[1]!))[0], "problem:malformed_json");
   assertEquals(report.turns[2]!.outcome, null, "the run_finished line is the torn one");
   assertEquals(report.session.records, 19);
   assertEquals(report.session.lines, 21);
@@ -489,4 +512,182 @@ Deno.test("a runtime session killed mid-tool: flagged, repaired, then resumed wi
   const final = await inspect(sessionPath, h.sessionsDir);
   assertEquals(final.turns.map((t) => t.outcome), ["succeeded", null, "succeeded"]);
   assertEquals(final.healthy, true);
+});
+
+/**
+ * A generated session with more pairing damage than the generator makes: copies of call and
+ * output lines put elsewhere (an output before its call, a second output, a second call with
+ * one id) and checkpoints whose replacement history holds an output without its call and a
+ * second output.
+ */
+function pairingDamage(seed: number, text: string): string {
+  const random = seededRandom(seed * 7919);
+  const lines = text.split("\n");
+  const isItem = (line: string, type: string) => line.includes(`"payload":{"type":"${type}"`);
+  const movable = lines.filter((line) =>
+    isItem(line, "function_call") || isItem(line, "function_call_output")
+  );
+  for (let i = 0; i < 1 + Math.floor(random() * 4) && movable.length > 0; i++) {
+    const copy = movable[Math.floor(random() * movable.length)]!;
+    lines.splice(1 + Math.floor(random() * (lines.length - 1)), 0, copy.replace(/\r$/, ""));
+  }
+  return lines.map((line) => {
+    if (!isItem(line, "compaction_checkpoint") || random() < 0.5) return line;
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      return line; // a checkpoint line the generator cut short
+    }
+    const history = record.payload.replacementHistory as ResponseItem[];
+    const answered = history.find((item) => item.type === "function_call_output");
+    history.push({
+      type: "function_call_output",
+      callId: `stray_${seed}`,
+      toolName: "read_file",
+      output: "no call",
+      isError: false,
+    });
+    if (answered) history.push({ ...answered });
+    return JSON.stringify(record);
+  }).join("\n");
+}
+
+/** What `normalizeHistory` says of the whole replayed history, each item back at its line. */
+async function normalizedVerdicts(path: string) {
+  const records: SessionRecord[] = [];
+  const origin = new Map<ResponseItem, { line: number; inCheckpoint: boolean }>();
+  for await (const entry of readRecords(path)) {
+    if (!entry.record) continue;
+    records.push(entry.record);
+    if (entry.record.type !== "response_item") continue;
+    const item = entry.record.payload;
+    if (item.type === "compaction_checkpoint") {
+      for (const kept of item.replacementHistory) {
+        origin.set(kept, { line: entry.line, inCheckpoint: true });
+      }
+    } else {
+      origin.set(item, { line: entry.line, inCheckpoint: false });
+    }
+  }
+  const { history, synthesized, dropped } = normalizeHistory(replayHistory(records));
+  const made = new Set<ResponseItem>(synthesized);
+  const orphanCalls = history.flatMap((item, i) => {
+    const next = history[i + 1];
+    if (item.type !== "function_call" || !next || !made.has(next)) return [];
+    return [{ ...origin.get(item)!, callId: item.callId, name: item.name }];
+  });
+  const orphanOutputs = dropped.map(({ item, reason }) => ({
+    ...origin.get(item)!,
+    callId: item.callId,
+    reason,
+  }));
+  return { orphanCalls, orphanOutputs };
+}
+
+Deno.test("orphans found while streaming are exactly normalizeHistory's verdicts on the replayed history", async () => {
+  await using dir = await tempDir();
+  const seen = { orphanCalls: 0, inCheckpoint: 0, orphan_output: 0, duplicate_output: 0 };
+  for (let seed = 1; seed <= 250; seed++) {
+    const generated = generateSession(seed, { turns: 1 + (seed % 7), checkpointChance: 0.3 });
+    const path = `${dir.path}/s${seed}.jsonl`;
+    await Deno.writeTextFile(path, pairingDamage(seed, generated.text));
+    const expected = await normalizedVerdicts(path);
+    for (const entries of [false, true]) {
+      const report = await inspectSession(path, { entries });
+      assertEquals(
+        {
+          orphanCalls: report.orphanCalls.map((c) => ({
+            line: c.line,
+            inCheckpoint: c.inCheckpoint,
+            callId: c.callId,
+            name: c.name,
+          })),
+          orphanOutputs: report.orphanOutputs.map((o) => ({
+            line: o.line,
+            inCheckpoint: o.inCheckpoint,
+            callId: o.callId,
+            reason: o.reason,
+          })),
+        },
+        expected,
+        `seed ${seed}, entries: ${entries}`,
+      );
+      const flagged = report.problems.filter((p) =>
+        p.kind === "orphan_output" || p.kind === "duplicate_output"
+      );
+      assertEquals(flagged.length, expected.orphanOutputs.length, `seed ${seed}`);
+    }
+    seen.orphanCalls += expected.orphanCalls.length;
+    seen.inCheckpoint += expected.orphanCalls.filter((c) => c.inCheckpoint).length +
+      expected.orphanOutputs.filter((o) => o.inCheckpoint).length;
+    for (const o of expected.orphanOutputs) seen[o.reason]++;
+  }
+  // The sessions exercise every verdict, or the comparison above proves little.
+  for (const [name, count] of Object.entries(seen)) assert(count >= 10, `only ${count} ${name}`);
+});
+
+Deno.test("without entries the report is the same, less the lines; the schema says they may be absent", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path);
+  const withEntries = await inspect(story.path, dir.path);
+  const without = await inspectSession(story.path, { root: dir.path });
+  assertEquals(InspectReportSchema.parse(JSON.parse(JSON.stringify(without))), without);
+  assertEquals("entries" in without.header, false);
+  assertEquals(without.turns.filter((turn) => "entries" in turn), []);
+  const strip = (report: InspectReport) => ({
+    ...report,
+    header: { ...report.header, entries: undefined },
+    turns: report.turns.map((turn) => ({ ...turn, entries: undefined })),
+  });
+  assertEquals(strip(without), strip(withEntries));
+  // `inspect --json` writes the document in pieces: together, exactly JSON.stringify's text.
+  for (const report of [without, withEntries]) {
+    assertEquals([...reportJsonPieces(report)].join(""), JSON.stringify(report, null, 2));
+  }
+  // The text view of a report without lines still has the turns, counts and findings.
+  const text = renderReport(without, { color: false });
+  assertMatch(text, /━━ Turn 3 · /);
+  assertMatch(text, /Records per turn\n/);
+  assert(!text.includes("│"), "no lines without entries");
+});
+
+Deno.test("a shortened text is a copy: the entry does not keep the whole text alive", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/big.jsonl`;
+  const big = "y".repeat(1 << 20);
+  const lines = [JSON.stringify(makeRecord("turn_context", {
+    runId: "r1",
+    model: "m",
+    wireApi: "chat",
+    policy: { approval: "auto" },
+    resumed: false,
+  }))];
+  for (let i = 0; i < 40; i++) {
+    lines.push(JSON.stringify(responseItemRecord({
+      type: "message",
+      role: "assistant",
+      content: `${i}${big}`,
+    })));
+  }
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
+  // The heap after the report is made, with the report held: 40 texts of 1 MiB are 40 MB.
+  const script = `
+    import { inspectSession } from ${
+    JSON.stringify(new URL("../src/inspect.ts", import.meta.url).href)
+  };
+    const report = await inspectSession(${JSON.stringify(path)}, { entries: true });
+    globalThis.gc();
+    const heap = Deno.memoryUsage().heapUsed;
+    console.log(JSON.stringify({ heap, texts: report.turns[0].entries.length }));
+  `;
+  const ran = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--v8-flags=--expose-gc", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(ran.success, new TextDecoder().decode(ran.stderr));
+  const { heap, texts } = JSON.parse(new TextDecoder().decode(ran.stdout));
+  assertEquals(texts, 40);
+  assert(heap < 20_000_000, `heap ${(heap / 1e6).toFixed(1)} MB with 40 shortened texts`);
 });
