@@ -35,7 +35,7 @@ export interface ReadLinesBackwardOptions {
 }
 
 /** The default block size of the backward reader. */
-export const DEFAULT_BLOCK_SIZE = 256 * 1024;
+export const DEFAULT_BLOCK_SIZE = 1024 * 1024;
 
 const NEWLINE = 10;
 const encoder = new TextEncoder();
@@ -62,8 +62,17 @@ function checkBlockSize(blockSize = DEFAULT_BLOCK_SIZE): number {
   return blockSize;
 }
 
-async function readBlock(file: Deno.FsFile, position: number, size: number): Promise<Uint8Array> {
-  const block = new Uint8Array(size);
+/**
+ * Reads `size` bytes at `position` into the start of `buffer` (one buffer for the whole read:
+ * allocating a fresh block each time costs more than reading it).
+ */
+async function readBlock(
+  file: Deno.FsFile,
+  position: number,
+  size: number,
+  buffer: Uint8Array,
+): Promise<Uint8Array> {
+  const block = buffer.subarray(0, size);
   await file.seek(position, Deno.SeekMode.Start);
   let filled = 0;
   while (filled < size) {
@@ -108,6 +117,7 @@ export async function* readLinesBackward(
   using file = await Deno.open(path, { read: true });
   const size = options.end ?? (await file.stat()).size;
   if (size === 0) return;
+  const buffer = new Uint8Array(Math.min(blockSize, size));
   // The line being put together: its end offset and its bytes found so far, in file order.
   let lineEnd = size;
   let terminated = false;
@@ -116,7 +126,7 @@ export async function* readLinesBackward(
   let first = true;
   while (position > 0) {
     const blockStart = Math.max(0, position - blockSize);
-    const block = await readBlock(file, blockStart, position - blockStart);
+    const block = await readBlock(file, blockStart, position - blockStart, buffer);
     let cursor = block.length; // exclusive end of the unread part of the block
     if (first) {
       first = false;
@@ -130,7 +140,7 @@ export async function* readLinesBackward(
       // block without one costs two native searches and no line objects.
       const newline = cursor > 0 ? block.lastIndexOf(NEWLINE, cursor - 1) : -1;
       if (newline === -1) {
-        if (cursor > 0) parts.unshift(block.subarray(0, cursor));
+        if (cursor > 0) parts.unshift(block.slice(0, cursor));
         position = blockStart;
         continue;
       }
@@ -160,7 +170,7 @@ export async function* readLinesBackward(
           true,
         );
       }
-      parts = [block.subarray(0, firstNewline)];
+      parts = [block.slice(0, firstNewline)];
       lineEnd = blockStart + firstNewline + 1;
       terminated = true;
       position = blockStart;
@@ -169,7 +179,7 @@ export async function* readLinesBackward(
     while (cursor > 0) {
       const newline = block.lastIndexOf(NEWLINE, cursor - 1);
       if (newline === -1) {
-        parts.unshift(block.subarray(0, cursor));
+        parts.unshift(block.slice(0, cursor));
         break;
       }
       parts.unshift(block.subarray(newline + 1, cursor));
@@ -197,7 +207,12 @@ function makeLine(
   end: number,
   terminated: boolean,
 ): BackwardLine {
-  let bytes = parts.length === 0 ? new Uint8Array(0) : concat(parts);
+  // A line is handed out as a copy: the block it came from is about to be overwritten.
+  let bytes = parts.length === 0
+    ? new Uint8Array(0)
+    : parts.length === 1
+    ? parts[0]!.slice()
+    : concat(parts);
   if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, -1);
   return new LineFromEnd(bytes, start, end, terminated);
 }
