@@ -23,7 +23,7 @@ export interface BackwardLine {
 
 /** Options of {@linkcode readLinesBackward}. */
 export interface ReadLinesBackwardOptions {
-  /** Bytes read per block; memory stays near this plus the longest line. */
+  /** The largest block read at once; memory stays near this plus the longest line. */
   blockSize?: number | undefined;
   /** Treat the file as ending here (a byte offset) instead of at its size. */
   end?: number;
@@ -34,7 +34,10 @@ export interface ReadLinesBackwardOptions {
   only?: string;
 }
 
-/** The default block size of the backward reader. */
+/** The size of the backward reader's first block; later ones double up to the block size. */
+const FIRST_BLOCK_SIZE = 64 * 1024;
+
+/** The default (largest) block size of the backward reader. */
 export const DEFAULT_BLOCK_SIZE = 1024 * 1024;
 
 const NEWLINE = 10;
@@ -112,12 +115,15 @@ export async function* readLinesBackward(
   path: string,
   options: ReadLinesBackwardOptions = {},
 ): AsyncGenerator<BackwardLine> {
-  const blockSize = checkBlockSize(options.blockSize);
+  const maxBlock = checkBlockSize(options.blockSize);
   const only = options.only === undefined ? undefined : encoder.encode(options.only);
   using file = await Deno.open(path, { read: true });
   const size = options.end ?? (await file.stat()).size;
   if (size === 0) return;
-  const buffer = new Uint8Array(Math.min(blockSize, size));
+  // Blocks start small and double up to the maximum: a reader that stops near the end (resume
+  // finding a recent checkpoint) reads little, one that reads it all makes few calls.
+  let blockSize = Math.min(FIRST_BLOCK_SIZE, maxBlock, size);
+  let buffer = new Uint8Array(blockSize);
   // The line being put together: its end offset and its bytes found so far, in file order.
   let lineEnd = size;
   let terminated = false;
@@ -125,6 +131,10 @@ export async function* readLinesBackward(
   let position = size;
   let first = true;
   while (position > 0) {
+    if (!first && blockSize < maxBlock && blockSize < position) {
+      blockSize = Math.min(blockSize * 2, maxBlock);
+      buffer = new Uint8Array(blockSize);
+    }
     const blockStart = Math.max(0, position - blockSize);
     const block = await readBlock(file, blockStart, position - blockStart, buffer);
     let cursor = block.length; // exclusive end of the unread part of the block

@@ -50,12 +50,13 @@ export async function* readLines(
   path: string,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<Line> {
-  const chunkSize = options.chunkSize ?? 1 << 20;
   using file = await Deno.open(path, { read: true });
   let offset = options.start ?? 0;
   if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
   let lineNumber = options.firstLine ?? 1;
-  const buffer = new Uint8Array(chunkSize);
+  // No bigger than what is left to read: a short tail needs no 1 MiB buffer.
+  const left = Math.max(1, (await file.stat()).size - offset);
+  const buffer = new Uint8Array(Math.min(options.chunkSize ?? 1 << 20, left));
   // Bytes of a line that started in an earlier chunk.
   let carry: Uint8Array[] = [];
   let carryLength = 0;
