@@ -17,6 +17,7 @@ import { connectModel } from "../src/runtime/config.ts";
 import { describeError } from "../src/runtime/turn.ts";
 import { toResponsesInput, toResponsesTools } from "../src/runtime/wire.ts";
 import { runKilledTurn } from "../src/runtime/child_turn.ts";
+import { writeDemoWorkspace } from "../src/demo_workspace.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
 import { shortestUniquePrefix } from "../src/store.ts";
@@ -44,22 +45,6 @@ function recordLabel(record: SessionRecord): string {
   return item.type;
 }
 
-async function writeWorkspace(dir: string): Promise<void> {
-  await Deno.mkdir(join(dir, "src"), { recursive: true });
-  await Deno.writeTextFile(
-    join(dir, "README.md"),
-    "# Demo project\n\nA tiny workspace for the turnlog demo.\n",
-  );
-  await Deno.writeTextFile(
-    join(dir, "notes.txt"),
-    "Ship the resume feature.\nTODO: write the release notes.\n",
-  );
-  await Deno.writeTextFile(
-    join(dir, "src", "main.ts"),
-    'console.log("hello from the demo");\n',
-  );
-}
-
 /** Runs the demo; returns the exit code. */
 export async function runDemo(): Promise<number> {
   const colour = colourEnabled();
@@ -70,7 +55,7 @@ export async function runDemo(): Promise<number> {
   const base = await Deno.makeTempDir({ prefix: "turnlog-demo-" });
   const sessionsDir = join(base, "sessions");
   const workspace = join(base, "workspace");
-  await writeWorkspace(workspace);
+  await writeDemoWorkspace(workspace);
 
   out(s.bold("turnlog demo: a session that survives a crash in the middle of a tool call"));
   out(s.dim(`Everything runs on the embedded deterministic model (a local stand-in for the

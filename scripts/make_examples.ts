@@ -19,6 +19,7 @@ import { runTurn, type RunTurnOptions } from "../src/runtime/turn.ts";
 import { createCompactor } from "../src/runtime/compactor.ts";
 import { runKilledTurn } from "../src/runtime/child_turn.ts";
 import { collectRecords } from "../src/reader.ts";
+import { writeDemoWorkspace } from "../src/demo_workspace.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { out: { type: "string" } } });
 const root = values.out ?? join(Deno.cwd(), "sessions", "examples");
@@ -45,19 +46,7 @@ try {
 }
 
 const workspace = await Deno.makeTempDir({ prefix: "turnlog-examples-workspace-" });
-await Deno.mkdir(join(workspace, "src"));
-await Deno.writeTextFile(
-  join(workspace, "README.md"),
-  "# Example project\n\nUsed by the turnlog examples.\n",
-);
-await Deno.writeTextFile(
-  join(workspace, "notes.txt"),
-  "Ship the resume feature.\nTODO: write the release notes.\n",
-);
-await Deno.writeTextFile(
-  join(workspace, "src", "main.ts"),
-  '// TODO: handle errors\nconsole.log("hi");\n',
-);
+await writeDemoWorkspace(workspace);
 
 await using model = await startEmbeddedModel();
 const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey });
