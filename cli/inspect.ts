@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import {
   inspectSession,
   listSessionsDetailed,
@@ -14,6 +13,7 @@ import {
 import { renderListing, renderRepair, renderReport } from "../src/inspect_render.ts";
 import { planFileRepair, repairSession } from "../src/repair.ts";
 import { InvalidSessionIdError } from "../src/ids.ts";
+import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import {
   AmbiguousSessionError,
   findSession,
@@ -49,14 +49,6 @@ session id or unique id prefix.
 Exit codes: 0 healthy, 1 problems found (or a session in use), 2 usage error or session
 not found.
 `;
-
-/** A mistake in how the command was called. */
-class UsageError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "UsageError";
-  }
-}
 
 /** A path argument that names no file. */
 class NoSuchFileError extends Error {
@@ -102,27 +94,17 @@ const isPath = (target: string) =>
 
 /** Runs the command; returns the exit code. */
 export async function main(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        list: { type: "boolean" },
-        limit: { type: "string" },
-        "sessions-dir": { type: "string" },
-        json: { type: "boolean" },
-        entries: { type: "boolean" },
-        full: { type: "boolean" },
-        repair: { type: "boolean" },
-        write: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags(args, {
+    list: { type: "boolean" },
+    limit: { type: "string" },
+    "sessions-dir": { type: "string" },
+    json: { type: "boolean" },
+    entries: { type: "boolean" },
+    full: { type: "boolean" },
+    repair: { type: "boolean" },
+    write: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) {
     await print(Deno.stdout, HELP);
     return 0;
@@ -149,13 +131,7 @@ export async function main(args: string[]): Promise<number> {
   if (target === undefined || values.list) {
     if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
     if (target !== undefined) throw new UsageError("--list takes no session argument");
-    let limit = 25;
-    if (values.limit !== undefined) {
-      limit = Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1) {
-        throw new UsageError(`--limit must be a positive whole number, got "${values.limit}"`);
-      }
-    }
+    const limit = parsePositiveInt("limit", values.limit) ?? 25;
     const listing = await listSessionsDetailed(root, { limit });
     await print(
       Deno.stdout,

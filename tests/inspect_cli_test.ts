@@ -133,7 +133,7 @@ Deno.test("cli: usage errors and unknown sessions exit 2 with a clear message", 
     [["--entries", a.location.path], /--entries only goes with --json, without --repair/],
     [["--json", "--repair", "--entries", a.location.path], /--entries only goes with --json/],
     [["--repair"], /--repair needs a session/],
-    [["--limit", "0"], /--limit must be a positive whole number/],
+    [["--limit", "0"], /Invalid --limit "0": expected a whole number above 0/],
     [["x", "y"], /Expected one session, got 2/],
   ];
   for (const [args, expected] of cases) {
