@@ -8,6 +8,7 @@
 import { ApprovalRegistry } from "../src/approvals.ts";
 import { connectModel } from "../src/runtime/config.ts";
 import { describeError } from "../src/runtime/turn.ts";
+import { createCompactor } from "../src/runtime/compactor.ts";
 import { createAgentHandler } from "../src/server.ts";
 import { resolveSessionsRoot } from "../src/store.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
@@ -31,6 +32,8 @@ Options:
       --wire-api <api>         responses (default) or chat
       --policy <p>             policy of new sessions: auto | ask-changes (default) | ask-all
       --approval-timeout <s>   seconds an approval waits before it counts as denied (default 300)
+      --compact-threshold <n>  compact a session's history at this many tokens
+                               (default: 75% of the model's context window)
   -h, --help                   this help`;
 
 /** Runs the server until Ctrl-C; returns the exit code. */
@@ -47,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
       "wire-api": { type: "string" },
       policy: { type: "string" },
       "approval-timeout": { type: "string" },
+      "compact-threshold": { type: "string" },
     });
     if (values.help) {
       console.log(HELP);
@@ -69,6 +73,10 @@ export async function main(argv: string[]): Promise<number> {
         "approval-timeout",
         values["approval-timeout"] as string | undefined,
       ) ?? 300,
+      compactThreshold: parsePositiveInt(
+        "compact-threshold",
+        values["compact-threshold"] as string | undefined,
+      ),
     };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -92,6 +100,11 @@ export async function main(argv: string[]): Promise<number> {
     sessionsDir: options.sessionsDir,
     workspace: options.workspace,
     approvals: new ApprovalRegistry({ timeoutMs: options.timeout * 1000 }),
+    compactor: createCompactor({
+      client: connection.client,
+      threshold: options.compactThreshold,
+      describeError: (error) => describeError(error, connection.client),
+    }),
   });
   const server = Deno.serve({
     hostname: options.hostname,

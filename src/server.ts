@@ -11,7 +11,7 @@ import { z } from "zod";
 import { ApprovalRegistry } from "./approvals.ts";
 import type { Policy, WireApi } from "./records.ts";
 import type { RunEvent } from "./runtime/events.ts";
-import { runTurn } from "./runtime/turn.ts";
+import { type Compactor, runTurn } from "./runtime/turn.ts";
 
 /** The body of `POST /api/agent/stream`. */
 export const StreamRequestSchema = z.object({
@@ -38,6 +38,8 @@ export interface AgentHandlerOptions {
   maxRounds?: number | undefined;
   /** Where approvals wait; absent: a registry with a 5-minute timeout. */
   approvals?: ApprovalRegistry | undefined;
+  /** Context compaction for every turn; absent: none. */
+  compactor?: Compactor | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -98,6 +100,7 @@ export function createAgentHandler(
       approver: approvals.approver,
       signal: controller.signal,
       maxRounds: options.maxRounds,
+      compactor: options.compactor,
     });
     const sse = new ReadableStream<Uint8Array>({
       async pull(stream) {

@@ -4,9 +4,14 @@ import { eventOf, fileRecords, harness, labels } from "./_runtime_helpers.ts";
 import { ApprovalRegistry } from "../src/approvals.ts";
 import { type RunEvent, RunEventSchema } from "../src/runtime/events.ts";
 import { createAgentHandler, formatSseEvent } from "../src/server.ts";
+import { createCompactor } from "../src/runtime/compactor.ts";
 
 /** Serves the agent routes over real HTTP on a free loopback port. */
-async function serve(files: Record<string, string> = {}, timeoutMs = 60_000) {
+async function serve(
+  files: Record<string, string> = {},
+  timeoutMs = 60_000,
+  compactThreshold?: number,
+) {
   const h = await harness(files);
   const approvals = new ApprovalRegistry({ timeoutMs });
   const server = Deno.serve(
@@ -18,6 +23,9 @@ async function serve(files: Record<string, string> = {}, timeoutMs = 60_000) {
       sessionsDir: h.sessionsDir,
       workspace: h.workspace,
       approvals,
+      compactor: compactThreshold === undefined
+        ? undefined
+        : createCompactor({ client: h.client, threshold: compactThreshold }),
     }),
   );
   const base = `http://127.0.0.1:${server.addr.port}`;
@@ -200,4 +208,15 @@ Deno.test("formatSseEvent writes event and data lines", () => {
     formatSseEvent({ type: "assistant_delta", text: "a\nb" }),
     'event: assistant_delta\ndata: {"type":"assistant_delta","text":"a\\nb"}\n\n',
   );
+});
+
+Deno.test("SSE: a session over the compaction threshold compacts, and the event is streamed", async () => {
+  await using s = await serve({ "big.txt": "a line of text\n".repeat(300) }, 60_000, 1500);
+  const first = await collect(
+    await post(`${s.base}/api/agent/stream`, { message: "read big.txt" }),
+  );
+  const compacted = eventOf(first, "history_compacted");
+  assertEquals(compacted.when, "after_round");
+  const path = eventOf(first, "run_started").sessionPath;
+  assert(labels(await fileRecords(path)).includes("compaction_checkpoint"));
 });
