@@ -219,14 +219,7 @@ export function recordsPerTurnChart(
     width,
   );
   const plot = Plot.plot({
-    document: newDocument(),
-    className: "turnlog-chart",
-    width,
-    height: (options.height ?? 320) + header.height,
-    marginTop: header.height + 24,
-    marginLeft: 64,
-    marginBottom: 44,
-    style: { fontSize: "12px", fontFamily: FONT, background: "white" },
+    ...plotFrame(width, options.height, header),
     x: { type: "band", domain: turns, label: "Turn (one run of the agent)", labelAnchor: "center" },
     y: {
       label: "Records in the session file",
@@ -314,15 +307,8 @@ export function historySizeChart(
     width,
   );
   const plot = Plot.plot({
-    document: newDocument(),
-    className: "turnlog-chart",
-    width,
-    height: (options.height ?? 320) + header.height,
-    marginTop: header.height + 24,
-    marginLeft: 64,
+    ...plotFrame(width, options.height, header),
     marginRight: 24,
-    marginBottom: 44,
-    style: { fontSize: "12px", fontFamily: FONT, background: "white" },
     x: {
       type: "linear",
       domain: [Math.min(turns[0] ?? 1, 1) - 0.5, lastTurn + 0.5],
@@ -412,6 +398,20 @@ interface ChartHeader {
   title: string;
   subtitle: string | undefined;
   legend: { label: string; color: string; x: number; y: number }[];
+}
+
+/** The size, margins and style every turnlog chart shares, below its header. */
+function plotFrame(width: number, height: number | undefined, header: ChartHeader) {
+  return {
+    document: newDocument(),
+    className: "turnlog-chart",
+    width,
+    height: (height ?? 320) + header.height,
+    marginTop: header.height + 24,
+    marginLeft: 64,
+    marginBottom: 44,
+    style: { fontSize: "12px", fontFamily: FONT, background: "white" },
+  };
 }
 
 /** Lays out the title, subtitle and legend; the legend wraps to the chart's width. */

@@ -191,3 +191,18 @@ export function byteString(bytes: Uint8Array): string {
   for (const byte of bytes) out += String.fromCharCode(byte);
   return out;
 }
+
+/** A `function_call_output` line whose call is in no session: an orphan output. */
+export function strayOutputLine(callId = "zz"): string {
+  return JSON.stringify({
+    timestamp: "2026-11-30T10:00:00.000Z",
+    type: "response_item",
+    payload: {
+      type: "function_call_output",
+      callId,
+      toolName: "read_file",
+      output: "?",
+      isError: false,
+    },
+  });
+}

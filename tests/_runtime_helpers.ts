@@ -11,6 +11,7 @@ import { collectRecords } from "../src/reader.ts";
 import type { SessionRecord } from "../src/records.ts";
 import type { RunEvent } from "../src/runtime/events.ts";
 import { runTurn, type RunTurnOptions } from "../src/runtime/turn.ts";
+import { type KilledTurn, runKilledTurn } from "../src/runtime/child_turn.ts";
 
 /** A request body the client sent, parsed. */
 // deno-lint-ignore no-explicit-any
@@ -157,4 +158,24 @@ export function sentShape(body: SentBody): string[] {
       ]
       : [message.role]
   );
+}
+
+/**
+ * A session of `h` whose second turn ran in a child process killed with SIGKILL during
+ * `slow_task`: the file ends with an orphan call.
+ */
+export async function killedSession(
+  h: Harness,
+  options: Partial<RunTurnOptions> = {},
+): Promise<{ sessionId: string; sessionPath: string; killed: KilledTurn }> {
+  const first = await h.turn("list the files", options);
+  const { sessionId, sessionPath } = eventOf(first, "run_started");
+  const killed = await runKilledTurn({
+    sessionsDir: h.sessionsDir,
+    sessionId,
+    workspace: h.workspace,
+    message: "run a slow task for 2 seconds",
+    settleMs: 0,
+  });
+  return { sessionId, sessionPath, killed };
 }

@@ -7,6 +7,7 @@ import {
   makeStory,
   replaceLine,
   splitLines,
+  strayOutputLine,
 } from "./_inspect_fixtures.ts";
 import {
   inspectSession,
@@ -26,8 +27,7 @@ import { newId } from "../src/ids.ts";
 import { initializeSessionForRun } from "../src/resume.ts";
 import { findSession } from "../src/store.ts";
 import { repairSession } from "../src/repair.ts";
-import { runKilledTurn } from "../src/runtime/child_turn.ts";
-import { eventOf, harness } from "./_runtime_helpers.ts";
+import { harness, killedSession } from "./_runtime_helpers.ts";
 import { generateSession, seededRandom } from "./_generate.ts";
 import { normalizeHistory } from "../src/normalize.ts";
 import { readRecords } from "../src/reader.ts";
@@ -181,17 +181,7 @@ Deno.test("an orphan output and a second output are problems that resume drops",
   await using dir = await tempDir();
   const story = await makeStory(dir.path, { crashOnly: true });
   const lines = splitLines(await Deno.readFile(story.path));
-  const stray = JSON.stringify({
-    timestamp: "2026-11-30T10:00:00.000Z",
-    type: "response_item",
-    payload: {
-      type: "function_call_output",
-      callId: "zz",
-      toolName: "read_file",
-      output: "?",
-      isError: false,
-    },
-  });
+  const stray = strayOutputLine();
   const second = new TextDecoder().decode(lines[5]!); // c1's output again
   const path = await brokenCopy(
     dir.path,
@@ -474,15 +464,7 @@ Deno.test("rendering: turn blocks, shortened text with a note, colours only when
 
 Deno.test("a runtime session killed mid-tool: flagged, repaired, then resumed with nothing to synthesize", async () => {
   await using h = await harness({ "a.txt": "a" });
-  const first = await h.turn("list the files");
-  const { sessionId, sessionPath } = eventOf(first, "run_started");
-  const killed = await runKilledTurn({
-    sessionsDir: h.sessionsDir,
-    sessionId,
-    workspace: h.workspace,
-    message: "run a slow task for 2 seconds",
-    settleMs: 0,
-  });
+  const { sessionId, sessionPath, killed } = await killedSession(h);
   assert(killed.killed && killed.callId !== undefined);
 
   const report = await inspect(sessionPath, h.sessionsDir);

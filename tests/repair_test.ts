@@ -7,6 +7,7 @@ import {
   replaceLine,
   sidecarPayloadLines,
   splitLines,
+  strayOutputLine,
 } from "./_inspect_fixtures.ts";
 import { inspectSession } from "../src/inspect.ts";
 import { renderRepair } from "../src/inspect_render.ts";
@@ -167,17 +168,7 @@ Deno.test("an orphan output goes to the sidecar and the history resume sends sta
   await using dir = await tempDir();
   const story = await makeStory(dir.path);
   const lines = splitLines(await Deno.readFile(story.path));
-  const stray = JSON.stringify({
-    timestamp: "2026-11-30T10:00:00.000Z",
-    type: "response_item",
-    payload: {
-      type: "function_call_output",
-      callId: "zz",
-      toolName: "read_file",
-      output: "?",
-      isError: false,
-    },
-  });
+  const stray = strayOutputLine();
   await Deno.writeFile(story.path, joinLines([...lines, encoder.encode(stray)]));
   const before = await resumeSession(story.sessionId, { root: dir.path });
   assertEquals(before.droppedItems.length, 1);

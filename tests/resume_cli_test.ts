@@ -34,6 +34,13 @@ async function cli(args: string[], cwd?: string) {
   };
 }
 
+/** Runs the CLI with `--json`, expecting success, and parses its events. */
+async function cliEvents(args: string[]) {
+  const { code, stdout, stderr } = await cli([...args, "--json"]);
+  assertEquals(code, 0, stderr);
+  return stdout.trim().split("\n").map((line) => RunEventSchema.parse(JSON.parse(line)));
+}
+
 async function folders() {
   const base = await Deno.makeTempDir({ prefix: "turnlog-cli-test-" });
   const sessions = join(base, "sessions");
@@ -193,37 +200,15 @@ Deno.test("CLI: the no-argument demo kills a child mid-tool and repairs the sess
 Deno.test("resume --compact-threshold compacts, and the next resume sends the compacted history", async () => {
   await using dir = await folders();
   await Deno.writeTextFile(join(dir.workspace, "big.txt"), "a line of text\n".repeat(600));
-  const first = await cli([...dir.flags, "--json", "list the files"]);
-  assertEquals(first.code, 0, first.stderr);
-  const second = await cli([
-    ...dir.flags,
-    "--last",
-    "--json",
-    "--compact-threshold",
-    "2000",
-    "read big.txt",
-  ]);
-  assertEquals(second.code, 0, second.stderr);
-  const events = second.stdout.trim().split("\n").map((line) =>
-    RunEventSchema.parse(JSON.parse(line))
-  );
+  await cliEvents([...dir.flags, "list the files"]);
+  const low = ["--last", "--compact-threshold", "2000"];
+  const events = await cliEvents([...dir.flags, ...low, "read big.txt"]);
   const compacted = events.find((event) => event.type === "history_compacted");
-  assert(compacted?.type === "history_compacted", second.stdout);
+  assert(compacted?.type === "history_compacted");
   const started = events.find((event) => event.type === "run_started");
   assert(started?.type === "run_started");
 
-  const third = await cli([
-    ...dir.flags,
-    "--last",
-    "--json",
-    "--compact-threshold",
-    "2000",
-    "what did I ask",
-  ]);
-  assertEquals(third.code, 0, third.stderr);
-  const next = third.stdout.trim().split("\n").map((line) =>
-    RunEventSchema.parse(JSON.parse(line))
-  );
+  const next = await cliEvents([...dir.flags, ...low, "what did I ask"]);
   const request = next.find((event) => event.type === "model_requested");
   assert(request?.type === "model_requested");
   // system + summary + the two earlier user messages + the new one: the compacted history.

@@ -4,6 +4,7 @@ import {
   eventOf,
   fileRecords,
   harness,
+  killedSession,
   labels,
   pairedCallCount,
   sentShape,
@@ -14,7 +15,6 @@ import type { WireApi } from "../src/records.ts";
 import { isTerminalEvent, RunEventSchema } from "../src/runtime/events.ts";
 import { toChatMessages, toResponsesInput } from "../src/runtime/wire.ts";
 import { SUMMARY_PREFIX } from "../src/compaction.ts";
-import { runKilledTurn } from "../src/runtime/child_turn.ts";
 import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
 import { connectModel, providerFor, usesEmbeddedModel } from "../src/runtime/config.ts";
 import { runTurn } from "../src/runtime/turn.ts";
@@ -107,15 +107,7 @@ for (const wireApi of WIRE_APIS) {
 
   Deno.test(`${wireApi}: a subprocess killed mid-tool is repaired once on resume`, async () => {
     await using h = await harness({ "a.txt": "a" });
-    const first = await h.turn("list the files", { wireApi });
-    const { sessionId, sessionPath } = eventOf(first, "run_started");
-    const killed = await runKilledTurn({
-      sessionsDir: h.sessionsDir,
-      sessionId,
-      workspace: h.workspace,
-      message: "run a slow task for 2 seconds",
-      settleMs: 0,
-    });
+    const { sessionId, sessionPath, killed } = await killedSession(h, { wireApi });
     assert(killed.killed, "the child was killed");
     assertEquals(killed.exitSignal, "SIGKILL");
     const afterKill = await fileRecords(sessionPath);
