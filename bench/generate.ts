@@ -8,16 +8,16 @@
  * @module
  */
 import { join } from "node:path";
-import { compactHistory, makeCheckpoint } from "../src/compaction.ts";
+import { compactHistory, makeCheckpoint } from "../src/compaction/_compaction.ts";
 import {
   FORMAT_VERSION,
   makeRecord,
   type ResponseItem,
   responseItemRecord,
   type SessionRecord,
-} from "../src/records.ts";
-import { encodeRecords, sessionFilePath } from "../src/store.ts";
-import { synthesizedOutputFor } from "../src/normalize.ts";
+} from "../src/record/_schemas.ts";
+import { encodeRecords, sessionFilePath } from "../src/store/_store.ts";
+import { synthesizedOutputFor } from "../src/history/_normalize.ts";
 
 /** Bumped whenever the generator's output changes, so cached files are regenerated. */
 export const GENERATOR_VERSION = 4;

@@ -7,13 +7,13 @@
  */
 import process from "node:process";
 import { limitKeepHistory, limitParse, naiveFind, naiveList, naiveResume } from "./baselines.ts";
-import { normalizeHistory } from "../src/normalize.ts";
-import { readRecords } from "../src/reader.ts";
-import type { ResponseItem } from "../src/records.ts";
-import { replayRecord } from "../src/replay.ts";
-import { resumeSession } from "../src/resume.ts";
-import { findSession, listSessions, SessionWriter } from "../src/store.ts";
-import { makeRecord, responseItemRecord } from "../src/records.ts";
+import { normalizeHistory } from "../src/history/_normalize.ts";
+import { readRecords } from "../src/record/_parse.ts";
+import type { ResponseItem } from "../src/record/_schemas.ts";
+import { replayRecord } from "../src/history/_replay.ts";
+import { resumeSession } from "../src/resume/_resume.ts";
+import { findSession, listSessions, SessionWriter } from "../src/store/_store.ts";
+import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
 
 /** What a child is asked to measure. */
 export type MeasureTask =
@@ -194,7 +194,7 @@ async function runOnce(
     case "inspect": {
       // Imported here, so the other measurements do not depend on the inspector. What
       // `inspect --json` does: the report without per-line entries, serialized in pieces.
-      const { inspectSession, reportJsonPieces } = await import("../src/inspect.ts");
+      const { inspectSession, reportJsonPieces } = await import("../src/inspect/_inspect.ts");
       const [ms, chars] = await timed(async () => {
         let chars = 0;
         for (const piece of reportJsonPieces(await inspectSession(task.path))) {

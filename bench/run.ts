@@ -21,7 +21,7 @@ import {
   sizeLabel,
 } from "./generate.ts";
 import type { MeasureRequest, MeasureResult, MeasureTask } from "./measure.ts";
-import { createSession } from "../src/store.ts";
+import { createSession } from "../src/store/_store.ts";
 
 const MB = 1 << 20;
 

@@ -5,7 +5,12 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { ApprovalModeSchema, type Policy, type WireApi, WireApiSchema } from "../src/records.ts";
+import {
+  ApprovalModeSchema,
+  type Policy,
+  type WireApi,
+  WireApiSchema,
+} from "../src/record/_schemas.ts";
 
 /** A command line that cannot be run as given; the CLI prints it and exits with 2. */
 export class UsageError extends Error {

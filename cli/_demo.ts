@@ -7,20 +7,20 @@
  * @module
  */
 import { join } from "node:path";
-import { readLines } from "../src/lines.ts";
-import { readRecords } from "../src/reader.ts";
-import type { SessionRecord } from "../src/records.ts";
-import { loadSession } from "../src/resume.ts";
-import { findSession } from "../src/store.ts";
-import { WORKSPACE_TOOLS } from "../src/tools/mod.ts";
-import { connectModel } from "../src/runtime/config.ts";
-import { describeError } from "../src/runtime/turn.ts";
-import { toResponsesInput, toResponsesTools } from "../src/runtime/wire.ts";
-import { runKilledTurn } from "../src/runtime/child_turn.ts";
-import { writeDemoWorkspace } from "../src/demo_workspace.ts";
+import { readLines } from "../src/io/_lines.ts";
+import { readRecords } from "../src/record/_parse.ts";
+import type { SessionRecord } from "../src/record/_schemas.ts";
+import { loadSession } from "../src/resume/_resume.ts";
+import { findSession } from "../src/store/_store.ts";
+import { WORKSPACE_TOOLS } from "../src/tools/_tools.ts";
+import { connectModel } from "../src/runtime/_connect.ts";
+import { describeError } from "../src/runtime/_turn.ts";
+import { toResponsesInput, toResponsesTools } from "../src/runtime/_wire.ts";
+import { runKilledTurn } from "../testing/killed_turn.ts";
+import { writeDemoWorkspace } from "../testing/demo_workspace.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
-import { shortestUniquePrefix } from "../src/store.ts";
+import { shortestUniquePrefix } from "../src/store/_store.ts";
 import { colourEnabled, EventPrinter, styles } from "./_render.ts";
 
 /** The records of a session file grouped by turn (the records before the first turn_context go first). */

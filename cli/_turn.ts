@@ -5,13 +5,13 @@
  *
  * @module
  */
-import { terminalApprover } from "../src/approvals.ts";
-import { resolveSessionsRoot, shortestUniquePrefix, walkSessions } from "../src/store.ts";
-import { connectModel, type ModelConnection } from "../src/runtime/config.ts";
-import { isTerminalEvent, type RunEvent, type RunEventOf } from "../src/runtime/events.ts";
-import { describeError, runTurn } from "../src/runtime/turn.ts";
-import { createCompactor } from "../src/runtime/compactor.ts";
-import { shellQuote } from "../src/shell.ts";
+import { terminalApprover } from "../src/runtime/_approvals.ts";
+import { resolveSessionsRoot, shortestUniquePrefix, walkSessions } from "../src/store/_store.ts";
+import { connectModel, type ModelConnection } from "../src/runtime/_connect.ts";
+import { isTerminalEvent, type RunEvent, type RunEventOf } from "../src/runtime/_events.ts";
+import { describeError, runTurn } from "../src/runtime/_turn.ts";
+import { createCompactor } from "../src/runtime/_compactor.ts";
+import { shellQuote } from "../src/text/_shell.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { colourEnabled, EventPrinter, styles } from "./_render.ts";
 

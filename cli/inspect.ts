@@ -9,10 +9,10 @@ import {
   listSessionsDetailed,
   NotAFileError,
   reportJsonPieces,
-} from "../src/inspect.ts";
-import { renderListing, renderRepair, renderReport } from "../src/inspect_render.ts";
-import { planFileRepair, repairSession } from "../src/repair.ts";
-import { InvalidSessionIdError } from "../src/ids.ts";
+} from "../src/inspect/_inspect.ts";
+import { renderListing, renderRepair, renderReport } from "../src/inspect/_render.ts";
+import { planFileRepair, repairSession } from "../src/inspect/_repair.ts";
+import { InvalidSessionIdError } from "../src/record/_ids.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import {
   AmbiguousSessionError,
@@ -20,7 +20,7 @@ import {
   resolveSessionsRoot,
   SessionInUseError,
   SessionNotFoundError,
-} from "../src/store.ts";
+} from "../src/store/_store.ts";
 
 const HELP = `Usage: deno task inspect [options] [<id | id prefix | path>]
 

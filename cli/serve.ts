@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { ApprovalRegistry } from "../src/approvals.ts";
-import { connectModel } from "../src/runtime/config.ts";
-import { describeError } from "../src/runtime/turn.ts";
-import { createCompactor } from "../src/runtime/compactor.ts";
-import { createAgentHandler } from "../src/server.ts";
-import { resolveSessionsRoot } from "../src/store.ts";
+import { ApprovalRegistry } from "../src/runtime/_approvals.ts";
+import { connectModel } from "../src/runtime/_connect.ts";
+import { describeError } from "../src/runtime/_turn.ts";
+import { createCompactor } from "../src/runtime/_compactor.ts";
+import { createAgentHandler } from "../src/http/_agent_route.ts";
+import { resolveSessionsRoot } from "../src/store/_store.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
 
 /** The help text. */

@@ -11,15 +11,15 @@
  */
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { approvingApprover, terminalApprover } from "../src/approvals.ts";
+import { approvingApprover, terminalApprover } from "../src/runtime/_approvals.ts";
 import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
 import OpenAI from "openai";
-import type { RunEvent } from "../src/runtime/events.ts";
-import { runTurn, type RunTurnOptions } from "../src/runtime/turn.ts";
-import { createCompactor } from "../src/runtime/compactor.ts";
-import { runKilledTurn } from "../src/runtime/child_turn.ts";
-import { collectRecords } from "../src/reader.ts";
-import { writeDemoWorkspace } from "../src/demo_workspace.ts";
+import type { RunEvent } from "../src/runtime/_events.ts";
+import { runTurn, type RunTurnOptions } from "../src/runtime/_turn.ts";
+import { createCompactor } from "../src/runtime/_compactor.ts";
+import { runKilledTurn } from "../testing/killed_turn.ts";
+import { collectRecords } from "../src/record/_parse.ts";
+import { writeDemoWorkspace } from "../testing/demo_workspace.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { out: { type: "string" } } });
 const root = values.out ?? join(Deno.cwd(), "sessions", "examples");

@@ -4,15 +4,9 @@
  *
  * @module
  */
-export * from "./records.ts";
-export * from "./ids.ts";
-export * from "./lines.ts";
-export * from "./reader.ts";
-export * from "./quarantine.ts";
-export * from "./store.ts";
-export * from "./normalize.ts";
-export * from "./replay.ts";
-export * from "./resume.ts";
-export * from "./backward.ts";
-export * from "./compaction.ts";
-export * from "./shell.ts";
+export * from "./record/mod.ts";
+export * from "./io/mod.ts";
+export * from "./history/mod.ts";
+export * from "./store/mod.ts";
+export * from "./compaction/mod.ts";
+export * from "./resume/mod.ts";

@@ -7,11 +7,11 @@
 import OpenAI from "openai";
 import { join } from "node:path";
 import { type EmbeddedModel, startEmbeddedModel } from "../src/embedded_model/mod.ts";
-import { collectRecords } from "../src/reader.ts";
-import type { SessionRecord } from "../src/records.ts";
-import type { RunEvent } from "../src/runtime/events.ts";
-import { runTurn, type RunTurnOptions } from "../src/runtime/turn.ts";
-import { type KilledTurn, runKilledTurn } from "../src/runtime/child_turn.ts";
+import { collectRecords } from "../src/record/_parse.ts";
+import type { SessionRecord } from "../src/record/_schemas.ts";
+import type { RunEvent } from "../src/runtime/_events.ts";
+import { runTurn, type RunTurnOptions } from "../src/runtime/_turn.ts";
+import { type KilledTurn, runKilledTurn } from "../testing/killed_turn.ts";
 
 /** A request body the client sent, parsed. */
 // deno-lint-ignore no-explicit-any

@@ -1,7 +1,7 @@
-import { findLastCheckpoint, includesBytes, readLinesBackward } from "../src/backward.ts";
-import { compactHistory, makeCheckpoint } from "../src/compaction.ts";
-import { readLines } from "../src/lines.ts";
-import { makeRecord, responseItemRecord } from "../src/records.ts";
+import { findLastCheckpoint, includesBytes, readLinesBackward } from "../src/io/_backward.ts";
+import { compactHistory, makeCheckpoint } from "../src/compaction/_compaction.ts";
+import { readLines } from "../src/io/_lines.ts";
+import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 

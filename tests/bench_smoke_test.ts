@@ -15,9 +15,9 @@ import {
   naiveReplay,
   naiveResume,
 } from "../bench/baselines.ts";
-import { loadSession, resumeSession } from "../src/resume.ts";
-import { collectRecords } from "../src/reader.ts";
-import { findSession, listSessions } from "../src/store.ts";
+import { loadSession, resumeSession } from "../src/resume/_resume.ts";
+import { collectRecords } from "../src/record/_parse.ts";
+import { findSession, listSessions } from "../src/store/_store.ts";
 
 Deno.test("turnlog's replay equals the naive replay on generated sessions", async () => {
   await using dir = await tempDir();

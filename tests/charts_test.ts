@@ -7,9 +7,9 @@ import {
   type RecordCountRow,
   recordCountRows,
   recordsPerTurnChart,
-} from "../src/charts.ts";
-import { synthesizedOutputFor } from "../src/normalize.ts";
-import { makeRecord, responseItemRecord, type SessionRecord } from "../src/records.ts";
+} from "../src/notebook/_charts.ts";
+import { synthesizedOutputFor } from "../src/history/_normalize.ts";
+import { makeRecord, responseItemRecord, type SessionRecord } from "../src/record/_schemas.ts";
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { assistant, call, output, user } from "./_helpers.ts";
 

@@ -11,11 +11,15 @@ import {
   SUMMARY_INSTRUCTIONS,
   summaryRequestItems,
   THRESHOLD_FRACTION,
-} from "../src/compaction.ts";
-import { CHECKPOINT_VERSION, type ResponseItem, responseItemRecord } from "../src/records.ts";
-import { collectRecords } from "../src/reader.ts";
-import { replayHistory } from "../src/replay.ts";
-import { initializeSessionForRun, loadSession, resumeSession } from "../src/resume.ts";
+} from "../src/compaction/_compaction.ts";
+import {
+  CHECKPOINT_VERSION,
+  type ResponseItem,
+  responseItemRecord,
+} from "../src/record/_schemas.ts";
+import { collectRecords } from "../src/record/_parse.ts";
+import { replayHistory } from "../src/history/_replay.ts";
+import { initializeSessionForRun, loadSession, resumeSession } from "../src/resume/_resume.ts";
 import { assert, assertEquals, assertStrictEquals, assertThrows } from "./_assert.ts";
 import {
   assistant,

@@ -3,7 +3,7 @@
  * the cases where it must not fire.
  */
 import { type ConversationItem, decideReply, type Reply } from "../src/embedded_model/mod.ts";
-import { chunkText } from "../src/embedded_model/sse.ts";
+import { chunkText } from "../src/embedded_model/_sse.ts";
 import { assertEquals, assertMatch } from "./_assert.ts";
 
 const ALL_TOOLS = ["list_dir", "read_file", "search_text", "write_file", "slow_task"];

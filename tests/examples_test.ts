@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals } from "./_assert.ts";
-import { inspectSession } from "../src/inspect.ts";
-import { InspectReportSchema } from "../src/inspect_schema.ts";
-import { resumeSession } from "../src/resume.ts";
+import { inspectSession } from "../src/inspect/_inspect.ts";
+import { InspectReportSchema } from "../src/inspect/_schema.ts";
+import { resumeSession } from "../src/resume/_resume.ts";
 
 const ROOT = fileURLToPath(new URL("../sessions/examples", import.meta.url));
 const index = JSON.parse(await Deno.readTextFile(join(ROOT, "index.json"))) as {

@@ -14,30 +14,30 @@ import {
   listSessionsDetailed,
   reportJsonPieces,
   scanSessionFile,
-} from "../src/inspect.ts";
-import { shortestUniquePrefix } from "../src/store.ts";
-import { renderListing, renderReport, shortenText } from "../src/inspect_render.ts";
+} from "../src/inspect/_inspect.ts";
+import { shortestUniquePrefix } from "../src/store/_store.ts";
+import { renderListing, renderReport, shortenText } from "../src/inspect/_render.ts";
 import {
   type InspectReport,
   InspectReportSchema,
   SessionListingSchema,
   type TurnEntry,
-} from "../src/inspect_schema.ts";
-import { newId } from "../src/ids.ts";
-import { initializeSessionForRun } from "../src/resume.ts";
-import { findSession } from "../src/store.ts";
-import { repairSession } from "../src/repair.ts";
+} from "../src/inspect/_schema.ts";
+import { newId } from "../src/record/_ids.ts";
+import { initializeSessionForRun } from "../src/resume/_resume.ts";
+import { findSession } from "../src/store/_store.ts";
+import { repairSession } from "../src/inspect/_repair.ts";
 import { harness, killedSession } from "./_runtime_helpers.ts";
-import { generateSession, seededRandom } from "./_generate.ts";
-import { normalizeHistory } from "../src/normalize.ts";
-import { readRecords } from "../src/reader.ts";
+import { generateSession, seededRandom } from "../testing/generate.ts";
+import { normalizeHistory } from "../src/history/_normalize.ts";
+import { readRecords } from "../src/record/_parse.ts";
 import {
   makeRecord,
   type ResponseItem,
   responseItemRecord,
   type SessionRecord,
-} from "../src/records.ts";
-import { replayHistory } from "../src/replay.ts";
+} from "../src/record/_schemas.ts";
+import { replayHistory } from "../src/history/_replay.ts";
 
 /** Inspects and checks the document against its schema, as every consumer may rely on it. */
 async function inspect(path: string, root?: string): Promise<InspectReport> {
@@ -656,7 +656,7 @@ Deno.test("a shortened text is a copy: the entry does not keep the whole text al
   // The heap after the report is made, with the report held: 40 texts of 1 MiB are 40 MB.
   const script = `
     import { inspectSession } from ${
-    JSON.stringify(new URL("../src/inspect.ts", import.meta.url).href)
+    JSON.stringify(new URL("../src/inspect/_inspect.ts", import.meta.url).href)
   };
     const report = await inspectSession(${JSON.stringify(path)}, { entries: true });
     globalThis.gc();

@@ -6,14 +6,14 @@
  */
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { parseRecordLine } from "../src/reader.ts";
+import { parseRecordLine } from "../src/record/_parse.ts";
 import {
   FunctionCallItemSchema,
   FunctionCallOutputItemSchema,
   MessageItemSchema,
   SessionRecordSchema,
-} from "../src/records.ts";
-import { readLines } from "../src/lines.ts";
+} from "../src/record/_schemas.ts";
+import { readLines } from "../src/io/_lines.ts";
 import { generateSession } from "../bench/generate.ts";
 
 /** parseRecordLine on `text` must agree with zod on the parsed JSON. */

@@ -1,8 +1,8 @@
 import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { readLines } from "../src/lines.ts";
-import { collectRecords, readRecords, SessionFileError } from "../src/reader.ts";
-import { makeRecord } from "../src/records.ts";
+import { readLines } from "../src/io/_lines.ts";
+import { collectRecords, readRecords, SessionFileError } from "../src/record/_parse.ts";
+import { makeRecord } from "../src/record/_schemas.ts";
 
 const user = (content: string) =>
   JSON.stringify(

@@ -9,20 +9,20 @@ import {
   splitLines,
   strayOutputLine,
 } from "./_inspect_fixtures.ts";
-import { inspectSession } from "../src/inspect.ts";
-import { renderRepair } from "../src/inspect_render.ts";
-import { synthesizedOutputFor } from "../src/normalize.ts";
-import { quarantinePath } from "../src/quarantine.ts";
-import { collectRecords } from "../src/reader.ts";
+import { inspectSession } from "../src/inspect/_inspect.ts";
+import { renderRepair } from "../src/inspect/_render.ts";
+import { synthesizedOutputFor } from "../src/history/_normalize.ts";
+import { quarantinePath } from "../src/store/_sidecar.ts";
+import { collectRecords } from "../src/record/_parse.ts";
 import {
   isEmptyPlan,
   planFileRepair,
   planRepair,
   repairSession,
   splitGluedRecords,
-} from "../src/repair.ts";
-import { resumeSession } from "../src/resume.ts";
-import { SessionInUseError, SessionWriter } from "../src/store.ts";
+} from "../src/inspect/_repair.ts";
+import { resumeSession } from "../src/resume/_resume.ts";
+import { SessionInUseError, SessionWriter } from "../src/store/_store.ts";
 
 const encoder = new TextEncoder();
 

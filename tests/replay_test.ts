@@ -1,11 +1,11 @@
-import { loadSession } from "../src/resume.ts";
-import { collectRecords, parseRecordLine } from "../src/reader.ts";
-import { readLines } from "../src/lines.ts";
-import { replayHistory } from "../src/replay.ts";
-import { normalizeHistory } from "../src/normalize.ts";
-import type { TurnContext } from "../src/records.ts";
+import { loadSession } from "../src/resume/_resume.ts";
+import { collectRecords, parseRecordLine } from "../src/record/_parse.ts";
+import { readLines } from "../src/io/_lines.ts";
+import { replayHistory } from "../src/history/_replay.ts";
+import { normalizeHistory } from "../src/history/_normalize.ts";
+import type { TurnContext } from "../src/record/_schemas.ts";
 import { assert, assertEquals } from "./_assert.ts";
-import { generateSession, seededRandom } from "./_generate.ts";
+import { generateSession, seededRandom } from "../testing/generate.ts";
 import { tempDir } from "./_helpers.ts";
 
 const SESSIONS = 300;

@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { parseResumeArgs, UsageError } from "../cli/_args.ts";
-import { RunEventSchema } from "../src/runtime/events.ts";
-import { collectRecords } from "../src/reader.ts";
-import { createSession } from "../src/store.ts";
+import { RunEventSchema } from "../src/runtime/_events.ts";
+import { collectRecords } from "../src/record/_parse.ts";
+import { createSession } from "../src/store/_store.ts";
 
 const CLI = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));

@@ -10,11 +10,11 @@ import {
   tempDir,
   user,
 } from "./_helpers.ts";
-import { INTERRUPTED_CODE } from "../src/normalize.ts";
-import { collectRecords } from "../src/reader.ts";
-import { initializeSessionForRun, resumeSession } from "../src/resume.ts";
-import { findSession, SessionNotFoundError } from "../src/store.ts";
-import type { ResponseItem } from "../src/records.ts";
+import { INTERRUPTED_CODE } from "../src/history/_normalize.ts";
+import { collectRecords } from "../src/record/_parse.ts";
+import { initializeSessionForRun, resumeSession } from "../src/resume/_resume.ts";
+import { findSession, SessionNotFoundError } from "../src/store/_store.ts";
+import type { ResponseItem } from "../src/record/_schemas.ts";
 
 async function countFiles(dir: string): Promise<number> {
   let count = 0;

@@ -1,10 +1,10 @@
 import OpenAI from "openai";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { eventOf, fileRecords, harness, labels, sentShape } from "./_runtime_helpers.ts";
-import { SUMMARY_PREFIX, TRANSCRIPT_HEADING } from "../src/compaction.ts";
-import { createCompactor } from "../src/runtime/compactor.ts";
-import { resumeSession } from "../src/resume.ts";
-import { toResponsesInput } from "../src/runtime/wire.ts";
+import { SUMMARY_PREFIX, TRANSCRIPT_HEADING } from "../src/compaction/_compaction.ts";
+import { createCompactor } from "../src/runtime/_compactor.ts";
+import { resumeSession } from "../src/resume/_resume.ts";
+import { toResponsesInput } from "../src/runtime/_wire.ts";
 
 const FILES = { "notes.txt": "alpha\nbeta\ngamma\n".repeat(400), "b.txt": "bee\n" };
 

@@ -10,15 +10,15 @@ import {
   sentShape,
   sentUserMessages,
 } from "./_runtime_helpers.ts";
-import { deniedOutput, NO_TERMINAL_REASON, terminalApprover } from "../src/approvals.ts";
-import type { WireApi } from "../src/records.ts";
-import { isTerminalEvent, RunEventSchema } from "../src/runtime/events.ts";
-import { toChatMessages, toResponsesInput } from "../src/runtime/wire.ts";
-import { SUMMARY_PREFIX } from "../src/compaction.ts";
+import { deniedOutput, NO_TERMINAL_REASON, terminalApprover } from "../src/runtime/_approvals.ts";
+import type { WireApi } from "../src/record/_schemas.ts";
+import { isTerminalEvent, RunEventSchema } from "../src/runtime/_events.ts";
+import { toChatMessages, toResponsesInput } from "../src/runtime/_wire.ts";
+import { SUMMARY_PREFIX } from "../src/compaction/_compaction.ts";
 import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
-import { connectModel, providerFor, usesEmbeddedModel } from "../src/runtime/config.ts";
-import { runTurn } from "../src/runtime/turn.ts";
-import { SessionWriter } from "../src/store.ts";
+import { connectModel, providerFor, usesEmbeddedModel } from "../src/runtime/_connect.ts";
+import { runTurn } from "../src/runtime/_turn.ts";
+import { SessionWriter } from "../src/store/_store.ts";
 
 const WIRE_APIS: WireApi[] = ["responses", "chat"];
 

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
 import { eventOf, fileRecords, harness, labels } from "./_runtime_helpers.ts";
-import { ApprovalRegistry } from "../src/approvals.ts";
-import { type RunEvent, RunEventSchema } from "../src/runtime/events.ts";
-import { createAgentHandler, formatSseEvent } from "../src/server.ts";
-import { createCompactor } from "../src/runtime/compactor.ts";
+import { ApprovalRegistry } from "../src/runtime/_approvals.ts";
+import { type RunEvent, RunEventSchema } from "../src/runtime/_events.ts";
+import { createAgentHandler, formatSseEvent } from "../src/http/_agent_route.ts";
+import { createCompactor } from "../src/runtime/_compactor.ts";
 
 /** Serves the agent routes over real HTTP on a free loopback port. */
 async function serve(

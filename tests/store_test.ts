@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { RUN_BASE, tempDir } from "./_helpers.ts";
-import { InvalidSessionIdError, newId } from "../src/ids.ts";
-import { makeRecord, responseItemRecord } from "../src/records.ts";
+import { InvalidSessionIdError, newId } from "../src/record/_ids.ts";
+import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
 import {
   AmbiguousSessionError,
   createSession,
@@ -12,7 +12,7 @@ import {
   SessionNotFoundError,
   SESSIONS_DIR_ENV,
   SessionWriter,
-} from "../src/store.ts";
+} from "../src/store/_store.ts";
 
 const NEW = {
   cwd: RUN_BASE.cwd,

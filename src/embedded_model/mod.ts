@@ -17,11 +17,11 @@
  *
  * @module
  */
-import { handleRequest } from "./server.ts";
+import { handleRequest } from "./_server.ts";
 
-export { decideReply } from "./rules.ts";
-export type { ConversationItem, ModelRequest, PlannedCall, Reply } from "./conversation.ts";
-export { countTokens, type TokenCounts } from "./usage.ts";
+export { decideReply } from "./_rules.ts";
+export type { ConversationItem, ModelRequest, PlannedCall, Reply } from "./_conversation.ts";
+export { countTokens, type TokenCounts } from "./_usage.ts";
 
 /** The model name the embedded model answers to unless told otherwise. */
 export const EMBEDDED_MODEL_NAME = "scripted";

@@ -4,9 +4,9 @@
  *
  * @module
  */
-export * from "./events.ts";
-export * from "./wire.ts";
-export * from "./turn.ts";
-export * from "./config.ts";
-export * from "./compactor.ts";
-export * from "./child_turn.ts";
+export * from "./_events.ts";
+export * from "./_wire.ts";
+export * from "./_turn.ts";
+export * from "./_connect.ts";
+export * from "./_compactor.ts";
+export * from "./_approvals.ts";

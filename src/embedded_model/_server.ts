@@ -1,0 +1,137 @@
+/**
+ * The embedded model's HTTP face: routes, authentication, JSON parsing and OpenAI-shaped
+ * errors over `Deno.serve` on loopback.
+ *
+ * @module
+ */
+import {
+  chatChunks,
+  chatCompletion,
+  chatConversation,
+  ChatRequestSchema,
+  chatSerializedInput,
+} from "./_chat.ts";
+import { ApiRequestError, parseRequestBody, requestDigest } from "./_conversation.ts";
+import {
+  responseEvents,
+  responseObject,
+  responsesConversation,
+  ResponsesRequestSchema,
+  responsesSerializedInput,
+} from "./_responses.ts";
+import { decideReply } from "./_rules.ts";
+import { sseResponse } from "./_sse.ts";
+import { countTokens } from "./_usage.ts";
+
+/** What the server needs to know. */
+export interface ServerConfig {
+  /** The one model name it answers to. */
+  model: string;
+  /** The key clients must send as `Authorization: Bearer <key>`. */
+  apiKey: string;
+  /** A pause between stream events, in milliseconds (0: none). */
+  chunkDelayMs: number;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+function modelObject(model: string) {
+  return { id: model, object: "model", created: 0, owned_by: "turnlog" };
+}
+
+async function readJson(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  try {
+    const value = JSON.parse(text);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value;
+  } catch {
+    // Falls through to the same answer as a body that is not an object.
+  }
+  throw new ApiRequestError(
+    400,
+    "We could not parse the JSON body of your request. (HINT: This likely means you aren't " +
+      "using your HTTP library correctly. The OpenAI API expects a JSON payload.)",
+  );
+}
+
+function checkModel(config: ServerConfig, model: string): void {
+  if (model === config.model) return;
+  throw new ApiRequestError(
+    404,
+    `The model \`${model}\` does not exist or you do not have access to it.`,
+    { code: "model_not_found" },
+  );
+}
+
+async function createResponse(config: ServerConfig, request: Request): Promise<Response> {
+  const raw = await readJson(request);
+  const body = parseRequestBody(ResponsesRequestSchema, raw);
+  checkModel(config, body.model);
+  const conversation = responsesConversation(body);
+  const reply = decideReply(conversation);
+  const usage = countTokens(responsesSerializedInput(raw), reply);
+  const digest = await requestDigest([
+    "responses",
+    body.model,
+    conversation.items,
+    body.tools ?? [],
+  ]);
+  const answer = { request: body, reply, usage, digest };
+  if (body.stream) return sseResponse(responseEvents(answer), config.chunkDelayMs);
+  return json(200, responseObject(answer, true));
+}
+
+async function createChatCompletion(config: ServerConfig, request: Request): Promise<Response> {
+  const raw = await readJson(request);
+  const body = parseRequestBody(ChatRequestSchema, raw);
+  checkModel(config, body.model);
+  const conversation = chatConversation(body);
+  const reply = decideReply(conversation);
+  const usage = countTokens(chatSerializedInput(raw), reply);
+  const digest = await requestDigest(["chat", body.model, conversation.items, body.tools ?? []]);
+  const answer = { request: body, reply, usage, digest };
+  if (body.stream) return sseResponse(chatChunks(answer), config.chunkDelayMs);
+  return json(200, chatCompletion(answer));
+}
+
+/** Answers one HTTP request; every failure becomes an OpenAI-shaped error body. */
+export async function handleRequest(config: ServerConfig, request: Request): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const route = `${request.method} ${pathname.replace(/\/+$/, "")}`;
+  try {
+    if (request.headers.get("authorization") !== `Bearer ${config.apiKey}`) {
+      throw new ApiRequestError(
+        401,
+        "Incorrect API key provided. The embedded model takes the key startEmbeddedModel() " +
+          "returned.",
+        { code: "invalid_api_key" },
+      );
+    }
+    if (route === "POST /v1/responses") return await createResponse(config, request);
+    if (route === "POST /v1/chat/completions") return await createChatCompletion(config, request);
+    if (route === "GET /v1/models") {
+      return json(200, { object: "list", data: [modelObject(config.model)] });
+    }
+    if (route.startsWith("GET /v1/models/")) {
+      checkModel(config, decodeURIComponent(route.slice("GET /v1/models/".length)));
+      return json(200, modelObject(config.model));
+    }
+    throw new ApiRequestError(404, `Invalid URL (${request.method} ${pathname})`);
+  } catch (error) {
+    if (error instanceof ApiRequestError) return json(error.status, error.toBody());
+    const message = error instanceof Error ? error.message : String(error);
+    return json(500, {
+      error: {
+        message: `The embedded model failed: ${message}`,
+        type: "server_error",
+        param: null,
+        code: null,
+      },
+    });
+  }
+}

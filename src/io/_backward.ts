@@ -1,0 +1,307 @@
+/**
+ * Reads a session file from its end, for resume: lines in fixed-size blocks, so the last
+ * compaction checkpoint is found without reading what came before it.
+ *
+ * @module
+ */
+import { parseRecordLine } from "../record/_parse.ts";
+import type { CompactionCheckpoint } from "../record/_schemas.ts";
+
+/** One line of a file, read from the end; line numbers are unknown this way. */
+export interface BackwardLine {
+  /** The line's bytes, without `\n` or `\r\n`. */
+  readonly bytes: Uint8Array;
+  /** The line decoded as UTF-8 (invalid bytes become U+FFFD), decoded on first use. */
+  readonly text: string;
+  /** Byte offset of the line's first byte. */
+  readonly start: number;
+  /** Byte offset just past the line's last byte, terminator included. */
+  readonly end: number;
+  /** False only for a last line that has no final newline. */
+  readonly terminated: boolean;
+}
+
+/** Options of {@linkcode readLinesBackward}. */
+export interface ReadLinesBackwardOptions {
+  /** The largest block read at once; memory stays near this plus the longest line. */
+  blockSize?: number | undefined;
+  /** Treat the file as ending here (a byte offset) instead of at its size. */
+  end?: number;
+  /**
+   * Yield only the lines whose bytes hold this text; the others are passed over without
+   * being decoded, which is what makes a search of a large file cheap.
+   */
+  only?: string;
+}
+
+/** The size of the backward reader's first block; later ones double up to the block size. */
+const FIRST_BLOCK_SIZE = 64 * 1024;
+
+/** The default (largest) block size of the backward reader. */
+export const DEFAULT_BLOCK_SIZE = 1024 * 1024;
+
+const NEWLINE = 10;
+const encoder = new TextEncoder();
+const CR = 13;
+const decoder = new TextDecoder();
+
+class LineFromEnd implements BackwardLine {
+  #text: string | undefined;
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly start: number,
+    readonly end: number,
+    readonly terminated: boolean,
+  ) {}
+  get text(): string {
+    return this.#text ??= decoder.decode(this.bytes);
+  }
+}
+
+function checkBlockSize(blockSize = DEFAULT_BLOCK_SIZE): number {
+  if (!Number.isSafeInteger(blockSize) || blockSize <= 0) {
+    throw new RangeError(`Invalid block size ${blockSize}: expected a positive integer`);
+  }
+  return blockSize;
+}
+
+/**
+ * Reads `size` bytes at `position` into the start of `buffer` (one buffer for the whole read:
+ * allocating a fresh block each time costs more than reading it).
+ */
+async function readBlock(
+  file: Deno.FsFile,
+  position: number,
+  size: number,
+  buffer: Uint8Array,
+): Promise<Uint8Array> {
+  const block = buffer.subarray(0, size);
+  await file.seek(position, Deno.SeekMode.Start);
+  let filled = 0;
+  while (filled < size) {
+    const read = await file.read(block.subarray(filled));
+    if (read === null) throw new Error(`Unexpected end of file while reading at byte ${position}`);
+    filled += read;
+  }
+  return block;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * Yields the lines of the file at `path` from the last to the first, reading fixed-size
+ * blocks from the end: stopping early reads only the tail. Lines are the ones
+ * {@linkcode readLines} yields (empty ones included, a trailing `\r` stripped, a last line
+ * without a final newline marked unterminated), in reverse order. A line longer than the
+ * block is put together from several blocks.
+ *
+ * @example
+ * ```ts ignore
+ * for await (const line of readLinesBackward("session.jsonl")) {
+ *   if (line.text.includes('"compaction_checkpoint"')) break;
+ * }
+ * ```
+ */
+export async function* readLinesBackward(
+  path: string,
+  options: ReadLinesBackwardOptions = {},
+): AsyncGenerator<BackwardLine> {
+  const maxBlock = checkBlockSize(options.blockSize);
+  const only = options.only === undefined ? undefined : encoder.encode(options.only);
+  using file = await Deno.open(path, { read: true });
+  const size = options.end ?? (await file.stat()).size;
+  if (size === 0) return;
+  // Blocks start small and double up to the maximum: a reader that stops near the end (resume
+  // finding a recent checkpoint) reads little, one that reads it all makes few calls.
+  let blockSize = Math.min(FIRST_BLOCK_SIZE, maxBlock, size);
+  let buffer = new Uint8Array(blockSize);
+  // The line being put together: its end offset and its bytes found so far, in file order.
+  let lineEnd = size;
+  let terminated = false;
+  let parts: Uint8Array[] = [];
+  let position = size;
+  let first = true;
+  while (position > 0) {
+    if (!first && blockSize < maxBlock && blockSize < position) {
+      blockSize = Math.min(blockSize * 2, maxBlock);
+      buffer = new Uint8Array(blockSize);
+    }
+    const blockStart = Math.max(0, position - blockSize);
+    const block = await readBlock(file, blockStart, position - blockStart, buffer);
+    let cursor = block.length; // exclusive end of the unread part of the block
+    if (first) {
+      first = false;
+      if (block[block.length - 1] === NEWLINE) {
+        terminated = true;
+        cursor--;
+      }
+    }
+    if (only !== undefined) {
+      // Lines that lie wholly in this block are found from the needle's occurrences, so a
+      // block without one costs two native searches and no line objects.
+      const newline = cursor > 0 ? block.lastIndexOf(NEWLINE, cursor - 1) : -1;
+      if (newline === -1) {
+        if (cursor > 0) parts.unshift(block.slice(0, cursor));
+        position = blockStart;
+        continue;
+      }
+      parts.unshift(block.subarray(newline + 1, cursor));
+      const start = blockStart + newline + 1;
+      if (partsInclude(parts, only)) yield makeLine(parts, start, lineEnd, terminated);
+      const firstNewline = block.indexOf(NEWLINE);
+      const found: number[] = [];
+      for (
+        let at = indexOfBytes(block, only, firstNewline + 1);
+        at !== -1 && at < newline;
+        at = indexOfBytes(block, only, at + 1)
+      ) {
+        found.push(at);
+      }
+      let yieldedStart = -1;
+      for (let index = found.length - 1; index >= 0; index--) {
+        const at = found[index]!;
+        const lineStart = block.lastIndexOf(NEWLINE, at) + 1;
+        if (lineStart === yieldedStart) continue;
+        const lineNewline = block.indexOf(NEWLINE, at);
+        yieldedStart = lineStart;
+        yield makeLine(
+          [block.subarray(lineStart, lineNewline)],
+          blockStart + lineStart,
+          blockStart + lineNewline + 1,
+          true,
+        );
+      }
+      parts = [block.slice(0, firstNewline)];
+      lineEnd = blockStart + firstNewline + 1;
+      terminated = true;
+      position = blockStart;
+      continue;
+    }
+    while (cursor > 0) {
+      const newline = block.lastIndexOf(NEWLINE, cursor - 1);
+      if (newline === -1) {
+        parts.unshift(block.slice(0, cursor));
+        break;
+      }
+      parts.unshift(block.subarray(newline + 1, cursor));
+      const start = blockStart + newline + 1;
+      yield makeLine(parts, start, lineEnd, terminated);
+      parts = [];
+      lineEnd = start;
+      terminated = true;
+      cursor = newline;
+    }
+    position = blockStart;
+  }
+  if (only === undefined || partsInclude(parts, only)) {
+    yield makeLine(parts, 0, lineEnd, terminated);
+  }
+}
+
+function partsInclude(parts: Uint8Array[], needle: Uint8Array): boolean {
+  return includesBytes(parts.length === 1 ? parts[0]! : concat(parts), needle);
+}
+
+function makeLine(
+  parts: Uint8Array[],
+  start: number,
+  end: number,
+  terminated: boolean,
+): BackwardLine {
+  // A line is handed out as a copy: the block it came from is about to be overwritten.
+  let bytes = parts.length === 0
+    ? new Uint8Array(0)
+    : parts.length === 1
+    ? parts[0]!.slice()
+    : concat(parts);
+  if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, -1);
+  return new LineFromEnd(bytes, start, end, terminated);
+}
+
+/**
+ * The first index at or after `from` where `needle` occurs in `haystack`, or -1. The native
+ * byte search runs on the needle's `_` (rare in JSON outside type names), else its first byte.
+ */
+export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
+  if (needle.length === 0) return from <= haystack.length ? from : -1;
+  const anchor = Math.max(0, needle.indexOf(95));
+  const anchorByte = needle[anchor]!;
+  const after = needle[anchor + 1];
+  const last = needle.length - 1;
+  const lastByte = needle[last]!;
+  let at = haystack.indexOf(anchorByte, from + anchor);
+  while (at !== -1) {
+    const start = at - anchor;
+    if (start + needle.length > haystack.length) return -1;
+    // Two cheap byte checks turn away almost every false hit before the full comparison.
+    if (
+      (after === undefined || haystack[at + 1] === after) && haystack[start + last] === lastByte
+    ) {
+      let index = 0;
+      while (index < needle.length && haystack[start + index] === needle[index]) index++;
+      if (index === needle.length) return start;
+    }
+    at = haystack.indexOf(anchorByte, at + 1);
+  }
+  return -1;
+}
+
+/** Whether `needle` occurs in `haystack`. */
+export function includesBytes(haystack: Uint8Array, needle: Uint8Array): boolean {
+  return indexOfBytes(haystack, needle) !== -1;
+}
+
+/**
+ * The quoted type name every checkpoint line holds. In JSON a `"` inside a string is escaped,
+ * so a line can hold this only where a value is exactly the type name (or in an odd string
+ * that ends in it): a cheap test before parsing, with no false negatives for JSON writers
+ * that do not escape plain ASCII letters.
+ */
+export const CHECKPOINT_MARKER = '"compaction_checkpoint"';
+
+/** The last valid checkpoint of a session file and where its line is. */
+export interface FoundCheckpoint {
+  checkpoint: CompactionCheckpoint;
+  /** Byte offset of the checkpoint line's first byte. */
+  start: number;
+  /** Byte offset just past the checkpoint line, terminator included. */
+  end: number;
+  /** Lines that looked like checkpoints after it but were not valid records. */
+  skipped: number;
+}
+
+/**
+ * Finds the last valid `compaction_checkpoint` record of a session file by reading it
+ * backward in blocks: only lines that hold {@linkcode CHECKPOINT_MARKER} are parsed, and
+ * nothing before the checkpoint is read. A corrupt checkpoint line is passed over for the one
+ * before it (the forward replay after the found one reports it, with its line number).
+ * Returns `undefined` for a file without one, having read it all.
+ */
+export async function findLastCheckpoint(
+  path: string,
+  options: ReadLinesBackwardOptions = {},
+): Promise<FoundCheckpoint | undefined> {
+  let skipped = 0;
+  for await (const line of readLinesBackward(path, { ...options, only: CHECKPOINT_MARKER })) {
+    const entry = parseRecordLine(path, { ...lineShape(line), line: 0 });
+    const record = entry.record;
+    if (record?.type === "response_item" && record.payload.type === "compaction_checkpoint") {
+      return { checkpoint: record.payload, start: line.start, end: line.end, skipped };
+    }
+    if (entry.problem) skipped++;
+  }
+  return undefined;
+}
+
+function lineShape(line: BackwardLine) {
+  return { text: line.text, start: line.start, end: line.end, terminated: line.terminated };
+}

@@ -1,0 +1,8 @@
+/**
+ * Byte and line I/O: a file's lines read forward in chunks or backward in blocks, in bounded
+ * memory, with their byte offsets.
+ *
+ * @module
+ */
+export * from "./_lines.ts";
+export * from "./_backward.ts";

@@ -1,0 +1,270 @@
+/**
+ * The two OpenAI wire protocols a run speaks, Responses and Chat Completions: the pure
+ * conversion of the history and the tools into a request, and the reading of a streamed
+ * answer into the assistant's text, its tool calls and the token usage. The runtime is
+ * stateless towards the server: every request carries the whole history (`store: false`).
+ *
+ * @module
+ */
+import type OpenAI from "openai";
+import { newId } from "../record/_ids.ts";
+import type { FunctionCallItem, ResponseItem, Usage, WireApi } from "../record/_schemas.ts";
+import type { ToolDefinition } from "../tools/_tools.ts";
+import { SUMMARY_PREFIX } from "../compaction/_compaction.ts";
+
+type ResponseInputItem = OpenAI.Responses.ResponseInputItem;
+type ResponsesTool = OpenAI.Responses.FunctionTool;
+type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
+type ChatTool = OpenAI.Chat.ChatCompletionFunctionTool;
+type ChatToolCall = OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
+
+/** The model answered with an error, or its stream broke off. */
+export class ModelResponseError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ModelResponseError";
+  }
+}
+
+/** The history as Responses API input items. */
+export function toResponsesInput(history: readonly ResponseItem[]): ResponseInputItem[] {
+  return history.map((item): ResponseInputItem => {
+    switch (item.type) {
+      case "message":
+        return { type: "message", role: item.role, content: item.content };
+      case "function_call":
+        return {
+          type: "function_call",
+          call_id: item.callId,
+          name: item.name,
+          arguments: item.arguments,
+        };
+      case "function_call_output":
+        return { type: "function_call_output", call_id: item.callId, output: item.output };
+      case "compaction_summary":
+        return { type: "message", role: "user", content: SUMMARY_PREFIX + item.content };
+    }
+  });
+}
+
+/** The tools as Responses API function tools. */
+export function toResponsesTools(tools: readonly ToolDefinition[]): ResponsesTool[] {
+  return tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    strict: false,
+  }));
+}
+
+/**
+ * The history as Chat Completions messages: tool calls join the assistant message right before
+ * them (or a content-less one), outputs become `tool` messages.
+ */
+export function toChatMessages(history: readonly ResponseItem[]): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const item of history) {
+    switch (item.type) {
+      case "message":
+        messages.push({ role: item.role, content: item.content });
+        break;
+      case "compaction_summary":
+        messages.push({ role: "user", content: SUMMARY_PREFIX + item.content });
+        break;
+      case "function_call": {
+        const call: ChatToolCall = {
+          id: item.callId,
+          type: "function",
+          function: { name: item.name, arguments: item.arguments },
+        };
+        const last = messages.at(-1);
+        if (last?.role === "assistant") {
+          last.tool_calls = [...(last.tool_calls ?? []), call];
+        } else {
+          messages.push({ role: "assistant", content: null, tool_calls: [call] });
+        }
+        break;
+      }
+      case "function_call_output":
+        messages.push({ role: "tool", tool_call_id: item.callId, content: item.output });
+        break;
+    }
+  }
+  return messages;
+}
+
+/** The tools as Chat Completions function tools. */
+export function toChatTools(tools: readonly ToolDefinition[]): ChatTool[] {
+  return tools.map((tool) => ({
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+}
+
+/** What one model round produced. */
+export interface ModelRoundResult {
+  /** The assistant's text ("" when it only called tools). */
+  text: string;
+  /** The tool calls, in the order the model made them. */
+  calls: FunctionCallItem[];
+  usage: Usage | undefined;
+}
+
+/** A piece of a streamed round: text as it comes, then the whole round. */
+export type ModelStreamPart =
+  | { kind: "delta"; text: string }
+  | { kind: "done"; result: ModelRoundResult };
+
+/** One model request. */
+export interface ModelRequest {
+  wireApi: WireApi;
+  model: string;
+  history: readonly ResponseItem[];
+  tools: readonly ToolDefinition[];
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Sends the whole history to the model, streaming, and yields the text deltas as they come and
+ * finally the round's result.
+ *
+ * @throws {ModelResponseError} when the stream reports an error or ends early
+ * @throws {OpenAI.APIError} for an HTTP error (its message carries status and text)
+ */
+export function streamModelRound(
+  client: OpenAI,
+  request: ModelRequest,
+): AsyncGenerator<ModelStreamPart> {
+  return request.wireApi === "chat"
+    ? streamChatRound(client, request)
+    : streamResponsesRound(client, request);
+}
+
+async function* streamResponsesRound(
+  client: OpenAI,
+  request: ModelRequest,
+): AsyncGenerator<ModelStreamPart> {
+  const stream = await client.responses.create(
+    {
+      model: request.model,
+      input: toResponsesInput(request.history),
+      // A request without tools (the compaction summary) leaves the field out.
+      ...(request.tools.length > 0 ? { tools: toResponsesTools(request.tools) } : {}),
+      stream: true,
+      store: false,
+    },
+    { signal: request.signal },
+  );
+  let streamed = "";
+  for await (const event of stream) {
+    switch (event.type) {
+      case "response.output_text.delta":
+        streamed += event.delta;
+        yield { kind: "delta", text: event.delta };
+        break;
+      case "response.failed":
+        throw new ModelResponseError(
+          `The model failed: ${event.response.error?.message ?? "no reason given"}`,
+        );
+      case "response.incomplete":
+        throw new ModelResponseError(
+          `The model's response is incomplete: ${
+            event.response.incomplete_details?.reason ?? "no reason given"
+          }`,
+        );
+      case "error":
+        throw new ModelResponseError(`The model's stream reported an error: ${event.message}`);
+      case "response.completed": {
+        const response = event.response;
+        let text = "";
+        const calls: FunctionCallItem[] = [];
+        for (const item of response.output) {
+          if (item.type === "message") {
+            for (const part of item.content) {
+              if (part.type === "output_text") text += part.text;
+            }
+          } else if (item.type === "function_call") {
+            calls.push({
+              type: "function_call",
+              callId: item.call_id,
+              name: item.name,
+              arguments: item.arguments,
+            });
+          }
+        }
+        const usage = response.usage
+          ? {
+            inputTokens: response.usage.input_tokens,
+            outputTokens: response.usage.output_tokens,
+            totalTokens: response.usage.total_tokens,
+          }
+          : undefined;
+        yield { kind: "done", result: { text: text || streamed, calls, usage } };
+        return;
+      }
+    }
+  }
+  throw new ModelResponseError("The model's stream ended before response.completed");
+}
+
+async function* streamChatRound(
+  client: OpenAI,
+  request: ModelRequest,
+): AsyncGenerator<ModelStreamPart> {
+  const stream = await client.chat.completions.create(
+    {
+      model: request.model,
+      messages: toChatMessages(request.history),
+      ...(request.tools.length > 0 ? { tools: toChatTools(request.tools) } : {}),
+      stream: true,
+      stream_options: { include_usage: true },
+    },
+    { signal: request.signal },
+  );
+  let text = "";
+  const calls = new Map<number, { id: string; name: string; arguments: string }>();
+  let usage: Usage | undefined;
+  let finished = false;
+  for await (const chunk of stream) {
+    if (chunk.usage) {
+      usage = {
+        inputTokens: chunk.usage.prompt_tokens,
+        outputTokens: chunk.usage.completion_tokens,
+        totalTokens: chunk.usage.total_tokens,
+      };
+    }
+    for (const choice of chunk.choices) {
+      const delta = choice.delta;
+      if (delta?.content) {
+        text += delta.content;
+        yield { kind: "delta", text: delta.content };
+      }
+      for (const [position, part] of (delta?.tool_calls ?? []).entries()) {
+        // Some compatible servers send whole calls without an index.
+        const index = part.index ?? position;
+        const call = calls.get(index) ?? { id: "", name: "", arguments: "" };
+        if (part.id) call.id = part.id;
+        if (part.function?.name && !call.name) call.name = part.function.name;
+        if (part.function?.arguments) call.arguments += part.function.arguments;
+        calls.set(index, call);
+      }
+      if (choice.finish_reason) finished = true;
+    }
+  }
+  if (!finished) throw new ModelResponseError("The model's stream ended without a finish_reason");
+  const ordered = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+  yield {
+    kind: "done",
+    result: {
+      text,
+      calls: ordered.map((call) => ({
+        type: "function_call",
+        callId: call.id || `call_${newId()}`,
+        name: call.name,
+        arguments: call.arguments,
+      })),
+      usage,
+    },
+  };
+}

@@ -1,0 +1,6 @@
+/**
+ * Text for people: shell quoting of printed commands.
+ *
+ * @module
+ */
+export * from "./_shell.ts";
