@@ -7,7 +7,7 @@ import {
   type RecordCountRow,
   recordCountRows,
   recordsPerTurnChart,
-} from "../src/notebook/_charts.ts";
+} from "../src/charts/_charts.ts";
 import { synthesizedOutputFor } from "../src/history/_normalize.ts";
 import { makeRecord, responseItemRecord, type SessionRecord } from "../src/record/_schemas.ts";
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";

@@ -1,8 +1,7 @@
 /**
- * What the notebooks show: charts of a session drawn by Observable Plot, and display helpers
- * for the Deno Jupyter kernel.
+ * Display helpers for the notebooks on the Deno Jupyter kernel: tables, text and charts as
+ * MIME bundles that reach Jupyter before the cell ends.
  *
  * @module
  */
-export * from "./_charts.ts";
 export * from "./_display.ts";
