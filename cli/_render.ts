@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RunEvent } from "../src/runtime/_events.ts";
+import type { RunEvent } from "../src/runtime/mod.ts";
 
 /** Whether output to stdout may be coloured. */
 export function colourEnabled(): boolean {

@@ -1,5 +1,5 @@
-import { synthesizedOutputFor } from "../src/history/_normalize.ts";
-import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
+import { synthesizedOutputFor } from "../src/history/mod.ts";
+import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
 import {
   clip,
   eventRows,
@@ -12,7 +12,7 @@ import {
   showTable,
   svgBundle,
   tableBundle,
-} from "../src/notebook/_display.ts";
+} from "../src/notebook/mod.ts";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 
 Deno.test("tableBundle renders HTML, Markdown and plain text, values escaped", () => {

@@ -7,8 +7,8 @@
  */
 import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
-import type { ResponseItem, SessionRecord } from "../record/_schemas.ts";
-import { replayRecord } from "../history/_replay.ts";
+import type { ResponseItem, SessionRecord } from "../record/mod.ts";
+import { replayRecord } from "../history/mod.ts";
 
 /**
  * The kinds of line a record-count chart stacks, in stacking order: the record types, with

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import {
   CHECKPOINT_VERSION,
   type CompactionCheckpoint,
@@ -12,7 +13,7 @@ import {
   type MessageItem,
   type ResponseItem,
   type Usage,
-} from "../record/_schemas.ts";
+} from "../record/mod.ts";
 
 /**
  * Context windows (in tokens) of known model families, matched by the longest name prefix.
@@ -85,9 +86,10 @@ function knownContextWindow(model: string): number | undefined {
 }
 
 /** A compaction threshold a user gave that is not a positive whole number of tokens. */
-export class InvalidThresholdError extends Error {
+export class InvalidThresholdError extends TurnlogError {
   constructor(value: unknown, options?: ErrorOptions) {
     super(
+      "usage",
       `Invalid compaction threshold ${
         JSON.stringify(value)
       }: expected a positive whole number of tokens`,

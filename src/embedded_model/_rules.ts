@@ -27,14 +27,14 @@
  */
 import {
   type ConversationItem,
+  type ConversationRequest,
   isSummaryMessage,
-  type ModelRequest,
   type PlannedCall,
   type Reply,
   SUMMARY_PREFIX,
 } from "./_conversation.ts";
-import { TRANSCRIPT_HEADING } from "../compaction/_compaction.ts";
-import { INTERRUPTED_CODE } from "../history/_normalize.ts";
+import { TRANSCRIPT_HEADING } from "../compaction/mod.ts";
+import { INTERRUPTED_CODE } from "../history/mod.ts";
 
 /** How a synthesized output for an interrupted call starts. */
 const INTERRUPTED_PREFIX = `Error [${INTERRUPTED_CODE}]`;
@@ -81,7 +81,7 @@ type Output = Extract<ConversationItem, { kind: "output" }>;
  * console.assert(reply.kind === "calls" && reply.calls[0]?.name === "list_dir");
  * ```
  */
-export function decideReply(request: ModelRequest): Reply {
+export function decideReply(request: ConversationRequest): Reply {
   const { items, toolNames } = request;
   if (toolNames.length === 0) return { kind: "text", text: summarize(items) };
 

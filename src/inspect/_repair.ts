@@ -6,15 +6,16 @@
  *
  * @module
  */
+import { writeAll } from "../io/mod.ts";
 import { basename, dirname, join } from "node:path";
 import { inspectSession } from "./_inspect.ts";
 import type { InspectProblemKind, InspectReport } from "./_schema.ts";
-import { normalizeHistory } from "../history/_normalize.ts";
-import { parseRecordLine } from "../record/_parse.ts";
-import { quarantineLines, quarantinePath, writeAll } from "../store/_sidecar.ts";
-import { type ResponseItem, responseItemRecord, type SessionRecord } from "../record/_schemas.ts";
-import { loadSession } from "../resume/_resume.ts";
-import { encodeRecords, SessionInUseError, SessionWriter } from "../store/_store.ts";
+import { normalizeHistory } from "../history/mod.ts";
+import { encodeRecords, parseRecordLine } from "../record/mod.ts";
+import { quarantineLines, quarantinePath } from "../store/mod.ts";
+import { type ResponseItem, responseItemRecord, type SessionRecord } from "../record/mod.ts";
+import { loadSession } from "../resume/mod.ts";
+import { SessionInUseError, SessionWriter } from "../store/mod.ts";
 
 /** Problem kinds whose line repair moves to the sidecar. */
 const MOVED_KINDS: ReadonlySet<InspectProblemKind> = new Set<InspectProblemKind>([

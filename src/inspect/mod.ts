@@ -6,5 +6,13 @@
  */
 export * from "./_schema.ts";
 export * from "./_inspect.ts";
+export * from "./_json.ts";
+export {
+  DEFAULT_TEXT_LIMIT,
+  type SegmentedSession,
+  type SegmenterOptions,
+  TurnSegmenter,
+} from "./_segmenter.ts";
+export { emptyCounts } from "./_report.ts";
 export * from "./_render.ts";
 export * from "./_repair.ts";

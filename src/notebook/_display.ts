@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { SessionRecord } from "../record/_schemas.ts";
-import type { RunEvent } from "../runtime/_events.ts";
+import type { SessionRecord } from "../record/mod.ts";
+import type { RunEvent } from "../runtime/mod.ts";
 
 /** How long a cell waits after a display, in milliseconds. */
 export const DISPLAY_SETTLE_MS = 50;

@@ -5,15 +5,15 @@
  *
  * @module
  */
-import { newId } from "../record/_ids.ts";
-import { type DroppedItem, normalizeHistory } from "../history/_normalize.ts";
-import { findLastCheckpoint, readLinesBackward } from "../io/_backward.ts";
+import { newId } from "../record/mod.ts";
 import {
-  type LineProblem,
-  parseRecordLine,
+  type DroppedItem,
+  findLastCheckpoint,
+  normalizeHistory,
   readRecords,
-  SessionFileError,
-} from "../record/_parse.ts";
+} from "../history/mod.ts";
+import { readLinesBackward } from "../io/mod.ts";
+import { type LineProblem, parseRecordLine, SessionFileError } from "../record/mod.ts";
 import {
   type FunctionCallOutputItem,
   makeRecord,
@@ -24,15 +24,15 @@ import {
   type SessionRecord,
   type TurnContext,
   type WireApi,
-} from "../record/_schemas.ts";
-import { replayRecord } from "../history/_replay.ts";
+} from "../record/mod.ts";
+import { replayRecord } from "../history/mod.ts";
 import {
   createSession,
   findSession,
   resolveSessionsRoot,
   type SessionLocation,
   SessionWriter,
-} from "../store/_store.ts";
+} from "../store/mod.ts";
 
 /** The policy of a fresh session when none is given: ask before changing anything. */
 export const DEFAULT_POLICY: Policy = { approval: "ask-changes" };

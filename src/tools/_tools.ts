@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import { z } from "zod";
 import { dirname, join } from "node:path";
 import { OutsideWorkspaceError, Workspace } from "./_workspace.ts";
@@ -43,9 +44,9 @@ export interface ToolContext {
 }
 
 /** A tool call was cancelled (its run's AbortSignal fired). */
-export class ToolCancelledError extends Error {
+export class ToolCancelledError extends TurnlogError {
   constructor(message = "The tool call was cancelled", options?: ErrorOptions) {
-    super(message, options);
+    super("cancelled", message, options);
     this.name = "ToolCancelledError";
   }
 }
