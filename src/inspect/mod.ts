@@ -14,5 +14,9 @@ export {
   TurnSegmenter,
 } from "./_segmenter.ts";
 export { emptyCounts } from "./_report.ts";
-export * from "./_render.ts";
+export * from "./_render_text.ts";
+export * from "./_render_report.ts";
+export * from "./_render_listing.ts";
+export * from "./_render_repair.ts";
+export * from "./_repair_plan.ts";
 export * from "./_repair.ts";
