@@ -19,7 +19,8 @@ import { writeDemoWorkspace } from "../testing/demo_workspace.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
 import { shortestUniquePrefix } from "../src/store/mod.ts";
-import { colourEnabled, EventPrinter, styles } from "./_render.ts";
+import { EventPrinter, styles } from "./_render.ts";
+import { colorEnabled } from "../src/text/mod.ts";
 
 /** The records of a session file grouped by turn (the records before the first turn_context go first). */
 async function recordsByTurn(path: string): Promise<SessionRecord[][]> {
@@ -45,7 +46,7 @@ function recordLabel(record: SessionRecord): string {
 
 /** Runs the demo; returns the exit code. */
 export async function runDemo(): Promise<number> {
-  const colour = colourEnabled();
+  const colour = colorEnabled();
   const s = styles(colour);
   const out = (text = "") => console.log(text);
   const step = (n: number, text: string) => out(`\n${s.bold(s.blue(`[${n}]`))} ${s.bold(text)}`);

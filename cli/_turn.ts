@@ -14,7 +14,8 @@ import { createCompactor } from "../src/runtime/mod.ts";
 import { errorMessage } from "../src/errors/mod.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
-import { colourEnabled, EventPrinter, styles } from "./_render.ts";
+import { EventPrinter, styles } from "./_render.ts";
+import { colorEnabled } from "../src/text/mod.ts";
 
 /** Exit codes of the resume CLI. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -40,7 +41,7 @@ export async function runCliTurn(
   const write = options.write ?? ((text: string) => Deno.stdout.writeSync(encoder.encode(text)));
   const writeError = options.writeError ??
     ((text: string) => Deno.stderr.writeSync(encoder.encode(text)));
-  const s = styles(options.write ? false : colourEnabled());
+  const s = styles(options.write ? false : colorEnabled());
   const result: CliTurnResult = {
     exitCode: EXIT.ok,
     started: undefined,
@@ -79,7 +80,7 @@ export async function runCliTurn(
     controller.abort();
   };
   Deno.addSignalListener("SIGINT", onInterrupt);
-  const printer = new EventPrinter({ write, colour: options.write ? false : colourEnabled() });
+  const printer = new EventPrinter({ write, colour: options.write ? false : colorEnabled() });
   try {
     // A resumed turn keeps the session's model unless one was chosen (flag or OPENAI_MODEL).
     const chosenModel = connection.embedded || args.model !== undefined ||

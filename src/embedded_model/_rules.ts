@@ -34,6 +34,7 @@ import {
   SUMMARY_PREFIX,
 } from "./_conversation.ts";
 import { TRANSCRIPT_HEADING } from "../compaction/mod.ts";
+import { oneLine } from "../text/mod.ts";
 import { INTERRUPTED_CODE } from "../history/mod.ts";
 
 /** How a synthesized output for an interrupted call starts. */
@@ -276,8 +277,7 @@ function answerFromOutputs(items: readonly ConversationItem[], outputs: Output[]
 }
 
 function gist(text: string, length = 80): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= length ? flat : `${flat.slice(0, length - 3)}...`;
+  return oneLine(text, length, "...");
 }
 
 function recall(items: readonly ConversationItem[], lastUser: number): string {
