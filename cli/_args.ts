@@ -4,9 +4,10 @@
  *
  * @module
  */
+import { ApprovalModeSchema, WireApiSchema } from "../src/record/schemas.ts";
 import { TurnlogError } from "../src/errors/mod.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { ApprovalModeSchema, type Policy, type WireApi, WireApiSchema } from "../src/record/mod.ts";
+import type { Policy, WireApi } from "../src/record/mod.ts";
 
 /** A command line that cannot be run as given; the CLI prints it and exits with 2. */
 export class UsageError extends TurnlogError {

@@ -5,9 +5,10 @@
  *
  * @module
  */
+import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { readRecords } from "../src/history/mod.ts";
 import { fileURLToPath } from "node:url";
-import { type RunEvent, RunEventSchema } from "../src/runtime/mod.ts";
+import type { RunEvent } from "../src/runtime/mod.ts";
 
 const CLI_PATH = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
 const CONFIG_PATH = fileURLToPath(new URL("../deno.json", import.meta.url));

@@ -1,8 +1,8 @@
+import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals } from "./_assert.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
-import { InspectReportSchema } from "../src/inspect/mod.ts";
 import { resumeSession } from "../src/resume/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../sessions/examples", import.meta.url));

@@ -1,7 +1,7 @@
+import { InspectReportSchema, SessionListingSchema } from "../src/inspect/schemas.ts";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { RUN_BASE, tempDir } from "./_helpers.ts";
 import { joinLines, makeStory, replaceLine, splitLines } from "./_inspect_fixtures.ts";
-import { InspectReportSchema, SessionListingSchema } from "../src/inspect/mod.ts";
 import { initializeSessionForRun } from "../src/resume/mod.ts";
 
 const CLI = new URL("../cli/inspect.ts", import.meta.url).pathname;

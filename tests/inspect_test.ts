@@ -1,3 +1,4 @@
+import { InspectReportSchema, SessionListingSchema } from "../src/inspect/schemas.ts";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { RUN_BASE, tempDir } from "./_helpers.ts";
 import {
@@ -14,12 +15,7 @@ import { resumeCommand } from "../cli/_commands.ts";
 import { listSessions } from "../src/store/mod.ts";
 import { shortestUniquePrefix, summarizeSessionFile } from "../src/store/mod.ts";
 import { renderListing, renderReport, shortenText } from "../src/inspect/mod.ts";
-import {
-  type InspectReport,
-  InspectReportSchema,
-  SessionListingSchema,
-  type TurnEntry,
-} from "../src/inspect/mod.ts";
+import type { InspectReport, TurnEntry } from "../src/inspect/mod.ts";
 import { newId } from "../src/record/mod.ts";
 import { initializeSessionForRun } from "../src/resume/mod.ts";
 import { findSession } from "../src/store/mod.ts";

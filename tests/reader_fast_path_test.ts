@@ -4,15 +4,15 @@
  * values, same key order, unknown keys stripped) for every record of generated sessions and
  * for many mutated ones.
  */
-import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
-import { tempDir } from "./_helpers.ts";
-import { parseRecordLine } from "../src/record/mod.ts";
 import {
   FunctionCallItemSchema,
   FunctionCallOutputItemSchema,
   MessageItemSchema,
   SessionRecordSchema,
-} from "../src/record/mod.ts";
+} from "../src/record/schemas.ts";
+import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
+import { tempDir } from "./_helpers.ts";
+import { parseRecordLine } from "../src/record/mod.ts";
 import { readLines } from "../src/io/mod.ts";
 import { generateSession } from "../bench/generate.ts";
 

@@ -1,9 +1,9 @@
+import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { collectRecords } from "../src/history/mod.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { parseResumeArgs, UsageError } from "../cli/_args.ts";
-import { RunEventSchema } from "../src/runtime/mod.ts";
 import { createSession } from "../src/store/mod.ts";
 
 const CLI = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));

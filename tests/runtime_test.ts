@@ -1,3 +1,4 @@
+import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import {
@@ -12,7 +13,7 @@ import {
 } from "./_runtime_helpers.ts";
 import { deniedOutput, NO_TERMINAL_REASON, terminalApprover } from "../src/runtime/mod.ts";
 import type { WireApi } from "../src/record/mod.ts";
-import { isTerminalEvent, RunEventSchema } from "../src/runtime/mod.ts";
+import { isTerminalEvent } from "../src/runtime/mod.ts";
 import { toChatMessages, toResponsesInput } from "../src/runtime/_wire.ts";
 import { SUMMARY_PREFIX } from "../src/compaction/mod.ts";
 import { startEmbeddedModel } from "../src/embedded_model/mod.ts";

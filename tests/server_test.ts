@@ -1,8 +1,9 @@
+import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
 import { eventOf, fileRecords, harness, labels } from "./_runtime_helpers.ts";
 import { ApprovalRegistry } from "../src/runtime/mod.ts";
-import { type RunEvent, RunEventSchema } from "../src/runtime/mod.ts";
+import type { RunEvent } from "../src/runtime/mod.ts";
 import { createAgentHandler, formatSseEvent } from "../src/server/mod.ts";
 import { createCompactor } from "../src/runtime/mod.ts";
 

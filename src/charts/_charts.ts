@@ -63,13 +63,17 @@ const KIND_COLORS: Record<RecordKind, string> = {
 export interface RecordCountRow {
   /** 1-based turn number. */
   turn: number;
+  /** The kind of line counted. */
   kind: RecordKind;
+  /** How many lines of that kind the turn wrote. */
   count: number;
 }
 
 /** Per-turn counts as `inspect --json` reports them (`turns[].counts`, `header.counts`). */
 export interface TurnCounts {
+  /** The 1-based turn number (0 for the lines before the first turn). */
   index: number;
+  /** Lines by kind, and their total. */
   counts: Partial<Record<RecordKind | "total", number>>;
 }
 
@@ -193,12 +197,13 @@ const SVG_NS = "http://www.w3.org/2000/svg";
  *
  * @example
  * ```ts
- * import { recordsPerTurnChart } from "./_charts.ts";
+ * import assert from "node:assert/strict";
+ * import { recordsPerTurnChart } from "./mod.ts";
  * const svg = recordsPerTurnChart([
  *   { turn: 1, kind: "message", count: 2 },
  *   { turn: 2, kind: "message", count: 1 },
  * ]);
- * console.assert(svg.startsWith("<svg"));
+ * assert(svg.startsWith("<svg"));
  * ```
  */
 export function recordsPerTurnChart(
@@ -267,13 +272,14 @@ export function recordsPerTurnChart(
  *
  * @example
  * ```ts
- * import { historySizeChart } from "./_charts.ts";
+ * import assert from "node:assert/strict";
+ * import { historySizeChart } from "./mod.ts";
  * const svg = historySizeChart([
  *   { turn: 1, items: 4, moment: "end of turn" },
  *   { turn: 2, items: 9, moment: "before compaction" },
  *   { turn: 2, items: 3, moment: "end of turn" },
  * ]);
- * console.assert(svg.includes("compaction"));
+ * assert(svg.includes("compaction"));
  * ```
  */
 export function historySizeChart(

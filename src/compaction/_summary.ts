@@ -20,7 +20,7 @@ export const DEFAULT_RENDER_ITEM_CHARS = 6_000;
  * The instructions of the summary call: it sees no tools, only the rendered history, and
  * answers with the summary that will stand for the conversation.
  */
-export const SUMMARY_INSTRUCTIONS = [
+export const SUMMARY_INSTRUCTIONS: string = [
   "You are compacting the context of a coding agent's conversation. The conversation so far",
   "is given below (older parts may be omitted or clipped). Write a summary that lets the agent",
   "continue the work without the original messages. Use exactly these sections, each a list",
@@ -73,12 +73,13 @@ function renderItem(item: ResponseItem, options: Required<SummaryRenderOptions>)
  *
  * @example
  * ```ts
- * import { renderHistoryForSummary } from "./_compaction.ts";
+ * import assert from "node:assert/strict";
+ * import { renderHistoryForSummary } from "./mod.ts";
  * const text = renderHistoryForSummary([
  *   { type: "message", role: "user", content: "fix the bug" },
  *   { type: "function_call_output", callId: "c1", toolName: "read_file", output: "x".repeat(9000), isError: false },
  * ], { maxChars: 4000 });
- * console.assert(text.length <= 4100 && text.includes("fix the bug"));
+ * assert(text.length <= 4100 && text.includes("fix the bug"));
  * ```
  */
 export function renderHistoryForSummary(

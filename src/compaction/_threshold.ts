@@ -60,6 +60,7 @@ function knownContextWindow(model: string): number | undefined {
 
 /** A compaction threshold a user gave that is not a positive whole number of tokens. */
 export class InvalidThresholdError extends TurnlogError {
+  /** An error naming the value given. */
   constructor(value: unknown, options?: ErrorOptions) {
     super(
       "usage",
@@ -74,7 +75,9 @@ export class InvalidThresholdError extends TurnlogError {
 
 /** The threshold a run uses and where it came from. */
 export interface ResolvedThreshold {
+  /** Compact at or above this many tokens. */
   tokens: number;
+  /** Where the figure came from: the override, the model's known window, or the default window. */
   source: "override" | "model" | "default";
 }
 
@@ -86,9 +89,10 @@ export interface ResolvedThreshold {
  *
  * @example
  * ```ts
- * import { resolveCompactThreshold } from "./_compaction.ts";
- * console.assert(resolveCompactThreshold({ model: "gpt-4o" }).tokens === 96_000);
- * console.assert(resolveCompactThreshold({ model: "gpt-4o", override: "500" }).tokens === 500);
+ * import assert from "node:assert/strict";
+ * import { resolveCompactThreshold } from "./mod.ts";
+ * assert(resolveCompactThreshold({ model: "gpt-4o" }).tokens === 96_000);
+ * assert(resolveCompactThreshold({ model: "gpt-4o", override: "500" }).tokens === 500);
  * ```
  */
 export function resolveCompactThreshold(
@@ -145,9 +149,10 @@ export interface ShouldCompactOptions {
  *
  * @example
  * ```ts
- * import { shouldCompact } from "./_compaction.ts";
+ * import assert from "node:assert/strict";
+ * import { shouldCompact } from "./mod.ts";
  * const decision = shouldCompact({ usage: 100, threshold: 8000, history: [] });
- * console.assert(!decision.compact && decision.reason === "below_threshold");
+ * assert(!decision.compact && decision.reason === "below_threshold");
  * ```
  */
 export function shouldCompact(options: ShouldCompactOptions): CompactionDecision {

@@ -4,10 +4,10 @@
  *
  * @module
  */
+import { CompactionCheckpointSchema } from "../record/schemas.ts";
 import {
   CHECKPOINT_VERSION,
   type CompactionCheckpoint,
-  CompactionCheckpointSchema,
   type MessageItem,
   type ResponseItem,
 } from "../record/mod.ts";
@@ -65,13 +65,14 @@ export function planKept(
  *
  * @example
  * ```ts
- * import { compactHistory } from "./_compaction.ts";
+ * import assert from "node:assert/strict";
+ * import { compactHistory } from "./mod.ts";
  * const { replacementHistory, removedItemCount } = compactHistory([
  *   { type: "message", role: "system", content: "sys" },
  *   { type: "message", role: "user", content: "read a.txt" },
  *   { type: "function_call", callId: "c1", name: "read_file", arguments: "{}" },
  * ], "Goal:\n- read a.txt");
- * console.assert(replacementHistory.length === 3 && removedItemCount === 1);
+ * assert(replacementHistory.length === 3 && removedItemCount === 1);
  * ```
  */
 export function compactHistory(

@@ -19,6 +19,7 @@ export type ConversationItem =
 
 /** A request as the rules see it: the conversation and the names of the tools offered. */
 export interface ConversationRequest {
+  /** The conversation, wire-neutral, in request order. */
   items: ConversationItem[];
   /** The function tools offered; empty means a summary (compaction) request. */
   toolNames: string[];
@@ -26,6 +27,7 @@ export interface ConversationRequest {
 
 /** A tool call the embedded model decided to make. */
 export interface PlannedCall {
+  /** The tool to call. */
   name: string;
   /** The JSON arguments, as the wire carries them. */
   arguments: string;

@@ -74,12 +74,13 @@ type Output = Extract<ConversationItem, { kind: "output" }>;
  *
  * @example
  * ```ts
- * import { decideReply } from "./_rules.ts";
+ * import assert from "node:assert/strict";
+ * import { decideReply } from "./mod.ts";
  * const reply = decideReply({
  *   items: [{ kind: "message", role: "user", text: "list the files" }],
  *   toolNames: ["list_dir"],
  * });
- * console.assert(reply.kind === "calls" && reply.calls[0]?.name === "list_dir");
+ * assert(reply.kind === "calls" && reply.calls[0]?.name === "list_dir");
  * ```
  */
 export function decideReply(request: ConversationRequest): Reply {

@@ -8,7 +8,9 @@ import type { Reply } from "./_conversation.ts";
 
 /** Input and output token counts of one response. */
 export interface TokenCounts {
+  /** Tokens the request is counted as. */
   inputTokens: number;
+  /** Tokens the reply is counted as. */
   outputTokens: number;
 }
 
@@ -19,9 +21,10 @@ export interface TokenCounts {
  *
  * @example
  * ```ts
- * import { countTokens } from "./_usage.ts";
+ * import assert from "node:assert/strict";
+ * import { countTokens } from "./mod.ts";
  * const usage = countTokens("12345678", { kind: "text", text: "abcde" });
- * console.assert(usage.inputTokens === 2 && usage.outputTokens === 2);
+ * assert(usage.inputTokens === 2 && usage.outputTokens === 2);
  * ```
  */
 export function countTokens(serializedInput: string, reply: Reply): TokenCounts {

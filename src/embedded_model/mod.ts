@@ -6,13 +6,19 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import OpenAI from "openai";
  * import { startEmbeddedModel } from "./mod.ts";
  *
  * await using model = await startEmbeddedModel();
  * const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey });
- * const response = await client.responses.create({ model: model.model, input: "hello" });
- * console.log(response.output_text);
+ * const response = await client.responses.create({
+ *   model: model.model,
+ *   input: "list the files",
+ *   tools: [{ type: "function", name: "list_dir", parameters: {}, strict: false }],
+ * });
+ * const call = response.output[0];
+ * assert.equal(call?.type === "function_call" && call.name, "list_dir");
  * ```
  *
  * @module
@@ -57,9 +63,10 @@ export interface EmbeddedModel {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { startEmbeddedModel } from "./mod.ts";
  * const model = await startEmbeddedModel({ model: "scripted" });
- * console.assert(model.baseURL.startsWith("http://127.0.0.1:"));
+ * assert(model.baseURL.startsWith("http://127.0.0.1:"));
  * await model.close();
  * ```
  */

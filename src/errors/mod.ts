@@ -82,10 +82,10 @@ export const ERROR_OUTCOMES: Readonly<Record<ErrorKind, ErrorOutcome>> = {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { outcomeOf, TurnlogError } from "./mod.ts";
  * const error = new TurnlogError("in_use", "Session is in use");
- * assertEquals(outcomeOf(error), { exitCode: 1, failure: "session" });
+ * assert.deepEqual(outcomeOf(error), { exitCode: 1, failure: "session" });
  * ```
  */
 export class TurnlogError extends Error {

@@ -17,6 +17,7 @@ export const CHECKPOINT_MARKER = '"compaction_checkpoint"';
 
 /** The last valid checkpoint of a session file and where its line is. */
 export interface FoundCheckpoint {
+  /** The checkpoint record's payload. */
   checkpoint: CompactionCheckpoint;
   /** Byte offset of the checkpoint line's first byte. */
   start: number;

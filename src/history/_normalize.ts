@@ -25,7 +25,9 @@ export function synthesizedOutputFor(call: FunctionCallItem): FunctionCallOutput
 
 /** An item normalization removed from the model-visible history, and why. */
 export interface DroppedItem {
+  /** The output left out. */
   item: FunctionCallOutputItem;
+  /** Why: no call before it, or a second output for one call. */
   reason: "orphan_output" | "duplicate_output";
 }
 
@@ -47,11 +49,12 @@ export interface NormalizedHistory {
  *
  * @example
  * ```ts
- * import { normalizeHistory } from "./_normalize.ts";
+ * import assert from "node:assert/strict";
+ * import { normalizeHistory } from "./mod.ts";
  * const { history, synthesized } = normalizeHistory([
  *   { type: "function_call", callId: "c1", name: "read_file", arguments: "{}" },
  * ]);
- * console.assert(history.length === 2 && synthesized[0]?.callId === "c1");
+ * assert(history.length === 2 && synthesized[0]?.callId === "c1");
  * ```
  */
 export function normalizeHistory(items: readonly ResponseItem[]): NormalizedHistory {

@@ -35,7 +35,9 @@ export async function* readRecords(
 
 /** Every record of a file, and every problem, in file order. */
 export interface ReadResult {
+  /** The valid records, in file order. */
   records: SessionRecord[];
+  /** The lines that are not valid records, in file order. */
   problems: LineProblem[];
 }
 

@@ -27,12 +27,13 @@ export function replayRecord(history: ResponseItem[], record: SessionRecord): vo
  *
  * @example
  * ```ts
- * import { replayHistory } from "./_replay.ts";
+ * import assert from "node:assert/strict";
+ * import { replayHistory } from "./mod.ts";
  * import { makeRecord } from "../record/mod.ts";
  * const history = replayHistory([
  *   makeRecord("response_item", { type: "message", role: "user", content: "hi" }),
  * ]);
- * console.assert(history.length === 1);
+ * assert(history.length === 1);
  * ```
  */
 export function replayHistory(

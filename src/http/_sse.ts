@@ -22,9 +22,9 @@ export interface SseEvent {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { formatSse } from "./_sse.ts";
- * assertEquals(formatSse({ event: "ping", data: "a\nb" }), "event: ping\ndata: a\ndata: b\n\n");
+ * import assert from "node:assert/strict";
+ * import { formatSse } from "./mod.ts";
+ * assert.deepEqual(formatSse({ event: "ping", data: "a\nb" }), "event: ping\ndata: a\ndata: b\n\n");
  * ```
  */
 export function formatSse(event: SseEvent): string {

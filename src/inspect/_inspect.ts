@@ -9,7 +9,7 @@ import { readLines } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/mod.ts";
 import { type SegmenterOptions, TurnSegmenter } from "./_segmenter.ts";
-import type { InspectReport } from "./_schema.ts";
+import type { InspectReport } from "./_types.ts";
 
 /** Options of {@linkcode inspectSession}. */
 export interface InspectOptions extends SegmenterOptions {
@@ -27,6 +27,7 @@ export interface InspectOptions extends SegmenterOptions {
 
 /** A path that exists but is not a regular file. */
 export class NotAFileError extends TurnlogError {
+  /** An error naming the path. */
   constructor(path: string, options?: ErrorOptions) {
     super(
       "not_found",

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { InspectReport } from "./_schema.ts";
+import type { InspectReport } from "./_types.ts";
 
 /**
  * The text of `JSON.stringify(report, null, 2)`, in pieces: one per top-level field and one

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { LineRef, TurnEntry } from "./_schema.ts";
+import type { LineRef, TurnEntry } from "./_types.ts";
 
 /** The byte range of a line, terminator included. */
 export interface LineRange {

@@ -6,7 +6,7 @@
  */
 import { formatNumber, plural, type Style, visible } from "../text/mod.ts";
 import type { View } from "./_render_text.ts";
-import type { Header, Turn, TurnEntry } from "./_schema.ts";
+import type { Header, Turn, TurnEntry } from "./_types.ts";
 
 type EntryOf<K extends TurnEntry["kind"]> = Extract<TurnEntry, { kind: K }>;
 

@@ -7,7 +7,7 @@
 import { painter, plural, visible } from "../text/mod.ts";
 import type { RepairPlan } from "./_repair_plan.ts";
 import type { RenderOptions } from "./_render_text.ts";
-import type { InspectReport } from "./_schema.ts";
+import type { InspectReport } from "./_types.ts";
 
 /**
  * Renders a repair plan: what a dry run would do, or (with `written`) what was done and how

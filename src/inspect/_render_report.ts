@@ -13,7 +13,7 @@ import {
   RECORD_COUNT_COLUMNS,
   type RecordCounts,
   type Turn,
-} from "./_schema.ts";
+} from "./_types.ts";
 
 function sessionHeader(report: InspectReport, paint: Painter): string[] {
   const { session, totals } = report;
@@ -52,7 +52,7 @@ function sessionHeader(report: InspectReport, paint: Painter): string[] {
 }
 
 /** A turn's heading: its run, time, model, policy and lines. */
-export function turnHeading(turn: Turn, paint: Painter): string {
+function turnHeading(turn: Turn, paint: Painter): string {
   const parts = [
     `run ${visible(turn.runId)}`,
     formatTime(turn.time),

@@ -22,9 +22,9 @@ export interface RenderOptions {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { shortenText } from "./_render_text.ts";
- * assertEquals(shortenText("abcdef", 6, { maxChars: 3 }), "abc … (+3 chars)");
+ * import assert from "node:assert/strict";
+ * import { shortenText } from "./mod.ts";
+ * assert.deepEqual(shortenText("abcdef", 6, { maxChars: 3 }), "abc … (+3 chars)");
  * ```
  */
 export function shortenText(
@@ -49,6 +49,7 @@ export function sizeWithBytes(bytes: number): string {
 
 /** The pieces every view renders with. */
 export interface View {
+  /** Colours text, or leaves it plain. */
   paint: Painter;
   /** A text from the session, shortened, made visible, continued lines indented. */
   text(value: string, chars: number, indent: string): string;

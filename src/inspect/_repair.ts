@@ -19,7 +19,7 @@ import { loadSession } from "../resume/mod.ts";
 import { quarantineLines, SessionInUseError, SessionWriter } from "../store/mod.ts";
 import { inspectSession } from "./_inspect.ts";
 import { type MovedLine, planFileRepair, type RepairPlan } from "./_repair_plan.ts";
-import type { InspectReport } from "./_schema.ts";
+import type { InspectReport } from "./_types.ts";
 
 /** What {@linkcode repairSession} did. */
 export interface RepairResult {

@@ -7,7 +7,7 @@
 import { readRange } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { quarantinePath } from "../store/mod.ts";
-import type { InspectProblemKind, InspectReport } from "./_schema.ts";
+import type { InspectProblemKind, InspectReport } from "./_types.ts";
 
 /** Problem kinds whose line repair moves to the sidecar. */
 const MOVED_KINDS: ReadonlySet<InspectProblemKind> = new Set<InspectProblemKind>([
@@ -22,11 +22,15 @@ const MOVED_KINDS: ReadonlySet<InspectProblemKind> = new Set<InspectProblemKind>
 
 /** A line repair moves from the session file to the sidecar. */
 export interface MovedLine {
+  /** The line's number before the repair. */
   line: number;
+  /** What is wrong with it. */
   kind: InspectProblemKind;
   /** Byte range in the session file, terminator included. */
   start: number;
+  /** Byte offset just past the line's terminator. */
   end: number;
+  /** The problem, `path:line: what is wrong`. */
   message: string;
   /**
    * The records a line of several records glued together splits into, each written back on
@@ -37,16 +41,21 @@ export interface MovedLine {
 
 /** An output repair appends for a call without one. */
 export interface AppendedOutput {
+  /** The call's id. */
   callId: string;
+  /** The called tool's name. */
   toolName: string;
   /** The call's line and turn. */
   line: number;
+  /** The call's turn, or null for the header. */
   turn: number | null;
 }
 
 /** What a repair does to one file. */
 export interface RepairPlan {
+  /** The session file. */
   path: string;
+  /** The sidecar that keeps every byte taken out (`<file>.quarantine`). */
   sidecar: string;
   /** Lines moved to the sidecar, in file order. */
   moved: MovedLine[];
@@ -127,8 +136,9 @@ export function planRepair(report: InspectReport): RepairPlan {
  *
  * @example
  * ```ts
- * import { splitGluedRecords } from "./_repair.ts";
- * console.assert(splitGluedRecords('{"a":1}{"b":2}') === null); // not records
+ * import assert from "node:assert/strict";
+ * import { splitGluedRecords } from "./mod.ts";
+ * assert(splitGluedRecords('{"a":1}{"b":2}') === null); // not records
  * ```
  */
 export function splitGluedRecords(text: string): { type: string; text: string }[] | null {

@@ -17,7 +17,7 @@ import type {
   SessionFacts,
   Totals,
   Turn,
-} from "./_schema.ts";
+} from "./_types.ts";
 
 /** Zero counts. */
 export function emptyCounts(): RecordCounts {

@@ -36,7 +36,7 @@ import {
   type SynthesizedOutput,
   type Turn,
   type TurnEntry,
-} from "./_schema.ts";
+} from "./_types.ts";
 
 /** The default number of characters of each text kept in a report. */
 export const DEFAULT_TEXT_LIMIT = 2000;
@@ -101,8 +101,8 @@ function newTurn(
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { TurnSegmenter } from "./_segmenter.ts";
+ * import assert from "node:assert/strict";
+ * import { TurnSegmenter } from "./mod.ts";
  * import { makeRecord } from "../record/mod.ts";
  * const segmenter = new TurnSegmenter("s.jsonl");
  * segmenter.push({
@@ -111,7 +111,7 @@ function newTurn(
  *     runId: "r1", model: "m", wireApi: "chat", policy: { approval: "auto" }, resumed: false,
  *   }),
  * }, { start: 0, end: 10 });
- * assertEquals(segmenter.finish({ sizeBytes: 10 }).turns.length, 1);
+ * assert.deepEqual(segmenter.finish({ sizeBytes: 10 }).turns.length, 1);
  * ```
  */
 export class TurnSegmenter {

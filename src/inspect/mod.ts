@@ -4,7 +4,7 @@
  *
  * @module
  */
-export * from "./_schema.ts";
+export * from "./_types.ts";
 export * from "./_inspect.ts";
 export * from "./_json.ts";
 export {
@@ -14,7 +14,8 @@ export {
   TurnSegmenter,
 } from "./_segmenter.ts";
 export { emptyCounts } from "./_report.ts";
-export * from "./_render_text.ts";
+export type { LineRange } from "./_pairing.ts";
+export { type RenderOptions, shortenText } from "./_render_text.ts";
 export * from "./_render_report.ts";
 export * from "./_render_listing.ts";
 export * from "./_render_repair.ts";

@@ -11,9 +11,9 @@ import { TurnlogError } from "../errors/mod.ts";
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { concatBytes } from "./_bytes.ts";
- * assertEquals(concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]), new Uint8Array([1, 2, 3]));
+ * import assert from "node:assert/strict";
+ * import { concatBytes } from "./mod.ts";
+ * assert.deepEqual(concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]), new Uint8Array([1, 2, 3]));
  * ```
  */
 export function concatBytes(parts: readonly Uint8Array[], length?: number): Uint8Array {

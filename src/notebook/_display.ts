@@ -68,9 +68,10 @@ export interface TableOptions {
  *
  * @example
  * ```ts
- * import { tableBundle } from "./_display.ts";
+ * import assert from "node:assert/strict";
+ * import { tableBundle } from "./mod.ts";
  * const bundle = tableBundle([{ turn: 1, records: 5 }]);
- * console.assert(bundle["text/markdown"]?.includes("| 1 | 5 |"));
+ * assert(bundle["text/markdown"]?.includes("| 1 | 5 |"));
  * ```
  */
 export function tableBundle(

@@ -8,6 +8,7 @@ import { TurnlogError } from "../errors/mod.ts";
 
 /** An id that is not a plain id: rejected before it comes near a path. */
 export class InvalidSessionIdError extends TurnlogError {
+  /** An error with the message given. */
   constructor(message: string, options?: ErrorOptions) {
     super("not_found", message, options);
     this.name = "InvalidSessionIdError";
@@ -26,9 +27,10 @@ let lastCounter = 0;
  *
  * @example
  * ```ts
- * import { newId, idTime } from "./_ids.ts";
+ * import assert from "node:assert/strict";
+ * import { newId, idTime } from "./mod.ts";
  * const id = newId(new Date("2026-11-30T10:00:00Z"));
- * console.assert(idTime(id)?.toISOString() === "2026-11-30T10:00:00.000Z");
+ * assert(idTime(id)?.toISOString() === "2026-11-30T10:00:00.000Z");
  * ```
  */
 export function newId(now: Date = new Date()): string {

@@ -16,9 +16,9 @@ export interface ValidationIssues {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { firstIssue } from "./_issues.ts";
- * assertEquals(firstIssue({ issues: [{ path: ["payload", "callId"], message: "Too small" }] }), "payload.callId: Too small");
+ * import assert from "node:assert/strict";
+ * import { firstIssue } from "./mod.ts";
+ * assert.deepEqual(firstIssue({ issues: [{ path: ["payload", "callId"], message: "Too small" }] }), "payload.callId: Too small");
  * ```
  */
 export function firstIssue(error: ValidationIssues, fallback = "invalid value"): string {

@@ -8,14 +8,14 @@ import { TurnlogError } from "../errors/mod.ts";
 import type { Line } from "../io/mod.ts";
 import { clip } from "../text/mod.ts";
 import { firstIssue } from "./_issues.ts";
+import { RECORD_TYPES } from "./_make.ts";
+import type { SessionRecord } from "./_types.ts";
 import {
   FunctionCallItemSchema,
   FunctionCallOutputItemSchema,
   MessageItemSchema,
-  RECORD_TYPES,
-  type SessionRecord,
   SessionRecordSchema,
-} from "./_schemas.ts";
+} from "./schemas.ts";
 
 /** What is wrong with a line. */
 export type ProblemKind =
@@ -27,12 +27,15 @@ export type ProblemKind =
 
 /** A line that is not a valid record. */
 export interface LineProblem {
+  /** The 1-based line number. */
   line: number;
+  /** What is wrong. */
   kind: ProblemKind;
   /** `path:line: what is wrong`. */
   message: string;
   /** Byte range of the line, terminator included, for repair. */
   start: number;
+  /** Byte offset just past the line's terminator. */
   end: number;
 }
 
@@ -45,6 +48,7 @@ export type RecordEntry =
 export class SessionFileError extends TurnlogError {
   /** The problem, when the error is about one line. */
   readonly problem: LineProblem | undefined;
+  /** An error with the message given, and the line problem it is about. */
   constructor(message: string, options?: ErrorOptions & { problem?: LineProblem }) {
     super("session_file", message, options);
     this.name = "SessionFileError";

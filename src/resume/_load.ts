@@ -27,7 +27,9 @@ import { findSession, resolveSessionsRoot, type SessionLocation } from "../store
 
 /** A session file read back: its meta, its replayed history and what was wrong with it. */
 export interface LoadedSession {
+  /** Where the session's file is. */
   location: SessionLocation;
+  /** The session's `session_meta`. */
   meta: SessionMeta;
   /** The replayed model-visible history, before normalization. */
   replayed: ResponseItem[];

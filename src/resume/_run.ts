@@ -40,7 +40,9 @@ export interface RunSessionInput {
   root?: string | undefined;
   /** The system message of a fresh session. */
   systemPrompt: string;
+  /** The workspace folder, recorded in a new session's `session_meta`. */
   cwd: string;
+  /** Who serves the model: "embedded", "openai" or a host. */
   modelProvider: string;
   /** The model; absent on resume: the one the session last used. */
   model?: string | undefined;
@@ -54,10 +56,15 @@ export interface RunSessionInput {
 
 /** The session a run works on, locked for it. */
 export interface RunSession {
+  /** The session id (stable across runs). */
   sessionId: string;
+  /** This run's id (new every turn). */
   runId: string;
+  /** True when the run continues a session. */
   resumed: boolean;
+  /** Where the session's file is. */
   location: SessionLocation;
+  /** The session's `session_meta`. */
   meta: SessionMeta;
   /** The turn context written for this run: its model, wire API and policy. */
   turn: TurnContext;
@@ -65,8 +72,11 @@ export interface RunSession {
   history: ResponseItem[];
   /** Only what this run appended for the history: synthesized outputs and the user message. */
   newItemsToPersist: ResponseItem[];
+  /** Outputs synthesized for calls a crash left without one (appended). */
   synthesizedItems: FunctionCallOutputItem[];
+  /** Outputs left out of the history because their call is missing. */
   droppedItems: DroppedItem[];
+  /** Lines of the file that are not valid records (skipped). */
   problems: LineProblem[];
   /** Valid records in the file before this run appended anything. */
   recordCountBefore: number;

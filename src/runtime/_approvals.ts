@@ -9,8 +9,11 @@ import type { ApprovalMode } from "../record/mod.ts";
 
 /** A tool call waiting for a decision. */
 export interface ApprovalRequest {
+  /** The run asking. */
   runId: string;
+  /** The call waiting. */
   callId: string;
+  /** The tool to run. */
   name: string;
   /** The JSON arguments string the model sent. */
   arguments: string;
@@ -18,12 +21,15 @@ export interface ApprovalRequest {
 
 /** An approver's answer; `reason` says who or what decided, for the record and the model. */
 export interface ApprovalDecision {
+  /** True to let the call run. */
   approved: boolean;
+  /** Who or what decided, for the record and the model. */
   reason: string;
 }
 
 /** Decides whether a tool call may run. An abort of `signal` must end the wait as a denial. */
 export interface Approver {
+  /** Decides one call; an abort of `signal` ends the wait as a denial. */
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
 }
 
@@ -58,9 +64,11 @@ export function approvingApprover(reason = "approved by the caller"): Approver {
 
 /** Where a terminal approver asks; the defaults are the process's stdin and stderr. */
 export interface TerminalApproverOptions {
+  /** Whether there is a terminal to ask on (default: stdin is one). */
   isTerminal?: () => boolean;
   /** Reads one answer line; null at end of input. */
   readLine?: () => Promise<string | null>;
+  /** Writes the question (default: stderr). */
   write?: (text: string) => void;
 }
 
@@ -110,8 +118,10 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approve
  */
 export class ApprovalRegistry {
   readonly #pending = new Map<string, (decision: ApprovalDecision) => void>();
+  /** How long a call waits for a decision before it counts as denied, in milliseconds. */
   readonly timeoutMs: number;
 
+  /** A registry whose approvals wait at most `timeoutMs` (default 5 minutes). */
   constructor(options: { timeoutMs?: number } = {}) {
     this.timeoutMs = options.timeoutMs ?? 5 * 60_000;
   }

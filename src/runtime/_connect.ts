@@ -105,10 +105,10 @@ function connection(
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { connectModel } from "./_connect.ts";
+ * import assert from "node:assert/strict";
+ * import { connectModel } from "./mod.ts";
  * await using model = await connectModel({ model: "scripted" });
- * assertEquals([model.model, model.modelProvider, model.embedded], ["scripted", "embedded", true]);
+ * assert.deepEqual([model.model, model.modelProvider, model.embedded], ["scripted", "embedded", true]);
  * ```
  */
 export async function connectModel(settings: ModelSettings = {}): Promise<ModelConnection> {

@@ -27,7 +27,7 @@ import { toolCall } from "./_tool_step.ts";
 export const DEFAULT_MAX_ROUNDS = 8;
 
 /** The system message of a fresh session. */
-export const DEFAULT_SYSTEM_PROMPT =
+export const DEFAULT_SYSTEM_PROMPT: string =
   "You are a careful assistant working in the user's workspace folder through tools: " +
   "list_dir, read_file, search_text, write_file (changes a file; may need the user's " +
   "approval) and slow_task (a long-running job). Paths are relative to the workspace. " +

@@ -21,6 +21,7 @@ type ChatToolCall = OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
 
 /** The model answered with an error, or its stream broke off. */
 export class ModelResponseError extends TurnlogError {
+  /** An error with the message given. */
   constructor(message: string, options?: ErrorOptions) {
     super("model", message, options);
     this.name = "ModelResponseError";
@@ -109,6 +110,7 @@ export interface ModelRoundResult {
   text: string;
   /** The tool calls, in the order the model made them. */
   calls: FunctionCallItem[];
+  /** The round's token usage, when the model reported it. */
   usage: Usage | undefined;
 }
 
@@ -119,10 +121,15 @@ export type ModelStreamPart =
 
 /** One model request. */
 export interface ModelRequest {
+  /** The wire protocol to speak. */
   wireApi: WireApi;
+  /** The model to ask. */
   model: string;
+  /** The whole history to send. */
   history: readonly ResponseItem[];
+  /** The tools offered (none: a summary call). */
   tools: readonly ToolDefinition[];
+  /** Cancels the request. */
   signal?: AbortSignal | undefined;
 }
 

@@ -25,13 +25,27 @@ import {
 } from "../runtime/mod.ts";
 
 /** The body of `POST /api/agent/stream`. */
-export const StreamRequestSchema = z.object({
+export interface StreamRequest {
+  /** The user's message. */
+  message: string;
+  /** Continue this session (id or unique prefix); absent: start a new one. */
+  sessionId?: string | undefined;
+}
+
+/** The body of `POST /api/agent/approvals/<runId>/<callId>`. */
+export interface ApprovalBody {
+  /** Let the call run, or not. */
+  decision: "approve" | "deny";
+  /** Why, for the record and the model. */
+  reason?: string | undefined;
+}
+
+const StreamRequestSchema: z.ZodType<StreamRequest> = z.object({
   message: z.string().min(1),
   sessionId: z.string().min(1).optional(),
 });
 
-/** The body of `POST /api/agent/approvals/<runId>/<callId>`. */
-export const ApprovalBodySchema = z.object({
+const ApprovalBodySchema: z.ZodType<ApprovalBody> = z.object({
   decision: z.enum(["approve", "deny"]),
   reason: z.string().optional(),
 });

@@ -10,7 +10,9 @@ import { dayFolders, impliedSessionsRoot, type SessionLocation, sessionsIn } fro
 
 /** No session has this id or id prefix. */
 export class SessionNotFoundError extends TurnlogError {
+  /** The id or prefix looked for. */
   readonly sessionId: string;
+  /** An error naming the id and the root searched. */
   constructor(sessionId: string, root: string, options?: ErrorOptions) {
     super(
       "not_found",
@@ -24,7 +26,9 @@ export class SessionNotFoundError extends TurnlogError {
 
 /** An id prefix that matches more than one session. */
 export class AmbiguousSessionError extends TurnlogError {
+  /** The sessions the prefix matches. */
   readonly candidates: SessionLocation[];
+  /** An error listing the sessions the prefix matches. */
   constructor(prefix: string, candidates: SessionLocation[], options?: ErrorOptions) {
     const listed = candidates.map((c) => `  ${c.id}  ${c.createdAt}`).join("\n");
     super(

@@ -12,7 +12,9 @@ export const SESSIONS_DIR_ENV = "TURNLOG_SESSIONS_DIR";
 
 /** Where a session's file is, as its name tells. */
 export interface SessionLocation {
+  /** The session id. */
   id: string;
+  /** The session file's path. */
   path: string;
   /** Creation time, ISO 8601, from the file name. */
   createdAt: string;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { SessionRecordSchema } from "../record/schemas.ts";
 import { join } from "node:path";
 import { TurnlogError } from "../errors/mod.ts";
 import { readFull, writeAll } from "../io/mod.ts";
@@ -15,13 +16,13 @@ import {
   newId,
   type SessionMeta,
   type SessionRecord,
-  SessionRecordSchema,
 } from "../record/mod.ts";
 import { sessionFilePath, type SessionLocation } from "./_layout.ts";
 import { quarantineLines } from "./_sidecar.ts";
 
 /** Another run holds the session file's lock. */
 export class SessionInUseError extends TurnlogError {
+  /** An error naming the locked file. */
   constructor(path: string, options?: ErrorOptions) {
     super("in_use", `Session is in use: another run holds the lock on ${path}`, options);
     this.name = "SessionInUseError";
@@ -34,6 +35,7 @@ export class SessionInUseError extends TurnlogError {
  * ever appends.
  */
 export class SessionWriter {
+  /** The session file. */
   readonly path: string;
   #file: Deno.FsFile | undefined;
   #appended = 0;
@@ -94,6 +96,7 @@ export class SessionWriter {
     this.#file = undefined;
   }
 
+  /** Same as {@linkcode SessionWriter.close}, for `using`. */
   [Symbol.dispose](): void {
     this.close();
   }
@@ -148,10 +151,15 @@ function isCompleteRecord(bytes: Uint8Array): boolean {
 
 /** What a new session file starts with. */
 export interface NewSession {
+  /** The workspace folder of the first run. */
   cwd: string;
+  /** Who serves the model. */
   modelProvider: string;
+  /** The model of the first run. */
   model: string;
+  /** The wire API of the first run. */
   wireApi: SessionMeta["wireApi"];
+  /** The policy of the first run. */
   policy: SessionMeta["policy"];
 }
 

@@ -11,10 +11,10 @@
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { clip } from "./_clip.ts";
- * assertEquals(clip("abcdef", 4), "abc…");
- * assertEquals(clip("abc", 4), "abc");
+ * import assert from "node:assert/strict";
+ * import { clip } from "./mod.ts";
+ * assert.deepEqual(clip("abcdef", 4), "abc…");
+ * assert.deepEqual(clip("abc", 4), "abc");
  * ```
  */
 export function clip(text: string, max: number, ellipsis = "…"): string {
@@ -28,9 +28,9 @@ export function clip(text: string, max: number, ellipsis = "…"): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { oneLine } from "./_clip.ts";
- * assertEquals(oneLine("  list\n  the files  ", 9), "list the…");
+ * import assert from "node:assert/strict";
+ * import { oneLine } from "./mod.ts";
+ * assert.deepEqual(oneLine("  list\n  the files  ", 9), "list the…");
  * ```
  */
 export function oneLine(text: string, max = 80, ellipsis = "…"): string {
@@ -44,8 +44,8 @@ export function oneLine(text: string, max = 80, ellipsis = "…"): string {
  *
  * @example
  * ```ts
- * import { assert } from "node:assert/strict";
- * import { clipMiddle } from "./_clip.ts";
+ * import assert from "node:assert/strict";
+ * import { clipMiddle } from "./mod.ts";
  * const clipped = clipMiddle("a".repeat(500) + "z".repeat(500), 100);
  * assert(clipped.startsWith("a") && clipped.endsWith("z") && clipped.length <= 100);
  * ```
@@ -65,9 +65,9 @@ export function clipMiddle(text: string, max: number): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { clipWithNote } from "./_clip.ts";
- * assertEquals(clipWithNote("abcdef", 3, (n) => `[${n} in all]`), "abc\n[6 in all]");
+ * import assert from "node:assert/strict";
+ * import { clipWithNote } from "./mod.ts";
+ * assert.deepEqual(clipWithNote("abcdef", 3, (n) => `[${n} in all]`), "abc\n[6 in all]");
  * ```
  */
 export function clipWithNote(
@@ -84,9 +84,9 @@ export function clipWithNote(
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { clipLines } from "./_clip.ts";
- * assertEquals(clipLines("a\nb\nc", 2), "a\nb\n… (1 more line)");
+ * import assert from "node:assert/strict";
+ * import { clipLines } from "./mod.ts";
+ * assert.deepEqual(clipLines("a\nb\nc", 2), "a\nb\n… (1 more line)");
  * ```
  */
 export function clipLines(text: string, maxLines = 4, width = 110): string {

@@ -18,10 +18,10 @@ export type Painter = (style: Style, text: string) => string;
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { painter } from "./_color.ts";
- * assertEquals(painter(false)("red", "x"), "x");
- * assertEquals(painter(true)("red", "x"), "\x1b[31mx\x1b[39m");
+ * import assert from "node:assert/strict";
+ * import { painter } from "./mod.ts";
+ * assert.deepEqual(painter(false)("red", "x"), "x");
+ * assert.deepEqual(painter(true)("red", "x"), "\x1b[31mx\x1b[39m");
  * ```
  */
 export function painter(enabled: boolean): Painter {

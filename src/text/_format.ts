@@ -9,9 +9,9 @@
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { formatNumber } from "./_format.ts";
- * assertEquals(formatNumber(12345), "12,345");
+ * import assert from "node:assert/strict";
+ * import { formatNumber } from "./mod.ts";
+ * assert.deepEqual(formatNumber(12345), "12,345");
  * ```
  */
 export function formatNumber(n: number): string {
@@ -23,10 +23,10 @@ export function formatNumber(n: number): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { plural } from "./_format.ts";
- * assertEquals(plural(1, "turn"), "1 turn");
- * assertEquals(plural(1200, "record"), "1,200 records");
+ * import assert from "node:assert/strict";
+ * import { plural } from "./mod.ts";
+ * assert.deepEqual(plural(1, "turn"), "1 turn");
+ * assert.deepEqual(plural(1200, "record"), "1,200 records");
  * ```
  */
 export function plural(n: number, word: string): string {
@@ -38,10 +38,10 @@ export function plural(n: number, word: string): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { formatBytes } from "./_format.ts";
- * assertEquals(formatBytes(512), "512 bytes");
- * assertEquals(formatBytes(1536), "1.5 KiB");
+ * import assert from "node:assert/strict";
+ * import { formatBytes } from "./mod.ts";
+ * assert.deepEqual(formatBytes(512), "512 bytes");
+ * assert.deepEqual(formatBytes(1536), "1.5 KiB");
  * ```
  */
 export function formatBytes(bytes: number): string {
@@ -62,9 +62,9 @@ export function formatBytes(bytes: number): string {
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { formatTime } from "./_format.ts";
- * assertEquals(formatTime("2026-11-30T10:00:00.123Z"), "2026-11-30 10:00:00Z");
+ * import assert from "node:assert/strict";
+ * import { formatTime } from "./mod.ts";
+ * assert.deepEqual(formatTime("2026-11-30T10:00:00.123Z"), "2026-11-30 10:00:00Z");
  * ```
  */
 export function formatTime(iso: string): string {
@@ -81,9 +81,9 @@ const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/g;
  *
  * @example
  * ```ts
- * import { assertEquals } from "node:assert/strict";
- * import { visible } from "./_format.ts";
- * assertEquals(visible("a\x1b[31mb"), "a\\x1b[31mb");
+ * import assert from "node:assert/strict";
+ * import { visible } from "./mod.ts";
+ * assert.deepEqual(visible("a\x1b[31mb"), "a\\x1b[31mb");
  * ```
  */
 export function visible(text: string): string {

@@ -21,13 +21,17 @@ export const OUTPUT_LIMIT = 16 * 1024;
 
 /** What a tool call produced: the text the model sees, and whether it is an error. */
 export interface ToolResult {
+  /** What the model is told. */
   output: string;
+  /** True when the call failed. */
   isError: boolean;
 }
 
 /** A tool as the model is told about it. */
 export interface ToolDefinition {
+  /** The tool's name, as the model calls it. */
   name: string;
+  /** What the tool does, for the model. */
   description: string;
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
@@ -37,17 +41,21 @@ export interface ToolDefinition {
 export interface Tool extends ToolDefinition {
   /** True for a tool that changes something (asks for approval under "ask-changes"). */
   changes: boolean;
+  /** Runs the tool with the arguments the model sent (not yet validated). */
   run(args: unknown, context: ToolContext): Promise<ToolResult>;
 }
 
 /** What a running tool gets besides its arguments. */
 export interface ToolContext {
+  /** The workspace the tool is confined to. */
   workspace: Workspace;
+  /** Cancels the tool. */
   signal: AbortSignal;
 }
 
 /** A tool call was cancelled (its run's AbortSignal fired). */
 export class ToolCancelledError extends TurnlogError {
+  /** An error saying the call was cancelled. */
   constructor(message = "The tool call was cancelled", options?: ErrorOptions) {
     super("cancelled", message, options);
     this.name = "ToolCancelledError";
@@ -275,15 +283,20 @@ export const WORKSPACE_TOOLS: readonly Tool[] = [
 
 /** A tool call to run: the tool's name and the JSON arguments string the model sent. */
 export interface ToolCallRequest {
+  /** The tool's name. */
   name: string;
+  /** The JSON arguments string the model sent. */
   arguments: string;
 }
 
 /** The tools of one run over one workspace. */
 export class ToolSet {
+  /** The workspace the tools work in. */
   readonly workspace: Workspace;
+  /** The tools offered. */
   readonly tools: readonly Tool[];
 
+  /** The tools over a workspace (default: every workspace tool). */
   constructor(workspace: Workspace, tools: readonly Tool[] = WORKSPACE_TOOLS) {
     this.workspace = workspace;
     this.tools = tools;

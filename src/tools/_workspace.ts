@@ -10,6 +10,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** A path a tool was given leads outside the workspace. */
 export class OutsideWorkspaceError extends TurnlogError {
+  /** An error with the message given. */
   constructor(message: string, options?: ErrorOptions) {
     super("workspace", message, options);
     this.name = "OutsideWorkspaceError";

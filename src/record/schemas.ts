@@ -1,28 +1,21 @@
 /**
- * The session file's record format: one zod schema per record, the TypeScript types inferred
- * from them. A session file is JSONL; every line is an envelope `{ timestamp, type, payload }`.
+ * The zod schemas of the session file's records: every line is validated by them. The
+ * compiler checks below that they agree, field for field, with the record types of
+ * `./_types.ts` (the library's public face), so the shape has one truth.
  *
  * @module
  */
 import { z } from "zod";
-
-/** The version of the record format written into `session_meta`. */
-export const FORMAT_VERSION = 1;
+import type * as T from "./_types.ts";
 
 /** How much a run may do without asking: never ask, ask for changes, ask for everything. */
 export const ApprovalModeSchema = z.enum(["auto", "ask-changes", "ask-all"]);
-/** How much a run may do without asking. */
-export type ApprovalMode = z.infer<typeof ApprovalModeSchema>;
 
 /** The run policy, recorded in `session_meta` and in every `turn_context`. */
 export const PolicySchema = z.object({ approval: ApprovalModeSchema });
-/** The run policy. */
-export type Policy = z.infer<typeof PolicySchema>;
 
 /** Which OpenAI wire protocol a run speaks. */
 export const WireApiSchema = z.enum(["responses", "chat"]);
-/** Which OpenAI wire protocol a run speaks. */
-export type WireApi = z.infer<typeof WireApiSchema>;
 
 /** A plain message of the conversation. */
 export const MessageItemSchema = z.object({
@@ -30,8 +23,6 @@ export const MessageItemSchema = z.object({
   role: z.enum(["system", "user", "assistant"]),
   content: z.string(),
 });
-/** A plain message of the conversation. */
-export type MessageItem = z.infer<typeof MessageItemSchema>;
 
 /** A tool call the model asked for; `arguments` is the JSON string the model sent. */
 export const FunctionCallItemSchema = z.object({
@@ -40,8 +31,6 @@ export const FunctionCallItemSchema = z.object({
   name: z.string().min(1),
   arguments: z.string(),
 });
-/** A tool call the model asked for. */
-export type FunctionCallItem = z.infer<typeof FunctionCallItemSchema>;
 
 /** The output of a tool call; a synthesized one was written by normalization, not a tool. */
 export const FunctionCallOutputItemSchema = z.object({
@@ -52,16 +41,12 @@ export const FunctionCallOutputItemSchema = z.object({
   isError: z.boolean(),
   synthesized: z.literal(true).optional(),
 });
-/** The output of a tool call. */
-export type FunctionCallOutputItem = z.infer<typeof FunctionCallOutputItemSchema>;
 
 /** The summary that stands for the conversation a compaction removed. */
 export const CompactionSummaryItemSchema = z.object({
   type: z.literal("compaction_summary"),
   content: z.string(),
 });
-/** The summary that stands for the conversation a compaction removed. */
-export type CompactionSummaryItem = z.infer<typeof CompactionSummaryItemSchema>;
 
 /** One item of the model-visible history. */
 export const ResponseItemSchema = z.discriminatedUnion("type", [
@@ -70,11 +55,6 @@ export const ResponseItemSchema = z.discriminatedUnion("type", [
   FunctionCallOutputItemSchema,
   CompactionSummaryItemSchema,
 ]);
-/** One item of the model-visible history. */
-export type ResponseItem = z.infer<typeof ResponseItemSchema>;
-
-/** The version of the compaction checkpoint's layout. */
-export const CHECKPOINT_VERSION = 1;
 
 /**
  * A compaction checkpoint. It carries the replacement history itself, so replay never
@@ -95,8 +75,6 @@ export const CompactionCheckpointSchema = z.object({
   recordsBefore: z.number().int().nonnegative().optional(),
   replacementHistory: z.array(ResponseItemSchema),
 });
-/** A compaction checkpoint. */
-export type CompactionCheckpoint = z.infer<typeof CompactionCheckpointSchema>;
 
 /** The payload of a `response_item` record: a history item or a checkpoint. */
 export const ResponseItemPayloadSchema = z.discriminatedUnion("type", [
@@ -106,8 +84,6 @@ export const ResponseItemPayloadSchema = z.discriminatedUnion("type", [
   CompactionSummaryItemSchema,
   CompactionCheckpointSchema,
 ]);
-/** The payload of a `response_item` record. */
-export type ResponseItemPayload = z.infer<typeof ResponseItemPayloadSchema>;
 
 /** The first line of a session file, written once. */
 export const SessionMetaSchema = z.object({
@@ -120,8 +96,6 @@ export const SessionMetaSchema = z.object({
   wireApi: WireApiSchema,
   policy: PolicySchema,
 });
-/** The first line of a session file. */
-export type SessionMeta = z.infer<typeof SessionMetaSchema>;
 
 /** Written once at the start of every turn (every run). */
 export const TurnContextSchema = z.object({
@@ -131,8 +105,6 @@ export const TurnContextSchema = z.object({
   policy: PolicySchema,
   resumed: z.boolean(),
 });
-/** Written once at the start of every turn. */
-export type TurnContext = z.infer<typeof TurnContextSchema>;
 
 /** Token usage as the model reported it. */
 export const UsageSchema = z.object({
@@ -140,13 +112,9 @@ export const UsageSchema = z.object({
   outputTokens: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
 });
-/** Token usage as the model reported it. */
-export type Usage = z.infer<typeof UsageSchema>;
 
 /** How a run ended. */
 export const RunOutcomeSchema = z.enum(["succeeded", "failed", "cancelled"]);
-/** How a run ended. */
-export type RunOutcome = z.infer<typeof RunOutcomeSchema>;
 
 /** The lifecycle record that closes a run; a run killed by a crash has none. */
 export const RunFinishedSchema = z.object({
@@ -156,18 +124,8 @@ export const RunFinishedSchema = z.object({
   rounds: z.number().int().nonnegative(),
   usage: UsageSchema.optional(),
 });
-/** The lifecycle record that closes a run. */
-export type RunFinished = z.infer<typeof RunFinishedSchema>;
 
 const timestamp = z.string().min(1);
-
-/** Every record type a session file may hold. */
-export const RECORD_TYPES = [
-  "session_meta",
-  "turn_context",
-  "response_item",
-  "run_finished",
-] as const;
 
 /** One line of a session file. */
 export const SessionRecordSchema = z.discriminatedUnion("type", [
@@ -176,24 +134,28 @@ export const SessionRecordSchema = z.discriminatedUnion("type", [
   z.object({ timestamp, type: z.literal("response_item"), payload: ResponseItemPayloadSchema }),
   z.object({ timestamp, type: z.literal("run_finished"), payload: RunFinishedSchema }),
 ]);
-/** One line of a session file. */
-export type SessionRecord = z.infer<typeof SessionRecordSchema>;
-/** The name of a record type. */
-export type RecordType = SessionRecord["type"];
 
-/** Wraps a payload in the record envelope, stamped now unless a time is given. */
-export function makeRecord<T extends RecordType>(
-  type: T,
-  payload: Extract<SessionRecord, { type: T }>["payload"],
-  time: Date = new Date(),
-): Extract<SessionRecord, { type: T }> {
-  return { timestamp: time.toISOString(), type, payload } as Extract<SessionRecord, { type: T }>;
-}
+/** True when each of two types is assignable to the other. */
+type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only when its argument is `true`. */
+type Check<_ extends true> = never;
 
-/** The record that persists one history item or checkpoint. */
-export function responseItemRecord(
-  payload: ResponseItemPayload,
-  time?: Date,
-): Extract<SessionRecord, { type: "response_item" }> {
-  return makeRecord("response_item", payload, time);
-}
+/** The schemas and the public types agree; a change to one without the other fails here. */
+export type SchemasAgreeWithTypes = [
+  Check<Agree<z.infer<typeof ApprovalModeSchema>, T.ApprovalMode>>,
+  Check<Agree<z.infer<typeof PolicySchema>, T.Policy>>,
+  Check<Agree<z.infer<typeof WireApiSchema>, T.WireApi>>,
+  Check<Agree<z.infer<typeof MessageItemSchema>, T.MessageItem>>,
+  Check<Agree<z.infer<typeof FunctionCallItemSchema>, T.FunctionCallItem>>,
+  Check<Agree<z.infer<typeof FunctionCallOutputItemSchema>, T.FunctionCallOutputItem>>,
+  Check<Agree<z.infer<typeof CompactionSummaryItemSchema>, T.CompactionSummaryItem>>,
+  Check<Agree<z.infer<typeof ResponseItemSchema>, T.ResponseItem>>,
+  Check<Agree<z.infer<typeof CompactionCheckpointSchema>, T.CompactionCheckpoint>>,
+  Check<Agree<z.infer<typeof ResponseItemPayloadSchema>, T.ResponseItemPayload>>,
+  Check<Agree<z.infer<typeof SessionMetaSchema>, T.SessionMeta>>,
+  Check<Agree<z.infer<typeof TurnContextSchema>, T.TurnContext>>,
+  Check<Agree<z.infer<typeof UsageSchema>, T.Usage>>,
+  Check<Agree<z.infer<typeof RunOutcomeSchema>, T.RunOutcome>>,
+  Check<Agree<z.infer<typeof RunFinishedSchema>, T.RunFinished>>,
+  Check<Agree<z.infer<typeof SessionRecordSchema>, T.SessionRecord>>,
+];

@@ -1,15 +1,14 @@
 /**
- * The shape of `inspect --json`: one zod schema per part of the document, the TypeScript
- * types inferred from them. The inspector, the renderer, the notebooks and the tests all use
- * these types, so the document has one source of truth.
+ * The zod schemas of the inspector's documents (`inspect --json`, `inspect --list --json`),
+ * for validating them inside turnlog and in tests. The compiler checks at the end that they
+ * agree with the report types of `./_types.ts` and the listing of src/store.
  *
  * @module
  */
+import { PolicySchema, RunOutcomeSchema, UsageSchema, WireApiSchema } from "../record/schemas.ts";
 import { z } from "zod";
-import { PolicySchema, RunOutcomeSchema, UsageSchema, WireApiSchema } from "../record/mod.ts";
-
-/** The version of the `--json` document's layout. */
-export const INSPECT_REPORT_VERSION = 1;
+import type { SessionListing } from "../store/mod.ts";
+import type * as T from "./_types.ts";
 
 /** Every kind of problem the inspector reports: the reader's per-line kinds, then its own. */
 export const InspectProblemKindSchema = z.enum([
@@ -24,8 +23,6 @@ export const InspectProblemKindSchema = z.enum([
   "orphan_output",
   "duplicate_output",
 ]);
-/** A kind of problem. */
-export type InspectProblemKind = z.infer<typeof InspectProblemKindSchema>;
 
 /** Something wrong with the file, at a line. */
 export const InspectProblemSchema = z.object({
@@ -40,8 +37,6 @@ export const InspectProblemSchema = z.object({
   start: z.number().int().nonnegative().nullable(),
   end: z.number().int().nonnegative().nullable(),
 });
-/** Something wrong with the file, at a line. */
-export type InspectProblem = z.infer<typeof InspectProblemSchema>;
 
 /** Records by record type, and `response_item` records by item type. */
 export const RecordCountsSchema = z.object({
@@ -58,30 +53,12 @@ export const RecordCountsSchema = z.object({
   /** Non-empty lines: every column above added up. */
   total: z.number().int().nonnegative(),
 });
-/** Records by type. */
-export type RecordCounts = z.infer<typeof RecordCountsSchema>;
-
-/** The columns of {@linkcode RecordCounts}, in table order. */
-export const RECORD_COUNT_COLUMNS = [
-  "session_meta",
-  "turn_context",
-  "message",
-  "function_call",
-  "function_call_output",
-  "compaction_summary",
-  "compaction_checkpoint",
-  "run_finished",
-  "problem_lines",
-  "total",
-] as const satisfies readonly (keyof RecordCounts)[];
 
 /** Where a line is: its number and its turn (null: the header). */
 export const LineRefSchema = z.object({
   line: z.number().int().positive(),
   turn: z.number().int().positive().nullable(),
 });
-/** Where a line is. */
-export type LineRef = z.infer<typeof LineRefSchema>;
 
 /** Text, shortened to the report's text limit; `chars` is the full length. */
 const text = { text: z.string(), chars: z.number().int().nonnegative() };
@@ -141,8 +118,6 @@ export const CheckpointSchema = z.object({
   /** Items in its replacement history. */
   replacementItemCount: z.number().int().nonnegative(),
 });
-/** A compaction checkpoint. */
-export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
 /** A compaction checkpoint, where it sits in its turn. */
 export const CheckpointEntrySchema = CheckpointSchema.omit({ turn: true }).extend({
@@ -185,8 +160,6 @@ export const TurnEntrySchema = z.discriminatedUnion("kind", [
   OtherEntrySchema,
   ProblemEntrySchema,
 ]);
-/** One line of a turn. */
-export type TurnEntry = z.infer<typeof TurnEntrySchema>;
 
 /**
  * Every line of a block, in file order. Only there when asked for (`inspect --json --entries`,
@@ -218,8 +191,6 @@ export const TurnSchema = z.object({
   counts: RecordCountsSchema,
   entries: EntriesSchema,
 });
-/** One turn. */
-export type Turn = z.infer<typeof TurnSchema>;
 
 /** The lines before the first `turn_context` (normally only `session_meta`). */
 export const HeaderSchema = z.object({
@@ -227,8 +198,6 @@ export const HeaderSchema = z.object({
   counts: RecordCountsSchema,
   entries: EntriesSchema,
 });
-/** The lines before the first turn. */
-export type Header = z.infer<typeof HeaderSchema>;
 
 /** The session as its `session_meta` and file describe it; null where unknown. */
 export const SessionFactsSchema = z.object({
@@ -248,8 +217,6 @@ export const SessionFactsSchema = z.object({
   policy: PolicySchema.nullable(),
   formatVersion: z.number().int().nullable(),
 });
-/** The session's facts. */
-export type SessionFacts = z.infer<typeof SessionFactsSchema>;
 
 /** An output resume synthesized (and wrote) for a call an earlier run left without one. */
 export const SynthesizedOutputSchema = z.object({
@@ -260,8 +227,6 @@ export const SynthesizedOutputSchema = z.object({
   /** The call it answers, or null when no call precedes it. */
   call: LineRefSchema.nullable(),
 });
-/** A synthesized output. */
-export type SynthesizedOutput = z.infer<typeof SynthesizedOutputSchema>;
 
 /** A call without an output: resume would synthesize one (`--repair --write` appends it). */
 export const OrphanCallSchema = z.object({
@@ -272,8 +237,6 @@ export const OrphanCallSchema = z.object({
   /** True when the call is an item of a checkpoint's replacement history at `line`. */
   inCheckpoint: z.boolean(),
 });
-/** An orphan call. */
-export type OrphanCall = z.infer<typeof OrphanCallSchema>;
 
 /** An output resume leaves out of the history: no call before it, or a second output. */
 export const OrphanOutputSchema = z.object({
@@ -284,8 +247,6 @@ export const OrphanOutputSchema = z.object({
   reason: z.enum(["orphan_output", "duplicate_output"]),
   inCheckpoint: z.boolean(),
 });
-/** An orphan output. */
-export type OrphanOutput = z.infer<typeof OrphanOutputSchema>;
 
 /** Sums over the whole file. */
 export const TotalsSchema = z.object({
@@ -297,13 +258,11 @@ export const TotalsSchema = z.object({
   /** Token usage added up over the `run_finished` records that report it. */
   usage: UsageSchema,
 });
-/** Sums over the whole file. */
-export type Totals = z.infer<typeof TotalsSchema>;
 
 /** The `inspect --json` document. */
 export const InspectReportSchema = z.object({
   format: z.literal("turnlog-inspect"),
-  version: z.literal(INSPECT_REPORT_VERSION),
+  version: z.literal(1),
   /** True when there are no problems and no orphan calls. */
   healthy: z.boolean(),
   session: SessionFactsSchema,
@@ -320,8 +279,6 @@ export const InspectReportSchema = z.object({
   /** The shortest unique id prefix the command uses, or null. */
   continuePrefix: z.string().nullable(),
 });
-/** The `inspect --json` document. */
-export type InspectReport = z.infer<typeof InspectReportSchema>;
 
 /** One session in a listing. */
 export const ListedSessionSchema = z.object({
@@ -338,17 +295,30 @@ export const ListedSessionSchema = z.object({
   /** The first user message, on one line, shortened; null when the head holds none. */
   firstUserMessage: z.string().nullable(),
 });
-/** One session in a listing. */
-export type ListedSession = z.infer<typeof ListedSessionSchema>;
 
 /** The `inspect --list --json` document. */
 export const SessionListingSchema = z.object({
   format: z.literal("turnlog-sessions"),
-  version: z.literal(INSPECT_REPORT_VERSION),
+  version: z.literal(1),
   root: z.string(),
   sessions: z.array(ListedSessionSchema),
   /** True when more sessions exist than the limit showed. */
   more: z.boolean(),
 });
-/** The `inspect --list --json` document. */
-export type SessionListing = z.infer<typeof SessionListingSchema>;
+
+/** True when each of two types is assignable to the other. */
+type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only when its argument is `true`. */
+type Check<_ extends true> = never;
+
+/** The schemas and the public types agree; a change to one without the other fails here. */
+export type SchemasAgreeWithTypes = [
+  Check<Agree<z.infer<typeof InspectProblemSchema>, T.InspectProblem>>,
+  Check<Agree<z.infer<typeof RecordCountsSchema>, T.RecordCounts>>,
+  Check<Agree<z.infer<typeof TurnEntrySchema>, T.TurnEntry>>,
+  Check<Agree<z.infer<typeof TurnSchema>, T.Turn>>,
+  Check<Agree<z.infer<typeof HeaderSchema>, T.Header>>,
+  Check<Agree<z.infer<typeof SessionFactsSchema>, T.SessionFacts>>,
+  Check<Agree<z.infer<typeof InspectReportSchema>, T.InspectReport>>,
+  Check<Agree<z.infer<typeof SessionListingSchema>, SessionListing>>,
+];

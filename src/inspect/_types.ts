@@ -1,0 +1,396 @@
+/**
+ * The shape of the inspector's report (`inspect --json`): what the inspector, the renderers,
+ * the notebooks and the tests share. The zod schemas in `./schemas.ts` validate a document of
+ * this shape; the compiler checks that the two agree.
+ *
+ * @module
+ */
+import type { Policy, RunOutcome, Usage, WireApi } from "../record/mod.ts";
+
+/** Every kind of problem the inspector reports: the reader's per-line kinds, then its own. */
+export type InspectProblemKind =
+  | "torn_tail"
+  | "malformed_json"
+  | "not_an_object"
+  | "unknown_type"
+  | "invalid_record"
+  | "missing_session_meta"
+  | "duplicate_session_meta"
+  | "record_before_first_turn"
+  | "orphan_output"
+  | "duplicate_output";
+
+/** Something wrong with the file, at a line. */
+export interface InspectProblem {
+  /** 1-based line number. */
+  line: number;
+  /** What is wrong. */
+  kind: InspectProblemKind;
+  /** `path:line: what is wrong`. */
+  message: string;
+  /** The turn the line is in (1-based), or null for the header before the first turn. */
+  turn: number | null;
+  /** Byte offset of the line's start; null when the problem is not one line. */
+  start: number | null;
+  /** Byte offset just past the line's terminator; null when the problem is not one line. */
+  end: number | null;
+}
+
+/** Records by record type, and `response_item` records by item type. */
+export interface RecordCounts {
+  /** `session_meta` records. */
+  session_meta: number;
+  /** `turn_context` records. */
+  turn_context: number;
+  /** Messages (`response_item` `message`). */
+  message: number;
+  /** Tool calls. */
+  function_call: number;
+  /** Tool outputs (synthesized ones included). */
+  function_call_output: number;
+  /** Compaction summaries. */
+  compaction_summary: number;
+  /** Compaction checkpoints. */
+  compaction_checkpoint: number;
+  /** `run_finished` records. */
+  run_finished: number;
+  /** Lines that are not valid records. */
+  problem_lines: number;
+  /** Non-empty lines: every column above added up. */
+  total: number;
+}
+
+/** Where a line is: its number and its turn (null: the header). */
+export interface LineRef {
+  /** The 1-based line number. */
+  line: number;
+  /** The turn it is in, or null for the header. */
+  turn: number | null;
+}
+
+/** A user, assistant or system message. */
+export interface MessageEntry {
+  /** A message entry. */
+  kind: "message";
+  /** Its 1-based line number. */
+  line: number;
+  /** Who wrote it. */
+  role: "system" | "user" | "assistant";
+  /** The text, shortened to the report's text limit. */
+  text: string;
+  /** The full length of the text. */
+  chars: number;
+}
+
+/** A tool call, with where its output is. */
+export interface CallEntry {
+  /** A call entry. */
+  kind: "function_call";
+  /** Its 1-based line number. */
+  line: number;
+  /** The id that pairs it with its output. */
+  callId: string;
+  /** The tool called. */
+  name: string;
+  /** The arguments, shortened to the report's text limit. */
+  text: string;
+  /** The full length of the arguments. */
+  chars: number;
+  /** The line of the output that answers it, or null. */
+  output: LineRef | null;
+  /** True when resume would synthesize an output for it. */
+  orphan: boolean;
+}
+
+/** A tool call's output, with where its call is. */
+export interface OutputEntry {
+  /** An output entry. */
+  kind: "function_call_output";
+  /** Its 1-based line number. */
+  line: number;
+  /** The id of the call it answers. */
+  callId: string;
+  /** The tool that was called. */
+  toolName: string;
+  /** True when the output reports a failure. */
+  isError: boolean;
+  /** True when resume made it up for an interrupted call. */
+  synthesized: boolean;
+  /** The output, shortened to the report's text limit. */
+  text: string;
+  /** The full length of the output. */
+  chars: number;
+  /** The line of the call it answers, or null (no call before it). */
+  call: LineRef | null;
+  /** Why resume leaves it out of the history, or null when it keeps it. */
+  dropped: "orphan_output" | "duplicate_output" | null;
+}
+
+/** The summary item a compaction put in place of the removed conversation. */
+export interface SummaryEntry {
+  /** A summary entry. */
+  kind: "compaction_summary";
+  /** Its 1-based line number. */
+  line: number;
+  /** The summary, shortened to the report's text limit. */
+  text: string;
+  /** The full length of the summary. */
+  chars: number;
+}
+
+/** A compaction checkpoint: from here on, the history is its replacement history. */
+export interface Checkpoint {
+  /** Its 1-based line number. */
+  line: number;
+  /** The turn it is in, or null for the header. */
+  turn: number | null;
+  /** The checkpoint layout's version. */
+  version: number;
+  /** Why the history was compacted. */
+  reason: string;
+  /** The tokens compared with the threshold. */
+  tokensBefore: number;
+  /** Items of the old history that went. */
+  removedItemCount: number;
+  /** Items of the old history that stayed. */
+  keptItemCount: number;
+  /** Items in its replacement history. */
+  replacementItemCount: number;
+}
+
+/** A compaction checkpoint, where it sits in its turn. */
+export interface CheckpointEntry extends Omit<Checkpoint, "turn"> {
+  /** A checkpoint entry. */
+  kind: "compaction_checkpoint";
+}
+
+/** The end of the run: its `run_finished` record. */
+export interface RunFinishedEntry {
+  /** A run-finished entry. */
+  kind: "run_finished";
+  /** Its 1-based line number. */
+  line: number;
+  /** The run it closes. */
+  runId: string;
+  /** How the run ended. */
+  outcome: RunOutcome;
+  /** Why it failed, or null. */
+  error: string | null;
+  /** Model rounds the run took. */
+  rounds: number;
+  /** The run's token usage, or null when not reported. */
+  usage: Usage | null;
+}
+
+/** A stray `session_meta` or `turn_context` record. */
+export interface OtherEntry {
+  /** The kind of the stray record. */
+  kind: "session_meta" | "turn_context";
+  /** Its 1-based line number. */
+  line: number;
+}
+
+/** A line that is not a valid record, in its place. */
+export interface ProblemEntry {
+  /** A problem entry. */
+  kind: "problem";
+  /** Its 1-based line number. */
+  line: number;
+  /** What is wrong. */
+  problem: InspectProblemKind;
+  /** `path:line: what is wrong`. */
+  message: string;
+}
+
+/** One line of a turn, in file order. */
+export type TurnEntry =
+  | MessageEntry
+  | CallEntry
+  | OutputEntry
+  | SummaryEntry
+  | CheckpointEntry
+  | RunFinishedEntry
+  | OtherEntry
+  | ProblemEntry;
+
+/** One turn: a `turn_context` record and every line after it up to the next one. */
+export interface Turn {
+  /** 1-based turn number. */
+  index: number;
+  /** The run's id. */
+  runId: string;
+  /** The `turn_context` line. */
+  startLine: number;
+  /** The turn's last line. */
+  endLine: number;
+  /** The `turn_context` timestamp. */
+  time: string;
+  /** True when the turn continued the session. */
+  resumed: boolean;
+  /** The model the turn talked to. */
+  model: string;
+  /** The wire API the turn spoke. */
+  wireApi: WireApi;
+  /** The policy the turn ran under. */
+  policy: Policy;
+  /** How the run ended; null when it has no `run_finished` (crashed or killed, or running). */
+  outcome: RunOutcome | null;
+  /** Why the run failed, or null. */
+  error: string | null;
+  /** Model rounds, or null when the run did not finish. */
+  rounds: number | null;
+  /** Token usage, or null when not reported. */
+  usage: Usage | null;
+  /** The turn's records by type. */
+  counts: RecordCounts;
+  /**
+   * Every line of the turn, in file order, only when asked for (`inspect --json --entries`,
+   * `inspectSession(path, { entries: true })`): absent, not empty, otherwise.
+   */
+  entries?: TurnEntry[] | undefined;
+}
+
+/** The lines before the first `turn_context` (normally only `session_meta`). */
+export interface Header {
+  /** The header's last line (0 when the first line starts a turn). */
+  endLine: number;
+  /** The header's records by type. */
+  counts: RecordCounts;
+  /** Every line of the header, only when asked for (see {@linkcode Turn.entries}). */
+  entries?: TurnEntry[] | undefined;
+}
+
+/** The session as its `session_meta` and file describe it; null where unknown. */
+export interface SessionFacts {
+  /** The id from `session_meta`, else from the file name, else null. */
+  id: string | null;
+  /** The session file. */
+  path: string;
+  /** The file's size in bytes. */
+  sizeBytes: number;
+  /** Valid records. */
+  records: number;
+  /** Non-empty lines (valid records plus problem lines). */
+  lines: number;
+  /** Creation time, ISO 8601, or null. */
+  created: string | null;
+  /** The workspace folder of the first run, or null. */
+  cwd: string | null;
+  /** Who served the model, or null. */
+  modelProvider: string | null;
+  /** The model of the first run, or null. */
+  model: string | null;
+  /** The wire API of the first run, or null. */
+  wireApi: WireApi | null;
+  /** The policy of the first run, or null. */
+  policy: Policy | null;
+  /** The record format's version. */
+  formatVersion: number | null;
+}
+
+/** An output resume synthesized (and wrote) for a call an earlier run left without one. */
+export interface SynthesizedOutput {
+  /** Its 1-based line number. */
+  line: number;
+  /** Its turn, or null for the header. */
+  turn: number | null;
+  /** The id of the call it answers. */
+  callId: string;
+  /** The tool that was called. */
+  toolName: string;
+  /** The call it answers, or null when no call precedes it. */
+  call: LineRef | null;
+}
+
+/** A call without an output: resume would synthesize one (`--repair --write` appends it). */
+export interface OrphanCall {
+  /** Its 1-based line number. */
+  line: number;
+  /** Its turn, or null for the header. */
+  turn: number | null;
+  /** The call's id. */
+  callId: string;
+  /** The tool called. */
+  name: string;
+  /** True when the call is an item of a checkpoint's replacement history at `line`. */
+  inCheckpoint: boolean;
+}
+
+/** An output resume leaves out of the history: no call before it, or a second output. */
+export interface OrphanOutput {
+  /** Its 1-based line number. */
+  line: number;
+  /** Its turn, or null for the header. */
+  turn: number | null;
+  /** The call id it names. */
+  callId: string;
+  /** The tool it names. */
+  toolName: string;
+  /** Why resume drops it. */
+  reason: "orphan_output" | "duplicate_output";
+  /** True when it is an item of a checkpoint's replacement history. */
+  inCheckpoint: boolean;
+}
+
+/** Sums over the whole file. */
+export interface Totals {
+  /** Turns in the file. */
+  turns: number;
+  /** Turns without a `run_finished` record. */
+  unfinishedTurns: number;
+  /** Turns that continued the session. */
+  resumedTurns: number;
+  /** Records by type over the whole file. */
+  counts: RecordCounts;
+  /** Token usage added up over the `run_finished` records that report it. */
+  usage: Usage;
+}
+
+/** The `inspect --json` document. */
+export interface InspectReport {
+  /** Always `"turnlog-inspect"`. */
+  format: "turnlog-inspect";
+  /** The layout's version, {@linkcode INSPECT_REPORT_VERSION}. */
+  version: 1;
+  /** True when there are no problems and no orphan calls. */
+  healthy: boolean;
+  /** The session's facts. */
+  session: SessionFacts;
+  /** The lines before the first turn. */
+  header: Header;
+  /** Every turn, in file order. */
+  turns: Turn[];
+  /** Sums over the whole file. */
+  totals: Totals;
+  /** Outputs resume synthesized earlier. */
+  synthesizedOutputs: SynthesizedOutput[];
+  /** Calls without an output: resume would synthesize one. */
+  orphanCalls: OrphanCall[];
+  /** Outputs resume drops. */
+  orphanOutputs: OrphanOutput[];
+  /** Compaction checkpoints. */
+  checkpoints: Checkpoint[];
+  /** Every problem, by line. */
+  problems: InspectProblem[];
+  /** The shell command that continues the session; null when the file is not in a store. */
+  continueCommand: string | null;
+  /** The shortest unique id prefix the command uses, or null. */
+  continuePrefix: string | null;
+}
+
+/** The version of the `--json` document's layout. */
+export const INSPECT_REPORT_VERSION = 1;
+
+/** The columns of {@linkcode RecordCounts}, in table order. */
+export const RECORD_COUNT_COLUMNS: readonly (keyof RecordCounts)[] = [
+  "session_meta",
+  "turn_context",
+  "message",
+  "function_call",
+  "function_call_output",
+  "compaction_summary",
+  "compaction_checkpoint",
+  "run_finished",
+  "problem_lines",
+  "total",
+];
