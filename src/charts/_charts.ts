@@ -333,15 +333,21 @@ export function historySizeChart(
         strokeWidth: 2,
         strokeDasharray: "5,4",
       }),
-      Plot.text(compactions, {
-        x: "turn",
-        frameAnchor: "top",
-        text: () => "compaction checkpoint",
-        textAnchor: "start",
-        dx: 6,
-        dy: 4,
-        fill: "#2b8a3e",
-      }),
+      // Written right of its rule, or left of it in the last turn, where the right is the edge.
+      ...([["start", 6], ["end", -6]] as const).map(([textAnchor, dx]) =>
+        Plot.text(
+          compactions.filter((point) => (point.turn === lastTurn) === (textAnchor === "end")),
+          {
+            x: "turn",
+            frameAnchor: "top",
+            text: () => "compaction checkpoint",
+            textAnchor,
+            dx,
+            dy: 4,
+            fill: "#2b8a3e",
+          },
+        )
+      ),
       Plot.line(data, { x: "turn", y: "items", sort: "order", stroke: "#4269d0", strokeWidth: 2 }),
       Plot.dot(data, {
         x: "turn",
