@@ -1,12 +1,15 @@
 /**
  * Headless Chromium for the browser tests: Debian's system Chromium driven by
- * `playwright-core` (its own browser downloads are out of reach), with a fresh profile,
- * no background networking, and every page's requests, console errors and uncaught errors
- * recorded.
+ * `puppeteer-core` (no browser download of its own), with a fresh profile, no background
+ * networking, and every page's requests, console errors and uncaught errors recorded.
+ *
+ * `puppeteer-core` works under the test task's permissions (`--allow-net=127.0.0.1` for the
+ * DevTools socket); `playwright-core` was tried first and needs `--allow-all`, because it
+ * reads `/proc/sys/fs/binfmt_misc/WSLInterop` when it loads.
  *
  * @module
  */
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
 
 /** Where Chromium is looked for: `TURNLOG_CHROMIUM`, else Debian's `/usr/bin/chromium`. */
 export function chromiumPath(): string {
@@ -51,32 +54,34 @@ export interface OpenedPage extends AsyncDisposable {
   consoleErrors: string[];
   /** Uncaught exceptions of the page's scripts. */
   pageErrors: string[];
+  /** How many elements match `selector`. */
+  count(selector: string): Promise<number>;
+  /** An attribute of the first element matching `selector` (null: no such attribute). */
+  attribute(selector: string, name: string): Promise<string | null>;
 }
 
 /** A running headless Chromium; dispose to close it and remove its profile. */
 export interface TestBrowser extends AsyncDisposable {
-  context: BrowserContext;
+  browser: Browser;
   /** Opens `url` in a new page and waits for it to load. */
   open(url: string, options?: OpenOptions): Promise<OpenedPage>;
 }
 
 /**
  * Starts the system Chromium headless with a fresh profile (`--user-data-dir` in a temp
- * folder). Start one per test file: a start takes about a second.
+ * folder). Start one per test file: a start takes about half a second.
  *
  * @throws {Error} when Chromium is missing ({@linkcode hasChromium} tells first)
  */
 export async function startBrowser(): Promise<TestBrowser> {
   const profile = await Deno.makeTempDir({ prefix: "turnlog-chromium-" });
-  let context: BrowserContext;
+  let browser: Browser;
   try {
-    // Playwright passes the profile as `--user-data-dir` itself and refuses it among `args`.
-    context = await chromium.launchPersistentContext(profile, {
+    browser = await puppeteer.launch({
       executablePath: chromiumPath(),
       headless: true,
-      args: [...CHROMIUM_ARGS],
-      viewport: { width: 1280, height: 900 },
-      colorScheme: "light",
+      args: [...CHROMIUM_ARGS, `--user-data-dir=${profile}`],
+      defaultViewport: { width: 1280, height: 900 },
       timeout: 20_000,
     });
   } catch (error) {
@@ -84,9 +89,9 @@ export async function startBrowser(): Promise<TestBrowser> {
     throw error;
   }
   return {
-    context,
+    browser,
     async open(url, options = {}) {
-      const page = await context.newPage();
+      const page = await browser.newPage();
       const requests: string[] = [];
       const consoleErrors: string[] = [];
       const pageErrors: string[] = [];
@@ -94,22 +99,30 @@ export async function startBrowser(): Promise<TestBrowser> {
       page.on("console", (message) => {
         if (message.type() === "error") consoleErrors.push(message.text());
       });
-      page.on("pageerror", (error) => pageErrors.push(error.message));
-      if (options.viewport) await page.setViewportSize(options.viewport);
-      await page.emulateMedia({ colorScheme: options.colorScheme ?? "light" });
+      page.on("pageerror", (error) => pageErrors.push(String(error)));
+      if (options.viewport) await page.setViewport(options.viewport);
+      await page.emulateMediaFeatures([
+        { name: "prefers-color-scheme", value: options.colorScheme ?? "light" },
+      ]);
       await page.goto(url, { waitUntil: "load", timeout: 15_000 });
       return {
         page,
         requests,
         consoleErrors,
         pageErrors,
+        async count(selector) {
+          return (await page.$$(selector)).length;
+        },
+        async attribute(selector, name) {
+          return await page.$eval(selector, (node, name) => node.getAttribute(name), name);
+        },
         async [Symbol.asyncDispose]() {
           await page.close();
         },
       };
     },
     async [Symbol.asyncDispose]() {
-      await context.close();
+      await browser.close();
       await Deno.remove(profile, { recursive: true });
     },
   };

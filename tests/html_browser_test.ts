@@ -29,13 +29,10 @@ if (SKIP) {
 /** What every page must be: nothing ran from the session, nothing fetched, nothing failed. */
 async function assertClean(opened: OpenedPage, allowed: string[]) {
   assertStrictEquals(await opened.page.evaluate("typeof window.__pwned"), "undefined");
+  assert(opened.requests.includes(allowed[0]!), `no request for ${allowed[0]} was seen`);
   assertEquals(opened.requests.filter((url) => !allowed.includes(url)), []);
   assertEquals(opened.consoleErrors, []);
   assertEquals(opened.pageErrors, []);
-}
-
-async function count(opened: OpenedPage, selector: string): Promise<number> {
-  return await opened.page.locator(selector).count();
 }
 
 /** The page at a phone's width and dark: no sideways scrolling, dark background. */
@@ -54,7 +51,7 @@ Deno.test({
   async fn(t) {
     await Deno.mkdir(OUT, { recursive: true });
     await using browser = await startBrowser();
-    await using h = await harness({ "notes.txt": `${EVIL}\n` });
+    await using h = await harness({ "notes.txt": `${EVIL}\n`.repeat(20) });
 
     // A runtime session: hostile text in a user message and a tool output, then a turn
     // killed mid-tool, then a resumed turn that gets the synthesized output.
@@ -80,19 +77,20 @@ Deno.test({
         const url = pathToFileURL(file).href;
         {
           await using opened = await browser.open(url);
-          assertStrictEquals(await count(opened, "[data-turn]"), 3);
+          assertStrictEquals(await opened.count("[data-turn]"), 3);
           assertStrictEquals(
-            await opened.page.getAttribute("[data-turn='3'] [data-synthesized]", "data-output-for"),
+            await opened.attribute("[data-turn='3'] [data-synthesized]", "data-output-for"),
             killed.callId!,
           );
-          assertStrictEquals(await count(opened, "figure[data-chart] > svg"), 2);
-          const text = await opened.page.textContent("#turns") ?? "";
+          assertStrictEquals(await opened.count("figure[data-chart] > svg"), 2);
+          const text = await opened.page.$eval("#turns", (node) => node.textContent ?? "");
           assert(text.includes(`read notes.txt and then tell me: ${EVIL}`), "user message as text");
           assert(text.includes(EVIL), "tool output as text");
           // Collapsed outputs open with a click, with every script blocked by the policy.
-          const long = opened.page.locator("[data-turn='1'] details.long").first();
-          await long.locator("summary").click();
-          assertStrictEquals(await long.getAttribute("open"), "");
+          const long = "[data-turn='1'] [data-output-for] details.long";
+          assertStrictEquals(await opened.attribute(long, "open"), null);
+          await opened.page.click(`${long} > summary`);
+          assertStrictEquals(await opened.attribute(long, "open"), "");
           await assertClean(opened, [url]);
           await opened.page.screenshot({
             path: join(OUT, "runtime-desktop-light.png"),
@@ -122,20 +120,37 @@ Deno.test({
       await Deno.writeTextFile(file, renderSessionPage(report));
       const url = pathToFileURL(file).href;
       await using opened = await browser.open(url, { viewport: PHONE });
-      assertStrictEquals(await count(opened, "[data-turn]"), 2);
-      assertStrictEquals(await opened.page.getAttribute("[data-orphan]", "data-call-id"), "c3");
-      assertStrictEquals(await count(opened, "[data-orphan]"), 1);
+      assertStrictEquals(await opened.count("[data-turn]"), 2);
+      assertStrictEquals(await opened.attribute("[data-orphan]", "data-call-id"), "c3");
+      assertStrictEquals(await opened.count("[data-orphan]"), 1);
       assertEquals(
-        await opened.page.locator("[data-line]").evaluateAll((nodes) =>
-          nodes.map((node) =>
-            Number((node as unknown as { dataset: { line: string } }).dataset.line)
-          )
+        await opened.page.$$eval(
+          "[data-line]",
+          (nodes) => nodes.map((node) => Number(node.getAttribute("data-line"))),
         ),
         report.problems.map((p) => p.line),
       );
-      assertStrictEquals(await count(opened, "[data-dropped='orphan_output']"), 1);
+      assertStrictEquals(await opened.count("[data-dropped='orphan_output']"), 1);
       await assertClean(opened, [url]);
       await opened.page.screenshot({ path: join(OUT, "damaged-phone-light.png"), fullPage: true });
+    });
+
+    await t.step("every example session opens clean, with its turns", async () => {
+      const examples = resolve(import.meta.dirname ?? ".", "..", "sessions", "examples");
+      const index = JSON.parse(await Deno.readTextFile(join(examples, "index.json"))) as {
+        sessions: { id: string; file: string; turns: number }[];
+      };
+      assert(index.sessions.length > 0);
+      for (const example of index.sessions) {
+        const report = await inspectSession(join(examples, example.file), { entries: true });
+        const file = join(OUT, `example-${example.id}.html`);
+        await Deno.writeTextFile(file, renderSessionPage(report));
+        const url = pathToFileURL(file).href;
+        await using opened = await browser.open(url);
+        assertStrictEquals(await opened.count("[data-turn]"), example.turns, example.file);
+        assertStrictEquals(await opened.count("figure[data-chart] > svg"), 2);
+        await assertClean(opened, [url]);
+      }
     });
 
     await t.step("served: the list links to a live page that takes in a new turn", async () => {
@@ -176,11 +191,19 @@ Deno.test({
       );
       try {
         const origin = `http://127.0.0.1:${server.addr.port}`;
+        {
+          await using list = await browser.open(`${origin}/`, {
+            viewport: PHONE,
+            colorScheme: "dark",
+          });
+          await assertPhoneDark(list);
+          await list.page.screenshot({ path: join(OUT, "list-phone-dark.png"), fullPage: true });
+        }
         await using opened = await browser.open(`${origin}/`);
-        assertStrictEquals(await count(opened, ".sessions li"), 1);
+        assertStrictEquals(await opened.count(".sessions li"), 1);
         await opened.page.click(".sessions a");
         await opened.page.waitForSelector("#live[data-state='live']", { timeout: 5000 });
-        assertStrictEquals(await count(opened, "[data-turn]"), 3);
+        assertStrictEquals(await opened.count("[data-turn]"), 3);
         // The reader folds turn 1; the swap must leave it folded.
         await opened.page.click("[data-turn='1'] > summary");
 
@@ -191,11 +214,11 @@ Deno.test({
             encoder.encode(`event: changed\ndata: {"records":40,"sizeBytes":${size}}\n\n`),
           );
         }
-        await opened.page.locator("[data-turn='4']").waitFor({ state: "attached", timeout: 5000 });
-        assertStrictEquals(await count(opened, "[data-turn]"), 4);
-        assertStrictEquals(await opened.page.getAttribute("[data-turn='1']", "open"), null);
-        assertStrictEquals(await opened.page.getAttribute("[data-turn='4']", "open"), "");
-        assertMatch(await opened.page.textContent("#live") ?? "", /^live$/);
+        await opened.page.waitForSelector("[data-turn='4']", { timeout: 5000 });
+        assertStrictEquals(await opened.count("[data-turn]"), 4);
+        assertStrictEquals(await opened.attribute("[data-turn='1']", "open"), null);
+        assertStrictEquals(await opened.attribute("[data-turn='4']", "open"), "");
+        assertMatch(await opened.page.$eval("#live", (node) => node.textContent ?? ""), /^live$/);
         const pageUrl = `${origin}/sessions/${sessionId}`;
         await assertClean(opened, [`${origin}/`, pageUrl, `${pageUrl}/events`]);
         await opened.page.screenshot({ path: join(OUT, "live-desktop-light.png") });

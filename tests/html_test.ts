@@ -193,7 +193,7 @@ Deno.test("renderSessionPage() keeps a session of 2,000 turns usable: the newest
   assertStrictEquals(page.querySelectorAll("figure[data-chart] svg").length, 2);
   assertMatch(
     page.querySelector("[data-chart='records-per-turn']")!.textContent!,
-    /The newest 80 of 2,000 turns/,
+    /The newest 50 of 2,000 turns/,
   );
 });
 

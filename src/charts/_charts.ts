@@ -220,7 +220,14 @@ export function recordsPerTurnChart(
   );
   const plot = Plot.plot({
     ...plotFrame(width, options.height, header),
-    x: { type: "band", domain: turns, label: "Turn (one run of the agent)", labelAnchor: "center" },
+    x: {
+      type: "band",
+      domain: turns,
+      // At most about 16 turn numbers on the axis, so they never run into each other.
+      ticks: turns.filter((_, index) => index % Math.ceil(turns.length / 16) === 0),
+      label: "Turn (one run of the agent)",
+      labelAnchor: "center",
+    },
     y: {
       label: "Records in the session file",
       labelAnchor: "center",
@@ -243,8 +250,9 @@ export function recordsPerTurnChart(
         order: kinds.map((kind) => KIND_LABELS[kind]),
         title: (row: typeof data[number]) => `turn ${row.turn}: ${row.count} ${row.label}`,
       }),
+      // A total over each bar while the bars are wide enough to hold one.
       Plot.text(
-        data,
+        turns.length <= 30 ? data : [],
         Plot.groupX({ y: "sum", text: "sum" }, {
           x: "turn",
           y: "count",
@@ -285,12 +293,15 @@ export function historySizeChart(
   const compactions = data.filter((point) => point.moment === "before compaction");
   const lastTurn = turns.at(-1) ?? 1;
   // Every value is written next to its dot unless that would crowd the chart; then only the
-  // ones around a compaction and the last one are.
+  // ones around a compaction and the last one are; with many compactions, only the last one,
+  // and the compactions' rules are told by the legend instead of a label each.
+  const crowded = compactions.length > 3;
   const labelled = data.length <= 12
     ? data
     : data.filter((point, index) =>
-      point.moment === "before compaction" || index === data.length - 1 ||
-      data[index - 1]?.moment === "before compaction"
+      index === data.length - 1 || (!crowded && (
+        point.moment === "before compaction" || data[index - 1]?.moment === "before compaction"
+      ))
     );
   const afterDrop = (point: typeof data[number]) =>
     data[point.order - 1]?.moment === "before compaction";
@@ -300,6 +311,7 @@ export function historySizeChart(
   if (compactions.length > 0) {
     legend.push({ label: "history just before a compaction", color: "#e03131" });
   }
+  if (crowded) legend.push({ label: "compaction checkpoint", color: "#3ca951" });
   const header = chartHeader(
     options.title ?? "What the model sees, turn by turn",
     options.subtitle,
@@ -311,7 +323,7 @@ export function historySizeChart(
     marginRight: 24,
     x: {
       type: "linear",
-      domain: [Math.min(turns[0] ?? 1, 1) - 0.5, lastTurn + 0.5],
+      domain: [(turns[0] ?? 1) - 0.5, lastTurn + 0.5],
       ticks: turns.filter((_, index) => index % step === 0),
       tickFormat: "d",
       label: "Turn (one run of the agent)",
@@ -336,7 +348,9 @@ export function historySizeChart(
       // Written right of its rule, or left of it in the last turn, where the right is the edge.
       ...([["start", 6], ["end", -6]] as const).map(([textAnchor, dx]) =>
         Plot.text(
-          compactions.filter((point) => (point.turn === lastTurn) === (textAnchor === "end")),
+          (crowded ? [] : compactions).filter((point) =>
+            (point.turn === lastTurn) === (textAnchor === "end")
+          ),
           {
             x: "turn",
             frameAnchor: "top",
@@ -373,7 +387,13 @@ export function historySizeChart(
         dy: 4,
         textAnchor: "start",
       }),
-      Plot.text(compactions, { x: "turn", y: "items", text: "items", dx: -8, textAnchor: "end" }),
+      Plot.text(labelled.filter((point) => point.moment === "before compaction"), {
+        x: "turn",
+        y: "items",
+        text: "items",
+        dx: -8,
+        textAnchor: "end",
+      }),
       Plot.ruleY([0]),
     ],
   } as Plot.PlotOptions);

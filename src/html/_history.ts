@@ -9,6 +9,7 @@ import type { InspectReport, RecordCounts, TurnEntry } from "../inspect/mod.ts";
 
 /** The history sizes of a report, and whether they are exact. */
 export interface ReportHistorySize {
+  /** The sizes, in file order: the data of `historySizeChart`. */
   points: HistorySizePoint[];
   /**
    * True when every block has its entries, so each checkpoint's place in its turn is known

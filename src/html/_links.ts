@@ -18,11 +18,17 @@ export type LinkKind = "fork" | "subagent";
  * `task`, `name`: what the other session is about) and `path` (its file).
  */
 export interface LinkedSession {
+  /** A fork of this session, or a subagent it started. */
   kind: LinkKind;
+  /** The other session's id. */
   id: string;
+  /** The line of this file that records the link, when known. */
   line: number | null;
+  /** The turn of this file the link happens in, when known. */
   turn: number | null;
+  /** What the other session is about, when known. */
   title: string | null;
+  /** The other session's file, when known. */
   path: string | null;
 }
 

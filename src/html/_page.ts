@@ -4,12 +4,7 @@
  *
  * @module
  */
-import {
-  historySizeChart,
-  type HistorySizePoint,
-  recordCountRows,
-  recordsPerTurnChart,
-} from "../charts/mod.ts";
+import { historySizeChart, recordCountRows, recordsPerTurnChart } from "../charts/mod.ts";
 import type { InspectReport, OrphanCall } from "../inspect/mod.ts";
 import {
   escapeHtml,
@@ -39,7 +34,7 @@ export interface SessionPageOptions {
   collapseLines?: number;
   /** How many of the newest turns are open; older ones show their summary line. @default 25 */
   openTurns?: number;
-  /** How many of the newest turns the records-per-turn chart draws. @default 80 */
+  /** How many of the newest turns the charts draw (more would crowd them). @default 50 */
   chartTurns?: number;
   /**
    * A live page (served): the URL of the session's Server-Sent Events (see `_live.ts` for
@@ -80,7 +75,7 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
     collapseChars: options.collapseChars ?? 600,
     collapseLines: options.collapseLines ?? 12,
     openTurns: options.openTurns ?? 25,
-    chartTurns: options.chartTurns ?? 80,
+    chartTurns: options.chartTurns ?? 50,
     sessionHref: options.sessionHref,
     checkpointOrphans,
     links,
@@ -184,9 +179,9 @@ ${
 ${
     field(
       "turns",
-      `${
-        formatNumber(totals.turns)
-      } <span class="muted">(${totals.resumedTurns} resumed, ${totals.unfinishedTurns} did not finish)</span>`,
+      `${formatNumber(totals.turns)} <span class="muted">(${
+        formatNumber(totals.resumedTurns)
+      } resumed, ${formatNumber(totals.unfinishedTurns)} did not finish)</span>`,
     )
   }
 ${
@@ -208,10 +203,14 @@ ${field("file", `<span class="mono">${escapeText(session.path)}</span>`)}
 `;
 }
 
+/** A list of findings; a long one is folded, so the charts and turns stay near the top. */
 function list(title: string, items: string[]): string {
-  return items.length === 0
-    ? ""
-    : `<h3>${title} (${formatNumber(items.length)})</h3><ul>${items.join("")}</ul>`;
+  if (items.length === 0) return "";
+  return `<details class="finding" data-key="findings-${title.toLowerCase().replaceAll(" ", "-")}"${
+    items.length <= 10 ? " open" : ""
+  }><summary><h3>${title} (${formatNumber(items.length)})</h3></summary><ul>${
+    items.join("")
+  }</ul></details>`;
 }
 
 const at = (line: number, turn: number | null) =>
@@ -277,23 +276,28 @@ function chartsHtml(report: InspectReport, settings: Resolved): string {
   }
   const first = report.turns.length - settings.chartTurns;
   const shown = first > 0 ? report.turns.slice(first) : report.turns;
+  const window = first > 0
+    ? `The newest ${formatNumber(shown.length)} of ${formatNumber(report.turns.length)} turns`
+    : undefined;
   const rows = recordCountRows(shown, {
     header: first > 0 ? {} : report.header.counts,
     synthesized: report.synthesizedOutputs,
   });
   const records = recordsPerTurnChart(rows, {
     width: CHART_WIDTH,
-    subtitle: first > 0
-      ? `The newest ${formatNumber(shown.length)} of ${formatNumber(report.turns.length)} turns`
+    subtitle: window
+      ? `${window}, one bar each`
       : "Each bar is one turn; the colours are the kinds of record",
   });
   const history = historySizeFromReport(report);
-  const points: HistorySizePoint[] = history.points;
+  const points = history.points.filter((point) => point.turn > first);
   const historySvg = historySizeChart(points, {
     width: CHART_WIDTH,
-    subtitle: history.exact
-      ? "Items the model is sent; a drop is a compaction"
-      : "Approximate: the report has no entries for a turn with a compaction",
+    subtitle: !history.exact
+      ? "Approximate: a turn with a compaction has no entries in the report"
+      : window
+      ? `${window}; a drop is a compaction`
+      : "Items the model is sent; a drop is a compaction",
   });
   return `<section id="charts"><h2>Charts</h2><div class="charts">
 <figure data-chart="records-per-turn">${records}</figure>

@@ -63,10 +63,10 @@ summary { cursor: pointer; }
 #live[data-state="reconnecting"], #live[data-state="stale"] { color: var(--warn); }
 .findings ul { margin: 4px 0 12px; padding-left: 20px; }
 .findings li { margin: 2px 0; }
-.findings h3 { font-size: 0.95rem; margin: 12px 0 4px; }
+.findings h3 { display: inline; font-size: 0.95rem; }
+.findings summary { margin: 12px 0 4px; }
 #charts .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 460px), 1fr)); gap: 12px; }
 #charts figure { margin: 0; background: #fff; color: #1f2328; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
-#charts figcaption { font-size: 12.5px; color: #59636e; padding: 0 12px 8px; }
 #charts svg { display: block; width: 100%; height: auto; }
 .turn {
   border: 1px solid var(--line); border-radius: 8px; margin: 10px 0; background: var(--bg);

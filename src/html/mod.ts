@@ -13,6 +13,8 @@
  *
  * @module
  */
+export type { InspectReport, ListedSession, SessionListing } from "../inspect/mod.ts";
+export type { HistorySizePoint } from "../charts/mod.ts";
 export * from "./_escape.ts";
 export * from "./_history.ts";
 export * from "./_links.ts";
