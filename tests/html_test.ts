@@ -197,6 +197,48 @@ Deno.test("renderSessionPage() keeps a session of 2,000 turns usable: the newest
   );
 });
 
+Deno.test("renderSessionPage() keeps to its size budget: newest turns whole, then summaries, then a note", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/long.jsonl`;
+  await Deno.writeTextFile(path, generateSession(7, { turns: 2000 }).text);
+  const report = await inspectSession(path, { entries: true });
+  const html = renderSessionPage(report, { maxPageBytes: 200_000, maxTurns: 300, openTurns: 5 });
+  const page = parsePage(html);
+  const turns = page.querySelector("#turns")!;
+  const firstWhole = Number(turns.getAttribute("data-first-whole"));
+  assertStrictEquals(turns.getAttribute("data-turns"), "2000");
+  assertStrictEquals(turns.getAttribute("data-first-listed"), "1701");
+  assert(firstWhole > 1701 && firstWhole < 2000, `first whole turn ${firstWhole}`);
+  assertEquals(
+    attributes(page, "[data-turn]", "data-turn"),
+    Array.from({ length: 300 }, (_, i) => String(1701 + i)),
+  );
+  // Whole turns hold their lines; the ones before them only their summary.
+  const calls = report.turns.slice(firstWhole - 1).reduce((n, t) => n + t.counts.function_call, 0);
+  assertStrictEquals(page.querySelectorAll("[data-turn] [data-call-id]").length, calls);
+  assertStrictEquals(page.querySelectorAll(`[data-turn='${firstWhole - 1}'] .entry`).length, 0);
+  assertEquals(attributes(page, "[data-turn][open]", "data-turn"), [
+    "1996",
+    "1997",
+    "1998",
+    "1999",
+    "2000",
+  ]);
+  assertMatch(turns.textContent!, /Turns 1–1,700 are left off this page/);
+  assertMatch(
+    turns.textContent!,
+    new RegExp(`Turns 1,701–[\\d,]+ are shown by their summary line only`),
+  );
+  // The whole turns' HTML kept to the budget (the head, findings and charts are apart).
+  const pieces = [...sessionPagePieces(report, { maxPageBytes: 200_000, maxTurns: 300 })];
+  const wholeBytes = pieces.slice(-1 - (2001 - firstWhole), -1)
+    .reduce((n, piece) => n + new TextEncoder().encode(piece).length, 0);
+  assert(wholeBytes <= 200_000 && wholeBytes > 100_000, `whole turns: ${wholeBytes} bytes`);
+  // The newest turn is whole whatever the budget.
+  const tiny = parsePage(renderSessionPage(report, { maxPageBytes: 0 }));
+  assertStrictEquals(tiny.querySelector("#turns")!.getAttribute("data-first-whole"), "2000");
+});
+
 Deno.test("sessionPageStream() gives the bytes of renderSessionPage()", async () => {
   await using dir = await tempDir();
   const { report, html } = await storyReport(dir.path);

@@ -223,8 +223,8 @@ export function recordsPerTurnChart(
     x: {
       type: "band",
       domain: turns,
-      // At most about 16 turn numbers on the axis, so they never run into each other.
-      ticks: turns.filter((_, index) => index % Math.ceil(turns.length / 16) === 0),
+      ticks: turnTicks(turns, width),
+      tickFormat: "d",
       label: "Turn (one run of the agent)",
       labelAnchor: "center",
     },
@@ -306,7 +306,6 @@ export function historySizeChart(
   const afterDrop = (point: typeof data[number]) =>
     data[point.order - 1]?.moment === "before compaction";
   const maxItems = Math.ceil(Math.max(1, ...points.map((point) => point.items)) * 1.08);
-  const step = Math.max(1, Math.ceil(turns.length / 16));
   const legend = [{ label: "history at the end of a turn", color: "#4269d0" }];
   if (compactions.length > 0) {
     legend.push({ label: "history just before a compaction", color: "#e03131" });
@@ -324,7 +323,7 @@ export function historySizeChart(
     x: {
       type: "linear",
       domain: [(turns[0] ?? 1) - 0.5, lastTurn + 0.5],
-      ticks: turns.filter((_, index) => index % step === 0),
+      ticks: turnTicks(turns, width),
       tickFormat: "d",
       label: "Turn (one run of the agent)",
       labelAnchor: "center",
@@ -398,6 +397,17 @@ export function historySizeChart(
     ],
   } as Plot.PlotOptions);
   return finishSvg(plot, header);
+}
+
+/**
+ * The turn numbers an x axis writes: every turn while there is room, else every n-th, so
+ * that no two numbers run into each other (about 7 pixels a digit at 12 px, and a gap).
+ */
+function turnTicks(turns: readonly number[], width: number): number[] {
+  const digits = String(turns.at(-1) ?? 1).length;
+  const room = Math.max(2, Math.floor((width - 90) / (digits * 7 + 14)));
+  const step = Math.ceil(turns.length / Math.min(room, 16));
+  return turns.filter((_, index) => index % step === 0);
 }
 
 /** Whole-number ticks from 0 past `max`, about eight of them: counts have no halves. */

@@ -17,6 +17,7 @@ import {
   withoutLocation,
 } from "./_escape.ts";
 import { historySizeFromReport } from "./_history.ts";
+import { planTurns, type TurnPlan } from "./_budget.ts";
 import { type LinkedSession, linkedSessions } from "./_links.ts";
 import { contentSecurityPolicy, LIVE_SCRIPT } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
@@ -37,6 +38,16 @@ export interface SessionPageOptions {
   /** How many of the newest turns the charts draw (more would crowd them). @default 50 */
   chartTurns?: number;
   /**
+   * Bytes of HTML the turns shown whole may take, about: from the newest back, turns are
+   * whole while they fit (the newest always is); older ones show their summary line only.
+   * @default 12_000_000
+   */
+  maxPageBytes?: number;
+  /** Turns on the page at most; older ones are left off with a note. @default 5000 */
+  maxTurns?: number;
+  /** Items of one list of findings shown; the rest are counted. @default 1000 */
+  maxFindings?: number;
+  /**
    * A live page (served): the URL of the session's Server-Sent Events (see `_live.ts` for
    * the events it expects). The page then runs its one script, allowed by its hash.
    */
@@ -50,6 +61,8 @@ export interface SessionPageOptions {
 type Resolved = TurnSettings & {
   openTurns: number;
   chartTurns: number;
+  maxFindings: number;
+  plan: TurnPlan;
 };
 
 function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
@@ -76,6 +89,12 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
     collapseLines: options.collapseLines ?? 12,
     openTurns: options.openTurns ?? 25,
     chartTurns: options.chartTurns ?? 50,
+    maxFindings: options.maxFindings ?? 1000,
+    plan: planTurns(report.turns, {
+      maxBytes: options.maxPageBytes ?? 12_000_000,
+      maxTurns: options.maxTurns ?? 5000,
+      textChars: options.textChars ?? 2000,
+    }),
     sessionHref: options.sessionHref,
     checkpointOrphans,
     links,
@@ -119,20 +138,28 @@ function headHtml(report: InspectReport, title: string, options: SessionPageOpti
 `;
 }
 
+/** `healthy`, or how many problems and orphan calls. */
+function healthBadges(report: InspectReport): string {
+  if (report.healthy) return `<span class="badge ok">healthy</span>`;
+  const badges: string[] = [];
+  if (report.problems.length > 0) {
+    badges.push(`<span class="badge bad">${plural(report.problems.length, "problem")}</span>`);
+  }
+  if (report.orphanCalls.length > 0) {
+    badges.push(
+      `<span class="badge warn">${plural(report.orphanCalls.length, "orphan call")}</span>`,
+    );
+  }
+  return badges.join(" ");
+}
+
 function sessionHeader(report: InspectReport, title: string, options: SessionPageOptions): string {
   const { session, totals } = report;
   const models = [...new Set([session.model, ...report.turns.map((t) => t.model)])]
     .filter((m): m is string => m !== null);
   const field = (name: string, value: string) => `<dt>${name}</dt><dd>${value}</dd>`;
   const usage = totals.usage;
-  const health = report.healthy ? `<span class="badge ok">healthy</span>` : [
-    report.problems.length > 0
-      ? `<span class="badge bad">${plural(report.problems.length, "problem")}</span>`
-      : "",
-    report.orphanCalls.length > 0
-      ? `<span class="badge warn">${plural(report.orphanCalls.length, "orphan call")}</span>`
-      : "",
-  ].filter(Boolean).join(" ");
+  const health = healthBadges(report);
   const kicker = [
     `turnlog session`,
     ...(options.live ? [`<span id="live" data-state="connecting">connecting</span>`] : []),
@@ -155,7 +182,7 @@ ${
         : `${models.map(escapeText).join(", ")}${
           session.modelProvider
             ? ` <span class="muted">(${escapeText(session.modelProvider)}${
-              session.wireApi ? `, ${session.wireApi}` : ""
+              session.wireApi ? `, ${escapeHtml(session.wireApi)}` : ""
             })</span>`
             : ""
         }`,
@@ -203,20 +230,28 @@ ${field("file", `<span class="mono">${escapeText(session.path)}</span>`)}
 `;
 }
 
-/** A list of findings; a long one is folded, so the charts and turns stay near the top. */
-function list(title: string, items: string[]): string {
+/**
+ * A list of findings; a long one is folded, so the charts and turns stay near the top, and
+ * one longer than `max` shows its first `max` items and counts the rest.
+ */
+function list(title: string, items: string[], max: number): string {
   if (items.length === 0) return "";
+  const more = items.length > max
+    ? `<li class="muted">and ${
+      formatNumber(items.length - max)
+    } more (inspect --json lists them all)</li>`
+    : "";
   return `<details class="finding" data-key="findings-${title.toLowerCase().replaceAll(" ", "-")}"${
     items.length <= 10 ? " open" : ""
   }><summary><h3>${title} (${formatNumber(items.length)})</h3></summary><ul>${
-    items.join("")
-  }</ul></details>`;
+    items.slice(0, max).join("")
+  }${more}</ul></details>`;
 }
 
 const at = (line: number, turn: number | null) =>
   `<a href="#line-${line}">line ${line}</a>${turn === null ? "" : ` (turn ${turn})`}`;
 
-function findingsHtml(report: InspectReport, options: SessionPageOptions): string {
+function findingsHtml(report: InspectReport, options: SessionPageOptions, max: number): string {
   const synthesized = report.synthesizedOutputs.map((s) =>
     `<li>${at(s.line, s.turn)}: <code>${escapeText(s.callId)}</code> (${
       escapeText(s.toolName)
@@ -247,19 +282,19 @@ function findingsHtml(report: InspectReport, options: SessionPageOptions): strin
     return `<li data-${link.kind}="${escapeHtml(link.id)}">${target}${place}${title}</li>`;
   };
   const problems = report.problems.map((p) =>
-    `<li class="problem-item" data-line="${p.line}" data-kind="${p.kind}">${
+    `<li class="problem-item" data-line="${p.line}" data-kind="${escapeHtml(p.kind)}">${
       at(p.line, p.turn)
-    } <b>${p.kind}</b>: <span class="mono">${
+    } <b>${escapeHtml(p.kind)}</b>: <span class="mono">${
       escapeText(withoutLocation(p.message, p.line))
     }</span></li>`
   );
   const body = [
-    list("Problems", problems),
-    list("Orphan calls", orphans),
-    list("Synthesized outputs", synthesized),
-    list("Compaction checkpoints", checkpoints),
-    list("Forks", links.filter((l) => l.kind === "fork").map(linkItem)),
-    list("Subagents", links.filter((l) => l.kind === "subagent").map(linkItem)),
+    list("Problems", problems, max),
+    list("Orphan calls", orphans, max),
+    list("Synthesized outputs", synthesized, max),
+    list("Compaction checkpoints", checkpoints, max),
+    list("Forks", links.filter((l) => l.kind === "fork").map(linkItem), max),
+    list("Subagents", links.filter((l) => l.kind === "subagent").map(linkItem), max),
   ].join("");
   const summary = report.healthy
     ? "Healthy: no damaged line, no orphan call."
@@ -308,11 +343,26 @@ function chartsHtml(report: InspectReport, settings: Resolved): string {
 
 function turnsOpening(report: InspectReport, settings: Resolved): string {
   const count = report.turns.length;
-  const closed = Math.max(0, count - settings.openTurns);
+  const { firstListed, firstWhole } = settings.plan;
+  const firstOpen = Math.max(firstWhole, count - settings.openTurns);
+  const range = (from: number, to: number) =>
+    from + 1 === to
+      ? `Turn ${formatNumber(to)} is`
+      : `Turns ${formatNumber(from + 1)}–${formatNumber(to)} are`;
   const notes: string[] = [];
-  if (closed > 0) {
+  if (firstListed > 0) {
     notes.push(
-      `Turns 1–${formatNumber(closed)} are folded to their summary line; open one to read it.`,
+      `${
+        range(0, firstListed)
+      } left off this page, to keep it small enough for a browser; the text view (inspect) shows every turn.`,
+    );
+  }
+  if (firstWhole > firstListed) {
+    notes.push(`${range(firstListed, firstWhole)} shown by their summary line only.`);
+  }
+  if (firstOpen > firstWhole) {
+    notes.push(
+      `${range(firstWhole, firstOpen)} folded to their summary line; open one to read it.`,
     );
   }
   if (report.turns.some((t) => t.entries === undefined)) {
@@ -323,7 +373,9 @@ function turnsOpening(report: InspectReport, settings: Resolved): string {
       blockHtml(report.header, null, settings)
     }</div></details>\n`
     : "";
-  return `<section id="turns"><h2>Turns (${formatNumber(count)})</h2>${
+  return `<section id="turns" data-turns="${count}" data-first-listed="${
+    firstListed + 1
+  }" data-first-whole="${firstWhole + 1}"><h2>Turns (${formatNumber(count)})</h2>${
     notes.map((n) => `<p class="muted">${n}</p>`).join("")
   }\n${header}`;
 }
@@ -370,12 +422,17 @@ export function* sessionPagePieces(
   const title = options.title ?? firstPrompt(report) ?? "(no user message)";
   yield headHtml(report, title, options);
   yield sessionHeader(report, title, options);
-  yield findingsHtml(report, options);
+  yield findingsHtml(report, options, settings.maxFindings);
   yield chartsHtml(report, settings);
   yield turnsOpening(report, settings);
-  const firstOpen = report.turns.length - settings.openTurns;
-  for (const [position, turn] of report.turns.entries()) {
-    yield turnHtml(turn, report, { ...settings, open: position >= firstOpen });
+  const { firstListed, firstWhole } = settings.plan;
+  const firstOpen = Math.max(firstWhole, report.turns.length - settings.openTurns);
+  for (let position = firstListed; position < report.turns.length; position++) {
+    yield turnHtml(report.turns[position]!, report, {
+      ...settings,
+      whole: position >= firstWhole,
+      open: position >= firstOpen,
+    });
   }
   yield footerHtml(report, options);
 }

@@ -68,7 +68,9 @@ export function textHtml(
 }
 
 function head(role: string, line: number, extra = ""): string {
-  return `<div class="head"><span class="role">${role}</span>${extra}${lineLink(line)}</div>`;
+  return `<div class="head"><span class="role">${escapeHtml(role)}</span>${extra}${
+    lineLink(line)
+  }</div>`;
 }
 
 function outputHtml(entry: OutputEntry, settings: TurnSettings, paired: boolean): string {
@@ -78,7 +80,7 @@ function outputHtml(entry: OutputEntry, settings: TurnSettings, paired: boolean)
     `data-output-for="${escapeHtml(entry.callId)}"`,
   ];
   if (entry.synthesized) attributes.push("data-synthesized");
-  if (entry.dropped) attributes.push(`data-dropped="${entry.dropped}"`);
+  if (entry.dropped) attributes.push(`data-dropped="${escapeHtml(entry.dropped)}"`);
   const role = entry.synthesized ? "synthesized output" : entry.isError ? "error output" : "output";
   const badges: string[] = [];
   if (entry.synthesized) {
@@ -175,7 +177,7 @@ function finishedHtml(entry: Extract<TurnEntry, { kind: "run_finished" }>): stri
     );
   }
   const error = entry.error ? `: <span class="mono">${escapeText(entry.error)}</span>` : "";
-  return `<div class="entry finished ${entry.outcome}" id="line-${entry.line}">${
+  return `<div class="entry finished ${escapeHtml(entry.outcome)}" id="line-${entry.line}">${
     head(`${mark} run ${entry.outcome}`, entry.line, ` <span>${parts.join(", ")}${error}</span>`)
   }</div>`;
 }
@@ -202,7 +204,7 @@ function entryHtml(
 ): string {
   switch (entry.kind) {
     case "message":
-      return `<div class="entry msg ${entry.role}" id="line-${entry.line}">${
+      return `<div class="entry msg ${escapeHtml(entry.role)}" id="line-${entry.line}">${
         head(entry.role, entry.line)
       }${
         textHtml(entry.text, entry.chars, settings, {
@@ -237,7 +239,9 @@ function entryHtml(
         head(entry.kind, entry.line, " <span>a stray record (see problems)</span>")
       }</div>`;
     case "problem":
-      return `<div class="entry problem" id="line-${entry.line}" data-problem="${entry.problem}">${
+      return `<div class="entry problem" id="line-${entry.line}" data-problem="${
+        escapeHtml(entry.problem)
+      }">${
         head(
           `✗ ${entry.problem}`,
           entry.line,
@@ -280,7 +284,7 @@ function turnPrompt(turn: Turn): string | undefined {
 export function turnHtml(
   turn: Turn,
   report: InspectReport,
-  settings: TurnSettings & { open: boolean },
+  settings: TurnSettings & { open: boolean; whole: boolean },
 ): string {
   const last = turn === report.turns[report.turns.length - 1];
   const badges: string[] = [];
@@ -289,7 +293,7 @@ export function turnHtml(
     badges.push(`<span class="badge warn">did not finish</span>`);
   } else {
     const style = turn.outcome === "succeeded" ? "ok" : turn.outcome === "failed" ? "bad" : "warn";
-    badges.push(`<span class="badge ${style}">${turn.outcome}</span>`);
+    badges.push(`<span class="badge ${style}">${escapeHtml(turn.outcome)}</span>`);
   }
   const synthesized = report.synthesizedOutputs.filter((s) => s.turn === turn.index).length;
   if (synthesized > 0) {
@@ -323,6 +327,8 @@ export function turnHtml(
   }><summary><b>Turn ${turn.index}</b> ${badges.join(" ")}${
     prompt === undefined ? "" : ` <span>“${escapeText(firstLine(prompt, 140))}”</span>`
   }<br><span class="meta">${boundary.join(" · ")}</span></summary><div class="body">${
-    blockHtml(turn, turn.index, settings)
+    settings.whole
+      ? blockHtml(turn, turn.index, settings)
+      : `<p class="muted">This turn's lines are not on the page, to keep it small enough for a browser (the newer turns are whole); the text view (inspect) shows them.</p>`
   }${unfinished}</div></details>\n`;
 }
