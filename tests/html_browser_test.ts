@@ -138,15 +138,16 @@ Deno.test({
     await t.step("every example session opens clean, with its turns", async () => {
       const examples = resolve(import.meta.dirname ?? ".", "..", "sessions", "examples");
       const index = JSON.parse(await Deno.readTextFile(join(examples, "index.json"))) as {
-        sessions: { id: string; file: string; turns: number }[];
+        sessions: { id: string; file: string; title: string; turns: number }[];
       };
       assert(index.sessions.length > 0);
       for (const example of index.sessions) {
         const report = await inspectSession(join(examples, example.file), { entries: true });
         const file = join(OUT, `example-${example.id}.html`);
-        await Deno.writeTextFile(file, renderSessionPage(report));
+        await Deno.writeTextFile(file, renderSessionPage(report, { title: example.title }));
         const url = pathToFileURL(file).href;
         await using opened = await browser.open(url);
+        assertStrictEquals(await opened.page.$eval("h1", (h1) => h1.textContent), example.title);
         assertStrictEquals(await opened.count("[data-turn]"), example.turns, example.file);
         assertStrictEquals(await opened.count("figure[data-chart] > svg"), 2);
         await assertClean(opened, [url]);
