@@ -6,8 +6,8 @@
  * @module
  */
 import { join } from "node:path";
-import type { ResponseItem, SessionRecord } from "../src/record/_schemas.ts";
-import { type NormalizedHistory, normalizeHistory } from "../src/history/_normalize.ts";
+import type { ResponseItem, SessionRecord } from "../src/record/mod.ts";
+import { type NormalizedHistory, normalizeHistory } from "../src/history/mod.ts";
 
 /** The naive replay: the whole file in memory, every line parsed, no validation. */
 export async function naiveReplay(path: string): Promise<ResponseItem[]> {

@@ -8,16 +8,17 @@
  * @module
  */
 import { join } from "node:path";
-import { compactHistory, makeCheckpoint } from "../src/compaction/_compaction.ts";
+import { compactHistory, makeCheckpoint } from "../src/compaction/mod.ts";
 import {
+  encodeRecords,
   FORMAT_VERSION,
   makeRecord,
   type ResponseItem,
   responseItemRecord,
   type SessionRecord,
-} from "../src/record/_schemas.ts";
-import { encodeRecords, sessionFilePath } from "../src/store/_store.ts";
-import { synthesizedOutputFor } from "../src/history/_normalize.ts";
+} from "../src/record/mod.ts";
+import { sessionFilePath } from "../src/store/mod.ts";
+import { synthesizedOutputFor } from "../src/history/mod.ts";
 
 /** Bumped whenever the generator's output changes, so cached files are regenerated. */
 export const GENERATOR_VERSION = 4;

@@ -7,13 +7,12 @@
  */
 import process from "node:process";
 import { limitKeepHistory, limitParse, naiveFind, naiveList, naiveResume } from "./baselines.ts";
-import { normalizeHistory } from "../src/history/_normalize.ts";
-import { readRecords } from "../src/record/_parse.ts";
-import type { ResponseItem } from "../src/record/_schemas.ts";
-import { replayRecord } from "../src/history/_replay.ts";
-import { resumeSession } from "../src/resume/_resume.ts";
-import { findSession, listSessions, SessionWriter } from "../src/store/_store.ts";
-import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
+import { normalizeHistory, readRecords } from "../src/history/mod.ts";
+import type { ResponseItem } from "../src/record/mod.ts";
+import { replayRecord } from "../src/history/mod.ts";
+import { resumeSession } from "../src/resume/mod.ts";
+import { findSession, listSessions, SessionWriter } from "../src/store/mod.ts";
+import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
 
 /** What a child is asked to measure. */
 export type MeasureTask =
@@ -185,7 +184,7 @@ async function runOnce(
     }
     case "list": {
       const [ms, listed] = await timed(() => listSessions(task.root, { limit: 25 }));
-      return { samples: [ms], check: listed.map((s) => s.id).join(",") };
+      return { samples: [ms], check: listed.sessions.map((s) => s.id).join(",") };
     }
     case "list_naive": {
       const [ms, listed] = await timed(() => naiveList(task.root, 25));
@@ -194,7 +193,7 @@ async function runOnce(
     case "inspect": {
       // Imported here, so the other measurements do not depend on the inspector. What
       // `inspect --json` does: the report without per-line entries, serialized in pieces.
-      const { inspectSession, reportJsonPieces } = await import("../src/inspect/_inspect.ts");
+      const { inspectSession, reportJsonPieces } = await import("../src/inspect/mod.ts");
       const [ms, chars] = await timed(async () => {
         let chars = 0;
         for (const piece of reportJsonPieces(await inspectSession(task.path))) {

@@ -4,18 +4,14 @@
  *
  * @module
  */
+import { TurnlogError } from "../src/errors/mod.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import {
-  ApprovalModeSchema,
-  type Policy,
-  type WireApi,
-  WireApiSchema,
-} from "../src/record/_schemas.ts";
+import { ApprovalModeSchema, type Policy, type WireApi, WireApiSchema } from "../src/record/mod.ts";
 
 /** A command line that cannot be run as given; the CLI prints it and exits with 2. */
-export class UsageError extends Error {
+export class UsageError extends TurnlogError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("usage", message, options);
     this.name = "UsageError";
   }
 }

@@ -6,22 +6,21 @@
  *
  * @module
  */
+import { readRecords } from "../src/history/mod.ts";
 import { join } from "node:path";
-import { readLines } from "../src/io/_lines.ts";
-import { readRecords } from "../src/record/_parse.ts";
-import type { SessionRecord } from "../src/record/_schemas.ts";
-import { loadSession } from "../src/resume/_resume.ts";
-import { findSession } from "../src/store/_store.ts";
-import { WORKSPACE_TOOLS } from "../src/tools/_tools.ts";
-import { connectModel } from "../src/runtime/_connect.ts";
-import { describeError } from "../src/runtime/_turn.ts";
-import { toResponsesInput, toResponsesTools } from "../src/runtime/_wire.ts";
+import { readLines } from "../src/io/mod.ts";
+import type { SessionRecord } from "../src/record/mod.ts";
+import { loadSession } from "../src/resume/mod.ts";
+import { findSession } from "../src/store/mod.ts";
+import { ToolSet, Workspace } from "../src/tools/mod.ts";
+import { connectModel } from "../src/runtime/mod.ts";
 import { runKilledTurn } from "../testing/killed_turn.ts";
 import { writeDemoWorkspace } from "../testing/demo_workspace.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
-import { shortestUniquePrefix } from "../src/store/_store.ts";
-import { colourEnabled, EventPrinter, styles } from "./_render.ts";
+import { shortestUniquePrefix } from "../src/store/mod.ts";
+import { EventPrinter, styles } from "./_render.ts";
+import { colorEnabled } from "../src/text/mod.ts";
 
 /** The records of a session file grouped by turn (the records before the first turn_context go first). */
 async function recordsByTurn(path: string): Promise<SessionRecord[][]> {
@@ -47,7 +46,7 @@ function recordLabel(record: SessionRecord): string {
 
 /** Runs the demo; returns the exit code. */
 export async function runDemo(): Promise<number> {
-  const colour = colourEnabled();
+  const colour = colorEnabled();
   const s = styles(colour);
   const out = (text = "") => console.log(text);
   const step = (n: number, text: string) => out(`\n${s.bold(s.blue(`[${n}]`))} ${s.bold(text)}`);
@@ -131,15 +130,16 @@ Workspace: ${workspace}`));
   );
   const replayed = (await loadSession(await findSession(sessionsDir, sessionId))).replayed;
   try {
-    await connection.client.responses.create({
+    const round = connection.streamRound({
+      wireApi: "responses",
       model: connection.model,
-      input: toResponsesInput(replayed),
-      tools: toResponsesTools(WORKSPACE_TOOLS),
-      store: false,
+      history: replayed,
+      tools: new ToolSet(await Workspace.open(workspace)).definitions,
     });
+    for await (const _ of round) { /* the refusal comes before any part */ }
     out(s.red("  (unexpectedly accepted)"));
   } catch (error) {
-    out(s.red(`  ${describeError(error)}`));
+    out(s.red(`  ${connection.describeError(error)}`));
   }
 
   step(

@@ -4,35 +4,22 @@
  *
  * @module
  */
-import type { RunEvent } from "../src/runtime/_events.ts";
+import type { RunEvent } from "../src/runtime/mod.ts";
+import { clipLines, colorEnabled, painter, type Style } from "../src/text/mod.ts";
 
-/** Whether output to stdout may be coloured. */
-export function colourEnabled(): boolean {
-  return Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR");
-}
-
-/** ANSI styles that are no-ops when colour is off. */
+/** Styles as functions, plain when colour is off. */
 export function styles(enabled: boolean) {
-  const wrap = (code: string) => (text: string) => enabled ? `\x1b[${code}m${text}\x1b[0m` : text;
+  const paint = painter(enabled);
+  const style = (name: Style) => (text: string) => paint(name, text);
   return {
-    bold: wrap("1"),
-    dim: wrap("2"),
-    red: wrap("31"),
-    green: wrap("32"),
-    yellow: wrap("33"),
-    blue: wrap("34"),
-    cyan: wrap("36"),
+    bold: style("bold"),
+    dim: style("dim"),
+    red: style("red"),
+    green: style("green"),
+    yellow: style("yellow"),
+    blue: style("blue"),
+    cyan: style("cyan"),
   };
-}
-
-/** Collapses a tool output to at most `lines` lines of at most `width` characters. */
-export function preview(text: string, lines = 4, width = 110): string {
-  const all = text.split("\n");
-  const shown = all.slice(0, lines).map((line) =>
-    line.length > width ? `${line.slice(0, width - 1)}…` : line
-  );
-  if (all.length > lines) shown.push(`… (${all.length - lines} more lines)`);
-  return shown.join("\n");
 }
 
 function indent(text: string, prefix: string): string {
@@ -48,7 +35,7 @@ export class EventPrinter {
   constructor(options: { write?: (text: string) => void; colour?: boolean } = {}) {
     const encoder = new TextEncoder();
     this.#write = options.write ?? ((text) => Deno.stdout.writeSync(encoder.encode(text)));
-    this.#s = styles(options.colour ?? colourEnabled());
+    this.#s = styles(options.colour ?? colorEnabled());
   }
 
   #line(text: string): void {
@@ -81,7 +68,7 @@ export class EventPrinter {
           }); a synthesized output was appended for each:`,
         ));
         for (const output of event.outputs) {
-          this.#line(indent(s.yellow(preview(output.output, 3, 150)), "    "));
+          this.#line(indent(s.yellow(clipLines(output.output, 3, 150)), "    "));
         }
         if (event.dropped > 0) {
           this.#line(s.yellow(`  ${event.dropped} output(s) without their call left out`));
@@ -122,7 +109,7 @@ export class EventPrinter {
         break;
       case "tool_finished": {
         const mark = event.isError ? s.red(`← ${event.name} error:`) : s.green(`← ${event.name}:`);
-        const body = preview(event.output);
+        const body = clipLines(event.output);
         this.#line(
           body.includes("\n")
             ? `  ${mark}\n${indent(s.dim(body), "      ")}`

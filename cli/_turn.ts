@@ -5,15 +5,17 @@
  *
  * @module
  */
-import { terminalApprover } from "../src/runtime/_approvals.ts";
-import { resolveSessionsRoot, shortestUniquePrefix, walkSessions } from "../src/store/_store.ts";
-import { connectModel, type ModelConnection } from "../src/runtime/_connect.ts";
-import { isTerminalEvent, type RunEvent, type RunEventOf } from "../src/runtime/_events.ts";
-import { describeError, runTurn } from "../src/runtime/_turn.ts";
-import { createCompactor } from "../src/runtime/_compactor.ts";
-import { shellQuote } from "../src/text/_shell.ts";
+import { terminalApprover } from "../src/runtime/mod.ts";
+import { resolveSessionsRoot, shortestUniquePrefix, walkSessions } from "../src/store/mod.ts";
+import { connectModel, type ModelConnection } from "../src/runtime/mod.ts";
+import { isTerminalEvent, type RunEvent, type RunEventOf } from "../src/runtime/mod.ts";
+import { runTurn } from "../src/runtime/mod.ts";
+import { createCompactor } from "../src/runtime/mod.ts";
+import { errorMessage } from "../src/errors/mod.ts";
 import type { ResumeArgs } from "./_args.ts";
-import { colourEnabled, EventPrinter, styles } from "./_render.ts";
+import { resumeCommand } from "./_commands.ts";
+import { EventPrinter, styles } from "./_render.ts";
+import { colorEnabled } from "../src/text/mod.ts";
 
 /** Exit codes of the resume CLI. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -39,7 +41,7 @@ export async function runCliTurn(
   const write = options.write ?? ((text: string) => Deno.stdout.writeSync(encoder.encode(text)));
   const writeError = options.writeError ??
     ((text: string) => Deno.stderr.writeSync(encoder.encode(text)));
-  const s = styles(options.write ? false : colourEnabled());
+  const s = styles(options.write ? false : colorEnabled());
   const result: CliTurnResult = {
     exitCode: EXIT.ok,
     started: undefined,
@@ -65,7 +67,7 @@ export async function runCliTurn(
   try {
     connection ??= await connectModel({ model: args.model });
   } catch (error) {
-    writeError(`error: Could not start the model: ${describeError(error)}\n`);
+    writeError(`error: Could not start the model: ${errorMessage(error)}\n`);
     return { ...result, exitCode: EXIT.failed };
   }
 
@@ -78,7 +80,7 @@ export async function runCliTurn(
     controller.abort();
   };
   Deno.addSignalListener("SIGINT", onInterrupt);
-  const printer = new EventPrinter({ write, colour: options.write ? false : colourEnabled() });
+  const printer = new EventPrinter({ write, colour: options.write ? false : colorEnabled() });
   try {
     // A resumed turn keeps the session's model unless one was chosen (flag or OPENAI_MODEL).
     const chosenModel = connection.embedded || args.model !== undefined ||
@@ -88,20 +90,15 @@ export async function runCliTurn(
         message: args.message ?? "",
         sessionId,
         sessionsDir: args.sessionsDir,
-        client: connection.client,
+        connection,
         model: chosenModel ? connection.model : undefined,
-        modelProvider: connection.modelProvider,
         wireApi: args.wireApi,
         policy: args.policy,
         workspace: args.workspace,
         approver: terminalApprover(),
         signal: controller.signal,
         maxRounds: args.maxRounds,
-        compactor: createCompactor({
-          client: connection.client,
-          threshold: args.compactThreshold,
-          describeError: (error) => describeError(error, connection.client),
-        }),
+        compactor: createCompactor({ threshold: args.compactThreshold }),
       })
     ) {
       if (args.json) write(JSON.stringify(event) + "\n");
@@ -131,11 +128,12 @@ export async function runCliTurn(
       ? terminal.recordCount
       : undefined;
     if (!args.json) {
-      const prefix = await shortestUniquePrefix(root, result.started.sessionId);
-      const extra = [
-        ...(args.sessionsDir ? ["--sessions-dir", args.sessionsDir] : []),
-        ...(args.workspace ? ["--workspace", args.workspace] : []),
-      ].map(shellQuote).join(" ");
+      const command = resumeCommand({
+        prefix: await shortestUniquePrefix(root, result.started.sessionId),
+        root,
+        workspace: args.workspace,
+        message: "your next message",
+      });
       write(
         `\n${s.bold("Session")}  ${result.started.sessionId}\n` +
           `${
@@ -143,9 +141,7 @@ export async function runCliTurn(
           }  ${result.started.recordCountBefore} before → ${result.recordsAfter} after  ${
             s.dim(result.started.sessionPath)
           }\n` +
-          `${s.bold("Continue")} ./denow task resume --session ${prefix}${
-            extra ? " " + extra : ""
-          } "your next message"\n`,
+          `${s.bold("Continue")} ${command}\n`,
       );
     }
   }

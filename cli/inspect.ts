@@ -4,23 +4,21 @@
  *
  * @module
  */
-import {
-  inspectSession,
-  listSessionsDetailed,
-  NotAFileError,
-  reportJsonPieces,
-} from "../src/inspect/_inspect.ts";
-import { renderListing, renderRepair, renderReport } from "../src/inspect/_render.ts";
-import { planFileRepair, repairSession } from "../src/inspect/_repair.ts";
-import { InvalidSessionIdError } from "../src/record/_ids.ts";
+import { TurnlogError } from "../src/errors/mod.ts";
+import { inspectSession, NotAFileError, reportJsonPieces } from "../src/inspect/mod.ts";
+import { renderListing, renderRepair, renderReport } from "../src/inspect/mod.ts";
+import { planFileRepair, repairSession } from "../src/inspect/mod.ts";
+import { InvalidSessionIdError } from "../src/record/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
+import { resumeCommand } from "./_commands.ts";
 import {
   AmbiguousSessionError,
   findSession,
+  listSessions,
   resolveSessionsRoot,
   SessionInUseError,
   SessionNotFoundError,
-} from "../src/store/_store.ts";
+} from "../src/store/mod.ts";
 
 const HELP = `Usage: deno task inspect [options] [<id | id prefix | path>]
 
@@ -51,9 +49,9 @@ not found.
 `;
 
 /** A path argument that names no file. */
-class NoSuchFileError extends Error {
+class NoSuchFileError extends TurnlogError {
   constructor(path: string, options?: ErrorOptions) {
-    super(`No such session file: ${path}`, options);
+    super("not_found", `No such session file: ${path}`, options);
     this.name = "NoSuchFileError";
   }
 }
@@ -132,7 +130,7 @@ export async function main(args: string[]): Promise<number> {
     if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
     if (target !== undefined) throw new UsageError("--list takes no session argument");
     const limit = parsePositiveInt("limit", values.limit) ?? 25;
-    const listing = await listSessionsDetailed(root, { limit });
+    const listing = await listSessions(root, { limit });
     await print(
       Deno.stdout,
       values.json ? JSON.stringify(listing, null, 2) + "\n" : renderListing(listing, render),
@@ -154,6 +152,7 @@ export async function main(args: string[]): Promise<number> {
   }
   const options = {
     root: storeRoot,
+    commandFor: resumeCommand,
     ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),
   };
   // The text view shows every line; the JSON document carries them only when asked, so

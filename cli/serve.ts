@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { ApprovalRegistry } from "../src/runtime/_approvals.ts";
-import { connectModel } from "../src/runtime/_connect.ts";
-import { describeError } from "../src/runtime/_turn.ts";
-import { createCompactor } from "../src/runtime/_compactor.ts";
-import { createAgentHandler } from "../src/http/_agent_route.ts";
-import { resolveSessionsRoot } from "../src/store/_store.ts";
+import { ApprovalRegistry } from "../src/runtime/mod.ts";
+import { connectModel } from "../src/runtime/mod.ts";
+import { createCompactor } from "../src/runtime/mod.ts";
+import { createAgentHandler } from "../src/server/mod.ts";
+import { errorMessage } from "../src/errors/mod.ts";
+import { resolveSessionsRoot } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
 
 /** The help text. */
@@ -88,23 +88,17 @@ export async function main(argv: string[]): Promise<number> {
   try {
     connection = await connectModel({ model: options.model });
   } catch (error) {
-    console.error(`error: Could not start the model: ${describeError(error)}`);
+    console.error(`error: Could not start the model: ${errorMessage(error)}`);
     return 1;
   }
   const handler = createAgentHandler({
-    client: connection.client,
-    model: connection.model,
-    modelProvider: connection.modelProvider,
+    connection,
     wireApi: options.wireApi,
     policy: options.policy,
     sessionsDir: options.sessionsDir,
     workspace: options.workspace,
     approvals: new ApprovalRegistry({ timeoutMs: options.timeout * 1000 }),
-    compactor: createCompactor({
-      client: connection.client,
-      threshold: options.compactThreshold,
-      describeError: (error) => describeError(error, connection.client),
-    }),
+    compactor: createCompactor({ threshold: options.compactThreshold }),
   });
   const server = Deno.serve({
     hostname: options.hostname,

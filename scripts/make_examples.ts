@@ -9,16 +9,14 @@
  *
  * @module
  */
+import { collectRecords } from "../src/history/mod.ts";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { approvingApprover, terminalApprover } from "../src/runtime/_approvals.ts";
-import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
-import OpenAI from "openai";
-import type { RunEvent } from "../src/runtime/_events.ts";
-import { runTurn, type RunTurnOptions } from "../src/runtime/_turn.ts";
-import { createCompactor } from "../src/runtime/_compactor.ts";
+import { approvingApprover, terminalApprover } from "../src/runtime/mod.ts";
+import type { RunEvent } from "../src/runtime/mod.ts";
+import { runTurn, type RunTurnOptions } from "../src/runtime/mod.ts";
+import { connectModel, createCompactor } from "../src/runtime/mod.ts";
 import { runKilledTurn } from "../testing/killed_turn.ts";
-import { collectRecords } from "../src/record/_parse.ts";
 import { writeDemoWorkspace } from "../testing/demo_workspace.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { out: { type: "string" } } });
@@ -48,8 +46,7 @@ try {
 const workspace = await Deno.makeTempDir({ prefix: "turnlog-examples-workspace-" });
 await writeDemoWorkspace(workspace);
 
-await using model = await startEmbeddedModel();
-const client = new OpenAI({ baseURL: model.baseURL, apiKey: model.apiKey });
+await using connection = await connectModel({ model: "scripted" });
 const sessions: IndexEntry[] = [];
 
 async function turn(message: string, options: Partial<RunTurnOptions> = {}): Promise<RunEvent[]> {
@@ -57,9 +54,7 @@ async function turn(message: string, options: Partial<RunTurnOptions> = {}): Pro
   for await (
     const event of runTurn({
       message,
-      client,
-      model: model.model,
-      modelProvider: "embedded",
+      connection,
       sessionsDir: root,
       workspace,
       approver: terminalApprover({ isTerminal: () => false }),
@@ -156,9 +151,7 @@ await record("fresh: one turn, list_dir", await turn("list the files"), 1);
   for await (
     const event of runTurn({
       message: "run a slow task for 30 seconds",
-      client,
-      model: model.model,
-      modelProvider: "embedded",
+      connection,
       sessionsDir: root,
       workspace,
       approver: approvingApprover(),
@@ -174,7 +167,7 @@ await record("fresh: one turn, list_dir", await turn("list the files"), 1);
 // 7. A long conversation crosses a low compaction threshold: a checkpoint record, and the
 //    turns after it replay from there.
 {
-  const compactor = createCompactor({ client, threshold: 850 });
+  const compactor = createCompactor({ threshold: 850 });
   const first = await turn("read notes.txt", { compactor });
   const { sessionId } = started(first);
   await turn("list the files", { sessionId, compactor });

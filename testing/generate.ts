@@ -5,15 +5,15 @@
  *
  * @module
  */
-import { compactHistory, makeCheckpoint } from "../src/compaction/_compaction.ts";
+import { compactHistory, makeCheckpoint } from "../src/compaction/mod.ts";
 import {
   makeRecord,
   type ResponseItem,
   type ResponseItemPayload,
   responseItemRecord,
   type SessionRecord,
-} from "../src/record/_schemas.ts";
-import { replayRecord } from "../src/history/_replay.ts";
+} from "../src/record/mod.ts";
+import { replayRecord } from "../src/history/mod.ts";
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same numbers everywhere. */
 export function seededRandom(seed: number): () => number {

@@ -5,9 +5,9 @@
  *
  * @module
  */
+import { readRecords } from "../src/history/mod.ts";
 import { fileURLToPath } from "node:url";
-import { readRecords } from "../src/record/_parse.ts";
-import { type RunEvent, RunEventSchema } from "../src/runtime/_events.ts";
+import { type RunEvent, RunEventSchema } from "../src/runtime/mod.ts";
 
 const CLI_PATH = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
 const CONFIG_PATH = fileURLToPath(new URL("../deno.json", import.meta.url));

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { ResponseItem, SessionRecord } from "../src/record/_schemas.ts";
-import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
+import type { ResponseItem, SessionRecord } from "../src/record/mod.ts";
+import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
 
 /** A fresh temp directory, removed when disposed. */
 export async function tempDir(): Promise<AsyncDisposable & { path: string }> {

@@ -5,8 +5,8 @@
  * @module
  */
 import { RUN_BASE } from "./_helpers.ts";
-import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
-import { initializeSessionForRun } from "../src/resume/_resume.ts";
+import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
+import { initializeSessionForRun } from "../src/resume/mod.ts";
 
 /** A long tool output, to see shortening. */
 export const LONG_OUTPUT = "README.md\nsrc/\n" + "x".repeat(900);

@@ -4,13 +4,17 @@
  *
  * @module
  */
-import OpenAI from "openai";
+import { collectRecords } from "../src/history/mod.ts";
 import { join } from "node:path";
 import { type EmbeddedModel, startEmbeddedModel } from "../src/embedded_model/mod.ts";
-import { collectRecords } from "../src/record/_parse.ts";
-import type { SessionRecord } from "../src/record/_schemas.ts";
-import type { RunEvent } from "../src/runtime/_events.ts";
-import { runTurn, type RunTurnOptions } from "../src/runtime/_turn.ts";
+import type { SessionRecord } from "../src/record/mod.ts";
+import type { RunEvent } from "../src/runtime/mod.ts";
+import {
+  connectModel,
+  type ModelConnection,
+  runTurn,
+  type RunTurnOptions,
+} from "../src/runtime/mod.ts";
 import { type KilledTurn, runKilledTurn } from "../testing/killed_turn.ts";
 
 /** A request body the client sent, parsed. */
@@ -20,7 +24,8 @@ export type SentBody = any;
 /** The embedded model, a recording client and temp folders; dispose to clean up. */
 export interface Harness extends AsyncDisposable {
   model: EmbeddedModel;
-  client: OpenAI;
+  /** A connection to the embedded model whose fetch records every request body. */
+  connection: ModelConnection;
   /** Every request body sent, in order. */
   sent: SentBody[];
   sessionsDir: string;
@@ -37,9 +42,10 @@ export async function harness(files: Record<string, string> = {}): Promise<Harne
     if (typeof init?.body === "string") sent.push(JSON.parse(init.body));
     return fetch(input, init);
   };
-  const client = new OpenAI({
+  const connection = await connectModel({
     baseURL: model.baseURL,
     apiKey: model.apiKey,
+    model: model.model,
     fetch: recordingFetch,
   });
   const base = await Deno.makeTempDir({ prefix: "turnlog-runtime-test-" });
@@ -52,7 +58,7 @@ export async function harness(files: Record<string, string> = {}): Promise<Harne
   }
   return {
     model,
-    client,
+    connection,
     sent,
     sessionsDir,
     workspace,
@@ -61,9 +67,7 @@ export async function harness(files: Record<string, string> = {}): Promise<Harne
       for await (
         const event of runTurn({
           message,
-          client,
-          model: model.model,
-          modelProvider: "embedded",
+          connection,
           sessionsDir,
           workspace,
           ...options,

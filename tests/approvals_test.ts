@@ -5,7 +5,7 @@ import {
   needsApproval,
   NO_TERMINAL_REASON,
   terminalApprover,
-} from "../src/runtime/_approvals.ts";
+} from "../src/runtime/mod.ts";
 
 const request = { runId: "r1", callId: "c1", name: "write_file", arguments: '{"path":"a"}' };
 const never = new AbortController().signal;

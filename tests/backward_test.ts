@@ -1,7 +1,8 @@
-import { findLastCheckpoint, includesBytes, readLinesBackward } from "../src/io/_backward.ts";
-import { compactHistory, makeCheckpoint } from "../src/compaction/_compaction.ts";
-import { readLines } from "../src/io/_lines.ts";
-import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
+import { findLastCheckpoint } from "../src/history/mod.ts";
+import { includesBytes, readLinesBackward } from "../src/io/mod.ts";
+import { compactHistory, makeCheckpoint } from "../src/compaction/mod.ts";
+import { readLines } from "../src/io/mod.ts";
+import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 

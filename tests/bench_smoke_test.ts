@@ -4,6 +4,7 @@
  * same work (turnlog's replay equals the naive replay's history on the generated files).
  * No timing is asserted.
  */
+import { collectRecords } from "../src/history/mod.ts";
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { renderTable, runBenchmarks } from "../bench/run.ts";
@@ -15,9 +16,8 @@ import {
   naiveReplay,
   naiveResume,
 } from "../bench/baselines.ts";
-import { loadSession, resumeSession } from "../src/resume/_resume.ts";
-import { collectRecords } from "../src/record/_parse.ts";
-import { findSession, listSessions } from "../src/store/_store.ts";
+import { loadSession, resumeSession } from "../src/resume/mod.ts";
+import { findSession, listSessions } from "../src/store/mod.ts";
 
 Deno.test("turnlog's replay equals the naive replay on generated sessions", async () => {
   await using dir = await tempDir();
@@ -59,7 +59,7 @@ Deno.test("the generator is deterministic and the store is found and listed like
     assertStrictEquals((await findSession(store.root, id)).id, id);
   }
   const listed = await listSessions(store.root, { limit: 25 });
-  assertEquals(listed.map((s) => s.id), store.newestIds);
+  assertEquals(listed.sessions.map((s) => s.id), store.newestIds);
   assertEquals((await naiveList(store.root, 25)).map((s) => s.id), store.newestIds);
 });
 

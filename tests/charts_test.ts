@@ -7,9 +7,9 @@ import {
   type RecordCountRow,
   recordCountRows,
   recordsPerTurnChart,
-} from "../src/charts/_charts.ts";
-import { synthesizedOutputFor } from "../src/history/_normalize.ts";
-import { makeRecord, responseItemRecord, type SessionRecord } from "../src/record/_schemas.ts";
+} from "../src/charts/mod.ts";
+import { synthesizedOutputFor } from "../src/history/mod.ts";
+import { makeRecord, responseItemRecord, type SessionRecord } from "../src/record/mod.ts";
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { assistant, call, output, user } from "./_helpers.ts";
 

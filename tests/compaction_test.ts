@@ -11,15 +11,10 @@ import {
   SUMMARY_INSTRUCTIONS,
   summaryRequestItems,
   THRESHOLD_FRACTION,
-} from "../src/compaction/_compaction.ts";
-import {
-  CHECKPOINT_VERSION,
-  type ResponseItem,
-  responseItemRecord,
-} from "../src/record/_schemas.ts";
-import { collectRecords } from "../src/record/_parse.ts";
-import { replayHistory } from "../src/history/_replay.ts";
-import { initializeSessionForRun, loadSession, resumeSession } from "../src/resume/_resume.ts";
+} from "../src/compaction/mod.ts";
+import { CHECKPOINT_VERSION, type ResponseItem, responseItemRecord } from "../src/record/mod.ts";
+import { collectRecords, replayHistory } from "../src/history/mod.ts";
+import { initializeSessionForRun, loadSession, resumeSession } from "../src/resume/mod.ts";
 import { assert, assertEquals, assertStrictEquals, assertThrows } from "./_assert.ts";
 import {
   assistant,

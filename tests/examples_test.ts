@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals } from "./_assert.ts";
-import { inspectSession } from "../src/inspect/_inspect.ts";
-import { InspectReportSchema } from "../src/inspect/_schema.ts";
-import { resumeSession } from "../src/resume/_resume.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { InspectReportSchema } from "../src/inspect/mod.ts";
+import { resumeSession } from "../src/resume/mod.ts";
 
 const ROOT = fileURLToPath(new URL("../sessions/examples", import.meta.url));
 const index = JSON.parse(await Deno.readTextFile(join(ROOT, "index.json"))) as {

@@ -6,7 +6,7 @@ import {
   isUuidV7,
   newId,
   prefixTimeRange,
-} from "../src/record/_ids.ts";
+} from "../src/record/mod.ts";
 
 Deno.test("ids are UUIDv7s carrying their creation time, and sort in creation order", () => {
   const at = new Date("2026-11-30T02:48:20.123Z");

@@ -1,8 +1,8 @@
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { RUN_BASE, tempDir } from "./_helpers.ts";
 import { joinLines, makeStory, replaceLine, splitLines } from "./_inspect_fixtures.ts";
-import { InspectReportSchema, SessionListingSchema } from "../src/inspect/_schema.ts";
-import { initializeSessionForRun } from "../src/resume/_resume.ts";
+import { InspectReportSchema, SessionListingSchema } from "../src/inspect/mod.ts";
+import { initializeSessionForRun } from "../src/resume/mod.ts";
 
 const CLI = new URL("../cli/inspect.ts", import.meta.url).pathname;
 

@@ -9,39 +9,35 @@ import {
   splitLines,
   strayOutputLine,
 } from "./_inspect_fixtures.ts";
-import {
-  inspectSession,
-  listSessionsDetailed,
-  reportJsonPieces,
-  scanSessionFile,
-} from "../src/inspect/_inspect.ts";
-import { shortestUniquePrefix } from "../src/store/_store.ts";
-import { renderListing, renderReport, shortenText } from "../src/inspect/_render.ts";
+import { inspectSession, reportJsonPieces } from "../src/inspect/mod.ts";
+import { resumeCommand } from "../cli/_commands.ts";
+import { listSessions } from "../src/store/mod.ts";
+import { shortestUniquePrefix, summarizeSessionFile } from "../src/store/mod.ts";
+import { renderListing, renderReport, shortenText } from "../src/inspect/mod.ts";
 import {
   type InspectReport,
   InspectReportSchema,
   SessionListingSchema,
   type TurnEntry,
-} from "../src/inspect/_schema.ts";
-import { newId } from "../src/record/_ids.ts";
-import { initializeSessionForRun } from "../src/resume/_resume.ts";
-import { findSession } from "../src/store/_store.ts";
-import { repairSession } from "../src/inspect/_repair.ts";
+} from "../src/inspect/mod.ts";
+import { newId } from "../src/record/mod.ts";
+import { initializeSessionForRun } from "../src/resume/mod.ts";
+import { findSession } from "../src/store/mod.ts";
+import { repairSession } from "../src/inspect/mod.ts";
 import { harness, killedSession } from "./_runtime_helpers.ts";
 import { generateSession, seededRandom } from "../testing/generate.ts";
-import { normalizeHistory } from "../src/history/_normalize.ts";
-import { readRecords } from "../src/record/_parse.ts";
+import { normalizeHistory, readRecords } from "../src/history/mod.ts";
 import {
   makeRecord,
   type ResponseItem,
   responseItemRecord,
   type SessionRecord,
-} from "../src/record/_schemas.ts";
-import { replayHistory } from "../src/history/_replay.ts";
+} from "../src/record/mod.ts";
+import { replayHistory } from "../src/history/mod.ts";
 
 /** Inspects and checks the document against its schema, as every consumer may rely on it. */
 async function inspect(path: string, root?: string): Promise<InspectReport> {
-  const report = await inspectSession(path, { root, entries: true });
+  const report = await inspectSession(path, { root, entries: true, commandFor: resumeCommand });
   const parsed = InspectReportSchema.safeParse(JSON.parse(JSON.stringify(report)));
   assert(parsed.success, parsed.success ? "" : JSON.stringify(parsed.error.issues, null, 1));
   return report;
@@ -368,15 +364,17 @@ Deno.test("inspecting never changes a file: bytes and mtime stay the same", asyn
   assertEquals(sidecar, false);
 });
 
-Deno.test("the byte scan counts what a full read counts, even with a marker split across chunks", async () => {
+Deno.test("summarizeSessionFile() counts what a full read counts, even with a marker split across chunks", async () => {
   await using dir = await tempDir();
   const story = await makeStory(dir.path);
   const report = await inspect(story.path);
-  for (const chunkSize of [1, 7, 64, 1 << 20]) {
-    const scan = await scanSessionFile(story.path, chunkSize);
+  const firstUserMessage =
+    "List the files in this folder and tell me what the project does.\nBe brief.";
+  for (const chunkSize of [1, 7, 22, 64, 1 << 20]) {
+    const scan = await summarizeSessionFile(story.path, chunkSize);
     assertEquals(
       scan,
-      { sizeBytes: report.session.sizeBytes, records: 21, turns: 3 },
+      { sizeBytes: report.session.sizeBytes, records: 21, turns: 3, firstUserMessage },
       `chunk ${chunkSize}`,
     );
   }
@@ -387,7 +385,7 @@ Deno.test("the byte scan counts what a full read counts, even with a marker spli
     message: '"type":"turn_context"',
   });
   run.writer.close();
-  assertEquals((await scanSessionFile(run.location.path)).turns, 1);
+  assertEquals((await summarizeSessionFile(run.location.path)).turns, 1);
 });
 
 Deno.test("listing: newest first, counts and first user message, limited", async () => {
@@ -399,7 +397,7 @@ Deno.test("listing: newest first, counts and first user message, limited", async
     message: "second   session\nhello",
   });
   newer.writer.close();
-  const listing = await listSessionsDetailed(dir.path);
+  const listing = await listSessions(dir.path);
   assert(SessionListingSchema.safeParse(listing).success);
   assertEquals(listing.sessions.map((s) => [s.id, s.turns, s.records, s.firstUserMessage]), [
     [newer.sessionId, 1, 4, "second session hello"],
@@ -411,7 +409,7 @@ Deno.test("listing: newest first, counts and first user message, limited", async
     ],
   ]);
   assertEquals(listing.more, false);
-  const one = await listSessionsDetailed(dir.path, { limit: 1 });
+  const one = await listSessions(dir.path, { limit: 1 });
   assertEquals([one.sessions.length, one.more], [1, true]);
   const text = renderListing(listing, { color: false });
   assertMatch(text, new RegExp(`${newer.sessionId.slice(0, 8)}.*second session hello`));
@@ -613,7 +611,7 @@ Deno.test("without entries the report is the same, less the lines; the schema sa
   await using dir = await tempDir();
   const story = await makeStory(dir.path);
   const withEntries = await inspect(story.path, dir.path);
-  const without = await inspectSession(story.path, { root: dir.path });
+  const without = await inspectSession(story.path, { root: dir.path, commandFor: resumeCommand });
   assertEquals(InspectReportSchema.parse(JSON.parse(JSON.stringify(without))), without);
   assertEquals("entries" in without.header, false);
   assertEquals(without.turns.filter((turn) => "entries" in turn), []);

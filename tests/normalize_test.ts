@@ -1,7 +1,7 @@
 import { assertEquals } from "./_assert.ts";
 import { assistant, call, output, user } from "./_helpers.ts";
-import { INTERRUPTED_CODE, normalizeHistory } from "../src/history/_normalize.ts";
-import type { ResponseItem } from "../src/record/_schemas.ts";
+import { INTERRUPTED_CODE, normalizeHistory } from "../src/history/mod.ts";
+import type { ResponseItem } from "../src/record/mod.ts";
 
 const SYSTEM: ResponseItem = { type: "message", role: "system", content: "sys" };
 

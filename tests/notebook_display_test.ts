@@ -1,7 +1,6 @@
-import { synthesizedOutputFor } from "../src/history/_normalize.ts";
-import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
+import { synthesizedOutputFor } from "../src/history/mod.ts";
+import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
 import {
-  clip,
   eventRows,
   maskPaths,
   type MimeBundle,
@@ -12,7 +11,8 @@ import {
   showTable,
   svgBundle,
   tableBundle,
-} from "../src/notebook/_display.ts";
+} from "../src/notebook/mod.ts";
+import { oneLine } from "../src/text/mod.ts";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 
 Deno.test("tableBundle renders HTML, Markdown and plain text, values escaped", () => {
@@ -144,7 +144,7 @@ Deno.test("eventRows leaves out the streamed pieces and keeps the request sizes"
   ]);
 });
 
-Deno.test("maskPaths names the longest path first; clip and shortId shorten", () => {
+Deno.test("maskPaths names the longest path first; oneLine and shortId shorten", () => {
   assertStrictEquals(
     maskPaths('{"cwd":"/tmp/x/ws","file":"/tmp/x/ws2/a"}', {
       "/tmp/x/ws": "<ws>",
@@ -152,7 +152,7 @@ Deno.test("maskPaths names the longest path first; clip and shortId shorten", ()
     }),
     '{"cwd":"<ws>","file":"<b>/a"}',
   );
-  assertStrictEquals(clip("a  b\nc", 80), "a b c");
-  assertStrictEquals(clip("abcdef", 4), "abc…");
+  assertStrictEquals(oneLine("a  b\nc", 80), "a b c");
+  assertStrictEquals(oneLine("abcdef", 4), "abc…");
   assertStrictEquals(shortId("01a22a69-f7b5-7170-b931-e3a465a8bf93"), "01a22a69…bf93");
 });

@@ -6,14 +6,14 @@
  */
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { parseRecordLine } from "../src/record/_parse.ts";
+import { parseRecordLine } from "../src/record/mod.ts";
 import {
   FunctionCallItemSchema,
   FunctionCallOutputItemSchema,
   MessageItemSchema,
   SessionRecordSchema,
-} from "../src/record/_schemas.ts";
-import { readLines } from "../src/io/_lines.ts";
+} from "../src/record/mod.ts";
+import { readLines } from "../src/io/mod.ts";
 import { generateSession } from "../bench/generate.ts";
 
 /** parseRecordLine on `text` must agree with zod on the parsed JSON. */

@@ -1,8 +1,9 @@
+import { collectRecords, readRecords } from "../src/history/mod.ts";
 import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { readLines } from "../src/io/_lines.ts";
-import { collectRecords, readRecords, SessionFileError } from "../src/record/_parse.ts";
-import { makeRecord } from "../src/record/_schemas.ts";
+import { readLines } from "../src/io/mod.ts";
+import { SessionFileError } from "../src/record/mod.ts";
+import { makeRecord } from "../src/record/mod.ts";
 
 const user = (content: string) =>
   JSON.stringify(

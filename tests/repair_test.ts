@@ -9,20 +9,19 @@ import {
   splitLines,
   strayOutputLine,
 } from "./_inspect_fixtures.ts";
-import { inspectSession } from "../src/inspect/_inspect.ts";
-import { renderRepair } from "../src/inspect/_render.ts";
-import { synthesizedOutputFor } from "../src/history/_normalize.ts";
-import { quarantinePath } from "../src/store/_sidecar.ts";
-import { collectRecords } from "../src/record/_parse.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { renderRepair } from "../src/inspect/mod.ts";
+import { collectRecords, synthesizedOutputFor } from "../src/history/mod.ts";
+import { quarantinePath } from "../src/store/mod.ts";
 import {
   isEmptyPlan,
   planFileRepair,
   planRepair,
   repairSession,
   splitGluedRecords,
-} from "../src/inspect/_repair.ts";
-import { resumeSession } from "../src/resume/_resume.ts";
-import { SessionInUseError, SessionWriter } from "../src/store/_store.ts";
+} from "../src/inspect/mod.ts";
+import { resumeSession } from "../src/resume/mod.ts";
+import { SessionInUseError, SessionWriter } from "../src/store/mod.ts";
 
 const encoder = new TextEncoder();
 

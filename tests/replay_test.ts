@@ -1,9 +1,9 @@
-import { loadSession } from "../src/resume/_resume.ts";
-import { collectRecords, parseRecordLine } from "../src/record/_parse.ts";
-import { readLines } from "../src/io/_lines.ts";
-import { replayHistory } from "../src/history/_replay.ts";
-import { normalizeHistory } from "../src/history/_normalize.ts";
-import type { TurnContext } from "../src/record/_schemas.ts";
+import { loadSession } from "../src/resume/mod.ts";
+import { parseRecordLine } from "../src/record/mod.ts";
+import { readLines } from "../src/io/mod.ts";
+import { collectRecords, replayHistory } from "../src/history/mod.ts";
+import { normalizeHistory } from "../src/history/mod.ts";
+import type { TurnContext } from "../src/record/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
 import { generateSession, seededRandom } from "../testing/generate.ts";
 import { tempDir } from "./_helpers.ts";

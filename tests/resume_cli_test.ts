@@ -1,10 +1,10 @@
+import { collectRecords } from "../src/history/mod.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { parseResumeArgs, UsageError } from "../cli/_args.ts";
-import { RunEventSchema } from "../src/runtime/_events.ts";
-import { collectRecords } from "../src/record/_parse.ts";
-import { createSession } from "../src/store/_store.ts";
+import { RunEventSchema } from "../src/runtime/mod.ts";
+import { createSession } from "../src/store/mod.ts";
 
 const CLI = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
@@ -95,7 +95,7 @@ Deno.test("CLI: start, continue by prefix and --last; readable output with count
   assertMatch(first.stdout, /Records {2}0 before → 8 after/);
   const id = /Session {2}([0-9a-f-]{36})/.exec(first.stdout)![1]!;
   const continueLine =
-    /Continue \.\/denow task resume --session ([0-9a-f-]+) (.*)"your next message"/
+    /Continue \.\/denow task resume (?:.*)--session ([0-9a-f-]+) "your next message"/
       .exec(first.stdout)!;
   assert(id.startsWith(continueLine[1]!) && continueLine[1]!.length >= 8);
 

@@ -10,11 +10,10 @@ import {
   tempDir,
   user,
 } from "./_helpers.ts";
-import { INTERRUPTED_CODE } from "../src/history/_normalize.ts";
-import { collectRecords } from "../src/record/_parse.ts";
-import { initializeSessionForRun, resumeSession } from "../src/resume/_resume.ts";
-import { findSession, SessionNotFoundError } from "../src/store/_store.ts";
-import type { ResponseItem } from "../src/record/_schemas.ts";
+import { collectRecords, INTERRUPTED_CODE } from "../src/history/mod.ts";
+import { initializeSessionForRun, resumeSession } from "../src/resume/mod.ts";
+import { findSession, SessionNotFoundError } from "../src/store/mod.ts";
+import type { ResponseItem } from "../src/record/mod.ts";
 
 async function countFiles(dir: string): Promise<number> {
   let count = 0;

@@ -1,9 +1,8 @@
-import OpenAI from "openai";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { eventOf, fileRecords, harness, labels, sentShape } from "./_runtime_helpers.ts";
-import { SUMMARY_PREFIX, TRANSCRIPT_HEADING } from "../src/compaction/_compaction.ts";
-import { createCompactor } from "../src/runtime/_compactor.ts";
-import { resumeSession } from "../src/resume/_resume.ts";
+import { SUMMARY_PREFIX, TRANSCRIPT_HEADING } from "../src/compaction/mod.ts";
+import { connectModel, createCompactor } from "../src/runtime/mod.ts";
+import { resumeSession } from "../src/resume/mod.ts";
 import { toResponsesInput } from "../src/runtime/_wire.ts";
 
 const FILES = { "notes.txt": "alpha\nbeta\ngamma\n".repeat(400), "b.txt": "bee\n" };
@@ -11,7 +10,7 @@ const FILES = { "notes.txt": "alpha\nbeta\ngamma\n".repeat(400), "b.txt": "bee\n
 for (const wireApi of ["responses", "chat"] as const) {
   Deno.test(`${wireApi}: a round over the threshold compacts, and the next resume sends the compacted history`, async () => {
     await using h = await harness(FILES);
-    const compactor = createCompactor({ client: h.client, threshold: 2500 });
+    const compactor = createCompactor({ threshold: 2500 });
     const first = await h.turn("list the files", { wireApi, compactor });
     const sessionId = eventOf(first, "run_started").sessionId;
     assertEquals(first.some((e) => e.type === "history_compacted"), false, "below the threshold");
@@ -94,7 +93,7 @@ Deno.test("a resumed turn over the threshold compacts at its start", async () =>
   const sessionId = eventOf(first, "run_started").sessionId;
   const events = await h.turn("thanks", {
     sessionId,
-    compactor: createCompactor({ client: h.client, threshold: 300 }),
+    compactor: createCompactor({ threshold: 300 }),
   });
   const compacted = eventOf(events, "history_compacted");
   assertEquals(compacted.when, "turn_start");
@@ -108,11 +107,11 @@ Deno.test("a failed summary call leaves the turn intact and says so", async () =
   const first = await h.turn("read notes.txt");
   const sessionId = eventOf(first, "run_started").sessionId;
   const path = eventOf(first, "run_started").sessionPath;
-  // The summary goes through a client whose server refuses it.
-  const broken = new OpenAI({ baseURL: h.model.baseURL, apiKey: "wrong-key", maxRetries: 0 });
+  // The summary goes through a connection whose server refuses it.
+  await using broken = await connectModel({ baseURL: h.model.baseURL, apiKey: "wrong-key" });
   const events = await h.turn("read b.txt", {
     sessionId,
-    compactor: createCompactor({ client: broken, threshold: 300 }),
+    compactor: createCompactor({ connection: broken, threshold: 300 }),
   });
   const failed = eventOf(events, "compaction_failed");
   assertMatch(failed.error, /^The summary call failed: /);

@@ -10,15 +10,15 @@ import {
   sentShape,
   sentUserMessages,
 } from "./_runtime_helpers.ts";
-import { deniedOutput, NO_TERMINAL_REASON, terminalApprover } from "../src/runtime/_approvals.ts";
-import type { WireApi } from "../src/record/_schemas.ts";
-import { isTerminalEvent, RunEventSchema } from "../src/runtime/_events.ts";
+import { deniedOutput, NO_TERMINAL_REASON, terminalApprover } from "../src/runtime/mod.ts";
+import type { WireApi } from "../src/record/mod.ts";
+import { isTerminalEvent, RunEventSchema } from "../src/runtime/mod.ts";
 import { toChatMessages, toResponsesInput } from "../src/runtime/_wire.ts";
-import { SUMMARY_PREFIX } from "../src/compaction/_compaction.ts";
+import { SUMMARY_PREFIX } from "../src/compaction/mod.ts";
 import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
-import { connectModel, providerFor, usesEmbeddedModel } from "../src/runtime/_connect.ts";
-import { runTurn } from "../src/runtime/_turn.ts";
-import { SessionWriter } from "../src/store/_store.ts";
+import { connectModel, providerFor, usesEmbeddedModel } from "../src/runtime/mod.ts";
+import { runTurn } from "../src/runtime/mod.ts";
+import { SessionWriter } from "../src/store/mod.ts";
 
 const WIRE_APIS: WireApi[] = ["responses", "chat"];
 
@@ -246,9 +246,7 @@ Deno.test("cancellation aborts the tool in flight and ends the run as cancelled"
   for await (
     const event of runTurn({
       message: "run a slow task for 60 seconds",
-      client: h.client,
-      model: h.model.model,
-      modelProvider: "embedded",
+      connection: h.connection,
       sessionsDir: h.sessionsDir,
       workspace: h.workspace,
       signal: controller.signal,
@@ -399,9 +397,7 @@ Deno.test("OPENAI_BASE_URL points the same code path at any compatible server", 
   for await (
     const event of runTurn({
       message: "hello",
-      client: connection.client,
-      model: connection.model,
-      modelProvider: connection.modelProvider,
+      connection,
       sessionsDir,
       workspace: sessionsDir,
     })

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
 import { eventOf, fileRecords, harness, labels } from "./_runtime_helpers.ts";
-import { ApprovalRegistry } from "../src/runtime/_approvals.ts";
-import { type RunEvent, RunEventSchema } from "../src/runtime/_events.ts";
-import { createAgentHandler, formatSseEvent } from "../src/http/_agent_route.ts";
-import { createCompactor } from "../src/runtime/_compactor.ts";
+import { ApprovalRegistry } from "../src/runtime/mod.ts";
+import { type RunEvent, RunEventSchema } from "../src/runtime/mod.ts";
+import { createAgentHandler, formatSseEvent } from "../src/server/mod.ts";
+import { createCompactor } from "../src/runtime/mod.ts";
 
 /** Serves the agent routes over real HTTP on a free loopback port. */
 async function serve(
@@ -17,15 +17,13 @@ async function serve(
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     createAgentHandler({
-      client: h.client,
-      model: h.model.model,
-      modelProvider: "embedded",
+      connection: h.connection,
       sessionsDir: h.sessionsDir,
       workspace: h.workspace,
       approvals,
       compactor: compactThreshold === undefined
         ? undefined
-        : createCompactor({ client: h.client, threshold: compactThreshold }),
+        : createCompactor({ threshold: compactThreshold }),
     }),
   );
   const base = `http://127.0.0.1:${server.addr.port}`;
@@ -76,7 +74,7 @@ function post(url: string, body: unknown): Promise<Response> {
 Deno.test("SSE: a turn streams its events, and a second request continues the session", async () => {
   await using s = await serve({ "a.txt": "a" });
   const first = await post(`${s.base}/api/agent/stream`, { message: "list the files" });
-  assertEquals(first.headers.get("content-type"), "text/event-stream");
+  assertEquals(first.headers.get("content-type"), "text/event-stream; charset=utf-8");
   const events = await collect(first);
   assertEquals(events[0]!.type, "run_started");
   assertEquals(events.at(-1)!.type, "run_succeeded");
@@ -108,6 +106,7 @@ Deno.test("SSE: an unknown sessionId streams one run_failed event and creates no
   assertEquals(events, [{
     type: "run_failed",
     kind: "session",
+    errorKind: "not_found",
     error: `Session not found: no session with id or prefix "01a2ffffffff" in ${s.h.sessionsDir}`,
   }]);
   let created = true;

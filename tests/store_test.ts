@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { RUN_BASE, tempDir } from "./_helpers.ts";
-import { InvalidSessionIdError, newId } from "../src/record/_ids.ts";
-import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
+import { InvalidSessionIdError, newId } from "../src/record/mod.ts";
+import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
 import {
   AmbiguousSessionError,
   createSession,
@@ -12,7 +12,7 @@ import {
   SessionNotFoundError,
   SESSIONS_DIR_ENV,
   SessionWriter,
-} from "../src/store/_store.ts";
+} from "../src/store/mod.ts";
 
 const NEW = {
   cwd: RUN_BASE.cwd,
@@ -111,8 +111,12 @@ Deno.test("listing is newest first, with the first user message as preview", asy
   await sessionAt(dir.path, "2026-11-30T09:00:00Z", "newest\n  with   lines");
   await sessionAt(dir.path, "2026-03-01T00:00:00Z");
   const listed = await listSessions(dir.path);
-  assertEquals(listed.map((s) => s.preview), ["newest with lines", undefined, "oldest"]);
-  assertEquals((await listSessions(dir.path, { limit: 1 })).length, 1);
+  assertEquals(listed.sessions.map((s) => s.firstUserMessage), [
+    "newest with lines",
+    null,
+    "oldest",
+  ]);
+  assertEquals((await listSessions(dir.path, { limit: 1 })).sessions.length, 1);
 });
 
 Deno.test("the sessions root: an explicit one, else TURNLOG_SESSIONS_DIR, else ./sessions", () => {

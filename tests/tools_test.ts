@@ -6,7 +6,7 @@ import {
   ToolSet,
   truncateOutput,
   WORKSPACE_TOOLS,
-} from "../src/tools/_tools.ts";
+} from "../src/tools/mod.ts";
 
 async function workspace(files: Record<string, string> = {}) {
   const base = await Deno.makeTempDir({ prefix: "turnlog-tools-test-" });

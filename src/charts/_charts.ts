@@ -7,8 +7,9 @@
  */
 import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
-import type { ResponseItem, SessionRecord } from "../record/_schemas.ts";
-import { replayRecord } from "../history/_replay.ts";
+import type { ResponseItem, SessionRecord } from "../record/mod.ts";
+import { replayRecord } from "../history/mod.ts";
+import { clip } from "../text/mod.ts";
 
 /**
  * The kinds of line a record-count chart stacks, in stacking order: the record types, with
@@ -478,8 +479,7 @@ function chartHeader(
  * measure text); the SVG's `<title>` keeps the whole title.
  */
 function fitText(text: string, pixels: number, perChar: number): string {
-  const max = Math.floor(pixels / perChar);
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return clip(text, Math.floor(pixels / perChar));
 }
 
 /** The few DOM members this module uses; Deno's type check has no DOM library. */

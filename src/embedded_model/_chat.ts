@@ -11,13 +11,14 @@ import {
   ApiRequestError,
   contentText,
   type ConversationItem,
-  type ModelRequest,
+  type ConversationRequest,
   orphanCallMessage,
   orphanOutputMessage,
   type Reply,
   TextContentSchema,
 } from "./_conversation.ts";
-import { ARGUMENTS_CHUNK, chunkText, type SseEvent, TEXT_CHUNK } from "./_sse.ts";
+import type { SseEvent } from "../http/mod.ts";
+import { ARGUMENTS_CHUNK, chunkText, TEXT_CHUNK } from "./_sse.ts";
 import type { TokenCounts } from "./_usage.ts";
 
 const ToolCallSchema = z.object({
@@ -67,7 +68,7 @@ export type ChatRequest = z.infer<typeof ChatRequestSchema>;
  * assistant message with `tool_calls` must be followed directly by one tool message per call
  * id, and a tool message must answer a call of the assistant message just before it.
  */
-export function chatConversation(request: ChatRequest): ModelRequest {
+export function chatConversation(request: ChatRequest): ConversationRequest {
   const items: ConversationItem[] = [];
   let pending: string[] = [];
   request.messages.forEach((message, index) => {

@@ -6,7 +6,8 @@
  * @module
  */
 import { z } from "zod";
-import { SUMMARY_PREFIX } from "../compaction/_compaction.ts";
+import { HttpError } from "../http/mod.ts";
+import { SUMMARY_PREFIX } from "../compaction/mod.ts";
 
 export { SUMMARY_PREFIX };
 
@@ -17,7 +18,7 @@ export type ConversationItem =
   | { kind: "output"; callId: string; output: string };
 
 /** A request as the rules see it: the conversation and the names of the tools offered. */
-export interface ModelRequest {
+export interface ConversationRequest {
   items: ConversationItem[];
   /** The function tools offered; empty means a summary (compaction) request. */
   toolNames: string[];
@@ -37,9 +38,7 @@ export type Reply = { kind: "text"; text: string } | { kind: "calls"; calls: Pla
  * An error the server answers with an OpenAI-shaped body
  * `{ error: { message, type, param, code } }`.
  */
-export class ApiRequestError extends Error {
-  /** The HTTP status. */
-  readonly status: number;
+export class ApiRequestError extends HttpError {
   /** The OpenAI error type, such as `invalid_request_error`. */
   readonly type: string;
   /** The request field at fault, if any. */
@@ -47,21 +46,21 @@ export class ApiRequestError extends Error {
   /** The OpenAI error code, such as `model_not_found`. */
   readonly code: string | null;
 
+  /** An error with the HTTP `status` and OpenAI's `type`, `param` and `code`. */
   constructor(
     status: number,
     message: string,
     options: { type?: string; param?: string | null; code?: string | null } = {},
   ) {
-    super(message);
+    super(status, message);
     this.name = "ApiRequestError";
-    this.status = status;
     this.type = options.type ?? "invalid_request_error";
     this.param = options.param ?? null;
     this.code = options.code ?? null;
   }
 
   /** The JSON body the server sends. */
-  toBody(): {
+  override toBody(): {
     error: { message: string; type: string; param: string | null; code: string | null };
   } {
     return {

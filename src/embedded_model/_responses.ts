@@ -11,11 +11,12 @@ import {
   checkPairing,
   contentText,
   type ConversationItem,
-  type ModelRequest,
+  type ConversationRequest,
   type Reply,
   TextContentSchema,
 } from "./_conversation.ts";
-import { ARGUMENTS_CHUNK, chunkText, type SseEvent, TEXT_CHUNK } from "./_sse.ts";
+import type { SseEvent } from "../http/mod.ts";
+import { ARGUMENTS_CHUNK, chunkText, TEXT_CHUNK } from "./_sse.ts";
 import type { TokenCounts } from "./_usage.ts";
 
 const MessageInputSchema = z.object({
@@ -76,7 +77,7 @@ export type ResponsesRequest = z.infer<typeof ResponsesRequestSchema>;
  * Reads a Responses request into the wire-neutral conversation, rejecting what the real API
  * rejects for a stateless client: a `previous_response_id`, and unpaired calls or outputs.
  */
-export function responsesConversation(request: ResponsesRequest): ModelRequest {
+export function responsesConversation(request: ResponsesRequest): ConversationRequest {
   if (request.previous_response_id) {
     throw new ApiRequestError(
       400,

@@ -27,14 +27,15 @@
  */
 import {
   type ConversationItem,
+  type ConversationRequest,
   isSummaryMessage,
-  type ModelRequest,
   type PlannedCall,
   type Reply,
   SUMMARY_PREFIX,
 } from "./_conversation.ts";
-import { TRANSCRIPT_HEADING } from "../compaction/_compaction.ts";
-import { INTERRUPTED_CODE } from "../history/_normalize.ts";
+import { TRANSCRIPT_HEADING } from "../compaction/mod.ts";
+import { oneLine } from "../text/mod.ts";
+import { INTERRUPTED_CODE } from "../history/mod.ts";
 
 /** How a synthesized output for an interrupted call starts. */
 const INTERRUPTED_PREFIX = `Error [${INTERRUPTED_CODE}]`;
@@ -81,7 +82,7 @@ type Output = Extract<ConversationItem, { kind: "output" }>;
  * console.assert(reply.kind === "calls" && reply.calls[0]?.name === "list_dir");
  * ```
  */
-export function decideReply(request: ModelRequest): Reply {
+export function decideReply(request: ConversationRequest): Reply {
   const { items, toolNames } = request;
   if (toolNames.length === 0) return { kind: "text", text: summarize(items) };
 
@@ -276,8 +277,7 @@ function answerFromOutputs(items: readonly ConversationItem[], outputs: Output[]
 }
 
 function gist(text: string, length = 80): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= length ? flat : `${flat.slice(0, length - 3)}...`;
+  return oneLine(text, length, "...");
 }
 
 function recall(items: readonly ConversationItem[], lastUser: number): string {

@@ -11,6 +11,7 @@ import {
   ChatRequestSchema,
   chatSerializedInput,
 } from "./_chat.ts";
+import { errorResponse, jsonResponse as json, readJsonBody, sseResponse } from "../http/mod.ts";
 import { ApiRequestError, parseRequestBody, requestDigest } from "./_conversation.ts";
 import {
   responseEvents,
@@ -20,7 +21,6 @@ import {
   responsesSerializedInput,
 } from "./_responses.ts";
 import { decideReply } from "./_rules.ts";
-import { sseResponse } from "./_sse.ts";
 import { countTokens } from "./_usage.ts";
 
 /** What the server needs to know. */
@@ -33,30 +33,19 @@ export interface ServerConfig {
   chunkDelayMs: number;
 }
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json" },
-  });
-}
-
 function modelObject(model: string) {
   return { id: model, object: "model", created: 0, owned_by: "turnlog" };
 }
 
+const NOT_JSON = "We could not parse the JSON body of your request. (HINT: This likely means " +
+  "you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload.)";
+
 async function readJson(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
-  try {
-    const value = JSON.parse(text);
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value;
-  } catch {
-    // Falls through to the same answer as a body that is not an object.
+  const value = await readJsonBody(request).catch(() => undefined);
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    return value as Record<string, unknown>;
   }
-  throw new ApiRequestError(
-    400,
-    "We could not parse the JSON body of your request. (HINT: This likely means you aren't " +
-      "using your HTTP library correctly. The OpenAI API expects a JSON payload.)",
-  );
+  throw new ApiRequestError(400, NOT_JSON);
 }
 
 function checkModel(config: ServerConfig, model: string): void {
@@ -82,7 +71,7 @@ async function createResponse(config: ServerConfig, request: Request): Promise<R
     body.tools ?? [],
   ]);
   const answer = { request: body, reply, usage, digest };
-  if (body.stream) return sseResponse(responseEvents(answer), config.chunkDelayMs);
+  if (body.stream) return sseResponse(responseEvents(answer), { delayMs: config.chunkDelayMs });
   return json(200, responseObject(answer, true));
 }
 
@@ -95,7 +84,7 @@ async function createChatCompletion(config: ServerConfig, request: Request): Pro
   const usage = countTokens(chatSerializedInput(raw), reply);
   const digest = await requestDigest(["chat", body.model, conversation.items, body.tools ?? []]);
   const answer = { request: body, reply, usage, digest };
-  if (body.stream) return sseResponse(chatChunks(answer), config.chunkDelayMs);
+  if (body.stream) return sseResponse(chatChunks(answer), { delayMs: config.chunkDelayMs });
   return json(200, chatCompletion(answer));
 }
 
@@ -123,15 +112,13 @@ export async function handleRequest(config: ServerConfig, request: Request): Pro
     }
     throw new ApiRequestError(404, `Invalid URL (${request.method} ${pathname})`);
   } catch (error) {
-    if (error instanceof ApiRequestError) return json(error.status, error.toBody());
-    const message = error instanceof Error ? error.message : String(error);
-    return json(500, {
-      error: {
-        message: `The embedded model failed: ${message}`,
-        type: "server_error",
-        param: null,
-        code: null,
-      },
-    });
+    return errorResponse(error, (unexpected) =>
+      new ApiRequestError(
+        500,
+        `The embedded model failed: ${
+          unexpected instanceof Error ? unexpected.message : String(unexpected)
+        }`,
+        { type: "server_error" },
+      ));
   }
 }

@@ -1,15 +1,8 @@
 /**
- * Server-Sent Events as the OpenAI APIs send them, and the deterministic chunking of the
- * text and arguments a stream carries.
+ * The deterministic chunking of the text and arguments a stream carries.
  *
  * @module
  */
-
-/** One server-sent event: an optional `event:` name and its `data:` line. */
-export interface SseEvent {
-  event?: string;
-  data: string;
-}
 
 /** How many characters one text delta carries at most. */
 export const TEXT_CHUNK = 24;
@@ -31,34 +24,4 @@ export function chunkText(text: string, size: number): string[] {
   }
   if (rest.length > 0) pieces.push(rest);
   return pieces;
-}
-
-/**
- * An HTTP response streaming `events` as SSE, one event per pull, waiting `delayMs` between
- * events when it is above 0. A client that goes away stops the stream.
- */
-export function sseResponse(events: readonly SseEvent[], delayMs: number): Response {
-  const encoder = new TextEncoder();
-  let next = 0;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const event = events[next++];
-      if (event === undefined) {
-        controller.close();
-        return;
-      }
-      if (delayMs > 0 && next > 1) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      const head = event.event === undefined ? "" : `event: ${event.event}\n`;
-      controller.enqueue(encoder.encode(`${head}data: ${event.data}\n\n`));
-    },
-    cancel() {
-      next = events.length;
-    },
-  });
-  return new Response(body, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-    },
-  });
 }

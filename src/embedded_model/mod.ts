@@ -20,7 +20,7 @@
 import { handleRequest } from "./_server.ts";
 
 export { decideReply } from "./_rules.ts";
-export type { ConversationItem, ModelRequest, PlannedCall, Reply } from "./_conversation.ts";
+export type { ConversationItem, ConversationRequest, PlannedCall, Reply } from "./_conversation.ts";
 export { countTokens, type TokenCounts } from "./_usage.ts";
 
 /** The model name the embedded model answers to unless told otherwise. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { FunctionCallItem, FunctionCallOutputItem, ResponseItem } from "../record/_schemas.ts";
+import type { FunctionCallItem, FunctionCallOutputItem, ResponseItem } from "../record/mod.ts";
 
 /** The error code a synthesized output starts with. */
 export const INTERRUPTED_CODE = "SESSION_RESUME_INTERRUPTED";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ResponseItem, SessionRecord } from "../record/_schemas.ts";
+import type { ResponseItem, SessionRecord } from "../record/mod.ts";
 
 /**
  * Applies one record to a history being rebuilt, in place. A history item is appended; a
@@ -28,7 +28,7 @@ export function replayRecord(history: ResponseItem[], record: SessionRecord): vo
  * @example
  * ```ts
  * import { replayHistory } from "./_replay.ts";
- * import { makeRecord } from "../record/_schemas.ts";
+ * import { makeRecord } from "../record/mod.ts";
  * const history = replayHistory([
  *   makeRecord("response_item", { type: "message", role: "user", content: "hi" }),
  * ]);

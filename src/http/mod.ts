@@ -1,6 +1,8 @@
 /**
- * The HTTP face: the agent route that streams a turn's events as Server-Sent Events.
+ * HTTP building blocks: Server-Sent Events, JSON responses and bodies, and the error that
+ * carries a status. The server's routes and the embedded model both stand on them.
  *
  * @module
  */
-export * from "./_agent_route.ts";
+export * from "./_sse.ts";
+export * from "./_json.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import { PolicySchema, RunOutcomeSchema, UsageSchema, WireApiSchema } from "../record/_schemas.ts";
+import { PolicySchema, RunOutcomeSchema, UsageSchema, WireApiSchema } from "../record/mod.ts";
 
 /** The version of the `--json` document's layout. */
 export const INSPECT_REPORT_VERSION = 1;

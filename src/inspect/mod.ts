@@ -6,5 +6,17 @@
  */
 export * from "./_schema.ts";
 export * from "./_inspect.ts";
-export * from "./_render.ts";
+export * from "./_json.ts";
+export {
+  DEFAULT_TEXT_LIMIT,
+  type SegmentedSession,
+  type SegmenterOptions,
+  TurnSegmenter,
+} from "./_segmenter.ts";
+export { emptyCounts } from "./_report.ts";
+export * from "./_render_text.ts";
+export * from "./_render_report.ts";
+export * from "./_render_listing.ts";
+export * from "./_render_repair.ts";
+export * from "./_repair_plan.ts";
 export * from "./_repair.ts";

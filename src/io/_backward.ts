@@ -1,11 +1,10 @@
 /**
- * Reads a session file from its end, for resume: lines in fixed-size blocks, so the last
- * compaction checkpoint is found without reading what came before it.
+ * Reads a file from its end in blocks that grow up to a maximum, so a search for the last line
+ * of a kind (the last compaction checkpoint) reads only the file's tail.
  *
  * @module
  */
-import { parseRecordLine } from "../record/_parse.ts";
-import type { CompactionCheckpoint } from "../record/_schemas.ts";
+import { concatBytes, readRange } from "./_bytes.ts";
 
 /** One line of a file, read from the end; line numbers are unknown this way. */
 export interface BackwardLine {
@@ -66,38 +65,6 @@ function checkBlockSize(blockSize = DEFAULT_BLOCK_SIZE): number {
 }
 
 /**
- * Reads `size` bytes at `position` into the start of `buffer` (one buffer for the whole read:
- * allocating a fresh block each time costs more than reading it).
- */
-async function readBlock(
-  file: Deno.FsFile,
-  position: number,
-  size: number,
-  buffer: Uint8Array,
-): Promise<Uint8Array> {
-  const block = buffer.subarray(0, size);
-  await file.seek(position, Deno.SeekMode.Start);
-  let filled = 0;
-  while (filled < size) {
-    const read = await file.read(block.subarray(filled));
-    if (read === null) throw new Error(`Unexpected end of file while reading at byte ${position}`);
-    filled += read;
-  }
-  return block;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-/**
  * Yields the lines of the file at `path` from the last to the first, reading fixed-size
  * blocks from the end: stopping early reads only the tail. Lines are the ones
  * {@linkcode readLines} yields (empty ones included, a trailing `\r` stripped, a last line
@@ -136,7 +103,7 @@ export async function* readLinesBackward(
       buffer = new Uint8Array(blockSize);
     }
     const blockStart = Math.max(0, position - blockSize);
-    const block = await readBlock(file, blockStart, position - blockStart, buffer);
+    const block = await readRange(file, { start: blockStart, end: position }, buffer);
     let cursor = block.length; // exclusive end of the unread part of the block
     if (first) {
       first = false;
@@ -208,7 +175,7 @@ export async function* readLinesBackward(
 }
 
 function partsInclude(parts: Uint8Array[], needle: Uint8Array): boolean {
-  return includesBytes(parts.length === 1 ? parts[0]! : concat(parts), needle);
+  return includesBytes(parts.length === 1 ? parts[0]! : concatBytes(parts), needle);
 }
 
 function makeLine(
@@ -222,7 +189,7 @@ function makeLine(
     ? new Uint8Array(0)
     : parts.length === 1
     ? parts[0]!.slice()
-    : concat(parts);
+    : concatBytes(parts);
   if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, -1);
   return new LineFromEnd(bytes, start, end, terminated);
 }
@@ -258,50 +225,4 @@ export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0)
 /** Whether `needle` occurs in `haystack`. */
 export function includesBytes(haystack: Uint8Array, needle: Uint8Array): boolean {
   return indexOfBytes(haystack, needle) !== -1;
-}
-
-/**
- * The quoted type name every checkpoint line holds. In JSON a `"` inside a string is escaped,
- * so a line can hold this only where a value is exactly the type name (or in an odd string
- * that ends in it): a cheap test before parsing, with no false negatives for JSON writers
- * that do not escape plain ASCII letters.
- */
-export const CHECKPOINT_MARKER = '"compaction_checkpoint"';
-
-/** The last valid checkpoint of a session file and where its line is. */
-export interface FoundCheckpoint {
-  checkpoint: CompactionCheckpoint;
-  /** Byte offset of the checkpoint line's first byte. */
-  start: number;
-  /** Byte offset just past the checkpoint line, terminator included. */
-  end: number;
-  /** Lines that looked like checkpoints after it but were not valid records. */
-  skipped: number;
-}
-
-/**
- * Finds the last valid `compaction_checkpoint` record of a session file by reading it
- * backward in blocks: only lines that hold {@linkcode CHECKPOINT_MARKER} are parsed, and
- * nothing before the checkpoint is read. A corrupt checkpoint line is passed over for the one
- * before it (the forward replay after the found one reports it, with its line number).
- * Returns `undefined` for a file without one, having read it all.
- */
-export async function findLastCheckpoint(
-  path: string,
-  options: ReadLinesBackwardOptions = {},
-): Promise<FoundCheckpoint | undefined> {
-  let skipped = 0;
-  for await (const line of readLinesBackward(path, { ...options, only: CHECKPOINT_MARKER })) {
-    const entry = parseRecordLine(path, { ...lineShape(line), line: 0 });
-    const record = entry.record;
-    if (record?.type === "response_item" && record.payload.type === "compaction_checkpoint") {
-      return { checkpoint: record.payload, start: line.start, end: line.end, skipped };
-    }
-    if (entry.problem) skipped++;
-  }
-  return undefined;
-}
-
-function lineShape(line: BackwardLine) {
-  return { text: line.text, start: line.start, end: line.end, terminated: line.terminated };
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { concatBytes } from "./_bytes.ts";
 
 /** One line of a file, without its line terminator. */
 export interface Line {
@@ -74,7 +75,7 @@ export async function* readLines(
       }
       let bytes: Uint8Array = chunk.subarray(position, newline);
       if (carryLength > 0) {
-        bytes = concat([...carry, bytes], carryLength + bytes.length);
+        bytes = concatBytes([...carry, bytes], carryLength + bytes.length);
         carry = [];
         carryLength = 0;
       }
@@ -91,7 +92,7 @@ export async function* readLines(
     offset += read;
   }
   if (carryLength > 0) {
-    const bytes = concat(carry, carryLength);
+    const bytes = concatBytes(carry, carryLength);
     yield {
       line: lineNumber,
       text: decodeLine(bytes),
@@ -100,15 +101,4 @@ export async function* readLines(
       terminated: false,
     };
   }
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

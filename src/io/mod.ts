@@ -1,8 +1,9 @@
 /**
  * Byte and line I/O: a file's lines read forward in chunks or backward in blocks, in bounded
- * memory, with their byte offsets.
+ * memory, with their byte offsets; exact reads and writes at an offset.
  *
  * @module
  */
+export * from "./_bytes.ts";
 export * from "./_lines.ts";
 export * from "./_backward.ts";

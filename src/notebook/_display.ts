@@ -6,8 +6,9 @@
  *
  * @module
  */
-import type { SessionRecord } from "../record/_schemas.ts";
-import type { RunEvent } from "../runtime/_events.ts";
+import type { SessionRecord } from "../record/mod.ts";
+import { oneLine } from "../text/mod.ts";
+import type { RunEvent } from "../runtime/mod.ts";
 
 /** How long a cell waits after a display, in milliseconds. */
 export const DISPLAY_SETTLE_MS = 50;
@@ -146,12 +147,6 @@ export function showTable(
   return show(tableBundle(rows, options), options);
 }
 
-/** One line of text, at most `max` characters, a quoted string's ends kept visible. */
-export function clip(text: string, max = 80): string {
-  const flat = text.replaceAll(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
-
 /**
  * An id shortened to its first 8 and last 4 characters. A UUIDv7 begins with its time, so two
  * ids made in the same minute share their first 8: the end tells a run from its session.
@@ -186,21 +181,21 @@ export function describeRecord(record: SessionRecord): string {
       const run = record.payload;
       return `${run.outcome} after ${run.rounds} model round${run.rounds === 1 ? "" : "s"}` +
         (run.usage ? `, ${run.usage.totalTokens} tokens` : "") +
-        (run.error ? `: ${clip(run.error, 60)}` : "");
+        (run.error ? `: ${oneLine(run.error, 60)}` : "");
     }
     case "response_item": {
       const item = record.payload;
       switch (item.type) {
         case "message":
-          return `${item.role}: ${clip(item.content, 70)}`;
+          return `${item.role}: ${oneLine(item.content, 70)}`;
         case "function_call":
-          return `call ${item.name} ${clip(item.arguments, 50)} (${item.callId})`;
+          return `call ${item.name} ${oneLine(item.arguments, 50)} (${item.callId})`;
         case "function_call_output":
           return `output of ${item.toolName} (${item.callId})` +
             (item.synthesized ? ", SYNTHESIZED" : "") + (item.isError ? ", error" : "") +
-            `: ${clip(item.output, 50)}`;
+            `: ${oneLine(item.output, 50)}`;
         case "compaction_summary":
-          return `summary: ${clip(item.content, 70)}`;
+          return `summary: ${oneLine(item.content, 70)}`;
         case "compaction_checkpoint":
           return `checkpoint: ${item.removedItemCount} items removed, ${item.keptItemCount} kept, ` +
             `history replaced by ${item.replacementHistory.length} items ` +
@@ -242,25 +237,25 @@ export function describeEvent(event: RunEvent): string | undefined {
     case "assistant_delta":
       return undefined;
     case "assistant_message":
-      return clip(event.text, 90);
+      return oneLine(event.text, 90);
     case "tool_requested":
-      return `${event.name} ${clip(event.arguments, 60)} (${event.callId})`;
+      return `${event.name} ${oneLine(event.arguments, 60)} (${event.callId})`;
     case "approval_requested":
       return `${event.name} needs approval`;
     case "approval_resolved":
-      return `${event.approved ? "approved" : "denied"}: ${clip(event.reason, 60)}`;
+      return `${event.approved ? "approved" : "denied"}: ${oneLine(event.reason, 60)}`;
     case "tool_finished":
-      return `${event.name}${event.isError ? " failed" : ""}: ${clip(event.output, 70)}`;
+      return `${event.name}${event.isError ? " failed" : ""}: ${oneLine(event.output, 70)}`;
     case "history_compacted":
       return `${event.tokensBefore} tokens ≥ ${event.threshold}: history ${event.itemsBefore} → ` +
         `${event.itemsAfter} items (checkpoint appended)`;
     case "compaction_failed":
-      return `compaction skipped: ${clip(event.error, 70)}`;
+      return `compaction skipped: ${oneLine(event.error, 70)}`;
     case "run_succeeded":
       return `${event.rounds} model round${event.rounds === 1 ? "" : "s"}, ` +
         `${event.usage.totalTokens} tokens`;
     case "run_failed":
-      return `${event.kind}: ${clip(event.error, 80)}`;
+      return `${event.kind}: ${oneLine(event.error, 80)}`;
     case "run_cancelled":
       return `after ${event.rounds} rounds`;
   }

@@ -4,11 +4,12 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 
 /** An id that is not a plain id: rejected before it comes near a path. */
-export class InvalidSessionIdError extends Error {
+export class InvalidSessionIdError extends TurnlogError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("not_found", message, options);
     this.name = "InvalidSessionIdError";
   }
 }

@@ -1,10 +1,13 @@
 /**
- * Turns a session file into validated records, streaming, with every bad line reported as
+ * One line of a session file turned into a validated record, or into a problem reported as
  * `path:line: what is wrong` instead of thrown.
  *
  * @module
  */
-import { type Line, readLines, type ReadLinesOptions } from "../io/_lines.ts";
+import { TurnlogError } from "../errors/mod.ts";
+import type { Line } from "../io/mod.ts";
+import { clip } from "../text/mod.ts";
+import { firstIssue } from "./_issues.ts";
 import {
   FunctionCallItemSchema,
   FunctionCallOutputItemSchema,
@@ -39,24 +42,17 @@ export type RecordEntry =
   | { line: number; record?: undefined; problem: LineProblem };
 
 /** A session file that cannot be read as asked. */
-export class SessionFileError extends Error {
+export class SessionFileError extends TurnlogError {
   /** The problem, when the error is about one line. */
   readonly problem: LineProblem | undefined;
   constructor(message: string, options?: ErrorOptions & { problem?: LineProblem }) {
-    super(message, options);
+    super("session_file", message, options);
     this.name = "SessionFileError";
     this.problem = options?.problem;
   }
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(RECORD_TYPES);
-
-function describeZodIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid record";
-  const where = issue.path.map(String).join(".");
-  return where ? `${where}: ${issue.message}` : issue.message;
-}
 
 /**
  * Parses one line of a session file. `isLast` marks the file's last line, so a torn write
@@ -84,7 +80,7 @@ export function parseRecordLine(path: string, line: Line): RecordEntry {
       );
     }
     const reason = error instanceof Error ? error.message : String(error);
-    return problem("malformed_json", `not valid JSON (${shorten(reason)})`);
+    return problem("malformed_json", `not valid JSON (${clip(reason, 120, "...")})`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return problem("not_an_object", "not a JSON object");
@@ -104,7 +100,7 @@ export function parseRecordLine(path: string, line: Line): RecordEntry {
   if (fast !== undefined) return { line: line.line, record: fast };
   const parsed = SessionRecordSchema.safeParse(value);
   if (!parsed.success) {
-    return problem("invalid_record", `invalid ${type} record: ${describeZodIssue(parsed.error)}`);
+    return problem("invalid_record", `invalid ${type} record: ${firstIssue(parsed.error)}`);
   }
   return { line: line.line, record: parsed.data };
 }
@@ -197,55 +193,9 @@ function validateHotRecord(value: Json): SessionRecord | undefined {
   }
 }
 
-function shorten(text: string, max = 120): string {
-  return text.length <= max ? text : `${text.slice(0, max)}...`;
-}
+const encoder = new TextEncoder();
 
-/**
- * Yields every line of a session file as a record or a problem. Empty lines are skipped.
- *
- * @example
- * ```ts ignore
- * for await (const entry of readRecords("session.jsonl")) {
- *   if (entry.problem) console.error(entry.problem.message);
- * }
- * ```
- */
-export async function* readRecords(
-  path: string,
-  options: ReadLinesOptions = {},
-): AsyncGenerator<RecordEntry> {
-  for await (const line of readLines(path, options)) {
-    if (line.text.length === 0 && line.terminated) continue;
-    yield parseRecordLine(path, line);
-  }
-}
-
-/** Every record of a file, and every problem, in file order. */
-export interface ReadResult {
-  records: SessionRecord[];
-  problems: LineProblem[];
-}
-
-/**
- * Reads a whole session file into records. With `strict`, the first problem throws a
- * {@linkcode SessionFileError} whose message is `path:line: what is wrong`.
- */
-export async function collectRecords(
-  path: string,
-  options: { strict?: boolean } = {},
-): Promise<ReadResult> {
-  const records: SessionRecord[] = [];
-  const problems: LineProblem[] = [];
-  for await (const entry of readRecords(path)) {
-    if (entry.problem) {
-      if (options.strict) {
-        throw new SessionFileError(entry.problem.message, { problem: entry.problem });
-      }
-      problems.push(entry.problem);
-    } else {
-      records.push(entry.record);
-    }
-  }
-  return { records, problems };
+/** Encodes records as JSONL, one line each, in one buffer. */
+export function encodeRecords(records: readonly SessionRecord[]): Uint8Array {
+  return encoder.encode(records.map((r) => JSON.stringify(r) + "\n").join(""));
 }

@@ -7,3 +7,4 @@
 export * from "./_schemas.ts";
 export * from "./_ids.ts";
 export * from "./_parse.ts";
+export * from "./_issues.ts";

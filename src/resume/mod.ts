@@ -1,7 +1,8 @@
 /**
- * Resume: a session's model-visible history rebuilt from its file, and the start of a run on
- * a fresh or continued session.
+ * Resume: a session's model-visible history rebuilt from its file (never from memory), and
+ * the start of a run on a fresh or continued session.
  *
  * @module
  */
-export * from "./_resume.ts";
+export * from "./_load.ts";
+export * from "./_run.ts";

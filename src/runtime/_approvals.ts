@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ApprovalMode } from "../record/_schemas.ts";
+import type { ApprovalMode } from "../record/mod.ts";
 
 /** A tool call waiting for a decision. */
 export interface ApprovalRequest {

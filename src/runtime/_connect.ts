@@ -2,15 +2,20 @@
  * Which model a run talks to. With an API key or a base URL in the environment: OpenAI or an
  * OpenAI-compatible server; without either (or with the model "scripted"): the embedded
  * deterministic model, started on loopback. Both go through the same `npm:openai` client, so
- * there is one code path.
+ * there is one code path; the client stays inside the connection.
  *
  * @module
  */
 import OpenAI from "openai";
-import { startEmbeddedModel } from "../embedded_model/mod.ts";
+import { EMBEDDED_MODEL_NAME, startEmbeddedModel } from "../embedded_model/mod.ts";
+import {
+  describeError,
+  type ModelRequest,
+  type ModelStreamPart,
+  streamModelRound,
+} from "./_wire.ts";
 
-/** The model name that selects the embedded model. */
-export const EMBEDDED_MODEL_NAME = "scripted";
+export { EMBEDDED_MODEL_NAME };
 
 /** The model used with an API key when neither `--model` nor `OPENAI_MODEL` names one. */
 export const DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
@@ -23,18 +28,36 @@ export interface ModelSettings {
   env?: { get(name: string): string | undefined } | undefined;
   /** A fetch for the client (tests record request bodies through it). */
   fetch?: typeof fetch | undefined;
+  /**
+   * An endpoint to use instead of the environment's (with `apiKey`): an embedded model a test
+   * started, or any OpenAI-compatible server.
+   */
+  baseURL?: string | undefined;
+  /** The API key for `baseURL`. */
+  apiKey?: string | undefined;
 }
 
-/** A client ready for a run, and what to record about it. */
+/** A model endpoint a run sends its rounds to, and what to record about it. */
 export interface ModelConnection {
-  client: OpenAI;
-  model: string;
-  /** "embedded", "openai", or the host of `OPENAI_BASE_URL`. */
-  modelProvider: string;
-  baseURL: string;
-  embedded: boolean;
+  /** The model name requests use unless a turn names another. */
+  readonly model: string;
+  /** "embedded", "openai", or the host of the base URL. */
+  readonly modelProvider: string;
+  /** The endpoint, e.g. `http://127.0.0.1:43210/v1`. */
+  readonly baseURL: string;
+  /** True for the embedded deterministic model. */
+  readonly embedded: boolean;
+  /**
+   * Sends one round: the whole history, streaming; yields the text deltas, then the round.
+   *
+   * @throws {ModelResponseError} when the request fails or its stream breaks off
+   */
+  streamRound(request: ModelRequest): AsyncGenerator<ModelStreamPart>;
+  /** A one-line description of a failed request to this endpoint, for a person. */
+  describeError(error: unknown): string;
   /** Stops the embedded model (nothing to do for a remote one). */
   close(): Promise<void>;
+  /** Same as {@linkcode ModelConnection.close}, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -50,50 +73,68 @@ export function providerFor(baseURL: string | undefined): string {
 }
 
 /**
- * Whether the settings select the embedded model: `--model scripted`, or neither
- * `OPENAI_API_KEY` nor `OPENAI_BASE_URL` set.
+ * Whether the settings select the embedded model: `--model scripted`, or no endpoint given and
+ * neither `OPENAI_API_KEY` nor `OPENAI_BASE_URL` set.
  */
 export function usesEmbeddedModel(settings: ModelSettings = {}): boolean {
   const env = settings.env ?? Deno.env;
+  if (settings.baseURL !== undefined) return false;
   if (settings.model === EMBEDDED_MODEL_NAME) return true;
   return !env.get("OPENAI_API_KEY") && !env.get("OPENAI_BASE_URL");
+}
+
+function connection(
+  client: OpenAI,
+  facts: { model: string; modelProvider: string; embedded: boolean },
+  close: () => Promise<void>,
+): ModelConnection {
+  return {
+    ...facts,
+    baseURL: client.baseURL,
+    streamRound: (request) => streamModelRound(client, request),
+    describeError: (error) => describeError(error, client.baseURL),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }
 
 /**
  * Connects to the model the settings select, starting the embedded model when they select it.
  * A server behind `OPENAI_BASE_URL` that needs no key (Ollama, a local vLLM) works without
  * `OPENAI_API_KEY`.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "node:assert/strict";
+ * import { connectModel } from "./_connect.ts";
+ * await using model = await connectModel({ model: "scripted" });
+ * assertEquals([model.model, model.modelProvider, model.embedded], ["scripted", "embedded", true]);
+ * ```
  */
 export async function connectModel(settings: ModelSettings = {}): Promise<ModelConnection> {
   const env = settings.env ?? Deno.env;
   const fetchOption = settings.fetch ? { fetch: settings.fetch } : {};
   if (usesEmbeddedModel(settings)) {
     const embedded = await startEmbeddedModel();
-    const close = () => embedded.close();
-    return {
-      client: new OpenAI({ baseURL: embedded.baseURL, apiKey: embedded.apiKey, ...fetchOption }),
-      model: embedded.model,
-      modelProvider: "embedded",
+    const client = new OpenAI({
       baseURL: embedded.baseURL,
-      embedded: true,
-      close,
-      [Symbol.asyncDispose]: close,
-    };
+      apiKey: embedded.apiKey,
+      ...fetchOption,
+    });
+    const facts = { model: embedded.model, modelProvider: "embedded", embedded: true };
+    return connection(client, facts, () => embedded.close());
   }
-  const baseURL = env.get("OPENAI_BASE_URL") || undefined;
+  const baseURL = settings.baseURL ?? (env.get("OPENAI_BASE_URL") || undefined);
+  const apiKey = settings.baseURL !== undefined
+    ? settings.apiKey
+    : env.get("OPENAI_API_KEY") || undefined;
   const client = new OpenAI({
-    apiKey: env.get("OPENAI_API_KEY") || "not-needed",
+    apiKey: apiKey ?? "not-needed",
     ...(baseURL ? { baseURL } : {}),
     ...fetchOption,
   });
-  const close = () => Promise.resolve();
-  return {
-    client,
-    model: settings.model ?? (env.get("OPENAI_MODEL") || DEFAULT_OPENAI_MODEL),
-    modelProvider: providerFor(baseURL),
-    baseURL: client.baseURL,
-    embedded: false,
-    close,
-    [Symbol.asyncDispose]: close,
-  };
+  const model = settings.model ?? (env.get("OPENAI_MODEL") || DEFAULT_OPENAI_MODEL);
+  const embedded = settings.baseURL !== undefined && model === EMBEDDED_MODEL_NAME;
+  const facts = { model, modelProvider: embedded ? "embedded" : providerFor(baseURL), embedded };
+  return connection(client, facts, () => Promise.resolve());
 }

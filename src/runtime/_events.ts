@@ -5,7 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { PolicySchema, UsageSchema } from "../record/_schemas.ts";
+import { ERROR_KINDS, RUN_FAILURE_KINDS } from "../errors/mod.ts";
+import { PolicySchema, UsageSchema } from "../record/mod.ts";
 
 /** A turn started on a session (fresh or resumed); `runId` is new for every turn. */
 export const RunStartedEventSchema = z.object({
@@ -135,7 +136,10 @@ export const RunSucceededEventSchema = z.object({
  * Why a run failed: the session could not be found or opened ("session"), the workspace folder
  * is missing ("workspace"), the model request failed ("model"), or anything else ("internal").
  */
-export const RunFailureKindSchema = z.enum(["session", "workspace", "model", "internal"]);
+export const RunFailureKindSchema = z.enum(RUN_FAILURE_KINDS);
+
+/** What went wrong, by turnlog's error kinds (a command's exit code follows from it). */
+export const ErrorKindSchema = z.enum(ERROR_KINDS);
 
 /** Terminal: the run failed; `error` is a one-line message for a person. */
 export const RunFailedEventSchema = z.object({
@@ -144,6 +148,7 @@ export const RunFailedEventSchema = z.object({
   runId: z.string().optional(),
   sessionId: z.string().optional(),
   kind: RunFailureKindSchema,
+  errorKind: ErrorKindSchema,
   error: z.string(),
   /** Valid records in the session file after this turn; absent without a session. */
   recordCount: z.number().int().nonnegative().optional(),
@@ -190,3 +195,5 @@ export function isTerminalEvent(event: RunEvent): event is TerminalEvent {
   return event.type === "run_succeeded" || event.type === "run_failed" ||
     event.type === "run_cancelled";
 }
+/** Where in a turn compaction was checked. */
+export type CompactionPoint = z.infer<typeof CompactionPointSchema>;

@@ -11,28 +11,17 @@
  *
  * @module
  */
-import OpenAI from "openai";
-import { AmbiguousSessionError, SessionInUseError, SessionNotFoundError } from "../store/_store.ts";
-import { InvalidSessionIdError } from "../record/_ids.ts";
-import { SessionFileError } from "../record/_parse.ts";
-import {
-  type FunctionCallItem,
-  type FunctionCallOutputItem,
-  makeRecord,
-  type Policy,
-  type ResponseItem,
-  responseItemRecord,
-  type RunOutcome,
-  type SessionRecord,
-  type TurnContext,
-  type Usage,
-  type WireApi,
-} from "../record/_schemas.ts";
-import { initializeSessionForRun, type RunSession } from "../resume/_resume.ts";
-import { type Approver, deniedOutput, denyingApprover, needsApproval } from "./_approvals.ts";
-import { ToolCancelledError, type ToolResult, ToolSet } from "../tools/_tools.ts";
-import type { RunEvent, RunEventOf } from "./_events.ts";
-import { ModelResponseError, streamModelRound } from "./_wire.ts";
+import { errorKind, errorMessage, outcomeOf, TurnlogError } from "../errors/mod.ts";
+import type { Policy, WireApi } from "../record/mod.ts";
+import { initializeSessionForRun, type RunSession } from "../resume/mod.ts";
+import { ToolSet } from "../tools/mod.ts";
+import { ActiveTurn, type TurnSettings } from "./_active_turn.ts";
+import { type Approver, denyingApprover } from "./_approvals.ts";
+import type { Compactor } from "./_compactor.ts";
+import type { ModelConnection } from "./_connect.ts";
+import type { RunEvent } from "./_events.ts";
+import { modelRound } from "./_round.ts";
+import { toolCall } from "./_tool_step.ts";
 
 /** How many model rounds a turn may take before it ends on its own. */
 export const DEFAULT_MAX_ROUNDS = 8;
@@ -45,55 +34,18 @@ export const DEFAULT_SYSTEM_PROMPT =
   "Use the tools to find facts instead of guessing, and answer briefly. When a call is " +
   "denied, do not retry it.";
 
-/** The longest tool output a `tool_finished` event carries (the session file keeps it all). */
-export const EVENT_OUTPUT_LIMIT = 4096;
-
-/** When the compaction step runs. */
-export type CompactionPoint = "turn_start" | "after_round";
-
-/** What a compactor sees at a compaction point. */
-export interface CompactionContext {
-  when: CompactionPoint;
-  /** The current model-visible history (do not change it in place). */
-  history: readonly ResponseItem[];
-  /** The token usage of the last model round; undefined at the start of a turn. */
-  lastUsage: Usage | undefined;
-  /** The turn's model, wire API and policy. */
-  turn: TurnContext;
-  /** Valid records in the session file now (a checkpoint stores it). */
-  recordCount: number;
-  /** Appends records to the session (a compactor persists its checkpoint through this). */
-  append(records: readonly SessionRecord[]): Promise<void>;
-  signal: AbortSignal;
-}
-
-/** What a compaction step did: nothing (undefined), a compaction, or a failed summary call. */
-export type CompactionStepResult =
-  | Omit<RunEventOf<"history_compacted">, "type" | "when"> & { history: ResponseItem[] }
-  | Omit<RunEventOf<"compaction_failed">, "type" | "when">;
-
-/**
- * Context compaction's place in a turn: called at the start of a resumed turn and after every
- * model round. Having persisted its checkpoint, it returns the replacement history; a failed
- * summary call is reported and the turn goes on uncompacted. Without one, the step does
- * nothing.
- */
-export type Compactor = (context: CompactionContext) => Promise<CompactionStepResult | undefined>;
-
 /** What a turn needs. */
 export interface RunTurnOptions {
   /** The user's message. */
   message: string;
+  /** The model endpoint (OpenAI, a compatible server or the embedded model). */
+  connection: ModelConnection;
   /** Continue this session (id or unique prefix); absent: start a new one. */
   sessionId?: string | undefined;
   /** Sessions root; absent: `TURNLOG_SESSIONS_DIR`, else `./sessions`. */
   sessionsDir?: string | undefined;
-  /** The OpenAI client (pointed at OpenAI, a compatible server or the embedded model). */
-  client: OpenAI;
-  /** The model; absent on resume: the one the session last used. */
+  /** The model; absent: the one the session last used, or the connection's for a new one. */
   model?: string | undefined;
-  /** Recorded in `session_meta`: "embedded", "openai" or the server's host. */
-  modelProvider: string;
   /** Absent: the session's recorded one on resume, else "responses". */
   wireApi?: WireApi | undefined;
   /** Absent: the session's recorded policy on resume, else "ask-changes". */
@@ -106,79 +58,19 @@ export interface RunTurnOptions {
   approver?: Approver | undefined;
   /** Cancels the turn: the tool in flight is aborted and the run ends as cancelled. */
   signal?: AbortSignal | undefined;
+  /** Model rounds before the turn ends on its own; default {@linkcode DEFAULT_MAX_ROUNDS}. */
   maxRounds?: number | undefined;
+  /** The system message of a new session; default {@linkcode DEFAULT_SYSTEM_PROMPT}. */
   systemPrompt?: string | undefined;
+  /** Context compaction, checked at the start of a resumed turn and after every round. */
   compactor?: Compactor | undefined;
   /** The run id; absent: a new UUIDv7. */
   runId?: string | undefined;
 }
 
-/** The output a call gets when the run is cancelled while or before it runs. */
-export function cancelledOutput(name: string, running: boolean): string {
-  return running
-    ? `Cancelled: the run was cancelled while ${name} was running; it did not finish.`
-    : `Cancelled: the run was cancelled before this ${name} call ran; it did not run.`;
-}
-
-/** A one-line description of why something failed, for a person. */
-export function describeError(error: unknown, client?: OpenAI): string {
-  if (error instanceof OpenAI.APIConnectionError) {
-    const where = client?.baseURL ?? "its base URL";
-    let cause: unknown = error.cause;
-    let deepest: unknown;
-    while (cause instanceof Error) {
-      if (
-        cause instanceof Deno.errors.NotCapable || cause instanceof Deno.errors.PermissionDenied
-      ) {
-        return `Network access to the model at ${where} is not permitted (${cause.message}); ` +
-          "the resume task allows only 127.0.0.1, so run cli/resume.ts with --allow-net for a remote model";
-      }
-      deepest = cause;
-      cause = cause.cause;
-    }
-    const detail = deepest instanceof Error ? ` (${deepest.message})` : "";
-    return `Could not reach the model at ${where}: ${error.message}${detail}`;
-  }
-  if (error instanceof OpenAI.APIError) {
-    return `The model request failed: ${error.message}`;
-  }
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
-function failureKind(error: unknown): RunEventOf<"run_failed">["kind"] {
-  if (
-    error instanceof SessionNotFoundError || error instanceof AmbiguousSessionError ||
-    error instanceof InvalidSessionIdError || error instanceof SessionInUseError ||
-    error instanceof SessionFileError
-  ) {
-    return "session";
-  }
-  if (error instanceof OpenAI.APIError || error instanceof ModelResponseError) return "model";
-  return "internal";
-}
-
-function shorten(text: string, limit = EVENT_OUTPUT_LIMIT): string {
-  return text.length <= limit
-    ? text
-    : `${
-      text.slice(0, limit)
-    }\n[shortened for display: ${text.length} characters in the session file]`;
-}
-
-function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
-  if (!more) return total;
-  if (!total) return { ...more };
-  return {
-    inputTokens: total.inputTokens + more.inputTokens,
-    outputTokens: total.outputTokens + more.outputTokens,
-    totalTokens: total.totalTokens + more.totalTokens,
-  };
-}
-
-class Cancelled extends Error {
+class Cancelled extends TurnlogError {
   constructor() {
-    super("The run was cancelled");
+    super("cancelled", "The run was cancelled");
     this.name = "Cancelled";
   }
 }
@@ -190,28 +82,28 @@ class Cancelled extends Error {
  *
  * @example
  * ```ts ignore
- * for await (const event of runTurn({ message: "list the files", client, model, modelProvider })) {
+ * await using connection = await connectModel({ model: "scripted" });
+ * for await (const event of runTurn({ message: "list the files", connection })) {
  *   console.log(event.type);
  * }
  * ```
  */
 export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent> {
-  const signal = options.signal ?? new AbortController().signal;
+  const where = options.workspace ?? Deno.cwd();
   let tools: ToolSet;
   try {
-    tools = options.tools ?? await ToolSet.open(options.workspace ?? Deno.cwd());
+    tools = options.tools ?? await ToolSet.open(where);
   } catch (error) {
-    const where = options.workspace ?? Deno.cwd();
     yield {
       type: "run_failed",
       kind: "workspace",
+      errorKind: "workspace",
       error: error instanceof Deno.errors.NotFound
         ? `Workspace folder not found: ${where}`
-        : `Cannot open the workspace ${where}: ${describeError(error)}`,
+        : `Cannot open the workspace ${where}: ${errorMessage(error)}`,
     };
     return;
   }
-
   let session: RunSession;
   try {
     session = await initializeSessionForRun({
@@ -220,236 +112,122 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
       root: options.sessionsDir,
       systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       cwd: tools.workspace.root,
-      modelProvider: options.modelProvider,
-      model: options.model,
+      modelProvider: options.connection.modelProvider,
+      model: options.model ??
+        (options.sessionId === undefined ? options.connection.model : undefined),
       wireApi: options.wireApi,
       policy: options.policy,
       runId: options.runId,
     });
   } catch (error) {
-    yield { type: "run_failed", kind: failureKind(error), error: describeError(error) };
+    const kind = errorKind(error);
+    yield {
+      type: "run_failed",
+      kind: outcomeOf(error).failure,
+      errorKind: kind,
+      error: errorMessage(error),
+    };
     return;
   }
-
-  yield* driveTurn(session, tools, options, signal);
+  const settings: TurnSettings = {
+    connection: options.connection,
+    tools,
+    approver: options.approver ?? denyingApprover("no approver is configured for this run"),
+    compactor: options.compactor,
+    maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+    signal: options.signal ?? new AbortController().signal,
+  };
+  yield* driveTurn(new ActiveTurn(session, settings));
 }
 
-async function* driveTurn(
-  session: RunSession,
-  tools: ToolSet,
-  options: RunTurnOptions,
-  signal: AbortSignal,
-): AsyncGenerator<RunEvent> {
-  const { writer, runId, sessionId, turn } = session;
-  const approver = options.approver ?? denyingApprover("no approver is configured for this run");
-  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
-  let history: ResponseItem[] = [...session.history];
-  let rounds = 0;
-  let usage: Usage | undefined;
-  let lastUsage: Usage | undefined;
-  let answer = "";
-
-  const append = (records: readonly SessionRecord[]) => writer.append(records);
-  const recordCount = () => session.recordCountBefore + writer.appendedRecords;
-  async function* compactionStep(when: CompactionPoint): AsyncGenerator<RunEvent> {
-    if (!options.compactor) return;
-    const result = await options.compactor({
-      when,
-      history,
-      lastUsage,
-      turn,
-      recordCount: recordCount(),
-      append,
-      signal,
-    });
-    if (result === undefined) return;
-    if ("error" in result) {
-      yield { type: "compaction_failed", when, ...result };
-      return;
-    }
-    const { history: replacement, ...facts } = result;
-    history = replacement;
-    yield { type: "history_compacted", when, ...facts };
-  }
-  const finish = async (outcome: RunOutcome, error?: string) => {
-    await append([
-      makeRecord("run_finished", {
-        runId,
-        outcome,
-        rounds,
-        ...(error === undefined ? {} : { error }),
-        ...(usage === undefined ? {} : { usage }),
-      }),
-    ]);
+function* opening(turn: ActiveTurn): Generator<RunEvent> {
+  const { session } = turn;
+  yield {
+    type: "run_started",
+    runId: session.runId,
+    sessionId: session.sessionId,
+    resumed: session.resumed,
+    policy: session.turn.policy,
+    model: session.turn.model,
+    modelProvider: session.meta.modelProvider,
+    wireApi: session.turn.wireApi,
+    sessionPath: session.location.path,
+    recordCountBefore: session.recordCountBefore,
   };
+  if (session.synthesizedItems.length === 0 && session.droppedItems.length === 0) return;
+  yield {
+    type: "session_repaired",
+    synthesized: session.synthesizedItems.length,
+    callIds: session.synthesizedItems.map((item) => item.callId),
+    outputs: session.synthesizedItems.map(({ callId, toolName, output }) => ({
+      callId,
+      toolName,
+      output,
+    })),
+    dropped: session.droppedItems.length,
+  };
+}
 
+/** The rounds of a turn; returns whether the round limit ended it. */
+async function* rounds(turn: ActiveTurn): AsyncGenerator<RunEvent, boolean> {
+  const { signal, maxRounds } = turn.settings;
+  while (true) {
+    if (signal.aborted) throw new Cancelled();
+    if (turn.rounds >= maxRounds) return true;
+    const calls = yield* modelRound(turn);
+    for (const call of calls) yield* toolCall(turn, call);
+    if (calls.length > 0 && signal.aborted) throw new Cancelled();
+    yield* turn.compaction("after_round");
+    if (calls.length === 0) return false;
+  }
+}
+
+async function* driveTurn(turn: ActiveTurn): AsyncGenerator<RunEvent> {
+  const { runId, sessionId } = turn.session;
   try {
-    yield {
-      type: "run_started",
-      runId,
-      sessionId,
-      resumed: session.resumed,
-      policy: turn.policy,
-      model: turn.model,
-      modelProvider: session.meta.modelProvider,
-      wireApi: turn.wireApi,
-      sessionPath: session.location.path,
-      recordCountBefore: session.recordCountBefore,
-    };
-    if (session.synthesizedItems.length > 0 || session.droppedItems.length > 0) {
-      yield {
-        type: "session_repaired",
-        synthesized: session.synthesizedItems.length,
-        callIds: session.synthesizedItems.map((item) => item.callId),
-        outputs: session.synthesizedItems.map(({ callId, toolName, output }) => ({
-          callId,
-          toolName,
-          output,
-        })),
-        dropped: session.droppedItems.length,
-      };
-    }
-    if (session.resumed) yield* compactionStep("turn_start");
-
-    let roundLimitReached = false;
-    while (true) {
-      if (signal.aborted) throw new Cancelled();
-      if (rounds >= maxRounds) {
-        roundLimitReached = true;
-        break;
-      }
-      rounds++;
-      yield { type: "model_requested", round: rounds, messageCount: history.length };
-      let result;
-      for await (
-        const part of streamModelRound(options.client, {
-          wireApi: turn.wireApi,
-          model: turn.model,
-          history,
-          tools: tools.definitions,
-          signal,
-        })
-      ) {
-        if (part.kind === "delta") yield { type: "assistant_delta", text: part.text };
-        else result = part.result;
-      }
-      if (!result) throw new ModelResponseError("The model sent no response");
-      lastUsage = result.usage;
-      usage = addUsage(usage, result.usage);
-
-      const items: ResponseItem[] = [];
-      if (result.text) items.push({ type: "message", role: "assistant", content: result.text });
-      items.push(...result.calls);
-      await append(items.map((item) => responseItemRecord(item)));
-      history = [...history, ...items];
-      if (result.text) {
-        answer = result.text;
-        yield { type: "assistant_message", round: rounds, text: result.text };
-      }
-      if (result.calls.length === 0) {
-        yield* compactionStep("after_round");
-        break;
-      }
-
-      for (const call of result.calls) {
-        yield {
-          type: "tool_requested",
-          callId: call.callId,
-          name: call.name,
-          arguments: call.arguments,
-        };
-        let outcome: ToolResult | undefined;
-        const tool = tools.get(call.name);
-        if (!signal.aborted && tool && needsApproval(turn.policy.approval, tool)) {
-          yield {
-            type: "approval_requested",
-            runId,
-            callId: call.callId,
-            name: call.name,
-            arguments: call.arguments,
-          };
-          const decision = await approver.decide(
-            { runId, callId: call.callId, name: call.name, arguments: call.arguments },
-            signal,
-          );
-          yield {
-            type: "approval_resolved",
-            callId: call.callId,
-            approved: decision.approved,
-            reason: decision.reason,
-          };
-          if (signal.aborted) {
-            outcome = { output: cancelledOutput(call.name, false), isError: true };
-          } else if (!decision.approved) {
-            outcome = { output: deniedOutput(call.name, decision.reason), isError: true };
-          }
-        }
-        outcome ??= await runCall(tools, call, signal);
-        const output: FunctionCallOutputItem = {
-          type: "function_call_output",
-          callId: call.callId,
-          toolName: call.name,
-          output: outcome.output,
-          isError: outcome.isError,
-        };
-        await append([responseItemRecord(output)]);
-        history = [...history, output];
-        yield {
-          type: "tool_finished",
-          callId: call.callId,
-          name: call.name,
-          isError: outcome.isError,
-          output: shorten(outcome.output),
-        };
-      }
-      if (signal.aborted) throw new Cancelled();
-      yield* compactionStep("after_round");
-    }
-
-    await finish("succeeded");
+    yield* opening(turn);
+    if (turn.session.resumed) yield* turn.compaction("turn_start");
+    const roundLimitReached = yield* rounds(turn);
+    await turn.finish("succeeded");
     yield {
       type: "run_succeeded",
       runId,
       sessionId,
-      rounds,
-      usage: usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      answer,
+      rounds: turn.rounds,
+      usage: turn.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      answer: turn.answer,
       roundLimitReached,
-      recordCount: recordCount(),
+      recordCount: turn.recordCount(),
     };
   } catch (error) {
-    if (signal.aborted) {
-      await finish("cancelled").catch(() => {});
-      yield { type: "run_cancelled", runId, sessionId, rounds, recordCount: recordCount() };
-    } else {
-      const message = describeError(error, options.client);
-      await finish("failed", message).catch(() => {});
-      yield {
-        type: "run_failed",
-        runId,
-        sessionId,
-        kind: failureKind(error),
-        error: message,
-        recordCount: recordCount(),
-      };
-    }
+    yield* failure(turn, error);
   } finally {
-    writer.close();
+    turn.session.writer.close();
   }
 }
 
-async function runCall(
-  tools: ToolSet,
-  call: FunctionCallItem,
-  signal: AbortSignal,
-): Promise<ToolResult> {
-  if (signal.aborted) return { output: cancelledOutput(call.name, false), isError: true };
-  try {
-    return await tools.run(call, signal);
-  } catch (error) {
-    if (error instanceof ToolCancelledError) {
-      return { output: cancelledOutput(call.name, true), isError: true };
-    }
-    throw error;
+async function* failure(turn: ActiveTurn, error: unknown): AsyncGenerator<RunEvent> {
+  const { runId, sessionId } = turn.session;
+  if (turn.settings.signal.aborted) {
+    await turn.finish("cancelled").catch(() => {});
+    yield {
+      type: "run_cancelled",
+      runId,
+      sessionId,
+      rounds: turn.rounds,
+      recordCount: turn.recordCount(),
+    };
+    return;
   }
+  const text = errorMessage(error);
+  await turn.finish("failed", text).catch(() => {});
+  yield {
+    type: "run_failed",
+    runId,
+    sessionId,
+    kind: outcomeOf(error).failure,
+    errorKind: errorKind(error),
+    error: text,
+    recordCount: turn.recordCount(),
+  };
 }

@@ -6,11 +6,12 @@
  *
  * @module
  */
-import type OpenAI from "openai";
-import { newId } from "../record/_ids.ts";
-import type { FunctionCallItem, ResponseItem, Usage, WireApi } from "../record/_schemas.ts";
-import type { ToolDefinition } from "../tools/_tools.ts";
-import { SUMMARY_PREFIX } from "../compaction/_compaction.ts";
+import { TurnlogError } from "../errors/mod.ts";
+import OpenAI from "openai";
+import { newId } from "../record/mod.ts";
+import type { FunctionCallItem, ResponseItem, Usage, WireApi } from "../record/mod.ts";
+import type { ToolDefinition } from "../tools/mod.ts";
+import { SUMMARY_PREFIX } from "../compaction/mod.ts";
 
 type ResponseInputItem = OpenAI.Responses.ResponseInputItem;
 type ResponsesTool = OpenAI.Responses.FunctionTool;
@@ -19,9 +20,9 @@ type ChatTool = OpenAI.Chat.ChatCompletionFunctionTool;
 type ChatToolCall = OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
 
 /** The model answered with an error, or its stream broke off. */
-export class ModelResponseError extends Error {
+export class ModelResponseError extends TurnlogError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("model", message, options);
     this.name = "ModelResponseError";
   }
 }
@@ -127,18 +128,48 @@ export interface ModelRequest {
 
 /**
  * Sends the whole history to the model, streaming, and yields the text deltas as they come and
- * finally the round's result.
+ * finally the round's result. Every failure of the request comes out as a
+ * {@linkcode ModelResponseError} whose message says what went wrong in one line (an abort
+ * comes out as it is).
  *
- * @throws {ModelResponseError} when the stream reports an error or ends early
- * @throws {OpenAI.APIError} for an HTTP error (its message carries status and text)
+ * @throws {ModelResponseError} when the request fails, the stream reports an error or ends early
  */
-export function streamModelRound(
+export async function* streamModelRound(
   client: OpenAI,
   request: ModelRequest,
 ): AsyncGenerator<ModelStreamPart> {
-  return request.wireApi === "chat"
-    ? streamChatRound(client, request)
-    : streamResponsesRound(client, request);
+  try {
+    yield* request.wireApi === "chat"
+      ? streamChatRound(client, request)
+      : streamResponsesRound(client, request);
+  } catch (error) {
+    if (error instanceof TurnlogError || request.signal?.aborted) throw error;
+    throw new ModelResponseError(describeError(error, client.baseURL), { cause: error });
+  }
+}
+
+/** A one-line description of why a model request failed, for a person. */
+export function describeError(error: unknown, baseURL?: string): string {
+  if (error instanceof OpenAI.APIConnectionError) {
+    const where = baseURL ?? "its base URL";
+    let cause: unknown = error.cause;
+    let deepest: unknown;
+    while (cause instanceof Error) {
+      if (
+        cause instanceof Deno.errors.NotCapable || cause instanceof Deno.errors.PermissionDenied
+      ) {
+        return `Network access to the model at ${where} is not permitted (${cause.message}); ` +
+          "the resume task allows only 127.0.0.1, so run cli/resume.ts with --allow-net for a remote model";
+      }
+      deepest = cause;
+      cause = cause.cause;
+    }
+    const detail = deepest instanceof Error ? ` (${deepest.message})` : "";
+    return `Could not reach the model at ${where}: ${error.message}${detail}`;
+  }
+  if (error instanceof OpenAI.APIError) return `The model request failed: ${error.message}`;
+  if (error instanceof Error) return error.message;
+  return String(error);
 }
 
 async function* streamResponsesRound(

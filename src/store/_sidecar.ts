@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { writeAll } from "../io/mod.ts";
 
 /** The sidecar's path: next to the session file. */
 export function quarantinePath(sessionPath: string): string {
@@ -49,10 +50,4 @@ export async function quarantineLines(
   for (const part of parts) await writeAll(file, part);
   await file.syncData();
   return path;
-}
-
-/** Writes every byte of `data`; `write` may write fewer than asked. */
-export async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
-  let written = 0;
-  while (written < data.length) written += await file.write(data.subarray(written));
 }

@@ -1,8 +1,12 @@
 /**
- * The session store: append-only JSONL files, found by id from file names alone, written by one
- * locked writer at a time, with a sidecar that keeps every byte a repair takes out.
+ * The session store: append-only JSONL files under `<root>/YYYY/MM/DD/<time>-<id>.jsonl`,
+ * found by id from file names alone, listed newest first, written by one locked writer at a
+ * time, with a sidecar that keeps every byte a repair takes out.
  *
  * @module
  */
-export * from "./_store.ts";
+export * from "./_layout.ts";
+export * from "./_find.ts";
+export * from "./_listing.ts";
+export * from "./_writer.ts";
 export * from "./_sidecar.ts";

@@ -6,8 +6,12 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import { z } from "zod";
 import { dirname, join } from "node:path";
+import { readFull } from "../io/mod.ts";
+import { firstIssue } from "../record/mod.ts";
+import { clipWithNote } from "../text/mod.ts";
 import { OutsideWorkspaceError, Workspace } from "./_workspace.ts";
 
 export { OutsideWorkspaceError, Workspace } from "./_workspace.ts";
@@ -43,19 +47,20 @@ export interface ToolContext {
 }
 
 /** A tool call was cancelled (its run's AbortSignal fired). */
-export class ToolCancelledError extends Error {
+export class ToolCancelledError extends TurnlogError {
   constructor(message = "The tool call was cancelled", options?: ErrorOptions) {
-    super(message, options);
+    super("cancelled", message, options);
     this.name = "ToolCancelledError";
   }
 }
 
 /** Cuts `text` to {@linkcode OUTPUT_LIMIT} characters with a note saying how much was left out. */
 export function truncateOutput(text: string, limit = OUTPUT_LIMIT): string {
-  if (text.length <= limit) return text;
-  return `${
-    text.slice(0, limit)
-  }\n[output truncated: showing the first ${limit} of ${text.length} characters]`;
+  return clipWithNote(
+    text,
+    limit,
+    (length) => `[output truncated: showing the first ${limit} of ${length} characters]`,
+  );
 }
 
 function defineTool<S extends z.ZodType>(spec: {
@@ -74,9 +79,7 @@ function defineTool<S extends z.ZodType>(spec: {
     run: async (args, context) => {
       const parsed = spec.schema.safeParse(args);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-        return error(`Invalid arguments for ${spec.name}: ${where}${issue?.message ?? "invalid"}`);
+        return error(`Invalid arguments for ${spec.name}: ${firstIssue(parsed.error, "invalid")}`);
       }
       return await spec.run(parsed.data, context);
     },
@@ -153,12 +156,7 @@ export const readFileTool: Tool = defineTool({
     if (!info.isFile) return error(`${path} is not a file`);
     using handle = await Deno.open(file, { read: true });
     const bytes = new Uint8Array(Math.min(info.size, OUTPUT_LIMIT * 4));
-    let at = 0;
-    while (at < bytes.length) {
-      const n = await handle.read(bytes.subarray(at));
-      if (n === null) break;
-      at += n;
-    }
+    const at = await readFull(handle, bytes);
     const text = new TextDecoder().decode(bytes.subarray(0, at));
     if (text.includes("\0")) return error(`${path} is a binary file, not text`);
     if (at < info.size || text.length > OUTPUT_LIMIT) {

@@ -5,12 +5,13 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** A path a tool was given leads outside the workspace. */
-export class OutsideWorkspaceError extends Error {
+export class OutsideWorkspaceError extends TurnlogError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("workspace", message, options);
     this.name = "OutsideWorkspaceError";
   }
 }

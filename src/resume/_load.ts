@@ -1,41 +1,29 @@
 /**
- * Resume: rebuilds a session's model-visible history from its file (never from memory), and
- * draws the boundary between the full history sent to the model and the few new records
- * appended to the file.
+ * A session file read back: its `session_meta`, its replayed model-visible history (from the
+ * last compaction checkpoint when it can), the newest turn context, and its problems. It never
+ * writes.
  *
  * @module
  */
-import { newId } from "../record/_ids.ts";
-import { type DroppedItem, normalizeHistory } from "../history/_normalize.ts";
-import { findLastCheckpoint, readLinesBackward } from "../io/_backward.ts";
 import {
-  type LineProblem,
-  parseRecordLine,
+  type DroppedItem,
+  findLastCheckpoint,
+  normalizeHistory,
   readRecords,
-  SessionFileError,
-} from "../record/_parse.ts";
+  replayRecord,
+} from "../history/mod.ts";
+import { readLinesBackward } from "../io/mod.ts";
 import {
   type FunctionCallOutputItem,
-  makeRecord,
-  type Policy,
+  type LineProblem,
+  parseRecordLine,
   type ResponseItem,
-  responseItemRecord,
+  SessionFileError,
   type SessionMeta,
   type SessionRecord,
   type TurnContext,
-  type WireApi,
-} from "../record/_schemas.ts";
-import { replayRecord } from "../history/_replay.ts";
-import {
-  createSession,
-  findSession,
-  resolveSessionsRoot,
-  type SessionLocation,
-  SessionWriter,
-} from "../store/_store.ts";
-
-/** The policy of a fresh session when none is given: ask before changing anything. */
-export const DEFAULT_POLICY: Policy = { approval: "ask-changes" };
+} from "../record/mod.ts";
+import { findSession, resolveSessionsRoot, type SessionLocation } from "../store/mod.ts";
 
 /** A session file read back: its meta, its replayed history and what was wrong with it. */
 export interface LoadedSession {
@@ -204,155 +192,8 @@ export async function resumeSession(
   return normalizeLoaded(await loadSession(location));
 }
 
-function normalizeLoaded(loaded: LoadedSession): ResumedSession {
+/** A loaded session with its history normalized. */
+export function normalizeLoaded(loaded: LoadedSession): ResumedSession {
   const { history, synthesized, dropped } = normalizeHistory(loaded.replayed);
   return { ...loaded, history, synthesizedItems: synthesized, droppedItems: dropped };
-}
-
-/** What a run asks of the session it starts or continues. */
-export interface RunSessionInput {
-  /** The user's message for this turn. */
-  message: string;
-  /** Continue this session (id or unique prefix); absent: start a fresh one. */
-  sessionId?: string | undefined;
-  /** Sessions root; absent: {@linkcode resolveSessionsRoot}. */
-  root?: string | undefined;
-  /** The system message of a fresh session. */
-  systemPrompt: string;
-  cwd: string;
-  modelProvider: string;
-  /** The model; absent on resume: the one the session last used. */
-  model?: string | undefined;
-  /** The wire API; absent on resume: the one the session last used. */
-  wireApi?: WireApi | undefined;
-  /** An explicit policy; absent on resume: the recorded one, never a silent escalation. */
-  policy?: Policy | undefined;
-  /** The run id; absent: a new UUIDv7. */
-  runId?: string | undefined;
-}
-
-/** The session a run works on, locked for it. */
-export interface RunSession {
-  sessionId: string;
-  runId: string;
-  resumed: boolean;
-  location: SessionLocation;
-  meta: SessionMeta;
-  /** The turn context written for this run: its model, wire API and policy. */
-  turn: TurnContext;
-  /** The full history to send to the model. */
-  history: ResponseItem[];
-  /** Only what this run appended for the history: synthesized outputs and the user message. */
-  newItemsToPersist: ResponseItem[];
-  synthesizedItems: FunctionCallOutputItem[];
-  droppedItems: DroppedItem[];
-  problems: LineProblem[];
-  /** Valid records in the file before this run appended anything. */
-  recordCountBefore: number;
-  /** The locked writer; the run appends through it and closes it at the end. */
-  writer: SessionWriter;
-}
-
-/**
- * Starts a run on a session (the seed's initializeAgentSessionForStream).
- *
- * Fresh: a new session whose id is the run id; history = items to persist = system + user.
- * Resume: history = replayed history + synthesized outputs + the new user message; only the
- * synthesized outputs and the user message are appended (after a `turn_context`), so the file
- * grows by the new records and its earlier bytes never change, and a second resume
- * synthesizes nothing.
- *
- * @throws {SessionNotFoundError} for an unknown id, creating nothing
- * @throws {SessionInUseError} when another run holds the session
- */
-export async function initializeSessionForRun(input: RunSessionInput): Promise<RunSession> {
-  const root = resolveSessionsRoot(input.root);
-  const runId = input.runId ?? newId();
-  const userMessage: ResponseItem = { type: "message", role: "user", content: input.message };
-
-  if (input.sessionId === undefined) {
-    const turn: TurnContext = {
-      runId,
-      model: input.model ?? "unknown",
-      wireApi: input.wireApi ?? "responses",
-      policy: input.policy ?? DEFAULT_POLICY,
-      resumed: false,
-    };
-    const { writer, meta, location } = await createSession(root, {
-      id: runId,
-      cwd: input.cwd,
-      modelProvider: input.modelProvider,
-      model: turn.model,
-      wireApi: turn.wireApi,
-      policy: turn.policy,
-    });
-    const items: ResponseItem[] = [
-      { type: "message", role: "system", content: input.systemPrompt },
-      userMessage,
-    ];
-    try {
-      await writer.append([
-        makeRecord("turn_context", turn),
-        ...items.map((item) => responseItemRecord(item)),
-      ]);
-    } catch (error) {
-      writer.close();
-      throw error;
-    }
-    return {
-      sessionId: runId,
-      runId,
-      resumed: false,
-      location,
-      meta,
-      turn,
-      history: [...items],
-      newItemsToPersist: items,
-      synthesizedItems: [],
-      droppedItems: [],
-      problems: [],
-      recordCountBefore: 0,
-      writer,
-    };
-  }
-
-  const location = await findSession(root, input.sessionId);
-  // The lock comes before the read, so no other run can append between the two.
-  const writer = await SessionWriter.open(location.path);
-  try {
-    const resumed = normalizeLoaded(await loadSession(location));
-    const recorded = resumed.lastTurn ??
-      { ...resumed.meta, runId: resumed.meta.id, resumed: false };
-    const turn: TurnContext = {
-      runId,
-      model: input.model ?? recorded.model,
-      wireApi: input.wireApi ?? recorded.wireApi,
-      policy: input.policy ?? recorded.policy,
-      resumed: true,
-    };
-    const newItemsToPersist: ResponseItem[] = [...resumed.synthesizedItems, userMessage];
-    const records: SessionRecord[] = [
-      makeRecord("turn_context", turn),
-      ...newItemsToPersist.map((item) => responseItemRecord(item)),
-    ];
-    await writer.append(records);
-    return {
-      sessionId: resumed.meta.id,
-      runId,
-      resumed: true,
-      location,
-      meta: resumed.meta,
-      turn,
-      history: [...resumed.history, userMessage],
-      newItemsToPersist,
-      synthesizedItems: resumed.synthesizedItems,
-      droppedItems: resumed.droppedItems,
-      problems: resumed.problems,
-      recordCountBefore: resumed.recordCount,
-      writer,
-    };
-  } catch (error) {
-    writer.close();
-    throw error;
-  }
 }

@@ -1,0 +1,39 @@
+/**
+ * The commands turnlog prints for a person to run next, written the way they run here
+ * (`./denow task ...`), with only the flags the defaults do not already give.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { resolveSessionsRoot } from "../src/store/mod.ts";
+import { shellQuote } from "../src/text/mod.ts";
+
+/** How a person runs a task of this project. */
+export const TASK = "./denow task";
+
+/** What a continue command needs. */
+export interface ResumeCommandOptions {
+  /** The shortest unique id prefix of the session. */
+  prefix: string;
+  /** The sessions root that holds it. */
+  root: string;
+  /** The workspace folder, when not the current one. */
+  workspace?: string | undefined;
+  /** The message placeholder. */
+  message?: string;
+}
+
+/**
+ * The command that continues a session: `./denow task resume --session <prefix> "..."`, with
+ * `--sessions-dir` when the root is not the default one.
+ */
+export function resumeCommand(options: ResumeCommandOptions): string {
+  const flags: string[] = [];
+  if (resolve(options.root) !== resolve(resolveSessionsRoot())) {
+    flags.push("--sessions-dir", options.root);
+  }
+  if (options.workspace !== undefined) flags.push("--workspace", options.workspace);
+  flags.push("--session", options.prefix);
+  const message = options.message ?? "<your message>";
+  return `${TASK} resume ${flags.map(shellQuote).join(" ")} ${JSON.stringify(message)}`;
+}

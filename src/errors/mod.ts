@@ -1,0 +1,115 @@
+/**
+ * turnlog's errors: one base class whose `kind` says what went wrong, and one table that maps
+ * each kind to a command's exit code and a run's failure kind.
+ *
+ * @module
+ */
+
+/** What went wrong, as commands and runs tell errors apart. */
+export type ErrorKind =
+  /** The command line cannot be run as given. */
+  | "usage"
+  /** An id that is not a plain id, or no session (or file) by that name. */
+  | "not_found"
+  /** An id prefix that matches several sessions. */
+  | "ambiguous"
+  /** Another run holds the session's lock. */
+  | "in_use"
+  /** The session file cannot be used as it is. */
+  | "session_file"
+  /** The workspace folder is missing or unusable. */
+  | "workspace"
+  /** The model request failed or its answer broke off. */
+  | "model"
+  /** The run or the tool was cancelled. */
+  | "cancelled"
+  /** Anything else: a bug, or the machine (disk full, permissions). */
+  | "internal";
+
+/** Every error kind, in the order {@linkcode ErrorKind} lists them. */
+export const ERROR_KINDS = [
+  "usage",
+  "not_found",
+  "ambiguous",
+  "in_use",
+  "session_file",
+  "workspace",
+  "model",
+  "cancelled",
+  "internal",
+] as const satisfies readonly ErrorKind[];
+
+/** Why a run failed, as its `run_failed` event says. */
+export type RunFailureKind = "session" | "workspace" | "model" | "internal";
+
+/** Every run failure kind, in the order the events schema lists them. */
+export const RUN_FAILURE_KINDS = [
+  "session",
+  "workspace",
+  "model",
+  "internal",
+] as const satisfies readonly RunFailureKind[];
+
+/** How one kind of error ends a command and a run. */
+export interface ErrorOutcome {
+  /** The process exit code of a command that ends with it. */
+  exitCode: number;
+  /** The `kind` of the `run_failed` event of a run that ends with it. */
+  failure: RunFailureKind;
+}
+
+/**
+ * The one table from error kinds to exit codes and run failure kinds. Exit codes: 0 done,
+ * 1 a failure to retry or look into (the run failed, the session is in use, problems found),
+ * 2 a command that cannot work as given (usage, unknown or ambiguous session, an unusable file
+ * or workspace), 130 cancelled.
+ */
+export const ERROR_OUTCOMES: Readonly<Record<ErrorKind, ErrorOutcome>> = {
+  usage: { exitCode: 2, failure: "internal" },
+  not_found: { exitCode: 2, failure: "session" },
+  ambiguous: { exitCode: 2, failure: "session" },
+  in_use: { exitCode: 1, failure: "session" },
+  session_file: { exitCode: 2, failure: "session" },
+  workspace: { exitCode: 2, failure: "workspace" },
+  model: { exitCode: 1, failure: "model" },
+  cancelled: { exitCode: 130, failure: "internal" },
+  internal: { exitCode: 1, failure: "internal" },
+};
+
+/**
+ * The base of every turnlog error: a message for a person (a capital first, no trailing
+ * period, naming the thing) and the `kind` the table maps.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "node:assert/strict";
+ * import { outcomeOf, TurnlogError } from "./mod.ts";
+ * const error = new TurnlogError("in_use", "Session is in use");
+ * assertEquals(outcomeOf(error), { exitCode: 1, failure: "session" });
+ * ```
+ */
+export class TurnlogError extends Error {
+  /** What went wrong. */
+  readonly kind: ErrorKind;
+  /** An error of `kind` with `message`. */
+  constructor(kind: ErrorKind, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "TurnlogError";
+    this.kind = kind;
+  }
+}
+
+/** The error kind of anything thrown: a turnlog error's own, else `internal`. */
+export function errorKind(error: unknown): ErrorKind {
+  return error instanceof TurnlogError ? error.kind : "internal";
+}
+
+/** How anything thrown ends a command and a run, from {@linkcode ERROR_OUTCOMES}. */
+export function outcomeOf(error: unknown): ErrorOutcome {
+  return ERROR_OUTCOMES[errorKind(error)];
+}
+
+/** The message of anything thrown, for a person. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

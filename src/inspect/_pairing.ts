@@ -1,0 +1,129 @@
+/**
+ * How the inspector pairs tool calls with their outputs, item by item and without keeping the
+ * history: the verdicts normalization will give (orphan calls, dropped outputs), and where in
+ * the file each call's output is, for the views.
+ *
+ * @module
+ */
+import type { LineRef, TurnEntry } from "./_schema.ts";
+
+/** The byte range of a line, terminator included. */
+export interface LineRange {
+  /** Byte offset of the line's first byte. */
+  start: number;
+  /** Byte offset just past the line's terminator. */
+  end: number;
+}
+
+/** Where a history item came from: a line of its own, or a checkpoint's replacement history. */
+export interface Origin extends LineRef, LineRange {
+  /** True when the item is in the replacement history of the checkpoint at `line`. */
+  inCheckpoint: boolean;
+}
+
+/** A call's entry in a view. */
+export type CallEntry = Extract<TurnEntry, { kind: "function_call" }>;
+/** An output's entry in a view. */
+export type OutputEntry = Extract<TurnEntry, { kind: "function_call_output" }>;
+
+/** A call of the current history that no output has followed yet. */
+export interface PendingCall {
+  /** Its place in the history, so orphans come out in history order. */
+  order: number;
+  origin: Origin;
+  callId: string;
+  name: string;
+  entry: CallEntry | undefined;
+}
+
+/** An output of the current history that normalization leaves out. */
+export interface DroppedOutput {
+  origin: Origin;
+  callId: string;
+  toolName: string;
+  reason: "orphan_output" | "duplicate_output";
+  entry: OutputEntry | undefined;
+}
+
+/**
+ * The verdicts of `normalizeHistory` on the model-visible history, reached item by item
+ * without keeping the history: an output is dropped when no call with its id came before it
+ * (orphan) or an earlier output already answered one (duplicate); a call is an orphan when no
+ * output with its id follows it. A checkpoint starts a new history ({@linkcode reset}), so
+ * what is kept is the unanswered calls and the answered call ids since the last checkpoint.
+ */
+export class HistoryPairing {
+  #order = 0;
+  readonly #pending = new Map<string, PendingCall[]>();
+  readonly #answered = new Set<string>();
+  #dropped: DroppedOutput[] = [];
+
+  /** A checkpoint replaced the history: nothing before it is in the history any more. */
+  reset(): void {
+    this.#pending.clear();
+    this.#answered.clear();
+    this.#dropped = [];
+  }
+
+  /** A call joins the history. */
+  call(origin: Origin, call: { callId: string; name: string; entry: CallEntry | undefined }): void {
+    const { callId, name, entry } = call;
+    const pending: PendingCall = { order: this.#order++, origin, callId, name, entry };
+    const waiting = this.#pending.get(callId);
+    if (waiting) waiting.push(pending);
+    else this.#pending.set(callId, [pending]);
+  }
+
+  /** An output joins the history. */
+  output(
+    origin: Origin,
+    output: { callId: string; toolName: string; entry: OutputEntry | undefined },
+  ): void {
+    this.#order++;
+    const { callId, toolName, entry } = output;
+    // Any output answers every call with its id before it, even one normalization drops.
+    const called = this.#pending.delete(callId) || this.#answered.has(callId);
+    if (called && !this.#answered.has(callId)) {
+      this.#answered.add(callId);
+      return;
+    }
+    const reason = called ? "duplicate_output" : "orphan_output";
+    this.#dropped.push({ origin, callId, toolName, reason, entry });
+  }
+
+  /** The verdicts on the history as it ends: orphan calls and dropped outputs, in order. */
+  verdicts(): { orphans: PendingCall[]; dropped: DroppedOutput[] } {
+    const orphans = [...this.#pending.values()].flat().sort((a, b) => a.order - b.order);
+    return { orphans, dropped: this.#dropped };
+  }
+}
+
+/** A call seen in the file, waiting for the line of its output. */
+interface Unanswered {
+  entry: CallEntry | undefined;
+  ref: LineRef;
+}
+
+/**
+ * Calls paired with outputs line by line, in file order (not by history): where a view shows
+ * a call's output, and which call an output (a synthesized one in a later turn) answers.
+ */
+export class LinePairing {
+  readonly #unanswered = new Map<string, Unanswered[]>();
+
+  /** A call's line. */
+  call(callId: string, call: Unanswered): void {
+    const waiting = this.#unanswered.get(callId);
+    if (waiting) waiting.push(call);
+    else this.#unanswered.set(callId, [call]);
+  }
+
+  /** An output's line: the call it answers (its entry learns where the output is), if any. */
+  output(callId: string, ref: LineRef): LineRef | undefined {
+    const waiting = this.#unanswered.get(callId);
+    const call = waiting?.shift();
+    if (waiting && waiting.length === 0) this.#unanswered.delete(callId);
+    if (call?.entry) call.entry.output = ref;
+    return call?.ref;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * What every text view of the inspector shares: its options, the painter, and how a text from
+ * a session file is shortened and made safe for a terminal.
+ *
+ * @module
+ */
+import { formatBytes, formatNumber, type Painter, painter, visible } from "../text/mod.ts";
+
+/** Options of the renderers. */
+export interface RenderOptions {
+  /** ANSI colours (the CLI sets it only on a terminal without `NO_COLOR`). */
+  color: boolean;
+  /** Characters of a message, argument or output shown before it is shortened. */
+  textChars?: number;
+  /** Lines of one text shown before it is shortened. */
+  textLines?: number;
+}
+
+/**
+ * Shortens `text` (whose full length is `chars`) to at most `maxChars` characters and
+ * `maxLines` lines, with a note of what was left out: `… (+1234 chars)`.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "node:assert/strict";
+ * import { shortenText } from "./_render_text.ts";
+ * assertEquals(shortenText("abcdef", 6, { maxChars: 3 }), "abc … (+3 chars)");
+ * ```
+ */
+export function shortenText(
+  text: string,
+  chars: number,
+  options: { maxChars?: number; maxLines?: number } = {},
+): string {
+  const maxChars = options.maxChars ?? 300;
+  const maxLines = options.maxLines ?? 6;
+  let shown = text.length > maxChars ? text.slice(0, maxChars) : text;
+  const lines = shown.split("\n");
+  if (lines.length > maxLines) shown = lines.slice(0, maxLines).join("\n");
+  shown = shown.replace(/\s+$/, "");
+  const left = chars - shown.length;
+  return left > 0 ? `${shown} … (+${left} chars)` : shown;
+}
+
+/** A size with its exact byte count: `1.5 KiB (1,536 bytes)`. */
+export function sizeWithBytes(bytes: number): string {
+  return bytes < 1024 ? formatBytes(bytes) : `${formatBytes(bytes)} (${formatNumber(bytes)} bytes)`;
+}
+
+/** The pieces every view renders with. */
+export interface View {
+  paint: Painter;
+  /** A text from the session, shortened, made visible, continued lines indented. */
+  text(value: string, chars: number, indent: string): string;
+}
+
+/** The view for `options`. */
+export function viewOf(options: RenderOptions): View {
+  return {
+    paint: painter(options.color),
+    text: (value, chars, indent) =>
+      visible(
+        shortenText(value, chars, {
+          maxChars: options.textChars ?? 300,
+          maxLines: options.textLines ?? 6,
+        }),
+      ).replaceAll("\n", `\n${indent}`),
+  };
+}

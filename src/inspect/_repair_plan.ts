@@ -1,0 +1,209 @@
+/**
+ * A repair's plan, worked out from an inspection: which lines go to the sidecar, which glued
+ * lines split back into their records, which outputs are appended, and what is left as is.
+ *
+ * @module
+ */
+import { readRange } from "../io/mod.ts";
+import { parseRecordLine } from "../record/mod.ts";
+import { quarantinePath } from "../store/mod.ts";
+import type { InspectProblemKind, InspectReport } from "./_schema.ts";
+
+/** Problem kinds whose line repair moves to the sidecar. */
+const MOVED_KINDS: ReadonlySet<InspectProblemKind> = new Set<InspectProblemKind>([
+  "torn_tail",
+  "malformed_json",
+  "not_an_object",
+  "unknown_type",
+  "invalid_record",
+  "orphan_output",
+  "duplicate_output",
+]);
+
+/** A line repair moves from the session file to the sidecar. */
+export interface MovedLine {
+  line: number;
+  kind: InspectProblemKind;
+  /** Byte range in the session file, terminator included. */
+  start: number;
+  end: number;
+  message: string;
+  /**
+   * The records a line of several records glued together splits into, each written back on
+   * a line of its own in the line's place; null for a line that only moves.
+   */
+  split: { type: string; text: string }[] | null;
+}
+
+/** An output repair appends for a call without one. */
+export interface AppendedOutput {
+  callId: string;
+  toolName: string;
+  /** The call's line and turn. */
+  line: number;
+  turn: number | null;
+}
+
+/** What a repair does to one file. */
+export interface RepairPlan {
+  path: string;
+  sidecar: string;
+  /** Lines moved to the sidecar, in file order. */
+  moved: MovedLine[];
+  /**
+   * How the lines leave the session file: `truncate` when only a torn last line goes (it is
+   * cut off), `rewrite` when a line in the middle goes (temp file, fsync, atomic rename).
+   */
+  method: "none" | "truncate" | "rewrite";
+  /** Synthesized outputs appended at the end, exactly as resume would write them. */
+  appended: AppendedOutput[];
+  /** Problems repair leaves as they are, and why. */
+  leftAsIs: string[];
+  /** Why repair refuses to touch the file at all, or null. */
+  refused: string | null;
+}
+
+/** True when a plan changes nothing. */
+export function isEmptyPlan(plan: RepairPlan): boolean {
+  return plan.moved.length === 0 && plan.appended.length === 0;
+}
+
+/**
+ * Works out what a repair would do from an inspection. Pure.
+ *
+ * @example
+ * ```ts ignore
+ * const plan = planRepair(await inspectSession(path));
+ * ```
+ */
+export function planRepair(report: InspectReport): RepairPlan {
+  const path = report.session.path;
+  const plan: RepairPlan = {
+    path,
+    sidecar: quarantinePath(path),
+    moved: [],
+    method: "none",
+    appended: [],
+    leftAsIs: [],
+    refused: null,
+  };
+  for (const problem of report.problems) {
+    if (MOVED_KINDS.has(problem.kind) && problem.start !== null && problem.end !== null) {
+      plan.moved.push({
+        line: problem.line,
+        kind: problem.kind,
+        start: problem.start,
+        end: problem.end,
+        message: problem.message,
+        split: null,
+      });
+    } else if (problem.kind === "missing_session_meta") {
+      plan.refused = `${problem.message}; without it the session's id, model and policy are ` +
+        "unknown, so repair leaves the file alone (fix the first line by hand)";
+    } else {
+      const why = problem.kind === "duplicate_session_meta"
+        ? "resume ignores it"
+        : problem.kind === "record_before_first_turn"
+        ? "resume reads it like any other record"
+        : "it is not one line of its own";
+      plan.leftAsIs.push(`${problem.message} (left as is: ${why})`);
+    }
+  }
+  if (plan.moved.length > 0) {
+    plan.method = plan.moved.every((m) => m.kind === "torn_tail") ? "truncate" : "rewrite";
+  }
+  plan.appended = report.orphanCalls.map((c) => ({
+    callId: c.callId,
+    toolName: c.name,
+    line: c.line,
+    turn: c.turn,
+  }));
+  return plan;
+}
+
+/**
+ * Splits a line of several complete JSON objects glued together (a writer that lost a
+ * newline) into their texts, when every one is a valid record; otherwise null.
+ *
+ * @example
+ * ```ts
+ * import { splitGluedRecords } from "./_repair.ts";
+ * console.assert(splitGluedRecords('{"a":1}{"b":2}') === null); // not records
+ * ```
+ */
+export function splitGluedRecords(text: string): { type: string; text: string }[] | null {
+  const pieces: string[] = [];
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === "\\") escaped = true;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      if (depth === 0) return null;
+      inString = true;
+    } else if (c === "{" || c === "[") {
+      if (depth === 0) {
+        if (c === "[") return null;
+        start = i;
+      }
+      depth++;
+    } else if (c === "}" || c === "]") {
+      if (--depth < 0) return null;
+      if (depth === 0) pieces.push(text.slice(start, i + 1));
+    } else if (depth === 0 && !/\s/.test(c)) {
+      return null;
+    }
+  }
+  if (depth !== 0 || inString || pieces.length < 2) return null;
+  const records = [];
+  for (const piece of pieces) {
+    const parsed = parseRecordLine("", {
+      line: 1,
+      text: piece,
+      start: 0,
+      end: 0,
+      terminated: true,
+    });
+    if (!parsed.record) return null;
+    records.push({ type: parsed.record.type, text: piece });
+  }
+  return records;
+}
+
+/**
+ * {@linkcode planRepair}, then a look at the bad lines themselves: a line of records glued
+ * together is split back into them (it still goes to the sidecar as it was). When such a
+ * line gives back the `session_meta` record, the file is no longer refused.
+ */
+export async function planFileRepair(report: InspectReport): Promise<RepairPlan> {
+  const plan = planRepair(report);
+  const glued = plan.moved.filter((m) => m.kind === "malformed_json");
+  if (glued.length === 0) return plan;
+  const decoder = new TextDecoder();
+  using file = await Deno.open(plan.path, { read: true });
+  for (const m of glued) {
+    m.split = splitGluedRecords(decoder.decode(await readRange(file, m)).trimEnd());
+  }
+  const missing = report.problems.find((p) => p.kind === "missing_session_meta");
+  const firstSplit = plan.moved.find((m) => m.split !== null);
+  if (
+    missing && firstSplit && firstSplit.line <= missing.line &&
+    firstSplit.split![0]!.type === "session_meta" &&
+    plan.moved.filter((m) => m.line < firstSplit.line).every((m) => m.split === null)
+  ) {
+    plan.refused = null;
+  }
+  const stray = report.problems.find((p) => p.kind === "record_before_first_turn");
+  const turnBack = plan.moved.find((m) => m.split?.some((r) => r.type === "turn_context"));
+  if (stray && turnBack && turnBack.line < stray.line) {
+    // The turn_context the stray records missed is on the glued line: splitting fixes them.
+    plan.leftAsIs = plan.leftAsIs.filter((note) => !note.startsWith(stray.message));
+  }
+  if (plan.moved.length > 0) plan.method = "rewrite";
+  return plan;
+}

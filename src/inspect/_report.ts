@@ -1,0 +1,125 @@
+/**
+ * The end of an inspection: the facts gathered line by line put together into the report
+ * (totals, usage, the session's facts, orphans and dropped outputs as problems).
+ *
+ * @module
+ */
+import { basename, dirname } from "node:path";
+import type { SessionMeta } from "../record/mod.ts";
+import { parseSessionFileName } from "../store/mod.ts";
+import type { DroppedOutput, PendingCall } from "./_pairing.ts";
+import type {
+  Header,
+  InspectProblem,
+  OrphanCall,
+  OrphanOutput,
+  RecordCounts,
+  SessionFacts,
+  Totals,
+  Turn,
+} from "./_schema.ts";
+
+/** Zero counts. */
+export function emptyCounts(): RecordCounts {
+  return {
+    session_meta: 0,
+    turn_context: 0,
+    message: 0,
+    function_call: 0,
+    function_call_output: 0,
+    compaction_summary: 0,
+    compaction_checkpoint: 0,
+    run_finished: 0,
+    problem_lines: 0,
+    total: 0,
+  };
+}
+
+/** The sums over the header and every turn. */
+export function totalsOf(header: Header, turns: readonly Turn[]): Totals {
+  const counts = emptyCounts();
+  for (const block of [header, ...turns]) {
+    for (const column of Object.keys(counts) as (keyof RecordCounts)[]) {
+      counts[column] += block.counts[column];
+    }
+  }
+  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  for (const turn of turns) {
+    if (!turn.usage) continue;
+    usage.inputTokens += turn.usage.inputTokens;
+    usage.outputTokens += turn.usage.outputTokens;
+    usage.totalTokens += turn.usage.totalTokens;
+  }
+  return {
+    turns: turns.length,
+    unfinishedTurns: turns.filter((turn) => turn.outcome === null).length,
+    resumedTurns: turns.filter((turn) => turn.resumed).length,
+    counts,
+    usage,
+  };
+}
+
+/** The session as its `session_meta` and its file describe it. */
+export function sessionFacts(
+  path: string,
+  meta: SessionMeta | undefined,
+  file: { sizeBytes: number; records: number; lines: number },
+): SessionFacts {
+  const fileName = parseSessionFileName(basename(path), dirname(path));
+  return {
+    id: meta?.id ?? fileName?.id ?? null,
+    path,
+    sizeBytes: file.sizeBytes,
+    records: file.records,
+    lines: file.lines,
+    created: meta?.createdAt ?? fileName?.createdAt ?? null,
+    cwd: meta?.cwd ?? null,
+    modelProvider: meta?.modelProvider ?? null,
+    model: meta?.model ?? null,
+    wireApi: meta?.wireApi ?? null,
+    policy: meta?.policy ?? null,
+    formatVersion: meta?.version ?? null,
+  };
+}
+
+/** The orphan calls of the pairing's verdicts, their view entries marked. */
+export function orphanCalls(orphans: readonly PendingCall[]): OrphanCall[] {
+  return orphans.map(({ origin, callId, name, entry }) => {
+    if (entry) entry.orphan = true;
+    return {
+      line: origin.line,
+      turn: origin.turn,
+      callId,
+      name,
+      inCheckpoint: origin.inCheckpoint,
+    };
+  });
+}
+
+/**
+ * The outputs resume drops, their view entries marked; each is also a problem of the file
+ * (pushed onto `problems`).
+ */
+export function droppedOutputs(
+  path: string,
+  dropped: readonly DroppedOutput[],
+  problems: InspectProblem[],
+): OrphanOutput[] {
+  return dropped.map(({ origin, callId, toolName, reason, entry }) => {
+    if (entry) entry.dropped = reason;
+    const what = reason === "orphan_output"
+      ? `output for call ${callId} (${toolName}) has no call before it`
+      : `a second output for call ${callId} (${toolName})`;
+    const where = origin.inCheckpoint ? " (in the checkpoint's replacement history)" : "";
+    problems.push({
+      line: origin.line,
+      kind: reason,
+      message: `${path}:${origin.line}: ${what}${where}: resume drops it`,
+      turn: origin.turn,
+      start: origin.inCheckpoint ? null : origin.start,
+      end: origin.inCheckpoint ? null : origin.end,
+    });
+    const { line, turn, inCheckpoint } = origin;
+    return { line, turn, callId, toolName, reason, inCheckpoint };
+  });
+}

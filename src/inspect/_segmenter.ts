@@ -1,0 +1,439 @@
+/**
+ * The turn segmenter: a reducer over a session file's lines in order. It opens a turn at every
+ * `turn_context`, counts each turn's records, pairs calls with outputs, follows checkpoints,
+ * and collects every problem with its line. It does no I/O, so the same segmentation serves
+ * the CLI, the notebooks and the tests.
+ *
+ * @module
+ */
+import type {
+  CompactionCheckpoint,
+  RecordEntry,
+  ResponseItem,
+  ResponseItemPayload,
+  RunFinished,
+  SessionMeta,
+  SessionRecord,
+  TurnContext,
+} from "../record/mod.ts";
+import {
+  type CallEntry,
+  HistoryPairing,
+  LinePairing,
+  type LineRange,
+  type Origin,
+  type OutputEntry,
+} from "./_pairing.ts";
+import { droppedOutputs, emptyCounts, orphanCalls, sessionFacts, totalsOf } from "./_report.ts";
+import {
+  type Checkpoint,
+  type Header,
+  INSPECT_REPORT_VERSION,
+  type InspectProblem,
+  type InspectProblemKind,
+  type InspectReport,
+  type RecordCounts,
+  type SynthesizedOutput,
+  type Turn,
+  type TurnEntry,
+} from "./_schema.ts";
+
+/** The default number of characters of each text kept in a report. */
+export const DEFAULT_TEXT_LIMIT = 2000;
+
+/** Options of {@linkcode TurnSegmenter}. */
+export interface SegmenterOptions {
+  /** Characters of each message, argument or output kept (the full length is recorded). */
+  textLimit?: number;
+  /**
+   * Keep every line of each turn as an entry (`entries` of the header and of each turn), as
+   * the text view shows them. Default false: then memory does not grow with the file, only
+   * with its turns and its damage.
+   */
+  entries?: boolean;
+}
+
+/** Everything the segmenter knows when the file is read, before the store is asked. */
+export type SegmentedSession = Omit<InspectReport, "continueCommand" | "continuePrefix">;
+
+/** A block of lines with its counts: the header or a turn. */
+type Block = Header | Turn;
+
+/** A run of records before the first turn_context: one problem says so. */
+interface Stray {
+  line: number;
+  type: string;
+  count: number;
+  lastLine: number;
+}
+
+function countColumn(record: SessionRecord): keyof RecordCounts {
+  return record.type === "response_item" ? record.payload.type : record.type;
+}
+
+function newTurn(
+  index: number,
+  line: number,
+  record: SessionRecord & { payload: TurnContext },
+): Turn {
+  const { payload } = record;
+  return {
+    index,
+    runId: payload.runId,
+    startLine: line,
+    endLine: line,
+    time: record.timestamp,
+    resumed: payload.resumed,
+    model: payload.model,
+    wireApi: payload.wireApi,
+    policy: payload.policy,
+    outcome: null,
+    error: null,
+    rounds: null,
+    usage: null,
+    counts: emptyCounts(),
+  };
+}
+
+/**
+ * A reducer over a session file's lines in order: feed it every {@linkcode RecordEntry}
+ * with its byte range, then call {@linkcode TurnSegmenter.finish}.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "node:assert/strict";
+ * import { TurnSegmenter } from "./_segmenter.ts";
+ * import { makeRecord } from "../record/mod.ts";
+ * const segmenter = new TurnSegmenter("s.jsonl");
+ * segmenter.push({
+ *   line: 1,
+ *   record: makeRecord("turn_context", {
+ *     runId: "r1", model: "m", wireApi: "chat", policy: { approval: "auto" }, resumed: false,
+ *   }),
+ * }, { start: 0, end: 10 });
+ * assertEquals(segmenter.finish({ sizeBytes: 10 }).turns.length, 1);
+ * ```
+ */
+export class TurnSegmenter {
+  /** The session file's path, for problem messages. */
+  readonly path: string;
+  readonly #textLimit: number;
+  readonly #keepEntries: boolean;
+  #meta: SessionMeta | undefined;
+  #sawValidRecord = false;
+  #records = 0;
+  #lines = 0;
+  #lastLine = 0;
+  readonly #header: Header;
+  readonly #turns: Turn[] = [];
+  readonly #problems: InspectProblem[] = [];
+  readonly #checkpoints: Checkpoint[] = [];
+  readonly #pairing = new HistoryPairing();
+  readonly #lineCalls = new LinePairing();
+  readonly #synthesized: SynthesizedOutput[] = [];
+  #stray: Stray | undefined;
+
+  /** A segmenter of the file at `path` (only named in messages; nothing is read). */
+  constructor(path: string, options: SegmenterOptions = {}) {
+    this.path = path;
+    this.#textLimit = options.textLimit ?? DEFAULT_TEXT_LIMIT;
+    this.#keepEntries = options.entries ?? false;
+    this.#header = { endLine: 0, counts: emptyCounts() };
+    if (this.#keepEntries) this.#header.entries = [];
+  }
+
+  #current(): Turn | undefined {
+    return this.#turns[this.#turns.length - 1];
+  }
+
+  #block(): Block {
+    return this.#current() ?? this.#header;
+  }
+
+  #turnNumber(): number | null {
+    return this.#current()?.index ?? null;
+  }
+
+  #entry(entry: TurnEntry): void {
+    this.#block().entries?.push(entry);
+  }
+
+  #text(value: string): { text: string; chars: number } {
+    return {
+      // A slice would keep the whole text alive (V8 slices point into it): copy it instead.
+      text: value.length > this.#textLimit
+        ? (" " + value.slice(0, this.#textLimit)).slice(1)
+        : value,
+      chars: value.length,
+    };
+  }
+
+  #problem(kind: InspectProblemKind, line: number, what: string, range?: LineRange): void {
+    this.#problems.push({
+      line,
+      kind,
+      message: `${this.path}:${line}: ${what}`,
+      turn: this.#turnNumber(),
+      start: range?.start ?? null,
+      end: range?.end ?? null,
+    });
+  }
+
+  #count(column: keyof RecordCounts): void {
+    const block = this.#block();
+    block.counts[column]++;
+    block.counts.total++;
+    block.endLine = this.#lastLine;
+  }
+
+  /** Takes the next line of the file: a record or a problem, with its byte range. */
+  push(entry: RecordEntry, range: LineRange): void {
+    this.#lines++;
+    this.#lastLine = entry.line;
+    if (entry.problem) this.#badLine(entry.problem);
+    else this.#record(entry.record, entry.line, range);
+  }
+
+  #badLine(problem: NonNullable<RecordEntry["problem"]>): void {
+    this.#count("problem_lines");
+    let message = problem.message;
+    if (problem.kind === "malformed_json" && message.includes("after JSON at")) {
+      message += " (two records on one line? a write that missed its newline)";
+    }
+    this.#entry({ kind: "problem", line: problem.line, problem: problem.kind, message });
+    const { line, kind, start, end } = problem;
+    this.#problems.push({ line, kind, message, turn: this.#turnNumber(), start, end });
+  }
+
+  #record(record: SessionRecord, line: number, range: LineRange): void {
+    this.#records++;
+    const first = !this.#sawValidRecord;
+    this.#sawValidRecord = true;
+    if (record.type === "turn_context") {
+      const turn = newTurn(this.#turns.length + 1, line, record);
+      if (this.#keepEntries) turn.entries = [];
+      this.#turns.push(turn);
+    }
+    this.#count(countColumn(record));
+    if (record.type === "session_meta") {
+      return this.#sessionMeta(record.payload, first, line, range);
+    }
+    if (first) {
+      this.#problem(
+        "missing_session_meta",
+        line,
+        `the first record is ${record.type}, not session_meta: resume refuses this file`,
+        range,
+      );
+    } else if (this.#current() === undefined) {
+      this.#strayRecord(countColumn(record), line);
+    }
+    if (record.type === "run_finished") this.#runFinished(record.payload, line);
+    if (record.type === "response_item") this.#item(record.payload, line, range);
+  }
+
+  #sessionMeta(meta: SessionMeta, first: boolean, line: number, range: LineRange): void {
+    if (first) {
+      this.#meta = meta;
+      return;
+    }
+    this.#problem(
+      "duplicate_session_meta",
+      line,
+      this.#meta
+        ? "a second session_meta record; resume ignores it"
+        : "a session_meta record after other records; resume refuses this file",
+      range,
+    );
+    this.#entry({ kind: "session_meta", line });
+  }
+
+  /**
+   * One problem for a whole run of records before the first turn: a lost turn_context strands
+   * every record of its turn, and one line says so better than a hundred.
+   */
+  #strayRecord(type: string, line: number): void {
+    if (this.#stray) {
+      this.#stray.count++;
+      this.#stray.lastLine = line;
+    } else {
+      this.#stray = { line, type, count: 1, lastLine: line };
+    }
+  }
+
+  #runFinished(payload: RunFinished, line: number): void {
+    const turn = this.#current();
+    if (turn && turn.outcome === null) {
+      turn.outcome = payload.outcome;
+      turn.error = payload.error ?? null;
+      turn.rounds = payload.rounds;
+      turn.usage = payload.usage ?? null;
+    }
+    this.#entry({
+      kind: "run_finished",
+      line,
+      runId: payload.runId,
+      outcome: payload.outcome,
+      error: payload.error ?? null,
+      rounds: payload.rounds,
+      usage: payload.usage ?? null,
+    });
+  }
+
+  #item(payload: ResponseItemPayload, line: number, range: LineRange): void {
+    // Only the offsets: `range` may be the whole line, text and all.
+    const origin: Origin = {
+      line,
+      turn: this.#turnNumber(),
+      start: range.start,
+      end: range.end,
+      inCheckpoint: false,
+    };
+    switch (payload.type) {
+      case "message":
+        return this.#entry({
+          kind: "message",
+          line,
+          role: payload.role,
+          ...this.#text(payload.content),
+        });
+      case "compaction_summary":
+        return this.#entry({ kind: "compaction_summary", line, ...this.#text(payload.content) });
+      case "function_call":
+        return this.#call(payload, origin);
+      case "function_call_output":
+        return this.#output(payload, origin);
+      case "compaction_checkpoint":
+        return this.#checkpoint(payload, origin);
+    }
+  }
+
+  #call(payload: Extract<ResponseItem, { type: "function_call" }>, origin: Origin): void {
+    const { line, turn } = origin;
+    const entry: CallEntry | undefined = this.#block().entries && {
+      kind: "function_call",
+      line,
+      callId: payload.callId,
+      name: payload.name,
+      ...this.#text(payload.arguments),
+      output: null,
+      orphan: false,
+    };
+    this.#pairing.call(origin, { callId: payload.callId, name: payload.name, entry });
+    this.#lineCalls.call(payload.callId, { entry, ref: { line, turn } });
+    if (entry) this.#entry(entry);
+  }
+
+  #output(payload: Extract<ResponseItem, { type: "function_call_output" }>, origin: Origin): void {
+    const { line, turn } = origin;
+    const call = this.#lineCalls.output(payload.callId, { line, turn }) ?? null;
+    const synthesized = payload.synthesized === true;
+    const entry: OutputEntry | undefined = this.#block().entries && {
+      kind: "function_call_output",
+      line,
+      callId: payload.callId,
+      toolName: payload.toolName,
+      isError: payload.isError,
+      synthesized,
+      ...this.#text(payload.output),
+      call,
+      dropped: null,
+    };
+    this.#pairing.output(origin, { callId: payload.callId, toolName: payload.toolName, entry });
+    if (synthesized) {
+      this.#synthesized.push({
+        line,
+        turn,
+        callId: payload.callId,
+        toolName: payload.toolName,
+        call,
+      });
+    }
+    if (entry) this.#entry(entry);
+  }
+
+  #checkpoint(payload: CompactionCheckpoint, origin: Origin): void {
+    // From here on the history is the replacement history (as replay has it).
+    this.#pairing.reset();
+    const kept: Origin = { ...origin, inCheckpoint: true };
+    for (const item of payload.replacementHistory) {
+      if (item.type === "function_call") {
+        this.#pairing.call(kept, { callId: item.callId, name: item.name, entry: undefined });
+      } else if (item.type === "function_call_output") {
+        this.#pairing.output(kept, {
+          callId: item.callId,
+          toolName: item.toolName,
+          entry: undefined,
+        });
+      }
+    }
+    const checkpoint = {
+      line: origin.line,
+      version: payload.version,
+      reason: payload.reason,
+      tokensBefore: payload.tokensBefore,
+      removedItemCount: payload.removedItemCount,
+      keptItemCount: payload.keptItemCount,
+      replacementItemCount: payload.replacementHistory.length,
+    };
+    this.#checkpoints.push({ ...checkpoint, turn: origin.turn });
+    this.#entry({ kind: "compaction_checkpoint", ...checkpoint });
+  }
+
+  #fileProblems(): void {
+    if (!this.#sawValidRecord) {
+      this.#problems.push({
+        line: Math.max(1, this.#lastLine),
+        kind: "missing_session_meta",
+        message: `${this.path}:1: ${
+          this.#lines === 0 ? "empty session file" : "no line is a valid record"
+        }, no session_meta record: resume refuses this file`,
+        turn: null,
+        start: null,
+        end: null,
+      });
+    }
+    if (!this.#stray) return;
+    const { line, type, count, lastLine } = this.#stray;
+    const more = count > 1 ? ` (and ${count - 1} more, up to line ${lastLine})` : "";
+    this.#problems.push({
+      line,
+      kind: "record_before_first_turn",
+      message: `${this.path}:${line}: a ${type} record before the first turn_context${more}`,
+      turn: null,
+      start: null,
+      end: null,
+    });
+  }
+
+  /**
+   * Ends the file and returns the report. Its orphans are the verdicts `normalizeHistory`
+   * gives on the history as the file leaves it, so they are exactly the calls resume would
+   * synthesize an output for and the outputs it would drop.
+   */
+  finish(file: { sizeBytes: number }): SegmentedSession {
+    this.#fileProblems();
+    const { orphans, dropped } = this.#pairing.verdicts();
+    const calls = orphanCalls(orphans);
+    const outputs = droppedOutputs(this.path, dropped, this.#problems);
+    const problems = [...this.#problems].sort((a, b) => a.line - b.line);
+    return {
+      format: "turnlog-inspect",
+      version: INSPECT_REPORT_VERSION,
+      healthy: problems.length === 0 && calls.length === 0,
+      session: sessionFacts(this.path, this.#meta, {
+        sizeBytes: file.sizeBytes,
+        records: this.#records,
+        lines: this.#lines,
+      }),
+      header: this.#header,
+      turns: this.#turns,
+      totals: totalsOf(this.#header, this.#turns),
+      synthesizedOutputs: this.#synthesized,
+      orphanCalls: calls,
+      orphanOutputs: outputs,
+      checkpoints: this.#checkpoints,
+      problems,
+    };
+  }
+}

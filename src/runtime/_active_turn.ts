@@ -1,0 +1,115 @@
+/**
+ * The state of a turn in progress: the history it sends, its rounds and token usage, and the
+ * session writer it appends through. The steps of a turn (a model round, a tool call, a
+ * compaction) read and change it; the turn driver owns it.
+ *
+ * @module
+ */
+import {
+  makeRecord,
+  type ResponseItem,
+  type RunOutcome,
+  type SessionRecord,
+  type Usage,
+} from "../record/mod.ts";
+import type { RunSession } from "../resume/mod.ts";
+import type { ToolSet } from "../tools/mod.ts";
+import type { Approver } from "./_approvals.ts";
+import type { Compactor } from "./_compactor.ts";
+import type { ModelConnection } from "./_connect.ts";
+import type { CompactionPoint, RunEvent } from "./_events.ts";
+
+/** What a turn's steps need besides its state. */
+export interface TurnSettings {
+  connection: ModelConnection;
+  tools: ToolSet;
+  approver: Approver;
+  compactor: Compactor | undefined;
+  maxRounds: number;
+  signal: AbortSignal;
+}
+
+/** Adds two usages; either may be absent. */
+export function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | undefined {
+  if (!more) return total;
+  if (!total) return { ...more };
+  return {
+    inputTokens: total.inputTokens + more.inputTokens,
+    outputTokens: total.outputTokens + more.outputTokens,
+    totalTokens: total.totalTokens + more.totalTokens,
+  };
+}
+
+/** A turn in progress on a locked session. */
+export class ActiveTurn {
+  readonly session: RunSession;
+  readonly settings: TurnSettings;
+  /** The model-visible history the next request sends. */
+  history: ResponseItem[];
+  rounds = 0;
+  /** The turn's token usage so far. */
+  usage: Usage | undefined;
+  /** The last round's usage (what compaction compares with its threshold). */
+  lastUsage: Usage | undefined;
+  /** The last assistant text of the turn. */
+  answer = "";
+
+  constructor(session: RunSession, settings: TurnSettings) {
+    this.session = session;
+    this.settings = settings;
+    this.history = [...session.history];
+  }
+
+  /** Appends records to the session file. */
+  append(records: readonly SessionRecord[]): Promise<void> {
+    return this.session.writer.append(records);
+  }
+
+  /** Valid records in the session file now. */
+  recordCount(): number {
+    return this.session.recordCountBefore + this.session.writer.appendedRecords;
+  }
+
+  /** Items the model produced or tools returned, appended to the file and to the history. */
+  async commit(items: readonly ResponseItem[]): Promise<void> {
+    await this.append(items.map((item) => makeRecord("response_item", item)));
+    this.history = [...this.history, ...items];
+  }
+
+  /** Appends the `run_finished` record. */
+  async finish(outcome: RunOutcome, error?: string): Promise<void> {
+    await this.append([
+      makeRecord("run_finished", {
+        runId: this.session.runId,
+        outcome,
+        rounds: this.rounds,
+        ...(error === undefined ? {} : { error }),
+        ...(this.usage === undefined ? {} : { usage: this.usage }),
+      }),
+    ]);
+  }
+
+  /** Runs the compactor, if any, at `when`, and takes its replacement history. */
+  async *compaction(when: CompactionPoint): AsyncGenerator<RunEvent> {
+    const compactor = this.settings.compactor;
+    if (!compactor) return;
+    const result = await compactor({
+      when,
+      history: this.history,
+      lastUsage: this.lastUsage,
+      turn: this.session.turn,
+      connection: this.settings.connection,
+      recordCount: this.recordCount(),
+      append: (records) => this.append(records),
+      signal: this.settings.signal,
+    });
+    if (result === undefined) return;
+    if ("error" in result) {
+      yield { type: "compaction_failed", when, ...result };
+      return;
+    }
+    const { history, ...facts } = result;
+    this.history = history;
+    yield { type: "history_compacted", when, ...facts };
+  }
+}

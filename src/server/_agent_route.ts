@@ -1,0 +1,162 @@
+/**
+ * The agent route: `POST /api/agent/stream` runs one turn and streams its events as
+ * Server-Sent Events (`event: <type>` / `data: <json>`); `POST
+ * /api/agent/approvals/<runId>/<callId>` answers a pending approval.
+ *
+ * @module
+ */
+import { z } from "zod";
+import {
+  errorResponse,
+  formatSse,
+  HttpError,
+  jsonResponse,
+  readJsonBody,
+  type SseEvent,
+  sseResponse,
+} from "../http/mod.ts";
+import { firstIssue, type Policy, type WireApi } from "../record/mod.ts";
+import {
+  ApprovalRegistry,
+  type Compactor,
+  type ModelConnection,
+  type RunEvent,
+  runTurn,
+} from "../runtime/mod.ts";
+
+/** The body of `POST /api/agent/stream`. */
+export const StreamRequestSchema = z.object({
+  message: z.string().min(1),
+  sessionId: z.string().min(1).optional(),
+});
+
+/** The body of `POST /api/agent/approvals/<runId>/<callId>`. */
+export const ApprovalBodySchema = z.object({
+  decision: z.enum(["approve", "deny"]),
+  reason: z.string().optional(),
+});
+
+/** What the handler runs turns with. */
+export interface AgentHandlerOptions {
+  /** The model endpoint every turn talks to. */
+  connection: ModelConnection;
+  /** The model of new sessions; absent: the connection's. */
+  model?: string | undefined;
+  /** The wire API of new sessions (a resumed one keeps its own). */
+  wireApi?: WireApi | undefined;
+  /** The policy of new sessions (a resumed one keeps its own). */
+  policy?: Policy | undefined;
+  /** The sessions root. */
+  sessionsDir?: string | undefined;
+  /** The folder the tools work in. */
+  workspace?: string | undefined;
+  /** Model rounds per turn. */
+  maxRounds?: number | undefined;
+  /** Where approvals wait; absent: a registry with a 5-minute timeout. */
+  approvals?: ApprovalRegistry | undefined;
+  /** Context compaction for every turn; absent: none. */
+  compactor?: Compactor | undefined;
+}
+
+function frame(event: RunEvent): SseEvent {
+  return { event: event.type, data: JSON.stringify(event) };
+}
+
+/** One event in the Server-Sent Events format: `event: <type>`, `data: <json>`. */
+export function formatSseEvent(event: RunEvent): string {
+  return formatSse(frame(event));
+}
+
+async function parseBody<T>(request: Request, schema: z.ZodType<T>, hint = ""): Promise<T> {
+  const parsed = schema.safeParse(await readJsonBody(request));
+  if (!parsed.success) {
+    throw new HttpError(400, `Invalid body: ${firstIssue(parsed.error, "invalid body")}${hint}`);
+  }
+  return parsed.data;
+}
+
+function streamTurn(options: AgentHandlerOptions, approvals: ApprovalRegistry) {
+  return async (request: Request): Promise<Response> => {
+    const body = await parseBody(request, StreamRequestSchema);
+    const controller = new AbortController();
+    const events = runTurn({
+      message: body.message,
+      sessionId: body.sessionId,
+      sessionsDir: options.sessionsDir,
+      connection: options.connection,
+      model: body.sessionId === undefined ? options.model : undefined,
+      wireApi: options.wireApi,
+      policy: body.sessionId === undefined ? options.policy : undefined,
+      workspace: options.workspace,
+      approver: approvals.approver,
+      signal: controller.signal,
+      maxRounds: options.maxRounds,
+      compactor: options.compactor,
+    });
+    const frames = (async function* () {
+      for await (const event of events) yield frame(event);
+    })();
+    return sseResponse(frames, {
+      async onCancel() {
+        controller.abort();
+        // Let the run finish its records (cancelled outputs, run_finished).
+        for await (const _ of events) { /* drained */ }
+      },
+    });
+  };
+}
+
+function answerApproval(approvals: ApprovalRegistry) {
+  return async (request: Request, runId: string, callId: string): Promise<Response> => {
+    const body = await parseBody(
+      request,
+      ApprovalBodySchema,
+      ' (send {"decision": "approve"} or {"decision": "deny"})',
+    );
+    const approved = body.decision === "approve";
+    const reason = body.reason ??
+      (approved ? "approved through the approval route" : "denied through the approval route");
+    if (!approvals.resolve(runId, callId, { approved, reason })) {
+      throw new HttpError(404, `No approval is pending for run ${runId}, call ${callId}`);
+    }
+    return jsonResponse(200, { ok: true, approved });
+  };
+}
+
+const APPROVAL_PATH = /^\/api\/agent\/approvals\/([^/]+)\/([^/]+)$/;
+
+function post(request: Request): void {
+  if (request.method !== "POST") throw new HttpError(405, "Use POST");
+}
+
+/**
+ * The request handler of the agent routes. A client that disconnects cancels its run (the run
+ * still records how it ended).
+ */
+export function createAgentHandler(
+  options: AgentHandlerOptions,
+): (request: Request) => Promise<Response> {
+  const approvals = options.approvals ?? new ApprovalRegistry();
+  const stream = streamTurn(options, approvals);
+  const approve = answerApproval(approvals);
+  return async (request) => {
+    const url = new URL(request.url);
+    try {
+      if (url.pathname === "/api/agent/stream") {
+        post(request);
+        return await stream(request);
+      }
+      const match = APPROVAL_PATH.exec(url.pathname);
+      if (match) {
+        post(request);
+        return await approve(request, decodeURIComponent(match[1]!), decodeURIComponent(match[2]!));
+      }
+      throw new HttpError(
+        404,
+        `No route ${request.method} ${url.pathname}; the routes are POST /api/agent/stream and POST /api/agent/approvals/<runId>/<callId>`,
+      );
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

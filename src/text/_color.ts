@@ -1,0 +1,40 @@
+/**
+ * Colour for the terminal: one painter, from `node:util` `styleText`, which also decides
+ * whether a stream may be coloured (a terminal, and `NO_COLOR` unset).
+ *
+ * @module
+ */
+import process from "node:process";
+import { styleText } from "node:util";
+
+/** The styles turnlog paints with. */
+export type Style = "bold" | "dim" | "red" | "green" | "yellow" | "blue" | "magenta" | "cyan";
+
+/** Paints text in a style, or leaves it plain when colour is off. */
+export type Painter = (style: Style, text: string) => string;
+
+/**
+ * A painter that colours when `enabled` is true and leaves text plain otherwise.
+ *
+ * @example
+ * ```ts
+ * import { assertEquals } from "node:assert/strict";
+ * import { painter } from "./_color.ts";
+ * assertEquals(painter(false)("red", "x"), "x");
+ * assertEquals(painter(true)("red", "x"), "\x1b[31mx\x1b[39m");
+ * ```
+ */
+export function painter(enabled: boolean): Painter {
+  return enabled ? (style, text) => styleText(style, text, { validateStream: false }) : (
+    _style,
+    text,
+  ) => text;
+}
+
+/**
+ * Whether `stream` may be coloured: `styleText` colours only a terminal, and never with
+ * `NO_COLOR` set (or with `FORCE_COLOR` against it).
+ */
+export function colorEnabled(stream: "stdout" | "stderr" = "stdout"): boolean {
+  return styleText("bold", "x", { stream: process[stream] }) !== "x";
+}
