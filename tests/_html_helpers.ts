@@ -6,8 +6,8 @@
  */
 import { parseHTML } from "linkedom";
 import { RUN_BASE } from "./_helpers.ts";
-import { makeRecord, responseItemRecord } from "../src/record/_schemas.ts";
-import { initializeSessionForRun } from "../src/resume/_resume.ts";
+import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
+import { initializeSessionForRun } from "../src/resume/mod.ts";
 
 /** Markup that would run a script or break the page if it were ever taken as HTML. */
 export const EVIL =

@@ -11,8 +11,8 @@ import {
   renderSessionPage,
   sessionPageStream,
 } from "../src/html/mod.ts";
-import { inspectSession, listSessionsDetailed } from "../src/inspect/mod.ts";
-import { findSession } from "../src/store/_store.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { findSession, listSessions } from "../src/store/mod.ts";
 import { runKilledTurn } from "../testing/killed_turn.ts";
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
 
@@ -162,7 +162,7 @@ Deno.test({
         async (request) => {
           const path = new URL(request.url).pathname;
           if (path === "/") {
-            const listing = await listSessionsDetailed(h.sessionsDir);
+            const listing = await listSessions(h.sessionsDir);
             return new Response(renderSessionList(listing), { headers: pageHeaders() });
           }
           const match = /^\/sessions\/([^/]+)(\/events)?$/.exec(path);

@@ -14,13 +14,14 @@ import {
   sessionPagePieces,
   sessionPageStream,
 } from "../src/html/mod.ts";
-import { type InspectReport, inspectSession, listSessionsDetailed } from "../src/inspect/mod.ts";
+import { type InspectReport, inspectSession } from "../src/inspect/mod.ts";
+import { listSessions } from "../src/store/mod.ts";
 import { historySizePerTurn } from "../src/charts/mod.ts";
-import { collectRecords } from "../src/record/_parse.ts";
+import { collectRecords } from "../src/history/mod.ts";
 import { generateSession } from "../testing/generate.ts";
-import { initializeSessionForRun } from "../src/resume/_resume.ts";
+import { initializeSessionForRun } from "../src/resume/mod.ts";
 import { RUN_BASE } from "./_helpers.ts";
-import { responseItemRecord } from "../src/record/_schemas.ts";
+import { responseItemRecord } from "../src/record/mod.ts";
 
 async function storyReport(dir: string, options: { crashOnly?: boolean } = {}) {
   const story = await makeStory(dir, options);
@@ -300,7 +301,7 @@ Deno.test("renderSessionList() lists sessions newest first, each linking to /ses
   await using dir = await tempDir();
   await makeStory(dir.path);
   await evilSession(dir.path);
-  const listing = await listSessionsDetailed(dir.path);
+  const listing = await listSessions(dir.path);
   const page = parsePage(renderSessionList(listing));
   const items = page.querySelectorAll(".sessions li");
   assertEquals(

@@ -1,10 +1,11 @@
 /**
  * Text from a session file made safe and short for a page: escaping, visible control
- * characters, clipping with the full size kept, and the few number and time formats the
- * pages share. Pure.
+ * characters, and clipping with the full size kept. Numbers, sizes and times are written by
+ * `src/text`, as in every view. Pure.
  *
  * @module
  */
+import { clip } from "../text/mod.ts";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -66,34 +67,7 @@ export function clipText(text: string, chars: number, maxChars: number): Clipped
 export function firstLine(text: string, max: number): string {
   const trimmed = text.replace(/^\s+/, "");
   const end = trimmed.indexOf("\n");
-  const line = end === -1 ? trimmed : trimmed.slice(0, end);
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** `12345` as `12,345`. */
-export const formatNumber = (n: number): string => n.toLocaleString("en-US");
-
-/** `3 turns`, `1 turn`. */
-export const plural = (n: number, word: string): string =>
-  `${formatNumber(n)} ${word}${n === 1 ? "" : "s"}`;
-
-/** A byte count in the unit a person reads: `812 bytes`, `4.2 KiB`, `101.3 MiB`. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return plural(bytes, "byte");
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/** `2026-11-30T10:00:00.123Z` as `2026-11-30 10:00:00Z`; anything else as it is. */
-export function formatTime(iso: string): string {
-  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso);
-  return match ? `${match[1]} ${match[2]}Z` : iso;
+  return clip(end === -1 ? trimmed : trimmed.slice(0, end), max);
 }
 
 /** The message of a problem without its `path:line: ` prefix, for a row that shows the line. */

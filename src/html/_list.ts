@@ -4,8 +4,9 @@
  *
  * @module
  */
-import type { ListedSession, SessionListing } from "../inspect/mod.ts";
-import { escapeHtml, escapeText, formatNumber, formatSize, formatTime, plural } from "./_escape.ts";
+import type { ListedSession, SessionListing } from "../store/mod.ts";
+import { escapeHtml, escapeText } from "./_escape.ts";
+import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
 import { contentSecurityPolicy } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
 
@@ -32,12 +33,12 @@ function item(session: ListedSession, href: string): string {
     escapeText(formatTime(session.created))
   }</span><span>${plural(session.turns, "turn")}</span><span>${
     plural(session.records, "record")
-  }</span><span>${formatSize(session.sizeBytes)}</span></div>${prompt}</li>`;
+  }</span><span>${formatBytes(session.sizeBytes)}</span></div>${prompt}</li>`;
 }
 
 /**
  * The HTML document of a list of sessions, in the listing's order (newest first, as
- * `listSessionsDetailed` gives it). Self-contained and script-free, like the session page.
+ * `listSessions` of the store gives it). Self-contained and script-free, like the session page.
  *
  * @example
  * ```ts

@@ -5,15 +5,8 @@
  * @module
  */
 import type { InspectReport, OrphanCall } from "../inspect/mod.ts";
-import {
-  escapeHtml,
-  escapeText,
-  firstLine,
-  formatNumber,
-  formatSize,
-  formatTime,
-  plural,
-} from "./_escape.ts";
+import { escapeHtml, escapeText, firstLine } from "./_escape.ts";
+import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
 import { chartsHtml, findingsHtml } from "./_sections.ts";
 import { planTurns, type TurnPlan } from "./_budget.ts";
 import { type LinkedSession, linkedSessions } from "./_links.ts";
@@ -196,7 +189,7 @@ ${field("created", session.created === null ? "unknown" : escapeText(formatTime(
 ${
     field(
       "size",
-      `${formatSize(session.sizeBytes)} · ${plural(session.records, "record")} · ${
+      `${formatBytes(session.sizeBytes)} · ${plural(session.records, "record")} · ${
         plural(session.lines, "line")
       }`,
     )

@@ -6,14 +6,8 @@
  */
 import { historySizeChart, recordCountRows, recordsPerTurnChart } from "../charts/mod.ts";
 import type { InspectReport } from "../inspect/mod.ts";
-import {
-  escapeHtml,
-  escapeText,
-  firstLine,
-  formatNumber,
-  plural,
-  withoutLocation,
-} from "./_escape.ts";
+import { escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
+import { formatNumber, plural } from "../text/mod.ts";
 import { historySizeFromReport } from "./_history.ts";
 import { type LinkedSession, linkedSessions } from "./_links.ts";
 

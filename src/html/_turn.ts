@@ -6,16 +6,8 @@
  * @module
  */
 import type { Header, InspectReport, OrphanCall, Turn, TurnEntry } from "../inspect/mod.ts";
-import {
-  clipText,
-  escapeHtml,
-  escapeText,
-  firstLine,
-  formatNumber,
-  formatTime,
-  plural,
-  withoutLocation,
-} from "./_escape.ts";
+import { clipText, escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
+import { formatNumber, formatTime, plural } from "../text/mod.ts";
 import type { LinkedSession } from "./_links.ts";
 
 /** What the turn renderer needs to know besides the turn (resolved page options). */

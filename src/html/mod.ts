@@ -13,9 +13,10 @@
  *
  * @module
  */
-export type { InspectReport, ListedSession, SessionListing } from "../inspect/mod.ts";
+export type { InspectReport } from "../inspect/mod.ts";
+export type { ListedSession, SessionListing } from "../store/mod.ts";
 export type { HistorySizePoint } from "../charts/mod.ts";
-export * from "./_escape.ts";
+export { escapeHtml, escapeText } from "./_escape.ts";
 export * from "./_history.ts";
 export * from "./_links.ts";
 export * from "./_live.ts";
