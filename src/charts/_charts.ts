@@ -226,7 +226,14 @@ export function recordsPerTurnChart(
   );
   const plot = Plot.plot({
     ...plotFrame(width, options.height, header),
-    x: { type: "band", domain: turns, label: "Turn (one run of the agent)", labelAnchor: "center" },
+    x: {
+      type: "band",
+      domain: turns,
+      ticks: turnTicks(turns, width),
+      tickFormat: "d",
+      label: "Turn (one run of the agent)",
+      labelAnchor: "center",
+    },
     y: {
       label: "Records in the session file",
       labelAnchor: "center",
@@ -249,8 +256,9 @@ export function recordsPerTurnChart(
         order: kinds.map((kind) => KIND_LABELS[kind]),
         title: (row: typeof data[number]) => `turn ${row.turn}: ${row.count} ${row.label}`,
       }),
+      // A total over each bar while the bars are wide enough to hold one.
       Plot.text(
-        data,
+        turns.length <= 30 ? data : [],
         Plot.groupX({ y: "sum", text: "sum" }, {
           x: "turn",
           y: "count",
@@ -292,21 +300,24 @@ export function historySizeChart(
   const compactions = data.filter((point) => point.moment === "before compaction");
   const lastTurn = turns.at(-1) ?? 1;
   // Every value is written next to its dot unless that would crowd the chart; then only the
-  // ones around a compaction and the last one are.
+  // ones around a compaction and the last one are; with many compactions, only the last one,
+  // and the compactions' rules are told by the legend instead of a label each.
+  const crowded = compactions.length > 3;
   const labelled = data.length <= 12
     ? data
     : data.filter((point, index) =>
-      point.moment === "before compaction" || index === data.length - 1 ||
-      data[index - 1]?.moment === "before compaction"
+      index === data.length - 1 || (!crowded && (
+        point.moment === "before compaction" || data[index - 1]?.moment === "before compaction"
+      ))
     );
   const afterDrop = (point: typeof data[number]) =>
     data[point.order - 1]?.moment === "before compaction";
   const maxItems = Math.ceil(Math.max(1, ...points.map((point) => point.items)) * 1.08);
-  const step = Math.max(1, Math.ceil(turns.length / 16));
   const legend = [{ label: "history at the end of a turn", color: "#4269d0" }];
   if (compactions.length > 0) {
     legend.push({ label: "history just before a compaction", color: "#e03131" });
   }
+  if (crowded) legend.push({ label: "compaction checkpoint", color: "#3ca951" });
   const header = chartHeader(
     options.title ?? "What the model sees, turn by turn",
     options.subtitle,
@@ -318,8 +329,8 @@ export function historySizeChart(
     marginRight: 24,
     x: {
       type: "linear",
-      domain: [Math.min(turns[0] ?? 1, 1) - 0.5, lastTurn + 0.5],
-      ticks: turns.filter((_, index) => index % step === 0),
+      domain: [(turns[0] ?? 1) - 0.5, lastTurn + 0.5],
+      ticks: turnTicks(turns, width),
       tickFormat: "d",
       label: "Turn (one run of the agent)",
       labelAnchor: "center",
@@ -340,15 +351,23 @@ export function historySizeChart(
         strokeWidth: 2,
         strokeDasharray: "5,4",
       }),
-      Plot.text(compactions, {
-        x: "turn",
-        frameAnchor: "top",
-        text: () => "compaction checkpoint",
-        textAnchor: "start",
-        dx: 6,
-        dy: 4,
-        fill: "#2b8a3e",
-      }),
+      // Written right of its rule, or left of it in the last turn, where the right is the edge.
+      ...([["start", 6], ["end", -6]] as const).map(([textAnchor, dx]) =>
+        Plot.text(
+          (crowded ? [] : compactions).filter((point) =>
+            (point.turn === lastTurn) === (textAnchor === "end")
+          ),
+          {
+            x: "turn",
+            frameAnchor: "top",
+            text: () => "compaction checkpoint",
+            textAnchor,
+            dx,
+            dy: 4,
+            fill: "#2b8a3e",
+          },
+        )
+      ),
       Plot.line(data, { x: "turn", y: "items", sort: "order", stroke: "#4269d0", strokeWidth: 2 }),
       Plot.dot(data, {
         x: "turn",
@@ -374,11 +393,28 @@ export function historySizeChart(
         dy: 4,
         textAnchor: "start",
       }),
-      Plot.text(compactions, { x: "turn", y: "items", text: "items", dx: -8, textAnchor: "end" }),
+      Plot.text(labelled.filter((point) => point.moment === "before compaction"), {
+        x: "turn",
+        y: "items",
+        text: "items",
+        dx: -8,
+        textAnchor: "end",
+      }),
       Plot.ruleY([0]),
     ],
   } as Plot.PlotOptions);
   return finishSvg(plot, header);
+}
+
+/**
+ * The turn numbers an x axis writes: every turn while there is room, else every n-th, so
+ * that no two numbers run into each other (about 7 pixels a digit at 12 px, and a gap).
+ */
+function turnTicks(turns: readonly number[], width: number): number[] {
+  const digits = String(turns.at(-1) ?? 1).length;
+  const room = Math.max(2, Math.floor((width - 90) / (digits * 7 + 14)));
+  const step = Math.ceil(turns.length / Math.min(room, 16));
+  return turns.filter((_, index) => index % step === 0);
 }
 
 /** Whole-number ticks from 0 past `max`, about eight of them: counts have no halves. */

@@ -1,0 +1,131 @@
+/**
+ * The one script a page may run, and the Content-Security-Policy that allows it by its hash
+ * and nothing else: the live page's client of the server's Server-Sent Events.
+ *
+ * The event contract the client expects from the server, at the URL the page is given:
+ *
+ * ```text
+ * event: changed
+ * data: {"records": 42, "sizeBytes": 12345}
+ * ```
+ *
+ * sent whenever the session file grew or changed (after a run appended its records). The
+ * client compares `sizeBytes` with the size the page was rendered from (`data-size-bytes` of
+ * `#session`); when they differ it fetches the page's own URL again (`GET`, same origin) and
+ * swaps in the new `#session`, `#findings`, `#charts` and `#turns`, keeping every `<details>`
+ * the reader opened or closed as it was and following the end of the page when the reader
+ * was there. A hidden tab waits until it is shown. Other events and comments (`: ping`) are
+ * ignored; the browser's `EventSource` reconnects by itself (`retry:` sets how soon).
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+
+/**
+ * The live client. Its configuration is in its own attributes (`data-events`: the events
+ * URL), so the text, and with it the hash the policy allows, never changes.
+ */
+export const LIVE_SCRIPT = `(() => {
+  const me = document.currentScript;
+  const url = me && me.dataset.events;
+  if (!url || !window.EventSource) return;
+  const SECTIONS = ["session", "findings", "charts", "turns"];
+  const say = (text, state) => {
+    const status = document.getElementById("live");
+    if (status) { status.textContent = text; status.dataset.state = state; }
+  };
+  const key = (d) => d.id || d.dataset.key;
+  let busy = false, again = false, waiting = false;
+  async function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      say("updating", "updating");
+      const response = await fetch(location.href, { cache: "no-store" });
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      const next = new DOMParser().parseFromString(await response.text(), "text/html");
+      const open = new Map();
+      for (const d of document.querySelectorAll("details[id], details[data-key]")) open.set(key(d), d.open);
+      const follow = innerHeight + scrollY >= document.documentElement.scrollHeight - 80;
+      for (const id of SECTIONS) {
+        const now = document.getElementById(id), fresh = next.getElementById(id);
+        if (now && fresh) now.replaceWith(document.adoptNode(fresh));
+      }
+      for (const d of document.querySelectorAll("details[id], details[data-key]")) {
+        const was = open.get(key(d));
+        if (was !== undefined) d.open = was;
+      }
+      if (follow) scrollTo(0, document.documentElement.scrollHeight);
+      say("live", "live");
+    } catch (error) {
+      say("not updated: " + error.message, "stale");
+    } finally {
+      busy = false;
+      if (again) { again = false; refresh(); }
+    }
+  }
+  const events = new EventSource(url);
+  events.addEventListener("open", () => say("live", "live"));
+  events.addEventListener("error", () => say("reconnecting", "reconnecting"));
+  events.addEventListener("changed", (event) => {
+    let data = {};
+    try { data = JSON.parse(event.data); } catch { /* an empty or odd event still refreshes */ }
+    const session = document.getElementById("session");
+    if (session && data.sizeBytes === Number(session.dataset.sizeBytes)) return;
+    if (document.hidden) waiting = true; else refresh();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && waiting) { waiting = false; refresh(); }
+  });
+})();`;
+
+/** The CSP source that allows {@linkcode LIVE_SCRIPT} and no other script. */
+export const LIVE_SCRIPT_SOURCE = `'sha256-${
+  createHash("sha256").update(LIVE_SCRIPT, "utf8").digest("base64")
+}'`;
+
+/** Options of {@linkcode contentSecurityPolicy}. */
+export interface CspOptions {
+  /** The page runs the live script (and so connects to its own origin). @default false */
+  live?: boolean;
+  /**
+   * The policy as an HTTP header, which may say what a `<meta>` policy cannot
+   * (`frame-ancestors`). @default true
+   */
+  header?: boolean;
+}
+
+/**
+ * The Content-Security-Policy of the pages this module renders: nothing is loaded from
+ * anywhere (`default-src 'none'`), inline styles are allowed, and a script only when the
+ * page is live, by its hash. The pages carry it in a `<meta>`; a server sends the same as
+ * a header (`{ live: true }` for a live page).
+ *
+ * @example
+ * ```ts
+ * import { contentSecurityPolicy } from "./_live.ts";
+ * const csp = contentSecurityPolicy({ live: true });
+ * console.assert(csp.startsWith("default-src 'none'") && csp.includes("'sha256-"));
+ * ```
+ */
+export function contentSecurityPolicy(options: CspOptions = {}): string {
+  const directives = ["default-src 'none'", "style-src 'unsafe-inline'"];
+  if (options.live) directives.push(`script-src ${LIVE_SCRIPT_SOURCE}`, "connect-src 'self'");
+  directives.push("base-uri 'none'", "form-action 'none'");
+  if (options.header ?? true) directives.push("frame-ancestors 'none'");
+  return directives.join("; ");
+}
+
+/**
+ * The headers a server sends with a page of this module: its type, its policy, and no
+ * sniffing, referrer or caching (a live session changes under the same URL).
+ */
+export function pageHeaders(options: { live?: boolean } = {}): Record<string, string> {
+  return {
+    "content-type": "text/html; charset=utf-8",
+    "content-security-policy": contentSecurityPolicy({ live: options.live ?? false }),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+  };
+}

@@ -1,0 +1,337 @@
+/**
+ * The session page: an inspection report as one self-contained HTML document (styles inline,
+ * charts inline as SVG, no request to anywhere), produced in pieces so a caller streams it.
+ *
+ * @module
+ */
+import type { InspectReport, OrphanCall } from "../inspect/mod.ts";
+import { escapeHtml, escapeText, firstLine } from "./_escape.ts";
+import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
+import { chartsHtml, findingsHtml } from "./_sections.ts";
+import { planTurns, type TurnPlan } from "./_budget.ts";
+import { type LinkedSession, linkedSessions } from "./_links.ts";
+import { contentSecurityPolicy, LIVE_SCRIPT } from "./_live.ts";
+import { PAGE_STYLE } from "./_style.ts";
+import { blockHtml, turnHtml, type TurnSettings } from "./_turn.ts";
+
+/** Options of {@linkcode renderSessionPage} and {@linkcode sessionPagePieces}. */
+export interface SessionPageOptions {
+  /** The session's title (from an index, say); absent: its first user message. */
+  title?: string;
+  /** Characters of one text (message, arguments, output) the page holds. @default 2000 */
+  textChars?: number;
+  /** A text longer than this many characters is collapsed behind its first line. @default 600 */
+  collapseChars?: number;
+  /** A text of more lines than this is collapsed behind its first line. @default 12 */
+  collapseLines?: number;
+  /** How many of the newest turns are open; older ones show their summary line. @default 25 */
+  openTurns?: number;
+  /** How many of the newest turns the charts draw (more would crowd them). @default 50 */
+  chartTurns?: number;
+  /**
+   * Bytes of HTML the turns shown whole may take, about: from the newest back, turns are
+   * whole while they fit (the newest always is); older ones show their summary line only.
+   * @default 12_000_000
+   */
+  maxPageBytes?: number;
+  /** Turns on the page at most; older ones are left off with a note. @default 5000 */
+  maxTurns?: number;
+  /** Items of one list of findings shown; the rest are counted. @default 1000 */
+  maxFindings?: number;
+  /**
+   * A live page (served): the URL of the session's Server-Sent Events (see `_live.ts` for
+   * the events it expects). The page then runs its one script, allowed by its hash.
+   */
+  live?: { eventsUrl: string };
+  /** Where a link to another session (a fork, a subagent) goes; absent: no links. */
+  sessionHref?: (id: string) => string;
+  /** The URL of the list of sessions, linked from the page's top (served pages). */
+  listHref?: string;
+}
+
+type Resolved = TurnSettings & {
+  openTurns: number;
+  chartTurns: number;
+  maxFindings: number;
+  plan: TurnPlan;
+};
+
+function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
+  const checkpointOrphans = new Map<number, OrphanCall[]>();
+  for (const call of report.orphanCalls) {
+    if (!call.inCheckpoint) continue;
+    const list = checkpointOrphans.get(call.line) ?? [];
+    list.push(call);
+    checkpointOrphans.set(call.line, list);
+  }
+  const links = new Map<number, LinkedSession[]>();
+  for (const link of linkedSessions(report)) {
+    if (link.turn === null) continue;
+    const list = links.get(link.turn) ?? [];
+    list.push(link);
+    links.set(link.turn, list);
+  }
+  for (const list of links.values()) {
+    list.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+  }
+  return {
+    textChars: options.textChars ?? 2000,
+    collapseChars: options.collapseChars ?? 600,
+    collapseLines: options.collapseLines ?? 12,
+    openTurns: options.openTurns ?? 25,
+    chartTurns: options.chartTurns ?? 50,
+    maxFindings: options.maxFindings ?? 1000,
+    plan: planTurns(report.turns, {
+      maxBytes: options.maxPageBytes ?? 12_000_000,
+      maxTurns: options.maxTurns ?? 5000,
+      textChars: options.textChars ?? 2000,
+    }),
+    sessionHref: options.sessionHref,
+    checkpointOrphans,
+    links,
+  };
+}
+
+/** The session's format: `session.format` once the report has it, else turnlog's own. */
+export function sessionFormat(report: InspectReport): string {
+  const format = (report.session as { format?: unknown }).format;
+  return typeof format === "string" ? format : "turnlog";
+}
+
+/** The first user message of the session (from the entries), if the report has one. */
+export function firstPrompt(report: InspectReport): string | undefined {
+  for (const block of [report.header, ...report.turns]) {
+    for (const entry of block.entries ?? []) {
+      if (entry.kind === "message" && entry.role === "user") return entry.text;
+    }
+  }
+  return undefined;
+}
+
+function headHtml(report: InspectReport, title: string, options: SessionPageOptions): string {
+  const id = report.session.id ?? "(unknown id)";
+  const csp = contentSecurityPolicy({ live: options.live !== undefined, header: false });
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="light dark">
+<meta name="generator" content="turnlog">
+<title>${escapeText(firstLine(title, 80))} · session ${
+    escapeText(id.slice(0, 13))
+  } · turnlog</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+`;
+}
+
+/** `healthy`, or how many problems and orphan calls. */
+function healthBadges(report: InspectReport): string {
+  if (report.healthy) return `<span class="badge ok">healthy</span>`;
+  const badges: string[] = [];
+  if (report.problems.length > 0) {
+    badges.push(`<span class="badge bad">${plural(report.problems.length, "problem")}</span>`);
+  }
+  if (report.orphanCalls.length > 0) {
+    badges.push(
+      `<span class="badge warn">${plural(report.orphanCalls.length, "orphan call")}</span>`,
+    );
+  }
+  return badges.join(" ");
+}
+
+function sessionHeader(report: InspectReport, title: string, options: SessionPageOptions): string {
+  const { session, totals } = report;
+  const models = [...new Set([session.model, ...report.turns.map((t) => t.model)])]
+    .filter((m): m is string => m !== null);
+  const field = (name: string, value: string) => `<dt>${name}</dt><dd>${value}</dd>`;
+  const usage = totals.usage;
+  const health = healthBadges(report);
+  const kicker = [
+    `turnlog session`,
+    ...(options.live ? [`<span id="live" data-state="connecting">connecting</span>`] : []),
+    ...(options.listHref ? [`<a href="${escapeHtml(options.listHref)}">all sessions</a>`] : []),
+  ];
+  const lastTurn = report.turns.at(-1);
+  return `<header id="session" data-session-id="${
+    escapeHtml(session.id ?? "")
+  }" data-size-bytes="${session.sizeBytes}" data-format="${escapeHtml(sessionFormat(report))}">
+<p class="kicker">${kicker.join(" · ")}</p>
+<h1>${escapeText(title)}</h1>
+<dl>
+${field("id", `<code>${escapeText(session.id ?? "unknown")}</code> ${health}`)}
+${field("format", escapeText(sessionFormat(report)))}
+${
+    field(
+      models.length === 1 ? "model" : "models",
+      models.length === 0
+        ? "unknown"
+        : `${models.map(escapeText).join(", ")}${
+          session.modelProvider
+            ? ` <span class="muted">(${escapeText(session.modelProvider)}${
+              session.wireApi ? `, ${escapeHtml(session.wireApi)}` : ""
+            })</span>`
+            : ""
+        }`,
+    )
+  }
+${
+    field(
+      "cwd",
+      session.cwd === null ? "unknown" : `<span class="mono">${escapeText(session.cwd)}</span>`,
+    )
+  }
+${field("created", session.created === null ? "unknown" : escapeText(formatTime(session.created)))}
+${
+    field(
+      "size",
+      `${formatBytes(session.sizeBytes)} · ${plural(session.records, "record")} · ${
+        plural(session.lines, "line")
+      }`,
+    )
+  }
+${
+    field(
+      "turns",
+      `${formatNumber(totals.turns)} <span class="muted">(${
+        formatNumber(totals.resumedTurns)
+      } resumed, ${formatNumber(totals.unfinishedTurns)} did not finish)</span>`,
+    )
+  }
+${
+    field(
+      "tokens",
+      usage.totalTokens === 0
+        ? "none reported"
+        : `${formatNumber(usage.totalTokens)} <span class="muted">(${
+          formatNumber(usage.inputTokens)
+        } in, ${formatNumber(usage.outputTokens)} out)</span>`,
+    )
+  }
+${field("file", `<span class="mono">${escapeText(session.path)}</span>`)}
+</dl>
+<nav><a href="#findings">Findings</a><a href="#charts">Charts</a><a href="#turns">Turns</a>${
+    lastTurn ? `<a href="#turn-${lastTurn.index}">Last turn</a>` : ""
+  }</nav>
+</header>
+`;
+}
+
+function turnsOpening(report: InspectReport, settings: Resolved): string {
+  const count = report.turns.length;
+  const { firstListed, firstWhole } = settings.plan;
+  const firstOpen = Math.max(firstWhole, count - settings.openTurns);
+  const range = (from: number, to: number) =>
+    from + 1 === to
+      ? `Turn ${formatNumber(to)} is`
+      : `Turns ${formatNumber(from + 1)}–${formatNumber(to)} are`;
+  const notes: string[] = [];
+  if (firstListed > 0) {
+    notes.push(
+      `${
+        range(0, firstListed)
+      } left off this page, to keep it small enough for a browser; the text view (inspect) shows every turn.`,
+    );
+  }
+  if (firstWhole > firstListed) {
+    notes.push(`${range(firstListed, firstWhole)} shown by their summary line only.`);
+  }
+  if (firstOpen > firstWhole) {
+    notes.push(
+      `${range(firstWhole, firstOpen)} folded to their summary line; open one to read it.`,
+    );
+  }
+  if (report.turns.some((t) => t.entries === undefined)) {
+    notes.push("The report has no entries (inspect with entries to see every line).");
+  }
+  const header = report.header.entries && report.header.entries.length > 0
+    ? `<details class="turn" id="header" data-header open><summary><b>Before the first turn</b> <span class="meta">lines 1–${report.header.endLine}</span></summary><div class="body">${
+      blockHtml(report.header, null, settings)
+    }</div></details>\n`
+    : "";
+  return `<section id="turns" data-turns="${count}" data-first-listed="${
+    firstListed + 1
+  }" data-first-whole="${firstWhole + 1}"><h2>Turns (${formatNumber(count)})</h2>${
+    notes.map((n) => `<p class="muted">${n}</p>`).join("")
+  }\n${header}`;
+}
+
+function footerHtml(report: InspectReport, options: SessionPageOptions): string {
+  const lines: string[] = [];
+  if (report.continueCommand) {
+    lines.push(`<p>Continue this session:</p><pre>${escapeText(report.continueCommand)}</pre>`);
+  } else {
+    lines.push(`<p>No continue command: the file is not in a sessions store under its id.</p>`);
+  }
+  if (!report.healthy) {
+    lines.push(
+      `<p>Repair: <code>inspect --repair</code> shows what would be done, <code>--repair --write</code> does it.</p>`,
+    );
+  }
+  lines.push(
+    `<p>Made by turnlog from an inspection (report version ${report.version}) of ${
+      escapeText(report.session.path)
+    }.</p>`,
+  );
+  const script = options.live
+    ? `<script data-events="${escapeHtml(options.live.eventsUrl)}">${LIVE_SCRIPT}</script>\n`
+    : "";
+  return `</section>\n<footer>${lines.join("\n")}</footer>\n${script}</body>\n</html>\n`;
+}
+
+/**
+ * The session page in pieces, in order: the head, header, findings and charts, then one
+ * piece per turn, then the end. Join them for the document, or write each as it comes to a
+ * file or a response: no piece holds more than one turn.
+ *
+ * @example
+ * ```ts ignore
+ * const file = await Deno.open("session.html", { write: true, create: true, truncate: true });
+ * await sessionPageStream(report).pipeTo(file.writable);
+ * ```
+ */
+export function* sessionPagePieces(
+  report: InspectReport,
+  options: SessionPageOptions = {},
+): Generator<string> {
+  const settings = resolve(report, options);
+  const title = options.title ?? firstPrompt(report) ?? "(no user message)";
+  yield headHtml(report, title, options);
+  yield sessionHeader(report, title, options);
+  yield findingsHtml(report, settings);
+  yield chartsHtml(report, settings);
+  yield turnsOpening(report, settings);
+  const { firstListed, firstWhole } = settings.plan;
+  const firstOpen = Math.max(firstWhole, report.turns.length - settings.openTurns);
+  for (let position = firstListed; position < report.turns.length; position++) {
+    yield turnHtml(report.turns[position]!, report, {
+      ...settings,
+      whole: position >= firstWhole,
+      open: position >= firstOpen,
+    });
+  }
+  yield footerHtml(report, options);
+}
+
+/**
+ * The session page as one HTML document: header, findings, the two charts and every turn.
+ * It needs the report's entries (`inspectSession(path, { entries: true })`) to show each
+ * line; without them it shows each turn's boundary, the counts and the findings.
+ */
+export function renderSessionPage(report: InspectReport, options: SessionPageOptions = {}): string {
+  return [...sessionPagePieces(report, options)].join("");
+}
+
+/** The session page as UTF-8 bytes, piece by piece: a `Response` body or a file's writer. */
+export function sessionPageStream(
+  report: InspectReport,
+  options: SessionPageOptions = {},
+): ReadableStream<Uint8Array> {
+  return ReadableStream.from(sessionPagePieces(report, options)).pipeThrough(
+    new TextEncoderStream(),
+  );
+}

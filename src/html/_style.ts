@@ -1,0 +1,135 @@
+/**
+ * The pages' one stylesheet, inline in each page: light and dark (`prefers-color-scheme`),
+ * one column on a phone with nothing wider than the screen.
+ *
+ * @module
+ */
+
+/** The stylesheet of the session page and the session list. */
+export const PAGE_STYLE = `
+:root {
+  color-scheme: light dark;
+  --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --card: #f6f8fa;
+  --code: #eff2f5; --user: #0969da; --assistant: #1a7f37; --system: #6e7781;
+  --tool: #9a6700; --output: #57606a; --synth: #bf3989; --synth-bg: #ffeff7;
+  --warn: #9a6700; --warn-bg: #fff8c5; --bad: #d1242f; --bad-bg: #ffebe9;
+  --compact: #8250df; --compact-bg: #fbefff; --ok: #1a7f37; --link: #0969da;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --card: #151b23;
+    --code: #1c232c; --user: #4493f8; --assistant: #3fb950; --system: #8b949e;
+    --tool: #d29922; --output: #9198a1; --synth: #db61a2; --synth-bg: #2d1522;
+    --warn: #d29922; --warn-bg: #2b2210; --bad: #f85149; --bad-bg: #2d1214;
+    --compact: #ab7df8; --compact-bg: #22183a; --ok: #3fb950; --link: #4493f8;
+  }
+}
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+body {
+  margin: 0 auto; max-width: 1180px; padding: 16px; background: var(--bg); color: var(--fg);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  overflow-wrap: anywhere;
+}
+a { color: var(--link); }
+h1 { font-size: 1.35rem; line-height: 1.3; margin: 0 0 8px; white-space: pre-wrap; }
+h2 { font-size: 1.1rem; margin: 28px 0 10px; }
+code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+code { font-size: 0.85em; background: var(--code); padding: 1px 4px; border-radius: 4px; }
+pre {
+  margin: 4px 0 0; padding: 8px 10px; background: var(--code); border-radius: 6px;
+  font-size: 12.5px; line-height: 1.45; white-space: pre-wrap; overflow-wrap: anywhere;
+  tab-size: 4;
+}
+summary { cursor: pointer; }
+.muted { color: var(--muted); }
+.badge {
+  display: inline-block; font-size: 11.5px; font-weight: 600; line-height: 1.6;
+  padding: 0 7px; border-radius: 999px; border: 1px solid currentColor; white-space: nowrap;
+}
+.badge.ok { color: var(--ok); } .badge.bad { color: var(--bad); }
+.badge.warn { color: var(--warn); } .badge.synth { color: var(--synth); }
+.badge.compact { color: var(--compact); } .badge.plain { color: var(--muted); }
+#session { border-bottom: 1px solid var(--line); padding-bottom: 12px; }
+#session .kicker { font-size: 13px; color: var(--muted); margin: 0 0 4px; }
+#session dl {
+  display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 14px;
+  margin: 10px 0; font-size: 14px;
+}
+#session dt { color: var(--muted); }
+#session dd { margin: 0; min-width: 0; }
+#session nav { display: flex; flex-wrap: wrap; gap: 6px 14px; font-size: 14px; }
+#live[data-state="live"] { color: var(--ok); }
+#live[data-state="reconnecting"], #live[data-state="stale"] { color: var(--warn); }
+.findings ul { margin: 4px 0 12px; padding-left: 20px; }
+.findings li { margin: 2px 0; }
+.findings h3 { display: inline; font-size: 0.95rem; }
+.findings summary { margin: 12px 0 4px; }
+#charts .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 460px), 1fr)); gap: 12px; }
+#charts figure { margin: 0; background: #fff; color: #1f2328; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
+#charts svg { display: block; width: 100%; height: auto; }
+.turn {
+  border: 1px solid var(--line); border-radius: 8px; margin: 10px 0; background: var(--bg);
+}
+.turn > summary {
+  padding: 8px 12px; background: var(--card); border-radius: 8px; font-size: 14px;
+  list-style-position: inside;
+}
+.turn[open] > summary { border-bottom: 1px solid var(--line); border-radius: 8px 8px 0 0; }
+.turn > summary b { font-size: 15px; }
+.turn .body { padding: 6px 12px 10px; }
+.turn .meta { color: var(--muted); }
+.entry { margin: 8px 0; padding: 2px 0 2px 10px; border-left: 3px solid var(--line); }
+.entry > .head {
+  display: flex; flex-wrap: wrap; align-items: baseline; gap: 2px 8px; font-size: 13px;
+}
+.entry > .head .role { font-weight: 700; }
+.entry > .head .ln { margin-left: auto; color: var(--muted); font-size: 12px; text-decoration: none; }
+.entry .text { white-space: pre-wrap; margin-top: 2px; }
+.msg.user { border-color: var(--user); } .msg.user .role { color: var(--user); }
+.msg.assistant { border-color: var(--assistant); } .msg.assistant .role { color: var(--assistant); }
+.msg.system { border-color: var(--system); } .msg.system .role { color: var(--system); }
+.call { border-color: var(--tool); }
+.call > .head .role { color: var(--tool); }
+.call .io { display: grid; grid-template-columns: minmax(0, 1fr); gap: 6px; }
+@media (min-width: 900px) {
+  .call .io { grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); }
+}
+.output { border-left: 3px solid var(--output); padding-left: 8px; min-width: 0; }
+.output > .head { font-size: 13px; display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: baseline; }
+.output > .head .ln { margin-left: auto; color: var(--muted); font-size: 12px; text-decoration: none; }
+.output.error { border-color: var(--bad); }
+.output.error > .head .role { color: var(--bad); }
+[data-synthesized] { border-color: var(--synth); background: var(--synth-bg); border-radius: 0 6px 6px 0; padding-bottom: 4px; }
+[data-synthesized] > .head .role { color: var(--synth); }
+[data-orphan], [data-dropped], .stray { border-color: var(--warn); background: var(--warn-bg); border-radius: 0 6px 6px 0; padding-bottom: 4px; }
+.note { font-size: 13px; margin: 4px 0 0; }
+.note.warn { color: var(--warn); font-weight: 600; }
+.compaction { border-color: var(--compact); background: var(--compact-bg); border-radius: 0 6px 6px 0; }
+.compaction > .head .role { color: var(--compact); }
+.finished { font-size: 13.5px; border-color: transparent; }
+.finished.succeeded .role { color: var(--ok); }
+.finished.failed .role, .finished.error .role { color: var(--bad); }
+.finished.cancelled .role, .finished.interrupted .role { color: var(--warn); }
+.problem { border-color: var(--bad); background: var(--bad-bg); border-radius: 0 6px 6px 0; }
+.problem > .head .role { color: var(--bad); }
+.unfinished { color: var(--warn); font-weight: 600; font-size: 13.5px; margin: 8px 0 2px; }
+details.long > summary { font-size: 13px; color: var(--muted); margin-top: 2px; }
+details.long > summary .preview { color: var(--fg); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+.clipped { font-size: 12px; color: var(--muted); margin: 2px 0 0; }
+.linked { border-color: var(--link); }
+footer { margin: 28px 0 8px; padding-top: 12px; border-top: 1px solid var(--line); font-size: 13.5px; color: var(--muted); }
+footer pre { color: var(--fg); }
+.sessions { list-style: none; margin: 0; padding: 0; }
+.sessions li { border: 1px solid var(--line); border-radius: 8px; margin: 8px 0; padding: 8px 12px; }
+.sessions .top { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: baseline; font-size: 13.5px; color: var(--muted); }
+.sessions .top a { font-weight: 700; font-size: 15px; }
+.sessions .prompt { margin: 4px 0 0; white-space: pre-wrap; }
+@media (max-width: 600px) {
+  body { padding: 10px; font-size: 14.5px; }
+  #session dl { grid-template-columns: minmax(0, 1fr); }
+  #session dt { margin-top: 4px; }
+  .turn .body { padding: 4px 8px 8px; }
+  .entry { padding-left: 7px; }
+}
+`;

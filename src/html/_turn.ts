@@ -1,0 +1,326 @@
+/**
+ * One turn of the session page: its boundary as a `<summary>`, then every line of it in file
+ * order, each tool call with its output beside it. Every string from the session goes
+ * through {@linkcode escapeText}.
+ *
+ * @module
+ */
+import type { Header, InspectReport, OrphanCall, Turn, TurnEntry } from "../inspect/mod.ts";
+import { clipText, escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
+import { formatNumber, formatTime, plural } from "../text/mod.ts";
+import type { LinkedSession } from "./_links.ts";
+
+/** What the turn renderer needs to know besides the turn (resolved page options). */
+export interface TurnSettings {
+  textChars: number;
+  collapseChars: number;
+  collapseLines: number;
+  sessionHref: ((id: string) => string) | undefined;
+  /** Orphan calls kept in a checkpoint's replacement history, by the checkpoint's line. */
+  checkpointOrphans: Map<number, OrphanCall[]>;
+  /** Forks and subagents by the turn they happen in. */
+  links: Map<number, LinkedSession[]>;
+}
+
+type CallEntry = Extract<TurnEntry, { kind: "function_call" }>;
+type OutputEntry = Extract<TurnEntry, { kind: "function_call_output" }>;
+
+const lineLink = (line: number) => `<a class="ln" href="#line-${line}">line ${line}</a>`;
+const where = (ref: { line: number; turn: number | null }) =>
+  `<a href="#line-${ref.line}">line ${ref.line}${
+    ref.turn === null ? "" : `, turn ${ref.turn}`
+  }</a>`;
+
+/**
+ * A text of the session: shown whole when short, else collapsed in a `<details>` whose
+ * summary is its first line and its size; clipped to `textChars` with a note of the rest.
+ */
+export function textHtml(
+  text: string,
+  chars: number,
+  settings: TurnSettings,
+  options: { key: string; pre: boolean; collapse?: boolean },
+): string {
+  const clip = clipText(text, chars, settings.textChars);
+  const body = escapeText(clip.shown);
+  const shown = options.pre ? `<pre>${body}</pre>` : `<div class="text">${body}</div>`;
+  const note = clip.clipped
+    ? `<p class="clipped">Clipped: ${formatNumber(clip.shown.length)} of ${
+      formatNumber(chars)
+    } characters shown.</p>`
+    : "";
+  const long = chars > settings.collapseChars || clip.lines > settings.collapseLines;
+  if (!(options.collapse ?? long)) return shown + note;
+  const size = `${plural(clip.lines, "line")}${clip.clipped ? "+" : ""}, ${plural(chars, "char")}`;
+  return `<details class="long" data-key="${
+    escapeHtml(options.key)
+  }"><summary><span class="preview">${
+    escapeText(firstLine(clip.shown, 100))
+  }</span> <span class="size">(${size})</span></summary>${shown}${note}</details>`;
+}
+
+function head(role: string, line: number, extra = ""): string {
+  return `<div class="head"><span class="role">${escapeHtml(role)}</span>${extra}${
+    lineLink(line)
+  }</div>`;
+}
+
+function outputHtml(entry: OutputEntry, settings: TurnSettings, paired: boolean): string {
+  const attributes = [
+    `class="output${entry.isError ? " error" : ""}${paired ? "" : " entry"}"`,
+    `id="line-${entry.line}"`,
+    `data-output-for="${escapeHtml(entry.callId)}"`,
+  ];
+  if (entry.synthesized) attributes.push("data-synthesized");
+  if (entry.dropped) attributes.push(`data-dropped="${escapeHtml(entry.dropped)}"`);
+  const role = entry.synthesized ? "synthesized output" : entry.isError ? "error output" : "output";
+  const badges: string[] = [];
+  if (entry.synthesized) {
+    badges.push(`<span class="badge synth">written by resume, not by the tool</span>`);
+  }
+  if (!paired) {
+    badges.push(
+      `<span class="mono">${escapeText(entry.toolName)}</span> <code>${
+        escapeText(entry.callId)
+      }</code>`,
+    );
+    if (entry.call) badges.push(`<span>answers the call at ${where(entry.call)}</span>`);
+  }
+  const notes: string[] = [];
+  if (entry.dropped === "orphan_output") {
+    notes.push("⚠ Orphan output: no call before it; resume drops it from the history.");
+  } else if (entry.dropped === "duplicate_output") {
+    notes.push("⚠ A second output for this call: resume drops it from the history.");
+  }
+  return `<div ${attributes.join(" ")}>${head(role, entry.line, badges.join(" "))}${
+    textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: true })
+  }${notes.map((n) => `<p class="note warn">${n}</p>`).join("")}</div>`;
+}
+
+function callHtml(
+  entry: CallEntry,
+  paired: OutputEntry | undefined,
+  settings: TurnSettings,
+): string {
+  const attributes = [`class="entry call"`, `id="line-${entry.line}"`];
+  attributes.push(`data-call-id="${escapeHtml(entry.callId)}"`);
+  if (entry.orphan) attributes.push("data-orphan");
+  const badge = entry.orphan ? ` <span class="badge warn">orphan call</span>` : "";
+  const name = ` <span class="mono"><b>${escapeText(entry.name)}</b></span> <code>${
+    escapeText(entry.callId)
+  }</code>${badge}`;
+  const args = `<div class="args">${
+    textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: true })
+  }</div>`;
+  let side: string;
+  if (paired) {
+    side = outputHtml(paired, settings, true);
+  } else if (entry.output) {
+    side = `<p class="note">Its output is at ${where(entry.output)}.</p>`;
+  } else if (entry.orphan) {
+    side =
+      `<p class="note warn">⚠ No output: resume would synthesize one (inspect --repair --write appends it now).</p>`;
+  } else {
+    side = `<p class="note">No output; a later checkpoint removed the call from the history.</p>`;
+  }
+  return `<div ${attributes.join(" ")}>${
+    head("tool call", entry.line, name)
+  }<div class="io">${args}${paired ? side : `<div>${side}</div>`}</div></div>`;
+}
+
+function checkpointHtml(
+  entry: Extract<TurnEntry, { kind: "compaction_checkpoint" }>,
+  settings: TurnSettings,
+): string {
+  const orphans = (settings.checkpointOrphans.get(entry.line) ?? []).map((call) =>
+    `<div class="entry call" data-call-id="${escapeHtml(call.callId)}" data-orphan>${
+      head(
+        "tool call",
+        call.line,
+        ` <span class="mono"><b>${escapeText(call.name)}</b></span> <code>${
+          escapeText(call.callId)
+        }</code> <span class="badge warn">orphan call</span>`,
+      )
+    }<p class="note warn">⚠ In the checkpoint's replacement history without an output: resume would synthesize one.</p></div>`
+  ).join("");
+  return `<div class="entry compaction" id="line-${entry.line}" data-checkpoint>${
+    head(
+      "compaction checkpoint",
+      entry.line,
+      ` <span class="badge compact">✂ history replaced</span>`,
+    )
+  }<p class="note">${escapeText(entry.reason)} (v${entry.version}): ${
+    plural(entry.removedItemCount, "item")
+  } removed, ${formatNumber(entry.keptItemCount)} kept, ${
+    formatNumber(entry.tokensBefore)
+  } tokens before; the history continues from its ${
+    plural(entry.replacementItemCount, "item")
+  }.</p>${orphans}</div>`;
+}
+
+function finishedHtml(entry: Extract<TurnEntry, { kind: "run_finished" }>): string {
+  const mark = entry.outcome === "succeeded" ? "✓" : "✗";
+  const parts = [plural(entry.rounds, "round")];
+  if (entry.usage) {
+    parts.push(
+      `${formatNumber(entry.usage.totalTokens)} tokens (${
+        formatNumber(entry.usage.inputTokens)
+      } in, ${formatNumber(entry.usage.outputTokens)} out)`,
+    );
+  }
+  const error = entry.error ? `: <span class="mono">${escapeText(entry.error)}</span>` : "";
+  return `<div class="entry finished ${escapeHtml(entry.outcome)}" id="line-${entry.line}">${
+    head(`${mark} run ${entry.outcome}`, entry.line, ` <span>${parts.join(", ")}${error}</span>`)
+  }</div>`;
+}
+
+function linkHtml(link: LinkedSession, settings: TurnSettings): string {
+  const id = escapeText(link.id);
+  const target = settings.sessionHref
+    ? `<a href="${escapeHtml(settings.sessionHref(link.id))}"><code>${id}</code></a>`
+    : `<code>${id}</code>`;
+  const title = link.title === null ? "" : ` ${escapeText(firstLine(link.title, 200))}`;
+  return `<div class="entry linked" data-${link.kind}="${
+    escapeHtml(link.id)
+  }">${`<div class="head"><span class="role">${link.kind}</span> ${target}${title}${
+    link.line === null ? "" : lineLink(link.line)
+  }</div>`}${link.path === null ? "" : `<p class="note mono">${escapeText(link.path)}</p>`}</div>`;
+}
+
+function entryHtml(
+  entry: TurnEntry,
+  byLine: Map<number, TurnEntry>,
+  shownBeneath: Set<number>,
+  turnIndex: number | null,
+  settings: TurnSettings,
+): string {
+  switch (entry.kind) {
+    case "message":
+      return `<div class="entry msg ${escapeHtml(entry.role)}" id="line-${entry.line}">${
+        head(entry.role, entry.line)
+      }${
+        textHtml(entry.text, entry.chars, settings, {
+          key: `line-${entry.line}`,
+          pre: false,
+          // The system prompt is the same every run: out of the way unless asked for.
+          ...(entry.role === "system" ? { collapse: true } : {}),
+        })
+      }</div>`;
+    case "compaction_summary":
+      return `<div class="entry compaction" id="line-${entry.line}">${
+        head("compaction summary", entry.line)
+      }${
+        textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: false })
+      }</div>`;
+    case "function_call": {
+      const output = entry.output;
+      const found = output && output.turn === turnIndex ? byLine.get(output.line) : undefined;
+      const paired = found?.kind === "function_call_output" ? found : undefined;
+      if (paired) shownBeneath.add(paired.line);
+      return callHtml(entry, paired, settings);
+    }
+    case "function_call_output":
+      return outputHtml(entry, settings, false);
+    case "compaction_checkpoint":
+      return checkpointHtml(entry, settings);
+    case "run_finished":
+      return finishedHtml(entry);
+    case "session_meta":
+    case "turn_context":
+      return `<div class="entry stray" id="line-${entry.line}">${
+        head(entry.kind, entry.line, " <span>a stray record (see problems)</span>")
+      }</div>`;
+    case "problem":
+      return `<div class="entry problem" id="line-${entry.line}" data-problem="${
+        escapeHtml(entry.problem)
+      }">${
+        head(
+          `✗ ${entry.problem}`,
+          entry.line,
+          ` <span class="mono">${escapeText(withoutLocation(entry.message, entry.line))}</span>`,
+        )
+      }</div>`;
+  }
+}
+
+/** The lines of a block (the header or a turn) as HTML, with the links that fall in it. */
+export function blockHtml(
+  block: Header | Turn,
+  turnIndex: number | null,
+  settings: TurnSettings,
+): string {
+  const entries = block.entries ?? [];
+  const byLine = new Map<number, TurnEntry>();
+  for (const entry of entries) byLine.set(entry.line, entry);
+  const shownBeneath = new Set<number>();
+  const links = turnIndex === null ? [] : [...(settings.links.get(turnIndex) ?? [])];
+  const out: string[] = [];
+  for (const entry of entries) {
+    while (links.length > 0 && links[0]!.line !== null && links[0]!.line < entry.line) {
+      out.push(linkHtml(links.shift()!, settings));
+    }
+    if (shownBeneath.has(entry.line)) continue;
+    out.push(entryHtml(entry, byLine, shownBeneath, turnIndex, settings));
+  }
+  for (const link of links) out.push(linkHtml(link, settings));
+  return out.join("\n");
+}
+
+/** The first user message of a turn, for its one-line summary. */
+function turnPrompt(turn: Turn): string | undefined {
+  const entry = turn.entries?.find((e) => e.kind === "message" && e.role === "user");
+  return entry?.kind === "message" ? entry.text : undefined;
+}
+
+/** A turn as a `<details data-turn>`: the boundary in its summary, its lines inside. */
+export function turnHtml(
+  turn: Turn,
+  report: InspectReport,
+  settings: TurnSettings & { open: boolean; whole: boolean },
+): string {
+  const last = turn === report.turns[report.turns.length - 1];
+  const badges: string[] = [];
+  if (turn.resumed) badges.push(`<span class="badge plain">resumed</span>`);
+  if (turn.outcome === null) {
+    badges.push(`<span class="badge warn">did not finish</span>`);
+  } else {
+    const style = turn.outcome === "succeeded" ? "ok" : turn.outcome === "failed" ? "bad" : "warn";
+    badges.push(`<span class="badge ${style}">${escapeHtml(turn.outcome)}</span>`);
+  }
+  const synthesized = report.synthesizedOutputs.filter((s) => s.turn === turn.index).length;
+  if (synthesized > 0) {
+    badges.push(`<span class="badge synth">${plural(synthesized, "synthesized output")}</span>`);
+  }
+  const orphans = report.orphanCalls.filter((c) => c.turn === turn.index).length;
+  if (orphans > 0) badges.push(`<span class="badge warn">${plural(orphans, "orphan call")}</span>`);
+  if (turn.counts.problem_lines > 0) {
+    badges.push(
+      `<span class="badge bad">${plural(turn.counts.problem_lines, "damaged line")}</span>`,
+    );
+  }
+  if (turn.counts.compaction_checkpoint > 0) {
+    badges.push(`<span class="badge compact">compacted</span>`);
+  }
+  const prompt = turnPrompt(turn);
+  const boundary = [
+    `run <code>${escapeText(turn.runId)}</code>`,
+    escapeText(turn.model),
+    `policy ${escapeText(turn.policy.approval)}`,
+    escapeText(formatTime(turn.time)),
+    `lines ${turn.startLine}–${turn.endLine}`,
+  ];
+  const unfinished = turn.outcome === null
+    ? `<p class="unfinished">✗ The run did not finish: no run_finished record (crashed or killed${
+      last ? ", or still running" : ""
+    }).</p>`
+    : "";
+  return `<details class="turn" id="turn-${turn.index}" data-turn="${turn.index}"${
+    settings.open ? " open" : ""
+  }><summary><b>Turn ${turn.index}</b> ${badges.join(" ")}${
+    prompt === undefined ? "" : ` <span>“${escapeText(firstLine(prompt, 140))}”</span>`
+  }<br><span class="meta">${boundary.join(" · ")}</span></summary><div class="body">${
+    settings.whole
+      ? blockHtml(turn, turn.index, settings)
+      : `<p class="muted">This turn's lines are not on the page, to keep it small enough for a browser (the newer turns are whole); the text view (inspect) shows them.</p>`
+  }${unfinished}</div></details>\n`;
+}

@@ -1,0 +1,24 @@
+/**
+ * The session viewer in the browser: an inspection report as one self-contained HTML page
+ * (turns, tool calls beside their outputs, synthesized outputs and orphan calls marked,
+ * checkpoints, problems, and the two charts inline as SVG), the list of sessions as a page,
+ * the Content-Security-Policy they need, and the live page's Server-Sent Events client.
+ * Pure: no I/O. Everything from a session file is escaped text, never markup.
+ *
+ * Stable hooks for tests and tools: each turn is `[data-turn="<n>"]`, each tool call
+ * `[data-call-id]` (an orphan one also `[data-orphan]`), each tool output
+ * `[data-output-for="<call id>"]` (a synthesized one also `[data-synthesized]`, one resume
+ * drops `[data-dropped]`), each problem of the findings `[data-line="<n>"]` with
+ * `data-kind`, each line of the file `#line-<n>`, the charts `figure[data-chart]`.
+ *
+ * @module
+ */
+export type { InspectReport } from "../inspect/mod.ts";
+export type { ListedSession, SessionListing } from "../store/mod.ts";
+export type { HistorySizePoint } from "../charts/mod.ts";
+export { escapeHtml, escapeText } from "./_escape.ts";
+export * from "./_history.ts";
+export * from "./_links.ts";
+export * from "./_live.ts";
+export * from "./_list.ts";
+export * from "./_page.ts";

@@ -1,0 +1,129 @@
+/**
+ * Headless Chromium for the browser tests: Debian's system Chromium driven by
+ * `puppeteer-core` (no browser download of its own), with a fresh profile, no background
+ * networking, and every page's requests, console errors and uncaught errors recorded.
+ *
+ * `puppeteer-core` works under the test task's permissions (`--allow-net=127.0.0.1` for the
+ * DevTools socket); `playwright-core` was tried first and needs `--allow-all`, because it
+ * reads `/proc/sys/fs/binfmt_misc/WSLInterop` when it loads.
+ *
+ * @module
+ */
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+
+/** Where Chromium is looked for: `TURNLOG_CHROMIUM`, else Debian's `/usr/bin/chromium`. */
+export function chromiumPath(): string {
+  return Deno.env.get("TURNLOG_CHROMIUM") ?? "/usr/bin/chromium";
+}
+
+/** True when the Chromium of {@linkcode chromiumPath} is there. */
+export function hasChromium(): boolean {
+  try {
+    return Deno.statSync(chromiumPath()).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** The flags every test browser runs with: headless, quiet, and nothing fetched on its own. */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+] as const;
+
+/** How a page is shown. */
+export interface OpenOptions {
+  /** The viewport in CSS pixels. @default 1280 x 900 */
+  viewport?: { width: number; height: number };
+  /** The `prefers-color-scheme` the page sees. @default "light" */
+  colorScheme?: "light" | "dark";
+}
+
+/** A page opened by {@linkcode TestBrowser.open}, with what it did; dispose to close it. */
+export interface OpenedPage extends AsyncDisposable {
+  page: Page;
+  /** Every request the page made, by URL, the document itself included. */
+  requests: string[];
+  /** The text of every console message of type error (a CSP violation is one). */
+  consoleErrors: string[];
+  /** Uncaught exceptions of the page's scripts. */
+  pageErrors: string[];
+  /** How many elements match `selector`. */
+  count(selector: string): Promise<number>;
+  /** An attribute of the first element matching `selector` (null: no such attribute). */
+  attribute(selector: string, name: string): Promise<string | null>;
+}
+
+/** A running headless Chromium; dispose to close it and remove its profile. */
+export interface TestBrowser extends AsyncDisposable {
+  browser: Browser;
+  /** Opens `url` in a new page and waits for it to load. */
+  open(url: string, options?: OpenOptions): Promise<OpenedPage>;
+}
+
+/**
+ * Starts the system Chromium headless with a fresh profile (`--user-data-dir` in a temp
+ * folder). Start one per test file: a start takes about half a second.
+ *
+ * @throws {Error} when Chromium is missing ({@linkcode hasChromium} tells first)
+ */
+export async function startBrowser(): Promise<TestBrowser> {
+  const profile = await Deno.makeTempDir({ prefix: "turnlog-chromium-" });
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: chromiumPath(),
+      headless: true,
+      args: [...CHROMIUM_ARGS, `--user-data-dir=${profile}`],
+      defaultViewport: { width: 1280, height: 900 },
+      timeout: 20_000,
+    });
+  } catch (error) {
+    await Deno.remove(profile, { recursive: true });
+    throw error;
+  }
+  return {
+    browser,
+    async open(url, options = {}) {
+      const page = await browser.newPage();
+      const requests: string[] = [];
+      const consoleErrors: string[] = [];
+      const pageErrors: string[] = [];
+      page.on("request", (request) => requests.push(request.url()));
+      page.on("console", (message) => {
+        if (message.type() === "error") consoleErrors.push(message.text());
+      });
+      page.on("pageerror", (error) => pageErrors.push(String(error)));
+      if (options.viewport) await page.setViewport(options.viewport);
+      await page.emulateMediaFeatures([
+        { name: "prefers-color-scheme", value: options.colorScheme ?? "light" },
+      ]);
+      await page.goto(url, { waitUntil: "load", timeout: 15_000 });
+      return {
+        page,
+        requests,
+        consoleErrors,
+        pageErrors,
+        async count(selector) {
+          return (await page.$$(selector)).length;
+        },
+        async attribute(selector, name) {
+          return await page.$eval(selector, (node, name) => node.getAttribute(name), name);
+        },
+        async [Symbol.asyncDispose]() {
+          await page.close();
+        },
+      };
+    },
+    async [Symbol.asyncDispose]() {
+      await browser.close();
+      await Deno.remove(profile, { recursive: true });
+    },
+  };
+}
