@@ -46,11 +46,17 @@ export type SessionState = "records" | "empty" | "metadata-only";
  * one (Claude), `reasoningOutput` the part of `output` spent reasoning (Codex).
  */
 export interface TokenTotals {
+  /** Every prompt token, cached ones included. */
   input: number;
+  /** Tokens the model wrote. */
   output: number;
+  /** Prompt tokens served from a cache. */
   cacheRead: number;
+  /** Prompt tokens written to a cache (Claude). */
   cacheCreation: number;
+  /** Output tokens spent reasoning (Codex). */
   reasoningOutput: number;
+  /** `input` plus `output`. */
   total: number;
 }
 
@@ -65,10 +71,13 @@ export type ForkKind =
 
 /** A branch of a Claude Code transcript that is not the active one. */
 export interface ForeignFork {
+  /** How the branch left the conversation. */
   kind: ForkKind;
   /** The active-branch line it hangs off, or null for a tree of its own. */
   fromLine: number | null;
+  /** The branch's first line. */
   firstLine: number;
+  /** The branch's last line. */
   lastLine: number;
   /** Lines in the branch. */
   lines: number;
@@ -78,7 +87,9 @@ export interface ForeignFork {
 
 /** A subagent's transcript that belongs to the session. */
 export interface SubagentLink {
+  /** The subagent transcript's path. */
   path: string;
+  /** The agent id its file name carries. */
   agentId: string | null;
   /** `sidecar`: an old `agent-*.jsonl` beside the session; `folder`: `<id>/subagents/`. */
   style: "sidecar" | "folder";
@@ -88,6 +99,7 @@ export interface SubagentLink {
 
 /** The approval policy: as turnlog maps it, and the tool's own words for it. */
 export interface ApprovalFacts {
+  /** turnlog's approval mode. */
   mapped: ApprovalMode;
   /** Codex's `approval_policy` or Claude Code's `permissionMode`; null when the file has none. */
   source: string | null;
@@ -95,18 +107,25 @@ export interface ApprovalFacts {
 
 /** A `thread_rolled_back` event of a Codex rollout. */
 export interface CodexRollback {
+  /** The event's line. */
   line: number;
+  /** Turns the user rolled back. */
   turns: number;
 }
 
 /** Facts only a Codex rollout has. */
 export interface CodexFacts {
+  /** `session_meta.originator` (the Codex client). */
   originator: string | null;
+  /** `session_meta.source` (`cli`, `vscode`, `exec`, a subagent's origin as JSON). */
   source: string | null;
+  /** The session this one was forked from. */
   forkedFromId: string | null;
+  /** The sandbox policy's type, from the latest `turn_context`. */
   sandbox: string | null;
   /** What marked the turns: task events, turn ids of `turn_context`, `user_message` events. */
   turnMarkers: "task_events" | "turn_context" | "user_message" | "none";
+  /** Every `thread_rolled_back` event (the rolled-back turns stay in the records). */
   rollbacks: CodexRollback[];
 }
 
@@ -134,42 +153,61 @@ export interface ClaudeCodeFacts {
 
 /** What is known about a session file once it has been read. */
 export interface ForeignFacts {
+  /** The file's format. */
   format: SessionFormat;
+  /** The file's path. */
   path: string;
+  /** The file's size when it was read. */
   sizeBytes: number;
   /** Non-empty lines. */
   lines: number;
+  /** Whether it holds a conversation. */
   state: SessionState;
+  /** The session's id (the synthesized `session_meta.id`); null for an empty file. */
   sessionId: string | null;
   /** Every session id the lines carry (a resumed Claude Code file can hold several). */
   sessionIds: string[];
+  /** A title the file gives the session. */
   title: string | null;
+  /** The first real prompt (not injected context). */
   firstPrompt: string | null;
   /** Models in the order they first answered. */
   models: string[];
+  /** The first working directory. */
   cwd: string | null;
   /** Each working directory with the line where it first appears. */
   cwds: { cwd: string; line: number }[];
+  /** The git branch the session started on. */
   gitBranch: string | null;
+  /** The earliest time in the file. */
   created: string | null;
+  /** The latest time in the file. */
   updated: string | null;
   /** The writing tool's version. */
   version: string | null;
+  /** The approval policy, mapped and as written. */
   approval: ApprovalFacts;
+  /** Tokens used, counted once per model response; null when the file has none. */
   tokens: TokenTotals | null;
+  /** Turns read (`turn_context` records synthesized). */
   turns: number;
+  /** Branches other than the active one (Claude Code). */
   forks: ForeignFork[];
+  /** Subagent transcripts that belong to the session (Claude Code). */
   subagents: SubagentLink[];
   /** What turnlog's model could not hold, by kind. */
   ignored: Record<string, number>;
   /** Lines that are not valid. */
   problems: number;
+  /** Codex-only facts, or null. */
   codex: CodexFacts | null;
+  /** Claude Code-only facts, or null. */
   claudeCode: ClaudeCodeFacts | null;
 }
 
 /** A foreign file that cannot be read as asked. */
 export class ForeignSessionError extends Error {
+  /** An error about a foreign session file. */
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = "ForeignSessionError";
