@@ -146,23 +146,35 @@ function walkBack(index: ClaudeIndex, leaf: number): Walk {
   return { segments, cycleLine, danglingParentLine };
 }
 
-/** Adds the other lines of each API response on the branch, and the results that hang off them. */
+/** Lines a tool result may hang off between it and its call's line. */
+const BETWEEN: ReadonlySet<string> = new Set(["progress", "system", "attachment"]);
+
+/**
+ * Adds the other lines of each API response on the branch, and the results that hang off
+ * them (directly, or through hook progress and system lines): the walk back from the leaf
+ * follows one result of a parallel batch only.
+ */
 function recoverParallel(nodes: Node[], active: Set<number>): void {
   const responses = new Set<string>();
   for (const at of active) {
     const id = nodes[at]!.messageId;
     if (id !== undefined) responses.add(id);
   }
-  const recovered = new Set<number>();
   nodes.forEach((node, at) => {
     if (active.has(at) || !inTree(node) || node.messageId === undefined) return;
-    if (responses.has(node.messageId)) recovered.add(at);
+    if (responses.has(node.messageId)) active.add(at);
   });
-  for (const at of recovered) active.add(at);
-  // Each result hangs off the line holding its call: one of them is on the walked chain.
   nodes.forEach((node, at) => {
     if (active.has(at) || !inTree(node) || node.kind !== "tool_result") return;
-    if (active.has(node.parent) && nodes[node.parent]!.kind === "assistant") active.add(at);
+    const path = [at];
+    let up = node.parent;
+    while (up >= 0 && !active.has(up) && BETWEEN.has(nodes[up]!.kind) && path.length < 64) {
+      path.push(up);
+      up = nodes[up]!.parent;
+    }
+    if (up >= 0 && active.has(up) && nodes[up]!.kind === "assistant") {
+      for (const step of path) active.add(step);
+    }
   });
 }
 

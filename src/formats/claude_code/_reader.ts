@@ -132,7 +132,6 @@ export class ClaudeRead {
       this.#begin(owner, span);
     }
     this.out.push(...entries);
-    this.turns.touch(span);
   }
 
   #begin(owner: number, span: LineSpan): void {
@@ -186,7 +185,7 @@ export class ClaudeRead {
 
   #prompt(at: number, span: LineSpan): void {
     if (this.#openedFor === at) return;
-    this.turns.close(this.#clock);
+    this.turns.close();
     this.#begin(at, span);
   }
 
@@ -256,7 +255,6 @@ export class ClaudeRead {
     parts.sort((a, b) => a.span.line - b.span.line || a.order - b.order);
     if (parts.length > 0) {
       this.#emit(run.node, parts[0]!.span, parts.map((part) => part.entry));
-      this.turns.touch(parts[parts.length - 1]!.span);
     }
     const usage = run.usageKey === undefined ? undefined : this.index.usage.get(run.usageKey);
     const turnUsage: Usage | undefined = usage && {
@@ -265,6 +263,8 @@ export class ClaudeRead {
       totalTokens: usage.input + usage.cacheRead + usage.cacheCreation + usage.output,
     };
     this.turns.response(run.usageKey ?? run.key, turnUsage, run.calls);
+    const end = parts[parts.length - 1]?.span;
+    if (end) this.turns.answered(end, this.#clock);
     this.out.push(...run.held);
   }
 
@@ -314,7 +314,7 @@ export class ClaudeRead {
   /** The end of the file. */
   end(): void {
     this.#flush();
-    this.turns.close(this.#clock);
+    this.turns.close();
   }
 }
 

@@ -2,7 +2,7 @@
  * The turns of a Claude Code transcript's active branch: a turn starts at a prompt (a user
  * line that is not a tool result, an injected meta line, a compact summary, a local command
  * or an interruption) and ends at a `turn_duration` line, an interruption, or, in files
- * without `turn_duration`, at a final answer with no tool call left open. Pure.
+ * without `turn_duration`, at an answer that asks for no tool with no call left open. Pure.
  *
  * @module
  */
@@ -22,7 +22,6 @@ interface OpenTurn {
   /** Whether the turn's latest model response asked for tools. */
   lastAskedTools: boolean;
   finished: boolean;
-  last: LineSpan;
 }
 
 /** How a turn starts: its run id, model and policy. */
@@ -70,14 +69,8 @@ export class ClaudeTurns {
       pending: new Set(),
       lastAskedTools: false,
       finished: false,
-      last: span,
     };
     this.turns++;
-  }
-
-  /** The turn's latest line, where a turn end without a marker is written. */
-  touch(span: LineSpan): void {
-    if (this.#turn) this.#turn.last = span;
   }
 
   /** A model response of the turn, its usage counted once per key. */
@@ -120,19 +113,18 @@ export class ClaudeTurns {
   }
 
   /**
-   * Closes the turn before the next one (or at the end of the file). Without `turn_duration`
-   * lines, a turn whose latest response answered without asking for tools, and left no call
-   * open, ended normally: it gets its `run_finished` at its last line.
+   * In files without `turn_duration` lines, a response that asks for no tool, with no call of
+   * the turn left open, ends the turn (Claude Code only goes on after a tool result): its
+   * `run_finished` goes right after it.
    */
-  close(time: string): void {
+  answered(span: LineSpan, time: string): void {
     const turn = this.#turn;
-    if (!turn) return;
-    if (
-      !turn.finished && !this.markedEnds && turn.rounds > 0 && !turn.lastAskedTools &&
-      turn.pending.size === 0
-    ) {
-      this.finish(turn.last, "succeeded", time);
-    }
+    if (!turn || this.markedEnds || turn.lastAskedTools || turn.pending.size > 0) return;
+    this.finish(span, "succeeded", time);
+  }
+
+  /** Closes the turn before the next one (or at the end of the file). */
+  close(): void {
     this.#turn = undefined;
   }
 }

@@ -170,6 +170,9 @@ class CodexRead {
     this.cwds.see(str(payload, "cwd"), span.line);
     const turnId = str(payload, "turn_id");
     if (!this.turns.open && (this.turns.announced || this.turns.waiting)) {
+      if (turnId !== undefined && this.codex.turnMarkers === "user_message") {
+        this.codex.turnMarkers = "turn_context";
+      }
       this.turns.openTurn(span, turnId);
       return;
     }
@@ -252,8 +255,8 @@ class CodexRead {
   #userMessage(payload: Json, span: LineSpan): void {
     const text = str(payload, "message") ?? "";
     this.firstPrompt ??= text;
-    if (!this.sawTasks && this.turns.waiting) {
-      // No task events: the prompt and the context before it open a turn.
+    if (!this.sawTasks && (this.turns.waiting || !this.#userItemPending)) {
+      // No task events: the prompt (and the context before it) opens a turn.
       if (this.codex.turnMarkers === "none") this.codex.turnMarkers = "user_message";
       this.turns.startTurn(undefined, span);
     }
