@@ -11,6 +11,9 @@ import {
   type ForeignEntry,
   type SessionFormat,
 } from "../src/formats/mod.ts";
+import { normalizeHistory, replayHistory } from "../src/history/mod.ts";
+import { type SegmentedSession, TurnSegmenter } from "../src/inspect/mod.ts";
+import { type ResponseItem, type SessionRecord, SessionRecordSchema } from "../src/record/mod.ts";
 
 /** One entry in a line: `line kind detail`. */
 export function describeEntry(entry: ForeignEntry): string {
@@ -64,4 +67,45 @@ export async function readText(
   await Deno.writeTextFile(path, text);
   const session = await collectSession(path, format);
   return { ...session, path, lines: session.entries.map(describeEntry) };
+}
+
+/** Every record that is not valid against turnlog's own schema, with why. */
+export function invalidRecords(records: readonly SessionRecord[]): string[] {
+  const bad: string[] = [];
+  for (const record of records) {
+    const parsed = SessionRecordSchema.safeParse(record);
+    if (!parsed.success) bad.push(`${record.type}: ${parsed.error.message}`);
+  }
+  return bad;
+}
+
+/** The entries through the inspector's segmenter, as the inspector will feed them. */
+export function segment(path: string, entries: readonly ForeignEntry[]): SegmentedSession {
+  const segmenter = new TurnSegmenter(path);
+  for (const entry of entries) {
+    const range = { start: entry.start, end: entry.end };
+    if (entry.record) segmenter.push({ line: entry.line, record: entry.record }, range);
+    else if (entry.problem) segmenter.push({ line: entry.line, problem: entry.problem }, range);
+  }
+  return segmenter.finish({ sizeBytes: 0 });
+}
+
+/** The history a resume would send: the records replayed and normalized. */
+export function resumedHistory(records: readonly SessionRecord[]) {
+  return normalizeHistory(replayHistory(records));
+}
+
+/** Whether every call of a history is followed by exactly one output and every output has a call. */
+export function paired(history: readonly ResponseItem[]): boolean {
+  const open = new Set<string>();
+  const done = new Set<string>();
+  for (const item of history) {
+    if (item.type === "function_call") open.add(item.callId);
+    if (item.type === "function_call_output") {
+      if (!open.has(item.callId) || done.has(item.callId)) return false;
+      open.delete(item.callId);
+      done.add(item.callId);
+    }
+  }
+  return open.size === 0;
 }

@@ -151,7 +151,7 @@ export class ClaudeTranscriptBuilder {
             output_tokens: last ? usage.output : 1,
           },
         },
-      }, index === 0 ? options : { extra: options.extra });
+      }, index === 0 ? options : options.extra === undefined ? {} : { extra: options.extra });
       uuids.push(line);
     });
     return uuids;

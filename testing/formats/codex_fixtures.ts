@@ -218,7 +218,7 @@ export interface ScaleOptions {
 /**
  * The lines of a large rollout in the real shapes, seeded: turns of several requests, each a
  * `turn_context`, reasoning, a call and its output and a `token_count`, with a compaction
- * every 200 requests. Yields line texts (without newline) until the target size is reached.
+ * every 100 requests. Yields line texts (without newline) until the target size is reached.
  */
 export function* codexRolloutLines(options: ScaleOptions): Generator<string> {
   const random = seededRandom(options.seed);
@@ -247,7 +247,7 @@ export function* codexRolloutLines(options: ScaleOptions): Generator<string> {
           callId,
           `Process exited with code ${int(10) === 0 ? 1 : 0}\nOutput:\n${text(20 + int(400))}`,
         );
-      if (++requests % 200 === 0) {
+      if (++requests % 100 === 0) {
         builder.compacted("", [codexMessage("user", text(10)), {
           type: "compaction",
           encrypted_content: "gAAAAB" + text(50),
