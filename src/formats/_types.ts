@@ -137,7 +137,10 @@ export interface ClaudeCodeFacts {
   cycleLine: number | null;
   /** The active branch's root line when its `parentUuid` names no line of the file. */
   danglingParentLine: number | null;
-  /** Lines whose `uuid` a later line repeats (a resume replaying history); the later one counts. */
+  /**
+   * Lines passed over because another line has their `uuid`: a resume's replay of a line (the
+   * first copy counts) or a line re-parented later (the last copy counts).
+   */
   supersededLines: number;
   /** Lines on no active branch and in no reported fork (progress and hook lines off the branch). */
   sideLines: number;

@@ -14,7 +14,7 @@ const tool = (id: string, name: string, input: Record<string, unknown>) => ({
 
 /**
  * A newer transcript (2.1): lines without a uuid, a hook `progress` line as the root, one
- * response split over four lines with parallel tool calls whose results hang off their own
+ * response split over five lines (two texts, parallel tool calls) whose results hang off their own
  * lines (so the walk back from the leaf misses one), an attachment and hook lines in the
  * chain, `turn_duration` lines, a `summary` title, a `cd` between turns.
  */
@@ -34,9 +34,10 @@ export function claudeBasic(): string {
   });
   b.progress({ type: "hook_progress", hookEvent: "SessionStart" }, { parent: null });
   b.user("List and read the files", { extra: { permissionMode: "acceptEdits" } });
-  const [, , callA, callB] = b.assistant([
+  const [, , , callA, callB] = b.assistant([
     { thinking: "Two calls at once." },
     { text: "I'll look." },
+    { text: "Both at once." },
     tool("toolu_A", "Bash", { command: "ls" }),
     tool("toolu_B", "Read", { file_path: "a.txt" }),
   ], { stop: "tool_use", usage: { input: 10, output: 80 } });
@@ -160,11 +161,17 @@ export function claudeCycle(): string {
   return b.text();
 }
 
-/** A line whose parent is in no line of the file (a resume of history kept elsewhere). */
-export function claudeDangling(): string {
+/**
+ * A resumed session: its first line's parent is in no line of the file (history kept
+ * elsewhere), and the resume replayed that line (same uuid, same parent) before going on.
+ */
+export function claudeResumed(): string {
   const b = new ClaudeTranscriptBuilder();
-  b.user("Continue", { parent: "00000000-0000-4000-8000-0000000000ff" });
-  b.assistant([{ text: "Continuing." }], { stop: "end_turn" });
+  const first = b.user("Continue", { parent: "00000000-0000-4000-8000-0000000000ff" });
+  const [answer] = b.assistant([{ text: "Continuing." }], { stop: "end_turn" });
+  b.user("Continue", { parent: "00000000-0000-4000-8000-0000000000ff", uuid: first });
+  b.user("And then?", { parent: answer! });
+  b.assistant([{ text: "Then done." }], { stop: "end_turn" });
   return b.text();
 }
 
@@ -185,7 +192,7 @@ export const CLAUDE_FIXTURES: Record<string, () => string> = {
   forks: claudeForks,
   compaction: claudeCompaction,
   cycle: claudeCycle,
-  dangling: claudeDangling,
+  resumed: claudeResumed,
   damage: claudeDamage,
 };
 

@@ -53,7 +53,7 @@ export interface Node {
   /** `message.id` of an assistant line: the lines of one API response share it. */
   messageId: string | undefined;
   model: string | undefined;
-  /** A later line repeats this line's uuid (a resume replaying history). */
+  /** Another line with this uuid counts instead (see {@linkcode indexTranscript}). */
   superseded: boolean;
   /** `compact_boundary` only: the line it continues and the preserved segment. */
   boundary: BoundaryInfo | undefined;
@@ -277,8 +277,14 @@ export async function indexTranscript(path: string, sizeBytes: number): Promise<
     index.nodes.push(node);
     if (node.uuid !== undefined) {
       const earlier = index.byUuid.get(node.uuid);
-      if (earlier !== undefined) index.nodes[earlier]!.superseded = true;
-      index.byUuid.set(node.uuid, at);
+      // A resume replays lines as they were: the first copy keeps its place in the file. A
+      // copy with another parent (a message a compaction kept) moves the line: the last counts.
+      if (earlier !== undefined && index.nodes[earlier]!.parentUuid === node.parentUuid) {
+        node.superseded = true;
+      } else {
+        if (earlier !== undefined) index.nodes[earlier]!.superseded = true;
+        index.byUuid.set(node.uuid, at);
+      }
     }
     noteFacts(index, parsed.value, node);
     const message = obj(parsed.value, "message");
