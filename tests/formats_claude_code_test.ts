@@ -18,7 +18,7 @@ import {
   claudeResumed,
   writeClaudeProject,
 } from "../testing/formats/claude_fixtures.ts";
-import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
+import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { claudeTranscriptLines, writeLines } from "../testing/formats/scale.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
@@ -388,4 +388,27 @@ Deno.test("claudeTranscriptLines() grows a transcript to a target size in the re
   assert(calls > 50 && calls === outputs, `${calls} calls, ${outputs} outputs`);
   assertEquals([session.facts.forks, session.facts.problems], [[], 0]);
   assert(session.facts.claudeCode!.sideLines > 0);
+});
+
+Deno.test("readForeignSession(claude-code) starts a turn at a slash command the model answers", async () => {
+  await using dir = await tempDir();
+  const b = new ClaudeTranscriptBuilder();
+  b.user(
+    "<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>",
+    {
+      parent: null,
+    },
+  );
+  b.user("Please analyze this codebase and create a CLAUDE.md file.", { extra: { isMeta: true } });
+  b.assistant([{ text: "Created CLAUDE.md." }], { stop: "end_turn" });
+  const { lines, facts } = await read(dir.path, "init", b.text());
+  assertEquals(lines, [
+    "1 session_meta init claude-opus-4-5-20251101 ask-changes",
+    `1 turn_context ${uuid(1)} claude-opus-4-5-20251101 ask-changes`,
+    "1 user: <command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>",
+    "2 user: Please analyze this codebase and create a CLAUDE.md file.",
+    "3 assistant: Created CLAUDE.md.",
+    `3 run_finished ${uuid(1)} succeeded rounds=1`,
+  ]);
+  assertEquals(facts.firstPrompt, "/init");
 });

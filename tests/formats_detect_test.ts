@@ -219,3 +219,25 @@ Deno.test("codexSessionsRoot() and claudeProjectsRoot() follow CODEX_HOME and CL
   assertEquals(claudeProjectsRoot(env({ HOME: "/home/u" })), "/home/u/.claude/projects");
   assertEquals(claudeProjectsRoot(env({ CLAUDE_CONFIG_DIR: "/y" })), "/y/projects");
 });
+
+const openFiles = () => [...Deno.readDirSync("/proc/self/fd")].length;
+
+Deno.test("ForeignSession closes its file when the reader stops early", async () => {
+  try {
+    openFiles();
+  } catch {
+    console.log("skipped: /proc/self/fd is not there to count open files");
+    return;
+  }
+  await using dir = await tempDir();
+  const path = await write(dir.path, "c.jsonl", codexTurnIds());
+  const claude = await write(dir.path, "k.jsonl", claudeBasic());
+  const before = openFiles();
+  for (
+    const [file, format] of [[path, "codex"], [claude, "claude-code"], [path, "turnlog"]] as const
+  ) {
+    const session = readForeignSession(file, format);
+    for await (const _ of session) break;
+  }
+  assertEquals(openFiles(), before);
+});

@@ -71,13 +71,18 @@ export class ForeignSession implements AsyncIterable<ForeignEntry> {
       : this.format === "claude-code"
       ? readClaudeTranscript(this.path, size, this.#options)
       : readTurnlogSession(this.path, size);
-    while (true) {
-      const step = await reader.next();
-      if (step.done) {
-        this.#facts = step.value;
-        return;
+    try {
+      while (true) {
+        const step = await reader.next();
+        if (step.done) {
+          this.#facts = step.value;
+          return;
+        }
+        yield step.value;
       }
-      yield step.value;
+    } finally {
+      // A reader left early closes the file it holds open.
+      if (this.#facts === undefined) await reader.return(undefined as never);
     }
   }
 }

@@ -32,6 +32,14 @@ import type { Branch } from "./_branch.ts";
 import { type ClaudeIndex, type Node, usageKey } from "./_index.ts";
 import { ClaudeTurns } from "./_turns.ts";
 
+/** A prompt as a person reads it: a slash command's echo becomes the command and its arguments. */
+function promptText(text: string): string {
+  const name = /<command-name>([^<]*)<\/command-name>/.exec(text)?.[1];
+  if (name === undefined) return text;
+  const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1] ?? "";
+  return `${name.trim()} ${args.trim()}`.trim();
+}
+
 /** Lines of one API response, merged as they come. */
 interface Run {
   key: string;
@@ -201,7 +209,7 @@ export class ClaudeRead {
     const text = kind === "summary" ? summaryText(value) : content.text;
     if (text !== undefined) {
       entries.push(this.#record(span, { type: "message", role: "user", content: text }));
-      if (this.#isPrompt(at)) this.firstPrompt ??= text;
+      if (this.#isPrompt(at)) this.firstPrompt ??= promptText(text);
     }
     for (const kind of content.ignored) {
       countKind(this.ignored, kind);
