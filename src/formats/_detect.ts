@@ -175,7 +175,7 @@ export async function detectFormat(
   let metadata: Verdict;
   let firstIssue: string | undefined;
   for (const [index, raw] of lines.entries()) {
-    const line = raw.replace(/\r$/, "");
+    const line = raw.replace(/\r$/, "").replace(/^\uFEFF/, "");
     if (line.trim().length === 0) continue;
     let value: unknown;
     try {
