@@ -1,0 +1,195 @@
+/**
+ * The line-level helpers every adapter shares: a line parsed into a JSON object or a problem
+ * (the kinds and `path:line: what is wrong` messages of turnlog's own reader), and small
+ * accessors for untyped JSON.
+ *
+ * @module
+ */
+import type { Line } from "../io/_lines.ts";
+import type { LineProblem, ProblemKind } from "../record/_parse.ts";
+import type { ApprovalMode, SessionRecord } from "../record/_schemas.ts";
+import type { ForeignEntry, LineSpan } from "./_types.ts";
+
+/** A parsed JSON object of unknown shape. */
+export type Json = Record<string, unknown>;
+
+/** Whether a value is a JSON object (not an array, not null). */
+export const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The string at `key`, or undefined. */
+export const str = (value: Json, key: string): string | undefined => {
+  const found = value[key];
+  return typeof found === "string" ? found : undefined;
+};
+
+/** The number at `key`, or undefined. */
+export const num = (value: Json, key: string): number | undefined => {
+  const found = value[key];
+  return typeof found === "number" && Number.isFinite(found) ? found : undefined;
+};
+
+/** The object at `key`, or undefined. */
+export const obj = (value: Json, key: string): Json | undefined => {
+  const found = value[key];
+  return isObject(found) ? found : undefined;
+};
+
+function shorten(text: string, max = 120): string {
+  return text.length <= max ? text : `${text.slice(0, max)}...`;
+}
+
+/** A problem about one line, worded `path:line: what is wrong`. */
+export function lineProblem(
+  path: string,
+  span: LineSpan,
+  kind: ProblemKind,
+  what: string,
+): LineProblem {
+  return {
+    line: span.line,
+    kind,
+    message: `${path}:${span.line}: ${what}`,
+    start: span.start,
+    end: span.end,
+  };
+}
+
+/**
+ * Parses a line as a JSON object, or says what is wrong with it in the words of turnlog's own
+ * reader (`parseRecordLine`): a torn last line, a line that is not JSON (two objects glued on
+ * one line, NUL padding), a line that is not an object.
+ */
+export function parseJsonLine(
+  path: string,
+  line: Line,
+): { value: Json } | { problem: LineProblem } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line.text);
+  } catch (error) {
+    if (!line.terminated) {
+      return {
+        problem: lineProblem(
+          path,
+          line,
+          "torn_tail",
+          `torn last line (${line.text.length} characters without a final newline, not valid JSON): an append was cut off`,
+        ),
+      };
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      problem: lineProblem(path, line, "malformed_json", `not valid JSON (${shorten(reason)})`),
+    };
+  }
+  if (!isObject(value)) {
+    return { problem: lineProblem(path, line, "not_an_object", "not a JSON object") };
+  }
+  return { value };
+}
+
+/** An entry holding a record. */
+export const recordEntry = (span: LineSpan, record: SessionRecord): ForeignEntry => ({
+  line: span.line,
+  start: span.start,
+  end: span.end,
+  record,
+});
+
+/** An entry naming something turnlog's model cannot hold. */
+export const ignoredEntry = (span: LineSpan, kind: string): ForeignEntry => ({
+  line: span.line,
+  start: span.start,
+  end: span.end,
+  ignored: kind,
+});
+
+/** An entry holding a problem. */
+export const problemEntry = (problem: LineProblem): ForeignEntry => ({
+  line: problem.line,
+  start: problem.start,
+  end: problem.end,
+  problem,
+});
+
+/** Just the line number and byte range of a line. */
+export const spanOf = (line: LineSpan): LineSpan => ({
+  line: line.line,
+  start: line.start,
+  end: line.end,
+});
+
+/**
+ * Codex's `approval_policy` in turnlog's terms: `never` and `on-failure` run without asking
+ * (`auto`), `on-request` asks before changes outside the sandbox (`ask-changes`), `untrusted`
+ * asks for anything not known to be safe (`ask-all`).
+ */
+export function mapCodexApproval(policy: string | undefined): ApprovalMode {
+  switch (policy) {
+    case "never":
+    case "on-failure":
+      return "auto";
+    case "untrusted":
+    case "unless-trusted":
+      return "ask-all";
+    default:
+      return "ask-changes";
+  }
+}
+
+/**
+ * Claude Code's `permissionMode` in turnlog's terms: `bypassPermissions` (and `dontAsk`) never
+ * ask, `plan` lets nothing change without asking, `default` and `acceptEdits` ask before
+ * commands and changes.
+ */
+export function mapClaudePermission(mode: string | undefined): ApprovalMode {
+  switch (mode) {
+    case "bypassPermissions":
+    case "dontAsk":
+      return "auto";
+    case "plan":
+      return "ask-all";
+    default:
+      return "ask-changes";
+  }
+}
+
+/** Counts one more of `kind`. */
+export function countKind(counts: Record<string, number>, kind: string, by = 1): void {
+  counts[kind] = (counts[kind] ?? 0) + by;
+}
+
+/** The ISO time of a timestamp string, or undefined when it is not one. */
+export function isoTime(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.length === 0) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+/** Keeps the earliest and latest of the times it sees. */
+export class TimeSpan {
+  first: string | null = null;
+  last: string | null = null;
+  see(value: unknown): void {
+    const time = isoTime(value);
+    if (time === undefined) return;
+    if (this.first === null || time < this.first) this.first = time;
+    if (this.last === null || time > this.last) this.last = time;
+  }
+}
+
+/** Remembers values in the order they first appear, each with its first line. */
+export class FirstSeen {
+  readonly #seen = new Map<string, number>();
+  see(value: string | undefined, line: number): void {
+    if (value === undefined || value.length === 0 || this.#seen.has(value)) return;
+    this.#seen.set(value, line);
+  }
+  get values(): string[] {
+    return [...this.#seen.keys()];
+  }
+  get entries(): { value: string; line: number }[] {
+    return [...this.#seen].map(([value, line]) => ({ value, line }));
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The shared interface of the format adapters: what reading another tool's session file
+ * yields (turnlog records, each with the line it came from) and what is known about the file
+ * once it has been read.
+ *
+ * @module
+ */
+import type { LineProblem } from "../record/_parse.ts";
+import type { ApprovalMode, SessionRecord } from "../record/_schemas.ts";
+
+/** Every session file format turnlog reads. */
+export type SessionFormat = "turnlog" | "codex" | "claude-code";
+
+/** The formats of other tools. */
+export type ForeignFormat = Exclude<SessionFormat, "turnlog">;
+
+/** Where an entry came from: a line number and the line's byte range, terminator included. */
+export interface LineSpan {
+  /** 1-based line number. */
+  line: number;
+  /** Byte offset of the line's first byte. */
+  start: number;
+  /** Byte offset just past the line's terminator. */
+  end: number;
+}
+
+/**
+ * One thing read from a session file, in order: a turnlog record (several may share a line:
+ * a line can hold a message and tool calls), something turnlog's model cannot hold, named by
+ * kind (`reasoning`, `thinking`, `image`, `progress`, ...), or a line that is not valid.
+ */
+export type ForeignEntry =
+  | LineSpan & { record: SessionRecord; ignored?: undefined; problem?: undefined }
+  | LineSpan & { ignored: string; record?: undefined; problem?: undefined }
+  | LineSpan & { problem: LineProblem; record?: undefined; ignored?: undefined };
+
+/**
+ * What a file holds: conversation records, nothing at all, or only lines that are not part of
+ * a conversation (Claude Code's title, file-history and queue lines).
+ */
+export type SessionState = "records" | "empty" | "metadata-only";
+
+/**
+ * Tokens the model read and wrote. `input` is every prompt token (cached ones included, in
+ * both formats), `cacheRead` the part served from a cache, `cacheCreation` the part written to
+ * one (Claude), `reasoningOutput` the part of `output` spent reasoning (Codex).
+ */
+export interface TokenTotals {
+  /** Every prompt token, cached ones included. */
+  input: number;
+  /** Tokens the model wrote. */
+  output: number;
+  /** Prompt tokens served from a cache. */
+  cacheRead: number;
+  /** Prompt tokens written to a cache (Claude). */
+  cacheCreation: number;
+  /** Output tokens spent reasoning (Codex). */
+  reasoningOutput: number;
+  /** `input` plus `output`. */
+  total: number;
+}
+
+/** How a branch that is not the conversation left it. */
+export type ForkKind =
+  | "rewind"
+  | "retry"
+  | "local_command"
+  | "sidechain"
+  | "separate_root"
+  | "other";
+
+/** A branch of a Claude Code transcript that is not the active one. */
+export interface ForeignFork {
+  /** How the branch left the conversation. */
+  kind: ForkKind;
+  /** The active-branch line it hangs off, or null for a tree of its own. */
+  fromLine: number | null;
+  /** The branch's first line. */
+  firstLine: number;
+  /** The branch's last line. */
+  lastLine: number;
+  /** Lines in the branch. */
+  lines: number;
+  /** User and assistant lines in the branch. */
+  messages: number;
+}
+
+/** A subagent's transcript that belongs to the session. */
+export interface SubagentLink {
+  /** The subagent transcript's path. */
+  path: string;
+  /** The agent id its file name carries. */
+  agentId: string | null;
+  /** `sidecar`: an old `agent-*.jsonl` beside the session; `folder`: `<id>/subagents/`. */
+  style: "sidecar" | "folder";
+  /** The session line that names the agent (the Task tool's result), or null. */
+  line: number | null;
+}
+
+/** The approval policy: as turnlog maps it, and the tool's own words for it. */
+export interface ApprovalFacts {
+  /** turnlog's approval mode. */
+  mapped: ApprovalMode;
+  /** Codex's `approval_policy` or Claude Code's `permissionMode`; null when the file has none. */
+  source: string | null;
+}
+
+/** A `thread_rolled_back` event of a Codex rollout. */
+export interface CodexRollback {
+  /** The event's line. */
+  line: number;
+  /** Turns the user rolled back. */
+  turns: number;
+}
+
+/** Facts only a Codex rollout has. */
+export interface CodexFacts {
+  /** `session_meta.originator` (the Codex client). */
+  originator: string | null;
+  /** `session_meta.source` (`cli`, `vscode`, `exec`, a subagent's origin as JSON). */
+  source: string | null;
+  /** The session this one was forked from. */
+  forkedFromId: string | null;
+  /** The sandbox policy's type, from the latest `turn_context`. */
+  sandbox: string | null;
+  /** What marked the turns: task events, turn ids of `turn_context`, `user_message` events. */
+  turnMarkers: "task_events" | "turn_context" | "user_message" | "none";
+  /** Every `thread_rolled_back` event (the rolled-back turns stay in the records). */
+  rollbacks: CodexRollback[];
+}
+
+/** Facts only a Claude Code transcript has. */
+export interface ClaudeCodeFacts {
+  /** The line the active branch was walked back from. */
+  leafLine: number | null;
+  /** Where the walk back met a line it had already passed (a cycle), or null. */
+  cycleLine: number | null;
+  /** The active branch's root line when its `parentUuid` names no line of the file. */
+  danglingParentLine: number | null;
+  /**
+   * Lines passed over because another line has their `uuid`: a resume's replay of a line (the
+   * first copy counts) or a line re-parented later (the last copy counts).
+   */
+  supersededLines: number;
+  /** Lines on no active branch and in no reported fork (progress and hook lines off the branch). */
+  sideLines: number;
+  /** What closed the turns: `turn_duration` lines, or a final answer (`end_turn`). */
+  turnEnds: "turn_duration" | "final_answer";
+  /** The file's own agent id, when it is a subagent's transcript. */
+  agentId: string | null;
+  /** The session a subagent's transcript belongs to. */
+  parentSessionId: string | null;
+  /** Compactions: `compact_boundary` lines on the active branch. */
+  compactions: number;
+}
+
+/** What is known about a session file once it has been read. */
+export interface ForeignFacts {
+  /** The file's format. */
+  format: SessionFormat;
+  /** The file's path. */
+  path: string;
+  /** The file's size when it was read. */
+  sizeBytes: number;
+  /** Non-empty lines. */
+  lines: number;
+  /** Whether it holds a conversation. */
+  state: SessionState;
+  /** The session's id (the synthesized `session_meta.id`); null for an empty file. */
+  sessionId: string | null;
+  /** Every session id the lines carry (a resumed Claude Code file can hold several). */
+  sessionIds: string[];
+  /** A title the file gives the session. */
+  title: string | null;
+  /** The first real prompt (not injected context). */
+  firstPrompt: string | null;
+  /** Models in the order they first answered. */
+  models: string[];
+  /** The first working directory. */
+  cwd: string | null;
+  /** Each working directory with the line where it first appears. */
+  cwds: { cwd: string; line: number }[];
+  /** The git branch the session started on. */
+  gitBranch: string | null;
+  /** The earliest time in the file. */
+  created: string | null;
+  /** The latest time in the file. */
+  updated: string | null;
+  /** The writing tool's version. */
+  version: string | null;
+  /** The approval policy, mapped and as written. */
+  approval: ApprovalFacts;
+  /** Tokens used, counted once per model response; null when the file has none. */
+  tokens: TokenTotals | null;
+  /** Turns read (`turn_context` records synthesized). */
+  turns: number;
+  /** Branches other than the active one (Claude Code). */
+  forks: ForeignFork[];
+  /** Subagent transcripts that belong to the session (Claude Code). */
+  subagents: SubagentLink[];
+  /** What turnlog's model could not hold, by kind. */
+  ignored: Record<string, number>;
+  /** Lines that are not valid. */
+  problems: number;
+  /** Codex-only facts, or null. */
+  codex: CodexFacts | null;
+  /** Claude Code-only facts, or null. */
+  claudeCode: ClaudeCodeFacts | null;
+}
+
+/** A foreign file that cannot be read as asked. */
+export class ForeignSessionError extends Error {
+  /** An error about a foreign session file. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "ForeignSessionError";
+  }
+}

@@ -1,0 +1,306 @@
+/**
+ * The active branch of a Claude Code transcript: walked back through `parentUuid` from the
+ * newest line, across each compaction to the line its boundary continues, with the split
+ * lines of parallel tool calls stitched back in; every other branch reported as a fork. Pure:
+ * it works on the first pass's nodes only.
+ *
+ * @module
+ */
+import type { ForeignFork, ForkKind } from "../_types.ts";
+import type { ClaudeIndex, Node } from "./_index.ts";
+
+/** The active branch and what hangs off it. */
+export interface Branch {
+  /** Node indexes emitted at their own place, in file order. */
+  active: Set<number>;
+  /** For the node a checkpoint is written at: its boundary and the preserved nodes it keeps. */
+  checkpoints: Map<number, { boundary: number; kept: number[] }>;
+  /** Nodes whose items a checkpoint keeps (read when passed, used at the checkpoint). */
+  kept: Set<number>;
+  /** Boundaries whose checkpoint is written at a later node (their summary line). */
+  foldedBoundaries: Set<number>;
+  /** `<command-name>` lines that ran locally (their output follows): not prompts. */
+  localCommands: Set<number>;
+  leaf: number;
+  cycleLine: number | null;
+  danglingParentLine: number | null;
+  forks: ForeignFork[];
+  /** Lines on no branch that holds a message (hook progress and the like). */
+  sideLines: number;
+}
+
+/** Nodes that take part in the conversation's tree. */
+const inTree = (node: Node) =>
+  node.uuid !== undefined && !node.superseded && node.kind !== "problem" && node.kind !== "meta";
+
+/** Lines the user or the model wrote into the conversation (not local commands or hooks). */
+const MESSAGE_KINDS: ReadonlySet<string> = new Set([
+  "prompt",
+  "assistant",
+  "tool_result",
+  "compact_summary",
+  "interrupt",
+]);
+/** User lines of local commands and injected text. */
+const LOCAL_KINDS: ReadonlySet<string> = new Set(["command", "local_output", "user_meta"]);
+
+/** The newest line of the tree that satisfies `test`, sidechain lines only when all are. */
+function newest(nodes: Node[], test: (node: Node) => boolean): number {
+  let fallback = -1;
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const node = nodes[i]!;
+    if (!inTree(node) || !test(node)) continue;
+    if (!node.sidechain) return i;
+    if (fallback === -1) fallback = i;
+  }
+  // A subagent's transcript is all sidechain lines.
+  return fallback;
+}
+
+/**
+ * The line to walk back from: the newest line that descends from the newest message. A
+ * local command run after the conversation on a line of its own (`!cmd` off the session's
+ * first caveat) is then a fork, not the conversation; trailing hook and timing lines that
+ * follow the last message stay on the branch.
+ */
+function findLeaf(nodes: Node[]): number {
+  const message = newest(nodes, (node) => MESSAGE_KINDS.has(node.kind));
+  if (message < 0) return newest(nodes, () => true);
+  const budget = nodes.length - message;
+  for (let i = nodes.length - 1; i > message; i--) {
+    if (!inTree(nodes[i]!) || nodes[i]!.sidechain !== nodes[message]!.sidechain) continue;
+    let at = i;
+    for (let step = 0; step < budget && at > message; step++) at = nodes[at]!.parent;
+    if (at === message) return i;
+  }
+  return message;
+}
+
+/**
+ * Where the walk goes after a boundary: the line it continues (`logicalParentUuid`), or,
+ * when that line was rewritten after the boundary (a preserved tail), the last preserved
+ * message written before it.
+ */
+function acrossBoundary(index: ClaudeIndex, boundary: number): number {
+  const info = index.nodes[boundary]!.boundary!;
+  const candidates = [info.logicalParentUuid, ...[...info.preserved].reverse()];
+  for (const uuid of candidates) {
+    if (uuid === undefined) continue;
+    const at = index.byUuid.get(uuid);
+    if (at !== undefined && at < boundary) return at;
+  }
+  return -1;
+}
+
+interface Walk {
+  /** The chain from the root to the leaf, split at each boundary it crosses. */
+  segments: number[][];
+  cycleLine: number | null;
+  danglingParentLine: number | null;
+}
+
+/** Walks back from the leaf. A line met twice in one segment is a cycle: the walk stops. */
+function walkBack(index: ClaudeIndex, leaf: number): Walk {
+  const { nodes } = index;
+  // A preserved segment's head hangs off the summary until its boundary is crossed.
+  const relinks = new Map<number, { anchor: number; boundary: number }>();
+  nodes.forEach((node, at) => {
+    const info = node.boundary;
+    if (!info?.headUuid || !info.anchorUuid) return;
+    const head = index.byUuid.get(info.headUuid);
+    const anchor = index.byUuid.get(info.anchorUuid);
+    if (head !== undefined && anchor !== undefined) relinks.set(head, { anchor, boundary: at });
+  });
+  const segments: number[][] = [[]];
+  const crossed = new Set<number>();
+  let seen = new Set<number>();
+  let cycleLine: number | null = null;
+  let danglingParentLine: number | null = null;
+  let current = leaf;
+  let steps = 0;
+  while (current >= 0 && steps++ <= 2 * nodes.length + 2) {
+    if (seen.has(current) || crossed.has(current)) {
+      cycleLine = nodes[current]!.line;
+      break;
+    }
+    seen.add(current);
+    segments[0]!.push(current);
+    const node = nodes[current]!;
+    if (node.kind === "boundary" && node.parent < 0) {
+      crossed.add(current);
+      segments.unshift([]);
+      seen = new Set();
+      current = acrossBoundary(index, current);
+      continue;
+    }
+    const relink = relinks.get(current);
+    if (relink && !crossed.has(relink.boundary)) {
+      current = relink.anchor;
+      continue;
+    }
+    if (node.parent < 0 && node.parentUuid !== undefined) danglingParentLine = node.line;
+    current = node.parent;
+  }
+  for (const segment of segments) segment.reverse();
+  // The first segment may be empty (a boundary that continues no line of the file).
+  return { segments, cycleLine, danglingParentLine };
+}
+
+/** Lines a tool result may hang off between it and its call's line. */
+const BETWEEN: ReadonlySet<string> = new Set(["progress", "system", "attachment"]);
+
+/**
+ * Adds the other lines of each API response on the branch, and the results that hang off
+ * them (directly, or through hook progress and system lines): the walk back from the leaf
+ * follows one result of a parallel batch only.
+ */
+function recoverParallel(nodes: Node[], active: Set<number>): void {
+  const responses = new Set<string>();
+  for (const at of active) {
+    const id = nodes[at]!.messageId;
+    if (id !== undefined) responses.add(id);
+  }
+  nodes.forEach((node, at) => {
+    if (active.has(at) || !inTree(node) || node.messageId === undefined) return;
+    if (responses.has(node.messageId)) active.add(at);
+  });
+  nodes.forEach((node, at) => {
+    if (active.has(at) || !inTree(node) || node.kind !== "tool_result") return;
+    const path = [at];
+    let up = node.parent;
+    while (up >= 0 && !active.has(up) && BETWEEN.has(nodes[up]!.kind) && path.length < 64) {
+      path.push(up);
+      up = nodes[up]!.parent;
+    }
+    if (up >= 0 && active.has(up) && nodes[up]!.kind === "assistant") {
+      for (const step of path) active.add(step);
+    }
+  });
+}
+
+function forkKind(node: Node): ForkKind {
+  if (node.sidechain) return "sidechain";
+  switch (node.kind) {
+    case "prompt":
+      return "rewind";
+    case "assistant":
+      return "retry";
+    case "command":
+    case "local_output":
+      return "local_command";
+    default:
+      return "other";
+  }
+}
+
+/** Groups the lines off the branch by the line they branch from. */
+function findForks(nodes: Node[], active: Set<number>, kept: Set<number>) {
+  const root = new Map<number, number>();
+  const rootOf = (start: number): number => {
+    const path = new Set<number>();
+    let at = start;
+    while (true) {
+      const known = root.get(at);
+      if (known !== undefined) {
+        at = known;
+        break;
+      }
+      const parent = nodes[at]!.parent;
+      if (parent < 0 || active.has(parent) || path.has(at) || !inTree(nodes[parent]!)) break;
+      path.add(at);
+      at = parent;
+    }
+    for (const step of path) root.set(step, at);
+    root.set(start, at);
+    return at;
+  };
+  const groups = new Map<number, { lines: number; messages: number; last: number }>();
+  nodes.forEach((node, at) => {
+    if (active.has(at) || kept.has(at) || !inTree(node)) return;
+    const top = rootOf(at);
+    const group = groups.get(top) ?? { lines: 0, messages: 0, last: node.line };
+    group.lines++;
+    if (MESSAGE_KINDS.has(node.kind) || LOCAL_KINDS.has(node.kind)) group.messages++;
+    group.last = Math.max(group.last, node.line);
+    groups.set(top, group);
+  });
+  const forks: ForeignFork[] = [];
+  let sideLines = 0;
+  for (const [top, group] of [...groups].sort((a, b) => a[0] - b[0])) {
+    const node = nodes[top]!;
+    if (group.messages === 0) {
+      sideLines += group.lines;
+      continue;
+    }
+    const from = node.parent >= 0 && active.has(node.parent) ? nodes[node.parent]!.line : null;
+    forks.push({
+      kind: from === null && forkKind(node) !== "sidechain" ? "separate_root" : forkKind(node),
+      fromLine: from,
+      firstLine: node.line,
+      lastLine: group.last,
+      lines: group.lines,
+      messages: group.messages,
+    });
+  }
+  return { forks, sideLines };
+}
+
+/** Where each crossed boundary's checkpoint goes, and which preserved nodes it keeps. */
+function placeCheckpoints(nodes: Node[], segments: number[][], branch: Branch): void {
+  for (const segment of segments.slice(1)) {
+    const boundary = segment[0]!;
+    const next = segment[1];
+    const summary = next !== undefined &&
+        (nodes[next]!.kind === "compact_summary" || nodes[next]!.kind === "summary")
+      ? next
+      : boundary;
+    if (summary !== boundary) branch.foldedBoundaries.add(boundary);
+    const kept: number[] = [];
+    for (const at of segment) {
+      if (at < boundary) {
+        kept.push(at);
+        branch.kept.add(at);
+      } else {
+        branch.active.add(at);
+      }
+    }
+    branch.checkpoints.set(summary, { boundary, kept });
+  }
+}
+
+/** Finds the active branch of an indexed transcript. */
+export function findBranch(index: ClaudeIndex): Branch {
+  const { nodes } = index;
+  const leaf = findLeaf(nodes);
+  const branch: Branch = {
+    active: new Set(),
+    checkpoints: new Map(),
+    kept: new Set(),
+    foldedBoundaries: new Set(),
+    localCommands: new Set(),
+    leaf,
+    cycleLine: null,
+    danglingParentLine: null,
+    forks: [],
+    sideLines: 0,
+  };
+  if (leaf < 0) return branch;
+  const walk = walkBack(index, leaf);
+  branch.cycleLine = walk.cycleLine;
+  branch.danglingParentLine = walk.danglingParentLine;
+  for (const at of walk.segments[0] ?? []) branch.active.add(at);
+  placeCheckpoints(nodes, walk.segments, branch);
+  recoverParallel(nodes, branch.active);
+  for (const at of branch.active) {
+    const node = nodes[at]!;
+    if (
+      node.kind === "local_output" && node.parent >= 0 && nodes[node.parent]!.kind === "command"
+    ) {
+      branch.localCommands.add(node.parent);
+    }
+  }
+  const { forks, sideLines } = findForks(nodes, branch.active, branch.kept);
+  branch.forks = forks;
+  branch.sideLines = sideLines;
+  return branch;
+}

@@ -1,0 +1,148 @@
+/**
+ * Claude Code transcripts where Claude Code keeps them, `<root>/<project>/<session id>.jsonl`:
+ * listed newest first (by modification time: the names carry no time) and found by id or
+ * unique prefix from names alone.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { checkSessionId } from "../../record/_ids.ts";
+import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
+import type { ForeignListing, FoundSession, ListedForeignSession, ListOptions } from "../_find.ts";
+import { dirEntries, previewLine, scanHead } from "../_head.ts";
+import { isObject, obj, str } from "../_line.ts";
+
+const TRANSCRIPT = /^([0-9A-Za-z][0-9A-Za-z_-]*)\.jsonl$/;
+const AGENT = /^agent-/;
+
+/** Options of {@linkcode listClaudeSessions}. */
+export interface ClaudeListOptions extends ListOptions {
+  /** List empty files too (Claude Code leaves many). @default {false} */
+  includeEmpty?: boolean;
+}
+
+async function transcriptsOf(root: string, project: string): Promise<FoundSession[]> {
+  const dir = join(root, project);
+  const found: FoundSession[] = [];
+  for (const entry of await dirEntries(dir)) {
+    const id = TRANSCRIPT.exec(entry.name)?.[1];
+    if (!entry.isFile || id === undefined) continue;
+    found.push({
+      format: "claude-code",
+      id,
+      path: join(dir, entry.name),
+      created: null,
+      modified: null,
+      sizeBytes: 0,
+      project,
+    });
+  }
+  return found;
+}
+
+async function projects(root: string): Promise<string[]> {
+  return (await dirEntries(root)).filter((e) => e.isDirectory).map((e) => e.name).sort();
+}
+
+async function withStat(session: FoundSession): Promise<FoundSession> {
+  const info = await Deno.stat(session.path);
+  return { ...session, sizeBytes: info.size, modified: info.mtime?.toISOString() ?? null };
+}
+
+/**
+ * Finds a transcript by full id or unique prefix among the project folders' file names; no
+ * file is opened. Subagent transcripts (`agent-*`) are found by their own names.
+ *
+ * @throws {InvalidSessionIdError} when `idOrPrefix` is not a plain id
+ * @throws {SessionNotFoundError} when no transcript matches
+ * @throws {AmbiguousSessionError} when several match
+ */
+export async function findClaudeSession(root: string, idOrPrefix: string): Promise<FoundSession> {
+  const prefix = checkSessionId(idOrPrefix);
+  const matches: FoundSession[] = [];
+  for (const project of await projects(root)) {
+    for (const session of await transcriptsOf(root, project)) {
+      const id = session.id.toLowerCase();
+      if (id === prefix) return await withStat(session);
+      if (id.startsWith(prefix) && (AGENT.test(prefix) || !AGENT.test(id))) matches.push(session);
+    }
+  }
+  if (matches.length === 0) throw new SessionNotFoundError(idOrPrefix, root);
+  if (matches.length > 1) {
+    throw new AmbiguousSessionError(
+      idOrPrefix,
+      matches.map((m) => ({ id: m.id, path: m.path, createdAt: m.modified ?? "" })),
+    );
+  }
+  return await withStat(matches[0]!);
+}
+
+const NOT_A_PROMPT = /^\s*(<|Caveat: |\[Request interrupted)/;
+
+function promptText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  if (content.some((b) => isObject(b) && b.type === "tool_result")) return undefined;
+  const texts = content.filter((b) => isObject(b) && b.type === "text").map((b) => String(b.text));
+  return texts.length > 0 ? texts.join("\n") : undefined;
+}
+
+/** What a transcript's head tells for a listing: title, first real prompt, cwd, branch, model. */
+export async function previewClaudeSession(session: FoundSession): Promise<ListedForeignSession> {
+  let preview: string | null = null;
+  let title: string | null = null;
+  let cwd: string | null = null;
+  let gitBranch: string | null = null;
+  let model: string | null = null;
+  let created: string | null = null;
+  await scanHead(session.path, (value) => {
+    const type = str(value, "type");
+    if (type === "summary") title = str(value, "summary") ?? title;
+    created ??= str(value, "timestamp") ?? null;
+    cwd ??= str(value, "cwd") ?? null;
+    const branch = str(value, "gitBranch");
+    if (branch) gitBranch ??= branch;
+    const message = obj(value, "message");
+    if (type === "assistant" && message) model ??= str(message, "model") ?? null;
+    if (type === "user" && message && value.isMeta !== true && value.isCompactSummary !== true) {
+      const text = promptText(message.content);
+      if (text !== undefined && !NOT_A_PROMPT.test(text)) preview ??= text;
+    }
+    return preview !== null && model !== null;
+  });
+  return {
+    ...(await withStat(session)),
+    created,
+    preview: preview === null ? null : previewLine(preview),
+    title,
+    cwd,
+    gitBranch,
+    model,
+  };
+}
+
+/**
+ * Lists the newest transcripts (by modification time) with a preview each: every project
+ * folder's names are read and every transcript stat'ed, but only the listed ones' heads are
+ * read. Subagent transcripts and (unless asked) empty files are left out.
+ */
+export async function listClaudeSessions(
+  root: string,
+  options: ClaudeListOptions = {},
+): Promise<ForeignListing> {
+  const limit = options.limit ?? 25;
+  const all: FoundSession[] = [];
+  for (const project of await projects(root)) {
+    for (const session of await transcriptsOf(root, project)) {
+      if (AGENT.test(session.id)) continue;
+      const stated = await withStat(session);
+      if (stated.sizeBytes > 0 || options.includeEmpty) all.push(stated);
+    }
+  }
+  all.sort((a, b) =>
+    (b.modified ?? "").localeCompare(a.modified ?? "") || a.path.localeCompare(b.path)
+  );
+  const sessions: ListedForeignSession[] = [];
+  for (const session of all.slice(0, limit)) sessions.push(await previewClaudeSession(session));
+  return { format: "claude-code", root, sessions, more: all.length > limit };
+}

@@ -1,0 +1,352 @@
+/**
+ * The second pass over a Claude Code transcript: the active branch's lines, in file order,
+ * as turnlog records. The lines of one API response are merged into one message; the lines
+ * a compaction keeps go into its checkpoint.
+ *
+ * @module
+ */
+import { readLines } from "../../io/_lines.ts";
+import {
+  CHECKPOINT_VERSION,
+  FORMAT_VERSION,
+  makeRecord,
+  type ResponseItem,
+  type Usage,
+} from "../../record/_schemas.ts";
+import {
+  countKind,
+  ignoredEntry,
+  isoTime,
+  type Json,
+  mapClaudePermission,
+  obj,
+  parseJsonLine,
+  problemEntry,
+  recordEntry,
+  spanOf,
+  str,
+} from "../_line.ts";
+import type { ForeignEntry, LineSpan } from "../_types.ts";
+import { assistantContent, summaryText, userContent } from "./_blocks.ts";
+import type { Branch } from "./_branch.ts";
+import { type ClaudeIndex, type Node, usageKey } from "./_index.ts";
+import { ClaudeTurns } from "./_turns.ts";
+
+/** A prompt as a person reads it: a slash command's echo becomes the command and its arguments. */
+function promptText(text: string): string {
+  const name = /<command-name>([^<]*)<\/command-name>/.exec(text)?.[1];
+  if (name === undefined) return text;
+  const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1] ?? "";
+  return `${name.trim()} ${args.trim()}`.trim();
+}
+
+/** Lines of one API response, merged as they come. */
+interface Run {
+  key: string;
+  node: number;
+  parts: { span: LineSpan; order: number; entry: ForeignEntry }[];
+  texts: string[];
+  textSpan: LineSpan | undefined;
+  calls: string[];
+  usageKey: string | undefined;
+  /** Entries of other lines met while the response was being merged. */
+  held: ForeignEntry[];
+}
+
+/** The second pass: fed every node with its parsed line, in file order. */
+export class ClaudeRead {
+  readonly out: ForeignEntry[] = [];
+  readonly ignored: Record<string, number> = {};
+  readonly turns: ClaudeTurns;
+  problems = 0;
+  firstPrompt: string | null = null;
+  #run: Run | undefined;
+  readonly #names = new Map<string, string>();
+  readonly #keptItems = new Map<number, ResponseItem[]>();
+  readonly #nextModel = new Map<number, string>();
+  #historyLength = 0;
+  #clock = "1970-01-01T00:00:00.000Z";
+  #firstPrompt = -1;
+  #openedFor = -1;
+  #permission: string | undefined;
+  readonly #firstModel: string | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly index: ClaudeIndex,
+    readonly branch: Branch,
+    readonly sessionId: string,
+  ) {
+    this.turns = new ClaudeTurns(this.out, index.hasTurnDuration);
+    let next: string | undefined;
+    for (let at = index.nodes.length - 1; at >= 0; at--) {
+      const node = index.nodes[at]!;
+      if (!branch.active.has(at)) continue;
+      if (node.kind === "assistant" && node.model && node.model !== "<synthetic>") {
+        next = node.model;
+      }
+      if (next !== undefined) this.#nextModel.set(at, next);
+      if (this.#isPrompt(at)) this.#firstPrompt = at;
+    }
+    this.#firstModel = next;
+  }
+
+  #isPrompt(at: number): boolean {
+    const kind = this.index.nodes[at]!.kind;
+    return kind === "prompt" || (kind === "command" && !this.branch.localCommands.has(at));
+  }
+
+  /** The model that answers first after a node of the branch. */
+  modelAfter(at: number): string {
+    return this.#nextModel.get(at) ?? this.index.models.values[0] ?? "unknown";
+  }
+
+  /** The synthesized `session_meta`, at the file's first line. */
+  meta(first: Node): void {
+    const created = this.index.times.first ?? this.#clock;
+    const permission = this.index.permissionMode;
+    this.out.push(recordEntry(
+      first,
+      makeRecord("session_meta", {
+        version: FORMAT_VERSION,
+        id: this.sessionId,
+        createdAt: created,
+        cwd: this.index.cwds.values[0] ?? "",
+        modelProvider: "anthropic",
+        model: this.#firstModel ?? this.index.models.values[0] ?? "unknown",
+        wireApi: "chat",
+        policy: { approval: mapClaudePermission(permission) },
+      }, new Date(Date.parse(created) || 0)),
+    ));
+  }
+
+  #note(entry: ForeignEntry): void {
+    if (entry.ignored !== undefined) countKind(this.ignored, entry.ignored);
+    if (this.#run) this.#run.held.push(entry);
+    else this.out.push(entry);
+  }
+
+  #record(span: LineSpan, item: ResponseItem): ForeignEntry {
+    this.#historyLength++;
+    return recordEntry(span, makeRecord("response_item", item, new Date(this.#clock)));
+  }
+
+  /** Records of the branch: they need a turn, opened here when none is. */
+  #emit(at: number, span: LineSpan, entries: ForeignEntry[]): void {
+    if (!this.turns.open) {
+      const forPrompt = this.#firstPrompt >= 0 && at <= this.#firstPrompt;
+      const owner = forPrompt ? this.#firstPrompt : at;
+      if (forPrompt) this.#openedFor = this.#firstPrompt;
+      this.#begin(owner, span);
+    }
+    this.out.push(...entries);
+  }
+
+  #begin(owner: number, span: LineSpan): void {
+    const node = this.index.nodes[owner]!;
+    this.turns.begin(span, {
+      runId: node.uuid ?? `line-${node.line}`,
+      model: this.modelAfter(owner),
+      approval: mapClaudePermission(this.#permission ?? this.index.permissionMode),
+      time: this.#clock,
+    });
+  }
+
+  /** A line the first pass found not valid: the same problem, now in its place. */
+  problemLine(problem: Parameters<typeof problemEntry>[0]): void {
+    this.problems++;
+    this.#note(problemEntry(problem));
+  }
+
+  /** A line without a uuid (titles, file history, queue operations). */
+  metaLine(node: Node): void {
+    if (node.label !== undefined) this.#note(ignoredEntry(node, node.label));
+  }
+
+  /** A line of the active branch, or one a checkpoint keeps. */
+  branchLine(at: number, value: Json): void {
+    const node = this.index.nodes[at]!;
+    const span = spanOf(node);
+    this.#clock = isoTime(value.timestamp) ?? this.#clock;
+    this.#permission = str(value, "permissionMode") ?? this.#permission;
+    if (this.branch.kept.has(at)) this.#keptItems.set(at, this.#itemsOf(node, value));
+    if (!this.branch.active.has(at)) return;
+    if (node.kind === "assistant") return this.#assistant(at, value, span);
+    this.#flush();
+    if (node.label !== undefined) return this.#note(ignoredEntry(span, node.label));
+    if (this.#isPrompt(at)) this.#prompt(at, span);
+    switch (node.kind) {
+      case "boundary":
+      case "compact_summary":
+      case "summary":
+        if (this.branch.checkpoints.has(at)) return this.#checkpoint(at, value, span);
+        if (this.branch.foldedBoundaries.has(at)) return;
+        break;
+      case "turn_duration":
+        return this.turns.finish(span, "succeeded", this.#clock);
+    }
+    this.#user(at, value, span);
+    if (node.kind === "interrupt") {
+      this.turns.finish(span, "cancelled", this.#clock, "interrupted by the user");
+    }
+  }
+
+  #prompt(at: number, span: LineSpan): void {
+    if (this.#openedFor === at) return;
+    this.turns.close();
+    this.#begin(at, span);
+  }
+
+  #user(at: number, value: Json, span: LineSpan): void {
+    const message = obj(value, "message") ?? {};
+    const content = userContent(message, (id) => this.#names.get(id));
+    const entries: ForeignEntry[] = [];
+    for (const output of content.outputs) {
+      entries.push(this.#record(span, output));
+      this.turns.output(output.callId);
+    }
+    const kind = this.index.nodes[at]!.kind;
+    const text = kind === "summary" ? summaryText(value) : content.text;
+    if (text !== undefined) {
+      entries.push(this.#record(span, { type: "message", role: "user", content: text }));
+      if (this.#isPrompt(at)) this.firstPrompt ??= promptText(text);
+    }
+    for (const kind of content.ignored) {
+      countKind(this.ignored, kind);
+      entries.push(ignoredEntry(span, kind));
+    }
+    if (entries.length > 0) this.#emit(at, span, entries);
+  }
+
+  #assistant(at: number, value: Json, span: LineSpan): void {
+    const node = this.index.nodes[at]!;
+    const key = node.messageId ?? node.uuid ?? `line-${node.line}`;
+    if (this.#run && this.#run.key !== key) this.#flush();
+    const message = obj(value, "message") ?? {};
+    const run = this.#run ??= {
+      key,
+      node: at,
+      parts: [],
+      texts: [],
+      textSpan: undefined,
+      calls: [],
+      usageKey: usageKey(value, message),
+      held: [],
+    };
+    const content = assistantContent(message);
+    if (content.texts.length > 0) {
+      run.texts.push(...content.texts);
+      run.textSpan ??= span;
+    }
+    for (const call of content.calls) {
+      this.#names.set(call.callId, call.name);
+      run.calls.push(call.callId);
+      run.parts.push({ span, order: 1, entry: this.#record(span, call) });
+    }
+    for (const kind of content.ignored) {
+      countKind(this.ignored, kind);
+      run.parts.push({ span, order: 0, entry: ignoredEntry(span, kind) });
+    }
+  }
+
+  /** Writes the merged response: one message for its text, then its calls, in line order. */
+  #flush(): void {
+    const run = this.#run;
+    if (!run) return;
+    this.#run = undefined;
+    const parts = [...run.parts];
+    if (run.textSpan) {
+      const content = run.texts.join("\n\n");
+      const entry = this.#record(run.textSpan, { type: "message", role: "assistant", content });
+      parts.push({ span: run.textSpan, order: 0.5, entry });
+    }
+    parts.sort((a, b) => a.span.line - b.span.line || a.order - b.order);
+    if (parts.length > 0) {
+      this.#emit(run.node, parts[0]!.span, parts.map((part) => part.entry));
+    }
+    const usage = run.usageKey === undefined ? undefined : this.index.usage.get(run.usageKey);
+    const turnUsage: Usage | undefined = usage && {
+      inputTokens: usage.input + usage.cacheRead + usage.cacheCreation,
+      outputTokens: usage.output,
+      totalTokens: usage.input + usage.cacheRead + usage.cacheCreation + usage.output,
+    };
+    this.turns.response(run.usageKey ?? run.key, turnUsage, run.calls);
+    const end = parts[parts.length - 1]?.span;
+    if (end) this.turns.answered(end, this.#clock);
+    this.out.push(...run.held);
+  }
+
+  /** The items of a line a checkpoint keeps (its text and calls, or its outputs and text). */
+  #itemsOf(node: Node, value: Json): ResponseItem[] {
+    const message = obj(value, "message") ?? {};
+    if (node.kind === "assistant") {
+      const content = assistantContent(message);
+      const items: ResponseItem[] = [];
+      if (content.texts.length > 0) {
+        items.push({ type: "message", role: "assistant", content: content.texts.join("\n\n") });
+      }
+      for (const call of content.calls) this.#names.set(call.callId, call.name);
+      return [...items, ...content.calls];
+    }
+    if (node.kind === "progress" || node.kind === "attachment" || node.kind === "system") return [];
+    const content = userContent(message, (id) => this.#names.get(id));
+    const text = content.text === undefined
+      ? []
+      : [{ type: "message", role: "user", content: content.text } as const];
+    return [...content.outputs, ...text];
+  }
+
+  #checkpoint(at: number, value: Json, span: LineSpan): void {
+    const { boundary, kept } = this.branch.checkpoints.get(at)!;
+    const info = this.index.nodes[boundary]!.boundary;
+    const summary: ResponseItem[] = at === boundary
+      ? []
+      : [{ type: "compaction_summary", content: summaryText(value) }];
+    const keptItems = kept.flatMap((node) => this.#keptItems.get(node) ?? []);
+    const replacementHistory = [...summary, ...keptItems];
+    const record = makeRecord("response_item", {
+      type: "compaction_checkpoint",
+      version: CHECKPOINT_VERSION,
+      reason: `claude-code ${info?.trigger ?? "unknown"} compaction (compact_boundary at line ${
+        this.index.nodes[boundary]!.line
+      })`,
+      tokensBefore: Math.max(0, Math.round(info?.preTokens ?? 0)),
+      removedItemCount: this.#historyLength,
+      keptItemCount: keptItems.length,
+      replacementHistory,
+    }, new Date(this.#clock));
+    this.#historyLength = replacementHistory.length;
+    this.#emit(at, span, [recordEntry(span, record)]);
+  }
+
+  /** The end of the file. */
+  end(): void {
+    this.#flush();
+    this.turns.close();
+  }
+}
+
+/** Runs the second pass: every line up to where the first pass stopped, in file order. */
+export async function* readBranch(read: ClaudeRead): AsyncGenerator<ForeignEntry> {
+  const { nodes, endOffset } = read.index;
+  if (nodes.length > 0) read.meta(nodes[0]!);
+  let at = 0;
+  for await (const line of readLines(read.path)) {
+    if (line.text.length === 0 && line.terminated) continue;
+    if (line.start >= endOffset || at >= nodes.length) break;
+    const index = at++;
+    const node = nodes[index]!;
+    if (node.kind === "problem") {
+      const parsed = parseJsonLine(read.path, line);
+      if ("problem" in parsed) read.problemLine(parsed.problem);
+    } else if (node.kind === "meta") {
+      read.metaLine(node);
+    } else if (read.branch.active.has(index) || read.branch.kept.has(index)) {
+      const parsed = parseJsonLine(read.path, line);
+      if ("value" in parsed) read.branchLine(index, parsed.value);
+    }
+    yield* read.out.splice(0);
+  }
+  read.end();
+  yield* read.out.splice(0);
+}

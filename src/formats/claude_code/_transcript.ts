@@ -1,0 +1,145 @@
+/**
+ * Reads a Claude Code transcript in two passes: an index of every line (ids, kinds, byte
+ * ranges), the active branch found on it, then the branch's lines as turnlog records.
+ *
+ * @module
+ */
+import { basename } from "node:path";
+import type { ForeignEntry, ForeignFacts, TokenTotals } from "../_types.ts";
+import { mapClaudePermission } from "../_line.ts";
+import { type Branch, findBranch } from "./_branch.ts";
+import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
+import { ClaudeRead, readBranch } from "./_reader.ts";
+import { findSubagents } from "./_subagents.ts";
+
+/** Options of {@linkcode readClaudeTranscript}. */
+export interface ClaudeReadOptions {
+  /** Look for the session's subagent transcripts beside it (default true). */
+  subagents?: boolean;
+}
+
+const PLAIN_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,99}$/;
+
+const CONVERSATION: ReadonlySet<NodeKind> = new Set([
+  "prompt",
+  "tool_result",
+  "user_meta",
+  "compact_summary",
+  "command",
+  "local_output",
+  "interrupt",
+  "assistant",
+]);
+
+/** The id the session goes by: its file name's, else the last session id its lines carry. */
+function sessionIdOf(path: string, index: ClaudeIndex): string {
+  const stem = basename(path).replace(/\.jsonl$/, "");
+  if (PLAIN_ID.test(stem)) return stem;
+  const ids = index.sessionIds.values;
+  return ids[ids.length - 1] ?? "unknown";
+}
+
+function tokensOf(index: ClaudeIndex): TokenTotals | null {
+  if (index.usage.size === 0) return null;
+  const tokens = {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheCreation: 0,
+    reasoningOutput: 0,
+    total: 0,
+  };
+  for (const usage of index.usage.values()) {
+    tokens.input += usage.input + usage.cacheRead + usage.cacheCreation;
+    tokens.output += usage.output;
+    tokens.cacheRead += usage.cacheRead;
+    tokens.cacheCreation += usage.cacheCreation;
+  }
+  tokens.total = tokens.input + tokens.output;
+  return tokens;
+}
+
+/** The title: a custom title, else the latest `summary` line naming a line of this file. */
+function titleOf(index: ClaudeIndex): string | null {
+  if (index.customTitle !== undefined) return index.customTitle;
+  for (let i = index.summaries.length - 1; i >= 0; i--) {
+    const { summary, leafUuid } = index.summaries[i]!;
+    if (leafUuid !== undefined && index.byUuid.has(leafUuid)) return summary;
+  }
+  return null;
+}
+
+function claudeFacts(
+  path: string,
+  sizeBytes: number,
+  parts: { index: ClaudeIndex; branch: Branch; read: ClaudeRead; sessionId: string },
+): Omit<ForeignFacts, "subagents"> {
+  const { index, branch, read, sessionId } = parts;
+  const { nodes } = index;
+  const state = nodes.length === 0
+    ? "empty"
+    : nodes.some((node) => CONVERSATION.has(node.kind))
+    ? "records"
+    : "metadata-only";
+  const leaf = branch.leaf >= 0 ? nodes[branch.leaf]! : undefined;
+  return {
+    format: "claude-code",
+    path,
+    sizeBytes,
+    lines: nodes.length,
+    state,
+    sessionId: state === "empty" ? null : sessionId,
+    sessionIds: index.sessionIds.values,
+    title: titleOf(index),
+    firstPrompt: read.firstPrompt,
+    models: index.models.values,
+    cwd: index.cwds.values[0] ?? null,
+    cwds: index.cwds.entries.map(({ value, line }) => ({ cwd: value, line })),
+    gitBranch: index.gitBranches.values[0] ?? null,
+    created: index.times.first,
+    updated: index.times.last,
+    version: index.version ?? null,
+    approval: {
+      mapped: mapClaudePermission(index.permissionMode),
+      source: index.permissionMode ?? null,
+    },
+    tokens: tokensOf(index),
+    turns: read.turns.turns,
+    forks: branch.forks,
+    ignored: read.ignored,
+    problems: read.problems,
+    codex: null,
+    claudeCode: {
+      leafLine: leaf?.line ?? null,
+      cycleLine: branch.cycleLine,
+      danglingParentLine: branch.danglingParentLine,
+      supersededLines: nodes.filter((node) => node.superseded).length,
+      sideLines: branch.sideLines,
+      turnEnds: index.hasTurnDuration ? "turn_duration" : "final_answer",
+      agentId: index.agentId ?? null,
+      parentSessionId: index.agentId === undefined ? null : index.sessionIds.values[0] ?? null,
+      compactions: [...branch.active].filter((at) => nodes[at]!.kind === "boundary").length,
+    },
+  };
+}
+
+/**
+ * Reads a Claude Code transcript into entries; the generator's return value is the file's
+ * facts. Memory holds one small node per line (ids and offsets), never the texts.
+ */
+export async function* readClaudeTranscript(
+  path: string,
+  sizeBytes: number,
+  options: ClaudeReadOptions = {},
+): AsyncGenerator<ForeignEntry, ForeignFacts> {
+  const index = await indexTranscript(path, sizeBytes);
+  const branch = findBranch(index);
+  const sessionId = sessionIdOf(path, index);
+  const read = new ClaudeRead(path, index, branch, sessionId);
+  yield* readBranch(read);
+  const facts = claudeFacts(path, sizeBytes, { index, branch, read, sessionId });
+  const subagents = options.subagents === false
+    ? []
+    : await findSubagents(path, sessionId, index.agentIds);
+  return { ...facts, subagents };
+}

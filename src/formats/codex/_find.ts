@@ -1,0 +1,169 @@
+/**
+ * Codex rollouts where Codex keeps them, `<root>/YYYY/MM/DD/rollout-<local time>-<id>.jsonl`:
+ * walked newest first and found by id or unique prefix from folder and file names alone.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { checkSessionId, idTime, prefixTimeRange } from "../../record/_ids.ts";
+import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
+import type { ForeignListing, FoundSession, ListedForeignSession, ListOptions } from "../_find.ts";
+import { dirEntries, previewLine, scanHead } from "../_head.ts";
+import { obj, str } from "../_line.ts";
+
+const ROLLOUT = /^rollout-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})-(.+)\.jsonl$/;
+
+/** A day folder's local date may hold sessions of the UTC day before or after. */
+const DAY = 24 * 60 * 60 * 1000;
+
+async function numbered(dir: string, digits: number): Promise<string[]> {
+  const pattern = new RegExp(`^\\d{${digits}}$`);
+  return (await dirEntries(dir)).filter((e) => e.isDirectory && pattern.test(e.name))
+    .map((e) => e.name).sort().reverse();
+}
+
+/** The day folders of a Codex root, newest first, limited to those that can hold `range`. */
+async function* dayFolders(
+  root: string,
+  range?: { from: number; to: number },
+): AsyncGenerator<string> {
+  const overlaps = (from: number, to: number) =>
+    !range || (from <= range.to + DAY && to >= range.from - DAY);
+  for (const year of await numbered(root, 4)) {
+    const y = Number(year);
+    if (!overlaps(Date.UTC(y, 0, 1), Date.UTC(y + 1, 0, 1) - 1)) continue;
+    for (const month of await numbered(join(root, year), 2)) {
+      const m = Number(month) - 1;
+      if (!overlaps(Date.UTC(y, m, 1), Date.UTC(y, m + 1, 1) - 1)) continue;
+      for (const day of await numbered(join(root, year, month), 2)) {
+        const d = Number(day);
+        if (overlaps(Date.UTC(y, m, d), Date.UTC(y, m, d + 1) - 1)) {
+          yield join(root, year, month, day);
+        }
+      }
+    }
+  }
+}
+
+/** Parses a rollout's file name, or returns undefined for any other file. */
+export function parseRolloutName(name: string, dir: string): FoundSession | undefined {
+  const match = ROLLOUT.exec(name);
+  if (!match) return undefined;
+  const [, y, mo, d, h, mi, s, id] = match;
+  // The name's time is local; a UUIDv7 id carries the exact instant.
+  const created = idTime(id!.toLowerCase())?.toISOString() ??
+    new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}`).toISOString();
+  return {
+    format: "codex",
+    id: id!,
+    path: join(dir, name),
+    created,
+    modified: null,
+    sizeBytes: 0,
+    project: null,
+  };
+}
+
+async function rolloutsIn(dir: string): Promise<FoundSession[]> {
+  const found: FoundSession[] = [];
+  for (const entry of await dirEntries(dir)) {
+    if (!entry.isFile) continue;
+    const session = parseRolloutName(entry.name, dir);
+    if (session) found.push(session);
+  }
+  return found.sort((a, b) => b.path.localeCompare(a.path));
+}
+
+/** Every rollout of a Codex sessions root, newest first, from names alone. */
+export async function* walkCodexSessions(root: string): AsyncGenerator<FoundSession> {
+  for await (const dir of dayFolders(root)) yield* await rolloutsIn(dir);
+}
+
+/**
+ * Finds a rollout by full id or unique prefix, from names alone: a UUIDv7 prefix names the
+ * few day folders that can hold it.
+ *
+ * @throws {InvalidSessionIdError} when `idOrPrefix` is not a plain id
+ * @throws {SessionNotFoundError} when no rollout matches
+ * @throws {AmbiguousSessionError} when several match
+ */
+export async function findCodexSession(root: string, idOrPrefix: string): Promise<FoundSession> {
+  const prefix = checkSessionId(idOrPrefix);
+  const matches: FoundSession[] = [];
+  for await (const dir of dayFolders(root, prefixTimeRange(prefix))) {
+    for (const session of await rolloutsIn(dir)) {
+      const id = session.id.toLowerCase();
+      if (id === prefix) return await withStat(session);
+      if (id.startsWith(prefix)) matches.push(session);
+    }
+  }
+  if (matches.length === 0) throw new SessionNotFoundError(idOrPrefix, root);
+  if (matches.length > 1) {
+    throw new AmbiguousSessionError(
+      idOrPrefix,
+      matches.map((m) => ({ id: m.id, path: m.path, createdAt: m.created ?? "" })),
+    );
+  }
+  return await withStat(matches[0]!);
+}
+
+async function withStat(session: FoundSession): Promise<FoundSession> {
+  const info = await Deno.stat(session.path);
+  return { ...session, sizeBytes: info.size, modified: info.mtime?.toISOString() ?? null };
+}
+
+/** What a rollout's head tells for a listing: the first real prompt, cwd, branch, model. */
+export async function previewCodexSession(session: FoundSession): Promise<ListedForeignSession> {
+  let preview: string | null = null;
+  let fallback: string | null = null;
+  let cwd: string | null = null;
+  let gitBranch: string | null = null;
+  let model: string | null = null;
+  await scanHead(session.path, (value) => {
+    const payload = obj(value, "payload") ?? {};
+    const type = str(value, "type");
+    if (type === "session_meta") {
+      cwd ??= str(payload, "cwd") ?? null;
+      gitBranch ??= str(obj(payload, "git") ?? {}, "branch") ?? null;
+    } else if (type === "turn_context") {
+      model ??= str(payload, "model") ?? null;
+    } else if (type === "event_msg" && payload.type === "user_message") {
+      preview = str(payload, "message") ?? null;
+    } else if (type === "response_item" && payload.type === "message" && payload.role === "user") {
+      const content = Array.isArray(payload.content) ? payload.content : [];
+      const text = content.map((part) => (typeof part?.text === "string" ? part.text : "")).join(
+        "\n",
+      );
+      // Injected context (environment, instructions) is not the user's prompt.
+      if (!text.startsWith("<") && !text.startsWith("# AGENTS.md")) fallback ??= text;
+    }
+    return preview !== null && model !== null;
+  });
+  const prompt = preview ?? fallback;
+  return {
+    ...(await withStat(session)),
+    preview: prompt === null ? null : previewLine(prompt),
+    title: null,
+    cwd,
+    gitBranch,
+    model,
+  };
+}
+
+/** Lists the newest rollouts with a preview each, reading only the listed files' heads. */
+export async function listCodexSessions(
+  root: string,
+  options: ListOptions = {},
+): Promise<ForeignListing> {
+  const limit = options.limit ?? 25;
+  const sessions: ListedForeignSession[] = [];
+  let more = false;
+  for await (const session of walkCodexSessions(root)) {
+    if (sessions.length >= limit) {
+      more = true;
+      break;
+    }
+    sessions.push(await previewCodexSession(session));
+  }
+  return { format: "codex", root, sessions, more };
+}

@@ -1,0 +1,392 @@
+/**
+ * Reads a Codex CLI rollout, streaming, into turnlog records: one pass, memory bounded by the
+ * call ids seen and the few messages that wait to learn which turn they belong to.
+ *
+ * @module
+ */
+import { basename } from "node:path";
+import { readLines } from "../../io/_lines.ts";
+import { CHECKPOINT_VERSION, makeRecord } from "../../record/_schemas.ts";
+import {
+  countKind,
+  FirstSeen,
+  ignoredEntry,
+  isObject,
+  isoTime,
+  type Json,
+  lineProblem,
+  mapCodexApproval,
+  num,
+  obj,
+  parseJsonLine,
+  problemEntry,
+  recordEntry,
+  spanOf,
+  str,
+  TimeSpan,
+} from "../_line.ts";
+import type { CodexFacts, ForeignEntry, ForeignFacts, LineSpan, TokenTotals } from "../_types.ts";
+import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
+import { CodexTurns } from "./_turns.ts";
+
+/** Events whose content is elsewhere in the file or in a synthesized record: not counted. */
+const ABSORBED_EVENTS = new Set([
+  "task_started",
+  "task_complete",
+  "turn_aborted",
+  "token_count",
+  "user_message",
+  "agent_message",
+  "agent_reasoning",
+  "agent_reasoning_raw_content",
+  "agent_reasoning_section_break",
+  "context_compacted",
+  "exec_command_end",
+  "patch_apply_end",
+]);
+
+const usageOf = (value: Json | undefined) => ({
+  input: num(value ?? {}, "input_tokens") ?? 0,
+  cached: num(value ?? {}, "cached_input_tokens") ?? 0,
+  output: num(value ?? {}, "output_tokens") ?? 0,
+  reasoning: num(value ?? {}, "reasoning_output_tokens") ?? 0,
+  total: num(value ?? {}, "total_tokens") ?? 0,
+});
+
+/** The state of one read. */
+class CodexRead {
+  readonly turns = new CodexTurns();
+  readonly ignored: Record<string, number> = {};
+  readonly #calls = new Map<string, string>();
+  readonly #reported = new Map<string, boolean>();
+  readonly calls: CallContext = {
+    toolName: (id) => this.#calls.get(id),
+    reported: (id) => this.#reported.get(id),
+  };
+  readonly models = new FirstSeen();
+  readonly cwds = new FirstSeen();
+  readonly times = new TimeSpan();
+  readonly codex: CodexFacts = {
+    originator: null,
+    source: null,
+    forkedFromId: null,
+    sandbox: null,
+    turnMarkers: "none",
+    rollbacks: [],
+  };
+  tokens: TokenTotals | null = null;
+  meta: Json | undefined;
+  gitBranch: string | null = null;
+  version: string | null = null;
+  approvalSource: string | null = null;
+  firstPrompt: string | null = null;
+  firstUserItem: string | undefined;
+  problems = 0;
+  lines = 0;
+  sawTasks = false;
+  #lastTotal = "";
+  #lastContextTokens = 0;
+  /** A user message item came since the last `user_message` event (its display copy). */
+  #userItemPending = false;
+  /** History items since the last checkpoint, as replay would count them. */
+  #historyLength = 0;
+
+  constructor(readonly path: string) {}
+
+  line(value: Json, span: LineSpan): void {
+    const time = isoTime(value.timestamp);
+    if (time !== undefined) this.turns.clock = time;
+    this.times.see(value.timestamp);
+    const type = str(value, "type");
+    const payload = obj(value, "payload") ?? {};
+    switch (type) {
+      case "session_meta":
+        return this.#sessionMeta(payload, span, time);
+      case "turn_context":
+        return this.#turnContext(payload, span);
+      case "response_item":
+        return this.#item(payload, span);
+      case "event_msg":
+        return this.#event(payload, span);
+      case "compacted":
+        return this.#compacted(payload, span);
+      case undefined:
+        this.problem(span, "unknown_type", 'a JSON object without a "type": not a Codex record');
+        return;
+      default:
+        this.#ignore(span, type);
+    }
+  }
+
+  problem(span: LineSpan, kind: "unknown_type" | "invalid_record", what: string): void {
+    this.problems++;
+    this.turns.note(problemEntry(lineProblem(this.path, span, kind, what)));
+  }
+
+  #ignore(span: LineSpan, kind: string): void {
+    countKind(this.ignored, kind);
+    this.turns.note(ignoredEntry(span, kind));
+  }
+
+  #sessionMeta(payload: Json, span: LineSpan, time: string | undefined): void {
+    if (this.meta !== undefined) return this.#ignore(span, "session_meta");
+    this.meta = payload;
+    const git = obj(payload, "git");
+    this.gitBranch = (git && str(git, "branch")) ?? null;
+    this.version = str(payload, "cli_version") ?? null;
+    this.codex.originator = str(payload, "originator") ?? null;
+    const source = payload.source;
+    this.codex.source = source === undefined
+      ? null
+      : typeof source === "string"
+      ? source
+      : JSON.stringify(source);
+    this.codex.forkedFromId = str(payload, "forked_from_id") ?? null;
+    const cwd = str(payload, "cwd");
+    this.cwds.see(cwd, span.line);
+    this.turns.setMeta({
+      id: str(payload, "id") ?? basename(this.path).replace(/\.jsonl$/, ""),
+      createdAt: isoTime(payload.timestamp) ?? time ?? this.turns.clock,
+      cwd: cwd ?? "",
+      modelProvider: str(payload, "model_provider") ?? "openai",
+      span,
+    });
+  }
+
+  #turnContext(payload: Json, span: LineSpan): void {
+    const model = str(payload, "model");
+    if (model) {
+      this.turns.model = model;
+      this.models.see(model, span.line);
+    }
+    const approval = str(payload, "approval_policy");
+    if (approval) {
+      this.approvalSource = approval;
+      this.turns.approval = mapCodexApproval(approval);
+    }
+    const sandbox = payload.sandbox_policy;
+    const mode = isObject(sandbox) ? str(sandbox, "type") ?? str(sandbox, "mode") : sandbox;
+    if (typeof mode === "string") this.codex.sandbox = mode;
+    this.cwds.see(str(payload, "cwd"), span.line);
+    const turnId = str(payload, "turn_id");
+    if (!this.turns.open && (this.turns.announced || this.turns.waiting)) {
+      if (turnId !== undefined && this.codex.turnMarkers === "user_message") {
+        this.codex.turnMarkers = "turn_context";
+      }
+      this.turns.openTurn(span, turnId);
+      return;
+    }
+    // Without task events, a new turn id is a new turn.
+    if (!this.sawTasks && turnId !== undefined && turnId !== this.turns.currentId) {
+      if (this.codex.turnMarkers === "none") this.codex.turnMarkers = "turn_context";
+      this.turns.startTurn(turnId, span);
+      this.turns.openTurn(span, turnId);
+    }
+  }
+
+  #item(payload: Json, span: LineSpan): void {
+    const type = str(payload, "type") ?? "";
+    const mapped = mapCodexItem(payload, this.calls);
+    if (mapped.invalid !== undefined) return this.problem(span, "invalid_record", mapped.invalid);
+    const entries: ForeignEntry[] = [];
+    for (const item of mapped.items) {
+      if (item.type === "function_call") this.#calls.set(item.callId, item.name);
+      if (item.type === "message" && item.role === "user") {
+        this.#userItemPending = true;
+        if (!item.content.startsWith("<") && !item.content.startsWith("# AGENTS.md")) {
+          this.firstUserItem ??= item.content;
+        }
+      }
+      entries.push(recordEntry(span, makeRecord("response_item", item, this.#now())));
+      this.#historyLength++;
+    }
+    for (const kind of mapped.ignored) {
+      countKind(this.ignored, kind);
+      entries.push(ignoredEntry(span, kind));
+    }
+    if (mapped.fromModel || type.endsWith("_output")) {
+      this.turns.inTurn(entries, span);
+    } else {
+      for (const entry of entries) {
+        if (entry.record) this.turns.hold(entry);
+        else this.turns.note(entry);
+      }
+    }
+  }
+
+  #event(payload: Json, span: LineSpan): void {
+    const type = str(payload, "type") ?? "";
+    switch (type) {
+      case "task_started":
+        this.sawTasks = true;
+        this.codex.turnMarkers = "task_events";
+        this.turns.startTurn(str(payload, "turn_id"), span);
+        return;
+      case "task_complete":
+        this.turns.finishTurn(span, "succeeded");
+        return;
+      case "turn_aborted":
+        this.turns.finishTurn(span, "cancelled", str(payload, "reason") ?? "aborted");
+        return;
+      case "token_count":
+        return this.#tokenCount(payload);
+      case "user_message":
+        return this.#userMessage(payload, span);
+      case "exec_command_end": {
+        const callId = str(payload, "call_id");
+        const code = num(payload, "exit_code");
+        if (callId && code !== undefined) this.#reported.set(callId, code !== 0);
+        return;
+      }
+      case "patch_apply_end": {
+        const callId = str(payload, "call_id");
+        if (callId && typeof payload.success === "boolean") {
+          this.#reported.set(callId, !payload.success);
+        }
+        return;
+      }
+      case "thread_rolled_back":
+        this.codex.rollbacks.push({ line: span.line, turns: num(payload, "num_turns") ?? 0 });
+        return this.#ignore(span, "event_msg:thread_rolled_back");
+    }
+    if (!ABSORBED_EVENTS.has(type)) this.#ignore(span, `event_msg:${type || "unknown"}`);
+  }
+
+  #userMessage(payload: Json, span: LineSpan): void {
+    const text = str(payload, "message") ?? "";
+    this.firstPrompt ??= text;
+    if (!this.sawTasks && (this.turns.waiting || !this.#userItemPending)) {
+      // No task events: the prompt (and the context before it) opens a turn.
+      if (this.codex.turnMarkers === "none") this.codex.turnMarkers = "user_message";
+      this.turns.startTurn(undefined, span);
+    }
+    if (this.#userItemPending) {
+      // The display copy of a user message item already read: counted once.
+      this.#userItemPending = false;
+      return;
+    }
+    // A user message only the event holds (a trimmed file): it is the history's copy.
+    const message = { type: "message", role: "user", content: text } as const;
+    this.turns.hold(recordEntry(span, makeRecord("response_item", message, this.#now())));
+    this.#historyLength++;
+    const images = payload.images;
+    if (Array.isArray(images)) { for (const _ of images) this.#ignore(span, "image"); }
+  }
+
+  #now(): Date {
+    return new Date(this.turns.clock);
+  }
+
+  #tokenCount(payload: Json): void {
+    const info = obj(payload, "info");
+    if (!info) return;
+    const total = usageOf(obj(info, "total_token_usage"));
+    const key = `${total.input}/${total.output}/${total.total}`;
+    if (key === this.#lastTotal) return;
+    this.#lastTotal = key;
+    const last = usageOf(obj(info, "last_token_usage") ?? obj(info, "total_token_usage"));
+    this.#lastContextTokens = last.total;
+    const tokens = this.tokens ??= {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheCreation: 0,
+      reasoningOutput: 0,
+      total: 0,
+    };
+    tokens.input += last.input;
+    tokens.output += last.output;
+    tokens.cacheRead += last.cached;
+    tokens.reasoningOutput += last.reasoning;
+    tokens.total += last.input + last.output;
+    this.turns.addUsage(last.input, last.output, last.total || last.input + last.output);
+  }
+
+  #compacted(payload: Json, span: LineSpan): void {
+    const { items, ignored } = mapReplacementHistory(payload, this.calls);
+    for (const item of items) {
+      if (item.type === "function_call") this.#calls.set(item.callId, item.name);
+    }
+    const remote = ignored.includes("compaction");
+    const record = makeRecord("response_item", {
+      type: "compaction_checkpoint",
+      version: CHECKPOINT_VERSION,
+      reason: remote ? "codex compacted (remote, encrypted summary)" : "codex compacted",
+      tokensBefore: this.#lastContextTokens,
+      removedItemCount: this.#historyLength,
+      keptItemCount: items.length,
+      replacementHistory: items,
+    }, this.#now());
+    this.#historyLength = items.length;
+    const entries: ForeignEntry[] = [recordEntry(span, record)];
+    for (const kind of ignored) {
+      countKind(this.ignored, kind);
+      entries.push(ignoredEntry(span, kind));
+    }
+    this.turns.inTurn(entries, span);
+  }
+}
+
+/**
+ * Reads a Codex rollout into entries; the generator's return value is the file's facts.
+ * Turns come from `task_started`/`task_complete` by turn id, else from the turn ids of
+ * `turn_context`, else from `user_message` events.
+ */
+export async function* readCodexRollout(
+  path: string,
+  sizeBytes: number,
+): AsyncGenerator<ForeignEntry, ForeignFacts> {
+  const read = new CodexRead(path);
+  let last: LineSpan | undefined;
+  for await (const line of readLines(path)) {
+    if (line.text.length === 0 && line.terminated) continue;
+    if (line.start >= sizeBytes) break;
+    read.lines++;
+    const span = spanOf(line);
+    last = span;
+    const parsed = parseJsonLine(path, line);
+    if ("problem" in parsed) {
+      read.problems++;
+      read.turns.note(problemEntry(parsed.problem));
+    } else {
+      read.line(parsed.value, span);
+    }
+    yield* read.turns.out;
+    read.turns.out = [];
+  }
+  read.turns.end(last);
+  yield* read.turns.out;
+  read.turns.out = [];
+  return codexFacts(read, sizeBytes);
+}
+
+function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
+  const meta = read.meta ?? {};
+  return {
+    format: "codex",
+    path: read.path,
+    sizeBytes,
+    lines: read.lines,
+    state: read.lines === 0 ? "empty" : "records",
+    sessionId: str(meta, "id") ?? null,
+    sessionIds: str(meta, "id") ? [str(meta, "id")!] : [],
+    title: null,
+    firstPrompt: read.firstPrompt ?? read.firstUserItem ?? null,
+    models: read.models.values,
+    cwd: str(meta, "cwd") ?? read.cwds.values[0] ?? null,
+    cwds: read.cwds.entries.map(({ value, line }) => ({ cwd: value, line })),
+    gitBranch: read.gitBranch,
+    created: isoTime(meta.timestamp) ?? read.times.first,
+    updated: read.times.last,
+    version: read.version,
+    approval: { mapped: read.turns.approval, source: read.approvalSource },
+    tokens: read.tokens,
+    turns: read.turns.turns,
+    forks: [],
+    subagents: [],
+    ignored: read.ignored,
+    problems: read.problems,
+    codex: read.codex,
+    claudeCode: null,
+  };
+}

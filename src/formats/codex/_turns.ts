@@ -1,0 +1,205 @@
+/**
+ * The turn bookkeeping of a Codex rollout: where a turn starts and ends, which entries wait
+ * until that is known, and the `session_meta`, `turn_context` and `run_finished` records that
+ * stand for Codex's own markers. Pure: it is fed entries and returns them in order.
+ *
+ * @module
+ */
+import { FORMAT_VERSION, makeRecord } from "../../record/_schemas.ts";
+import type { ApprovalMode } from "../../record/_schemas.ts";
+import { recordEntry } from "../_line.ts";
+import type { ForeignEntry, LineSpan } from "../_types.ts";
+
+/** What the synthesized `session_meta` holds. */
+export interface CodexMetaInput {
+  id: string;
+  createdAt: string;
+  cwd: string;
+  modelProvider: string;
+  span: LineSpan;
+}
+
+/** The token usage of a turn, as `run_finished` records it. */
+export interface TurnUsage {
+  rounds: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+interface OpenTurn {
+  id: string;
+}
+
+interface Starting {
+  turnId: string | undefined;
+  span: LineSpan;
+}
+
+const at = (time: string) => new Date(Date.parse(time) || 0);
+
+/**
+ * Orders a rollout's entries into turns. A turn is open once its `turn_context` record is
+ * out. Messages that are not the model's (user, developer) wait in a buffer while it is not
+ * yet known whether they open the next turn: re-injected context after a crash belongs to the
+ * turn it precedes, a developer message between a call and its output to the running one.
+ */
+export class CodexTurns {
+  /** Entries ready, in order; the reader drains it. */
+  out: ForeignEntry[] = [];
+  turns = 0;
+  #meta: CodexMetaInput | undefined;
+  #metaOut = false;
+  #turn: OpenTurn | undefined;
+  #starting: Starting | undefined;
+  #buffer: ForeignEntry[] = [];
+  #usage: TurnUsage = { rounds: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  model = "unknown";
+  approval: ApprovalMode = "ask-changes";
+  /** The time stamped on synthesized records: the latest the file gave. */
+  clock = "1970-01-01T00:00:00.000Z";
+
+  /** The head's facts, for the `session_meta` record. */
+  setMeta(meta: CodexMetaInput): void {
+    this.#meta = meta;
+  }
+
+  get open(): boolean {
+    return this.#turn !== undefined;
+  }
+
+  /** Whether a turn has been announced (by a task event) and not yet opened. */
+  get announced(): boolean {
+    return this.#starting !== undefined;
+  }
+
+  get currentId(): string | undefined {
+    return this.#turn?.id;
+  }
+
+  /** Whether the buffer holds a record (a message waiting for its turn). */
+  get waiting(): boolean {
+    return this.#buffer.some((entry) => entry.record !== undefined);
+  }
+
+  /** Adds model usage to the turn being built. */
+  addUsage(input: number, output: number, total: number): void {
+    this.#usage.rounds++;
+    this.#usage.inputTokens += input;
+    this.#usage.outputTokens += output;
+    this.#usage.totalTokens += total;
+  }
+
+  /** An entry that may belong to the next turn: it waits unless a turn runs and nothing waits. */
+  hold(entry: ForeignEntry): void {
+    this.#buffer.push(entry);
+  }
+
+  /** An entry that belongs wherever the file is now (ignored kinds, problems). */
+  note(entry: ForeignEntry): void {
+    if (this.#turn && this.#buffer.length === 0) this.out.push(entry);
+    else this.#buffer.push(entry);
+  }
+
+  /** Entries of the running turn (model output, tool outputs): they open one if needed. */
+  inTurn(entries: ForeignEntry[], span: LineSpan): void {
+    if (this.#turn) this.#flush();
+    else this.openTurn(span);
+    this.out.push(...entries);
+  }
+
+  /** A new turn begins here (a task event, a prompt): the open one ends unfinished. */
+  startTurn(turnId: string | undefined, span: LineSpan): void {
+    this.#turn = undefined;
+    this.#starting = { turnId, span };
+    this.#usage = { rounds: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  }
+
+  /**
+   * Opens the announced (or an implicit) turn: its `turn_context` goes at the line of the
+   * first record that waited for it, so the turn's lines stay in file order.
+   */
+  openTurn(span: LineSpan, contextTurnId?: string): void {
+    this.#emitMeta(span);
+    const first = this.#buffer.findIndex((entry) => entry.record !== undefined);
+    const place = first === -1 ? this.#starting?.span ?? span : this.#buffer[first]!;
+    const id = this.#starting?.turnId ?? contextTurnId ?? `line-${place.line}`;
+    const lead = first === -1 ? this.#buffer : this.#buffer.slice(0, first);
+    const rest = first === -1 ? [] : this.#buffer.slice(first);
+    this.out.push(...lead);
+    this.out.push(recordEntry(
+      place,
+      makeRecord("turn_context", {
+        runId: id,
+        model: this.model,
+        wireApi: "responses",
+        policy: { approval: this.approval },
+        resumed: false,
+      }),
+    ));
+    this.out.push(...rest);
+    this.#buffer = [];
+    this.#starting = undefined;
+    this.#turn = { id };
+    this.turns++;
+  }
+
+  /** Ends the open turn with a `run_finished` record at `span`. */
+  finishTurn(
+    span: LineSpan,
+    outcome: "succeeded" | "cancelled" | "failed",
+    error?: string,
+  ): void {
+    if (!this.#turn) {
+      if (!this.#starting && !this.waiting) return;
+      this.openTurn(span);
+    }
+    this.#flush();
+    const { rounds, ...usage } = this.#usage;
+    this.out.push(recordEntry(
+      span,
+      makeRecord("run_finished", {
+        runId: this.#turn!.id,
+        outcome,
+        ...(error === undefined ? {} : { error }),
+        rounds,
+        ...(rounds > 0 ? { usage } : {}),
+      }),
+    ));
+    this.#turn = undefined;
+    this.#usage = { rounds: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  }
+
+  /** The end of the file: what waits goes out (into an implicit turn when it holds records). */
+  end(span: LineSpan | undefined): void {
+    if (this.#turn) this.#flush();
+    else if (span && (this.#starting || this.waiting)) this.openTurn(span);
+    else {
+      if (span) this.#emitMeta(span);
+      this.out.push(...this.#buffer);
+      this.#buffer = [];
+    }
+  }
+
+  #flush(): void {
+    this.out.push(...this.#buffer);
+    this.#buffer = [];
+  }
+
+  #emitMeta(fallback: LineSpan): void {
+    if (this.#metaOut) return;
+    this.#metaOut = true;
+    const meta = this.#meta;
+    const record = makeRecord("session_meta", {
+      version: FORMAT_VERSION,
+      id: meta?.id ?? "unknown",
+      createdAt: meta?.createdAt ?? this.clock,
+      cwd: meta?.cwd ?? "",
+      modelProvider: meta?.modelProvider ?? "openai",
+      model: this.model,
+      wireApi: "responses",
+      policy: { approval: this.approval },
+    }, at(meta?.createdAt ?? this.clock));
+    this.out.push(recordEntry(meta?.span ?? fallback, record));
+  }
+}

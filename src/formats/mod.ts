@@ -1,0 +1,14 @@
+/**
+ * The session files of other tools (Codex CLI rollouts, Claude Code transcripts) read as
+ * turnlog's own: the format told from the head, the file read streaming into turnlog records
+ * that carry the lines they came from, what turnlog's model cannot hold counted by kind, and
+ * the facts an inspector shows first. turnlog's own files come through the same interface.
+ *
+ * @module
+ */
+export * from "./_types.ts";
+export * from "./_detect.ts";
+export * from "./_read.ts";
+export * from "./_find.ts";
+export * from "./codex/mod.ts";
+export * from "./claude_code/mod.ts";
