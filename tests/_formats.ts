@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { SessionRecordSchema } from "../src/record/schemas.ts";
 import { join } from "node:path";
 import {
   type CollectedSession,
@@ -13,7 +14,7 @@ import {
 } from "../src/formats/mod.ts";
 import { normalizeHistory, replayHistory } from "../src/history/mod.ts";
 import { type SegmentedSession, TurnSegmenter } from "../src/inspect/mod.ts";
-import { type ResponseItem, type SessionRecord, SessionRecordSchema } from "../src/record/mod.ts";
+import type { ResponseItem, SessionRecord } from "../src/record/mod.ts";
 
 /** One entry in a line: `line kind detail`. */
 export function describeEntry(entry: ForeignEntry): string {

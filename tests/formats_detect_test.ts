@@ -1,3 +1,4 @@
+import { collectRecords } from "../src/history/mod.ts";
 import { join } from "node:path";
 import { assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
@@ -12,7 +13,6 @@ import {
   openSessionFile,
   readForeignSession,
 } from "../src/formats/mod.ts";
-import { collectRecords } from "../src/record/mod.ts";
 import { generateSession } from "../testing/generate.ts";
 import { codexDamage, codexTurnIds } from "../testing/formats/codex_fixtures.ts";
 import { claudeBasic, writeClaudeProject } from "../testing/formats/claude_fixtures.ts";

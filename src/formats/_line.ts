@@ -5,9 +5,9 @@
  *
  * @module
  */
+import type { ApprovalMode, SessionRecord } from "../record/mod.ts";
 import type { Line } from "../io/_lines.ts";
 import type { LineProblem, ProblemKind } from "../record/_parse.ts";
-import type { ApprovalMode, SessionRecord } from "../record/_schemas.ts";
 import type { ForeignEntry, LineSpan } from "./_types.ts";
 
 /** A parsed JSON object of unknown shape. */

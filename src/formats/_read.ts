@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SessionRecord } from "../record/_schemas.ts";
+import type { SessionRecord } from "../record/mod.ts";
 import { readClaudeTranscript } from "./claude_code/_transcript.ts";
 import { readCodexRollout } from "./codex/_reader.ts";
 import { detectFormat, type DetectOptions } from "./_detect.ts";

@@ -7,7 +7,7 @@
  */
 import { readLines } from "../io/_lines.ts";
 import { parseRecordLine } from "../record/_parse.ts";
-import type { SessionMeta, SessionRecord } from "../record/_schemas.ts";
+import type { SessionMeta, SessionRecord } from "../record/mod.ts";
 import { FirstSeen, problemEntry, recordEntry, TimeSpan } from "./_line.ts";
 import type { ForeignEntry, ForeignFacts, TokenTotals } from "./_types.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { LineProblem } from "../record/_parse.ts";
-import type { ApprovalMode, SessionRecord } from "../record/_schemas.ts";
+import type { ApprovalMode, SessionRecord } from "../record/mod.ts";
 
 /** Every session file format turnlog reads. */
 export type SessionFormat = "turnlog" | "codex" | "claude-code";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FunctionCallItem, FunctionCallOutputItem } from "../../record/_schemas.ts";
+import type { FunctionCallItem, FunctionCallOutputItem } from "../../record/mod.ts";
 import { isObject, type Json, str } from "../_line.ts";
 
 /** What an assistant line holds. */

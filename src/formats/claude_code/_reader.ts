@@ -12,7 +12,7 @@ import {
   makeRecord,
   type ResponseItem,
   type Usage,
-} from "../../record/_schemas.ts";
+} from "../../record/mod.ts";
 import {
   countKind,
   ignoredEntry,

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { makeRecord, type Usage } from "../../record/_schemas.ts";
-import type { ApprovalMode } from "../../record/_schemas.ts";
+import { makeRecord, type Usage } from "../../record/mod.ts";
+import type { ApprovalMode } from "../../record/mod.ts";
 import { recordEntry } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ResponseItem } from "../../record/_schemas.ts";
+import type { ResponseItem } from "../../record/mod.ts";
 import { isObject, type Json, num, obj, str } from "../_line.ts";
 
 /** What one Codex item becomes. */

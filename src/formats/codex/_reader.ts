@@ -6,7 +6,7 @@
  */
 import { basename } from "node:path";
 import { readLines } from "../../io/_lines.ts";
-import { CHECKPOINT_VERSION, makeRecord } from "../../record/_schemas.ts";
+import { CHECKPOINT_VERSION, makeRecord } from "../../record/mod.ts";
 import {
   countKind,
   FirstSeen,

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { FORMAT_VERSION, makeRecord } from "../../record/_schemas.ts";
-import type { ApprovalMode } from "../../record/_schemas.ts";
+import { FORMAT_VERSION, makeRecord } from "../../record/mod.ts";
+import type { ApprovalMode } from "../../record/mod.ts";
 import { recordEntry } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 
