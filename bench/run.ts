@@ -14,12 +14,12 @@ import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  type CachedSession as GeneratedSession,
   ensureSession,
   ensureStore,
-  type GeneratedSession,
   parseSize,
   sizeLabel,
-} from "./generate.ts";
+} from "../testing/generate/mod.ts";
 import type { MeasureRequest, MeasureResult, MeasureTask } from "./measure.ts";
 import { createSession } from "../src/store/mod.ts";
 
