@@ -8,7 +8,7 @@ import { collectRecords } from "../src/history/mod.ts";
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { renderTable, runBenchmarks } from "../bench/run.ts";
-import { ensureSession, ensureStore } from "../bench/generate.ts";
+import { ensureSession, ensureStore } from "../testing/generate/mod.ts";
 import {
   limitKeepHistory,
   limitParse,

@@ -21,7 +21,7 @@ import { initializeSessionForRun } from "../src/resume/mod.ts";
 import { findSession } from "../src/store/mod.ts";
 import { repairSession } from "../src/inspect/mod.ts";
 import { harness, killedSession } from "./_runtime_helpers.ts";
-import { generateSession, seededRandom } from "../testing/generate.ts";
+import { generateSessionText, Rng } from "../testing/generate/mod.ts";
 import { normalizeHistory, readRecords } from "../src/history/mod.ts";
 import {
   makeRecord,
@@ -497,7 +497,8 @@ Deno.test("a runtime session killed mid-tool: flagged, repaired, then resumed wi
  * second output.
  */
 function pairingDamage(seed: number, text: string): string {
-  const random = seededRandom(seed * 7919);
+  const rng = new Rng(seed * 7919);
+  const random = () => rng.next();
   const lines = text.split("\n");
   const isItem = (line: string, type: string) => line.includes(`"payload":{"type":"${type}"`);
   const movable = lines.filter((line) =>
@@ -565,7 +566,7 @@ Deno.test("orphans found while streaming are exactly normalizeHistory's verdicts
   await using dir = await tempDir();
   const seen = { orphanCalls: 0, inCheckpoint: 0, orphan_output: 0, duplicate_output: 0 };
   for (let seed = 1; seed <= 250; seed++) {
-    const generated = generateSession(seed, { turns: 1 + (seed % 7), checkpointChance: 0.3 });
+    const generated = generateSessionText(seed, { turns: 1 + (seed % 7), checkpoints: 0.3 });
     const path = `${dir.path}/s${seed}.jsonl`;
     await Deno.writeTextFile(path, pairingDamage(seed, generated.text));
     const expected = await normalizedVerdicts(path);

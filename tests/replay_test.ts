@@ -5,7 +5,7 @@ import { collectRecords, replayHistory } from "../src/history/mod.ts";
 import { normalizeHistory } from "../src/history/mod.ts";
 import type { TurnContext } from "../src/record/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
-import { generateSession, seededRandom } from "../testing/generate.ts";
+import { generateSessionText, Rng } from "../testing/generate/mod.ts";
 import { tempDir } from "./_helpers.ts";
 
 const SESSIONS = 300;
@@ -48,11 +48,11 @@ Deno.test("backward-checkpoint replay equals a full forward replay on many gener
     longWay: 0,
   };
   for (let seed = 1; seed <= SESSIONS; seed++) {
-    const generated = generateSession(seed, { checkpointChance: seed % 5 === 0 ? 0 : 0.25 });
+    const generated = generateSessionText(seed, { checkpoints: seed % 5 === 0 ? 0 : 0.25 });
     const path = `${dir.path}/s${seed}.jsonl`;
     await Deno.writeTextFile(path, generated.text);
     const location = { id: `s${seed}`, path, createdAt: "2026-11-30T09:00:00.000Z" };
-    const blockSize = BLOCK_SIZES[Math.floor(seededRandom(seed)() * BLOCK_SIZES.length)]!;
+    const blockSize = BLOCK_SIZES[Math.floor(new Rng(seed).next() * BLOCK_SIZES.length)]!;
     const truth = await fullForward(path);
     const fast = await loadSession(location, { blockSize });
     const slow = await loadSession(location, { fromCheckpoint: false });
@@ -78,7 +78,7 @@ Deno.test("backward-checkpoint replay equals a full forward replay on many gener
     assertEquals(fast.replayedFrom, short ? checkpoint.start : undefined, `${where}: replayedFrom`);
     assertEquals(fast.problems, short ? [] : truth.problems, `${where}: problems`);
 
-    const checkpoints = checkpoint === undefined ? 0 : generated.checkpoints;
+    const checkpoints = checkpoint === undefined ? 0 : generated.checkpointCount;
     if (checkpoints === 0) seen.none++;
     else if (checkpoints === 1) seen.one++;
     else seen.several++;

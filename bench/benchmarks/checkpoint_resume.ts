@@ -1,0 +1,49 @@
+/**
+ * Resume from the last checkpoint at each size: turnlog's `resumeSession`, which searches back
+ * for the checkpoint, against a full forward replay of the same file.
+ *
+ * @module
+ */
+import { sizeLabel } from "../../testing/generate/mod.ts";
+import type { VariantFigures } from "../figures.ts";
+import { type BenchmarkDefinition, fileVariant, roundsFor, target } from "./_definition.ts";
+
+/** At most 5% of the full replay's time. */
+export const checkpointResume: BenchmarkDefinition = {
+  plan: ({ options, sessions, warm }) =>
+    options.sizes.map((size) => {
+      const session = sessions.checkpoints.get(size)!;
+      const label = sizeLabel(size);
+      return {
+        name: `checkpoint resume ${label}`,
+        fileBytes: session.bytes,
+        progress: `Resume from the last checkpoint, ${label}...`,
+        rounds: roundsFor(session.bytes, options.rounds),
+        variants: [
+          fileVariant("turnlog resumeSession (checkpoint)", session, warm.checkpoints, {
+            kind: "resume",
+            root: session.root,
+            id: session.id,
+          }),
+          fileVariant("full forward replay", session, warm.checkpoints, {
+            kind: "resume_full",
+            path: session.path,
+          }),
+        ],
+        judge(figures) {
+          const [fromCheckpoint, full] = figures as [VariantFigures, VariantFigures];
+          const ratio = fromCheckpoint.medianMs / full.medianMs;
+          const at = (100 * session.lastCheckpointOffset / session.bytes).toFixed(2);
+          return {
+            target: target("<= 5% of full replay", {
+              shown: `${(100 * ratio).toFixed(1)}%`,
+              ratio,
+              limit: 0.05,
+              pass: ratio <= 0.05,
+            }),
+            notes: [`${session.checkpointCount} checkpoints, the last at ${at}% of the file`],
+          };
+        },
+      };
+    }),
+};
