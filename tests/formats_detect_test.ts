@@ -1,6 +1,6 @@
 import { collectRecords } from "../src/history/mod.ts";
 import { join } from "node:path";
-import { assertEquals } from "./_assert.ts";
+import { assert, assertEquals } from "./_assert.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { tempDir } from "./_helpers.ts";
 import {
@@ -14,7 +14,7 @@ import {
   openSessionFile,
   readForeignSession,
 } from "../src/formats/mod.ts";
-import { generateSession } from "../testing/generate.ts";
+import { generateSessionText } from "../testing/generate/mod.ts";
 import { codexDamage, codexTurnIds } from "../testing/formats/codex_fixtures.ts";
 import { claudeBasic, writeClaudeProject } from "../testing/formats/claude_fixtures.ts";
 import { assertRejects } from "./_assert.ts";
@@ -31,7 +31,7 @@ async function write(dir: string, name: string, text: string): Promise<string> {
 
 Deno.test("detectFormat() tells turnlog, Codex and Claude Code files by their first lines", async () => {
   await using dir = await tempDir();
-  const turnlog = await write(dir.path, "t.jsonl", generateSession(1, { damage: false }).text);
+  const turnlog = await write(dir.path, "t.jsonl", generateSessionText(1, { damage: false }).text);
   const codex = await write(dir.path, "c.jsonl", codexTurnIds());
   const claude = await write(dir.path, "k.jsonl", claudeBasic());
   assertEquals(await detectFormat(turnlog), {
@@ -172,7 +172,7 @@ Deno.test("ForeignSession.facts is known only once the entries are read, and ent
 
 Deno.test("collectSession() reads turnlog's own files through the same interface", async () => {
   await using dir = await tempDir();
-  const generated = generateSession(3, { damage: false, turns: 3 });
+  const generated = generateSessionText(3, { damage: false, turns: 3 });
   const path = await write(dir.path, "t.jsonl", generated.text);
   const { records, facts } = await collectSession(path);
   assertEquals(records, (await collectRecords(path)).records);
@@ -180,7 +180,7 @@ Deno.test("collectSession() reads turnlog's own files through the same interface
     "turnlog",
     3,
     "records",
-    "019900000003",
+    generated.id,
   ]);
 });
 

@@ -18,7 +18,7 @@ import { type InspectReport, inspectSession } from "../src/inspect/mod.ts";
 import { listSessions } from "../src/store/mod.ts";
 import { historySizePerTurn } from "../src/charts/mod.ts";
 import { collectRecords } from "../src/history/mod.ts";
-import { generateSession } from "../testing/generate.ts";
+import { generateSessionText } from "../testing/generate/mod.ts";
 import { initializeSessionForRun } from "../src/resume/mod.ts";
 import { RUN_BASE } from "./_helpers.ts";
 import { responseItemRecord } from "../src/record/mod.ts";
@@ -177,7 +177,7 @@ Deno.test("renderSessionPage() collapses long texts and clips them with their fu
 Deno.test("renderSessionPage() keeps a session of 2,000 turns usable: the newest open, the rest folded", async () => {
   await using dir = await tempDir();
   const path = `${dir.path}/long.jsonl`;
-  await Deno.writeTextFile(path, generateSession(7, { turns: 2000 }).text);
+  await Deno.writeTextFile(path, generateSessionText(7, { turns: 2000 }).text);
   const report = await inspectSession(path, { entries: true });
   const pieces = [...sessionPagePieces(report, { openTurns: 10 })];
   // One piece per turn, plus the head, header, findings, charts, turns' opening and end.
@@ -201,7 +201,7 @@ Deno.test("renderSessionPage() keeps a session of 2,000 turns usable: the newest
 Deno.test("renderSessionPage() keeps to its size budget: newest turns whole, then summaries, then a note", async () => {
   await using dir = await tempDir();
   const path = `${dir.path}/long.jsonl`;
-  await Deno.writeTextFile(path, generateSession(7, { turns: 2000 }).text);
+  await Deno.writeTextFile(path, generateSessionText(7, { turns: 2000 }).text);
   const report = await inspectSession(path, { entries: true });
   const html = renderSessionPage(report, { maxPageBytes: 200_000, maxTurns: 300, openTurns: 5 });
   const page = parsePage(html);
@@ -259,7 +259,7 @@ Deno.test("historySizeFromReport() equals historySizePerTurn() over the file's r
   await assertHistoryMatches((await storyReport(dir.path)).report);
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     const path = `${dir.path}/g${seed}.jsonl`;
-    await Deno.writeTextFile(path, generateSession(seed, { turns: 12 }).text);
+    await Deno.writeTextFile(path, generateSessionText(seed, { turns: 12 }).text);
     await assertHistoryMatches(await inspectSession(path, { entries: true }));
   }
   const bare = await inspectSession((await makeStory(dir.path)).path);

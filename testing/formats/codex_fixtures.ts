@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { seededRandom } from "../generate.ts";
+import { Rng } from "../generate/mod.ts";
 import { codexMessage, CodexRolloutBuilder } from "./codex_builder.ts";
 
 /**
@@ -221,7 +221,8 @@ export interface ScaleOptions {
  * every 100 requests. Yields line texts (without newline) until the target size is reached.
  */
 export function* codexRolloutLines(options: ScaleOptions): Generator<string> {
-  const random = seededRandom(options.seed);
+  const rng = new Rng(options.seed);
+  const random = () => rng.next();
   const int = (max: number) => Math.floor(random() * max);
   const words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"];
   const text = (n: number) => Array.from({ length: n }, () => words[int(words.length)]).join(" ");

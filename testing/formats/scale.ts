@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { seededRandom } from "../generate.ts";
+import { Rng } from "../generate/mod.ts";
 import { type AssistantBlock, ClaudeTranscriptBuilder } from "./claude_builder.ts";
 import { codexRolloutLines, type ScaleOptions } from "./codex_fixtures.ts";
 
@@ -19,7 +19,8 @@ export { codexRolloutLines, type ScaleOptions };
  * for every other tool), and `turn_duration`.
  */
 export function* claudeTranscriptLines(options: ScaleOptions): Generator<string> {
-  const random = seededRandom(options.seed);
+  const rng = new Rng(options.seed);
+  const random = () => rng.next();
   const int = (max: number) => Math.floor(random() * max);
   const words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"];
   const text = (n: number) => Array.from({ length: n }, () => words[int(words.length)]).join(" ");
