@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { countIo } from "../testing/io_counter.ts";
 import process from "node:process";
 import { limitKeepHistory, limitParse, naiveFind, naiveList, naiveResume } from "./baselines.ts";
 import { normalizeHistory, readRecords } from "../src/history/mod.ts";
@@ -72,49 +73,6 @@ function resetPeak(): boolean {
   }
 }
 
-/** Counts opens, bytes read and directory listings, by wrapping the Deno calls that do them. */
-function instrumentIo() {
-  const counts = { filesOpened: 0, bytesRead: 0, dirsListed: 0 };
-  const deno = Deno as unknown as Record<string, unknown>;
-  const open = Deno.open;
-  deno.open = (...args: Parameters<typeof Deno.open>) => {
-    counts.filesOpened++;
-    return open(...args);
-  };
-  const readFile = Deno.readFile;
-  deno.readFile = async (...args: Parameters<typeof Deno.readFile>) => {
-    counts.filesOpened++;
-    const bytes = await readFile(...args);
-    counts.bytesRead += bytes.length;
-    return bytes;
-  };
-  const readTextFile = Deno.readTextFile;
-  deno.readTextFile = async (...args: Parameters<typeof Deno.readTextFile>) => {
-    counts.filesOpened++;
-    const text = await readTextFile(...args);
-    counts.bytesRead += new TextEncoder().encode(text).length;
-    return text;
-  };
-  const readDir = Deno.readDir;
-  deno.readDir = (...args: Parameters<typeof Deno.readDir>) => {
-    counts.dirsListed++;
-    return readDir(...args);
-  };
-  const read = Deno.FsFile.prototype.read;
-  Deno.FsFile.prototype.read = async function (this: Deno.FsFile, buffer: Uint8Array) {
-    const n = await read.call(this, buffer);
-    if (n !== null) counts.bytesRead += n;
-    return n;
-  };
-  return {
-    take() {
-      const taken = { ...counts };
-      counts.filesOpened = counts.bytesRead = counts.dirsListed = 0;
-      return taken;
-    },
-  };
-}
-
 /** The forward full replay (every line parsed and validated), then normalization. */
 async function resumeFull(path: string): Promise<ResponseItem[]> {
   const replayed: ResponseItem[] = [];
@@ -124,115 +82,113 @@ async function resumeFull(path: string): Promise<ResponseItem[]> {
   return normalizeHistory(replayed).history;
 }
 
+type Once = { samples: number[]; check: number | string };
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const start = performance.now();
+  const value = await fn();
+  return [performance.now() - start, value];
+}
+
+/** One timed operation: its time is the sample, what it returns the check. */
+async function single(fn: () => Promise<number | string>): Promise<Once> {
+  const [ms, check] = await timed(fn);
+  return { samples: [ms], check };
+}
+
+/** The child names the CPU (the parent may not read /proc). */
+async function cpuModel(): Promise<Once> {
+  let cpu = "unknown";
+  try {
+    const info = await Deno.readTextFile("/proc/cpuinfo");
+    cpu = /^model name\s*:\s*(.+)$/m.exec(info)?.[1]?.trim() ?? cpu;
+  } catch {
+    // Not Linux: the model stays unknown.
+  }
+  return { samples: [0], check: cpu };
+}
+
+/** One sample per lookup. */
+async function findEach(task: { root: string; ids: string[] }): Promise<Once> {
+  const samples: number[] = [];
+  let check = "";
+  for (const id of task.ids) {
+    const [ms, location] = await timed(() => findSession(task.root, id));
+    samples.push(ms);
+    check = location.id;
+  }
+  return { samples, check };
+}
+
+/** What `inspect --json` does: the report without per-line entries, serialized in pieces. */
+async function inspectJson(path: string): Promise<number> {
+  // Imported here, so the other measurements do not depend on the inspector.
+  const { inspectSession, reportJsonPieces } = await import("../src/inspect/mod.ts");
+  let chars = 0;
+  for (const piece of reportJsonPieces(await inspectSession(path))) chars += piece.length;
+  return chars;
+}
+
+/**
+ * One append to each file in turn, the order swapped every iteration, so both see the same
+ * machine: samples are [paths[0], paths[1], ...] per iteration.
+ */
+async function appendEach(task: { paths: string[] }, iteration: number): Promise<Once> {
+  const record = iteration % 2 === 0
+    ? makeRecord("run_finished", { runId: "bench", outcome: "succeeded", rounds: 1 })
+    : responseItemRecord({ type: "message", role: "user", content: "one more record" });
+  const samples: number[] = task.paths.map(() => 0);
+  const order = task.paths.map((_, index) => index);
+  if (iteration % 2 === 1) order.reverse();
+  for (const index of order) {
+    const [ms] = await timed(async () => {
+      using writer = await SessionWriter.open(task.paths[index]!);
+      await writer.append([record]);
+    });
+    samples[index] = ms;
+  }
+  return { samples, check: (await Deno.stat(task.paths[0]!)).size };
+}
+
 /** Runs `task` once (or once per id); returns one sample per operation and a check value. */
-async function runOnce(
-  task: MeasureTask,
-  iteration: number,
-): Promise<{ samples: number[]; check: number | string }> {
-  const timed = async <T>(fn: () => Promise<T>): Promise<[number, T]> => {
-    const start = performance.now();
-    const value = await fn();
-    return [performance.now() - start, value];
-  };
+function runOnce(task: MeasureTask, iteration: number): Promise<Once> {
   switch (task.kind) {
-    case "noop": {
-      // The parent may not read /proc; this child may, so it names the CPU.
-      let cpu = "unknown";
-      try {
-        const info = await Deno.readTextFile("/proc/cpuinfo");
-        cpu = /^model name\s*:\s*(.+)$/m.exec(info)?.[1]?.trim() ?? cpu;
-      } catch {
-        // Not Linux: the model stays unknown.
-      }
-      return { samples: [0], check: cpu };
-    }
-    case "resume": {
-      const [ms, resumed] = await timed(() => resumeSession(task.id, { root: task.root }));
-      return { samples: [ms], check: resumed.history.length };
-    }
-    case "resume_full": {
-      const [ms, history] = await timed(() => resumeFull(task.path));
-      return { samples: [ms], check: history.length };
-    }
-    case "naive": {
-      const [ms, resumed] = await timed(() => naiveResume(task.path));
-      return { samples: [ms], check: resumed.history.length };
-    }
-    case "limit": {
-      const [ms, lines] = await timed(() => limitParse(task.path));
-      return { samples: [ms], check: lines };
-    }
-    case "limit_keep": {
-      const [ms, history] = await timed(() => limitKeepHistory(task.path));
-      return { samples: [ms], check: history.length };
-    }
-    case "find": {
-      const samples: number[] = [];
-      let check = "";
-      for (const id of task.ids) {
-        const [ms, location] = await timed(() => findSession(task.root, id));
-        samples.push(ms);
-        check = location.id;
-      }
-      return { samples, check };
-    }
+    case "noop":
+      return cpuModel();
+    case "resume":
+      return single(async () => (await resumeSession(task.id, { root: task.root })).history.length);
+    case "resume_full":
+      return single(async () => (await resumeFull(task.path)).length);
+    case "naive":
+      return single(async () => (await naiveResume(task.path)).history.length);
+    case "limit":
+      return single(() => limitParse(task.path));
+    case "limit_keep":
+      return single(async () => (await limitKeepHistory(task.path)).length);
+    case "find":
+      return findEach(task);
     case "find_naive": {
       // One lookup per iteration: each reads the first line of every file.
       const id = task.ids[iteration % task.ids.length]!;
-      const [ms, path] = await timed(() => naiveFind(task.root, id));
-      return { samples: [ms], check: path.includes(id) ? id : "mismatch" };
+      return single(async () => (await naiveFind(task.root, id)).includes(id) ? id : "mismatch");
     }
-    case "list": {
-      const [ms, listed] = await timed(() => listSessions(task.root, { limit: 25 }));
-      return { samples: [ms], check: listed.sessions.map((s) => s.id).join(",") };
-    }
-    case "list_naive": {
-      const [ms, listed] = await timed(() => naiveList(task.root, 25));
-      return { samples: [ms], check: listed.map((s) => s.id).join(",") };
-    }
-    case "inspect": {
-      // Imported here, so the other measurements do not depend on the inspector. What
-      // `inspect --json` does: the report without per-line entries, serialized in pieces.
-      const { inspectSession, reportJsonPieces } = await import("../src/inspect/mod.ts");
-      const [ms, chars] = await timed(async () => {
-        let chars = 0;
-        for (const piece of reportJsonPieces(await inspectSession(task.path))) {
-          chars += piece.length;
-        }
-        return chars;
-      });
-      return { samples: [ms], check: chars };
-    }
-    case "append": {
-      // One append to each file in turn, the order swapped every iteration, so both see the
-      // same machine: samples are [paths[0], paths[1], ...] per iteration.
-      const record = iteration % 2 === 0
-        ? makeRecord("run_finished", { runId: "bench", outcome: "succeeded", rounds: 1 })
-        : responseItemRecord({ type: "message", role: "user", content: "one more record" });
-      const samples: number[] = task.paths.map(() => 0);
-      const order = task.paths.map((_, index) => index);
-      if (iteration % 2 === 1) order.reverse();
-      for (const index of order) {
-        const path = task.paths[index]!;
-        const [ms] = await timed(async () => {
-          const writer = await SessionWriter.open(path);
-          try {
-            await writer.append([record]);
-          } finally {
-            writer.close();
-          }
-        });
-        samples[index] = ms;
-      }
-      return { samples, check: (await Deno.stat(task.paths[0]!)).size };
-    }
+    case "list":
+      return single(async () =>
+        (await listSessions(task.root, { limit: 25 })).sessions.map((s) => s.id).join(",")
+      );
+    case "list_naive":
+      return single(async () => (await naiveList(task.root, 25)).map((s) => s.id).join(","));
+    case "inspect":
+      return single(() => inspectJson(task.path));
+    case "append":
+      return appendEach(task, iteration);
   }
 }
 
 /** Runs a request: warm-up runs, then the measured ones with the peak mark reset before them. */
 export async function measure(request: MeasureRequest): Promise<MeasureResult> {
   const io = request.task.kind.startsWith("list") || request.task.kind.startsWith("find")
-    ? instrumentIo()
+    ? countIo()
     : undefined;
   for (let i = 0; i < request.warmup; i++) await runOnce(request.warmupTask ?? request.task, i);
   gc?.();
@@ -251,7 +207,10 @@ export async function measure(request: MeasureRequest): Promise<MeasureResult> {
     const cpuMs = (used.user + used.system) / 1000 / once.samples.length;
     for (const _ of once.samples) cpuSamples.push(cpuMs);
     check = once.check;
-    if (io && i === 0) ioCounts = io.take();
+    if (io && i === 0) {
+      const { filesOpened, bytesRead, dirsListed } = io.take();
+      ioCounts = { filesOpened, bytesRead, dirsListed };
+    }
     if (i < request.iterations - 1) gc?.();
   }
   const peakRss = reset ? statusKb("VmHWM") : statusKb("VmRSS");

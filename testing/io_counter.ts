@@ -36,95 +36,117 @@ function fresh(): IoCounts {
   return { filesOpened: 0, filesClosed: 0, bytesRead: 0, dirsListed: 0, reads: [] };
 }
 
+type Patchable = Record<string | symbol, unknown>;
+
+/** Replaces `object[key]` with `wrap(original)`; returns how to put the original back. */
+function patch<T>(object: object, key: string | symbol, wrap: (original: T) => T): () => void {
+  const target = object as Patchable;
+  const original = target[key] as T;
+  target[key] = wrap(original);
+  return () => (target[key] = original);
+}
+
+/** What the counter knows of an open file. */
+interface FileState {
+  path: string;
+  position: number;
+  closed: boolean;
+}
+
+class Counter {
+  counts = fresh();
+  readonly files = new WeakMap<Deno.FsFile, FileState>();
+
+  opened(file: Deno.FsFile, path: string | URL): void {
+    this.counts.filesOpened++;
+    this.files.set(file, { path: String(path), position: 0, closed: false });
+  }
+
+  read(file: Deno.FsFile, n: number | null): void {
+    const state = this.files.get(file);
+    if (n === null || !state) return;
+    this.counts.bytesRead += n;
+    this.counts.reads.push({ path: state.path, start: state.position, end: state.position + n });
+    state.position += n;
+  }
+
+  closed(file: Deno.FsFile): void {
+    const state = this.files.get(file);
+    if (state && !state.closed) {
+      state.closed = true;
+      this.counts.filesClosed++;
+    }
+  }
+}
+
+/** Wraps the Deno calls that open, list, read, seek and close files; returns the undoers. */
+function install(counter: Counter): (() => void)[] {
+  type Open = typeof Deno.open;
+  type Read = typeof Deno.FsFile.prototype.read;
+  type Seek = typeof Deno.FsFile.prototype.seek;
+  type Close = (this: Deno.FsFile) => void;
+  const proto = Deno.FsFile.prototype;
+  return [
+    patch<Open>(Deno, "open", (open) => async (path, options) => {
+      const file = await open(path, options);
+      counter.opened(file, path);
+      return file;
+    }),
+    patch<typeof Deno.readFile>(Deno, "readFile", (readFile) => async (path, options) => {
+      const bytes = await readFile(path, options);
+      const { counts } = counter;
+      counts.filesOpened++;
+      counts.filesClosed++;
+      counts.bytesRead += bytes.length;
+      counts.reads.push({ path: String(path), start: 0, end: bytes.length });
+      return bytes;
+    }),
+    patch<typeof Deno.readDir>(Deno, "readDir", (readDir) => (path) => {
+      counter.counts.dirsListed++;
+      return readDir(path);
+    }),
+    patch<Read>(proto, "read", (read) =>
+      async function (this: Deno.FsFile, buffer) {
+        const n = await read.call(this, buffer);
+        counter.read(this, n);
+        return n;
+      }),
+    patch<Seek>(proto, "seek", (seek) =>
+      async function (this: Deno.FsFile, offset, whence) {
+        const position = await seek.call(this, offset, whence);
+        const state = counter.files.get(this);
+        if (state) state.position = position;
+        return position;
+      }),
+    ...["close", Symbol.dispose].map((key) =>
+      patch<Close>(proto, key, (close) =>
+        function (this: Deno.FsFile) {
+          counter.closed(this);
+          return close.call(this);
+        })
+    ),
+  ];
+}
+
 /**
  * Installs a counter. Only one at a time; tests run their files in separate workers, so a
  * counter sees only its own file's I/O.
  */
 export function countIo(): IoCounter {
-  let counts = fresh();
-  const deno = Deno as unknown as Record<string, unknown>;
-  const proto = Deno.FsFile.prototype as unknown as Record<string | symbol, unknown>;
-  const saved = {
-    open: Deno.open,
-    readFile: Deno.readFile,
-    readDir: Deno.readDir,
-    read: Deno.FsFile.prototype.read,
-    seek: Deno.FsFile.prototype.seek,
-    close: Deno.FsFile.prototype.close,
-    dispose: proto[Symbol.dispose] as () => void,
-  };
-  const files = new WeakMap<Deno.FsFile, { path: string; position: number; closed: boolean }>();
-  const closed = (file: Deno.FsFile) => {
-    const state = files.get(file);
-    if (state && !state.closed) {
-      state.closed = true;
-      counts.filesClosed++;
-    }
-  };
-  deno.open = async (path: string | URL, options?: Deno.OpenOptions) => {
-    const file = await saved.open(path, options);
-    counts.filesOpened++;
-    files.set(file, { path: String(path), position: 0, closed: false });
-    return file;
-  };
-  deno.readFile = async (path: string | URL, options?: Deno.ReadFileOptions) => {
-    const bytes = await saved.readFile(path, options);
-    counts.filesOpened++;
-    counts.filesClosed++;
-    counts.bytesRead += bytes.length;
-    counts.reads.push({ path: String(path), start: 0, end: bytes.length });
-    return bytes;
-  };
-  deno.readDir = (path: string | URL) => {
-    counts.dirsListed++;
-    return saved.readDir(path);
-  };
-  Deno.FsFile.prototype.read = async function (this: Deno.FsFile, buffer: Uint8Array) {
-    const n = await saved.read.call(this, buffer);
-    const state = files.get(this);
-    if (n !== null && state) {
-      counts.bytesRead += n;
-      counts.reads.push({ path: state.path, start: state.position, end: state.position + n });
-      state.position += n;
-    }
-    return n;
-  };
-  Deno.FsFile.prototype.seek = async function (
-    this: Deno.FsFile,
-    offset: number | bigint,
-    whence: Deno.SeekMode,
-  ) {
-    const position = await saved.seek.call(this, offset, whence);
-    const state = files.get(this);
-    if (state) state.position = position;
-    return position;
-  };
-  Deno.FsFile.prototype.close = function (this: Deno.FsFile) {
-    closed(this);
-    return saved.close.call(this);
-  };
-  proto[Symbol.dispose] = function (this: Deno.FsFile) {
-    closed(this);
-    return saved.dispose.call(this);
-  };
+  const counter = new Counter();
+  const undo = install(counter);
   return {
     take() {
-      const taken = counts;
-      counts = fresh();
+      const taken = counter.counts;
+      counter.counts = fresh();
       return taken;
     },
     lowestRead(path) {
-      const starts = counts.reads.filter((r) => r.path === path).map((r) => r.start);
+      const starts = counter.counts.reads.filter((r) => r.path === path).map((r) => r.start);
       return starts.length === 0 ? undefined : Math.min(...starts);
     },
     [Symbol.dispose]() {
-      deno.open = saved.open;
-      deno.readFile = saved.readFile;
-      deno.readDir = saved.readDir;
-      Deno.FsFile.prototype.read = saved.read;
-      Deno.FsFile.prototype.seek = saved.seek;
-      Deno.FsFile.prototype.close = saved.close;
-      proto[Symbol.dispose] = saved.dispose;
+      for (const restore of undo.reverse()) restore();
     },
   };
 }

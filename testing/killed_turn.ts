@@ -8,6 +8,7 @@
 import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { readRecords } from "../src/history/mod.ts";
 import { fileURLToPath } from "node:url";
+import { waitFor } from "./wait.ts";
 import type { RunEvent } from "../src/runtime/mod.ts";
 
 const CLI_PATH = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
@@ -46,7 +47,7 @@ export async function runKilledTurn(options: {
   workspace: string;
   message: string;
   onEvent?: (event: RunEvent) => void;
-  /** How long the tool runs before the kill, in milliseconds (default 300). */
+  /** How long the tool runs before the kill, in milliseconds (default 100). */
   settleMs?: number;
 }): Promise<KilledTurn> {
   const child = new Deno.Command(Deno.execPath(), {
@@ -97,10 +98,9 @@ export async function runKilledTurn(options: {
       if (event.type === "tool_requested" && event.name === "slow_task" && sessionPath) {
         // The call is appended before the event is sent; check the file to be sure, then
         // give the tool a moment to be running.
-        while (!(await fileHasCall(sessionPath, event.callId))) {
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        await new Promise((r) => setTimeout(r, options.settleMs ?? 300));
+        const path = sessionPath;
+        await waitFor(`call ${event.callId} in ${path}`, () => fileHasCall(path, event.callId));
+        await new Promise((r) => setTimeout(r, options.settleMs ?? 100));
         child.kill("SIGKILL");
         killed = true;
         callId = event.callId;

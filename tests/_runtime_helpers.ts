@@ -178,7 +178,7 @@ export async function killedSession(
     sessionsDir: h.sessionsDir,
     sessionId,
     workspace: h.workspace,
-    message: "run a slow task for 2 seconds",
+    message: "run a slow task for 0.8 seconds",
     settleMs: 0,
   });
   return { sessionId, sessionPath, killed };

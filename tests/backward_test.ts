@@ -1,3 +1,4 @@
+import { countIo } from "../testing/io_counter.ts";
 import { findLastCheckpoint } from "../src/history/mod.ts";
 import { includesBytes, readLinesBackward } from "../src/io/mod.ts";
 import { compactHistory, makeCheckpoint } from "../src/compaction/mod.ts";
@@ -95,13 +96,28 @@ Deno.test("readLinesBackward: an empty file yields nothing, an invalid block siz
   );
 });
 
-Deno.test("readLinesBackward: stopping early leaves the head unread (the `end` bound reads a prefix)", async () => {
+Deno.test("readLinesBackward: stopping early leaves the head unread; `end` reads only a prefix", async () => {
   await using dir = await tempDir();
   const path = `${dir.path}/f.jsonl`;
+  const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i}`);
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
+  const size = (await Deno.stat(path)).size;
+  using io = countIo();
+  for await (const line of readLinesBackward(path)) {
+    assertEquals(line.text, "line 19999");
+    break;
+  }
+  // The first block is 64 KiB: nothing before the file's last 64 KiB was read.
+  assertEquals(io.lowestRead(path), size - 64 * 1024);
+  io.take();
+
   await Deno.writeTextFile(path, "one\ntwo\nthree\n");
-  const lines = [];
-  for await (const line of readLinesBackward(path, { end: 8, blockSize: 2 })) lines.push(line.text);
-  assertEquals(lines, ["two", "one"]);
+  const prefix = [];
+  for await (const line of readLinesBackward(path, { end: 8, blockSize: 2 })) {
+    prefix.push(line.text);
+  }
+  assertEquals(prefix, ["two", "one"]);
+  assert(io.take().reads.every((r) => r.end <= 8), "nothing at or after byte 8 is read");
 });
 
 Deno.test("includesBytes finds a needle anywhere, and only a whole one", () => {

@@ -122,7 +122,15 @@ Deno.test("detectFormat() passes over a bad first line and reads only the head",
   // Titles only in the head of a longer file: a transcript, not metadata-only.
   const summary = JSON.stringify({ type: "summary", summary: "t", leafUuid: "x" }) + "\n";
   const titled = await write(dir.path, "titled.jsonl", summary.repeat(2000));
+  using io = countIo();
   assertEquals(stateOf(await detectFormat(titled)), "records");
+  const counts = io.take();
+  assertEquals(counts.filesOpened, 1);
+  // The head, and one byte more to know whether the file goes on.
+  assert(
+    counts.bytesRead <= 64 * 1024 + 1,
+    `read ${counts.bytesRead} of ${summary.length * 2000} bytes`,
+  );
   assertEquals(stateOf(await detectFormat(titled, { headBytes: 1 << 20 })), "metadata-only");
 });
 

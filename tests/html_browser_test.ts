@@ -61,7 +61,7 @@ Deno.test({
       sessionsDir: h.sessionsDir,
       sessionId,
       workspace: h.workspace,
-      message: "run a slow task for 2 seconds",
+      message: "run a slow task for 0.8 seconds",
       settleMs: 0,
     });
     assert(killed.killed && killed.callId !== undefined);

@@ -5,7 +5,8 @@ import { collectRecords, replayHistory } from "../src/history/mod.ts";
 import { normalizeHistory } from "../src/history/mod.ts";
 import type { TurnContext } from "../src/record/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
-import { generateSessionText, Rng } from "../testing/generate/mod.ts";
+import { generateSessionText, Rng, writeSession } from "../testing/generate/mod.ts";
+import { countIo } from "../testing/io_counter.ts";
 import { tempDir } from "./_helpers.ts";
 
 const SESSIONS = 300;
@@ -90,4 +91,27 @@ Deno.test("backward-checkpoint replay equals a full forward replay on many gener
   }
   // The generator must keep producing every case, or this test proves less than it says.
   for (const [name, count] of Object.entries(seen)) assert(count >= 3, `only ${count} ${name}`);
+});
+
+Deno.test("loadSession() resumes from the checkpoint: the head, then the tail from it, nothing between", async () => {
+  await using dir = await tempDir();
+  const session = await writeSession(dir.path, { seed: 11, size: 8 << 20, checkpoints: "spread" });
+  const location = { id: session.id, path: session.path, createdAt: session.createdAt };
+  using io = countIo();
+  const loaded = await loadSession(location);
+  const reads = io.take().reads.filter((r) => r.path === session.path);
+  assertEquals(loaded.replayedFrom, session.lastCheckpointOffset);
+  // The head (its session_meta) is read in one small chunk; the backward search reads blocks
+  // of at most 1 MiB from the end; so every read lies in the first 16 KiB or after a point at
+  // most one block before the checkpoint.
+  const gap = { from: 16 * 1024, to: session.lastCheckpointOffset - (1 << 20) };
+  assert(gap.to > gap.from, "the file is large enough for the claim to mean something");
+  const inGap = reads.filter((r) => r.end > gap.from && r.start < gap.to);
+  assertEquals(inGap, [], "nothing between the head and the checkpoint's block is read");
+  const read = reads.reduce((sum, r) => sum + r.end - r.start, 0);
+  assert(read < session.bytes / 4, `read ${read} of ${session.bytes} bytes`);
+  // And it is the same history a full forward replay gives.
+  const full = await loadSession(location, { fromCheckpoint: false });
+  assertEquals(loaded.replayed, full.replayed);
+  assertEquals(loaded.recordCount, full.recordCount);
 });

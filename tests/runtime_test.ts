@@ -134,12 +134,12 @@ for (const wireApi of WIRE_APIS) {
     assertEquals([synthesized.callId, synthesized.isError], [killed.callId, true]);
     assertMatch(synthesized.output, /^Error \[SESSION_RESUME_INTERRUPTED\]/);
     // The model re-issued the call under a new id, and it completed this time.
-    assertEquals(eventOf(resumed, "tool_finished").output, "slow_task finished after 2 seconds");
+    assertEquals(eventOf(resumed, "tool_finished").output, "slow_task finished after 0.8 seconds");
     // Every request of the resumed turn had every call paired (the server also enforces it).
     assertEquals(h.sent.map(pairedCallCount), [2, 3]);
     assertEquals(sentUserMessages(h.sent[0]), [
       "list the files",
-      "run a slow task for 2 seconds",
+      "run a slow task for 0.8 seconds",
       "continue",
     ]);
     // The file grew by the new records only; nothing was copied.

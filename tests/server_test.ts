@@ -1,6 +1,7 @@
 import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
+import { waitFor } from "../testing/wait.ts";
 import { eventOf, fileRecords, harness, labels } from "./_runtime_helpers.ts";
 import { ApprovalRegistry } from "../src/runtime/mod.ts";
 import type { RunEvent } from "../src/runtime/mod.ts";
@@ -191,12 +192,10 @@ Deno.test("a client that disconnects cancels its run, which still records its en
     if (event.type === "run_started") path = event.sessionPath;
     if (event.type === "tool_requested") break;
   }
-  // Wait until the cancelled run has written run_finished.
-  let records = await fileRecords(path);
-  while (records.at(-1)?.type !== "run_finished") {
-    await new Promise((r) => setTimeout(r, 20));
-    records = await fileRecords(path);
-  }
+  const records = await waitFor("the cancelled run to write run_finished", async () => {
+    const records = await fileRecords(path);
+    return records.at(-1)?.type === "run_finished" && records;
+  });
   assertEquals(labels(records).slice(-3), ["call:slow_task", "output:slow_task", "run_finished"]);
   const last = records.at(-1)!;
   assert(last.type === "run_finished");

@@ -1,3 +1,4 @@
+import { countIo } from "../testing/io_counter.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { RUN_BASE, tempDir } from "./_helpers.ts";
 import { InvalidSessionIdError, newId } from "../src/record/mod.ts";
@@ -66,10 +67,16 @@ Deno.test("a session is found by full id or unique prefix, from file names alone
   await Deno.mkdir(`${dir.path}/2025/06/01`, { recursive: true });
   await Deno.writeTextFile(`${dir.path}/2025/06/01/2025-06-01T00-00-00-000Z-${c}.jsonl`, "");
 
+  using io = countIo();
   assertEquals((await findSession(dir.path, a)).id, a);
   assertEquals((await findSession(dir.path, b.slice(0, 8))).id, b);
   assertEquals((await findSession(dir.path, c.toUpperCase())).id, c);
   await assertRejects(() => findSession(dir.path, newId()), SessionNotFoundError);
+  const counts = io.take();
+  assertEquals([counts.filesOpened, counts.bytesRead], [0, 0]);
+  // Each lookup lists the root and only the year, month and day folders its id's time can
+  // be in (a prefix can span two of each).
+  assert(counts.dirsListed <= 4 * 5, `listed ${counts.dirsListed} folders`);
 });
 
 Deno.test("an ambiguous prefix is an error listing the candidates", async () => {

@@ -87,91 +87,120 @@ export async function* readLinesBackward(
   using file = await Deno.open(path, { read: true });
   const size = options.end ?? (await file.stat()).size;
   if (size === 0) return;
-  // Blocks start small and double up to the maximum: a reader that stops near the end (resume
-  // finding a recent checkpoint) reads little, one that reads it all makes few calls.
+  // The line being put together: its end offset and its bytes found so far, in file order.
+  const pending: Pending = { parts: [], lineEnd: size, terminated: false };
+  for await (const { block, blockStart, last } of blocksFromEnd(file, size, maxBlock)) {
+    let cursor = block.length; // exclusive end of the unread part of the block
+    if (last && block[block.length - 1] === NEWLINE) {
+      pending.terminated = true;
+      cursor--;
+    }
+    yield* only === undefined
+      ? linesOfBlock(block, blockStart, cursor, pending)
+      : matchingLinesOfBlock(block, blockStart, cursor, pending, only);
+  }
+  if (only === undefined || partsInclude(pending.parts, only)) {
+    yield makeLine(pending.parts, 0, pending.lineEnd, pending.terminated);
+  }
+}
+
+/** A line whose start is in a block not read yet. */
+interface Pending {
+  parts: Uint8Array[];
+  lineEnd: number;
+  terminated: boolean;
+}
+
+/**
+ * The file's blocks from its end, one reused buffer. Blocks start small and double up to the
+ * maximum: a reader that stops near the end (resume finding a recent checkpoint) reads
+ * little, one that reads it all makes few calls. `last` marks the file's last block.
+ */
+async function* blocksFromEnd(
+  file: Deno.FsFile,
+  size: number,
+  maxBlock: number,
+): AsyncGenerator<{ block: Uint8Array; blockStart: number; last: boolean }> {
   let blockSize = Math.min(FIRST_BLOCK_SIZE, maxBlock, size);
   let buffer = new Uint8Array(blockSize);
-  // The line being put together: its end offset and its bytes found so far, in file order.
-  let lineEnd = size;
-  let terminated = false;
-  let parts: Uint8Array[] = [];
   let position = size;
-  let first = true;
   while (position > 0) {
-    if (!first && blockSize < maxBlock && blockSize < position) {
+    if (position < size && blockSize < maxBlock && blockSize < position) {
       blockSize = Math.min(blockSize * 2, maxBlock);
       buffer = new Uint8Array(blockSize);
     }
     const blockStart = Math.max(0, position - blockSize);
     const block = await readRange(file, { start: blockStart, end: position }, buffer);
-    let cursor = block.length; // exclusive end of the unread part of the block
-    if (first) {
-      first = false;
-      if (block[block.length - 1] === NEWLINE) {
-        terminated = true;
-        cursor--;
-      }
-    }
-    if (only !== undefined) {
-      // Lines that lie wholly in this block are found from the needle's occurrences, so a
-      // block without one costs two native searches and no line objects.
-      const newline = cursor > 0 ? block.lastIndexOf(NEWLINE, cursor - 1) : -1;
-      if (newline === -1) {
-        if (cursor > 0) parts.unshift(block.slice(0, cursor));
-        position = blockStart;
-        continue;
-      }
-      parts.unshift(block.subarray(newline + 1, cursor));
-      const start = blockStart + newline + 1;
-      if (partsInclude(parts, only)) yield makeLine(parts, start, lineEnd, terminated);
-      const firstNewline = block.indexOf(NEWLINE);
-      const found: number[] = [];
-      for (
-        let at = indexOfBytes(block, only, firstNewline + 1);
-        at !== -1 && at < newline;
-        at = indexOfBytes(block, only, at + 1)
-      ) {
-        found.push(at);
-      }
-      let yieldedStart = -1;
-      for (let index = found.length - 1; index >= 0; index--) {
-        const at = found[index]!;
-        const lineStart = block.lastIndexOf(NEWLINE, at) + 1;
-        if (lineStart === yieldedStart) continue;
-        const lineNewline = block.indexOf(NEWLINE, at);
-        yieldedStart = lineStart;
-        yield makeLine(
-          [block.subarray(lineStart, lineNewline)],
-          blockStart + lineStart,
-          blockStart + lineNewline + 1,
-          true,
-        );
-      }
-      parts = [block.slice(0, firstNewline)];
-      lineEnd = blockStart + firstNewline + 1;
-      terminated = true;
-      position = blockStart;
-      continue;
-    }
-    while (cursor > 0) {
-      const newline = block.lastIndexOf(NEWLINE, cursor - 1);
-      if (newline === -1) {
-        parts.unshift(block.slice(0, cursor));
-        break;
-      }
-      parts.unshift(block.subarray(newline + 1, cursor));
-      const start = blockStart + newline + 1;
-      yield makeLine(parts, start, lineEnd, terminated);
-      parts = [];
-      lineEnd = start;
-      terminated = true;
-      cursor = newline;
-    }
+    yield { block, blockStart, last: position === size };
     position = blockStart;
   }
-  if (only === undefined || partsInclude(parts, only)) {
-    yield makeLine(parts, 0, lineEnd, terminated);
+}
+
+/** Every line that ends in this block, last first; the block's first line stays pending. */
+function* linesOfBlock(
+  block: Uint8Array,
+  blockStart: number,
+  cursor: number,
+  pending: Pending,
+): Generator<BackwardLine> {
+  while (cursor > 0) {
+    const newline = block.lastIndexOf(NEWLINE, cursor - 1);
+    if (newline === -1) {
+      pending.parts.unshift(block.slice(0, cursor));
+      return;
+    }
+    pending.parts.unshift(block.subarray(newline + 1, cursor));
+    const start = blockStart + newline + 1;
+    yield makeLine(pending.parts, start, pending.lineEnd, pending.terminated);
+    pending.parts = [];
+    pending.lineEnd = start;
+    pending.terminated = true;
+    cursor = newline;
   }
+}
+
+/**
+ * The lines of this block that hold `needle`, last first. Lines that lie wholly in the block
+ * are found from the needle's occurrences, so a block without one costs two native searches
+ * and no line objects.
+ */
+function* matchingLinesOfBlock(
+  block: Uint8Array,
+  blockStart: number,
+  cursor: number,
+  pending: Pending,
+  needle: Uint8Array,
+): Generator<BackwardLine> {
+  const newline = cursor > 0 ? block.lastIndexOf(NEWLINE, cursor - 1) : -1;
+  if (newline === -1) {
+    if (cursor > 0) pending.parts.unshift(block.slice(0, cursor));
+    return;
+  }
+  pending.parts.unshift(block.subarray(newline + 1, cursor));
+  if (partsInclude(pending.parts, needle)) {
+    yield makeLine(pending.parts, blockStart + newline + 1, pending.lineEnd, pending.terminated);
+  }
+  const firstNewline = block.indexOf(NEWLINE);
+  const found: number[] = [];
+  for (
+    let at = indexOfBytes(block, needle, firstNewline + 1);
+    at !== -1 && at < newline;
+    at = indexOfBytes(block, needle, at + 1)
+  ) {
+    found.push(at);
+  }
+  let yieldedStart = -1;
+  for (const at of found.reverse()) {
+    const lineStart = block.lastIndexOf(NEWLINE, at) + 1;
+    if (lineStart === yieldedStart) continue;
+    const lineNewline = block.indexOf(NEWLINE, at);
+    yieldedStart = lineStart;
+    const bytes = [block.subarray(lineStart, lineNewline)];
+    yield makeLine(bytes, blockStart + lineStart, blockStart + lineNewline + 1, true);
+  }
+  pending.parts = [block.slice(0, firstNewline)];
+  pending.lineEnd = blockStart + firstNewline + 1;
+  pending.terminated = true;
 }
 
 function partsInclude(parts: Uint8Array[], needle: Uint8Array): boolean {
