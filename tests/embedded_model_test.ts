@@ -318,7 +318,14 @@ for (const mode of MODES) {
         BadRequestError,
       );
       assertEquals(error.status, 400);
-      assertEquals(error.message, "400 No tool output found for function call call_lost.");
+      assertEquals(
+        error.message,
+        mode.api === "chat"
+          ? "400 An assistant message with 'tool_calls' must be followed by tool messages " +
+            "responding to each 'tool_call_id'. The following tool_call_ids did not have " +
+            "response messages: call_lost"
+          : "400 No tool output found for function call call_lost.",
+      );
       assertEquals(error.type, "invalid_request_error");
     });
   });
@@ -331,7 +338,10 @@ for (const mode of MODES) {
       );
       assertEquals(
         error.message,
-        "400 No tool call found for function call output with call_id call_ghost.",
+        mode.api === "chat"
+          ? "400 Invalid parameter: messages with role 'tool' must be a response to a " +
+            "preceeding message with 'tool_calls'."
+          : "400 No tool call found for function call output with call_id call_ghost.",
       );
     });
   });
@@ -484,7 +494,32 @@ Deno.test("chat: a tool message must follow its assistant message directly", asy
         }),
       BadRequestError,
     );
+    assertEquals(
+      error.message,
+      "400 An assistant message with 'tool_calls' must be followed by tool messages responding " +
+        "to each 'tool_call_id'. The following tool_call_ids did not have response messages: " +
+        "call_x",
+    );
+  });
+});
+
+Deno.test("responses: an output must follow its call's block, before any message", async () => {
+  await withModel(async (client) => {
+    const error = await assertRejects(
+      () =>
+        client.responses.create({
+          model: "scripted",
+          input: [
+            { role: "user", content: "list the files" },
+            { type: "function_call", call_id: "call_x", name: "list_dir", arguments: "{}" },
+            { role: "user", content: "interrupting" },
+            { type: "function_call_output", call_id: "call_x", output: "a.txt" },
+          ],
+        }),
+      BadRequestError,
+    );
     assertEquals(error.message, "400 No tool output found for function call call_x.");
+    assertEquals(error.param, "input[2]");
   });
 });
 

@@ -192,7 +192,7 @@ Deno.test("cli: --repair is a dry run (exit 1), --repair --write fixes (exit 0),
   const write = await inspect(["--sessions-dir", dir.path, "--repair", "--write", prefix]);
   assertEquals(write.code, 0, write.stdout + write.stderr);
   assertMatch(write.stdout, /^Repaired /);
-  assertMatch(write.stdout, /moved line 4 \(malformed_json, 6 bytes\)/);
+  assertMatch(write.stdout, /moved line 4 \(malformed_json, 5 bytes\)/);
   assertMatch(write.stdout, /appended 1 synthesized output/);
   assertMatch(write.stdout, /The session is healthy now/);
 

@@ -549,11 +549,19 @@ async function normalizedVerdicts(path: string) {
   }
   const { history, synthesized, dropped } = normalizeHistory(replayHistory(records));
   const made = new Set<ResponseItem>(synthesized);
-  const orphanCalls = history.flatMap((item, i) => {
-    const next = history[i + 1];
-    if (item.type !== "function_call" || !next || !made.has(next)) return [];
-    return [{ ...origin.get(item)!, callId: item.callId, name: item.name }];
-  });
+  // Each block of calls is followed by its outputs, in call order.
+  const orphanCalls = [];
+  for (let i = 0; i < history.length; i++) {
+    if (history[i]!.type !== "function_call") continue;
+    let end = i;
+    while (history[end + 1]?.type === "function_call") end++;
+    const calls = history.slice(i, end + 1);
+    for (const [k, call] of calls.entries()) {
+      if (call.type !== "function_call" || !made.has(history[end + 1 + k]!)) continue;
+      orphanCalls.push({ ...origin.get(call)!, callId: call.callId, name: call.name });
+    }
+    i = end + calls.length;
+  }
   const orphanOutputs = dropped.map(({ item, reason }) => ({
     ...origin.get(item)!,
     callId: item.callId,

@@ -51,7 +51,7 @@ Deno.test("normalize synthesizes an output for an orphan call, right after it", 
   );
 });
 
-Deno.test("normalize handles mixed pairing: only the unanswered call gets an output", () => {
+Deno.test("normalizeHistory() handles mixed pairing: only the unanswered call gets an output, after its block", () => {
   const result = normalizeHistory([
     user("go"),
     call("a"),
@@ -71,8 +71,8 @@ Deno.test("normalize handles mixed pairing: only the unanswered call gets an out
       "message",
       "function_call:a",
       "function_call:b",
-      "function_call_output:b",
       "function_call_output:a",
+      "function_call_output:b",
       "function_call:c",
       "function_call_output:c",
     ],
@@ -96,4 +96,56 @@ Deno.test("an output that comes before its call is dropped, and the call gets a 
   assertEquals(result.dropped, [{ item: early, reason: "orphan_output" }]);
   assertEquals(result.history, [call("a"), result.synthesized[0]!]);
   assertEquals(result.synthesized.map((item) => item.callId), ["a"]);
+});
+
+const shape = (items: readonly ResponseItem[]) =>
+  items.map((item) =>
+    item.type === "function_call" || item.type === "function_call_output"
+      ? `${item.type === "function_call" ? "call" : "output"}:${item.callId}${
+        item.type === "function_call_output" && item.synthesized ? "*" : ""
+      }`
+      : item.type === "message"
+      ? `${item.role}:${item.content}`
+      : item.type
+  );
+
+Deno.test("normalizeHistory() pairs two calls that share an id with their own outputs, in order", () => {
+  const first = output("x", "read_file", "first");
+  const second = output("x", "read_file", "second");
+  const result = normalizeHistory([user("go"), call("x"), first, user("again"), call("x"), second]);
+  assertEquals(result.synthesized, []);
+  assertEquals(result.dropped, []);
+  assertEquals(result.history, [user("go"), call("x"), first, user("again"), call("x"), second]);
+});
+
+Deno.test("normalizeHistory() places an output right after its call's block, wherever it stands", () => {
+  // A crash left call "a" without an output in the middle of the file; a later resume
+  // appended its synthesized output at the end, after more turns.
+  const items: ResponseItem[] = [
+    user("one"),
+    call("a"),
+    call("b"),
+    output("b"),
+    user("two"),
+    assistant("done"),
+    {
+      type: "function_call_output",
+      callId: "a",
+      toolName: "read_file",
+      output: "interrupted",
+      isError: true,
+      synthesized: true,
+    },
+  ];
+  const result = normalizeHistory(items);
+  assertEquals(shape(result.history), [
+    "user:one",
+    "call:a",
+    "call:b",
+    "output:a*",
+    "output:b",
+    "user:two",
+    "assistant:done",
+  ]);
+  assertEquals([result.synthesized, result.dropped], [[], []]);
 });

@@ -80,7 +80,7 @@ Deno.test("a dry run plans every fix and changes nothing", async () => {
   const text = renderRepair(plan, { color: false, written: false });
   assertMatch(text, /dry run: nothing changed; add --write to do it/);
   assertMatch(text, /move line 11 \(malformed_json, 31 bytes\) to the sidecar/);
-  assertMatch(text, /rewrite the session without those 2 lines: a temp file in the same folder/);
+  assertMatch(text, /rewrite the session without those 3 lines: a temp file in the same folder/);
   assertMatch(
     text,
     /append 1 synthesized output, exactly as resume would:\n +c3 \(write_file\), the call at line 14, turn 2/,

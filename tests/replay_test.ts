@@ -52,7 +52,7 @@ Deno.test("backward-checkpoint replay equals a full forward replay on many gener
     const generated = generateSessionText(seed, { checkpoints: seed % 5 === 0 ? 0 : 0.25 });
     const path = `${dir.path}/s${seed}.jsonl`;
     await Deno.writeTextFile(path, generated.text);
-    const location = { id: `s${seed}`, path, createdAt: "2026-11-30T09:00:00.000Z" };
+    const location = { id: generated.id, path, createdAt: generated.createdAt };
     const blockSize = BLOCK_SIZES[Math.floor(new Rng(seed).next() * BLOCK_SIZES.length)]!;
     const truth = await fullForward(path);
     const fast = await loadSession(location, { blockSize });

@@ -9,11 +9,11 @@ import type OpenAI from "openai";
 import { z } from "zod";
 import {
   ApiRequestError,
+  CHAT_ORPHAN_OUTPUT_MESSAGE,
+  chatOrphanCallMessage,
   contentText,
   type ConversationItem,
   type ConversationRequest,
-  orphanCallMessage,
-  orphanOutputMessage,
   type Reply,
   TextContentSchema,
 } from "./_conversation.ts";
@@ -74,8 +74,8 @@ export function chatConversation(request: ChatRequest): ConversationRequest {
   request.messages.forEach((message, index) => {
     if (message.role === "tool") {
       if (!pending.includes(message.tool_call_id)) {
-        throw new ApiRequestError(400, orphanOutputMessage(message.tool_call_id), {
-          param: `messages[${index}]`,
+        throw new ApiRequestError(400, CHAT_ORPHAN_OUTPUT_MESSAGE, {
+          param: `messages.[${index}].role`,
         });
       }
       pending = pending.filter((id) => id !== message.tool_call_id);
@@ -87,8 +87,8 @@ export function chatConversation(request: ChatRequest): ConversationRequest {
       return;
     }
     if (pending[0] !== undefined) {
-      throw new ApiRequestError(400, orphanCallMessage(pending[0]), {
-        param: `messages[${index}]`,
+      throw new ApiRequestError(400, chatOrphanCallMessage(pending), {
+        param: `messages.[${index}].role`,
       });
     }
     const text = contentText(message.content);
@@ -108,7 +108,7 @@ export function chatConversation(request: ChatRequest): ConversationRequest {
     }
   });
   if (pending[0] !== undefined) {
-    throw new ApiRequestError(400, orphanCallMessage(pending[0]), { param: "messages" });
+    throw new ApiRequestError(400, chatOrphanCallMessage(pending), { param: "messages" });
   }
   return { items, toolNames: (request.tools ?? []).map((tool) => tool.function.name) };
 }

@@ -71,35 +71,51 @@ export class ApiRequestError extends HttpError {
   }
 }
 
-/** The message the real API gives for a call without its output. */
+/** The Responses API's message for a call without its output. */
 export function orphanCallMessage(callId: string): string {
   return `No tool output found for function call ${callId}.`;
 }
 
-/** The message the real API gives for an output without its call. */
+/** The Responses API's message for an output without its call. */
 export function orphanOutputMessage(callId: string): string {
   return `No tool call found for function call output with call_id ${callId}.`;
 }
 
+/** Chat Completions' message for an assistant message whose calls lack their tool messages. */
+export function chatOrphanCallMessage(callIds: readonly string[]): string {
+  return "An assistant message with 'tool_calls' must be followed by tool messages responding " +
+    "to each 'tool_call_id'. The following tool_call_ids did not have response messages: " +
+    callIds.join(", ");
+}
+
+/** Chat Completions' message for a tool message that answers no call just before it. */
+export const CHAT_ORPHAN_OUTPUT_MESSAGE =
+  "Invalid parameter: messages with role 'tool' must be a response to a preceeding message " +
+  "with 'tool_calls'.";
+
 /**
- * Rejects a conversation in which an output has no earlier call with its id, or a call has
- * no output after it (HTTP 400, the real APIs' messages). Outputs are checked first, in order.
+ * Rejects a Responses conversation in which an output has no call before it, or a call is not
+ * answered before the next message (HTTP 400, the real API's messages): the outputs of a block
+ * of calls follow the block, before anything else.
  */
 export function checkPairing(items: readonly ConversationItem[], param: string): void {
-  const calls = new Set<string>();
-  const answered = new Set<string>();
-  for (const item of items) {
-    if (item.kind === "call") calls.add(item.callId);
-    if (item.kind !== "output") continue;
-    if (!calls.has(item.callId)) {
-      throw new ApiRequestError(400, orphanOutputMessage(item.callId), { param });
+  const waiting: string[] = [];
+  for (const [index, item] of items.entries()) {
+    const at = `${param}[${index}]`;
+    if (item.kind === "call") {
+      waiting.push(item.callId);
+    } else if (item.kind === "output") {
+      const position = waiting.indexOf(item.callId);
+      if (position === -1) {
+        throw new ApiRequestError(400, orphanOutputMessage(item.callId), { param: at });
+      }
+      waiting.splice(position, 1);
+    } else if (waiting[0] !== undefined) {
+      throw new ApiRequestError(400, orphanCallMessage(waiting[0]), { param: at });
     }
-    answered.add(item.callId);
   }
-  for (const item of items) {
-    if (item.kind === "call" && !answered.has(item.callId)) {
-      throw new ApiRequestError(400, orphanCallMessage(item.callId), { param });
-    }
+  if (waiting[0] !== undefined) {
+    throw new ApiRequestError(400, orphanCallMessage(waiting[0]), { param });
   }
 }
 

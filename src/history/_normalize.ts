@@ -42,10 +42,13 @@ export interface NormalizedHistory {
 }
 
 /**
- * Pairs every tool call with exactly one output. A call without an output gets a synthesized
- * one right after it (same `callId` and tool name, `isError`); an output whose call does not
- * come before it, or a second output for one call, is dropped. A paired history comes back
- * unchanged.
+ * Pairs every tool call with exactly one output, and places each output right after its call's
+ * block (the run of calls one model round made), wherever the output stands in the file: both
+ * APIs reject a call whose output does not follow its block. Calls and outputs that share a
+ * call id pair in order (the first call with the first output after it). A call without an
+ * output gets a synthesized one (same `callId` and tool name, `isError`); an output no call
+ * before it claims (an orphan, or a second output for one call) is dropped. A paired, ordered
+ * history comes back unchanged.
  *
  * @example
  * ```ts
@@ -53,42 +56,90 @@ export interface NormalizedHistory {
  * import { normalizeHistory } from "./mod.ts";
  * const { history, synthesized } = normalizeHistory([
  *   { type: "function_call", callId: "c1", name: "read_file", arguments: "{}" },
+ *   { type: "message", role: "user", content: "go on" },
  * ]);
- * assert(history.length === 2 && synthesized[0]?.callId === "c1");
+ * assert.deepEqual(history.map((item) => item.type), [
+ *   "function_call",
+ *   "function_call_output",
+ *   "message",
+ * ]);
+ * assert.equal(synthesized[0]?.callId, "c1");
  * ```
  */
 export function normalizeHistory(items: readonly ResponseItem[]): NormalizedHistory {
-  // A call is answered only by an output that comes after it.
-  const lastOutputAt = new Map<string, number>();
-  items.forEach((item, index) => {
-    if (item.type === "function_call_output") lastOutputAt.set(item.callId, index);
-  });
+  const outputs = new OutputQueues(items);
   const history: ResponseItem[] = [];
   const synthesized: FunctionCallOutputItem[] = [];
   const dropped: DroppedItem[] = [];
-  const calls = new Set<string>();
-  const answered = new Set<string>();
-  for (const [index, item] of items.entries()) {
+  const called = new Set<string>();
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
     if (item.type === "function_call_output") {
-      if (!calls.has(item.callId)) {
-        dropped.push({ item, reason: "orphan_output" });
-      } else if (answered.has(item.callId)) {
-        dropped.push({ item, reason: "duplicate_output" });
-      } else {
-        answered.add(item.callId);
-        history.push(item);
-      }
+      if (outputs.taken(index)) continue;
+      dropped.push({
+        item,
+        reason: called.has(item.callId) ? "duplicate_output" : "orphan_output",
+      });
       continue;
     }
-    history.push(item);
-    if (item.type !== "function_call") continue;
-    calls.add(item.callId);
-    if ((lastOutputAt.get(item.callId) ?? -1) < index) {
-      const output = synthesizedOutputFor(item);
-      history.push(output);
-      synthesized.push(output);
-      answered.add(item.callId);
+    if (item.type !== "function_call") {
+      history.push(item);
+      continue;
     }
+    // The block: this call and the calls right after it.
+    let end = index;
+    while (items[end + 1]?.type === "function_call") end++;
+    const block = items.slice(index, end + 1) as FunctionCallItem[];
+    history.push(...block);
+    for (const [offset, call] of block.entries()) {
+      called.add(call.callId);
+      const output = outputs.take(call.callId, index + offset);
+      if (output) {
+        history.push(output);
+      } else {
+        const made = synthesizedOutputFor(call);
+        history.push(made);
+        synthesized.push(made);
+      }
+    }
+    index = end;
   }
   return { history, synthesized, dropped };
+}
+
+/** The outputs of a history by call id, in order, each taken at most once. */
+class OutputQueues {
+  readonly #items: readonly ResponseItem[];
+  readonly #byId = new Map<string, number[]>();
+  readonly #next = new Map<string, number>();
+  readonly #taken = new Set<number>();
+
+  constructor(items: readonly ResponseItem[]) {
+    this.#items = items;
+    items.forEach((item, index) => {
+      if (item.type !== "function_call_output") return;
+      const queue = this.#byId.get(item.callId);
+      if (queue) queue.push(index);
+      else this.#byId.set(item.callId, [index]);
+    });
+  }
+
+  /** The first output with `callId` after `position` that no earlier call took, taken. */
+  take(callId: string, position: number): FunctionCallOutputItem | undefined {
+    const queue = this.#byId.get(callId);
+    if (!queue) return undefined;
+    let next = this.#next.get(callId) ?? 0;
+    // Outputs before the call answer no later call either: they are passed for good.
+    while (next < queue.length && queue[next]! < position) next++;
+    const index = queue[next];
+    this.#next.set(callId, next + (index === undefined ? 0 : 1));
+    if (index === undefined) return undefined;
+    this.#taken.add(index);
+    return this.#items[index] as FunctionCallOutputItem;
+  }
+
+  /** Whether a call took the output at `index`. */
+  taken(index: number): boolean {
+    return this.#taken.has(index);
+  }
 }

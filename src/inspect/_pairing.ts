@@ -47,27 +47,29 @@ export interface DroppedOutput {
 
 /**
  * The verdicts of `normalizeHistory` on the model-visible history, reached item by item
- * without keeping the history: an output is dropped when no call with its id came before it
- * (orphan) or an earlier output already answered one (duplicate); a call is an orphan when no
- * output with its id follows it. A checkpoint starts a new history ({@linkcode reset}), so
- * what is kept is the unanswered calls and the answered call ids since the last checkpoint.
+ * without keeping the history: calls and outputs that share a call id pair in order (an output
+ * answers the oldest call with its id still waiting); an output no waiting call claims is
+ * dropped (an orphan when its id was never called, else a second output); a call still waiting
+ * at the end is an orphan. A checkpoint starts a new history ({@linkcode reset}), so what is
+ * kept is the waiting calls and the ids called since the last checkpoint.
  */
 export class HistoryPairing {
   #order = 0;
   readonly #pending = new Map<string, PendingCall[]>();
-  readonly #answered = new Set<string>();
+  readonly #called = new Set<string>();
   #dropped: DroppedOutput[] = [];
 
   /** A checkpoint replaced the history: nothing before it is in the history any more. */
   reset(): void {
     this.#pending.clear();
-    this.#answered.clear();
+    this.#called.clear();
     this.#dropped = [];
   }
 
   /** A call joins the history. */
   call(origin: Origin, call: { callId: string; name: string; entry: CallEntry | undefined }): void {
     const { callId, name, entry } = call;
+    this.#called.add(callId);
     const pending: PendingCall = { order: this.#order++, origin, callId, name, entry };
     const waiting = this.#pending.get(callId);
     if (waiting) waiting.push(pending);
@@ -81,13 +83,13 @@ export class HistoryPairing {
   ): void {
     this.#order++;
     const { callId, toolName, entry } = output;
-    // Any output answers every call with its id before it, even one normalization drops.
-    const called = this.#pending.delete(callId) || this.#answered.has(callId);
-    if (called && !this.#answered.has(callId)) {
-      this.#answered.add(callId);
+    const waiting = this.#pending.get(callId);
+    if (waiting && waiting.length > 0) {
+      waiting.shift();
+      if (waiting.length === 0) this.#pending.delete(callId);
       return;
     }
-    const reason = called ? "duplicate_output" : "orphan_output";
+    const reason = this.#called.has(callId) ? "duplicate_output" : "orphan_output";
     this.#dropped.push({ origin, callId, toolName, reason, entry });
   }
 

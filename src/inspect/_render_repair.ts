@@ -18,7 +18,7 @@ function steps(plan: RepairPlan, verb: Verb): string[] {
   for (const m of plan.moved) {
     out.push(
       `${step()} ${verb("move", "moved")} line ${m.line} (${m.kind}, ${
-        plural(m.end - m.start, "byte")
+        plural(m.bytes, "byte")
       }) to the sidecar ${visible(plan.sidecar)}`,
     );
     if (m.split) {
@@ -30,11 +30,11 @@ function steps(plan: RepairPlan, verb: Verb): string[] {
   }
   if (plan.method === "truncate") {
     out.push(
-      `${step()} ${verb("cut", "cut")} the torn last line off the session after the sidecar ` +
-        "is flushed (nothing else changes)",
+      `${step()} ${verb("cut", "cut")} that last line off the session once the sidecar is ` +
+        "flushed (nothing else changes)",
     );
   } else if (plan.method === "rewrite") {
-    const n = plan.moved.filter((m) => m.kind !== "torn_tail").length;
+    const n = plan.moved.length;
     out.push(
       `${step()} ${verb("rewrite", "rewrote")} the session without ${
         n === 1 ? "that line" : `those ${n} lines`

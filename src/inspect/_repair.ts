@@ -6,17 +6,18 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { normalizeHistory } from "../history/mod.ts";
 import { readRange, writeAll } from "../io/mod.ts";
-import {
-  encodeRecords,
-  type ResponseItem,
-  responseItemRecord,
-  type SessionRecord,
-} from "../record/mod.ts";
+import { encodeRecords, responseItemRecord, type SessionRecord } from "../record/mod.ts";
 import { loadSession } from "../resume/mod.ts";
-import { quarantineLines, SessionInUseError, SessionWriter } from "../store/mod.ts";
+import {
+  type QuarantinedLine,
+  quarantineLines,
+  repairTempPath,
+  SessionInUseError,
+  SessionWriter,
+} from "../store/mod.ts";
 import { inspectSession } from "./_inspect.ts";
 import { type MovedLine, planFileRepair, type RepairPlan } from "./_repair_plan.ts";
 import type { InspectReport } from "./_types.ts";
@@ -36,19 +37,22 @@ export interface RepairOptions {
 }
 
 /**
- * Repairs the session file at `path`, holding its lock throughout:
+ * Repairs the session file at `path`, holding its lock throughout (the same lock a run
+ * holds, taken on the file the path names), and does exactly what the plan worked out under
+ * the lock says:
  *
- * 1. Taking the lock seals a torn last line (the writer copies it to the sidecar, flushed,
- *    then cuts it off).
- * 2. Every other bad line, and every output resume would drop, is copied to the sidecar
- *    (flushed) first; then the session is rewritten without them into a temp file in the
- *    same folder, fsynced, and renamed over the original in one step.
- * 3. Every call without an output gets the output {@linkcode normalizeHistory} synthesizes
- *    for it, appended at the end: what resume would append, so a later resume synthesizes
- *    nothing.
+ * 1. Every bad line, and every output resume would drop, is copied to the sidecar (flushed)
+ *    first; a line the sidecar already keeps (an interrupted repair copied it) is not copied
+ *    twice.
+ * 2. Then they leave the session file: the last line alone is cut off; otherwise the file is
+ *    rewritten without them (glued records split back in their place) into a temp file in
+ *    the same folder, fsynced, and renamed over the original in one step.
+ * 3. Every call without an output gets the output `normalizeHistory` synthesizes for it,
+ *    appended at the end: what resume would append, so a later resume synthesizes nothing.
  *
  * Every original byte stays in the session file or the sidecar, and a second repair finds
- * nothing to do. A file without a `session_meta` record is left untouched.
+ * nothing to do. A file without its `session_meta`, or one whose `session_meta` names
+ * another session, is left untouched.
  *
  * @throws {SessionInUseError} when a run holds the session
  */
@@ -56,70 +60,65 @@ export async function repairSession(
   path: string,
   options: RepairOptions = {},
 ): Promise<RepairResult> {
-  const first = await inspectSession(path, options);
-  const before = await planFileRepair(first);
-  if (before.refused !== null) return { plan: before, after: first };
-  let writer: Appender = await SessionWriter.open(path);
-  const plan: RepairPlan = { ...before, moved: [], appended: [] };
+  const first = await planFileRepair(await inspectSession(path, options));
+  if (first.refused !== null) return { plan: first, after: await inspectSession(path, options) };
+  let writer: Appender = await SessionWriter.open(path, { seal: false });
+  let plan = first;
   try {
-    // Under the lock, from the file as it is now (the seal may have cut a torn tail off).
-    const locked = await planFileRepair(await inspectSession(path, options));
-    plan.moved = [...before.moved.filter((m) => m.kind === "torn_tail"), ...locked.moved];
-    plan.method = locked.method === "rewrite"
-      ? "rewrite"
-      : plan.moved.length > 0
-      ? "truncate"
-      : "none";
-    if (locked.moved.length > 0) {
-      await quarantineLines(path, await readMovedLines(path, locked.moved));
-      // The new file is locked before it takes the old one's place, so no run slips in.
-      const rewritten = await rewriteWithout(path, locked.moved);
-      writer.close();
-      writer = rewritten;
+    const locked = await inspectSession(path, options);
+    plan = await planFileRepair(locked);
+    if (plan.refused !== null) return { plan, after: locked };
+    if (plan.moved.length > 0) {
+      await quarantineLines(path, await readMovedLines(path, plan.moved));
+      if (plan.method === "truncate") {
+        await (writer as SessionWriter).cutAt(plan.moved[0]!.start);
+      } else {
+        // The new file is locked before it takes the old one's place, so no run slips in.
+        const rewritten = await rewriteWithout(path, plan.moved);
+        writer.close();
+        writer = rewritten;
+      }
     }
-    if (locked.refused !== null) {
-      plan.refused = locked.refused;
-      return { plan, after: await inspectSession(path, options) };
-    }
-    const loaded = await loadSession({
-      id: first.session.id ?? "",
-      path,
-      createdAt: first.session.created ?? "",
-    });
-    const { history, synthesized } = normalizeHistory(loaded.replayed);
-    const made = new Set<ResponseItem>(synthesized);
-    for (let i = 1; i < history.length; i++) {
-      const call = history[i - 1]!;
-      if (!made.has(history[i]!) || call.type !== "function_call") continue;
-      const known = locked.appended.find((a) => a.callId === call.callId);
-      plan.appended.push({
-        callId: call.callId,
-        toolName: call.name,
-        line: known?.line ?? 0,
-        turn: known?.turn ?? null,
-      });
-    }
-    await writer.append(synthesized.map((item) => responseItemRecord(item)));
+    await appendSynthesized(writer, path, locked, plan);
   } finally {
     writer.close();
   }
   return { plan, after: await inspectSession(path, options) };
 }
 
+/** Appends the outputs resume would synthesize: one per orphan call of the plan, in order. */
+async function appendSynthesized(
+  writer: Appender,
+  path: string,
+  report: InspectReport,
+  plan: RepairPlan,
+): Promise<void> {
+  if (plan.appended.length === 0) return;
+  const { session } = report;
+  const loaded = await loadSession({
+    id: session.id ?? "",
+    path,
+    createdAt: session.created ?? "",
+  });
+  const { synthesized } = normalizeHistory(loaded.replayed);
+  const planned = plan.appended.map((a) => a.callId).join(",");
+  if (synthesized.map((item) => item.callId).join(",") !== planned) {
+    throw new Error(`Repair of ${path}: the outputs to synthesize are not the planned ones`);
+  }
+  await writer.append(synthesized.map((item) => responseItemRecord(item)));
+}
+
 async function readMovedLines(
   path: string,
   moved: readonly MovedLine[],
-): Promise<{ line: number; kind: string; bytes: Uint8Array }[]> {
+): Promise<QuarantinedLine[]> {
   using file = await Deno.open(path, { read: true });
   const lines = [];
   for (const m of moved) {
-    // Repair holds the lock, so the file cannot shrink under it.
+    // Repair holds the lock, so the file cannot shrink under it. The sidecar gets the line
+    // without its newline, exactly as it was otherwise.
     const bytes = await readRange(file, m);
-    // The sidecar gets the line without its newline, exactly as it was otherwise.
-    const length = bytes.length > 0 && bytes[bytes.length - 1] === 10
-      ? bytes.length - 1
-      : bytes.length;
-    lines.push({ line: m.line, kind: m.kind, bytes: bytes.subarray(0, length) });
+    lines.push({ line: m.line, kind: m.kind, start: m.start, bytes: bytes.subarray(0, m.bytes) });
   }
   return lines;
 }
@@ -138,7 +137,7 @@ interface Appender {
  * whole. Returns the new file, still locked, to append to.
  */
 async function rewriteWithout(path: string, moved: readonly MovedLine[]): Promise<Appender> {
-  const temp = join(dirname(path), `.${basename(path)}.repair-${crypto.randomUUID()}.tmp`);
+  const temp = repairTempPath(path);
   const ranges = [...moved].sort((a, b) => a.start - b.start);
   const target = await Deno.open(temp, { write: true, append: true, createNew: true });
   try {

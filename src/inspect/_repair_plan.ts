@@ -32,6 +32,8 @@ export interface MovedLine {
   end: number;
   /** The problem, `path:line: what is wrong`. */
   message: string;
+  /** The bytes the sidecar keeps: the line without its newline. */
+  bytes: number;
   /**
    * The records a line of several records glued together splits into, each written back on
    * a line of its own in the line's place; null for a line that only moves.
@@ -60,8 +62,8 @@ export interface RepairPlan {
   /** Lines moved to the sidecar, in file order. */
   moved: MovedLine[];
   /**
-   * How the lines leave the session file: `truncate` when only a torn last line goes (it is
-   * cut off), `rewrite` when a line in the middle goes (temp file, fsync, atomic rename).
+   * How the lines leave the session file: `truncate` when only the last line goes (it is cut
+   * off), `rewrite` otherwise (temp file, fsync, atomic rename).
    */
   method: "none" | "truncate" | "rewrite";
   /** Synthesized outputs appended at the end, exactly as resume would write them. */
@@ -104,11 +106,15 @@ export function planRepair(report: InspectReport): RepairPlan {
         start: problem.start,
         end: problem.end,
         message: problem.message,
+        bytes: problem.end - problem.start,
         split: null,
       });
     } else if (problem.kind === "missing_session_meta") {
       plan.refused = `${problem.message}; without it the session's id, model and policy are ` +
         "unknown, so repair leaves the file alone (fix the first line by hand)";
+    } else if (problem.kind === "id_mismatch") {
+      plan.refused = `${problem.message}; repair leaves the file alone (give the file its ` +
+        "session's name, or import it as a new session)";
     } else {
       const why = problem.kind === "duplicate_session_meta"
         ? "resume ignores it"
@@ -118,9 +124,7 @@ export function planRepair(report: InspectReport): RepairPlan {
       plan.leftAsIs.push(`${problem.message} (left as is: ${why})`);
     }
   }
-  if (plan.moved.length > 0) {
-    plan.method = plan.moved.every((m) => m.kind === "torn_tail") ? "truncate" : "rewrite";
-  }
+  plan.method = methodOf(plan.moved, report.session.sizeBytes);
   plan.appended = report.orphanCalls.map((c) => ({
     callId: c.callId,
     toolName: c.name,
@@ -128,6 +132,13 @@ export function planRepair(report: InspectReport): RepairPlan {
     turn: c.turn,
   }));
   return plan;
+}
+
+/** How the moved lines leave the file: cut off when only the last line goes, else a rewrite. */
+function methodOf(moved: readonly MovedLine[], size: number): RepairPlan["method"] {
+  if (moved.length === 0) return "none";
+  const only = moved[0]!;
+  return moved.length === 1 && only.end === size && only.split === null ? "truncate" : "rewrite";
 }
 
 /**
@@ -192,12 +203,13 @@ export function splitGluedRecords(text: string): { type: string; text: string }[
  */
 export async function planFileRepair(report: InspectReport): Promise<RepairPlan> {
   const plan = planRepair(report);
-  const glued = plan.moved.filter((m) => m.kind === "malformed_json");
-  if (glued.length === 0) return plan;
+  if (plan.moved.length === 0) return plan;
   const decoder = new TextDecoder();
   using file = await Deno.open(plan.path, { read: true });
-  for (const m of glued) {
-    m.split = splitGluedRecords(decoder.decode(await readRange(file, m)).trimEnd());
+  for (const m of plan.moved) {
+    const bytes = await readRange(file, m);
+    m.bytes = bytes.length - (bytes[bytes.length - 1] === 10 ? 1 : 0);
+    if (m.kind === "malformed_json") m.split = splitGluedRecords(decoder.decode(bytes).trimEnd());
   }
   const missing = report.problems.find((p) => p.kind === "missing_session_meta");
   const firstSplit = plan.moved.find((m) => m.split !== null);
@@ -214,6 +226,6 @@ export async function planFileRepair(report: InspectReport): Promise<RepairPlan>
     // The turn_context the stray records missed is on the glued line: splitting fixes them.
     plan.leftAsIs = plan.leftAsIs.filter((note) => !note.startsWith(stray.message));
   }
-  if (plan.moved.length > 0) plan.method = "rewrite";
+  plan.method = methodOf(plan.moved, report.session.sizeBytes);
   return plan;
 }

@@ -6,6 +6,8 @@
  *
  * @module
  */
+import { basename, dirname } from "node:path";
+import { parseSessionFileName } from "../store/mod.ts";
 import type {
   CompactionCheckpoint,
   RecordEntry,
@@ -235,6 +237,16 @@ export class TurnSegmenter {
   #sessionMeta(meta: SessionMeta, first: boolean, line: number, range: LineRange): void {
     if (first) {
       this.#meta = meta;
+      const named = parseSessionFileName(basename(this.path), dirname(this.path))?.id;
+      if (named !== undefined && named !== meta.id) {
+        this.#problem(
+          "id_mismatch",
+          line,
+          `session_meta names the session ${JSON.stringify(meta.id)}, but the file name says ` +
+            `${JSON.stringify(named)}: resume refuses this file (copied or renamed by hand?)`,
+          range,
+        );
+      }
       return;
     }
     this.#problem(

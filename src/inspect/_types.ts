@@ -16,6 +16,7 @@ export type InspectProblemKind =
   | "invalid_record"
   | "missing_session_meta"
   | "duplicate_session_meta"
+  | "id_mismatch"
   | "record_before_first_turn"
   | "orphan_output"
   | "duplicate_output";

@@ -19,6 +19,7 @@ export const InspectProblemKindSchema = z.enum([
   "invalid_record",
   "missing_session_meta",
   "duplicate_session_meta",
+  "id_mismatch",
   "record_before_first_turn",
   "orphan_output",
   "duplicate_output",

@@ -99,7 +99,7 @@ async function loadFromStart(location: SessionLocation): Promise<LoadedSession> 
     const record = entry.record;
     recordCount++;
     if (meta === undefined) {
-      meta = expectMeta(location.path, entry.line, record);
+      meta = expectMeta(location, entry.line, record);
       continue;
     }
     if (record.type === "turn_context") lastTurn = record.payload;
@@ -116,10 +116,17 @@ async function loadFromStart(location: SessionLocation): Promise<LoadedSession> 
   return { location, meta, replayed, lastTurn, recordCount, problems, replayedFrom: undefined };
 }
 
-function expectMeta(path: string, line: number, record: SessionRecord): SessionMeta {
+function expectMeta(location: SessionLocation, line: number, record: SessionRecord): SessionMeta {
+  const { path, id } = location;
   if (record.type !== "session_meta") {
     throw new SessionFileError(
       `${path}:${line}: expected the session_meta record first, found ${record.type}`,
+    );
+  }
+  if (record.payload.id !== id) {
+    throw new SessionFileError(
+      `${path}:${line}: session_meta names the session ${JSON.stringify(record.payload.id)}, ` +
+        `but the file is found as ${JSON.stringify(id)}; it was copied or renamed by hand`,
     );
   }
   return record.payload;
@@ -138,7 +145,7 @@ async function loadFromCheckpoint(
   const path = location.path;
   let meta: SessionMeta | undefined;
   for await (const entry of readRecords(path, { chunkSize: 16 * 1024 })) {
-    if (entry.record) meta = expectMeta(path, entry.line, entry.record);
+    if (entry.record) meta = expectMeta(location, entry.line, entry.record);
     break;
   }
   if (meta === undefined) return undefined;

@@ -140,10 +140,12 @@ async function continueSession(
   runId: string,
 ): Promise<RunSession> {
   const location = await findSession(root, input.sessionId);
-  // The lock comes before the read, so no other run can append between the two.
-  const writer = await SessionWriter.open(location.path);
+  // The lock comes before the read, so no other run can append between the two; the file is
+  // changed (a torn tail sealed) only once the read has accepted it.
+  const writer = await SessionWriter.open(location.path, { seal: false });
   try {
     const resumed = normalizeLoaded(await loadSession(location));
+    await writer.seal();
     const recorded = resumed.lastTurn ??
       { ...resumed.meta, runId: resumed.meta.id, resumed: false };
     const turn: TurnContext = {

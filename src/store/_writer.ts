@@ -5,7 +5,7 @@
  * @module
  */
 import { SessionRecordSchema } from "../record/schemas.ts";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { TurnlogError } from "../errors/mod.ts";
 import { readFull, writeAll } from "../io/mod.ts";
 import {
@@ -46,42 +46,71 @@ export class SessionWriter {
   }
 
   /**
-   * Opens an existing session file for appending and takes its lock. A torn last line (a
-   * crash in the middle of an append) is moved to the quarantine sidecar first, so the next
-   * record starts on a line of its own.
+   * Opens an existing session file for appending and takes its lock. With `seal` (the
+   * default), a torn last line (a crash in the middle of an append) is moved to the quarantine
+   * sidecar first, so the next record starts on a line of its own; a caller that must first
+   * check the file (resume refuses a file without its `session_meta`) seals later, through
+   * {@linkcode SessionWriter.seal}. Temp files an interrupted repair left beside the file are
+   * removed.
+   *
+   * The lock is taken on the file the path names when the lock is held: a repair that renamed
+   * its rewritten file over the path in between is noticed (the inode changed) and the new
+   * file is opened and locked instead, so nothing is appended to a file no path names.
    *
    * @throws {SessionInUseError} when another writer holds the lock
    */
-  static async open(path: string): Promise<SessionWriter> {
-    const file = await Deno.open(path, { read: true, append: true });
-    return await SessionWriter.#locked(path, file, true);
+  static async open(path: string, options: OpenWriterOptions = {}): Promise<SessionWriter> {
+    const file = await openLocked(path, options.open ?? Deno.open);
+    const writer = new SessionWriter(path, file);
+    try {
+      await removeStaleRepairFiles(path);
+      if (options.seal !== false) await writer.seal();
+    } catch (error) {
+      writer.close();
+      throw error;
+    }
+    return writer;
   }
 
   /** Creates a new session file holding `meta` as its first line, locked. */
   static async create(path: string, meta: SessionMeta, time?: Date): Promise<SessionWriter> {
     await Deno.mkdir(join(path, ".."), { recursive: true });
     const file = await Deno.open(path, { read: true, append: true, createNew: true });
-    const writer = await SessionWriter.#locked(path, file, false);
+    if (!(await file.tryLock(true))) {
+      file.close();
+      throw new SessionInUseError(path);
+    }
+    const writer = new SessionWriter(path, file);
     await writer.append([makeRecord("session_meta", meta, time)]);
     return writer;
   }
 
-  static async #locked(path: string, file: Deno.FsFile, seal: boolean): Promise<SessionWriter> {
-    try {
-      if (!(await file.tryLock(true))) throw new SessionInUseError(path);
-      if (seal) await sealTornTail(path, file);
-    } catch (error) {
-      file.close();
-      throw error;
-    }
-    return new SessionWriter(path, file);
+  /**
+   * Makes sure the file ends with a newline: a complete record without its newline just gets
+   * one; a torn fragment is copied to the quarantine sidecar (flushed) and only then cut off.
+   */
+  async seal(): Promise<void> {
+    await sealTornTail(this.path, this.#open());
+  }
+
+  /**
+   * Cuts the file at byte `offset` (a repair taking the last line out, once the sidecar keeps
+   * it); the next append starts there.
+   */
+  async cutAt(offset: number): Promise<void> {
+    await this.#open().truncate(offset);
+  }
+
+  #open(): Deno.FsFile {
+    if (!this.#file) throw new Error(`Session writer for ${this.path} is closed`);
+    return this.#file;
   }
 
   /** Appends records in one write, each on its own line. */
   async append(records: readonly SessionRecord[]): Promise<void> {
-    if (!this.#file) throw new Error(`Session writer for ${this.path} is closed`);
+    const file = this.#open();
     if (records.length === 0) return;
-    await writeAll(this.#file, encodeRecords(records));
+    await writeAll(file, encodeRecords(records));
     this.#appended += records.length;
   }
 
@@ -99,6 +128,66 @@ export class SessionWriter {
   /** Same as {@linkcode SessionWriter.close}, for `using`. */
   [Symbol.dispose](): void {
     this.close();
+  }
+}
+
+/** Options of {@linkcode SessionWriter.open}. */
+export interface OpenWriterOptions {
+  /** Seal a torn last line at once (default true). */
+  seal?: boolean;
+  /** How the file is opened (tests replace it to make a repair rename race the lock). */
+  open?: typeof Deno.open;
+}
+
+/** How often the path may be found replaced under the lock before giving up. */
+const REOPENS = 5;
+
+/**
+ * Opens the file at `path` and locks it, making sure the locked file is the one the path
+ * still names (a rename over the path between the open and the lock is seen as a new inode).
+ */
+async function openLocked(path: string, open: typeof Deno.open): Promise<Deno.FsFile> {
+  for (let attempt = 0; attempt < REOPENS; attempt++) {
+    const file = await open(path, { read: true, append: true });
+    try {
+      if (!(await file.tryLock(true))) throw new SessionInUseError(path);
+      if (await namesFile(path, file)) return file;
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    file.close();
+  }
+  throw new SessionInUseError(path);
+}
+
+/** Whether `path` names the open `file` (same device and inode). */
+async function namesFile(path: string, file: Deno.FsFile): Promise<boolean> {
+  const [named, open] = await Promise.all([Deno.stat(path), file.stat()]);
+  return named.ino === open.ino && named.dev === open.dev;
+}
+
+/** A new temp file name for a repair of `path`, beside it: `.<name>.repair-<uuid>.tmp`. */
+export function repairTempPath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.repair-${crypto.randomUUID()}.tmp`);
+}
+
+/** The temp files a repair of `path` writes beside it (see {@linkcode repairTempPath}). */
+export function repairTempPattern(path: string): RegExp {
+  const name = basename(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^\\.${name}\\.repair-[0-9a-f-]+\\.tmp$`);
+}
+
+/**
+ * Removes the temp files an interrupted repair left beside `path`. Called under the file's
+ * lock, which every repair holds while its temp file exists: any such file is stale.
+ */
+async function removeStaleRepairFiles(path: string): Promise<void> {
+  const pattern = repairTempPattern(path);
+  for await (const entry of Deno.readDir(dirname(path))) {
+    if (entry.isFile && pattern.test(entry.name)) {
+      await Deno.remove(join(dirname(path), entry.name)).catch(() => {});
+    }
   }
 }
 
@@ -137,7 +226,12 @@ async function sealTornTail(path: string, file: Deno.FsFile): Promise<void> {
     await writeAll(file, new Uint8Array([10]));
     return;
   }
-  await quarantineLines(path, [{ line: undefined, kind: "torn_tail", bytes: tail }]);
+  await quarantineLines(path, [{
+    line: undefined,
+    kind: "torn_tail",
+    start: tailStart,
+    bytes: tail,
+  }]);
   await file.truncate(tailStart);
 }
 
