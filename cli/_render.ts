@@ -5,7 +5,8 @@
  * @module
  */
 import type { RunEvent } from "../src/runtime/mod.ts";
-import { clipLines, colorEnabled, painter, type Style } from "../src/text/mod.ts";
+import { stdout } from "./_output.ts";
+import { clipLines, colorEnabled, painter, plural, type Style, visible } from "../src/text/mod.ts";
 
 /** Styles as functions, plain when colour is off. */
 export function styles(enabled: boolean) {
@@ -33,8 +34,7 @@ export class EventPrinter {
   #streaming = false;
 
   constructor(options: { write?: (text: string) => void; colour?: boolean } = {}) {
-    const encoder = new TextEncoder();
-    this.#write = options.write ?? ((text) => Deno.stdout.writeSync(encoder.encode(text)));
+    this.#write = options.write ?? stdout;
     this.#s = styles(options.colour ?? colorEnabled());
   }
 
@@ -62,17 +62,30 @@ export class EventPrinter {
         );
         break;
       case "session_repaired":
-        this.#line(s.yellow(
-          `Resume repaired the history: ${event.synthesized} tool call(s) had no output (${
-            event.callIds.join(", ")
-          }); a synthesized output was appended for each:`,
-        ));
+        if (event.synthesized > 0) {
+          this.#line(s.yellow(
+            `Resume repaired the history: ${plural(event.synthesized, "tool call")} had no ` +
+              `output (${event.callIds.join(", ")}); a synthesized output was appended for each:`,
+          ));
+        }
         for (const output of event.outputs) {
           this.#line(indent(s.yellow(clipLines(output.output, 3, 150)), "    "));
         }
         if (event.dropped > 0) {
-          this.#line(s.yellow(`  ${event.dropped} output(s) without their call left out`));
+          this.#line(s.yellow(
+            `Resume left ${plural(event.dropped, "tool output")} out of the history: no call ` +
+              "before it claims it (the file keeps it; inspect --repair moves it aside)",
+          ));
         }
+        break;
+      case "lines_skipped":
+        this.#line(s.yellow(
+          `Resume skipped ${plural(event.problems.length, "line")} that ${
+            event.problems.length === 1 ? "is" : "are"
+          } not a valid record (the file keeps ${event.problems.length === 1 ? "it" : "them"}; ` +
+            "inspect --repair moves them aside):",
+        ));
+        for (const problem of event.problems) this.#line(s.yellow(`  ${visible(problem.message)}`));
         break;
       case "model_requested":
         this.#line(

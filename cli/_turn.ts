@@ -13,6 +13,7 @@ import { runTurn } from "../src/runtime/mod.ts";
 import { createCompactor } from "../src/runtime/mod.ts";
 import { errorMessage } from "../src/errors/mod.ts";
 import type { ResumeArgs } from "./_args.ts";
+import { stderr, stdout } from "./_output.ts";
 import { resumeCommand } from "./_commands.ts";
 import { EventPrinter, styles } from "./_render.ts";
 import { colorEnabled } from "../src/text/mod.ts";
@@ -37,10 +38,8 @@ export async function runCliTurn(
     writeError?: (text: string) => void;
   } = {},
 ): Promise<CliTurnResult> {
-  const encoder = new TextEncoder();
-  const write = options.write ?? ((text: string) => Deno.stdout.writeSync(encoder.encode(text)));
-  const writeError = options.writeError ??
-    ((text: string) => Deno.stderr.writeSync(encoder.encode(text)));
+  const write = options.write ?? stdout;
+  const writeError = options.writeError ?? stderr;
   const s = styles(options.write ? false : colorEnabled());
   const result: CliTurnResult = {
     exitCode: EXIT.ok,

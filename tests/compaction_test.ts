@@ -60,28 +60,36 @@ Deno.test("shouldCompact: at or above the threshold with history to remove, comp
   assertEquals(decision.compact, true);
   assertEquals(decision.reason, "token_threshold");
   assertStrictEquals(decision.tokens, 8000);
-  // 9 items: system and 2 users stay, 6 tool items and assistant messages go.
-  assert(decision.message.includes("6 of 9 items can go"), decision.message);
+  // 9 items: system, the first user and the turn in flight (4) stay; the first turn's call,
+  // output and answer go.
+  assert(decision.message.includes("3 of 9 items can go"), decision.message);
 });
 
-Deno.test("shouldCompact: too little history to gain anything", () => {
+Deno.test("shouldCompact: too little history to gain anything; the turn in flight is not removable", () => {
   const history = [system, user("a huge paste ".repeat(100))];
   const decision = shouldCompact({ usage: 50_000, threshold: 8000, history });
   assertEquals(decision.compact, false);
   assertEquals(decision.reason, "too_little_history");
+  // The turn in flight stays whole, its calls and outputs too: nothing to remove.
+  const inFlight = shouldCompact({
+    usage: 50_000,
+    threshold: 8000,
+    history: [...history, call("c1"), output("c1"), assistant("ok")],
+  });
+  assertEquals(inFlight.reason, "too_little_history");
   // One removable item: a summary would replace it one for one.
   const one = shouldCompact({
     usage: 50_000,
     threshold: 8000,
-    history: [...history, assistant("ok")],
+    history: [...history, assistant("ok"), user("next")],
   });
   assertEquals(one.reason, "too_little_history");
-  const two = shouldCompact({
+  const three = shouldCompact({
     usage: 50_000,
     threshold: 8000,
-    history: [...history, call("c1"), output("c1")],
+    history: [...history, call("c1"), output("c1"), assistant("ok"), user("next")],
   });
-  assertEquals(two.compact, true);
+  assertEquals(three.compact, true);
 });
 
 Deno.test("shouldCompact: no usage reported, and a custom threshold", () => {
@@ -130,7 +138,7 @@ Deno.test("thresholds: a share of the model's window, an unknown model gets the 
   }
 });
 
-Deno.test("compactHistory keeps system + summary + recent users, and no tool item or assistant message", () => {
+Deno.test("compactHistory keeps system + summary + earlier users, and the turn in flight whole", () => {
   const history = conversation(4);
   const result = compactHistory(history, "Goal:\n- read files");
   assertEquals(result.replacementHistory, [
@@ -139,19 +147,23 @@ Deno.test("compactHistory keeps system + summary + recent users, and no tool ite
     user("request 0"),
     user("request 1"),
     user("request 2"),
+    // The turn in flight: the model may not have answered its tool outputs yet.
     user("request 3"),
+    call("c3"),
+    output("c3", "read_file", "contents 3"),
+    assistant("done 3"),
   ]);
-  assertStrictEquals(result.removedItemCount, 12);
-  assertStrictEquals(result.keptItemCount, 5);
+  assertStrictEquals(result.removedItemCount, 9);
+  assertStrictEquals(result.keptItemCount, 8);
   assertStrictEquals(result.removedItemCount + result.keptItemCount, history.length);
+  // Every call that stays keeps its output.
+  const before = result.replacementHistory.slice(0, 6);
   assert(
-    result.replacementHistory.every((item) =>
-      item.type !== "function_call" && item.type !== "function_call_output"
-    ),
+    before.every((item) => item.type !== "function_call" && item.type !== "function_call_output"),
   );
 });
 
-Deno.test("compactHistory: the budget keeps the newest users, the newest even over budget", () => {
+Deno.test("compactHistory: the budget keeps the newest earlier users; the turn in flight's even over budget", () => {
   const long = "x".repeat(400); // 100 tokens
   const history = [
     system,
@@ -160,7 +172,7 @@ Deno.test("compactHistory: the budget keeps the newest users, the newest even ov
     user(`mid ${long}`),
     user(`new ${long}`),
   ];
-  const fitsTwo = compactHistory(history, "s", { userBudgetTokens: 205 });
+  const fitsTwo = compactHistory(history, "s", { userBudgetTokens: 150 });
   assertEquals(fitsTwo.replacementHistory.slice(2), [user(`mid ${long}`), user(`new ${long}`)]);
   const overBudget = compactHistory(history, "s", { userBudgetTokens: 10 });
   assertEquals(overBudget.replacementHistory, [
@@ -180,7 +192,11 @@ Deno.test("compactHistory: an earlier summary is replaced, a history without sys
     { type: "compaction_summary", content: "second" },
   ]);
   const bare = compactHistory([user("u"), call("c1")], "s");
-  assertEquals(bare.replacementHistory, [{ type: "compaction_summary", content: "s" }, user("u")]);
+  assertEquals(bare.replacementHistory, [
+    { type: "compaction_summary", content: "s" },
+    user("u"),
+    call("c1"),
+  ]);
 });
 
 Deno.test("renderHistoryForSummary: bounded, newest items win, tool outputs clipped, the goal kept", () => {
@@ -218,8 +234,8 @@ Deno.test("makeCheckpoint carries its version and the replacement history itself
     version: CHECKPOINT_VERSION,
     reason: "token_threshold",
     tokensBefore: 9100,
-    removedItemCount: 6,
-    keptItemCount: 3,
+    removedItemCount: 3,
+    keptItemCount: 6,
     replacementHistory: compacted.replacementHistory,
   });
   assertEquals(replayHistory([responseItemRecord(checkpoint)]), compacted.replacementHistory);
@@ -228,49 +244,55 @@ Deno.test("makeCheckpoint carries its version and the replacement history itself
 Deno.test("a resumed session's history equals the live run's in-memory history after a compaction", async () => {
   await using dir = await tempDir();
   const run = await initializeSessionForRun({ ...RUN_BASE, root: dir.path, message: "read a.txt" });
-  // The live run: its in-memory history, compacted mid-turn, then one more round.
+  // The live run: its in-memory history, compacted in the middle of a later round, then one
+  // more round.
   let live = [...run.history];
-  const round1 = [call("c1"), output("c1", "read_file", "A".repeat(300)), call("c2")];
+  const round1 = [
+    call("c1"),
+    output("c1", "read_file", "A".repeat(300)),
+    assistant("a.txt holds A's"),
+    user("now b.txt"),
+    call("c2"),
+  ];
   live.push(...round1);
   await run.writer.append(itemRecords(round1));
   const compacted = compactHistory(live, "Goal:\n- read a.txt", { userBudgetTokens: 50 });
-  await run.writer.append([
-    responseItemRecord(
-      makeCheckpoint(compacted, {
-        reason: "token_threshold",
-        tokensBefore: 900,
-        recordsBefore: run.writer.appendedRecords,
-      }),
-    ),
-  ]);
+  const checkpoint = makeCheckpoint(compacted, {
+    reason: "token_threshold",
+    tokensBefore: 900,
+    recordsBefore: run.writer.appendedRecords,
+  });
+  await run.writer.append([responseItemRecord(checkpoint)]);
   live = [...compacted.replacementHistory];
-  const round2 = [call("c3"), output("c3"), assistant("a.txt holds A's")];
+  assertEquals(live.slice(-2), [user("now b.txt"), call("c2")], "the turn in flight stays");
+  const round2 = [output("c2", "read_file", "B"), assistant("b.txt holds a B")];
   live.push(...round2);
   await run.writer.append([...itemRecords(round2), finished(run.runId, 2)]);
   run.writer.close();
 
   const resumed = await resumeSession(run.sessionId, { root: dir.path });
   assertEquals(resumed.history, live);
-  assertEquals(resumed.synthesizedItems, [], "the orphan c2 went with the compaction");
+  assertEquals(resumed.synthesizedItems, [], "c2 kept its output across the compaction");
   const lines = await fileLines(run.location.path);
-  const checkpointStart = lines.slice(0, 7).reduce(
+  const at = lines.findIndex((line) => line.includes('"compaction_checkpoint"'));
+  const checkpointStart = lines.slice(0, at).reduce(
     (bytes, line) => bytes + new TextEncoder().encode(line).length + 1,
     0,
   );
   assertStrictEquals(resumed.replayedFrom, checkpointStart, "resume started at the checkpoint");
-  assertStrictEquals(resumed.recordCount, 12);
+  assertStrictEquals(resumed.recordCount, lines.length);
   assertEquals(resumed.lastTurn, run.turn, "the turn_context before the checkpoint is found");
 
   const next = await initializeSessionForRun({
     ...RUN_BASE,
     root: dir.path,
     sessionId: run.sessionId,
-    message: "and b.txt?",
+    message: "and c.txt?",
   });
   next.writer.close();
-  assertEquals(next.history, [...live, user("and b.txt?")]);
-  assertStrictEquals(next.recordCountBefore, 12);
-  assertStrictEquals((await fileLines(run.location.path)).length, 14);
+  assertEquals(next.history, [...live, user("and c.txt?")]);
+  assertStrictEquals(next.recordCountBefore, lines.length);
+  assertStrictEquals((await fileLines(run.location.path)).length, lines.length + 2);
 });
 
 Deno.test("replay uses the stored history: a later budget or transform change does not alter an old session", async () => {
@@ -278,7 +300,7 @@ Deno.test("replay uses the stored history: a later budget or transform change do
   const run = await initializeSessionForRun({ ...RUN_BASE, root: dir.path, message: "one" });
   const history = [...run.history, assistant("1"), user("two"), call("c1"), output("c1")];
   await run.writer.append(itemRecords(history.slice(2)));
-  const stored = compactHistory(history, "sum", { userBudgetTokens: 1 });
+  const stored = compactHistory(history, "sum", { userBudgetTokens: 0 });
   await run.writer.append([
     responseItemRecord(makeCheckpoint(stored, { reason: "token_threshold", tokensBefore: 1 })),
   ]);

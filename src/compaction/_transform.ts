@@ -35,33 +35,64 @@ export interface CompactOptions {
   userBudgetTokens?: number;
 }
 
-/** What a compaction keeps: the system message and the recent user messages. */
+/** What a compaction keeps of a history. */
+export interface KeptItems {
+  /** The leading system message, if any. */
+  system: MessageItem | undefined;
+  /** The user messages before the turn in flight that fit the budget, oldest first. */
+  users: MessageItem[];
+  /** The turn in flight: its user message and every item after it. */
+  current: ResponseItem[];
+  /** Items of the history that go. */
+  removedItemCount: number;
+}
+
+function isUserMessage(item: ResponseItem): item is MessageItem {
+  return item.type === "message" && item.role === "user";
+}
+
+/**
+ * What a compaction keeps: the system message, the turn in flight (from its user message on:
+ * the model has not answered its tool outputs yet, and removing them would make it call the
+ * tools again), and the user messages before it that fit the budget.
+ */
 export function planKept(
   history: readonly ResponseItem[],
-  userBudgetTokens = DEFAULT_USER_BUDGET_TOKENS,
-): { system: MessageItem | undefined; users: MessageItem[]; removedItemCount: number } {
+  userBudgetTokens: number = DEFAULT_USER_BUDGET_TOKENS,
+): KeptItems {
   const first = history[0];
   const system = first?.type === "message" && first.role === "system" ? first : undefined;
+  const from = system ? 1 : 0;
+  let turnStart = history.length;
+  for (let index = history.length - 1; index >= from; index--) {
+    if (isUserMessage(history[index]!)) {
+      turnStart = index;
+      break;
+    }
+  }
   const users: MessageItem[] = [];
   let spent = 0;
-  for (let index = history.length - 1; index >= (system ? 1 : 0); index--) {
+  for (let index = turnStart - 1; index >= from; index--) {
     const item = history[index]!;
-    if (item.type !== "message" || item.role !== "user") continue;
+    if (!isUserMessage(item)) continue;
     const cost = estimateTokens(item.content);
-    if (users.length > 0 && spent + cost > userBudgetTokens) break;
+    if (spent + cost > userBudgetTokens) break;
     users.unshift(item);
     spent += cost;
   }
-  const kept = users.length + (system ? 1 : 0);
-  return { system, users, removedItemCount: history.length - kept };
+  const current = history.slice(turnStart);
+  const kept = users.length + current.length + (system ? 1 : 0);
+  return { system, users, current, removedItemCount: history.length - kept };
 }
 
 /**
  * The compaction transform. The new history is the leading system message (if the history
- * starts with one), one `compaction_summary` item holding `summary`, and the most recent user
- * messages whose estimated tokens fit `userBudgetTokens` (a contiguous run ending with the
- * newest, which is kept even over budget). Assistant messages, earlier summaries and every tool
- * item go, so no call can be left without its output.
+ * starts with one), one `compaction_summary` item holding `summary`, the user messages before
+ * the turn in flight whose estimated tokens fit `userBudgetTokens` (a contiguous run ending
+ * with the newest), and the turn in flight whole (its user message, kept even over budget, and
+ * the calls and outputs the model has not answered yet). Everything else goes: earlier
+ * assistant messages, earlier summaries and earlier tool items, so no call can be left without
+ * its output.
  *
  * @example
  * ```ts
@@ -71,8 +102,17 @@ export function planKept(
  *   { type: "message", role: "system", content: "sys" },
  *   { type: "message", role: "user", content: "read a.txt" },
  *   { type: "function_call", callId: "c1", name: "read_file", arguments: "{}" },
+ *   { type: "function_call_output", callId: "c1", toolName: "read_file", output: "a", isError: false },
+ *   { type: "message", role: "assistant", content: "a.txt holds a" },
+ *   { type: "message", role: "user", content: "and b.txt?" },
  * ], "Goal:\n- read a.txt");
- * assert(replacementHistory.length === 3 && removedItemCount === 1);
+ * assert.deepEqual(replacementHistory.map((item) => item.type), [
+ *   "message",
+ *   "compaction_summary",
+ *   "message",
+ *   "message",
+ * ]);
+ * assert.equal(removedItemCount, 3);
  * ```
  */
 export function compactHistory(
@@ -80,11 +120,12 @@ export function compactHistory(
   summary: string,
   options: CompactOptions = {},
 ): CompactedHistory {
-  const { system, users, removedItemCount } = planKept(history, options.userBudgetTokens);
+  const { system, users, current, removedItemCount } = planKept(history, options.userBudgetTokens);
   const replacementHistory: ResponseItem[] = [
     ...(system ? [system] : []),
     { type: "compaction_summary", content: summary },
     ...users,
+    ...current,
   ];
   return {
     replacementHistory,

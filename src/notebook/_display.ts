@@ -233,6 +233,9 @@ export function describeEvent(event: RunEvent): string | undefined {
     case "session_repaired":
       return `${event.synthesized} synthesized output(s) appended for ${event.callIds.join(", ")}` +
         (event.dropped > 0 ? `, ${event.dropped} orphan output(s) left out` : "");
+    case "lines_skipped":
+      return `${event.problems.length} line(s) that are not valid records skipped: ` +
+        oneLine(event.problems.map((p) => `line ${p.line} (${p.kind})`).join(", "), 60);
     case "model_requested":
       return `round ${event.round}: ${event.messageCount} history items sent to the model`;
     case "assistant_delta":

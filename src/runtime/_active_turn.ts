@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  type FunctionCallItem,
   makeRecord,
   type ResponseItem,
   type RunOutcome,
@@ -18,6 +19,7 @@ import type { Approver } from "./_approvals.ts";
 import type { Compactor } from "./_compactor.ts";
 import type { ModelConnection } from "./_connect.ts";
 import type { CompactionPoint, RunEvent } from "./_events.ts";
+import { cancelledOutput } from "./_cancelled.ts";
 
 /** What a turn's steps need besides its state. */
 export interface TurnSettings {
@@ -53,6 +55,10 @@ export class ActiveTurn {
   lastUsage: Usage | undefined;
   /** The last assistant text of the turn. */
   answer = "";
+  /** Calls appended without their output yet. */
+  readonly #pending = new Map<string, FunctionCallItem[]>();
+  /** True once `run_finished` is appended. */
+  #finished = false;
 
   constructor(session: RunSession, settings: TurnSettings) {
     this.session = session;
@@ -74,10 +80,20 @@ export class ActiveTurn {
   async commit(items: readonly ResponseItem[]): Promise<void> {
     await this.append(items.map((item) => makeRecord("response_item", item)));
     this.history = [...this.history, ...items];
+    for (const item of items) {
+      if (item.type === "function_call") {
+        this.#pending.set(item.callId, [...this.#pending.get(item.callId) ?? [], item]);
+      } else if (item.type === "function_call_output") {
+        const waiting = this.#pending.get(item.callId);
+        waiting?.shift();
+        if (waiting?.length === 0) this.#pending.delete(item.callId);
+      }
+    }
   }
 
   /** Appends the `run_finished` record. */
   async finish(outcome: RunOutcome, error?: string): Promise<void> {
+    this.#finished = true;
     await this.append([
       makeRecord("run_finished", {
         runId: this.session.runId,
@@ -87,6 +103,24 @@ export class ActiveTurn {
         ...(this.usage === undefined ? {} : { usage: this.usage }),
       }),
     ]);
+  }
+
+  /**
+   * Ends a turn its consumer stopped reading before it ended (a closed pipe, a dropped
+   * iterator): every call still without an output gets a "cancelled" one, and the run records
+   * that it was cancelled, so the file stays paired and closed.
+   */
+  async abandon(): Promise<void> {
+    if (this.#finished) return;
+    const calls = [...this.#pending.values()].flat();
+    await this.commit(calls.map((call) => ({
+      type: "function_call_output",
+      callId: call.callId,
+      toolName: call.name,
+      output: cancelledOutput(call.name, false),
+      isError: true,
+    })));
+    await this.finish("cancelled", "The turn's reader went away before the turn ended");
   }
 
   /** Runs the compactor, if any, at `when`, and takes its replacement history. */

@@ -49,6 +49,14 @@ export interface SessionRepairedEvent {
   dropped: number;
 }
 
+/** Lines of the session file that are not valid records: resume skipped them. */
+export interface LinesSkippedEvent {
+  /** The event type. */
+  type: "lines_skipped";
+  /** Each skipped line: its number, what is wrong, and `path:line: what is wrong`. */
+  problems: { line: number; kind: string; message: string }[];
+}
+
 /** The whole history is about to be sent to the model. */
 export interface ModelRequestedEvent {
   /** The event type. */
@@ -222,6 +230,7 @@ export interface RunCancelledEvent {
 export type RunEvent =
   | RunStartedEvent
   | SessionRepairedEvent
+  | LinesSkippedEvent
   | ModelRequestedEvent
   | AssistantDeltaEvent
   | AssistantMessageEvent

@@ -8,18 +8,12 @@ import type { FunctionCallItem, FunctionCallOutputItem } from "../record/mod.ts"
 import { clipWithNote } from "../text/mod.ts";
 import { ToolCancelledError, type ToolResult } from "../tools/mod.ts";
 import type { ActiveTurn } from "./_active_turn.ts";
+import { cancelledOutput } from "./_cancelled.ts";
 import { deniedOutput, needsApproval } from "./_approvals.ts";
 import type { RunEvent } from "./_events.ts";
 
 /** The longest tool output a `tool_finished` event carries (the session file keeps it all). */
 export const EVENT_OUTPUT_LIMIT = 4096;
-
-/** The output a call gets when the run is cancelled while or before it runs. */
-export function cancelledOutput(name: string, running: boolean): string {
-  return running
-    ? `Cancelled: the run was cancelled while ${name} was running; it did not finish.`
-    : `Cancelled: the run was cancelled before this ${name} call ran; it did not run.`;
-}
 
 /** Asks the approver when the policy wants it; a result when the call must not run. */
 async function* approval(

@@ -154,6 +154,12 @@ function* opening(turn: ActiveTurn): Generator<RunEvent> {
     sessionPath: session.location.path,
     recordCountBefore: session.recordCountBefore,
   };
+  if (session.problems.length > 0) {
+    yield {
+      type: "lines_skipped",
+      problems: session.problems.map(({ line, kind, message }) => ({ line, kind, message })),
+    };
+  }
   if (session.synthesizedItems.length === 0 && session.droppedItems.length === 0) return;
   yield {
     type: "session_repaired",
@@ -202,6 +208,8 @@ async function* driveTurn(turn: ActiveTurn): AsyncGenerator<RunEvent> {
   } catch (error) {
     yield* failure(turn, error);
   } finally {
+    // A consumer that stopped reading early leaves the turn here without an end of its own.
+    await turn.abandon().catch(() => {});
     turn.session.writer.close();
   }
 }

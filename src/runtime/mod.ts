@@ -9,7 +9,8 @@ export * from "./_turn.ts";
 export * from "./_connect.ts";
 export * from "./_compactor.ts";
 export * from "./_approvals.ts";
-export { cancelledOutput, EVENT_OUTPUT_LIMIT } from "./_tool_step.ts";
+export { EVENT_OUTPUT_LIMIT } from "./_tool_step.ts";
+export { cancelledOutput } from "./_cancelled.ts";
 export {
   describeError,
   type ModelRequest,

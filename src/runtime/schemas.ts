@@ -37,6 +37,12 @@ export const SessionRepairedEventSchema = z.object({
   dropped: z.number().int().nonnegative(),
 });
 
+/** Lines of the session file that are not valid records: resume skipped them. */
+export const LinesSkippedEventSchema = z.object({
+  type: z.literal("lines_skipped"),
+  problems: z.array(z.object({ line: z.number().int(), kind: z.string(), message: z.string() })),
+});
+
 /** The whole history is about to be sent to the model. */
 export const ModelRequestedEventSchema = z.object({
   type: z.literal("model_requested"),
@@ -170,6 +176,7 @@ export const RunCancelledEventSchema = z.object({
 export const RunEventSchema = z.discriminatedUnion("type", [
   RunStartedEventSchema,
   SessionRepairedEventSchema,
+  LinesSkippedEventSchema,
   ModelRequestedEventSchema,
   AssistantDeltaEventSchema,
   AssistantMessageEventSchema,
