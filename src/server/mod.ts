@@ -6,6 +6,7 @@
  *
  * @module
  */
+export type { SseComment, SseEvent } from "../http/mod.ts";
 export * from "./_agent_route.ts";
 export * from "./_browser_route.ts";
 export * from "./_handler.ts";
