@@ -12,7 +12,7 @@ import {
   sessionPageStream,
   sessionPath,
 } from "../html/mod.ts";
-import { sseResponse } from "../http/mod.ts";
+import { HttpError, sseResponse } from "../http/mod.ts";
 import { inspectSession } from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
 import {
@@ -43,14 +43,12 @@ export interface SessionBrowserOptions {
 }
 
 /** A request answered with a page that says what went wrong, under its status. */
-class PageError extends Error {
-  readonly status: number;
+class PageError extends HttpError {
   readonly title: string;
   readonly links: { href: string; text: string }[] | undefined;
   constructor(status: number, title: string, message: string, links?: PageError["links"]) {
-    super(message);
+    super(status, message);
     this.name = "PageError";
-    this.status = status;
     this.title = title;
     this.links = links;
   }
