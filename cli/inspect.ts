@@ -11,6 +11,7 @@ import { planFileRepair, repairSession } from "../src/inspect/mod.ts";
 import { InvalidSessionIdError } from "../src/record/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
+import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
 import {
   AmbiguousSessionError,
   findSession,
@@ -36,6 +37,9 @@ Options:
   --entries            With --json: also every line of each turn (turns[].entries),
                        a document as large as the session's texts
   --full               Show whole texts instead of shortened ones
+  --html FILE          Write the session as one self-contained HTML page to FILE
+                       ("-": stdout): turns, tool calls beside their outputs, the
+                       findings, the charts; no script, nothing fetched, opens offline
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
                        atomically without them, append the outputs resume would synthesize
@@ -45,7 +49,7 @@ An argument containing "/" or ending in ".jsonl" is a file path; anything else i
 session id or unique id prefix.
 
 Exit codes: 0 healthy, 1 problems found (or a session in use), 2 usage error or session
-not found.
+not found. With --html: 0 once the page is written, healthy or not.
 `;
 
 /** A path argument that names no file. */
@@ -92,6 +96,7 @@ const isPath = (target: string) =>
 
 /** Runs the command; returns the exit code. */
 export async function main(args: string[]): Promise<number> {
+  if (args.at(-1) === "--html") throw new UsageError('--html needs a file name, or "-" for stdout');
   const { values, positionals } = parseFlags(args, {
     list: { type: "boolean" },
     limit: { type: "string" },
@@ -101,6 +106,7 @@ export async function main(args: string[]): Promise<number> {
     full: { type: "boolean" },
     repair: { type: "boolean" },
     write: { type: "boolean" },
+    html: { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
@@ -116,6 +122,7 @@ export async function main(args: string[]): Promise<number> {
   if (values.entries && (!values.json || values.repair)) {
     throw new UsageError("--entries only goes with --json, without --repair");
   }
+  checkHtmlFlags(values);
   const target = positionals[0];
   const explicitRoot = values["sessions-dir"];
   const root = resolveSessionsRoot(explicitRoot);
@@ -128,6 +135,9 @@ export async function main(args: string[]): Promise<number> {
 
   if (target === undefined || values.list) {
     if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
+    if (values.html !== undefined) {
+      throw new UsageError("--html needs a session: an id, a prefix or a path");
+    }
     if (target !== undefined) throw new UsageError("--list takes no session argument");
     const limit = parsePositiveInt("limit", values.limit) ?? 25;
     const listing = await listSessions(root, { limit });
@@ -159,6 +169,13 @@ export async function main(args: string[]): Promise<number> {
   // `--json` of a large session stays small in memory.
   const entries = !values.json || values.entries === true;
 
+  if (values.html !== undefined) {
+    await checkHtmlTarget(values.html, path);
+    await writeHtmlPage(await inspectSession(path, { ...options, entries: true }), values.html, {
+      full,
+    });
+    return 0;
+  }
   if (values.repair && values.write) {
     const { plan, after } = await repairSession(path, options);
     await print(
@@ -187,6 +204,15 @@ export async function main(args: string[]): Promise<number> {
     await print(Deno.stdout, renderReport(report, render));
   }
   return report.healthy ? 0 : 1;
+}
+
+/** `--html` goes with a session and `--full` only. */
+function checkHtmlFlags(values: Record<string, string | boolean | undefined>): void {
+  if (values.html === undefined) return;
+  for (const flag of ["json", "entries", "repair", "list"]) {
+    if (values[flag]) throw new UsageError(`--html does not go with --${flag}`);
+  }
+  if (values.html === "") throw new UsageError('--html needs a file name, or "-" for stdout');
 }
 
 /** The exit code and the message for an error, never a stack trace. */

@@ -1,17 +1,19 @@
 /**
- * `deno task serve`: serves the agent route on loopback. `POST /api/agent/stream` with
- * `{ message, sessionId? }` streams the turn's events as Server-Sent Events; approvals are
- * answered with `POST /api/agent/approvals/<runId>/<callId>` `{ decision }`.
+ * `deno task serve`: serves the agent route and the session browser on loopback. `POST
+ * /api/agent/stream` with `{ message, sessionId? }` streams the turn's events as Server-Sent
+ * Events; approvals are answered with `POST /api/agent/approvals/<runId>/<callId>`
+ * `{ decision }`; `GET /` lists the sessions and `GET /sessions/<id>` shows one, live.
  *
  * @module
  */
 import { ApprovalRegistry } from "../src/runtime/mod.ts";
 import { connectModel } from "../src/runtime/mod.ts";
 import { createCompactor } from "../src/runtime/mod.ts";
-import { createAgentHandler } from "../src/server/mod.ts";
+import { createServerHandler } from "../src/server/mod.ts";
 import { errorMessage } from "../src/errors/mod.ts";
 import { resolveSessionsRoot } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
+import { resumeCommand } from "./_commands.ts";
 
 /** The help text. */
 export const HELP = `Usage: ./denow task serve [options]
@@ -22,6 +24,10 @@ Serves, on loopback unless --hostname says otherwise:
        an unknown sessionId streams one run_failed event and creates nothing
   POST /api/agent/approvals/<runId>/<callId>  {"decision": "approve" | "deny"}
        answers an approval_requested event; no answer in time is a denial
+  GET  /                                      the sessions, newest first (open it in a browser)
+  GET  /sessions/<id | prefix>                a session's page, updated live while a run appends
+  GET  /sessions/<id>/events                  the page's Server-Sent Events:
+       event: changed, data: {"records": n, "sizeBytes": n} when the session file changes
 
 Options:
       --port <n>               port (default 8787; 0 = any free port)
@@ -91,7 +97,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`error: Could not start the model: ${errorMessage(error)}`);
     return 1;
   }
-  const handler = createAgentHandler({
+  const stopping = new AbortController();
+  const handler = createServerHandler({
     connection,
     wireApi: options.wireApi,
     policy: options.policy,
@@ -99,6 +106,8 @@ export async function main(argv: string[]): Promise<number> {
     workspace: options.workspace,
     approvals: new ApprovalRegistry({ timeoutMs: options.timeout * 1000 }),
     compactor: createCompactor({ threshold: options.compactThreshold }),
+    commandFor: resumeCommand,
+    signal: stopping.signal,
   });
   const server = Deno.serve({
     hostname: options.hostname,
@@ -109,12 +118,17 @@ export async function main(argv: string[]): Promise<number> {
         `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider})`,
       );
       console.log(`sessions: ${resolveSessionsRoot(options.sessionsDir)}`);
+      console.log(`browse the sessions: ${base}/`);
       console.log(
         `try: curl -N -X POST ${base}/api/agent/stream -H 'content-type: application/json' -d '{"message":"list the files"}'`,
       );
     },
   }, handler);
-  const stop = () => server.shutdown();
+  const stop = () => {
+    // Live pages' event streams never end by themselves; the server waits for them.
+    stopping.abort();
+    server.shutdown();
+  };
   Deno.addSignalListener("SIGINT", stop);
   await server.finished;
   Deno.removeSignalListener("SIGINT", stop);

@@ -50,6 +50,8 @@ export interface OpenedPage extends AsyncDisposable {
   page: Page;
   /** Every request the page made, by URL, the document itself included. */
   requests: string[];
+  /** Every response the page got, in order: its URL, status and headers (names lower case). */
+  responses: { url: string; status: number; headers: Record<string, string> }[];
   /** The text of every console message of type error (a CSP violation is one). */
   consoleErrors: string[];
   /** Uncaught exceptions of the page's scripts. */
@@ -93,9 +95,17 @@ export async function startBrowser(): Promise<TestBrowser> {
     async open(url, options = {}) {
       const page = await browser.newPage();
       const requests: string[] = [];
+      const responses: OpenedPage["responses"] = [];
       const consoleErrors: string[] = [];
       const pageErrors: string[] = [];
       page.on("request", (request) => requests.push(request.url()));
+      page.on("response", (response) => {
+        responses.push({
+          url: response.url(),
+          status: response.status(),
+          headers: response.headers(),
+        });
+      });
       page.on("console", (message) => {
         if (message.type() === "error") consoleErrors.push(message.text());
       });
@@ -108,6 +118,7 @@ export async function startBrowser(): Promise<TestBrowser> {
       return {
         page,
         requests,
+        responses,
         consoleErrors,
         pageErrors,
         async count(selector) {

@@ -1,18 +1,12 @@
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
+import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { EVIL } from "./_html_helpers.ts";
 import { makeStory, strayOutputLine } from "./_inspect_fixtures.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
-import {
-  pageHeaders,
-  renderSessionList,
-  renderSessionPage,
-  sessionPageStream,
-} from "../src/html/mod.ts";
+import { renderSessionPage } from "../src/html/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
-import { findSession, listSessions } from "../src/store/mod.ts";
 import { runKilledTurn } from "../testing/killed_turn.ts";
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
 
@@ -46,7 +40,7 @@ async function assertPhoneDark(opened: OpenedPage) {
 }
 
 Deno.test({
-  name: "renderSessionPage() in Chromium: runtime and damaged sessions, served and live",
+  name: "renderSessionPage() in Chromium: runtime, damaged and example sessions, from files",
   ignore: SKIP,
   async fn(t) {
     await Deno.mkdir(OUT, { recursive: true });
@@ -151,81 +145,6 @@ Deno.test({
         assertStrictEquals(await opened.count("[data-turn]"), example.turns, example.file);
         assertStrictEquals(await opened.count("figure[data-chart] > svg"), 2);
         await assertClean(opened, [url]);
-      }
-    });
-
-    await t.step("served: the list links to a live page that takes in a new turn", async () => {
-      const events = new Set<ReadableStreamDefaultController<Uint8Array>>();
-      const encoder = new TextEncoder();
-      const server = Deno.serve(
-        { hostname: "127.0.0.1", port: 0, onListen() {} },
-        async (request) => {
-          const path = new URL(request.url).pathname;
-          if (path === "/") {
-            const listing = await listSessions(h.sessionsDir);
-            return new Response(renderSessionList(listing), { headers: pageHeaders() });
-          }
-          const match = /^\/sessions\/([^/]+)(\/events)?$/.exec(path);
-          if (!match) return new Response("Not found", { status: 404 });
-          const found = await findSession(h.sessionsDir, decodeURIComponent(match[1]!));
-          if (match[2]) {
-            let mine: ReadableStreamDefaultController<Uint8Array> | undefined;
-            const body = new ReadableStream<Uint8Array>({
-              start(controller) {
-                mine = controller;
-                events.add(controller);
-                controller.enqueue(encoder.encode(": connected\n\n"));
-              },
-              cancel() {
-                if (mine) events.delete(mine);
-              },
-            });
-            return new Response(body, { headers: { "content-type": "text/event-stream" } });
-          }
-          const report = await inspectSession(found.path, { entries: true });
-          const page = sessionPageStream(report, {
-            live: { eventsUrl: `${path}/events` },
-            listHref: "/",
-          });
-          return new Response(page, { headers: pageHeaders({ live: true }) });
-        },
-      );
-      try {
-        const origin = `http://127.0.0.1:${server.addr.port}`;
-        {
-          await using list = await browser.open(`${origin}/`, {
-            viewport: PHONE,
-            colorScheme: "dark",
-          });
-          await assertPhoneDark(list);
-          await list.page.screenshot({ path: join(OUT, "list-phone-dark.png"), fullPage: true });
-        }
-        await using opened = await browser.open(`${origin}/`);
-        assertStrictEquals(await opened.count(".sessions li"), 1);
-        await opened.page.click(".sessions a");
-        await opened.page.waitForSelector("#live[data-state='live']", { timeout: 5000 });
-        assertStrictEquals(await opened.count("[data-turn]"), 3);
-        // The reader folds turn 1; the swap must leave it folded.
-        await opened.page.click("[data-turn='1'] > summary");
-
-        await h.turn("list the files", { sessionId });
-        const size = (await Deno.stat(sessionPath)).size;
-        for (const controller of events) {
-          controller.enqueue(
-            encoder.encode(`event: changed\ndata: {"records":40,"sizeBytes":${size}}\n\n`),
-          );
-        }
-        await opened.page.waitForSelector("[data-turn='4']", { timeout: 5000 });
-        assertStrictEquals(await opened.count("[data-turn]"), 4);
-        assertStrictEquals(await opened.attribute("[data-turn='1']", "open"), null);
-        assertStrictEquals(await opened.attribute("[data-turn='4']", "open"), "");
-        assertMatch(await opened.page.$eval("#live", (node) => node.textContent ?? ""), /^live$/);
-        const pageUrl = `${origin}/sessions/${sessionId}`;
-        await assertClean(opened, [`${origin}/`, pageUrl, `${pageUrl}/events`]);
-        await opened.page.screenshot({ path: join(OUT, "live-desktop-light.png") });
-      } finally {
-        for (const controller of events) controller.close();
-        await server.shutdown();
       }
     });
   },

@@ -2,7 +2,8 @@
  * The session viewer in the browser: an inspection report as one self-contained HTML page
  * (turns, tool calls beside their outputs, synthesized outputs and orphan calls marked,
  * checkpoints, problems, and the two charts inline as SVG), the list of sessions as a page,
- * the Content-Security-Policy they need, and the live page's Server-Sent Events client.
+ * a page that says one thing (a 404), the Content-Security-Policy they need, and the live
+ * page's Server-Sent Events client.
  * Pure: no I/O. Everything from a session file is escaped text, never markup.
  *
  * Stable hooks for tests and tools: each turn is `[data-turn="<n>"]`, each tool call
@@ -21,4 +22,5 @@ export * from "./_history.ts";
 export * from "./_links.ts";
 export * from "./_live.ts";
 export * from "./_list.ts";
+export * from "./_message.ts";
 export * from "./_page.ts";

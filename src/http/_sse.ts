@@ -11,31 +11,53 @@ export interface SseEvent {
   event?: string | undefined;
   /** The event id (no newline). */
   id?: string | undefined;
+  /** How many milliseconds the client waits before it reconnects (`retry:`). */
+  retry?: number | undefined;
   /** The data; a newline in it becomes a second `data:` line, as the format wants. */
   data: string;
 }
 
 /**
- * One event in the wire format: `event:`, `id:` and `data:` lines, then a blank line.
+ * A comment line (`: <text>`), which every client ignores: a keep-alive that shows a dead
+ * connection to the server, and a `retry:` when the stream sets one.
+ */
+export interface SseComment {
+  /** The comment (no newline). */
+  comment: string;
+  /** How many milliseconds the client waits before it reconnects (`retry:`). */
+  retry?: number | undefined;
+}
+
+/**
+ * One event in the wire format: `retry:`, `event:`, `id:` and `data:` lines (or a `:`
+ * comment), then a blank line.
  *
- * @throws {RangeError} when the event name or id holds a newline, which would end the field
+ * @throws {RangeError} when the event name, id or comment holds a newline, which would end
+ * the field, or `retry` is not a whole number of milliseconds
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { formatSse } from "./mod.ts";
  * assert.deepEqual(formatSse({ event: "ping", data: "a\nb" }), "event: ping\ndata: a\ndata: b\n\n");
+ * assert.deepEqual(formatSse({ comment: "ping" }), ": ping\n\n");
  * ```
  */
-export function formatSse(event: SseEvent): string {
-  for (const field of ["event", "id"] as const) {
-    if (/[\r\n]/.test(event[field] ?? "")) {
-      throw new RangeError(
-        `An SSE ${field} cannot hold a newline: ${JSON.stringify(event[field])}`,
-      );
+export function formatSse(event: SseEvent | SseComment): string {
+  const named = "comment" in event
+    ? { comment: event.comment }
+    : { event: event.event, id: event.id };
+  for (const [field, value] of Object.entries(named)) {
+    if (/[\r\n]/.test(value ?? "")) {
+      throw new RangeError(`An SSE ${field} cannot hold a newline: ${JSON.stringify(value)}`);
     }
   }
-  const head = (event.event === undefined ? "" : `event: ${event.event}\n`) +
+  if (event.retry !== undefined && !(Number.isInteger(event.retry) && event.retry >= 0)) {
+    throw new RangeError(`An SSE retry must be a whole number of milliseconds: ${event.retry}`);
+  }
+  const retry = event.retry === undefined ? "" : `retry: ${event.retry}\n`;
+  if ("comment" in event) return `${retry}: ${event.comment}\n\n`;
+  const head = retry + (event.event === undefined ? "" : `event: ${event.event}\n`) +
     (event.id === undefined ? "" : `id: ${event.id}\n`);
   return `${head}${event.data.split(/\r?\n/).map((line) => `data: ${line}\n`).join("")}\n`;
 }
@@ -55,13 +77,13 @@ export interface SseOptions {
  * the client). A client that goes away stops the stream and calls `onCancel`.
  */
 export function sseResponse(
-  events: Iterable<SseEvent> | AsyncIterable<SseEvent>,
+  events: Iterable<SseEvent | SseComment> | AsyncIterable<SseEvent | SseComment>,
   options: SseOptions = {},
 ): Response {
   const encoder = new TextEncoder();
   const iterator = Symbol.asyncIterator in events
     ? events[Symbol.asyncIterator]()
-    : (events as Iterable<SseEvent>)[Symbol.iterator]();
+    : (events as Iterable<SseEvent | SseComment>)[Symbol.iterator]();
   let first = true;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -1,0 +1,157 @@
+/**
+ * A session file watched for the live page: its size looked at every few hundred
+ * milliseconds, and a `changed` event (`{records, sizeBytes}`) whenever it grew or was
+ * rewritten. Only the bytes appended since the last look are read to keep the count.
+ *
+ * @module
+ */
+import type { SseComment, SseEvent } from "../http/mod.ts";
+
+/** Options of {@linkcode sessionChanges}. */
+export interface SessionChangesOptions {
+  /**
+   * Milliseconds between two looks at the file's size; at most one `changed` event is sent
+   * per look. @default 300
+   */
+  pollMs?: number | undefined;
+  /** A `: ping` comment after this many milliseconds without an event. @default 20_000 */
+  pingMs?: number | undefined;
+  /** The `retry:` sent first: how soon a client reconnects, in milliseconds. @default 2000 */
+  retryMs?: number | undefined;
+  /** Ends the events (the client went away, the server is stopping). */
+  signal?: AbortSignal | undefined;
+}
+
+/** The data of a `changed` event. */
+export interface SessionChange {
+  /** Non-empty lines of the file (a torn last line included). */
+  records: number;
+  /** The file's size in bytes. */
+  sizeBytes: number;
+}
+
+const NEWLINE = 10;
+const CR = 13;
+
+/** Counts non-empty lines (a line of only `\r` is empty) fed in as chunks of bytes. */
+class RecordTally {
+  #complete = 0;
+  /** The line being read: nothing yet, only a `\r`, or text. */
+  #partial: "none" | "cr" | "text" = "none";
+
+  get records(): number {
+    return this.#complete + (this.#partial === "text" ? 1 : 0);
+  }
+
+  push(bytes: Uint8Array): void {
+    let start = 0;
+    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, start)) {
+      this.#take(bytes, start, at);
+      if (this.#partial === "text") this.#complete++;
+      this.#partial = "none";
+      start = at + 1;
+    }
+    this.#take(bytes, start, bytes.length);
+  }
+
+  #take(bytes: Uint8Array, from: number, to: number): void {
+    if (from === to || this.#partial === "text") return;
+    const onlyCr = this.#partial === "none" && to - from === 1 && bytes[from] === CR;
+    this.#partial = onlyCr ? "cr" : "text";
+  }
+}
+
+/** Feeds bytes `[from, to)` of the file to the tally; returns where it got to. */
+async function readSpan(path: string, from: number, to: number, tally: RecordTally) {
+  using file = await Deno.open(path, { read: true });
+  await file.seek(from, Deno.SeekMode.Start);
+  const buffer = new Uint8Array(Math.max(1, Math.min(1 << 20, to - from)));
+  let at = from;
+  while (at < to) {
+    const read = await file.read(buffer.subarray(0, Math.min(buffer.length, to - at)));
+    if (read === null) break;
+    tally.push(buffer.subarray(0, read));
+    at += read;
+  }
+  return at;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts; leaves no timer behind. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** What the file looked like at one look. */
+interface Seen {
+  size: number;
+  mtime: number | null;
+  ino: number | null;
+}
+
+async function look(path: string): Promise<Seen | undefined> {
+  try {
+    const info = await Deno.stat(path);
+    return { size: info.size, mtime: info.mtime?.getTime() ?? null, ino: info.ino };
+  } catch (error) {
+    // A file being replaced (an atomic rewrite) is missing for a moment: look again later.
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+function changed(change: SessionChange, retry?: number): SseEvent {
+  return { retry, event: "changed", data: JSON.stringify(change) };
+}
+
+/**
+ * The live page's events for the session file at `path`: first `retry:` with a `changed`
+ * event of the file as it is now (so a page rendered a moment earlier catches up), then a
+ * `changed` event whenever the file's size, inode or modification time moved (appended:
+ * only the new bytes are read; rewritten: the file is counted again), and a `: ping`
+ * comment when nothing was sent for a while. Ends when `signal` aborts.
+ *
+ * @example
+ * ```ts ignore
+ * const stream = sseResponse(sessionChanges(path, { signal: request.signal }));
+ * ```
+ */
+export async function* sessionChanges(
+  path: string,
+  options: SessionChangesOptions = {},
+): AsyncGenerator<SseEvent | SseComment> {
+  const { signal } = options;
+  const pollMs = options.pollMs ?? 300;
+  const pingMs = options.pingMs ?? 20_000;
+  let tally = new RecordTally();
+  let seen = await look(path) ?? { size: 0, mtime: null, ino: null };
+  let size = seen.size === 0 ? 0 : await readSpan(path, 0, seen.size, tally);
+  yield changed({ records: tally.records, sizeBytes: size }, options.retryMs ?? 2000);
+  let quietSince = performance.now();
+  while (true) {
+    await pause(pollMs, signal);
+    if (signal?.aborted) return;
+    const now = await look(path);
+    if (now === undefined) continue;
+    const moved = now.size !== seen.size || now.mtime !== seen.mtime || now.ino !== seen.ino;
+    if (moved) {
+      const appended = now.size >= size && now.ino === seen.ino;
+      if (!appended) tally = new RecordTally();
+      size = await readSpan(path, appended ? size : 0, now.size, tally);
+      seen = now;
+      yield changed({ records: tally.records, sizeBytes: size });
+      quietSince = performance.now();
+    } else if (performance.now() - quietSince >= pingMs) {
+      yield { comment: "ping" };
+      quietSince = performance.now();
+    }
+  }
+}
