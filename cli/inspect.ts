@@ -4,22 +4,23 @@
  *
  * @module
  */
-import { TurnlogError } from "../src/errors/mod.ts";
-import { inspectSession, NotAFileError, reportJsonPieces } from "../src/inspect/mod.ts";
-import { renderListing, renderRepair, renderReport } from "../src/inspect/mod.ts";
-import { planFileRepair, repairSession } from "../src/inspect/mod.ts";
-import { InvalidSessionIdError } from "../src/record/mod.ts";
+import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
+import {
+  type InspectOptions,
+  inspectSession,
+  planFileRepair,
+  renderListing,
+  type RenderOptions,
+  renderRepair,
+  renderReport,
+  repairSession,
+  reportJsonPieces,
+} from "../src/inspect/mod.ts";
+import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
 import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
-import {
-  AmbiguousSessionError,
-  findSession,
-  listSessions,
-  resolveSessionsRoot,
-  SessionInUseError,
-  SessionNotFoundError,
-} from "../src/store/mod.ts";
+import { findSession, listSessions, resolveSessionsRoot } from "../src/store/mod.ts";
 
 const HELP = `Usage: deno task inspect [options] [<id | id prefix | path>]
 
@@ -37,6 +38,9 @@ Options:
   --entries            With --json: also every line of each turn (turns[].entries),
                        a document as large as the session's texts
   --full               Show whole texts instead of shortened ones
+  --history            Print the model-visible history the next resume would send (after
+                       replay and normalization, before the new message), one JSON item
+                       a line; writes nothing
   --html FILE          Write the session as one self-contained HTML page to FILE
                        ("-": stdout): turns, tool calls beside their outputs, the
                        findings, the charts; no script, nothing fetched, opens offline
@@ -94,25 +98,24 @@ function useColor(): boolean {
 const isPath = (target: string) =>
   target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
 
-/** Runs the command; returns the exit code. */
-export async function main(args: string[]): Promise<number> {
+type Values = ReturnType<typeof parseInspectArgs>["values"];
+
+function parseInspectArgs(args: string[]) {
   if (args.at(-1) === "--html") throw new UsageError('--html needs a file name, or "-" for stdout');
-  const { values, positionals } = parseFlags(args, {
+  const parsed = parseFlags(args, {
     list: { type: "boolean" },
     limit: { type: "string" },
     "sessions-dir": { type: "string" },
     json: { type: "boolean" },
     entries: { type: "boolean" },
     full: { type: "boolean" },
+    history: { type: "boolean" },
     repair: { type: "boolean" },
     write: { type: "boolean" },
     html: { type: "string" },
     help: { type: "boolean", short: "h" },
   });
-  if (values.help) {
-    await print(Deno.stdout, HELP);
-    return 0;
-  }
+  const { values, positionals } = parsed;
   if (positionals.length > 1) {
     throw new UsageError(
       `Expected one session, got ${positionals.length}: ${positionals.join(" ")}`,
@@ -122,88 +125,131 @@ export async function main(args: string[]): Promise<number> {
   if (values.entries && (!values.json || values.repair)) {
     throw new UsageError("--entries only goes with --json, without --repair");
   }
+  if (values.history) {
+    for (const flag of ["json", "entries", "repair", "list", "full"] as const) {
+      if (values[flag]) throw new UsageError(`--history does not go with --${flag}`);
+    }
+  }
   checkHtmlFlags(values);
-  const target = positionals[0];
-  const explicitRoot = values["sessions-dir"];
-  const root = resolveSessionsRoot(explicitRoot);
-  const color = useColor();
+  return parsed;
+}
+
+/** How the text views render. */
+function renderOptions(values: Values): RenderOptions {
   const full = values.full === true;
-  const render = {
-    color,
+  return {
+    color: useColor(),
     ...(full ? { textChars: Number.MAX_SAFE_INTEGER, textLines: Number.MAX_SAFE_INTEGER } : {}),
   };
+}
 
-  if (target === undefined || values.list) {
-    if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
-    if (values.html !== undefined) {
-      throw new UsageError("--html needs a session: an id, a prefix or a path");
+async function list(values: Values, root: string): Promise<number> {
+  if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
+  for (const flag of ["html", "history"] as const) {
+    if (values[flag] !== undefined) {
+      throw new UsageError(`--${flag} needs a session: an id, a prefix or a path`);
     }
-    if (target !== undefined) throw new UsageError("--list takes no session argument");
-    const limit = parsePositiveInt("limit", values.limit) ?? 25;
-    const listing = await listSessions(root, { limit });
-    await print(
-      Deno.stdout,
-      values.json ? JSON.stringify(listing, null, 2) + "\n" : renderListing(listing, render),
-    );
-    return 0;
   }
+  const limit = parsePositiveInt("limit", values.limit) ?? 25;
+  const listing = await listSessions(root, { limit });
+  await print(
+    Deno.stdout,
+    values.json
+      ? JSON.stringify(listing, null, 2) + "\n"
+      : renderListing(listing, renderOptions(values)),
+  );
+  return 0;
+}
 
-  let path: string;
-  let storeRoot: string | undefined;
-  if (isPath(target)) {
-    path = target;
-    await Deno.stat(path).catch((error) => {
-      throw error instanceof Deno.errors.NotFound ? new NoSuchFileError(path) : error;
-    });
-    storeRoot = explicitRoot;
-  } else {
-    path = (await findSession(root, target)).path;
-    storeRoot = root;
+/** The session file an argument names, and the store it continues from. */
+async function locate(
+  target: string,
+  values: Values,
+): Promise<{ path: string; root: string | undefined }> {
+  const explicitRoot = values["sessions-dir"];
+  if (!isPath(target)) {
+    const root = resolveSessionsRoot(explicitRoot);
+    return { path: (await findSession(root, target)).path, root };
   }
-  const options = {
-    root: storeRoot,
-    commandFor: resumeCommand,
-    ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),
-  };
-  // The text view shows every line; the JSON document carries them only when asked, so
-  // `--json` of a large session stays small in memory.
-  const entries = !values.json || values.entries === true;
+  await Deno.stat(target).catch((error) => {
+    throw error instanceof Deno.errors.NotFound ? new NoSuchFileError(target) : error;
+  });
+  return { path: target, root: explicitRoot };
+}
 
-  if (values.html !== undefined) {
-    await checkHtmlTarget(values.html, path);
-    await writeHtmlPage(await inspectSession(path, { ...options, entries: true }), values.html, {
-      full,
-    });
-    return 0;
-  }
-  if (values.repair && values.write) {
+/** `--history`: the model-visible history the next resume would send, one JSON item a line. */
+async function history(path: string): Promise<number> {
+  const resumed = await resumeFile(path);
+  await printPieces(resumed.history.map((item) => JSON.stringify(item) + "\n"));
+  return 0;
+}
+
+async function repair(path: string, options: InspectOptions, values: Values): Promise<number> {
+  const render = renderOptions(values);
+  if (values.write) {
     const { plan, after } = await repairSession(path, options);
+    const written = plan.refused === null;
     await print(
       Deno.stdout,
       values.json
-        ? JSON.stringify({ written: plan.refused === null, plan, after }, null, 2) + "\n"
-        : renderRepair(plan, { ...render, written: plan.refused === null, after }),
+        ? JSON.stringify({ written, plan, after }, null, 2) + "\n"
+        : renderRepair(plan, { ...render, written, after }),
     );
     return after.healthy ? 0 : 1;
   }
-  const report = await inspectSession(path, { ...options, entries: entries && !values.repair });
-  if (values.repair) {
-    const plan = await planFileRepair(report);
-    await print(
-      Deno.stdout,
-      values.json
-        ? JSON.stringify({ written: false, plan }, null, 2) + "\n"
-        : renderRepair(plan, { ...render, written: false }),
-    );
-    return report.healthy ? 0 : 1;
-  }
+  const report = await inspectSession(path, options);
+  const plan = await planFileRepair(report);
+  await print(
+    Deno.stdout,
+    values.json
+      ? JSON.stringify({ written: false, plan }, null, 2) + "\n"
+      : renderRepair(plan, { ...render, written: false }),
+  );
+  return report.healthy ? 0 : 1;
+}
+
+async function report(path: string, options: InspectOptions, values: Values): Promise<number> {
+  // The text view shows every line; the JSON document carries them only when asked, so
+  // `--json` of a large session stays small in memory.
+  const entries = !values.json || values.entries === true;
+  const report = await inspectSession(path, { ...options, entries });
   if (values.json) {
     await printPieces(reportJsonPieces(report));
     await print(Deno.stdout, "\n");
   } else {
-    await print(Deno.stdout, renderReport(report, render));
+    await print(Deno.stdout, renderReport(report, renderOptions(values)));
   }
   return report.healthy ? 0 : 1;
+}
+
+/** Runs the command; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const { values, positionals } = parseInspectArgs(args);
+  if (values.help) {
+    await print(Deno.stdout, HELP);
+    return 0;
+  }
+  const target = positionals[0];
+  if (target === undefined || values.list) {
+    if (target !== undefined) throw new UsageError("--list takes no session argument");
+    return await list(values, resolveSessionsRoot(values["sessions-dir"]));
+  }
+  const { path, root } = await locate(target, values);
+  const full = values.full === true;
+  const options: InspectOptions = {
+    root,
+    commandFor: resumeCommand,
+    ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),
+  };
+  if (values.history) return await history(path);
+  if (values.html !== undefined) {
+    await checkHtmlTarget(values.html, path);
+    const report = await inspectSession(path, { ...options, entries: true });
+    await writeHtmlPage(report, values.html, { full });
+    return 0;
+  }
+  if (values.repair) return await repair(path, options, values);
+  return await report(path, options, values);
 }
 
 /** `--html` goes with a session and `--full` only. */
@@ -217,18 +263,11 @@ function checkHtmlFlags(values: Record<string, string | boolean | undefined>): v
 
 /** The exit code and the message for an error, never a stack trace. */
 function explain(error: unknown): { code: number; message: string } {
+  const message = errorMessage(error);
   if (error instanceof UsageError) {
-    return { code: 2, message: `${error.message}\nRun with --help for usage.` };
+    return { code: 2, message: `${message}\nRun with --help for usage.` };
   }
-  if (
-    error instanceof SessionNotFoundError || error instanceof AmbiguousSessionError ||
-    error instanceof InvalidSessionIdError || error instanceof NotAFileError ||
-    error instanceof NoSuchFileError
-  ) {
-    return { code: 2, message: error.message };
-  }
-  if (error instanceof SessionInUseError) return { code: 1, message: error.message };
-  return { code: 2, message: error instanceof Error ? error.message : String(error) };
+  return { code: outcomeOf(error).exitCode, message };
 }
 
 if (import.meta.main) {

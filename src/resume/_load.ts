@@ -206,3 +206,22 @@ export function normalizeLoaded(loaded: LoadedSession): ResumedSession {
   const { history, synthesized, dropped } = normalizeHistory(loaded.replayed);
   return { ...loaded, history, synthesizedItems: synthesized, droppedItems: dropped };
 }
+
+/**
+ * A session file at any path read back as resume would read it (its id taken from its
+ * `session_meta`), normalized: the model-visible history the next resume would send, before
+ * the new user message. It writes nothing.
+ *
+ * @throws {SessionFileError} when the file has no `session_meta` first record
+ */
+export async function resumeFile(path: string): Promise<ResumedSession> {
+  let meta: SessionMeta | undefined;
+  for await (const entry of readRecords(path, { chunkSize: 16 * 1024 })) {
+    if (entry.record?.type === "session_meta") meta = entry.record.payload;
+    if (entry.record) break;
+  }
+  if (meta === undefined) {
+    throw new SessionFileError(`${path}:1: no session_meta record first: not a session to resume`);
+  }
+  return normalizeLoaded(await loadSession({ id: meta.id, path, createdAt: meta.createdAt }));
+}
