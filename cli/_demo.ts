@@ -67,6 +67,8 @@ Workspace: ${workspace}`));
     message,
     session,
     last: false,
+    fork: undefined,
+    atTurn: undefined,
     sessionsDir,
     model: "scripted",
     wireApi: undefined,

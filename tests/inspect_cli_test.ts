@@ -3,26 +3,9 @@ import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { RUN_BASE, tempDir } from "./_helpers.ts";
 import { joinLines, makeStory, replaceLine, splitLines } from "./_inspect_fixtures.ts";
 import { initializeSessionForRun } from "../src/resume/mod.ts";
+import { inspect, type Ran } from "./_cli.ts";
 
 const CLI = new URL("../cli/inspect.ts", import.meta.url).pathname;
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI as a user would, in a subprocess (stdout is a pipe: no colours). */
-async function inspect(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, ...args],
-    env: { NO_COLOR: "", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
-}
 
 /** No stack trace: neither an `at file:` frame nor an uncaught error. */
 function assertNoStackTrace(ran: Ran): void {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ForkedFrom } from "../record/mod.ts";
 import { formatNumber, formatTime, type Painter, plural, visible } from "../text/mod.ts";
 import { renderBlock } from "./_render_entries.ts";
 import { type RenderOptions, sizeWithBytes, type View, viewOf } from "./_render_text.ts";
@@ -14,6 +15,11 @@ import {
   type RecordCounts,
   type Turn,
 } from "./_types.ts";
+
+function forkedText(from: ForkedFrom): string {
+  const upTo = from.turn === null ? "every turn" : `the turns before turn ${from.turn}`;
+  return `from ${from.sessionId} (${upTo})`;
+}
 
 function sessionHeader(report: InspectReport, paint: Painter): string[] {
   const { session, totals } = report;
@@ -41,6 +47,7 @@ function sessionHeader(report: InspectReport, paint: Painter): string[] {
     field("cwd", session.cwd === null ? "unknown" : visible(session.cwd)),
     field("model", model),
     field("policy", session.policy?.approval ?? "unknown"),
+    ...(session.forkedFrom ? [field("forked", forkedText(session.forkedFrom))] : []),
     field(
       "turns",
       `${

@@ -79,6 +79,7 @@ export function sessionFacts(
     wireApi: meta?.wireApi ?? null,
     policy: meta?.policy ?? null,
     formatVersion: meta?.version ?? null,
+    forkedFrom: meta?.forkedFrom ?? null,
   };
 }
 

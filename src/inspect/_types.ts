@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Policy, RunOutcome, Usage, WireApi } from "../record/mod.ts";
+import type { ForkedFrom, Policy, RunOutcome, Usage, WireApi } from "../record/mod.ts";
 
 /** Every kind of problem the inspector reports: the reader's per-line kinds, then its own. */
 export type InspectProblemKind =
@@ -287,6 +287,8 @@ export interface SessionFacts {
   policy: Policy | null;
   /** The record format's version. */
   formatVersion: number | null;
+  /** The session and turn this one was forked from, or null. */
+  forkedFrom: ForkedFrom | null;
 }
 
 /** An output resume synthesized (and wrote) for a call an earlier run left without one. */

@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { PolicySchema, RunOutcomeSchema, UsageSchema, WireApiSchema } from "../record/schemas.ts";
+import {
+  ForkedFromSchema,
+  PolicySchema,
+  RunOutcomeSchema,
+  UsageSchema,
+  WireApiSchema,
+} from "../record/schemas.ts";
 import { z } from "zod";
 import type { SessionListing } from "../store/mod.ts";
 import type * as T from "./_types.ts";
@@ -217,6 +223,7 @@ export const SessionFactsSchema = z.object({
   wireApi: WireApiSchema.nullable(),
   policy: PolicySchema.nullable(),
   formatVersion: z.number().int().nullable(),
+  forkedFrom: ForkedFromSchema.nullable(),
 });
 
 /** An output resume synthesized (and wrote) for a call an earlier run left without one. */
@@ -295,6 +302,7 @@ export const ListedSessionSchema = z.object({
   records: z.number().int().nonnegative(),
   /** The first user message, on one line, shortened; null when the head holds none. */
   firstUserMessage: z.string().nullable(),
+  forkedFrom: z.string().nullable(),
 });
 
 /** The `inspect --list --json` document. */

@@ -85,6 +85,12 @@ export const ResponseItemPayloadSchema = z.discriminatedUnion("type", [
   CompactionCheckpointSchema,
 ]);
 
+/** Where a forked session came from. */
+export const ForkedFromSchema = z.object({
+  sessionId: z.string().min(1),
+  turn: z.number().int().positive().nullable(),
+});
+
 /** The first line of a session file, written once. */
 export const SessionMetaSchema = z.object({
   version: z.number().int().positive(),
@@ -95,6 +101,7 @@ export const SessionMetaSchema = z.object({
   model: z.string(),
   wireApi: WireApiSchema,
   policy: PolicySchema,
+  forkedFrom: ForkedFromSchema.optional(),
 });
 
 /** Written once at the start of every turn (every run). */

@@ -29,6 +29,8 @@ export interface RunStartedEvent {
   modelProvider: string;
   /** The wire API the turn speaks. */
   wireApi: WireApi;
+  /** The endpoint the turn's requests go to (the embedded model's loopback address, or the API's). */
+  endpoint: string;
   /** The session file this turn appends to. */
   sessionPath: string;
   /** Valid records in the file before this turn (0 for a fresh session). */

@@ -151,6 +151,7 @@ function* opening(turn: ActiveTurn): Generator<RunEvent> {
     model: session.turn.model,
     modelProvider: session.meta.modelProvider,
     wireApi: session.turn.wireApi,
+    endpoint: turn.settings.connection.baseURL,
     sessionPath: session.location.path,
     recordCountBefore: session.recordCountBefore,
   };
