@@ -1,6 +1,7 @@
 /**
  * A counting reader for tests and benchmarks: while it is installed, every file opened,
- * closed, listed and every byte read (with its offset) is counted, by wrapping the Deno calls
+ * closed, listed and every byte read (with its offset, by an asynchronous or a synchronous
+ * read) is counted, by wrapping the Deno calls
  * that do them. It lets a test assert an I/O claim ("leaves the head unread", "opens no file")
  * instead of trusting the result alone.
  *
@@ -84,6 +85,8 @@ function install(counter: Counter): (() => void)[] {
   type Open = typeof Deno.open;
   type Read = typeof Deno.FsFile.prototype.read;
   type Seek = typeof Deno.FsFile.prototype.seek;
+  type ReadSync = typeof Deno.FsFile.prototype.readSync;
+  type SeekSync = typeof Deno.FsFile.prototype.seekSync;
   type Close = (this: Deno.FsFile) => void;
   const proto = Deno.FsFile.prototype;
   return [
@@ -110,6 +113,19 @@ function install(counter: Counter): (() => void)[] {
         const n = await read.call(this, buffer);
         counter.read(this, n);
         return n;
+      }),
+    patch<ReadSync>(proto, "readSync", (readSync) =>
+      function (this: Deno.FsFile, buffer) {
+        const n = readSync.call(this, buffer);
+        counter.read(this, n);
+        return n;
+      }),
+    patch<SeekSync>(proto, "seekSync", (seekSync) =>
+      function (this: Deno.FsFile, offset, whence) {
+        const position = seekSync.call(this, offset, whence);
+        const state = counter.files.get(this);
+        if (state) state.position = position;
+        return position;
       }),
     patch<Seek>(proto, "seek", (seek) =>
       async function (this: Deno.FsFile, offset, whence) {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readLines, type ReadLinesOptions } from "../io/mod.ts";
+import { readLineBatches, type ReadLinesOptions } from "../io/mod.ts";
 import {
   type LineProblem,
   parseRecordLine,
@@ -12,6 +12,31 @@ import {
   SessionFileError,
   type SessionRecord,
 } from "../record/mod.ts";
+
+/**
+ * Yields the lines of a session file a chunk at a time, each as a record or a problem, in
+ * file order (see {@linkcode readLineBatches}). Empty lines are skipped.
+ *
+ * @example
+ * ```ts ignore
+ * for await (const entries of readRecordBatches("session.jsonl")) {
+ *   for (const entry of entries) if (entry.problem) console.error(entry.problem.message);
+ * }
+ * ```
+ */
+export async function* readRecordBatches(
+  path: string,
+  options: ReadLinesOptions = {},
+): AsyncGenerator<RecordEntry[]> {
+  for await (const lines of readLineBatches(path, options)) {
+    const entries: RecordEntry[] = [];
+    for (const line of lines) {
+      if (line.text.length === 0 && line.terminated) continue;
+      entries.push(parseRecordLine(path, line));
+    }
+    if (entries.length > 0) yield entries;
+  }
+}
 
 /**
  * Yields every line of a session file as a record or a problem. Empty lines are skipped.
@@ -27,10 +52,7 @@ export async function* readRecords(
   path: string,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<RecordEntry> {
-  for await (const line of readLines(path, options)) {
-    if (line.text.length === 0 && line.terminated) continue;
-    yield parseRecordLine(path, line);
-  }
+  for await (const entries of readRecordBatches(path, options)) yield* entries;
 }
 
 /** Every record of a file, and every problem, in file order. */
@@ -51,14 +73,16 @@ export async function collectRecords(
 ): Promise<ReadResult> {
   const records: SessionRecord[] = [];
   const problems: LineProblem[] = [];
-  for await (const entry of readRecords(path)) {
-    if (entry.problem) {
-      if (options.strict) {
-        throw new SessionFileError(entry.problem.message, { problem: entry.problem });
+  for await (const entries of readRecordBatches(path)) {
+    for (const entry of entries) {
+      if (entry.problem) {
+        if (options.strict) {
+          throw new SessionFileError(entry.problem.message, { problem: entry.problem });
+        }
+        problems.push(entry.problem);
+      } else {
+        records.push(entry.record);
       }
-      problems.push(entry.problem);
-    } else {
-      records.push(entry.record);
     }
   }
   return { records, problems };

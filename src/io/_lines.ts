@@ -39,32 +39,42 @@ function decodeLine(bytes: Uint8Array): string {
 }
 
 /**
- * Yields every line of the file at `path`, reading it in chunks: the whole file is never in
- * memory. Empty lines are yielded too, so line numbers match what an editor shows.
+ * Yields the lines of the file at `path` a chunk at a time: every line that ends in a chunk,
+ * in one array. The whole file is never in memory. Empty lines are yielded too, so line
+ * numbers match what an editor shows.
+ *
+ * A reader that goes through every line (replay, inspection) takes the lines this way: one
+ * step of the generator per chunk instead of one per line. The chunks are read with
+ * synchronous reads: from the page cache a read of 1 MiB takes a fraction of a millisecond,
+ * less than the trip to Deno's I/O thread and back that an asynchronous read costs (and far
+ * less on a busy machine, where that trip waits for a core).
  *
  * @example
  * ```ts ignore
- * for await (const { line, text } of readLines("session.jsonl")) console.log(line, text);
+ * for await (const lines of readLineBatches("session.jsonl")) {
+ *   for (const { line, text } of lines) console.log(line, text);
+ * }
  * ```
  */
-export async function* readLines(
+export async function* readLineBatches(
   path: string,
   options: ReadLinesOptions = {},
-): AsyncGenerator<Line> {
+): AsyncGenerator<Line[]> {
   using file = await Deno.open(path, { read: true });
   let offset = options.start ?? 0;
-  if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
+  if (offset > 0) file.seekSync(offset, Deno.SeekMode.Start);
   let lineNumber = options.firstLine ?? 1;
   // No bigger than what is left to read: a short tail needs no 1 MiB buffer.
-  const left = Math.max(1, (await file.stat()).size - offset);
+  const left = Math.max(1, file.statSync().size - offset);
   const buffer = new Uint8Array(Math.min(options.chunkSize ?? 1 << 20, left));
   // Bytes of a line that started in an earlier chunk.
   let carry: Uint8Array[] = [];
   let carryLength = 0;
   while (true) {
-    const read = await file.read(buffer);
+    const read = file.readSync(buffer);
     if (read === null) break;
     const chunk = buffer.subarray(0, read);
+    const lines: Line[] = [];
     let position = 0;
     while (position < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, position);
@@ -80,25 +90,42 @@ export async function* readLines(
         carryLength = 0;
       }
       const end = offset + newline + 1;
-      yield {
+      lines.push({
         line: lineNumber++,
         text: decodeLine(bytes),
         start: end - bytes.length - 1,
         end,
         terminated: true,
-      };
+      });
       position = newline + 1;
     }
     offset += read;
+    if (lines.length > 0) yield lines;
   }
   if (carryLength > 0) {
     const bytes = concatBytes(carry, carryLength);
-    yield {
+    yield [{
       line: lineNumber,
       text: decodeLine(bytes),
       start: offset - carryLength,
       end: offset,
       terminated: false,
-    };
+    }];
   }
+}
+
+/**
+ * Yields every line of the file at `path`, reading it in chunks: the whole file is never in
+ * memory. Empty lines are yielded too, so line numbers match what an editor shows.
+ *
+ * @example
+ * ```ts ignore
+ * for await (const { line, text } of readLines("session.jsonl")) console.log(line, text);
+ * ```
+ */
+export async function* readLines(
+  path: string,
+  options: ReadLinesOptions = {},
+): AsyncGenerator<Line> {
+  for await (const lines of readLineBatches(path, options)) yield* lines;
 }

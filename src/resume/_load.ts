@@ -7,9 +7,10 @@
  */
 import {
   type DroppedItem,
-  findLastCheckpoint,
   normalizeHistory,
+  readRecordBatches,
   readRecords,
+  readRecordsFromEnd,
   replayRecord,
 } from "../history/mod.ts";
 import { readLinesBackward } from "../io/mod.ts";
@@ -17,6 +18,7 @@ import {
   type FunctionCallOutputItem,
   type LineProblem,
   parseRecordLine,
+  type RecordEntry,
   type ResponseItem,
   SessionFileError,
   type SessionMeta,
@@ -59,61 +61,94 @@ const TURN_CONTEXT_MARKER = '"turn_context"';
 /**
  * Reads a session file and replays it.
  *
- * The short way: the last compaction checkpoint is found by reading the file backward in
- * blocks; replay starts from the history it stores and reads only the records after it. The
- * part before the checkpoint is never read, apart from the `session_meta` at the head and, when
- * no turn started after the checkpoint, the nearest `turn_context` before it (again read
- * backward). The record count comes from the count the checkpoint stores.
+ * The file is parsed once, from its end back to its last compaction checkpoint (every line
+ * after the checkpoint is needed anyway, so parsing them is the search). Replay starts from
+ * the history the checkpoint stores; the part before it is never read, apart from the
+ * `session_meta` at the head and, when no turn started after the checkpoint, the nearest
+ * `turn_context` before it (found backward by its type name). The record count comes from
+ * the count the checkpoint stores.
  *
- * The long way, from the first line, when there is no checkpoint, when the checkpoint stores no
- * record count, or when a line after it is bad (so every problem gets its exact line number).
- * Either way the replayed history is the same. Bad lines are collected, not thrown; only a file
+ * Without a checkpoint, or when the checkpoint stores no record count, or when a line after
+ * it is bad (so that every problem gets its exact line number), the parse goes on to the first
+ * line: the whole file, read once. Either way the replayed history is the same as a forward
+ * replay's (`fromCheckpoint: false`). Bad lines are collected, not thrown; only a file
  * without a `session_meta` first record is an error.
  */
 export async function loadSession(
   location: SessionLocation,
   options: LoadSessionOptions = {},
 ): Promise<LoadedSession> {
-  if (options.fromCheckpoint !== false) {
-    const found = await findLastCheckpoint(location.path, { blockSize: options.blockSize });
-    const recordsBefore = found?.checkpoint.recordsBefore;
-    if (found !== undefined && recordsBefore !== undefined) {
-      const tail = await loadFromCheckpoint(location, found.start, options.blockSize);
-      if (tail !== undefined) return { ...tail, recordCount: recordsBefore + tail.recordCount };
-    }
+  if (options.fromCheckpoint === false) return await loadFromStart(location);
+  const { blockSize } = options;
+  const { entries, checkpoint } = await readRecordsFromEnd(location.path, { blockSize });
+  if (checkpoint === undefined) {
+    const replay = new Replay(location);
+    for (const entry of entries) replay.take(entry);
+    return replay.done();
   }
-  return await loadFromStart(location);
+  const tail = await loadFromCheckpoint(location, { entries, start: checkpoint.start, blockSize });
+  if (tail === undefined) return await loadFromStart(location);
+  return { ...tail, recordCount: checkpoint.recordsBefore + tail.recordCount };
+}
+
+/** A forward replay of a file's entries, from its first line, record by record. */
+class Replay {
+  readonly #location: SessionLocation;
+  #meta: SessionMeta | undefined;
+  readonly #replayed: ResponseItem[] = [];
+  readonly #problems: LineProblem[] = [];
+  #lastTurn: TurnContext | undefined;
+  #recordCount = 0;
+
+  constructor(location: SessionLocation) {
+    this.#location = location;
+  }
+
+  take(entry: RecordEntry): void {
+    if (entry.problem) {
+      this.#problems.push(entry.problem);
+      return;
+    }
+    const record = entry.record;
+    this.#recordCount++;
+    if (this.#meta === undefined) {
+      this.#meta = expectMeta(this.#location, entry.line, record);
+      return;
+    }
+    if (record.type === "turn_context") this.#lastTurn = record.payload;
+    replayRecord(this.#replayed, record);
+  }
+
+  done(): LoadedSession {
+    const { path } = this.#location;
+    const meta = this.#meta;
+    const problems = this.#problems;
+    if (meta === undefined) {
+      const first = problems[0];
+      throw new SessionFileError(
+        first
+          ? `${first.message} (no session_meta record could be read)`
+          : `${path}:1: empty session file, no session_meta record`,
+      );
+    }
+    return {
+      location: this.#location,
+      meta,
+      replayed: this.#replayed,
+      lastTurn: this.#lastTurn,
+      recordCount: this.#recordCount,
+      problems,
+      replayedFrom: undefined,
+    };
+  }
 }
 
 async function loadFromStart(location: SessionLocation): Promise<LoadedSession> {
-  let meta: SessionMeta | undefined;
-  const replayed: ResponseItem[] = [];
-  const problems: LineProblem[] = [];
-  let lastTurn: TurnContext | undefined;
-  let recordCount = 0;
-  for await (const entry of readRecords(location.path)) {
-    if (entry.problem) {
-      problems.push(entry.problem);
-      continue;
-    }
-    const record = entry.record;
-    recordCount++;
-    if (meta === undefined) {
-      meta = expectMeta(location, entry.line, record);
-      continue;
-    }
-    if (record.type === "turn_context") lastTurn = record.payload;
-    replayRecord(replayed, record);
+  const replay = new Replay(location);
+  for await (const entries of readRecordBatches(location.path)) {
+    for (const entry of entries) replay.take(entry);
   }
-  if (meta === undefined) {
-    const first = problems[0];
-    throw new SessionFileError(
-      first
-        ? `${first.message} (no session_meta record could be read)`
-        : `${location.path}:1: empty session file, no session_meta record`,
-    );
-  }
-  return { location, meta, replayed, lastTurn, recordCount, problems, replayedFrom: undefined };
+  return replay.done();
 }
 
 function expectMeta(location: SessionLocation, line: number, record: SessionRecord): SessionMeta {
@@ -133,34 +168,41 @@ function expectMeta(location: SessionLocation, line: number, record: SessionReco
 }
 
 /**
- * Replays from the checkpoint line at byte `start`; undefined when the long way must be taken
- * (a bad line after the checkpoint, or a head without `session_meta`). `recordCount` counts the
- * records from the checkpoint on.
+ * Replays the entries from the checkpoint line at byte `start` on, after the file's
+ * `session_meta`; undefined when the long way must be taken (a head without `session_meta`).
+ * `recordCount` counts the records from the checkpoint on.
  */
 async function loadFromCheckpoint(
   location: SessionLocation,
-  start: number,
-  blockSize: number | undefined,
+  tail: { entries: RecordEntry[]; start: number; blockSize: number | undefined },
 ): Promise<LoadedSession | undefined> {
   const path = location.path;
   let meta: SessionMeta | undefined;
-  for await (const entry of readRecords(path, { chunkSize: 16 * 1024 })) {
-    if (entry.record) meta = expectMeta(location, entry.line, entry.record);
+  for await (const entries of readRecordBatches(path, { chunkSize: 16 * 1024 })) {
+    const first = entries[0]!;
+    if (first.record) meta = expectMeta(location, first.line, first.record);
     break;
   }
   if (meta === undefined) return undefined;
   const replayed: ResponseItem[] = [];
   let lastTurn: TurnContext | undefined;
-  let recordCount = 0;
-  // Line numbers are unknown from here; a bad line sends the caller the long way.
-  for await (const entry of readRecords(path, { start, firstLine: 0 })) {
-    if (entry.problem) return undefined;
-    recordCount++;
-    if (entry.record.type === "turn_context") lastTurn = entry.record.payload;
-    replayRecord(replayed, entry.record);
+  for (const { record } of tail.entries) {
+    // readRecordsFromEnd stops at a checkpoint only when no bad line follows it.
+    if (record === undefined) continue;
+    if (record.type === "turn_context") lastTurn = record.payload;
+    replayRecord(replayed, record);
   }
-  lastTurn ??= await lastTurnContextBefore(path, start, blockSize);
-  return { location, meta, replayed, lastTurn, recordCount, problems: [], replayedFrom: start };
+  lastTurn ??= await lastTurnContextBefore(path, tail.start, tail.blockSize);
+  const recordCount = tail.entries.length;
+  return {
+    location,
+    meta,
+    replayed,
+    lastTurn,
+    recordCount,
+    problems: [],
+    replayedFrom: tail.start,
+  };
 }
 
 /** The newest valid `turn_context` that ends before byte `end`, read backward. */

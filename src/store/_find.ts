@@ -4,9 +4,16 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { checkSessionId, prefixTimeRange } from "../record/mod.ts";
-import { resolve } from "node:path";
-import { dayFolders, impliedSessionsRoot, type SessionLocation, sessionsIn } from "./_layout.ts";
+import { checkSessionId, idTime, prefixTimeRange } from "../record/mod.ts";
+import { basename, dirname, resolve } from "node:path";
+import {
+  dayFolders,
+  impliedSessionsRoot,
+  parseSessionFileName,
+  sessionFilePath,
+  type SessionLocation,
+  sessionsIn,
+} from "./_layout.ts";
 
 /** No session has this id or id prefix. */
 export class SessionNotFoundError extends TurnlogError {
@@ -52,6 +59,8 @@ export class AmbiguousSessionError extends TurnlogError {
  */
 export async function findSession(root: string, idOrPrefix: string): Promise<SessionLocation> {
   const prefix = checkSessionId(idOrPrefix);
+  const exact = await atItsTime(root, prefix);
+  if (exact) return exact;
   const matches: SessionLocation[] = [];
   for await (const dir of dayFolders(root, prefixTimeRange(prefix))) {
     for (const location of await sessionsIn(dir)) {
@@ -62,6 +71,24 @@ export async function findSession(root: string, idOrPrefix: string): Promise<Ses
   if (matches.length === 0) throw new SessionNotFoundError(idOrPrefix, root);
   if (matches.length > 1) throw new AmbiguousSessionError(idOrPrefix, matches);
   return matches[0]!;
+}
+
+/**
+ * A whole UUIDv7's file where the store writes it (its creation time is the id's time): one
+ * `stat` instead of listing the date folders. Undefined for a prefix, or when the file is
+ * elsewhere (the listing then finds it).
+ */
+async function atItsTime(root: string, id: string): Promise<SessionLocation | undefined> {
+  const time = idTime(id);
+  if (time === undefined) return undefined;
+  const path = sessionFilePath(root, id, time);
+  try {
+    if (!(await Deno.stat(path)).isFile) return undefined;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  return parseSessionFileName(basename(path), dirname(path));
 }
 
 /**
