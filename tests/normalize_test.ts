@@ -1,7 +1,8 @@
-import { assertEquals } from "./_assert.ts";
+import { assert, assertEquals } from "./_assert.ts";
 import { assistant, call, output, user } from "./_helpers.ts";
 import { INTERRUPTED_CODE, normalizeHistory } from "../src/history/mod.ts";
 import type { ResponseItem } from "../src/record/mod.ts";
+import { Rng } from "../testing/generate/mod.ts";
 
 const SYSTEM: ResponseItem = { type: "message", role: "system", content: "sys" };
 
@@ -148,4 +149,31 @@ Deno.test("normalizeHistory() places an output right after its call's block, whe
     "assistant:done",
   ]);
   assertEquals([result.synthesized, result.dropped], [[], []]);
+});
+
+Deno.test("normalizeHistory() gives the same history whichever way it takes (in place or by id)", () => {
+  // A history whose outputs all follow their blocks is normalized in one pass; an orphan
+  // output at its end sends the same history the general way (the orphan is only dropped).
+  // Both must agree on every history, ids repeated across blocks included.
+  const rng = new Rng(7);
+  const random = (n: number) => rng.int(0, n - 1);
+  let inPlace = 0;
+  for (let round = 0; round < 3000; round++) {
+    const items: ResponseItem[] = [];
+    for (let i = 0; i < 2 + random(10); i++) {
+      const kind = random(5);
+      const id = "abc"[random(3)]!;
+      items.push(kind === 0 ? user(`m${i}`) : kind < 3 ? call(id) : output(id));
+    }
+    const direct = normalizeHistory(items);
+    const general = normalizeHistory([...items, output("never-called")]);
+    assertEquals(direct.history, general.history, JSON.stringify(items));
+    assertEquals(direct.synthesized, general.synthesized, JSON.stringify(items));
+    assertEquals(direct.dropped, general.dropped.slice(0, -1), JSON.stringify(items));
+    if (direct.dropped.length === 0 && items.some((item) => item.type === "function_call")) {
+      inPlace++;
+    }
+  }
+  // Enough histories of the common shape, so the one-pass way is really exercised.
+  assert(inPlace > 300, `${inPlace} histories without a dropped output`);
 });

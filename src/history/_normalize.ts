@@ -67,6 +67,56 @@ export interface NormalizedHistory {
  * ```
  */
 export function normalizeHistory(items: readonly ResponseItem[]): NormalizedHistory {
+  return normalizedInPlace(items) ?? normalizeAnyOrder(items);
+}
+
+/**
+ * The common case in one pass and without lookups: every output right after its call's block,
+ * in the block's order (a call the run never answered may miss its output). Undefined as soon
+ * as an output stands anywhere else (a second one, an orphan, one out of order) or shares its
+ * id with a call left unanswered before it: then the general way decides. What it returns is
+ * what the general way returns for such a history, because there no output can answer a call
+ * other than the one it follows.
+ */
+function normalizedInPlace(items: readonly ResponseItem[]): NormalizedHistory | undefined {
+  const history: ResponseItem[] = [];
+  const synthesized: FunctionCallOutputItem[] = [];
+  // Ids of calls left unanswered: an output with one of them later would answer that call.
+  const unanswered = new Set<string>();
+  let index = 0;
+  while (index < items.length) {
+    const item = items[index]!;
+    if (item.type === "function_call_output") return undefined;
+    if (item.type !== "function_call") {
+      history.push(item);
+      index++;
+      continue;
+    }
+    let end = index;
+    while (items[end + 1]?.type === "function_call") end++;
+    for (let at = index; at <= end; at++) history.push(items[at]!);
+    let next = end + 1;
+    for (let at = index; at <= end; at++) {
+      const call = items[at] as FunctionCallItem;
+      const output = items[next];
+      if (output?.type === "function_call_output" && output.callId === call.callId) {
+        if (unanswered.size > 0 && unanswered.has(output.callId)) return undefined;
+        history.push(output);
+        next++;
+      } else {
+        unanswered.add(call.callId);
+        const made = synthesizedOutputFor(call);
+        history.push(made);
+        synthesized.push(made);
+      }
+    }
+    index = next;
+  }
+  return { history, synthesized, dropped: [] };
+}
+
+/** Normalization of any history: outputs found by call id wherever they stand. */
+function normalizeAnyOrder(items: readonly ResponseItem[]): NormalizedHistory {
   const outputs = new OutputQueues(items);
   const history: ResponseItem[] = [];
   const synthesized: FunctionCallOutputItem[] = [];

@@ -10,8 +10,8 @@ import { clip } from "../text/mod.ts";
 import { firstIssue } from "./_issues.ts";
 import { RECORD_TYPES } from "./_make.ts";
 import type { SessionRecord } from "./_types.ts";
-import { z } from "zod";
 import { SessionRecordSchema } from "./schemas.ts";
+import { validateRecord } from "./_validate.ts";
 
 /** What is wrong with a line. */
 export type ProblemKind =
@@ -85,7 +85,9 @@ export function parseRecordLine(path: string, line: Line): RecordEntry {
       })`,
     );
   }
-  const parsed = CompiledRecordSchema.safeParse(value);
+  const checked = validateRecord(value as Record<string, unknown>);
+  if (checked !== undefined) return { line: line.line, record: checked };
+  const parsed = SessionRecordSchema.safeParse(value);
   if (!parsed.success) {
     return problem("invalid_record", `invalid ${type} record: ${firstIssue(parsed.error)}`);
   }
@@ -97,14 +99,6 @@ function lineProblem(path: string, line: Line, kind: ProblemKind, what: string):
   const message = `${path}:${line.line}: ${what}`;
   return { line: line.line, problem: { line: line.line, kind, message, start, end } };
 }
-
-/**
- * The record schema compiled by zod (`z.compile`): valid records take a generated fast path
- * (about three times quicker than the schema interpreted, and quicker than the hand-written
- * checks it replaces), invalid ones fall back to the interpreted parser, so the records and
- * the error messages are exactly the schema's (tests/reader_fast_path_test.ts).
- */
-const CompiledRecordSchema = z.compile(SessionRecordSchema);
 
 const encoder = new TextEncoder();
 
