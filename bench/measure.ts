@@ -8,7 +8,7 @@
 import { countIo } from "../testing/io_counter.ts";
 import process from "node:process";
 import { limitKeepHistory, limitParse, naiveFind, naiveList, naiveResume } from "./baselines.ts";
-import { normalizeHistory, readRecordBatches } from "../src/history/mod.ts";
+import { forEachRecord, normalizeHistory } from "../src/history/mod.ts";
 import type { ResponseItem } from "../src/record/mod.ts";
 import { replayRecord } from "../src/history/mod.ts";
 import { resumeSession } from "../src/resume/mod.ts";
@@ -76,9 +76,9 @@ function resetPeak(): boolean {
 /** The forward full replay (every line parsed and validated), then normalization. */
 async function resumeFull(path: string): Promise<ResponseItem[]> {
   const replayed: ResponseItem[] = [];
-  for await (const entries of readRecordBatches(path)) {
-    for (const entry of entries) if (entry.record) replayRecord(replayed, entry.record);
-  }
+  await forEachRecord(path, (entry) => {
+    if (entry.record) replayRecord(replayed, entry.record);
+  });
   return normalizeHistory(replayed).history;
 }
 

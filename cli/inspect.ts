@@ -12,9 +12,9 @@ import {
   renderListing,
   type RenderOptions,
   renderRepair,
-  renderReport,
   repairSession,
   reportJsonPieces,
+  reportTextPieces,
 } from "../src/inspect/mod.ts";
 import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
@@ -209,16 +209,17 @@ async function repair(path: string, options: InspectOptions, values: Values): Pr
 }
 
 async function report(path: string, options: InspectOptions, values: Values): Promise<number> {
-  // The text view shows every line; the JSON document carries them only when asked, so
-  // `--json` of a large session stays small in memory.
-  const entries = !values.json || values.entries === true;
-  const report = await inspectSession(path, { ...options, entries });
-  if (values.json) {
-    await printPieces(reportJsonPieces(report));
-    await print(Deno.stdout, "\n");
-  } else {
-    await print(Deno.stdout, renderReport(report, renderOptions(values)));
+  if (!values.json) {
+    // Turn by turn as the file is read: the view of a large session stays small in memory.
+    const pieces = reportTextPieces(path, { ...options, render: renderOptions(values) });
+    let step = await pieces.next();
+    for (; !step.done; step = await pieces.next()) await print(Deno.stdout, step.value);
+    return step.value.healthy ? 0 : 1;
   }
+  // The JSON document carries every line only when asked, so it stays small in memory too.
+  const report = await inspectSession(path, { ...options, entries: values.entries === true });
+  await printPieces(reportJsonPieces(report));
+  await print(Deno.stdout, "\n");
   return report.healthy ? 0 : 1;
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readLineBatches, type ReadLinesOptions } from "../io/mod.ts";
+import { forEachLine, type Line, readLines, type ReadLinesOptions } from "../io/mod.ts";
 import {
   type LineProblem,
   parseRecordLine,
@@ -14,28 +14,26 @@ import {
 } from "../record/mod.ts";
 
 /**
- * Yields the lines of a session file a chunk at a time, each as a record or a problem, in
- * file order (see {@linkcode readLineBatches}). Empty lines are skipped.
+ * Calls `each` with every line of a session file as a record or a problem, with the line it
+ * came from, in file order (see {@linkcode forEachLine}); empty lines are skipped. When `each`
+ * returns `false`, reading stops.
  *
  * @example
  * ```ts ignore
- * for await (const entries of readRecordBatches("session.jsonl")) {
- *   for (const entry of entries) if (entry.problem) console.error(entry.problem.message);
- * }
+ * await forEachRecord("session.jsonl", (entry) => {
+ *   if (entry.problem) console.error(entry.problem.message);
+ * });
  * ```
  */
-export async function* readRecordBatches(
+export async function forEachRecord(
   path: string,
+  each: (entry: RecordEntry, line: Line) => boolean | void,
   options: ReadLinesOptions = {},
-): AsyncGenerator<RecordEntry[]> {
-  for await (const lines of readLineBatches(path, options)) {
-    const entries: RecordEntry[] = [];
-    for (const line of lines) {
-      if (line.text.length === 0 && line.terminated) continue;
-      entries.push(parseRecordLine(path, line));
-    }
-    if (entries.length > 0) yield entries;
-  }
+): Promise<void> {
+  await forEachLine(path, (line) => {
+    if (line.text.length === 0 && line.terminated) return true;
+    return each(parseRecordLine(path, line), line);
+  }, options);
 }
 
 /**
@@ -52,7 +50,10 @@ export async function* readRecords(
   path: string,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<RecordEntry> {
-  for await (const entries of readRecordBatches(path, options)) yield* entries;
+  for await (const line of readLines(path, options)) {
+    if (line.text.length === 0 && line.terminated) continue;
+    yield parseRecordLine(path, line);
+  }
 }
 
 /** Every record of a file, and every problem, in file order. */
@@ -73,17 +74,15 @@ export async function collectRecords(
 ): Promise<ReadResult> {
   const records: SessionRecord[] = [];
   const problems: LineProblem[] = [];
-  for await (const entries of readRecordBatches(path)) {
-    for (const entry of entries) {
-      if (entry.problem) {
-        if (options.strict) {
-          throw new SessionFileError(entry.problem.message, { problem: entry.problem });
-        }
-        problems.push(entry.problem);
-      } else {
-        records.push(entry.record);
+  await forEachRecord(path, (entry) => {
+    if (entry.problem) {
+      if (options.strict) {
+        throw new SessionFileError(entry.problem.message, { problem: entry.problem });
       }
+      problems.push(entry.problem);
+    } else {
+      records.push(entry.record);
     }
-  }
+  });
   return { records, problems };
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type LineFromTheEnd, readLineBatchesBackward } from "../io/mod.ts";
+import { forEachLineBackward, type LineFromTheEnd } from "../io/mod.ts";
 import {
   type CompactionCheckpoint,
   parseRecordLine,
@@ -63,23 +63,27 @@ export async function readRecordsFromEnd(
   let fromEnd = 0;
   // Once the last checkpoint is passed (unusable), the parse goes on to the first line.
   let passed = false;
-  for await (const lines of readLineBatchesBackward(path, options)) {
-    for (const line of lines) {
-      fromEnd++;
-      if (line.text.length === 0 && line.terminated) continue;
-      const { text, start, end, terminated } = line;
-      const entry = parseRecordLine(path, { line: fromEnd, text, start, end, terminated });
-      reversed.push(entry);
-      if (entry.problem) problemLines.set(entry, line);
-      const checkpoint = passed ? undefined : checkpointOf(entry.record);
-      if (checkpoint === undefined) continue;
-      const { recordsBefore } = checkpoint;
-      if (recordsBefore !== undefined && problemLines.size === 0) {
-        for (const kept of reversed) kept.line = 0;
-        return { entries: reversed.reverse(), checkpoint: { start, end, recordsBefore } };
-      }
-      passed = true;
+  let checkpoint: RecordsFromEnd["checkpoint"];
+  await forEachLineBackward(path, (line) => {
+    fromEnd++;
+    if (line.text.length === 0 && line.terminated) return true;
+    const { text, start, end, terminated } = line;
+    const entry = parseRecordLine(path, { line: fromEnd, text, start, end, terminated });
+    reversed.push(entry);
+    if (entry.problem) problemLines.set(entry, line);
+    const found = passed ? undefined : checkpointOf(entry.record);
+    if (found === undefined) return true;
+    const { recordsBefore } = found;
+    if (recordsBefore !== undefined && problemLines.size === 0) {
+      checkpoint = { start, end, recordsBefore };
+      return false;
     }
+    passed = true;
+    return true;
+  }, options);
+  if (checkpoint) {
+    for (const kept of reversed) kept.line = 0;
+    return { entries: reversed.reverse(), checkpoint };
   }
   const total = fromEnd;
   const entries = reversed.reverse();

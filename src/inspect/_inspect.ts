@@ -5,7 +5,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { readLines } from "../io/mod.ts";
+import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/mod.ts";
 import { type SegmenterOptions, TurnSegmenter } from "./_segmenter.ts";
@@ -52,10 +52,9 @@ export async function inspectSession(
   const info = await Deno.stat(path);
   if (!info.isFile) throw new NotAFileError(path);
   const segmenter = new TurnSegmenter(path, options);
-  for await (const line of readLines(path)) {
-    if (line.text.length === 0 && line.terminated) continue;
-    segmenter.push(parseRecordLine(path, line), line);
-  }
+  await forEachLine(path, (line) => {
+    if (line.text.length > 0 || !line.terminated) segmenter.push(parseRecordLine(path, line), line);
+  });
   const segmented = segmenter.finish({ sizeBytes: info.size });
   const id = segmented.session.id;
   const point = id === null ? undefined : await continuePoint(path, id, options.root);

@@ -5,178 +5,17 @@
  *
  * @module
  */
-import type { ForkedFrom } from "../record/mod.ts";
-import { formatNumber, formatTime, type Painter, plural, visible } from "../text/mod.ts";
-import { renderBlock } from "./_render_entries.ts";
-import { type RenderOptions, sizeWithBytes, type View, viewOf } from "./_render_text.ts";
 import {
-  type InspectReport,
-  RECORD_COUNT_COLUMNS,
-  type RecordCounts,
-  type Turn,
-} from "./_types.ts";
-
-function forkedText(from: ForkedFrom): string {
-  const upTo = from.turn === null ? "every turn" : `the turns before turn ${from.turn}`;
-  return `from ${from.sessionId} (${upTo})`;
-}
-
-function sessionHeader(report: InspectReport, paint: Painter): string[] {
-  const { session, totals } = report;
-  const findings = [
-    report.problems.length > 0 ? plural(report.problems.length, "problem") : "",
-    report.orphanCalls.length > 0 ? plural(report.orphanCalls.length, "orphan call") : "",
-  ].filter(Boolean);
-  const verdict = findings.length === 0
-    ? paint("green", "healthy")
-    : paint("red", findings.join(", "));
-  const field = (name: string, value: string) => `  ${paint("dim", name.padEnd(9))}${value}`;
-  const model = session.model === null
-    ? "unknown"
-    : `${visible(session.model)} (${visible(session.modelProvider ?? "?")}, ${session.wireApi})`;
-  return [
-    `${paint("bold", `Session ${session.id ?? "(unknown id)"}`)}  ${verdict}`,
-    field("file", visible(session.path)),
-    field(
-      "size",
-      `${sizeWithBytes(session.sizeBytes)}, ${plural(session.records, "record")}, ${
-        plural(session.lines, "line")
-      }`,
-    ),
-    field("created", session.created ? formatTime(session.created) : "unknown"),
-    field("cwd", session.cwd === null ? "unknown" : visible(session.cwd)),
-    field("model", model),
-    field("policy", session.policy?.approval ?? "unknown"),
-    ...(session.forkedFrom ? [field("forked", forkedText(session.forkedFrom))] : []),
-    field(
-      "turns",
-      `${
-        formatNumber(totals.turns)
-      } (${totals.resumedTurns} resumed, ${totals.unfinishedTurns} did not finish)`,
-    ),
-    "",
-  ];
-}
-
-/** A turn's heading: its run, time, model, policy and lines. */
-function turnHeading(turn: Turn, paint: Painter): string {
-  const parts = [
-    `run ${visible(turn.runId)}`,
-    formatTime(turn.time),
-    visible(turn.model),
-    turn.policy.approval,
-    turn.resumed ? paint("yellow", "resumed") : "new",
-  ];
-  return `${paint("bold", `━━ Turn ${turn.index}`)} ${paint("dim", "·")} ${
-    parts.join(paint("dim", " · "))
-  } ${paint("dim", `· lines ${turn.startLine}-${turn.endLine}`)}`;
-}
-
-function blocks(report: InspectReport, view: View): string[] {
-  const { paint } = view;
-  const lineWidth = String(
-    Math.max(1, report.session.lines, ...report.problems.map((p) => p.line)),
-  ).length;
-  const out: string[] = [];
-  if ((report.header.entries?.length ?? 0) > 0) {
-    out.push(paint("bold", `── Before the first turn (lines 1-${report.header.endLine}) ──`));
-    out.push(...renderBlock(report.header, { view, lineWidth, turn: null, last: false }), "");
-  }
-  for (const [index, turn] of report.turns.entries()) {
-    const last = index === report.turns.length - 1;
-    out.push(turnHeading(turn, paint));
-    out.push(...renderBlock(turn, { view, lineWidth, turn: turn.index, last }), "");
-  }
-  if (report.turns.length === 0) out.push(paint("dim", "(no turns)"), "");
-  return out;
-}
-
-const COLUMN_TITLES: Record<keyof RecordCounts, string> = {
-  session_meta: "meta",
-  turn_context: "context",
-  message: "message",
-  function_call: "call",
-  function_call_output: "output",
-  compaction_summary: "summary",
-  compaction_checkpoint: "checkpoint",
-  run_finished: "finished",
-  problem_lines: "bad line",
-  total: "total",
-};
-
-function countTable(report: InspectReport, paint: Painter): string[] {
-  const rows: string[][] = [];
-  const title = ["turn", "lines", ...RECORD_COUNT_COLUMNS.map((c) => COLUMN_TITLES[c])];
-  const cells = (counts: RecordCounts) => RECORD_COUNT_COLUMNS.map((c) => formatNumber(counts[c]));
-  if (report.header.endLine > 0) {
-    rows.push(["header", `1-${report.header.endLine}`, ...cells(report.header.counts)]);
-  }
-  for (const turn of report.turns) {
-    rows.push([String(turn.index), `${turn.startLine}-${turn.endLine}`, ...cells(turn.counts)]);
-  }
-  const total = ["total", "", ...cells(report.totals.counts)];
-  const widths = title.map((t, i) =>
-    Math.max(t.length, ...[...rows, total].map((r) => r[i]!.length))
-  );
-  const line = (row: string[]) =>
-    "  " + row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
-      .join("  ");
-  return [
-    paint("bold", "Records per turn"),
-    paint("dim", line(title)),
-    ...rows.map(line),
-    paint("bold", line(total)),
-    "",
-  ];
-}
-
-function findings(report: InspectReport, paint: Painter): string[] {
-  const out: string[] = [];
-  const section = (title: string, lines: string[]) => out.push(title, ...lines, "");
-  if (report.synthesizedOutputs.length > 0) {
-    section(
-      paint("bold", `Synthesized outputs (${report.synthesizedOutputs.length})`),
-      report.synthesizedOutputs.map((s) =>
-        `  line ${s.line} (turn ${s.turn ?? "-"}): ${visible(s.callId)} (${
-          visible(s.toolName)
-        }) answers ${
-          s.call
-            ? `the call at line ${s.call.line}, turn ${s.call.turn ?? "-"}`
-            : "no call in the file"
-        }`
-      ),
-    );
-  }
-  if (report.orphanCalls.length > 0) {
-    section(
-      paint("yellow", paint("bold", `Orphan calls (${report.orphanCalls.length})`)),
-      report.orphanCalls.map((c) =>
-        `  line ${c.line} (turn ${c.turn ?? "-"}): ${visible(c.callId)} (${visible(c.name)})${
-          c.inCheckpoint ? " in the checkpoint's replacement history" : ""
-        }: resume would synthesize an output`
-      ),
-    );
-  }
-  if (report.problems.length > 0) {
-    section(
-      paint("red", paint("bold", `Problems (${report.problems.length})`)),
-      report.problems.map((p) => `  ${paint("red", p.kind)}  ${visible(p.message)}`),
-    );
-  }
-  return out;
-}
-
-function nextSteps(report: InspectReport, paint: Painter): string[] {
-  const out = report.continueCommand
-    ? [paint("bold", "Continue this session:"), `  ${report.continueCommand}`]
-    : [paint("dim", "No continue command: the file is not in a sessions store under its id.")];
-  if (!report.healthy) {
-    out.push(
-      paint("dim", "Repair: add --repair to see what would be done, --repair --write to do it."),
-    );
-  }
-  return out;
-}
+  blockLines,
+  countTable,
+  findings,
+  lineWidthOf,
+  nextSteps,
+  noTurns,
+  sessionHeader,
+} from "./_render_sections.ts";
+import { type RenderOptions, viewOf } from "./_render_text.ts";
+import type { InspectReport } from "./_types.ts";
 
 /**
  * Renders an inspection as text: header, turn blocks, the count table, findings, continue.
@@ -185,9 +24,15 @@ function nextSteps(report: InspectReport, paint: Painter): string[] {
  */
 export function renderReport(report: InspectReport, options: RenderOptions): string {
   const view = viewOf(options);
+  const lineWidth = lineWidthOf(report);
+  const { turns } = report;
   return [
     ...sessionHeader(report, view.paint),
-    ...blocks(report, view),
+    ...blockLines(report.header, { view, lineWidth, last: false }),
+    ...turns.flatMap((turn, at) =>
+      blockLines(turn, { view, lineWidth, last: at === turns.length - 1 })
+    ),
+    ...(turns.length === 0 ? noTurns(view.paint) : []),
     ...countTable(report, view.paint),
     ...findings(report, view.paint),
     ...nextSteps(report, view.paint),

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import type { SessionMeta } from "../record/mod.ts";
+import type { SessionMeta, SessionRecord, TurnContext } from "../record/mod.ts";
 import { parseSessionFileName } from "../store/mod.ts";
 import type { DroppedOutput, PendingCall } from "./_pairing.ts";
 import type {
@@ -32,6 +32,36 @@ export function emptyCounts(): RecordCounts {
     run_finished: 0,
     problem_lines: 0,
     total: 0,
+  };
+}
+
+/** The count table column a record is counted in. */
+export function countColumn(record: SessionRecord): keyof RecordCounts {
+  return record.type === "response_item" ? record.payload.type : record.type;
+}
+
+/** A turn opened by its `turn_context` record at `line`. */
+export function newTurn(
+  index: number,
+  line: number,
+  record: SessionRecord & { payload: TurnContext },
+): Turn {
+  const { payload } = record;
+  return {
+    index,
+    runId: payload.runId,
+    startLine: line,
+    endLine: line,
+    time: record.timestamp,
+    resumed: payload.resumed,
+    model: payload.model,
+    wireApi: payload.wireApi,
+    policy: payload.policy,
+    outcome: null,
+    error: null,
+    rounds: null,
+    usage: null,
+    counts: emptyCounts(),
   };
 }
 
@@ -123,4 +153,48 @@ export function droppedOutputs(
     const { line, turn, inCheckpoint } = origin;
     return { line, turn, callId, toolName, reason, inCheckpoint };
   });
+}
+
+/** A run of records before the first turn_context: one problem says so. */
+export interface Stray {
+  line: number;
+  type: string;
+  count: number;
+  lastLine: number;
+}
+
+/**
+ * The problems of the file as a whole: no valid record at all, and one problem for a run of
+ * records before the first turn_context.
+ */
+export function fileProblems(
+  path: string,
+  sawValidRecord: boolean,
+  file: { lines: number; lastLine: number; stray: Stray | undefined },
+): InspectProblem[] {
+  const problems: InspectProblem[] = [];
+  if (!sawValidRecord) {
+    problems.push({
+      line: Math.max(1, file.lastLine),
+      kind: "missing_session_meta",
+      message: `${path}:1: ${
+        file.lines === 0 ? "empty session file" : "no line is a valid record"
+      }, no session_meta record: resume refuses this file`,
+      turn: null,
+      start: null,
+      end: null,
+    });
+  }
+  if (!file.stray) return problems;
+  const { line, type, count, lastLine } = file.stray;
+  const more = count > 1 ? ` (and ${count - 1} more, up to line ${lastLine})` : "";
+  problems.push({
+    line,
+    kind: "record_before_first_turn",
+    message: `${path}:${line}: a ${type} record before the first turn_context${more}`,
+    turn: null,
+    start: null,
+    end: null,
+  });
+  return problems;
 }

@@ -16,7 +16,6 @@ import type {
   RunFinished,
   SessionMeta,
   SessionRecord,
-  TurnContext,
 } from "../record/mod.ts";
 import {
   type CallEntry,
@@ -26,7 +25,17 @@ import {
   type Origin,
   type OutputEntry,
 } from "./_pairing.ts";
-import { droppedOutputs, emptyCounts, orphanCalls, sessionFacts, totalsOf } from "./_report.ts";
+import {
+  countColumn,
+  droppedOutputs,
+  emptyCounts,
+  fileProblems,
+  newTurn,
+  orphanCalls,
+  sessionFacts,
+  type Stray,
+  totalsOf,
+} from "./_report.ts";
 import {
   type Checkpoint,
   type Header,
@@ -34,6 +43,7 @@ import {
   type InspectProblem,
   type InspectProblemKind,
   type InspectReport,
+  type LineRef,
   type RecordCounts,
   type SynthesizedOutput,
   type Turn,
@@ -53,6 +63,14 @@ export interface SegmenterOptions {
    * with its turns and its damage.
    */
   entries?: boolean;
+  /**
+   * Called with the header, then with each turn, as soon as no later line can add to it (its
+   * counts, its end line and its entries are final; its calls may still learn where a later
+   * output is): a view can show the block and let go of its entries.
+   */
+  onBlock?: ((block: Header | Turn) => void) | undefined;
+  /** Called for a call answered by an output in a later block: the call's line, the output. */
+  onLaterOutput?: ((callLine: number, output: LineRef) => void) | undefined;
 }
 
 /** Everything the segmenter knows when the file is read, before the store is asked. */
@@ -60,42 +78,6 @@ export type SegmentedSession = Omit<InspectReport, "continueCommand" | "continue
 
 /** A block of lines with its counts: the header or a turn. */
 type Block = Header | Turn;
-
-/** A run of records before the first turn_context: one problem says so. */
-interface Stray {
-  line: number;
-  type: string;
-  count: number;
-  lastLine: number;
-}
-
-function countColumn(record: SessionRecord): keyof RecordCounts {
-  return record.type === "response_item" ? record.payload.type : record.type;
-}
-
-function newTurn(
-  index: number,
-  line: number,
-  record: SessionRecord & { payload: TurnContext },
-): Turn {
-  const { payload } = record;
-  return {
-    index,
-    runId: payload.runId,
-    startLine: line,
-    endLine: line,
-    time: record.timestamp,
-    resumed: payload.resumed,
-    model: payload.model,
-    wireApi: payload.wireApi,
-    policy: payload.policy,
-    outcome: null,
-    error: null,
-    rounds: null,
-    usage: null,
-    counts: emptyCounts(),
-  };
-}
 
 /**
  * A reducer over a session file's lines in order: feed it every {@linkcode RecordEntry}
@@ -133,6 +115,8 @@ export class TurnSegmenter {
   readonly #pairing = new HistoryPairing();
   readonly #lineCalls = new LinePairing();
   readonly #synthesized: SynthesizedOutput[] = [];
+  readonly #onBlock: SegmenterOptions["onBlock"];
+  readonly #onLaterOutput: SegmenterOptions["onLaterOutput"];
   #stray: Stray | undefined;
 
   /** A segmenter of the file at `path` (only named in messages; nothing is read). */
@@ -140,6 +124,8 @@ export class TurnSegmenter {
     this.path = path;
     this.#textLimit = options.textLimit ?? DEFAULT_TEXT_LIMIT;
     this.#keepEntries = options.entries ?? false;
+    this.#onBlock = options.onBlock;
+    this.#onLaterOutput = options.onLaterOutput;
     this.#header = { endLine: 0, counts: emptyCounts() };
     if (this.#keepEntries) this.#header.entries = [];
   }
@@ -212,6 +198,7 @@ export class TurnSegmenter {
     const first = !this.#sawValidRecord;
     this.#sawValidRecord = true;
     if (record.type === "turn_context") {
+      this.#onBlock?.(this.#block());
       const turn = newTurn(this.#turns.length + 1, line, record);
       if (this.#keepEntries) turn.entries = [];
       this.#turns.push(turn);
@@ -301,8 +288,11 @@ export class TurnSegmenter {
       end: range.end,
       inCheckpoint: false,
     };
+    // Without entries, a text is not copied at all (a report of a large file stays small).
+    const keep = this.#block().entries !== undefined;
     switch (payload.type) {
       case "message":
+        if (!keep) return;
         return this.#entry({
           kind: "message",
           line,
@@ -310,6 +300,7 @@ export class TurnSegmenter {
           ...this.#text(payload.content),
         });
       case "compaction_summary":
+        if (!keep) return;
         return this.#entry({ kind: "compaction_summary", line, ...this.#text(payload.content) });
       case "function_call":
         return this.#call(payload, origin);
@@ -339,6 +330,7 @@ export class TurnSegmenter {
   #output(payload: Extract<ResponseItem, { type: "function_call_output" }>, origin: Origin): void {
     const { line, turn } = origin;
     const call = this.#lineCalls.output(payload.callId, { line, turn }) ?? null;
+    if (call !== null && call.turn !== turn) this.#onLaterOutput?.(call.line, { line, turn });
     const synthesized = payload.synthesized === true;
     const entry: OutputEntry | undefined = this.#block().entries && {
       kind: "function_call_output",
@@ -393,29 +385,8 @@ export class TurnSegmenter {
   }
 
   #fileProblems(): void {
-    if (!this.#sawValidRecord) {
-      this.#problems.push({
-        line: Math.max(1, this.#lastLine),
-        kind: "missing_session_meta",
-        message: `${this.path}:1: ${
-          this.#lines === 0 ? "empty session file" : "no line is a valid record"
-        }, no session_meta record: resume refuses this file`,
-        turn: null,
-        start: null,
-        end: null,
-      });
-    }
-    if (!this.#stray) return;
-    const { line, type, count, lastLine } = this.#stray;
-    const more = count > 1 ? ` (and ${count - 1} more, up to line ${lastLine})` : "";
-    this.#problems.push({
-      line,
-      kind: "record_before_first_turn",
-      message: `${this.path}:${line}: a ${type} record before the first turn_context${more}`,
-      turn: null,
-      start: null,
-      end: null,
-    });
+    const file = { lines: this.#lines, lastLine: this.#lastLine, stray: this.#stray };
+    this.#problems.push(...fileProblems(this.path, this.#sawValidRecord, file));
   }
 
   /**
@@ -424,6 +395,7 @@ export class TurnSegmenter {
    * synthesize an output for and the outputs it would drop.
    */
   finish(file: { sizeBytes: number }): SegmentedSession {
+    this.#onBlock?.(this.#block());
     this.#fileProblems();
     const { orphans, dropped } = this.#pairing.verdicts();
     const calls = orphanCalls(orphans);

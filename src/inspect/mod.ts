@@ -17,6 +17,7 @@ export { emptyCounts } from "./_report.ts";
 export type { LineRange } from "./_pairing.ts";
 export { type RenderOptions, shortenText } from "./_render_text.ts";
 export * from "./_render_report.ts";
+export * from "./_text_view.ts";
 export * from "./_render_listing.ts";
 export * from "./_render_repair.ts";
 export * from "./_repair_plan.ts";

@@ -117,23 +117,23 @@ export interface LineFromTheEnd {
 }
 
 /**
- * Yields the lines of the file at `path` from the last to the first, a block at a time: the
- * lines that start in a block, last first, in one array, each decoded straight from the
- * block. The lines are the ones {@linkcode readLinesBackward} yields. For a reader that
- * decodes every line it meets (resume parsing its way back to the last checkpoint), this
- * costs what reading forward costs, with one step of the generator per block.
+ * Calls `each` with the lines of the file at `path` from the last to the first, reading
+ * blocks from the end; a line is decoded straight from its block when its turn comes. The
+ * lines are the ones {@linkcode readLinesBackward} yields. When `each` returns `false`,
+ * reading stops: the part of the file before that line is not read. For a reader that decodes
+ * every line it meets (resume parsing its way back to the last checkpoint), this costs what
+ * reading forward costs.
  *
  * @example
  * ```ts ignore
- * for await (const lines of readLineBatchesBackward("session.jsonl")) {
- *   for (const { text } of lines) console.log(text);
- * }
+ * await forEachLineBackward("session.jsonl", ({ text }) => !text.includes("checkpoint"));
  * ```
  */
-export async function* readLineBatchesBackward(
+export async function forEachLineBackward(
   path: string,
+  each: (line: LineFromTheEnd) => boolean | void,
   options: Omit<ReadLinesBackwardOptions, "only"> = {},
-): AsyncGenerator<LineFromTheEnd[]> {
+): Promise<void> {
   const maxBlock = checkBlockSize(options.blockSize);
   using file = await Deno.open(path, { read: true });
   const size = options.end ?? file.statSync().size;
@@ -145,7 +145,6 @@ export async function* readLineBatchesBackward(
       pending.terminated = true;
       cursor--;
     }
-    const lines: LineFromTheEnd[] = [];
     while (cursor > 0) {
       const newline = block.lastIndexOf(NEWLINE, cursor - 1);
       if (newline === -1) {
@@ -156,16 +155,15 @@ export async function* readLineBatchesBackward(
       const start = blockStart + newline + 1;
       const bytes = pending.parts.length === 0 ? here : concatBytes([here, ...pending.parts]);
       const { lineEnd: end, terminated } = pending;
-      lines.push({ text: decodeLine(bytes), start, end, terminated });
       pending.parts = [];
       pending.lineEnd = start;
       pending.terminated = true;
       cursor = newline;
+      if (each({ text: decodeLine(bytes), start, end, terminated }) === false) return;
     }
-    if (lines.length > 0) yield lines;
   }
   const { lineEnd: end, terminated } = pending;
-  yield [{ text: decodeLine(concatBytes(pending.parts)), start: 0, end, terminated }];
+  each({ text: decodeLine(concatBytes(pending.parts)), start: 0, end, terminated });
 }
 
 function decodeLine(bytes: Uint8Array): string {
@@ -184,7 +182,7 @@ interface Pending {
  * The file's blocks from its end, one reused buffer. Blocks start small and double up to the
  * maximum: a reader that stops near the end (resume finding a recent checkpoint) reads
  * little, one that reads it all makes few calls. `last` marks the file's last block. The
- * reads are synchronous, for the reason `readLineBatches` gives.
+ * reads are synchronous, for the reason `forEachLine` gives.
  */
 function* blocksFromEnd(
   file: Deno.FsFile,

@@ -39,78 +39,110 @@ function decodeLine(bytes: Uint8Array): string {
 }
 
 /**
- * Yields the lines of the file at `path` a chunk at a time: every line that ends in a chunk,
- * in one array. The whole file is never in memory. Empty lines are yielded too, so line
- * numbers match what an editor shows.
+ * A file read forward chunk by chunk into one reused buffer, and split into lines. Each line
+ * is decoded only when it is reached, so only the line in hand is alive: a reader that keeps
+ * nothing of a line leaves nothing for the garbage collector to carry.
  *
- * A reader that goes through every line (replay, inspection) takes the lines this way: one
- * step of the generator per chunk instead of one per line. The chunks are read with
- * synchronous reads: from the page cache a read of 1 MiB takes a fraction of a millisecond,
- * less than the trip to Deno's I/O thread and back that an asynchronous read costs (and far
- * less on a busy machine, where that trip waits for a core).
- *
- * @example
- * ```ts ignore
- * for await (const lines of readLineBatches("session.jsonl")) {
- *   for (const { line, text } of lines) console.log(line, text);
- * }
- * ```
+ * The reads are synchronous: from the page cache a read of 1 MiB takes a fraction of a
+ * millisecond, less than the trip to Deno's I/O thread and back that an asynchronous read
+ * costs (far less on a busy machine, where that trip waits for a core).
  */
-export async function* readLineBatches(
-  path: string,
-  options: ReadLinesOptions = {},
-): AsyncGenerator<Line[]> {
-  using file = await Deno.open(path, { read: true });
-  let offset = options.start ?? 0;
-  if (offset > 0) file.seekSync(offset, Deno.SeekMode.Start);
-  let lineNumber = options.firstLine ?? 1;
-  // No bigger than what is left to read: a short tail needs no 1 MiB buffer.
-  const left = Math.max(1, file.statSync().size - offset);
-  const buffer = new Uint8Array(Math.min(options.chunkSize ?? 1 << 20, left));
-  // Bytes of a line that started in an earlier chunk.
-  let carry: Uint8Array[] = [];
-  let carryLength = 0;
-  while (true) {
-    const read = file.readSync(buffer);
-    if (read === null) break;
-    const chunk = buffer.subarray(0, read);
-    const lines: Line[] = [];
+class ChunkedLines implements Disposable {
+  readonly #file: Deno.FsFile;
+  readonly #buffer: Uint8Array;
+  /** Byte offset of the buffer's first byte in the file. */
+  #offset: number;
+  #lineNumber: number;
+  /** Bytes of a line that started in an earlier chunk. */
+  #carry: Uint8Array[] = [];
+  #carryLength = 0;
+
+  private constructor(file: Deno.FsFile, options: ReadLinesOptions) {
+    this.#file = file;
+    this.#offset = options.start ?? 0;
+    if (this.#offset > 0) file.seekSync(this.#offset, Deno.SeekMode.Start);
+    this.#lineNumber = options.firstLine ?? 1;
+    // No bigger than what is left to read: a short tail needs no 1 MiB buffer.
+    const left = Math.max(1, file.statSync().size - this.#offset);
+    this.#buffer = new Uint8Array(Math.min(options.chunkSize ?? 1 << 20, left));
+  }
+
+  static async open(path: string, options: ReadLinesOptions): Promise<ChunkedLines> {
+    return new ChunkedLines(await Deno.open(path, { read: true }), options);
+  }
+
+  /** The lines that end in the next chunk (and at the end, an unterminated last line). */
+  *nextChunk(): Generator<Line, boolean> {
+    const read = this.#file.readSync(this.#buffer);
+    if (read === null) {
+      if (this.#carryLength > 0) yield this.#lastLine();
+      return false;
+    }
+    const chunk = this.#buffer.subarray(0, read);
     let position = 0;
     while (position < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, position);
       if (newline === -1) {
-        carry.push(chunk.slice(position));
-        carryLength += chunk.length - position;
+        this.#carry.push(chunk.slice(position));
+        this.#carryLength += chunk.length - position;
         break;
       }
       let bytes: Uint8Array = chunk.subarray(position, newline);
-      if (carryLength > 0) {
-        bytes = concatBytes([...carry, bytes], carryLength + bytes.length);
-        carry = [];
-        carryLength = 0;
+      if (this.#carryLength > 0) {
+        bytes = concatBytes([...this.#carry, bytes], this.#carryLength + bytes.length);
+        this.#carry = [];
+        this.#carryLength = 0;
       }
-      const end = offset + newline + 1;
-      lines.push({
-        line: lineNumber++,
-        text: decodeLine(bytes),
-        start: end - bytes.length - 1,
-        end,
-        terminated: true,
-      });
+      const end = this.#offset + newline + 1;
+      const start = end - bytes.length - 1;
       position = newline + 1;
+      yield { line: this.#lineNumber++, text: decodeLine(bytes), start, end, terminated: true };
     }
-    offset += read;
-    if (lines.length > 0) yield lines;
+    this.#offset += read;
+    return true;
   }
-  if (carryLength > 0) {
-    const bytes = concatBytes(carry, carryLength);
-    yield [{
-      line: lineNumber,
-      text: decodeLine(bytes),
-      start: offset - carryLength,
-      end: offset,
-      terminated: false,
-    }];
+
+  #lastLine(): Line {
+    const bytes = concatBytes(this.#carry, this.#carryLength);
+    const end = this.#offset;
+    const start = end - this.#carryLength;
+    this.#carry = [];
+    this.#carryLength = 0;
+    return { line: this.#lineNumber, text: decodeLine(bytes), start, end, terminated: false };
+  }
+
+  [Symbol.dispose](): void {
+    this.#file.close();
+  }
+}
+
+/**
+ * Calls `each` with every line of the file at `path`, in order, reading it in chunks: the
+ * whole file is never in memory, and a line is decoded only when its turn comes, so a reader
+ * that keeps little of each line (an inspection) stays small. Empty lines are passed too, so
+ * line numbers match what an editor shows. When `each` returns `false`, reading stops.
+ *
+ * It is the way to go through every line of a large file: no step of a generator per line,
+ * and no line alive longer than its call.
+ *
+ * @example
+ * ```ts ignore
+ * await forEachLine("session.jsonl", ({ line, text }) => console.log(line, text));
+ * ```
+ */
+export async function forEachLine(
+  path: string,
+  each: (line: Line) => boolean | void,
+  options: ReadLinesOptions = {},
+): Promise<void> {
+  using lines = await ChunkedLines.open(path, options);
+  while (true) {
+    const chunk = lines.nextChunk();
+    let step = chunk.next();
+    for (; !step.done; step = chunk.next()) {
+      if (each(step.value) === false) return;
+    }
+    if (!step.value) return;
   }
 }
 
@@ -127,5 +159,11 @@ export async function* readLines(
   path: string,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<Line> {
-  for await (const lines of readLineBatches(path, options)) yield* lines;
+  using lines = await ChunkedLines.open(path, options);
+  while (true) {
+    const chunk = lines.nextChunk();
+    let step = chunk.next();
+    for (; !step.done; step = chunk.next()) yield step.value;
+    if (!step.value) return;
+  }
 }

@@ -7,8 +7,8 @@
  */
 import {
   type DroppedItem,
+  forEachRecord,
   normalizeHistory,
-  readRecordBatches,
   readRecords,
   readRecordsFromEnd,
   replayRecord,
@@ -145,9 +145,7 @@ class Replay {
 
 async function loadFromStart(location: SessionLocation): Promise<LoadedSession> {
   const replay = new Replay(location);
-  for await (const entries of readRecordBatches(location.path)) {
-    for (const entry of entries) replay.take(entry);
-  }
+  await forEachRecord(location.path, (entry) => replay.take(entry));
   return replay.done();
 }
 
@@ -178,11 +176,10 @@ async function loadFromCheckpoint(
 ): Promise<LoadedSession | undefined> {
   const path = location.path;
   let meta: SessionMeta | undefined;
-  for await (const entries of readRecordBatches(path, { chunkSize: 16 * 1024 })) {
-    const first = entries[0]!;
-    if (first.record) meta = expectMeta(location, first.line, first.record);
-    break;
-  }
+  await forEachRecord(path, ({ line, record }) => {
+    if (record) meta = expectMeta(location, line, record);
+    return false;
+  }, { chunkSize: 16 * 1024 });
   if (meta === undefined) return undefined;
   const replayed: ResponseItem[] = [];
   let lastTurn: TurnContext | undefined;

@@ -1,0 +1,107 @@
+import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
+import { tempDir } from "./_helpers.ts";
+import { makeStory, splitLines, strayOutputLine } from "./_inspect_fixtures.ts";
+import {
+  inspectSession,
+  type RenderOptions,
+  renderReport,
+  reportTextPieces,
+} from "../src/inspect/mod.ts";
+import { makeRecord } from "../src/record/mod.ts";
+import { generateSessionText, writeSession } from "../testing/generate/mod.ts";
+
+/** The streamed view, joined, and the report it returned. */
+async function streamed(path: string, render: RenderOptions, textLimit?: number) {
+  const pieces = reportTextPieces(path, { render, ...(textLimit ? { textLimit } : {}) });
+  let text = "";
+  let count = 0;
+  let step = await pieces.next();
+  for (; !step.done; step = await pieces.next()) {
+    text += step.value;
+    count++;
+  }
+  return { text, count, report: step.value };
+}
+
+/** The view made the old way: one report with every entry, rendered at once. */
+async function whole(path: string, render: RenderOptions, textLimit?: number) {
+  const report = await inspectSession(path, { entries: true, ...(textLimit ? { textLimit } : {}) });
+  return renderReport(report, render);
+}
+
+Deno.test("reportTextPieces() streams the very text renderReport makes, on generated sessions of every kind", async () => {
+  await using dir = await tempDir();
+  let damaged = 0;
+  let orphans = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const generated = generateSessionText(seed, {
+      checkpoints: seed % 3 === 0 ? 0 : 0.3,
+      damage: seed % 2 === 0,
+    });
+    const path = `${dir.path}/s${seed}.jsonl`;
+    await Deno.writeTextFile(path, generated.text);
+    for (const render of [{ color: false }, { color: true, textChars: 40, textLines: 2 }]) {
+      const { text, report } = await streamed(path, render);
+      assertStrictEquals(text, await whole(path, render), `seed ${seed}`);
+      assertEquals(report.healthy, (await inspectSession(path)).healthy);
+    }
+    if (generated.corruptLines > 0 || generated.tornTail) damaged++;
+    if (generated.orphanCalls > 0) orphans++;
+  }
+  // The sessions must hold the cases the view marks late (orphans, damage), or this proves less.
+  assert(damaged >= 5 && orphans >= 5, `${damaged} damaged, ${orphans} with orphan calls`);
+});
+
+Deno.test("reportTextPieces() shows an output in a later turn, a dropped output and an orphan call as the whole report does", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path);
+  const lines = splitLines(await Deno.readFile(story.path)).map((l) => new TextDecoder().decode(l));
+  // A stray output before the first turn, and a later turn whose synthesized output answers a
+  // call of an earlier turn.
+  const later = makeRecord("turn_context", {
+    runId: "r-late",
+    model: "m",
+    wireApi: "chat",
+    policy: { approval: "auto" },
+    resumed: true,
+  });
+  const text = [
+    lines[0]!,
+    strayOutputLine(),
+    ...lines.slice(1),
+    JSON.stringify(later),
+    // After the story's checkpoint: an output resume drops.
+    strayOutputLine("yy"),
+  ].join("\n") + "\n";
+  await Deno.writeTextFile(story.path, text);
+  for (const textLimit of [undefined, 5]) {
+    const { text: view, count } = await streamed(story.path, { color: false }, textLimit);
+    assertStrictEquals(view, await whole(story.path, { color: false }, textLimit));
+    assert(view.includes("orphan output: no call before it, resume drops it"), view);
+    assert(view.includes("↳ output at line"), view);
+    assert(count >= 3, `${count} pieces: the header, the turns, the end`);
+  }
+});
+
+Deno.test("reportTextPieces() of a file without turns says so, like the whole report", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/s.jsonl`;
+  await Deno.writeTextFile(path, "not json\n");
+  const { text } = await streamed(path, { color: false });
+  assertStrictEquals(text, await whole(path, { color: false }));
+  assert(text.includes("(no turns)"));
+});
+
+Deno.test("reportTextPieces() hands out each turn before reading the next", async () => {
+  await using dir = await tempDir();
+  const session = await writeSession(dir.path, { seed: 5, turns: 12 });
+  const pieces = reportTextPieces(session.path, { render: { color: false } });
+  const seen: string[] = [];
+  for await (const piece of pieces) seen.push(piece);
+  // The header, one piece per turn (a turn's lines in one piece), and the end.
+  const turns = (await inspectSession(session.path)).turns.length;
+  assertEquals(seen.length, turns + 2);
+  for (const [index, piece] of seen.slice(1, -1).entries()) {
+    assert(piece.startsWith(`━━ Turn ${index + 1} `), piece.slice(0, 40));
+  }
+});
