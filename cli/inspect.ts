@@ -1,14 +1,22 @@
 /**
- * `deno task inspect`: shows a session turn by turn, lists sessions, or repairs a damaged
- * session file. A thin shell over src/inspect.ts, src/inspect_render.ts and src/repair.ts.
+ * `deno task inspect`: shows a session turn by turn (turnlog's own, a Codex rollout, a Claude
+ * Code transcript), lists sessions, or repairs a damaged turnlog session file. A thin shell
+ * over src/inspect, src/formats and src/resume.
  *
  * @module
  */
 import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
+  findForeignSession,
+  type ForeignSource,
+  foreignSource,
+  listForeignSessions,
+} from "../src/formats/mod.ts";
+import {
   type InspectOptions,
   inspectSession,
   planFileRepair,
+  renderForeignListing,
   renderListing,
   type RenderOptions,
   renderRepair,
@@ -18,9 +26,10 @@ import {
 } from "../src/inspect/mod.ts";
 import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
-import { resumeCommand } from "./_commands.ts";
+import { importCommand, resumeCommand } from "./_commands.ts";
 import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
 import { findSession, listSessions, resolveSessionsRoot } from "../src/store/mod.ts";
+import { shellQuote } from "../src/text/mod.ts";
 
 const HELP = `Usage: deno task inspect [options] [<id | id prefix | path>]
 
@@ -28,11 +37,16 @@ Shows a session turn by turn: each turn's messages, tool calls paired with their
 synthesized outputs, orphan calls, compaction checkpoints, a table of records per turn,
 every problem with its line, and the command that continues the session.
 Without an argument (or with --list), lists the sessions, newest first.
+Reads turnlog's own files, Codex CLI rollouts and Claude Code transcripts (the format is
+told from the file's first lines); other tools' files are only read, never written.
 
 Options:
   --list               List sessions (the default without an argument)
   --limit N            Sessions listed (default 25)
-  --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions); a
+                       Codex sessions root or a Claude Code projects root works too
+  --codex              Codex's sessions: $CODEX_HOME/sessions, else ~/.codex/sessions
+  --claude             Claude Code's: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
   --json               Print one JSON document instead of text: the turns with their
                        counts and outcomes, the findings, the continue command
   --entries            With --json: also every line of each turn (turns[].entries),
@@ -47,6 +61,7 @@ Options:
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
                        atomically without them, append the outputs resume would synthesize
+                       (turnlog files only; ./denow task import continues another tool's)
   -h, --help           Show this help
 
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
@@ -113,6 +128,8 @@ function parseInspectArgs(args: string[]) {
     repair: { type: "boolean" },
     write: { type: "boolean" },
     html: { type: "string" },
+    codex: { type: "boolean" },
+    claude: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   const { values, positionals } = parsed;
@@ -131,7 +148,26 @@ function parseInspectArgs(args: string[]) {
     }
   }
   checkHtmlFlags(values);
+  const roots = (["codex", "claude", "sessions-dir"] as const).filter((f) =>
+    values[f] !== undefined
+  );
+  if (roots.length > 1) throw new UsageError(`--${roots[0]} and --${roots[1]} do not go together`);
   return parsed;
+}
+
+/** The Codex or Claude Code root the flags name, if any. */
+function foreignSourceOf(values: Values): Promise<ForeignSource | undefined> {
+  return foreignSource({
+    sessionsDir: values["sessions-dir"],
+    codex: values.codex,
+    claude: values.claude,
+  });
+}
+
+/** The flags that name a foreign root again, for the commands a listing suggests. */
+function sourceFlags(values: Values): string | undefined {
+  const dir = values["sessions-dir"];
+  return dir === undefined ? undefined : `--sessions-dir ${shellQuote(dir)}`;
 }
 
 /** How the text views render. */
@@ -143,7 +179,7 @@ function renderOptions(values: Values): RenderOptions {
   };
 }
 
-async function list(values: Values, root: string): Promise<number> {
+async function list(values: Values): Promise<number> {
   if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
   for (const flag of ["html", "history"] as const) {
     if (values[flag] !== undefined) {
@@ -151,7 +187,19 @@ async function list(values: Values, root: string): Promise<number> {
     }
   }
   const limit = parsePositiveInt("limit", values.limit) ?? 25;
-  const listing = await listSessions(root, { limit });
+  const source = await foreignSourceOf(values);
+  if (source) {
+    const listing = await listForeignSessions(source, { limit });
+    const flags = sourceFlags(values);
+    await print(
+      Deno.stdout,
+      values.json
+        ? JSON.stringify(listing, null, 2) + "\n"
+        : renderForeignListing(listing, { ...renderOptions(values), ...(flags ? { flags } : {}) }),
+    );
+    return 0;
+  }
+  const listing = await listSessions(resolveSessionsRoot(values["sessions-dir"]), { limit });
   await print(
     Deno.stdout,
     values.json
@@ -168,6 +216,8 @@ async function locate(
 ): Promise<{ path: string; root: string | undefined }> {
   const explicitRoot = values["sessions-dir"];
   if (!isPath(target)) {
+    const source = await foreignSourceOf(values);
+    if (source) return { path: (await findForeignSession(source, target)).path, root: undefined };
     const root = resolveSessionsRoot(explicitRoot);
     return { path: (await findSession(root, target)).path, root };
   }
@@ -232,13 +282,14 @@ export async function main(args: string[]): Promise<number> {
   const target = positionals[0];
   if (target === undefined || values.list) {
     if (target !== undefined) throw new UsageError("--list takes no session argument");
-    return await list(values, resolveSessionsRoot(values["sessions-dir"]));
+    return await list(values);
   }
   const { path, root } = await locate(target, values);
   const full = values.full === true;
   const options: InspectOptions = {
     root,
     commandFor: resumeCommand,
+    importCommandFor: importCommand,
     ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),
   };
   if (values.history) return await history(path);

@@ -85,6 +85,13 @@ export const ResponseItemPayloadSchema = z.discriminatedUnion("type", [
   CompactionCheckpointSchema,
 ]);
 
+/** Where an imported session came from: another tool's session file. */
+export const ImportedFromSchema = z.object({
+  format: z.enum(["codex", "claude-code"]),
+  path: z.string(),
+  sessionId: z.string().nullable(),
+});
+
 /** The first line of a session file, written once. */
 export const SessionMetaSchema = z.object({
   version: z.number().int().positive(),
@@ -95,6 +102,8 @@ export const SessionMetaSchema = z.object({
   model: z.string(),
   wireApi: WireApiSchema,
   policy: PolicySchema,
+  /** Present on a session imported from another tool's file. */
+  importedFrom: ImportedFromSchema.optional(),
 });
 
 /** Written once at the start of every turn (every run). */
@@ -152,6 +161,7 @@ export type SchemasAgreeWithTypes = [
   Check<Agree<z.infer<typeof ResponseItemSchema>, T.ResponseItem>>,
   Check<Agree<z.infer<typeof CompactionCheckpointSchema>, T.CompactionCheckpoint>>,
   Check<Agree<z.infer<typeof ResponseItemPayloadSchema>, T.ResponseItemPayload>>,
+  Check<Agree<z.infer<typeof ImportedFromSchema>, T.ImportedFrom>>,
   Check<Agree<z.infer<typeof SessionMetaSchema>, T.SessionMeta>>,
   Check<Agree<z.infer<typeof TurnContextSchema>, T.TurnContext>>,
   Check<Agree<z.infer<typeof UsageSchema>, T.Usage>>,

@@ -6,3 +6,4 @@
  */
 export * from "./_load.ts";
 export * from "./_run.ts";
+export * from "./_foreign.ts";

@@ -255,6 +255,8 @@ export interface NewSession {
   wireApi: SessionMeta["wireApi"];
   /** The policy of the first run. */
   policy: SessionMeta["policy"];
+  /** Where an imported session came from. */
+  importedFrom?: SessionMeta["importedFrom"];
 }
 
 /**
@@ -276,6 +278,7 @@ export async function createSession(
     model: init.model,
     wireApi: init.wireApi,
     policy: init.policy,
+    ...(init.importedFrom === undefined ? {} : { importedFrom: init.importedFrom }),
   };
   const path = sessionFilePath(root, id, createdAt);
   const writer = await SessionWriter.create(path, meta, createdAt);
