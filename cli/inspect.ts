@@ -92,17 +92,23 @@ async function print(stream: typeof Deno.stdout | typeof Deno.stderr, text: stri
   }
 }
 
+/** Where the command writes: stdout unless a caller (a test) captures it. */
+export type Sink = (text: string) => Promise<void>;
+
+const toStdout: Sink = (text) => print(Deno.stdout, text);
+const toStderr: Sink = (text) => print(Deno.stderr, text);
+
 /** Prints text given in pieces, a few at a time, never as one string. */
-async function printPieces(pieces: Iterable<string>): Promise<void> {
+async function printPieces(out: Sink, pieces: Iterable<string>): Promise<void> {
   let pending = "";
   for (const piece of pieces) {
     pending += piece;
     if (pending.length >= 1 << 16) {
-      await print(Deno.stdout, pending);
+      await out(pending);
       pending = "";
     }
   }
-  await print(Deno.stdout, pending);
+  await out(pending);
 }
 
 function useColor(): boolean {
@@ -114,6 +120,12 @@ const isPath = (target: string) =>
   target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
 
 type Values = ReturnType<typeof parseInspectArgs>["values"];
+
+/** What a mode handler works with: the flags and where it writes. */
+interface Command {
+  values: Values;
+  out: Sink;
+}
 
 function parseInspectArgs(args: string[]) {
   if (args.at(-1) === "--html") throw new UsageError('--html needs a file name, or "-" for stdout');
@@ -170,16 +182,17 @@ function sourceFlags(values: Values): string | undefined {
   return dir === undefined ? undefined : `--sessions-dir ${shellQuote(dir)}`;
 }
 
-/** How the text views render. */
-function renderOptions(values: Values): RenderOptions {
+/** How the text views render: colours only on a terminal, never into a captured sink. */
+function renderOptions({ values, out }: Command): RenderOptions {
   const full = values.full === true;
   return {
-    color: useColor(),
+    color: out === toStdout && useColor(),
     ...(full ? { textChars: Number.MAX_SAFE_INTEGER, textLines: Number.MAX_SAFE_INTEGER } : {}),
   };
 }
 
-async function list(values: Values): Promise<number> {
+async function list(cmd: Command): Promise<number> {
+  const { values, out } = cmd;
   if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
   for (const flag of ["html", "history"] as const) {
     if (values[flag] !== undefined) {
@@ -191,20 +204,18 @@ async function list(values: Values): Promise<number> {
   if (source) {
     const listing = await listForeignSessions(source, { limit });
     const flags = sourceFlags(values);
-    await print(
-      Deno.stdout,
+    await out(
       values.json
         ? JSON.stringify(listing, null, 2) + "\n"
-        : renderForeignListing(listing, { ...renderOptions(values), ...(flags ? { flags } : {}) }),
+        : renderForeignListing(listing, { ...renderOptions(cmd), ...(flags ? { flags } : {}) }),
     );
     return 0;
   }
   const listing = await listSessions(resolveSessionsRoot(values["sessions-dir"]), { limit });
-  await print(
-    Deno.stdout,
+  await out(
     values.json
       ? JSON.stringify(listing, null, 2) + "\n"
-      : renderListing(listing, renderOptions(values)),
+      : renderListing(listing, renderOptions(cmd)),
   );
   return 0;
 }
@@ -228,19 +239,19 @@ async function locate(
 }
 
 /** `--history`: the model-visible history the next resume would send, one JSON item a line. */
-async function history(path: string): Promise<number> {
+async function history(path: string, out: Sink): Promise<number> {
   const resumed = await resumeFile(path);
-  await printPieces(resumed.history.map((item) => JSON.stringify(item) + "\n"));
+  await printPieces(out, resumed.history.map((item) => JSON.stringify(item) + "\n"));
   return 0;
 }
 
-async function repair(path: string, options: InspectOptions, values: Values): Promise<number> {
-  const render = renderOptions(values);
+async function repair(path: string, options: InspectOptions, cmd: Command): Promise<number> {
+  const { values, out } = cmd;
+  const render = renderOptions(cmd);
   if (values.write) {
     const { plan, after } = await repairSession(path, options);
     const written = plan.refused === null;
-    await print(
-      Deno.stdout,
+    await out(
       values.json
         ? JSON.stringify({ written, plan, after }, null, 2) + "\n"
         : renderRepair(plan, { ...render, written, after }),
@@ -249,8 +260,7 @@ async function repair(path: string, options: InspectOptions, values: Values): Pr
   }
   const report = await inspectSession(path, options);
   const plan = await planFileRepair(report);
-  await print(
-    Deno.stdout,
+  await out(
     values.json
       ? JSON.stringify({ written: false, plan }, null, 2) + "\n"
       : renderRepair(plan, { ...render, written: false }),
@@ -258,31 +268,33 @@ async function repair(path: string, options: InspectOptions, values: Values): Pr
   return report.healthy ? 0 : 1;
 }
 
-async function report(path: string, options: InspectOptions, values: Values): Promise<number> {
+async function report(path: string, options: InspectOptions, cmd: Command): Promise<number> {
+  const { values, out } = cmd;
   // The text view shows every line; the JSON document carries them only when asked, so
   // `--json` of a large session stays small in memory.
   const entries = !values.json || values.entries === true;
   const report = await inspectSession(path, { ...options, entries });
   if (values.json) {
-    await printPieces(reportJsonPieces(report));
-    await print(Deno.stdout, "\n");
+    await printPieces(out, reportJsonPieces(report));
+    await out("\n");
   } else {
-    await print(Deno.stdout, renderReport(report, renderOptions(values)));
+    await out(renderReport(report, renderOptions(cmd)));
   }
   return report.healthy ? 0 : 1;
 }
 
-/** Runs the command; returns the exit code. */
-export async function main(args: string[]): Promise<number> {
+/** Runs the command, writing to `out` (stdout by default); returns the exit code. */
+export async function main(args: string[], out: Sink = toStdout): Promise<number> {
   const { values, positionals } = parseInspectArgs(args);
+  const cmd: Command = { values, out };
   if (values.help) {
-    await print(Deno.stdout, HELP);
+    await out(HELP);
     return 0;
   }
   const target = positionals[0];
   if (target === undefined || values.list) {
     if (target !== undefined) throw new UsageError("--list takes no session argument");
-    return await list(values);
+    return await list(cmd);
   }
   const { path, root } = await locate(target, values);
   const full = values.full === true;
@@ -292,15 +304,15 @@ export async function main(args: string[]): Promise<number> {
     importCommandFor: importCommand,
     ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),
   };
-  if (values.history) return await history(path);
+  if (values.history) return await history(path, out);
   if (values.html !== undefined) {
     await checkHtmlTarget(values.html, path);
     const report = await inspectSession(path, { ...options, entries: true });
     await writeHtmlPage(report, values.html, { full });
     return 0;
   }
-  if (values.repair) return await repair(path, options, values);
-  return await report(path, options, values);
+  if (values.repair) return await repair(path, options, cmd);
+  return await report(path, options, cmd);
 }
 
 /** `--html` goes with a session and `--full` only. */
@@ -321,14 +333,21 @@ function explain(error: unknown): { code: number; message: string } {
   return { code: outcomeOf(error).exitCode, message };
 }
 
-if (import.meta.main) {
-  let code: number;
+/**
+ * Runs the command as the shell does: its output to `io.out`, an error as one message to
+ * `io.err` (never a stack trace); returns the exit code.
+ */
+export async function run(
+  args: string[],
+  io: { out: Sink; err: Sink } = { out: toStdout, err: toStderr },
+): Promise<number> {
   try {
-    code = await main(Deno.args);
+    return await main(args, io.out);
   } catch (error) {
-    const { code: exit, message } = explain(error);
-    await print(Deno.stderr, `turnlog inspect: ${message}\n`);
-    code = exit;
+    const { code, message } = explain(error);
+    await io.err(`turnlog inspect: ${message}\n`);
+    return code;
   }
-  Deno.exit(code);
 }
+
+if (import.meta.main) Deno.exit(await run(Deno.args));

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ResponseItem } from "../record/mod.ts";
-import type { LineRef, TurnEntry } from "./_types.ts";
+import type { LineRef, OutputEntry as PublicOutputEntry, TurnEntry } from "./_types.ts";
 
 /** The byte range of a line, terminator included. */
 export interface LineRange {
@@ -165,7 +165,7 @@ export class LinePairing {
  * ```
  */
 export class BlockOutputs {
-  readonly #byKey = new Map<string, OutputEntry>();
+  readonly #byKey = new Map<string, PublicOutputEntry>();
 
   /** The outputs of `entries`, the first of each line and call id. */
   constructor(entries: readonly TurnEntry[]) {
@@ -180,7 +180,7 @@ export class BlockOutputs {
   answer(
     call: { callId: string; output: LineRef | null },
     turn: number | null,
-  ): OutputEntry | undefined {
+  ): PublicOutputEntry | undefined {
     const output = call.output;
     if (!output || output.turn !== turn) return undefined;
     return this.#byKey.get(`${output.line} ${call.callId}`);

@@ -48,7 +48,7 @@ export async function resumeForeignFile(
     else replayRecord(replayed, record);
   }
   const facts = session.facts;
-  if (meta === undefined) {
+  if (meta === undefined || facts.state !== "records") {
     throw new SessionFileError(
       `${path}: no conversation to resume (${
         facts.state === "records" ? "no record could be read" : `${facts.state} file`
