@@ -16,6 +16,7 @@ import {
   readForeignSession,
   type SubagentLink,
 } from "../formats/mod.ts";
+import { plural } from "../text/mod.ts";
 import { type SegmentedSession, type SegmenterOptions, TurnSegmenter } from "./_segmenter.ts";
 import type { InspectFork, InspectSubagent, SessionFacts, Turn } from "./_types.ts";
 
@@ -103,7 +104,9 @@ function notesOf(facts: ForeignFacts): string[] {
     if (codex.forkedFromId) notes.push(`forked from session ${codex.forkedFromId}`);
     for (const rollback of codex.rollbacks) {
       notes.push(
-        `line ${rollback.line}: ${rollback.turns} turns rolled back (they stay in the records)`,
+        `line ${rollback.line}: ${
+          plural(rollback.turns, "turn")
+        } rolled back (they stay in the records)`,
       );
     }
   }
@@ -118,10 +121,10 @@ function notesOf(facts: ForeignFacts): string[] {
       notes.push(`line ${claude.danglingParentLine}: its parent is not in the file`);
     }
     if (claude.supersededLines > 0) {
-      notes.push(`${claude.supersededLines} lines repeated by a resume were passed over`);
+      notes.push(`${plural(claude.supersededLines, "line")} repeated by a resume passed over`);
     }
     if (claude.sideLines > 0) {
-      notes.push(`${claude.sideLines} hook and progress lines off the branch are not shown`);
+      notes.push(`${plural(claude.sideLines, "hook or progress line")} off the branch not shown`);
     }
     if (claude.turnEnds === "final_answer") {
       notes.push("turns end at a final answer (no turn_duration lines)");

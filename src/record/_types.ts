@@ -105,7 +105,7 @@ export type ResponseItemPayload = ResponseItem | CompactionCheckpoint;
 export interface ImportedFrom {
   /** The tool whose file it was: `codex` or `claude-code`. */
   format: "codex" | "claude-code";
-  /** The source file's path, as given to the import. */
+  /** The source file's absolute path when it was imported. */
   path: string;
   /** The source session's id, or null when the file names none. */
   sessionId: string | null;
