@@ -60,6 +60,7 @@ export class EventPrinter {
         )
       }`,
     );
+    this.#line(s.dim(`workspace ${event.workspace}`));
     if (event.resumed && event.policy.approval === "auto") {
       this.#line(s.yellow(
         "Policy auto (recorded in this session): tools run without asking; --policy ask-changes asks again.",

@@ -37,6 +37,29 @@ Deno.test("the header names the model and endpoint that answered", async () => {
   );
 });
 
+Deno.test("a continued session works in its recorded workspace unless --workspace says otherwise", async () => {
+  await using f = await folders();
+  await cli([...f.flags, "list the files"]);
+  const elsewhere = await Deno.makeTempDir();
+  try {
+    const next = await cli(["--sessions-dir", f.sessions, "--last", "read notes.txt"], elsewhere);
+    assertEquals(next.code, 0, next.stderr);
+    assertEquals(next.stdout.split("\n")[1], `workspace ${await Deno.realPath(f.workspace)}`);
+    assertMatch(next.stdout, /read_file\(notes\.txt\) returned: remember the milk/);
+    const there = await cli([
+      "--sessions-dir",
+      f.sessions,
+      "--last",
+      "--workspace",
+      elsewhere,
+      "list the files",
+    ]);
+    assertEquals(there.stdout.split("\n")[1], `workspace ${await Deno.realPath(elsewhere)}`);
+  } finally {
+    await Deno.remove(elsewhere, { recursive: true });
+  }
+});
+
 Deno.test("a recorded auto policy is said in the header and carried by the Continue command", async () => {
   await using f = await folders();
   const first = await cli([...f.flags, "--policy", "auto", "write hello to out.txt"]);
@@ -46,7 +69,7 @@ Deno.test("a recorded auto policy is said in the header and carried by the Conti
   const second = await cli([...f.flags, "--last", "read out.txt"]);
   assertEquals(second.code, 0, second.stderr);
   assertMatch(
-    second.stdout.split("\n")[1]!,
+    second.stdout.split("\n")[2]!,
     /^Policy auto \(recorded in this session\): tools run without asking; --policy ask-changes asks again\.$/,
   );
   assertMatch(second.stdout, /Continue .*--policy auto /);
