@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
+import { TurnlogError } from "../src/errors/mod.ts";
 import {
   type InspectOptions,
   inspectSession,
@@ -20,9 +20,17 @@ import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
 import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
-import { findSession, listSessions, resolveSessionsRoot } from "../src/store/mod.ts";
+import {
+  findSession,
+  impliedSessionsRoot,
+  listSessions,
+  resolveSessionsRoot,
+  SESSIONS_DIR_ENV,
+} from "../src/store/mod.ts";
+import { ensurePermissions, type Need, needsToRead } from "./_permissions.ts";
+import { fail } from "./_voice.ts";
 
-const HELP = `Usage: deno task inspect [options] [<id | id prefix | path>]
+const HELP = `Usage: ./denow task inspect [options] [<id | id prefix | path>]
 
 Shows a session turn by turn: each turn's messages, tool calls paired with their outputs,
 synthesized outputs, orphan calls, compaction checkpoints, a table of records per turn,
@@ -52,8 +60,9 @@ Options:
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
 session id or unique id prefix.
 
-Exit codes: 0 healthy, 1 problems found (or a session in use), 2 usage error or session
-not found. With --html: 0 once the page is written, healthy or not.
+Exit codes: 0 healthy; 1 problems found (or a session in use); 2 the command cannot work
+as given (usage, unknown or ambiguous session, unreadable file). With --html: 0 once the
+page is written, healthy or not.
 `;
 
 /** A path argument that names no file. */
@@ -90,9 +99,9 @@ async function printPieces(pieces: Iterable<string>): Promise<void> {
   await print(Deno.stdout, pending);
 }
 
+/** Colour on a terminal, never with NO_COLOR set (Deno.noColor needs no permission). */
 function useColor(): boolean {
-  const noColor = Deno.env.get("NO_COLOR");
-  return Deno.stdout.isTerminal() && (noColor === undefined || noColor === "");
+  return Deno.stdout.isTerminal() && !Deno.noColor;
 }
 
 const isPath = (target: string) =>
@@ -261,23 +270,33 @@ function checkHtmlFlags(values: Record<string, string | boolean | undefined>): v
   if (values.html === "") throw new UsageError('--html needs a file name, or "-" for stdout');
 }
 
-/** The exit code and the message for an error, never a stack trace. */
-function explain(error: unknown): { code: number; message: string } {
-  const message = errorMessage(error);
-  if (error instanceof UsageError) {
-    return { code: 2, message: `${message}\nRun with --help for usage.` };
+/**
+ * What reading the session needs: the sessions folder (or the file and its store) and, without
+ * `--sessions-dir`, the variable that may name another folder.
+ */
+function inspectNeeds(args: string[]): Need[] {
+  let parsed;
+  try {
+    parsed = parseInspectArgs(args);
+  } catch {
+    return []; // main says what is wrong with the arguments
   }
-  return { code: outcomeOf(error).exitCode, message };
+  const { values, positionals: [target] } = parsed;
+  if (values.help) return [];
+  const dir = values["sessions-dir"];
+  if (target !== undefined && isPath(target)) {
+    return needsToRead([dir ?? impliedSessionsRoot(target) ?? target], []);
+  }
+  return needsToRead([dir ?? "sessions"], dir === undefined ? [SESSIONS_DIR_ENV] : []);
 }
 
 if (import.meta.main) {
   let code: number;
   try {
-    code = await main(Deno.args);
+    const allowed = await ensurePermissions("inspect", inspectNeeds(Deno.args), Deno.args);
+    code = allowed ? await main(Deno.args) : 2;
   } catch (error) {
-    const { code: exit, message } = explain(error);
-    await print(Deno.stderr, `turnlog inspect: ${message}\n`);
-    code = exit;
+    code = fail("inspect", error);
   }
   Deno.exit(code);
 }

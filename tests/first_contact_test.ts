@@ -160,3 +160,35 @@ Deno.test("fork without --at-turn keeps every turn; a turn past the end and an u
   assertEquals(unknown.code, 2);
   assertMatch(unknown.stderr, /^turnlog resume: Session not found/);
 });
+
+Deno.test("deno run cli/inspect.ts without flags: one line with the command that works, which does", async () => {
+  const repo = new URL("..", import.meta.url).pathname;
+  const run = async (args: string[]) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: repo,
+      stdin: "null",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const text = new TextDecoder();
+    return {
+      code: output.code,
+      stdout: text.decode(output.stdout),
+      stderr: text.decode(output.stderr),
+    };
+  };
+  const bare = await run(["run", "cli/inspect.ts", "019bc14f"]);
+  assertEquals(bare.code, 2);
+  assertEquals(bare.stderr.split("\n"), [
+    "turnlog inspect: needs permission to read sessions and read the variable TURNLOG_SESSIONS_DIR",
+    "Run: deno run --allow-read=sessions --allow-env=TURNLOG_SESSIONS_DIR cli/inspect.ts 019bc14f   (or ./denow task inspect ...)",
+    "",
+  ]);
+  const suggested = bare.stderr.split("\n")[1]!.replace(/^Run: deno /, "").replace(
+    / {3}\(or .*$/,
+    "",
+  );
+  const works = await run(suggested.split(" "));
+  assertEquals(works.code, 0, works.stderr);
+  assertMatch(works.stdout, /^Session 019bc14f-ef80-750e-87c5-0fd53d472f23 {2}healthy\n/);
+});
