@@ -19,6 +19,8 @@ export interface ResumeCommandOptions {
   root: string;
   /** The workspace folder, when not the current one. */
   workspace?: string | undefined;
+  /** The session's approval policy, when it is not the default (shown, so it is not a surprise). */
+  policy?: string | undefined;
   /** The message placeholder. */
   message?: string;
 }
@@ -33,6 +35,7 @@ export function resumeCommand(options: ResumeCommandOptions): string {
     flags.push("--sessions-dir", options.root);
   }
   if (options.workspace !== undefined) flags.push("--workspace", options.workspace);
+  if (options.policy !== undefined) flags.push("--policy", options.policy);
   flags.push("--session", options.prefix);
   const message = options.message ?? "<your message>";
   return `${TASK} resume ${flags.map(shellQuote).join(" ")} ${JSON.stringify(message)}`;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RunEvent } from "../src/runtime/mod.ts";
+import type { RunEvent, RunEventOf } from "../src/runtime/mod.ts";
 import { stdout } from "./_output.ts";
 import { clipLines, colorEnabled, painter, plural, type Style, visible } from "../src/text/mod.ts";
 
@@ -46,20 +46,34 @@ export class EventPrinter {
     this.#write(text + "\n");
   }
 
+  /** The header of a turn: the session, the run, and which model and endpoint really answer. */
+  #started(event: RunEventOf<"run_started">): void {
+    const s = this.#s;
+    const head = event.resumed ? "Resuming session" : "New session";
+    const where = `model ${event.model} (${event.modelProvider}, ${event.endpoint})`;
+    this.#line(
+      `${s.bold(head)} ${event.sessionId}  ${
+        s.dim(
+          `run ${
+            event.runId.slice(0, 13)
+          } · ${where} · ${event.wireApi} · policy ${event.policy.approval}`,
+        )
+      }`,
+    );
+    this.#line(s.dim(`workspace ${event.workspace}`));
+    if (event.resumed && event.policy.approval === "auto") {
+      this.#line(s.yellow(
+        "Policy auto (recorded in this session): tools run without asking; --policy ask-changes asks again.",
+      ));
+    }
+  }
+
   /** Prints one event. */
   print(event: RunEvent): void {
     const s = this.#s;
     switch (event.type) {
       case "run_started":
-        this.#line(
-          `${s.bold(event.resumed ? "Resuming session" : "New session")} ${event.sessionId}  ${
-            s.dim(
-              `run ${
-                event.runId.slice(0, 13)
-              } · model ${event.model} (${event.modelProvider}) · ${event.wireApi} · policy ${event.policy.approval}`,
-            )
-          }`,
-        );
+        this.#started(event);
         break;
       case "session_repaired":
         if (event.synthesized > 0) {

@@ -4,14 +4,15 @@
  *
  * @module
  */
-import { errorMessage, outcomeOf } from "../src/errors/mod.ts";
+import { errorKind } from "../src/errors/mod.ts";
 import { foreignSource } from "../src/formats/mod.ts";
 import { type ImportedSession, importSession, locateForeignSession } from "../src/import/mod.ts";
 import { shortestUniquePrefix } from "../src/store/mod.ts";
 import { plural } from "../src/text/mod.ts";
 import { parseFlags, UsageError } from "./_args.ts";
-import { resumeCommand } from "./_commands.ts";
-import { stderr, stdout } from "./_output.ts";
+import { resumeCommand, TASK } from "./_commands.ts";
+import { stdout } from "./_output.ts";
+import { EXIT_CODES_HELP, fail, hintFor } from "./_voice.ts";
 
 /** The help text. */
 export const HELP = `Usage: ./denow task import [options] <path | id | id prefix>
@@ -36,10 +37,10 @@ Options:
   -h, --help           this help
 
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is an id or
-unique id prefix, looked for in both tools' homes unless a flag names one.
+unique id prefix, looked for in both tools' homes unless a flag names one. A file that is not
+another tool's session, or holds no conversation, is not imported (exit 2).
 
-Exit codes: 0 imported, 2 bad arguments, an unknown or ambiguous id, or a file that is not
-another tool's session (or holds no conversation).`;
+${EXIT_CODES_HELP}`;
 
 const isPath = (target: string) =>
   target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
@@ -131,16 +132,30 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** What to do next when an import fails: where to look for the sessions, or at the file. */
+function hint(error: unknown, argv: string[]): string | undefined {
+  let target: string | undefined;
+  try {
+    target = parseImportArgs(argv).target;
+  } catch {
+    target = undefined;
+  }
+  switch (errorKind(error)) {
+    case "not_found":
+      return `List the sessions: ${TASK} inspect --codex (or --claude, or --sessions-dir DIR)`;
+    case "session_file":
+      return target === undefined ? undefined : `Look at it: ${TASK} inspect ${target}`;
+    default:
+      return hintFor("import", error);
+  }
+}
+
 if (import.meta.main) {
   let code: number;
   try {
     code = await main(Deno.args);
   } catch (error) {
-    const usage = error instanceof UsageError;
-    stderr(
-      `turnlog import: ${errorMessage(error)}${usage ? "\nRun with --help for usage." : ""}\n`,
-    );
-    code = outcomeOf(error).exitCode;
+    code = fail("import", error, hint(error, Deno.args));
   }
   Deno.exit(code);
 }

@@ -7,6 +7,8 @@
  */
 import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
+  claudeProjectsRoot,
+  codexSessionsRoot,
   findForeignSession,
   type ForeignSource,
   foreignSource,
@@ -23,15 +25,25 @@ import {
   renderReport,
   repairSession,
   reportJsonPieces,
+  UnsupportedRepairError,
 } from "../src/inspect/mod.ts";
 import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { importCommand, resumeCommand } from "./_commands.ts";
 import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
-import { findSession, listSessions, resolveSessionsRoot } from "../src/store/mod.ts";
+import {
+  findSession,
+  impliedSessionsRoot,
+  listSessions,
+  resolveSessionsRoot,
+  SESSIONS_DIR_ENV,
+} from "../src/store/mod.ts";
+import { ensurePermissions, type Need, needsToRead } from "./_permissions.ts";
+import { hintFor } from "./_voice.ts";
 import { shellQuote } from "../src/text/mod.ts";
+import { dirname } from "node:path";
 
-const HELP = `Usage: deno task inspect [options] [<id | id prefix | path>]
+const HELP = `Usage: ./denow task inspect [options] [<id | id prefix | path>]
 
 Shows a session turn by turn: each turn's messages, tool calls paired with their outputs,
 synthesized outputs, orphan calls, compaction checkpoints, a table of records per turn,
@@ -67,8 +79,9 @@ Options:
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
 session id or unique id prefix.
 
-Exit codes: 0 healthy, 1 problems found (or a session in use), 2 usage error or session
-not found. With --html: 0 once the page is written, healthy or not.
+Exit codes: 0 healthy; 1 problems found (or a session in use); 2 the command cannot work
+as given (usage, unknown or ambiguous session, unreadable file). With --html: 0 once the
+page is written, healthy or not.
 `;
 
 /** A path argument that names no file. */
@@ -111,9 +124,9 @@ async function printPieces(out: Sink, pieces: Iterable<string>): Promise<void> {
   await out(pending);
 }
 
+/** Colour on a terminal, never with NO_COLOR set (Deno.noColor needs no permission). */
 function useColor(): boolean {
-  const noColor = Deno.env.get("NO_COLOR");
-  return Deno.stdout.isTerminal() && (noColor === undefined || noColor === "");
+  return Deno.stdout.isTerminal() && !Deno.noColor;
 }
 
 const isPath = (target: string) =>
@@ -324,13 +337,37 @@ function checkHtmlFlags(values: Record<string, string | boolean | undefined>): v
   if (values.html === "") throw new UsageError('--html needs a file name, or "-" for stdout');
 }
 
-/** The exit code and the message for an error, never a stack trace. */
-function explain(error: unknown): { code: number; message: string } {
-  const message = errorMessage(error);
-  if (error instanceof UsageError) {
-    return { code: 2, message: `${message}\nRun with --help for usage.` };
+/**
+ * What reading the session needs: the sessions folder (or the file and its store) and, without
+ * `--sessions-dir`, the variable that may name another folder.
+ */
+function inspectNeeds(args: string[]): Need[] {
+  let parsed;
+  try {
+    parsed = parseInspectArgs(args);
+  } catch {
+    return []; // main says what is wrong with the arguments
   }
-  return { code: outcomeOf(error).exitCode, message };
+  const { values, positionals: [target] } = parsed;
+  if (values.help) return [];
+  const dir = values["sessions-dir"];
+  if (target !== undefined && isPath(target)) {
+    // Another tool's file is read with what lies beside it (Claude Code's subagents).
+    return needsToRead([dir ?? impliedSessionsRoot(target) ?? dirname(target)], []);
+  }
+  if (values.codex || values.claude) return homeNeeds(values.codex ? "codex" : "claude");
+  return needsToRead([dir ?? "sessions"], dir === undefined ? [SESSIONS_DIR_ENV] : []);
+}
+
+/** What `--codex` or `--claude` needs: the variables that name the home, then the home. */
+function homeNeeds(tool: "codex" | "claude"): Need[] {
+  const variables = [tool === "codex" ? "CODEX_HOME" : "CLAUDE_CONFIG_DIR", "HOME"];
+  const known = variables.every((variable) =>
+    Deno.permissions.querySync({ name: "env", variable }).state === "granted"
+  );
+  // The folder is known once the variables may be read; Deno asks for it then.
+  const root = known ? (tool === "codex" ? codexSessionsRoot() : claudeProjectsRoot()) : [];
+  return needsToRead([root].flat(), variables);
 }
 
 /**
@@ -344,10 +381,17 @@ export async function run(
   try {
     return await main(args, io.out);
   } catch (error) {
-    const { code, message } = explain(error);
-    await io.err(`turnlog inspect: ${message}\n`);
-    return code;
+    const hint = error instanceof UnsupportedRepairError
+      ? `Continue it in turnlog instead, every call paired: ${importCommand(error.path)}`
+      : hintFor("inspect", error);
+    await io.err(
+      `turnlog inspect: ${errorMessage(error)}\n${hint === undefined ? "" : `${hint}\n`}`,
+    );
+    return outcomeOf(error).exitCode;
   }
 }
 
-if (import.meta.main) Deno.exit(await run(Deno.args));
+if (import.meta.main) {
+  const allowed = await ensurePermissions("inspect", inspectNeeds(Deno.args), Deno.args);
+  Deno.exit(allowed ? await run(Deno.args) : 2);
+}

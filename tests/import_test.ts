@@ -184,14 +184,20 @@ Deno.test("cli/import.ts imports by id from the Codex home, prints the resume co
   assertEquals(await fingerprint(codex[1]!.path), before);
 });
 
-Deno.test("cli/import.ts: usage errors and files it cannot import exit 2 with one clear line", async () => {
+Deno.test("cli/import.ts: usage errors and files it cannot import exit 2, saying why and what to do", async () => {
   await using dir = await tempDir();
   const claude = await writeClaudeHome(join(dir.path, "claude"));
   const env = { TURNLOG_SESSIONS_DIR: join(dir.path, "sessions") };
   const cases: [string[], RegExp][] = [
-    [[], /^turnlog import: Name the session to import: a file path, an id or an id prefix\n/],
+    [
+      [],
+      /^turnlog import: Name the session to import: a file path, an id or an id prefix\nRun \.\/denow task import --help for the options\.\n$/,
+    ],
     [["--codex", "--claude", "x"], /^turnlog import: --codex and --claude do not go together\n/],
-    [[claude.empty], /^turnlog import: .*: no conversation to resume \(empty file\)\n$/],
+    [
+      [claude.empty],
+      /^turnlog import: (\S+): no conversation to resume \(empty file\)\nLook at it: \.\/denow task inspect \1\n$/,
+    ],
     [
       ["--claude", "ffffffff"],
       /^turnlog import: Session not found: no session with id or prefix "ffffffff" in /,

@@ -119,7 +119,7 @@ Deno.test("inspectSession() on a Codex rollout with orphan calls: per-turn calls
   assertEquals(
     refused.message,
     `Repairing a Codex CLI rollout in place is not supported yet: ${report.session.path} is ` +
-      "left as it is (an import continues it as a new turnlog session, every call paired)",
+      "left as it is",
   );
 });
 

@@ -106,6 +106,11 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
     } (${totals.resumedTurns} resumed, ${totals.unfinishedTurns} did not finish)`,
   );
   if (totals.counts.ignored > 0) field("ignored", kindCounts(totals.ignored));
+  const forked = session.forkedFrom;
+  if (forked) {
+    const upTo = forked.turn === null ? "every turn" : `the turns before turn ${forked.turn}`;
+    field("forked", `from ${forked.sessionId} (${upTo})`);
+  }
   const from = session.importedFrom;
   if (from) {
     field(

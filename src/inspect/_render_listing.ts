@@ -20,7 +20,11 @@ export function renderListing(listing: SessionListing, options: RenderOptions): 
     formatTime(s.created),
     formatNumber(s.turns),
     formatNumber(s.records),
-    visible(clip(s.firstUserMessage ?? "(no user message)", options.textChars ?? 60)),
+    visible(clip(
+      (s.forkedFrom ? `(fork of ${s.forkedFrom.slice(0, 8)}) ` : "") +
+        (s.firstUserMessage ?? "(no user message)"),
+      options.textChars ?? 60,
+    )),
   ]);
   const title = ["id prefix", "created", "turns", "records", "first user message"];
   const widths = title.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
@@ -36,7 +40,7 @@ export function renderListing(listing: SessionListing, options: RenderOptions): 
   if (listing.more) {
     out.push(paint("dim", `(more sessions: --limit N shows more)`));
   }
-  out.push(paint("dim", "Inspect one: deno task inspect <id prefix>"));
+  out.push(paint("dim", "Inspect one: ./denow task inspect <id prefix>"));
   return out.join("\n") + "\n";
 }
 

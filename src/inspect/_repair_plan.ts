@@ -84,15 +84,17 @@ const TOOL_FILES = { codex: "a Codex CLI rollout", "claude-code": "a Claude Code
 
 /** A repair asked of another tool's file: not supported yet (a command exits with 2). */
 export class UnsupportedRepairError extends TurnlogError {
-  /** An error naming the file and what to do instead. */
+  /** The file that was not repaired. */
+  readonly path: string;
+  /** An error naming the file; an import is what to do instead. */
   constructor(path: string, format: "codex" | "claude-code", options?: ErrorOptions) {
     super(
       "session_file",
-      `Repairing ${TOOL_FILES[format]} in place is not supported yet: ${path} is left as it is ` +
-        "(an import continues it as a new turnlog session, every call paired)",
+      `Repairing ${TOOL_FILES[format]} in place is not supported yet: ${path} is left as it is`,
       options,
     );
     this.name = "UnsupportedRepairError";
+    this.path = path;
   }
 }
 

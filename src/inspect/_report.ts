@@ -192,6 +192,7 @@ export function sessionFacts(
     wireApi: meta?.wireApi ?? null,
     policy: meta?.policy ?? null,
     formatVersion: meta?.version ?? null,
+    forkedFrom: meta?.forkedFrom ?? null,
   };
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ForkKind, SessionFormat, SessionState, TokenTotals } from "../formats/mod.ts";
-import type { ImportedFrom, Policy, Usage, WireApi } from "../record/mod.ts";
+import type { ForkedFrom, ImportedFrom, Policy, Usage, WireApi } from "../record/mod.ts";
 import type { Checkpoint, Header, InspectProblem, LineRef, RecordCounts, Turn } from "./_types.ts";
 
 /** The session as its `session_meta` and file describe it; null where unknown. */
@@ -68,6 +68,8 @@ export interface SessionFacts {
   policy: Policy | null;
   /** The record format's version. */
   formatVersion: number | null;
+  /** The session and turn this one was forked from, or null. */
+  forkedFrom: ForkedFrom | null;
 }
 
 /** An output resume synthesized (and wrote) for a call an earlier run left without one. */

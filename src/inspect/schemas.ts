@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  ForkedFromSchema,
   ImportedFromSchema,
   PolicySchema,
   RunOutcomeSchema,
@@ -262,6 +263,7 @@ export const SessionFactsSchema = z.object({
   wireApi: WireApiSchema.nullable(),
   policy: PolicySchema.nullable(),
   formatVersion: z.number().int().nullable(),
+  forkedFrom: ForkedFromSchema.nullable(),
 });
 
 /** An output resume synthesized (and wrote) for a call an earlier run left without one. */
@@ -366,6 +368,7 @@ export const ListedSessionSchema = z.object({
   records: z.number().int().nonnegative(),
   /** The first user message, on one line, shortened; null when the head holds none. */
   firstUserMessage: z.string().nullable(),
+  forkedFrom: z.string().nullable(),
 });
 
 /** The `inspect --list --json` document. */

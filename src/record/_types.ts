@@ -131,6 +131,16 @@ export interface SessionMeta {
   policy: Policy;
   /** Present on a session imported from another tool's file (`./denow task import`). */
   importedFrom?: ImportedFrom | undefined;
+  /** Present on a fork: the session it started from, and the turn it was cut before. */
+  forkedFrom?: ForkedFrom | undefined;
+}
+
+/** Where a forked session came from. */
+export interface ForkedFrom {
+  /** The session it copied its history from. */
+  sessionId: string;
+  /** The turn of that session it was cut before (1-based); null when it took every turn. */
+  turn: number | null;
 }
 
 /** Written once at the start of every turn (every run). */

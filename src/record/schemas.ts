@@ -92,6 +92,12 @@ export const ImportedFromSchema = z.object({
   sessionId: z.string().nullable(),
 });
 
+/** Where a forked session came from. */
+export const ForkedFromSchema = z.object({
+  sessionId: z.string().min(1),
+  turn: z.number().int().positive().nullable(),
+});
+
 /** The first line of a session file, written once. */
 export const SessionMetaSchema = z.object({
   version: z.number().int().positive(),
@@ -104,6 +110,7 @@ export const SessionMetaSchema = z.object({
   policy: PolicySchema,
   /** Present on a session imported from another tool's file. */
   importedFrom: ImportedFromSchema.optional(),
+  forkedFrom: ForkedFromSchema.optional(),
 });
 
 /** Written once at the start of every turn (every run). */
