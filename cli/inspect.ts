@@ -26,6 +26,7 @@ import {
   listSessions,
   resolveSessionsRoot,
   SESSIONS_DIR_ENV,
+  walkSessions,
 } from "../src/store/mod.ts";
 import { ensurePermissions, type Need, needsToRead } from "./_permissions.ts";
 import { fail } from "./_voice.ts";
@@ -39,6 +40,7 @@ Without an argument (or with --list), lists the sessions, newest first.
 
 Options:
   --list               List sessions (the default without an argument)
+  --last               The newest session
   --limit N            Sessions listed (default 25)
   --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
   --json               Print one JSON document instead of text: the turns with their
@@ -113,6 +115,7 @@ function parseInspectArgs(args: string[]) {
   if (args.at(-1) === "--html") throw new UsageError('--html needs a file name, or "-" for stdout');
   const parsed = parseFlags(args, {
     list: { type: "boolean" },
+    last: { type: "boolean" },
     limit: { type: "string" },
     "sessions-dir": { type: "string" },
     json: { type: "boolean" },
@@ -138,6 +141,9 @@ function parseInspectArgs(args: string[]) {
     for (const flag of ["json", "entries", "repair", "list", "full"] as const) {
       if (values[flag]) throw new UsageError(`--history does not go with --${flag}`);
     }
+  }
+  if (values.last && (positionals.length > 0 || values.list)) {
+    throw new UsageError("--last names the session: give no id, path or --list with it");
   }
   checkHtmlFlags(values);
   return parsed;
@@ -231,6 +237,13 @@ async function report(path: string, options: InspectOptions, values: Values): Pr
   return report.healthy ? 0 : 1;
 }
 
+/** The id of the newest session in the store, for `--last`. */
+async function newestSession(values: Values): Promise<string> {
+  const root = resolveSessionsRoot(values["sessions-dir"]);
+  for await (const location of walkSessions(root)) return location.id;
+  throw new TurnlogError("not_found", `No session in ${root} (--last)`);
+}
+
 /** Runs the command; returns the exit code. */
 export async function main(args: string[]): Promise<number> {
   const { values, positionals } = parseInspectArgs(args);
@@ -238,7 +251,7 @@ export async function main(args: string[]): Promise<number> {
     await print(Deno.stdout, HELP);
     return 0;
   }
-  const target = positionals[0];
+  const target = values.last ? await newestSession(values) : positionals[0];
   if (target === undefined || values.list) {
     if (target !== undefined) throw new UsageError("--list takes no session argument");
     return await list(values, resolveSessionsRoot(values["sessions-dir"]));
