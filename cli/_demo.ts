@@ -138,7 +138,7 @@ function whatNext(demo: Demo, path: string, prefix: string): void {
          its workspace ${shown(demo.workspace)} (a resumed session works there again)
 ${demo.s.bold("Next")}     ./denow task resume ${dir}--session ${prefix} "read notes.txt"
          ./denow task inspect ${dir}${prefix}
-         ./denow task notebooks   (then open notebooks/02_resume.ipynb)`);
+         ./denow task notebooks 02   (this story step by step, in notebooks/02_interrupted_tool_call.ipynb)`);
 }
 
 /** Runs the demo; returns the exit code. */

@@ -37,6 +37,7 @@ import {
   listSessions,
   resolveSessionsRoot,
   SESSIONS_DIR_ENV,
+  walkSessions,
 } from "../src/store/mod.ts";
 import { ensurePermissions, type Need, needsToRead } from "./_permissions.ts";
 import { hintFor } from "./_voice.ts";
@@ -54,6 +55,7 @@ told from the file's first lines); other tools' files are only read, never writt
 
 Options:
   --list               List sessions (the default without an argument)
+  --last               The newest session
   --limit N            Sessions listed (default 25)
   --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions); a
                        Codex sessions root or a Claude Code projects root works too
@@ -144,6 +146,7 @@ function parseInspectArgs(args: string[]) {
   if (args.at(-1) === "--html") throw new UsageError('--html needs a file name, or "-" for stdout');
   const parsed = parseFlags(args, {
     list: { type: "boolean" },
+    last: { type: "boolean" },
     limit: { type: "string" },
     "sessions-dir": { type: "string" },
     json: { type: "boolean" },
@@ -171,6 +174,9 @@ function parseInspectArgs(args: string[]) {
     for (const flag of ["json", "entries", "repair", "list", "full"] as const) {
       if (values[flag]) throw new UsageError(`--history does not go with --${flag}`);
     }
+  }
+  if (values.last && (positionals.length > 0 || values.list)) {
+    throw new UsageError("--last names the session: give no id, path or --list with it");
   }
   checkHtmlFlags(values);
   const roots = (["codex", "claude", "sessions-dir"] as const).filter((f) =>
@@ -296,6 +302,19 @@ async function report(path: string, options: InspectOptions, cmd: Command): Prom
   return report.healthy ? 0 : 1;
 }
 
+/** The id of the newest session (turnlog's store, or the Codex or Claude Code root), for `--last`. */
+async function newestSession(values: Values): Promise<string> {
+  const source = await foreignSourceOf(values);
+  if (source) {
+    const newest = (await listForeignSessions(source, { limit: 1 })).sessions[0];
+    if (newest) return newest.id;
+    throw new TurnlogError("not_found", `No session in ${source.root} (--last)`);
+  }
+  const root = resolveSessionsRoot(values["sessions-dir"]);
+  for await (const location of walkSessions(root)) return location.id;
+  throw new TurnlogError("not_found", `No session in ${root} (--last)`);
+}
+
 /** Runs the command, writing to `out` (stdout by default); returns the exit code. */
 export async function main(args: string[], out: Sink = toStdout): Promise<number> {
   const { values, positionals } = parseInspectArgs(args);
@@ -304,7 +323,7 @@ export async function main(args: string[], out: Sink = toStdout): Promise<number
     await out(HELP);
     return 0;
   }
-  const target = positionals[0];
+  const target = values.last ? await newestSession(values) : positionals[0];
   if (target === undefined || values.list) {
     if (target !== undefined) throw new UsageError("--list takes no session argument");
     return await list(cmd);
