@@ -5,6 +5,7 @@ import { tempDir } from "./_helpers.ts";
 import { eventOf, fileRecords, harness, labels, pairedCallCount } from "./_runtime_helpers.ts";
 import { ForeignSessionError } from "../src/formats/mod.ts";
 import { importSession, locateForeignSession } from "../src/import/mod.ts";
+import { inspectSession, renderReport } from "../src/inspect/mod.ts";
 import { isUuidV7, SessionFileError } from "../src/record/mod.ts";
 import { resumeForeignFile } from "../src/resume/mod.ts";
 import { findSession, SessionNotFoundError } from "../src/store/mod.ts";
@@ -61,6 +62,13 @@ Deno.test("importSession() writes a new session of the active branch's history, 
     "synthesized:Bash",
     "run_finished",
   ]);
+  const shown = renderReport(await inspectSession(imported.path), { color: false });
+  assertMatch(
+    shown,
+    new RegExp(
+      `\n {2}imported from the Claude Code transcript ${home.forks} \\(session 5f0e1d2c-0000-4000-8000-000000000002\\)\n`,
+    ),
+  );
   // Exactly the history a resume of the source would send.
   const { history } = await resumeForeignFile(home.forks, "claude-code");
   assertEquals(

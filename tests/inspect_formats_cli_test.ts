@@ -84,6 +84,8 @@ Deno.test("cli: --codex and --claude list those tools' sessions newest first, wi
   const byDir = await inspect(["--sessions-dir", h.env.CODEX_HOME!], h.env);
   assertEquals(rows(byDir), rows(codex));
   assertMatch(byDir.stdout, /Inspect one: \.\/denow task inspect --sessions-dir \S+ <id prefix>/);
+  const last = await inspect(["--codex", "--last"], h.env);
+  assertMatch(last.stdout, /^Session 019c8bfe-ec25-79e0-97d7-bda6a9c575ff {2}healthy\n/);
 });
 
 Deno.test("cli: an id prefix finds another tool's session; --json reports its format and calls per turn", async () => {
