@@ -18,7 +18,13 @@ import {
   runTurn,
   terminalApprover,
 } from "../src/runtime/mod.ts";
-import { resolveSessionsRoot, shortestUniquePrefix, walkSessions } from "../src/store/mod.ts";
+import {
+  findSession,
+  readSessionMeta,
+  resolveSessionsRoot,
+  shortestUniquePrefix,
+  walkSessions,
+} from "../src/store/mod.ts";
 import { colorEnabled } from "../src/text/mod.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
@@ -59,6 +65,18 @@ async function targetSession(
     );
   }
   return fork.meta.id;
+}
+
+/**
+ * The workspace of the turn: `--workspace`; else, for a session continued, the folder its
+ * `session_meta` records when that folder still exists; else the current directory.
+ */
+async function workspaceFor(args: ResumeArgs, root: string, sessionId: string | undefined) {
+  if (args.workspace !== undefined || sessionId === undefined) return args.workspace;
+  const meta = await readSessionMeta((await findSession(root, sessionId)).path);
+  if (meta === undefined) return undefined;
+  const exists = await Deno.stat(meta.cwd).then((info) => info.isDirectory, () => false);
+  return exists ? meta.cwd : undefined;
 }
 
 /** Ctrl-C cancels the turn; a second Ctrl-C quits at once. Returns how to stop listening. */
@@ -128,7 +146,6 @@ function exitCodeOf(terminal: RunEvent | undefined): number {
 
 /** The lines after the turn: the session, its records, and how to continue it. */
 async function summary(
-  args: ResumeArgs,
   root: string,
   started: RunEventOf<"run_started">,
   options: { recordsAfter: number | undefined; colour: boolean },
@@ -140,7 +157,6 @@ async function summary(
   const command = resumeCommand({
     prefix: await shortestUniquePrefix(root, started.sessionId),
     root,
-    workspace: args.workspace,
     policy,
     message: "your next message",
   });
@@ -170,6 +186,7 @@ export async function runCliTurn(
   let connection = options.connection;
   try {
     const sessionId = await targetSession(args, root, write);
+    args = { ...args, workspace: await workspaceFor(args, root, sessionId) };
     connection ??= await connectModel({ model: args.model });
     const { started, terminal } = await runAndPrint(args, sessionId, connection, write);
     Object.assign(result, { started, terminal, exitCode: exitCodeOf(terminal) });
@@ -190,7 +207,7 @@ export async function runCliTurn(
   result.recordsAfter = terminal && "recordCount" in terminal ? terminal.recordCount : undefined;
   if (!args.json) {
     const colour = write === stdout && colorEnabled();
-    write(await summary(args, root, result.started, { recordsAfter: result.recordsAfter, colour }));
+    write(await summary(root, result.started, { recordsAfter: result.recordsAfter, colour }));
   }
   return result;
 }

@@ -1,5 +1,5 @@
 /**
- * `deno task serve`: serves the agent route and the session browser on loopback. `POST
+ * `./denow task serve`: serves the agent route and the session browser on loopback. `POST
  * /api/agent/stream` with `{ message, sessionId? }` streams the turn's events as Server-Sent
  * Events; approvals are answered with `POST /api/agent/approvals/<runId>/<callId>`
  * `{ decision }`; `GET /` lists the sessions and `GET /sessions/<id>` shows one, live.
@@ -14,9 +14,9 @@ import {
 } from "../src/runtime/mod.ts";
 import type { Policy, WireApi } from "../src/record/mod.ts";
 import { createServerHandler } from "../src/server/mod.ts";
-import { errorMessage } from "../src/errors/mod.ts";
 import { resolveSessionsRoot } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
+import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 import { resumeCommand } from "./_commands.ts";
 
 /** The help text. */
@@ -46,7 +46,9 @@ Options:
                                (default: 75% of the model's context window)
       --max-message-chars <n>  the longest message a turn takes (default 1000000); a
                                longer one (or a larger body) is refused with 413
-  -h, --help                   this help`;
+  -h, --help                   this help
+
+${EXIT_CODES_HELP}`;
 
 /** What `serve` was asked to do. */
 interface ServeArgs {
@@ -118,7 +120,7 @@ async function serve(args: ServeArgs, connection: ModelConnection): Promise<void
     onListen: ({ hostname, port }) => {
       const base = `http://${hostname}:${port}`;
       console.log(
-        `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider})`,
+        `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider}, ${connection.baseURL})`,
       );
       console.log(`sessions: ${resolveSessionsRoot(args.sessionsDir)}`);
       console.log(`browse the sessions: ${base}/`);
@@ -143,9 +145,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     args = parseServeArgs(argv);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`error: ${error.message}\nRun ./denow task serve --help for the options.`);
-    return 2;
+    return fail("serve", error);
   }
   if (args.help) {
     console.log(HELP);
@@ -155,8 +155,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     connection = await connectModel({ model: args.model });
   } catch (error) {
-    console.error(`error: Could not start the model: ${errorMessage(error)}`);
-    return 1;
+    return fail("serve", error);
   }
   try {
     await serve(args, connection);
@@ -167,10 +166,11 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
+  let code: number;
   try {
-    Deno.exit(await main(Deno.args));
+    code = await main(Deno.args);
   } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    Deno.exit(1);
+    code = fail("serve", error);
   }
+  Deno.exit(code);
 }

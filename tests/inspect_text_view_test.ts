@@ -5,22 +5,26 @@ import {
   inspectSession,
   type RenderOptions,
   renderReport,
-  reportTextPieces,
+  writeReportText,
 } from "../src/inspect/mod.ts";
 import { makeRecord } from "../src/record/mod.ts";
 import { generateSessionText, writeSession } from "../testing/generate/mod.ts";
+import { CLAUDE_FIXTURES } from "../testing/formats/claude_fixtures.ts";
+import { CODEX_FIXTURES } from "../testing/formats/codex_fixtures.ts";
 
-/** The streamed view, joined, and the report it returned. */
+/** The streamed view, its pieces joined, and the report it returned. */
 async function streamed(path: string, render: RenderOptions, textLimit?: number) {
-  const pieces = reportTextPieces(path, { render, ...(textLimit ? { textLimit } : {}) });
   let text = "";
   let count = 0;
-  let step = await pieces.next();
-  for (; !step.done; step = await pieces.next()) {
-    text += step.value;
-    count++;
-  }
-  return { text, count, report: step.value };
+  const report = await writeReportText(path, {
+    render,
+    ...(textLimit ? { textLimit } : {}),
+    write: (piece) => {
+      text += piece;
+      count++;
+    },
+  });
+  return { text, count, report };
 }
 
 /** The view made the old way: one report with every entry, rendered at once. */
@@ -29,7 +33,7 @@ async function whole(path: string, render: RenderOptions, textLimit?: number) {
   return renderReport(report, render);
 }
 
-Deno.test("reportTextPieces() streams the very text renderReport makes, on generated sessions of every kind", async () => {
+Deno.test("writeReportText() streams the very text renderReport makes, on generated sessions of every kind", async () => {
   await using dir = await tempDir();
   let damaged = 0;
   let orphans = 0;
@@ -52,7 +56,7 @@ Deno.test("reportTextPieces() streams the very text renderReport makes, on gener
   assert(damaged >= 5 && orphans >= 5, `${damaged} damaged, ${orphans} with orphan calls`);
 });
 
-Deno.test("reportTextPieces() shows an output in a later turn, a dropped output and an orphan call as the whole report does", async () => {
+Deno.test("writeReportText() shows an output in a later turn, a dropped output and an orphan call as the whole report does", async () => {
   await using dir = await tempDir();
   const story = await makeStory(dir.path);
   const lines = splitLines(await Deno.readFile(story.path)).map((l) => new TextDecoder().decode(l));
@@ -83,7 +87,7 @@ Deno.test("reportTextPieces() shows an output in a later turn, a dropped output 
   }
 });
 
-Deno.test("reportTextPieces() of a file without turns says so, like the whole report", async () => {
+Deno.test("writeReportText() of a file without turns says so, like the whole report", async () => {
   await using dir = await tempDir();
   const path = `${dir.path}/s.jsonl`;
   await Deno.writeTextFile(path, "not json\n");
@@ -92,16 +96,47 @@ Deno.test("reportTextPieces() of a file without turns says so, like the whole re
   assert(text.includes("(no turns)"));
 });
 
-Deno.test("reportTextPieces() hands out each turn before reading the next", async () => {
+Deno.test("writeReportText() writes each turn as soon as it is complete, and keeps none", async () => {
   await using dir = await tempDir();
   const session = await writeSession(dir.path, { seed: 5, turns: 12 });
-  const pieces = reportTextPieces(session.path, { render: { color: false } });
-  const seen: string[] = [];
-  for await (const piece of pieces) seen.push(piece);
-  // The header, one piece per turn (a turn's lines in one piece), and the end.
   const turns = (await inspectSession(session.path)).turns.length;
+  const seen: string[] = [];
+  await writeReportText(session.path, {
+    render: { color: false },
+    write: (piece) => void seen.push(piece),
+  });
+  // The header, one piece per turn (a turn's lines in one piece), and the end.
   assertEquals(seen.length, turns + 2);
   for (const [index, piece] of seen.slice(1, -1).entries()) {
     assert(piece.startsWith(`━━ Turn ${index + 1} `), piece.slice(0, 40));
   }
+  // Each turn is written while the file is read, before the next one is complete: a turn's
+  // entries are let go of once written.
+  let written = 0;
+  let heldAtMost = 0;
+  await inspectSession(session.path, {
+    entries: true,
+    onBlock(block) {
+      written++;
+      heldAtMost = Math.max(heldAtMost, block.entries?.length ?? 0);
+      block.entries = [];
+    },
+  });
+  assertEquals(written, turns + 1);
+  assert(heldAtMost > 0);
+});
+
+Deno.test("writeReportText() of a Codex rollout and a Claude Code transcript is the whole report's text", async () => {
+  await using dir = await tempDir();
+  const fixtures = [
+    ...Object.entries(CODEX_FIXTURES).map(([name, make]) => [`codex-${name}`, make] as const),
+    ...Object.entries(CLAUDE_FIXTURES).map(([name, make]) => [`claude-${name}`, make] as const),
+  ];
+  for (const [name, make] of fixtures) {
+    const path = `${dir.path}/${name}.jsonl`;
+    await Deno.writeTextFile(path, make());
+    const { text } = await streamed(path, { color: false });
+    assertStrictEquals(text, await whole(path, { color: false }), name);
+  }
+  assert(fixtures.length >= 10, `${fixtures.length} fixtures`);
 });

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import type { LineProblem } from "../record/_parse.ts";
 import type { ApprovalMode, SessionRecord } from "../record/mod.ts";
 
@@ -77,6 +78,8 @@ export interface ForeignFork {
   fromLine: number | null;
   /** The branch's first line. */
   firstLine: number;
+  /** The `uuid` of the branch's first line (Claude Code names every line), or null. */
+  uuid: string | null;
   /** The branch's last line. */
   lastLine: number;
   /** Lines in the branch. */
@@ -208,11 +211,11 @@ export interface ForeignFacts {
   claudeCode: ClaudeCodeFacts | null;
 }
 
-/** A foreign file that cannot be read as asked. */
-export class ForeignSessionError extends Error {
+/** A foreign file that cannot be read as asked (a command exits with 2). */
+export class ForeignSessionError extends TurnlogError {
   /** An error about a foreign session file. */
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("session_file", message, options);
     this.name = "ForeignSessionError";
   }
 }

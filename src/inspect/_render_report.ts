@@ -5,17 +5,196 @@
  *
  * @module
  */
+import { formatNumber, formatTime, type Painter, plural, visible } from "../text/mod.ts";
+import { renderBlock } from "./_render_entries.ts";
+import { FORMAT_NAMES, linkedSections, sessionHeader } from "./_render_facts.ts";
+import { type RenderOptions, sizeWithBytes, type View, viewOf } from "./_render_text.ts";
 import {
-  blockLines,
-  countTable,
-  findings,
-  lineWidthOf,
-  nextSteps,
-  noTurns,
-  sessionHeader,
-} from "./_render_sections.ts";
-import { type RenderOptions, viewOf } from "./_render_text.ts";
-import type { InspectReport } from "./_types.ts";
+  type Header,
+  type InspectReport,
+  RECORD_COUNT_COLUMNS,
+  type RecordCounts,
+  type Turn,
+} from "./_types.ts";
+
+/** A turn's heading: its run, time, model, policy and lines. */
+function turnHeading(turn: Turn, paint: Painter): string {
+  const parts = [
+    `run ${visible(turn.runId)}`,
+    formatTime(turn.time),
+    visible(turn.model),
+    turn.policy.approval,
+    turn.resumed ? paint("yellow", "resumed") : "new",
+  ];
+  return `${paint("bold", `━━ Turn ${turn.index}`)} ${paint("dim", "·")} ${
+    parts.join(paint("dim", " · "))
+  } ${paint("dim", `· lines ${turn.startLine}-${turn.endLine}`)}`;
+}
+
+/** Digits of the gutter: enough for the largest line number the report names. */
+export function lineWidthOf(report: InspectReport): number {
+  return String(Math.max(1, report.session.lines, ...report.problems.map((p) => p.line))).length;
+}
+
+/**
+ * The lines of one block of `report`: the lines before the first turn (none when it holds no
+ * entry), or a turn with its heading.
+ */
+export function blockLines(
+  report: InspectReport,
+  block: Header | Turn,
+  layout: { view: View; lineWidth: number },
+): string[] {
+  const { view, lineWidth } = layout;
+  const { paint } = view;
+  const foreign = report.session.format !== "turnlog";
+  if (!("index" in block)) {
+    if ((block.entries?.length ?? 0) === 0) return [];
+    return [
+      paint("bold", `── Before the first turn (lines 1-${block.endLine}) ──`),
+      ...renderBlock(block, { view, lineWidth, turn: null, last: false, foreign }),
+      "",
+    ];
+  }
+  const last = block.index === report.turns.length;
+  return [
+    turnHeading(block, paint),
+    ...renderBlock(block, { view, lineWidth, turn: block.index, last, foreign }),
+    "",
+  ];
+}
+
+/** The session's header: its verdict, its facts, its size. */
+export function headerLines(report: InspectReport, paint: Painter): string[] {
+  const { session } = report;
+  const size = `${sizeWithBytes(session.sizeBytes)}, ${plural(session.records, "record")}, ${
+    plural(session.lines, "line")
+  }`;
+  return sessionHeader(report, paint, size);
+}
+
+/** What follows the turns: the count table, forks and subagents, findings, next steps. */
+export function endLines(report: InspectReport, paint: Painter): string[] {
+  return [
+    ...(report.turns.length === 0 ? [paint("dim", "(no turns)"), ""] : []),
+    ...countTable(report, paint),
+    ...linkedSections(report, paint),
+    ...findings(report, paint),
+    ...nextSteps(report, paint),
+  ];
+}
+
+const COLUMN_TITLES: Record<keyof RecordCounts, string> = {
+  session_meta: "meta",
+  turn_context: "context",
+  message: "message",
+  function_call: "call",
+  function_call_output: "output",
+  compaction_summary: "summary",
+  compaction_checkpoint: "checkpoint",
+  run_finished: "finished",
+  problem_lines: "bad line",
+  ignored: "ignored",
+  total: "total",
+};
+
+function countTable(report: InspectReport, paint: Painter): string[] {
+  const rows: string[][] = [];
+  // A turnlog file never has ignored things: the column shows only when a file has some.
+  const columns = RECORD_COUNT_COLUMNS.filter((c) =>
+    c !== "ignored" || report.totals.counts.ignored > 0
+  );
+  const title = ["turn", "lines", ...columns.map((c) => COLUMN_TITLES[c])];
+  const cells = (counts: RecordCounts) => columns.map((c) => formatNumber(counts[c]));
+  if (report.header.endLine > 0) {
+    rows.push(["header", `1-${report.header.endLine}`, ...cells(report.header.counts)]);
+  }
+  for (const turn of report.turns) {
+    rows.push([String(turn.index), `${turn.startLine}-${turn.endLine}`, ...cells(turn.counts)]);
+  }
+  const total = ["total", "", ...cells(report.totals.counts)];
+  const widths = title.map((t, i) =>
+    Math.max(t.length, ...[...rows, total].map((r) => r[i]!.length))
+  );
+  const line = (row: string[]) =>
+    "  " + row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join("  ");
+  return [
+    paint("bold", "Records per turn"),
+    paint("dim", line(title)),
+    ...rows.map(line),
+    paint("bold", line(total)),
+    "",
+  ];
+}
+
+function findings(report: InspectReport, paint: Painter): string[] {
+  const out: string[] = [];
+  const fix = report.session.format === "turnlog"
+    ? "resume would synthesize an output"
+    : "an import gives it a synthesized output";
+  const section = (title: string, lines: string[]) => out.push(title, ...lines, "");
+  if (report.synthesizedOutputs.length > 0) {
+    section(
+      paint("bold", `Synthesized outputs (${report.synthesizedOutputs.length})`),
+      report.synthesizedOutputs.map((s) =>
+        `  line ${s.line} (turn ${s.turn ?? "-"}): ${visible(s.callId)} (${
+          visible(s.toolName)
+        }) answers ${
+          s.call
+            ? `the call at line ${s.call.line}, turn ${s.call.turn ?? "-"}`
+            : "no call in the file"
+        }`
+      ),
+    );
+  }
+  if (report.orphanCalls.length > 0) {
+    section(
+      paint("yellow", paint("bold", `Orphan calls (${report.orphanCalls.length})`)),
+      report.orphanCalls.map((c) =>
+        `  line ${c.line} (turn ${c.turn ?? "-"}): ${visible(c.callId)} (${visible(c.name)})${
+          c.inCheckpoint ? " in the checkpoint's replacement history" : ""
+        }: ${fix}`
+      ),
+    );
+  }
+  if (report.problems.length > 0) {
+    section(
+      paint("red", paint("bold", `Problems (${report.problems.length})`)),
+      report.problems.map((p) => `  ${paint("red", p.kind)}  ${visible(p.message)}`),
+    );
+  }
+  return out;
+}
+
+function nextSteps(report: InspectReport, paint: Painter): string[] {
+  const format = report.session.format;
+  if (format !== "turnlog") {
+    if (report.session.state !== "records") return [];
+    const out = report.continueCommand
+      ? [paint("bold", "Continue it in turnlog (a new session; this file is never written):"), [
+        `  ${report.continueCommand}`,
+      ]].flat()
+      : [];
+    if (!report.healthy) {
+      out.push(paint(
+        "dim",
+        `Repairing a ${FORMAT_NAMES[format]} in place is not supported yet; ` +
+          "an import pairs every call in the new session.",
+      ));
+    }
+    return out;
+  }
+  const out = report.continueCommand
+    ? [paint("bold", "Continue this session:"), `  ${report.continueCommand}`]
+    : [paint("dim", "No continue command: the file is not in a sessions store under its id.")];
+  if (!report.healthy) {
+    out.push(
+      paint("dim", "Repair: add --repair to see what would be done, --repair --write to do it."),
+    );
+  }
+  return out;
+}
 
 /**
  * Renders an inspection as text: header, turn blocks, the count table, findings, continue.
@@ -24,17 +203,11 @@ import type { InspectReport } from "./_types.ts";
  */
 export function renderReport(report: InspectReport, options: RenderOptions): string {
   const view = viewOf(options);
-  const lineWidth = lineWidthOf(report);
-  const { turns } = report;
+  const layout = { view, lineWidth: lineWidthOf(report) };
   return [
-    ...sessionHeader(report, view.paint),
-    ...blockLines(report.header, { view, lineWidth, last: false }),
-    ...turns.flatMap((turn, at) =>
-      blockLines(turn, { view, lineWidth, last: at === turns.length - 1 })
-    ),
-    ...(turns.length === 0 ? noTurns(view.paint) : []),
-    ...countTable(report, view.paint),
-    ...findings(report, view.paint),
-    ...nextSteps(report, view.paint),
+    ...headerLines(report, view.paint),
+    ...blockLines(report, report.header, layout),
+    ...report.turns.flatMap((turn) => blockLines(report, turn, layout)),
+    ...endLines(report, view.paint),
   ].join("\n") + "\n";
 }

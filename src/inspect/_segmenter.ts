@@ -17,6 +17,7 @@ import type {
   SessionMeta,
   SessionRecord,
 } from "../record/mod.ts";
+import type { SessionState } from "../formats/mod.ts";
 import {
   type CallEntry,
   HistoryPairing,
@@ -43,8 +44,8 @@ import {
   type InspectProblem,
   type InspectProblemKind,
   type InspectReport,
-  type LineRef,
   type RecordCounts,
+  type SegmenterOptions,
   type SynthesizedOutput,
   type Turn,
   type TurnEntry,
@@ -53,31 +54,21 @@ import {
 /** The default number of characters of each text kept in a report. */
 export const DEFAULT_TEXT_LIMIT = 2000;
 
-/** Options of {@linkcode TurnSegmenter}. */
-export interface SegmenterOptions {
-  /** Characters of each message, argument or output kept (the full length is recorded). */
-  textLimit?: number;
-  /**
-   * Keep every line of each turn as an entry (`entries` of the header and of each turn), as
-   * the text view shows them. Default false: then memory does not grow with the file, only
-   * with its turns and its damage.
-   */
-  entries?: boolean;
-  /**
-   * Called with the header, then with each turn, as soon as no later line can add to it (its
-   * counts, its end line and its entries are final; its calls may still learn where a later
-   * output is): a view can show the block and let go of its entries.
-   */
-  onBlock?: ((block: Header | Turn) => void) | undefined;
-  /** Called for a call answered by an output in a later block: the call's line, the output. */
-  onLaterOutput?: ((callLine: number, output: LineRef) => void) | undefined;
-}
+export type { SegmenterOptions } from "./_types.ts";
 
 /** Everything the segmenter knows when the file is read, before the store is asked. */
 export type SegmentedSession = Omit<InspectReport, "continueCommand" | "continuePrefix">;
 
 /** A block of lines with its counts: the header or a turn. */
 type Block = Header | Turn;
+
+/** What the file is, when the caller knows it (another tool's file: from its adapter). */
+export interface FileFacts {
+  /** The file's size in bytes. */
+  sizeBytes: number;
+  /** `empty` and `metadata-only` files hold no conversation, which is no problem. */
+  state?: SessionState;
+}
 
 /**
  * A reducer over a session file's lines in order: feed it every {@linkcode RecordEntry}
@@ -108,6 +99,9 @@ export class TurnSegmenter {
   #records = 0;
   #lines = 0;
   #lastLine = 0;
+  #firstPrompt: string | null = null;
+  #updated: string | null = null;
+  readonly #models = new Set<string>();
   readonly #header: Header;
   readonly #turns: Turn[] = [];
   readonly #problems: InspectProblem[] = [];
@@ -126,7 +120,7 @@ export class TurnSegmenter {
     this.#keepEntries = options.entries ?? false;
     this.#onBlock = options.onBlock;
     this.#onLaterOutput = options.onLaterOutput;
-    this.#header = { endLine: 0, counts: emptyCounts() };
+    this.#header = { endLine: 0, counts: emptyCounts(), ignored: {} };
     if (this.#keepEntries) this.#header.entries = [];
   }
 
@@ -171,15 +165,40 @@ export class TurnSegmenter {
     const block = this.#block();
     block.counts[column]++;
     block.counts.total++;
-    block.endLine = this.#lastLine;
+    block.endLine = Math.max(block.endLine, this.#lastLine);
   }
 
-  /** Takes the next line of the file: a record or a problem, with its byte range. */
+  /** Another tool's line can give several entries: a line is counted once. */
+  #see(line: number): void {
+    if (line !== this.#lastLine) this.#lines++;
+    this.#lastLine = line;
+  }
+
+  /**
+   * Takes the next entry of the file: a record or a problem, with its line's byte range.
+   * Several records of one line (another tool's) come one after the other.
+   */
   push(entry: RecordEntry, range: LineRange): void {
-    this.#lines++;
-    this.#lastLine = entry.line;
+    this.#see(entry.line);
     if (entry.problem) this.#badLine(entry.problem);
     else this.#record(entry.record, entry.line, range);
+  }
+
+  /**
+   * Takes something of another tool's file that turnlog's model cannot hold (`reasoning`,
+   * `thinking`, `image`...): counted in its turn, and shown with the ignored things of the
+   * lines right before it.
+   */
+  ignore(line: number, kind: string): void {
+    this.#see(line);
+    this.#count("ignored");
+    const block = this.#block();
+    block.ignored[kind] = (block.ignored[kind] ?? 0) + 1;
+    const last = block.entries?.at(-1);
+    if (last?.kind === "ignored") {
+      last.lastLine = Math.max(last.lastLine, line);
+      last.kinds[kind] = (last.kinds[kind] ?? 0) + 1;
+    } else this.#entry({ kind: "ignored", line, lastLine: line, kinds: { [kind]: 1 } });
   }
 
   #badLine(problem: NonNullable<RecordEntry["problem"]>): void {
@@ -195,6 +214,9 @@ export class TurnSegmenter {
 
   #record(record: SessionRecord, line: number, range: LineRange): void {
     this.#records++;
+    if (this.#updated === null || record.timestamp > this.#updated) {
+      this.#updated = record.timestamp;
+    }
     const first = !this.#sawValidRecord;
     this.#sawValidRecord = true;
     if (record.type === "turn_context") {
@@ -202,6 +224,7 @@ export class TurnSegmenter {
       const turn = newTurn(this.#turns.length + 1, line, record);
       if (this.#keepEntries) turn.entries = [];
       this.#turns.push(turn);
+      this.#models.add(record.payload.model);
     }
     this.#count(countColumn(record));
     if (record.type === "session_meta") {
@@ -288,10 +311,12 @@ export class TurnSegmenter {
       end: range.end,
       inCheckpoint: false,
     };
-    // Without entries, a text is not copied at all (a report of a large file stays small).
+    // Without entries a text is copied only for the first prompt: a large file's report stays
+    // small, and no copy is made per message.
     const keep = this.#block().entries !== undefined;
     switch (payload.type) {
       case "message":
+        if (payload.role === "user") this.#firstPrompt ??= this.#text(payload.content).text;
         if (!keep) return;
         return this.#entry({
           kind: "message",
@@ -357,20 +382,7 @@ export class TurnSegmenter {
   }
 
   #checkpoint(payload: CompactionCheckpoint, origin: Origin): void {
-    // From here on the history is the replacement history (as replay has it).
-    this.#pairing.reset();
-    const kept: Origin = { ...origin, inCheckpoint: true };
-    for (const item of payload.replacementHistory) {
-      if (item.type === "function_call") {
-        this.#pairing.call(kept, { callId: item.callId, name: item.name, entry: undefined });
-      } else if (item.type === "function_call_output") {
-        this.#pairing.output(kept, {
-          callId: item.callId,
-          toolName: item.toolName,
-          entry: undefined,
-        });
-      }
-    }
+    this.#pairing.restart(payload.replacementHistory, origin);
     const checkpoint = {
       line: origin.line,
       version: payload.version,
@@ -384,23 +396,25 @@ export class TurnSegmenter {
     this.#entry({ kind: "compaction_checkpoint", ...checkpoint });
   }
 
-  #fileProblems(): void {
-    const file = { lines: this.#lines, lastLine: this.#lastLine, stray: this.#stray };
-    this.#problems.push(...fileProblems(this.path, this.#sawValidRecord, file));
-  }
-
   /**
    * Ends the file and returns the report. Its orphans are the verdicts `normalizeHistory`
    * gives on the history as the file leaves it, so they are exactly the calls resume would
    * synthesize an output for and the outputs it would drop.
    */
-  finish(file: { sizeBytes: number }): SegmentedSession {
+  finish(file: FileFacts): SegmentedSession {
     this.#onBlock?.(this.#block());
-    this.#fileProblems();
+    const conversation = (file.state ?? "records") === "records";
+    this.#problems.push(...fileProblems(this.path, {
+      noRecord: conversation && !this.#sawValidRecord,
+      lines: this.#lines,
+      lastLine: this.#lastLine,
+      stray: this.#stray,
+    }));
     const { orphans, dropped } = this.#pairing.verdicts();
     const calls = orphanCalls(orphans);
     const outputs = droppedOutputs(this.path, dropped, this.#problems);
     const problems = [...this.#problems].sort((a, b) => a.line - b.line);
+    const totals = totalsOf(this.#header, this.#turns);
     return {
       format: "turnlog-inspect",
       version: INSPECT_REPORT_VERSION,
@@ -409,14 +423,21 @@ export class TurnSegmenter {
         sizeBytes: file.sizeBytes,
         records: this.#records,
         lines: this.#lines,
+        state: file.state ?? (this.#lines === 0 ? "empty" : "records"),
+        firstPrompt: this.#firstPrompt,
+        models: [...this.#models],
+        updated: this.#updated,
+        usage: totals.usage,
       }),
       header: this.#header,
       turns: this.#turns,
-      totals: totalsOf(this.#header, this.#turns),
+      totals,
       synthesizedOutputs: this.#synthesized,
       orphanCalls: calls,
       orphanOutputs: outputs,
       checkpoints: this.#checkpoints,
+      forks: [],
+      subagents: [],
       problems,
     };
   }

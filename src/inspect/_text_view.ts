@@ -1,40 +1,33 @@
 /**
- * The text view of a session file, streamed: each turn is shown as soon as it is read, then let
- * go of, so the view of a large file takes little memory.
+ * The text view of a session file, written as it is read: each turn is shown as soon as it is
+ * complete, then let go of, so the view of a large file takes little memory.
  *
  * The view starts with the session's verdict and totals, which need the whole file: a first
  * pass makes the report without the lines of each turn (what `--json` makes, in bounded
- * memory), a second one reads the lines again and shows them turn by turn. The header stays
- * on top, where a reader of the text looks for the verdict, and the text is the one
- * `renderReport` makes of a report with every entry; the price is reading the
- * file twice.
+ * memory), a second one reads the file again and writes it turn by turn. The header stays on
+ * top, where a reader of the text looks for the verdict, and the text is the one
+ * `renderReport` makes of a report with every entry; the price is reading the file twice.
  *
  * @module
  */
-import { readLines } from "../io/mod.ts";
-import { parseRecordLine } from "../record/mod.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
-import {
-  blockLines,
-  countTable,
-  findings,
-  lineWidthOf,
-  nextSteps,
-  noTurns,
-  sessionHeader,
-} from "./_render_sections.ts";
+import { blockLines, endLines, headerLines, lineWidthOf } from "./_render_report.ts";
 import { type RenderOptions, viewOf } from "./_render_text.ts";
-import { TurnSegmenter } from "./_segmenter.ts";
 import type { InspectReport, LineRef, TurnEntry } from "./_types.ts";
 
-/** Options of {@linkcode reportTextPieces}. */
+/** Options of {@linkcode writeReportText}. */
 export interface TextViewOptions
   extends Omit<InspectOptions, "entries" | "onBlock" | "onLaterOutput"> {
   /** How the text is rendered. */
   render: RenderOptions;
+  /**
+   * Takes the text, a piece at a time, as the file is read (a synchronous write: the pieces
+   * are not queued).
+   */
+  write: (text: string) => void;
 }
 
-const asLines = (lines: string[]) => lines.map((line) => line + "\n").join("");
+const asText = (lines: string[]) => lines.map((line) => line + "\n").join("");
 
 /**
  * What the first pass knows that a turn's entries cannot know when the turn ends: the calls
@@ -56,62 +49,45 @@ function settler(report: InspectReport, later: ReadonlyMap<number, LineRef>) {
 }
 
 /**
- * The text view of the session file at `path`, in pieces: the header once the first pass is
- * done, then each turn as the second pass reads it, then the table of records per turn, the
- * findings and how to continue. Joined, the pieces are the text `renderReport`
- * makes of `inspectSession(path, { entries: true })`; at no point are more than one turn's
- * lines held. The generator returns the report (without entries), for its verdict. Lines
- * appended between the two passes are left out.
+ * Writes the text view of the session file at `path` to `options.write`: the header once a
+ * first pass has made the report, each turn as a second pass completes it, then the table of
+ * records per turn, the findings and how to continue. The text is the one `renderReport`
+ * makes of `inspectSession(path, { entries: true })`, and at no point are more than one
+ * turn's lines held. Returns the report (without entries), for its verdict.
  *
  * @example
  * ```ts ignore
- * const pieces = reportTextPieces("session.jsonl", { render: { color: false } });
- * for await (const piece of pieces) await Deno.stdout.write(new TextEncoder().encode(piece));
+ * const encoder = new TextEncoder();
+ * const report = await writeReportText("session.jsonl", {
+ *   render: { color: false },
+ *   write: (text) => Deno.stdout.writeSync(encoder.encode(text)),
+ * });
  * ```
  */
-export async function* reportTextPieces(
+export async function writeReportText(
   path: string,
   options: TextViewOptions,
-): AsyncGenerator<string, InspectReport> {
-  const { render, ...inspect } = options;
+): Promise<InspectReport> {
+  const { render, write, ...inspect } = options;
   const later = new Map<number, LineRef>();
   const report = await inspectSession(path, {
     ...inspect,
     onLaterOutput: (callLine, output) => later.set(callLine, output),
   });
   const view = viewOf(render);
-  const lineWidth = lineWidthOf(report);
+  const layout = { view, lineWidth: lineWidthOf(report) };
   const settle = settler(report, later);
-  yield asLines(sessionHeader(report, view.paint));
-  let ready = "";
-  const segmenter = new TurnSegmenter(path, {
-    ...(inspect.textLimit === undefined ? {} : { textLimit: inspect.textLimit }),
+  write(asText(headerLines(report, view.paint)));
+  await inspectSession(path, {
+    ...inspect,
     entries: true,
     onBlock(block) {
       for (const entry of block.entries ?? []) settle(entry);
-      const last = "index" in block && block.index === report.turns.length;
-      ready += asLines(blockLines(block, { view, lineWidth, last }));
+      const text = asText(blockLines(report, block, layout));
       block.entries = [];
+      if (text.length > 0) write(text);
     },
   });
-  const size = report.session.sizeBytes;
-  for await (const line of readLines(path)) {
-    if (line.start >= size) break;
-    if (line.text.length === 0 && line.terminated) continue;
-    segmenter.push(parseRecordLine(path, line), line);
-    if (ready.length > 0) {
-      yield ready;
-      ready = "";
-    }
-  }
-  segmenter.finish({ sizeBytes: size });
-  if (ready.length > 0) yield ready;
-  const { paint } = view;
-  yield asLines([
-    ...(report.turns.length === 0 ? noTurns(paint) : []),
-    ...countTable(report, paint),
-    ...findings(report, paint),
-    ...nextSteps(report, paint),
-  ]);
+  write(asText(endLines(report, view.paint)));
   return report;
 }
