@@ -79,6 +79,7 @@ const BASE: [type: string, payload: Record<string, unknown>][] = [
     model: "gpt-5",
     wireApi: "chat",
     policy: { approval: "auto" },
+    importedFrom: { format: "codex", path: "/h/.codex/s.jsonl", sessionId: null },
     forkedFrom: { sessionId: "019bc269-b9fa-745e-a416-4d63b0e4e990", turn: 2 },
   }],
   ["turn_context", {
@@ -107,6 +108,7 @@ const ODD_VALUES: unknown[] = [
   "chat",
   "auto",
   "succeeded",
+  "codex",
   0,
   -1,
   1.5,
@@ -122,6 +124,7 @@ const ODD_VALUES: unknown[] = [
   { a: 1 },
   { approval: "auto" },
   { sessionId: "s", turn: null },
+  { format: "claude-code", path: "/p", sessionId: "s" },
   { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
 ];
 

@@ -16,6 +16,7 @@
 import type {
   CompactionCheckpoint,
   ForkedFrom,
+  ImportedFrom,
   Policy,
   ResponseItem,
   ResponseItemPayload,
@@ -44,6 +45,7 @@ const ROLES: ReadonlySet<unknown> = new Set(["system", "user", "assistant"]);
 const WIRE_APIS: ReadonlySet<unknown> = new Set(["responses", "chat"]);
 const APPROVALS: ReadonlySet<unknown> = new Set(["auto", "ask-changes", "ask-all"]);
 const OUTCOMES: ReadonlySet<unknown> = new Set(["succeeded", "failed", "cancelled"]);
+const FORMATS: ReadonlySet<unknown> = new Set(["codex", "claude-code"]);
 
 /** A history item, or undefined. */
 function historyItem(payload: Json): ResponseItem | undefined {
@@ -121,22 +123,40 @@ function forkedFrom(value: unknown): ForkedFrom | undefined {
   return { sessionId, turn };
 }
 
+function importedFrom(value: unknown): ImportedFrom | undefined {
+  if (!isObject(value)) return undefined;
+  const { format, path, sessionId } = value;
+  if (!FORMATS.has(format) || !isString(path) || (sessionId !== null && !isString(sessionId))) {
+    return undefined;
+  }
+  return { format: format as ImportedFrom["format"], path, sessionId };
+}
+
 function sessionMeta(payload: Json): SessionMeta | undefined {
   const { version, id, createdAt, cwd, modelProvider, model, wireApi } = payload;
   const kept = policy(payload.policy);
+  const imported = "importedFrom" in payload ? importedFrom(payload.importedFrom) : undefined;
   const forked = "forkedFrom" in payload ? forkedFrom(payload.forkedFrom) : undefined;
   if (
     !isPositive(version) || !isNonEmptyString(id) || !isString(createdAt) || !isString(cwd) ||
     !isString(modelProvider) || !isString(model) || !WIRE_APIS.has(wireApi) ||
-    kept === undefined || ("forkedFrom" in payload && forked === undefined)
+    kept === undefined || ("importedFrom" in payload && imported === undefined) ||
+    ("forkedFrom" in payload && forked === undefined)
   ) {
     return undefined;
   }
-  const meta = { version, id, createdAt, cwd, modelProvider, model };
-  const api = wireApi as SessionMeta["wireApi"];
-  return forked
-    ? { ...meta, wireApi: api, policy: kept, forkedFrom: forked }
-    : { ...meta, wireApi: api, policy: kept };
+  return {
+    version,
+    id,
+    createdAt,
+    cwd,
+    modelProvider,
+    model,
+    wireApi: wireApi as SessionMeta["wireApi"],
+    policy: kept,
+    ...(imported ? { importedFrom: imported } : {}),
+    ...(forked ? { forkedFrom: forked } : {}),
+  };
 }
 
 function turnContext(payload: Json): TurnContext | undefined {
@@ -235,6 +255,7 @@ const HAND_CHECKED_SHAPES: readonly [{ shape: object }, readonly string[]][] = [
     "replacementHistory",
   ]],
   [S.PolicySchema, ["approval"]],
+  [S.ImportedFromSchema, ["format", "path", "sessionId"]],
   [S.ForkedFromSchema, ["sessionId", "turn"]],
   [S.SessionMetaSchema, [
     "version",
@@ -245,6 +266,7 @@ const HAND_CHECKED_SHAPES: readonly [{ shape: object }, readonly string[]][] = [
     "model",
     "wireApi",
     "policy",
+    "importedFrom",
     "forkedFrom",
   ]],
   [S.TurnContextSchema, ["runId", "model", "wireApi", "policy", "resumed"]],
@@ -261,6 +283,7 @@ const HAND_CHECKED_ENUMS: readonly [{ options: readonly string[] }, ReadonlySet<
   [S.WireApiSchema, WIRE_APIS],
   [S.ApprovalModeSchema, APPROVALS],
   [S.RunOutcomeSchema, OUTCOMES],
+  [S.ImportedFromSchema.shape.format, FORMATS],
 ];
 
 /**
