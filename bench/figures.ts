@@ -15,6 +15,8 @@ export interface BenchOptions {
   resultsPath: string | undefined;
   /** Print progress and the table. */
   print: boolean;
+  /** Install and measure the other tools (ccusage, claude-run); off for a smoke run. */
+  peers: boolean;
 }
 
 /** Figures of one variant of one benchmark. */
@@ -32,6 +34,8 @@ export interface VariantFigures {
   peakRssBytes: number;
   /** Highest growth of RSS over what the child held before the measured runs, bytes. */
   peakRssDeltaBytes: number;
+  /** A process of its own was measured (a command): its peak is its whole RSS, no growth. */
+  wholeProcess?: boolean;
   check: number | string;
   io?: { filesOpened: number; bytesRead: number; dirsListed: number };
   /** Why the variant could not be measured (its figures are then NaN, null in the JSON). */
@@ -46,7 +50,11 @@ export interface Target {
   shown: string;
   ratio: number;
   limit: number;
-  pass: boolean;
+  /**
+   * Whether the run met the target; null where the target is not stated for this size (a
+   * smoke run's tiny files, where fixed costs are all there is to measure).
+   */
+  pass: boolean | null;
 }
 
 /** One benchmark: its variants and its target's verdict. */

@@ -20,6 +20,11 @@ export interface Variant {
   /** Bytes one operation reads, for the throughput. */
   bytes?: number;
   /**
+   * V8 flags the child runs with besides `--expose-gc`: a command's own (the inspect task's),
+   * so its library call is measured as the command runs it.
+   */
+  v8Flags?: string[];
+  /**
    * The names of the sides one child measures in turn (its samples alternate over them, as
    * the append task's do): one figure per side instead of one for the variant.
    */
@@ -29,7 +34,16 @@ export interface Variant {
 const MEASURE_SCRIPT = fileURLToPath(new URL("./measure.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 
-async function runChild(request: MeasureRequest): Promise<MeasureResult> {
+/** The V8 flags a task of deno.json runs its command with (`--v8-flags=a,b`). */
+export async function taskV8Flags(task: string): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(CONFIG)) as {
+    tasks: Record<string, { command: string }>;
+  };
+  const flags = /--v8-flags=(\S+)/.exec(config.tasks[task]?.command ?? "")?.[1];
+  return flags ? flags.split(",") : [];
+}
+
+async function runChild(request: MeasureRequest, v8Flags: string[] = []): Promise<MeasureResult> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -37,7 +51,7 @@ async function runChild(request: MeasureRequest): Promise<MeasureResult> {
       "--allow-all",
       "--quiet",
       `--config=${CONFIG}`,
-      "--v8-flags=--expose-gc",
+      `--v8-flags=${["--expose-gc", ...v8Flags].join(",")}`,
       MEASURE_SCRIPT,
       JSON.stringify(request),
     ],
@@ -75,7 +89,7 @@ export async function measureGroup(
           warmup,
           iterations,
           ...(warmupTask && { warmupTask }),
-        });
+        }, variant.v8Flags);
         results[index]!.push(result);
         log(
           `  round ${round + 1}/${rounds} ${name}: ${
@@ -128,6 +142,7 @@ function summarize(
     peakRssBytes: Math.max(0, ...runs.map((r) => r.peakRss)),
     peakRssDeltaBytes: Math.max(0, ...runs.map((r) => Math.max(0, r.peakRss - r.rssBefore))),
     check: runs.at(-1)?.check ?? "",
+    ...(runs.some((r) => r.whole) ? { wholeProcess: true } : {}),
     ...(ios.length > 0 ? { io: ios[0]! } : {}),
     ...(error === undefined ? {} : { error: firstLine(error) }),
   };

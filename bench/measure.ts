@@ -14,6 +14,7 @@ import { replayRecord } from "../src/history/mod.ts";
 import { resumeSession } from "../src/resume/mod.ts";
 import { findSession, listSessions, SessionWriter } from "../src/store/mod.ts";
 import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
+import { type PeerOnce, type PeerTask, runPeerTask } from "./measure_peers.ts";
 
 /** What a child is asked to measure. */
 export type MeasureTask =
@@ -23,8 +24,9 @@ export type MeasureTask =
   | { kind: "naive" | "limit" | "limit_keep"; path: string }
   | { kind: "find" | "find_naive"; root: string; ids: string[] }
   | { kind: "list" | "list_naive"; root: string }
-  | { kind: "inspect"; path: string }
-  | { kind: "append"; paths: string[] };
+  | { kind: "inspect" | "inspect_text"; path: string }
+  | { kind: "append"; paths: string[] }
+  | PeerTask;
 
 /** A task with how often to run it. */
 export interface MeasureRequest {
@@ -53,6 +55,11 @@ export interface MeasureResult {
   check: number | string;
   /** Files opened, bytes read and folders listed by one measured operation (I/O tasks). */
   io?: { filesOpened: number; bytesRead: number; dirsListed: number };
+  /**
+   * True when what was measured is a process of its own (a command, a server): `peakRss` and
+   * the CPU samples are that process's, and `rssBefore` is 0.
+   */
+  whole?: boolean;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -82,7 +89,7 @@ async function resumeFull(path: string): Promise<ResponseItem[]> {
   return normalizeHistory(replayed).history;
 }
 
-type Once = { samples: number[]; check: number | string };
+type Once = PeerOnce;
 
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const start = performance.now();
@@ -126,6 +133,14 @@ async function inspectJson(path: string): Promise<number> {
   const { inspectSession, reportJsonPieces } = await import("../src/inspect/mod.ts");
   let chars = 0;
   for (const piece of reportJsonPieces(await inspectSession(path))) chars += piece.length;
+  return chars;
+}
+
+/** What `inspect` (the text view) does: each turn rendered as it is read; returns characters. */
+async function inspectText(path: string): Promise<number> {
+  const { writeReportText } = await import("../src/inspect/mod.ts");
+  let chars = 0;
+  await writeReportText(path, { render: { color: false }, write: (text) => chars += text.length });
   return chars;
 }
 
@@ -180,8 +195,12 @@ function runOnce(task: MeasureTask, iteration: number): Promise<Once> {
       return single(async () => (await naiveList(task.root, 25)).map((s) => s.id).join(","));
     case "inspect":
       return single(() => inspectJson(task.path));
+    case "inspect_text":
+      return single(() => inspectText(task.path));
     case "append":
       return appendEach(task, iteration);
+    default:
+      return runPeerTask(task, iteration);
   }
 }
 
@@ -199,13 +218,15 @@ export async function measure(request: MeasureRequest): Promise<MeasureResult> {
   let check: number | string = 0;
   let ioCounts: MeasureResult["io"];
   const cpuSamples: number[] = [];
+  let wholePeak: number | undefined;
   for (let i = 0; i < request.iterations; i++) {
     const cpu = process.cpuUsage();
     const once = await runOnce(request.task, request.warmup + i);
     const used = process.cpuUsage(cpu);
     samples.push(...once.samples);
-    const cpuMs = (used.user + used.system) / 1000 / once.samples.length;
+    const cpuMs = once.whole?.cpuMs ?? (used.user + used.system) / 1000 / once.samples.length;
     for (const _ of once.samples) cpuSamples.push(cpuMs);
+    if (once.whole) wholePeak = Math.max(wholePeak ?? 0, once.whole.peakRss);
     check = once.check;
     if (io && i === 0) {
       const { filesOpened, bytesRead, dirsListed } = io.take();
@@ -223,7 +244,19 @@ export async function measure(request: MeasureRequest): Promise<MeasureResult> {
       dirsListed: ioCounts.dirsListed / per,
     };
   }
-  return { samples, cpuSamples, peakRss, rssBefore, check, ...(ioCounts ? { io: ioCounts } : {}) };
+  const counted = ioCounts ? { io: ioCounts } : {};
+  if (wholePeak !== undefined) {
+    return {
+      samples,
+      cpuSamples,
+      peakRss: wholePeak,
+      rssBefore: 0,
+      check,
+      whole: true,
+      ...counted,
+    };
+  }
+  return { samples, cpuSamples, peakRss, rssBefore, check, ...counted };
 }
 
 if (import.meta.main) {

@@ -9,6 +9,8 @@ import { type BenchResults, mb } from "./figures.ts";
 const fixed = (ms: number) =>
   Number.isNaN(ms) ? "-" : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 
+const verdict = (pass: boolean | null) => pass === null ? "" : pass ? "PASS" : "MISS";
+
 /** The results as a Markdown table. */
 export function renderTable(results: BenchResults): string {
   const rows: string[] = [
@@ -27,10 +29,10 @@ export function renderTable(results: BenchResults): string {
           v.throughputMBs === null || Number.isNaN(v.throughputMBs)
             ? ""
             : v.throughputMBs.toFixed(0)
-        } | ${mb(v.peakRssBytes)} | ${mb(v.peakRssDeltaBytes)} | ${
+        } | ${mb(v.peakRssBytes)} | ${v.wholeProcess ? "-" : mb(v.peakRssDeltaBytes)} | ${
           first ? bench.target!.shown : ""
         } | ${first ? bench.target!.description : ""} | ${
-          first ? (bench.target!.pass ? "PASS" : "MISS") : ""
+          first ? verdict(bench.target!.pass) : ""
         } |`,
       );
     });

@@ -7,6 +7,8 @@
 import type { CachedSession, GeneratedStore } from "../../testing/generate/mod.ts";
 import type { MeasureTask } from "../measure.ts";
 import { type BenchOptions, round3, type Target, type VariantFigures } from "../figures.ts";
+
+const MB = 1 << 20;
 import type { Variant } from "../group.ts";
 
 /** The generated data and the figures every definition may plan from. */
@@ -44,19 +46,36 @@ export interface BenchmarkDefinition {
   plan(context: BenchContext): PlannedBenchmark[] | Promise<PlannedBenchmark[]>;
 }
 
-/** A target with its ratio rounded as the results keep it. */
+/**
+ * A target with its ratio rounded as the results keep it; with `judged: false` (a size the
+ * target is not stated for) the figure is shown without a verdict.
+ */
 export function target(
   description: string,
-  verdict: { shown: string; ratio: number; limit: number; pass: boolean },
+  verdict: { shown: string; ratio: number; limit: number; pass: boolean; judged?: boolean },
 ): Target {
-  return { description, ...verdict, ratio: round3(verdict.ratio) };
+  const { judged, ...figures } = verdict;
+  return {
+    description,
+    ...figures,
+    ratio: round3(verdict.ratio),
+    pass: judged === false ? null : verdict.pass,
+  };
 }
 
-const MB = 1 << 20;
+/** The smallest file a size-bound target is stated for. */
+export const JUDGED_FROM = {
+  resume: MB,
+  checkpoint: 100 * MB,
+  inspect: 100 * MB,
+  append: 100 * MB,
+  /** Sessions in the store, for finding and listing. */
+  store: 1000,
+} as const;
 
 /**
  * Per-child repetitions: small files repeat inside the child after two warm-ups; a big file
- * is read once, after two warm-ups of the same work on a small session (`warm`).
+ * is read once, after two warm-ups of the same work on a 10 MB session (`warm`).
  */
 function repetitions(
   session: CachedSession,

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { sizeLabel } from "../../testing/generate/mod.ts";
 import { createSession } from "../../src/store/mod.ts";
 import { formatRatio, type VariantFigures } from "../figures.ts";
-import { type BenchmarkDefinition, target } from "./_definition.ts";
+import { type BenchmarkDefinition, JUDGED_FROM, target } from "./_definition.ts";
 
 /** The same cost on both files (ratio <= 1.25). */
 export const appendRecord: BenchmarkDefinition = {
@@ -51,6 +51,7 @@ export const appendRecord: BenchmarkDefinition = {
             ratio,
             limit: 1.25,
             pass: ratio <= 1.25,
+            judged: largest >= JUDGED_FROM.append,
           }),
           notes: largest < 1 << 30 ? [`${label} file: run with --large for the 1 GB one`] : [],
         };

@@ -6,7 +6,7 @@
  */
 import type { VariantFigures } from "../figures.ts";
 import { formatRatio } from "../figures.ts";
-import { type BenchmarkDefinition, target } from "./_definition.ts";
+import { type BenchmarkDefinition, JUDGED_FROM, target } from "./_definition.ts";
 
 /** At least 100x faster than the naive lookup. */
 export const findById: BenchmarkDefinition = {
@@ -38,6 +38,7 @@ export const findById: BenchmarkDefinition = {
           ratio,
           limit: 100,
           pass: ratio >= 100,
+          judged: store.count >= JUDGED_FROM.store,
         }),
         notes: [
           `per lookup: turnlog opened ${find.io?.filesOpened ?? "?"} files and listed ${

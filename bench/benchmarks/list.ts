@@ -7,7 +7,7 @@
  */
 import type { VariantFigures } from "../figures.ts";
 import { formatRatio } from "../figures.ts";
-import { type BenchmarkDefinition, target } from "./_definition.ts";
+import { type BenchmarkDefinition, JUDGED_FROM, target } from "./_definition.ts";
 
 /** The newest 25, newest first, each listed file opened once and nothing else read. */
 export const listNewest: BenchmarkDefinition = {
@@ -51,6 +51,7 @@ export const listNewest: BenchmarkDefinition = {
             ratio: io?.filesOpened ?? -1,
             limit: 25,
             pass,
+            judged: store.count >= JUDGED_FROM.store,
           },
         ),
         notes: [

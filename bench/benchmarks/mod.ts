@@ -9,7 +9,8 @@ import { fullResume } from "./full_resume.ts";
 import { checkpointResume } from "./checkpoint_resume.ts";
 import { findById } from "./find.ts";
 import { listNewest } from "./list.ts";
-import { inspectJson } from "./inspect.ts";
+import { inspectMemory } from "./inspect.ts";
+import { otherTools } from "./formats.ts";
 import { appendRecord } from "./append.ts";
 
 export * from "./_definition.ts";
@@ -20,6 +21,7 @@ export const BENCHMARKS: readonly BenchmarkDefinition[] = [
   checkpointResume,
   findById,
   listNewest,
-  inspectJson,
+  inspectMemory,
+  otherTools,
   appendRecord,
 ];

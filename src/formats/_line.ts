@@ -160,9 +160,18 @@ export function countKind(counts: Record<string, number>, kind: string, by = 1):
   counts[kind] = (counts[kind] ?? 0) + by;
 }
 
+/**
+ * A time as `toISOString` writes it, on a day every month has and an hour before 24 (`Date`
+ * rolls a 30 February or a 24:00 over to the next day): its own ISO time, with no `Date`.
+ */
+const CANONICAL_TIME =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
 /** The ISO time of a timestamp string, or undefined when it is not one. */
 export function isoTime(value: unknown): string | undefined {
   if (typeof value !== "string" || value.length === 0) return undefined;
+  // Nearly every line's time: parsing and writing it again would give the same string.
+  if (value.length === 24 && CANONICAL_TIME.test(value)) return value;
   const time = Date.parse(value);
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }

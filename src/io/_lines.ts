@@ -56,6 +56,8 @@ class ChunkedLines implements Disposable {
   /** Bytes of a line that started in an earlier chunk. */
   #carry: Uint8Array[] = [];
   #carryLength = 0;
+  /** True once the file's end was read. */
+  ended = false;
 
   private constructor(file: Deno.FsFile, options: ReadLinesOptions) {
     this.#file = file;
@@ -71,10 +73,14 @@ class ChunkedLines implements Disposable {
     return new ChunkedLines(await Deno.open(path, { read: true }), options);
   }
 
-  /** The lines that end in the next chunk (and at the end, an unterminated last line). */
+  /**
+   * The lines that end in the next chunk (and at the end, an unterminated last line); the
+   * chunk is read when the first line is asked for.
+   */
   *nextChunk(): Generator<Line, boolean> {
     const read = this.#file.readSync(this.#buffer);
     if (read === null) {
+      this.ended = true;
       if (this.#carryLength > 0) yield this.#lastLine();
       return false;
     }
@@ -143,6 +149,35 @@ export async function forEachLine(
       if (each(step.value) === false) return;
     }
     if (!step.value) return;
+  }
+}
+
+/**
+ * Yields the lines of the file at `path` a chunk at a time: each chunk's lines as a
+ * synchronous iterable that decodes a line only when it is reached. One step of the async
+ * generator per chunk instead of one per line, for a reader that goes through every line and
+ * has to yield as it goes. A chunk must be iterated to its end (or left) before the next one
+ * is asked for: its buffer is then reused.
+ *
+ * @example
+ * ```ts ignore
+ * for await (const lines of readLineChunks("session.jsonl")) {
+ *   for (const { line, text } of lines) console.log(line, text);
+ * }
+ * ```
+ */
+export async function* readLineChunks(
+  path: string,
+  options: ReadLinesOptions = {},
+): AsyncGenerator<Iterable<Line>> {
+  using lines = await ChunkedLines.open(path, options);
+  while (!lines.ended) {
+    const chunk = lines.nextChunk();
+    // No `return`: a reader that leaves the chunk early does not end it, and the lines it left
+    // are passed over here, so the next chunk starts where this one ends.
+    const iterator = { next: () => chunk.next() as IteratorResult<Line, undefined> };
+    yield { [Symbol.iterator]: () => iterator };
+    while (!chunk.next().done);
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readLines } from "../../io/_lines.ts";
+import { forEachLine } from "../../io/_lines.ts";
 import {
   FirstSeen,
   isObject,
@@ -262,15 +262,15 @@ function nodeOf(value: Json, span: { line: number; start: number; end: number })
 /** Reads the whole file once into an index; texts are parsed and dropped line by line. */
 export async function indexTranscript(path: string, sizeBytes: number): Promise<ClaudeIndex> {
   const index = newIndex();
-  for await (const line of readLines(path)) {
-    if (line.text.length === 0 && line.terminated) continue;
-    if (line.start >= sizeBytes) break;
+  await forEachLine(path, (line) => {
+    if (line.text.length === 0 && line.terminated) return true;
+    if (line.start >= sizeBytes) return false;
     const span = { line: line.line, start: line.start, end: line.end };
     index.endOffset = line.end;
     const parsed = parseJsonLine(path, line);
     if ("problem" in parsed) {
       index.nodes.push({ ...nodeOf({}, span), kind: "problem", label: undefined });
-      continue;
+      return true;
     }
     const node = nodeOf(parsed.value, span);
     const at = index.nodes.length;
@@ -292,7 +292,8 @@ export async function indexTranscript(path: string, sizeBytes: number): Promise<
       if (node.model && node.model !== "<synthetic>") index.models.see(node.model, node.line);
       noteUsage(index, parsed.value, message);
     }
-  }
+    return true;
+  });
   for (const node of index.nodes) {
     if (node.parentUuid !== undefined) node.parent = index.byUuid.get(node.parentUuid) ?? -1;
   }

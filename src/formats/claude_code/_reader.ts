@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readLines } from "../../io/_lines.ts";
+import { readLineChunks } from "../../io/_lines.ts";
 import {
   CHECKPOINT_VERSION,
   FORMAT_VERSION,
@@ -331,21 +331,29 @@ export async function* readBranch(read: ClaudeRead): AsyncGenerator<ForeignEntry
   const { nodes, endOffset } = read.index;
   if (nodes.length > 0) read.meta(nodes[0]!);
   let at = 0;
-  for await (const line of readLines(read.path)) {
-    if (line.text.length === 0 && line.terminated) continue;
-    if (line.start >= endOffset || at >= nodes.length) break;
-    const index = at++;
-    const node = nodes[index]!;
-    if (node.kind === "problem") {
-      const parsed = parseJsonLine(read.path, line);
-      if ("problem" in parsed) read.problemLine(parsed.problem);
-    } else if (node.kind === "meta") {
-      read.metaLine(node);
-    } else if (read.branch.active.has(index) || read.branch.kept.has(index)) {
-      const parsed = parseJsonLine(read.path, line);
-      if ("value" in parsed) read.branchLine(index, parsed.value);
+  // A chunk's lines at a time: one step of the generator per chunk, not per line.
+  for await (const lines of readLineChunks(read.path)) {
+    let done = false;
+    for (const line of lines) {
+      if (line.text.length === 0 && line.terminated) continue;
+      if (line.start >= endOffset || at >= nodes.length) {
+        done = true;
+        break;
+      }
+      const index = at++;
+      const node = nodes[index]!;
+      if (node.kind === "problem") {
+        const parsed = parseJsonLine(read.path, line);
+        if ("problem" in parsed) read.problemLine(parsed.problem);
+      } else if (node.kind === "meta") {
+        read.metaLine(node);
+      } else if (read.branch.active.has(index) || read.branch.kept.has(index)) {
+        const parsed = parseJsonLine(read.path, line);
+        if ("value" in parsed) read.branchLine(index, parsed.value);
+      }
     }
     yield* read.out.splice(0);
+    if (done) break;
   }
   read.end();
   yield* read.out.splice(0);

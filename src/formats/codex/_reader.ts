@@ -5,7 +5,7 @@
  * @module
  */
 import { basename } from "node:path";
-import { readLines } from "../../io/_lines.ts";
+import { readLineChunks } from "../../io/_lines.ts";
 import { CHECKPOINT_VERSION, makeRecord } from "../../record/mod.ts";
 import {
   countKind,
@@ -338,21 +338,29 @@ export async function* readCodexRollout(
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
   const read = new CodexRead(path);
   let last: LineSpan | undefined;
-  for await (const line of readLines(path)) {
-    if (line.text.length === 0 && line.terminated) continue;
-    if (line.start >= sizeBytes) break;
-    read.lines++;
-    const span = spanOf(line);
-    last = span;
-    const parsed = parseJsonLine(path, line);
-    if ("problem" in parsed) {
-      read.problems++;
-      read.turns.note(problemEntry(parsed.problem));
-    } else {
-      read.line(parsed.value, span);
+  // A chunk's lines at a time: one step of the generator per chunk, not per line.
+  for await (const lines of readLineChunks(path)) {
+    let done = false;
+    for (const line of lines) {
+      if (line.text.length === 0 && line.terminated) continue;
+      if (line.start >= sizeBytes) {
+        done = true;
+        break;
+      }
+      read.lines++;
+      const span = spanOf(line);
+      last = span;
+      const parsed = parseJsonLine(path, line);
+      if ("problem" in parsed) {
+        read.problems++;
+        read.turns.note(problemEntry(parsed.problem));
+      } else {
+        read.line(parsed.value, span);
+      }
     }
     yield* read.turns.out;
     read.turns.out = [];
+    if (done) break;
   }
   read.turns.end(last);
   yield* read.turns.out;

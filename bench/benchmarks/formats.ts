@@ -1,0 +1,233 @@
+/**
+ * Other tools' files, and the tools people use on them: a Claude Code transcript and a Codex
+ * rollout in their real shapes (split assistant lines, progress lines, parallel tool calls;
+ * token counts and compactions), at 10 MB and 100 MB. turnlog's inspector and import against
+ * the naive way; `inspect --json` against ccusage's per-session report of the same file, and
+ * the Claude Code page (`inspect --html`) against claude-run serving it, each a whole process
+ * run as a user runs it, side by side in the same run.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+import { sizeLabel } from "../../testing/generate/mod.ts";
+import {
+  ensureForeignSession,
+  type ForeignBenchSession,
+} from "../../testing/formats/bench_homes.ts";
+import { formatRatio, mb, type VariantFigures } from "../figures.ts";
+import type { Variant } from "../group.ts";
+import type { MeasureTask } from "../measure.ts";
+import { ensurePeers, type Peers } from "../peers.ts";
+import {
+  type BenchmarkDefinition,
+  type PlannedBenchmark,
+  roundsFor,
+  target,
+} from "./_definition.ts";
+
+const MB = 1 << 20;
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const FORMATS = ["claude-code", "codex"] as const;
+type Format = typeof FORMATS[number];
+const LABEL: Record<Format, string> = { "claude-code": "Claude Code", codex: "Codex" };
+
+/** The command of a deno.json task, as argv run from the repository's root. */
+async function taskArgv(task: string): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json"))) as {
+    tasks: Record<string, { command: string }>;
+  };
+  const [deno, run, ...rest] = config.tasks[task]!.command.split(/\s+/);
+  if (deno !== "deno" || run !== "run") throw new Error(`Task ${task} is not a deno run`);
+  return [Deno.execPath(), "run", `--config=${join(REPO, "deno.json")}`, ...rest];
+}
+
+/** A variant of one of turnlog's library calls, warmed up on the 10 MB file for a big one. */
+function inProcess(
+  name: string,
+  session: ForeignBenchSession,
+  warm: ForeignBenchSession,
+  task: Extract<MeasureTask, { kind: `foreign_${string}` }>,
+): Variant {
+  const big = session.bytes > 16 * MB;
+  return {
+    name,
+    task,
+    bytes: session.bytes,
+    warmup: 2,
+    iterations: big ? 1 : 3,
+    ...(big ? { warmupTask: { ...task, path: warm.path } as MeasureTask } : {}),
+  };
+}
+
+/** A whole process per run: the file is in the page cache after the one warm-up. */
+function wholeProcess(name: string, bytes: number, task: MeasureTask): Variant {
+  return { name, task, bytes, warmup: 1, iterations: bytes > 16 * MB ? 1 : 3 };
+}
+
+/**
+ * Side by side with the naive way, which only parses; no target is stated (the readers map
+ * every line to records, and read a Claude Code transcript twice: once to find the branch).
+ */
+function againstNaive(name: string, session: ForeignBenchSession, variants: Variant[]) {
+  return {
+    name,
+    fileBytes: session.bytes,
+    progress: `${name}...`,
+    variants,
+    judge(figures: VariantFigures[]) {
+      const [turnlog, naive] = figures as [VariantFigures, VariantFigures];
+      const ratio = naive.medianMs / turnlog.medianMs;
+      return {
+        target: target("compared (no target)", {
+          shown: `${formatRatio(ratio)} naive`,
+          ratio,
+          limit: 1,
+          pass: ratio >= 1,
+          judged: false,
+        }),
+        notes: [],
+      };
+    },
+  };
+}
+
+/** Faster and with less memory than the peer, both whole processes. */
+function againstPeer(name: string, session: ForeignBenchSession, variants: Variant[]) {
+  return {
+    name,
+    fileBytes: session.bytes,
+    progress: `${name}...`,
+    variants,
+    judge(figures: VariantFigures[]) {
+      const [turnlog, peer] = figures as [VariantFigures, VariantFigures];
+      const speed = peer.medianMs / turnlog.medianMs;
+      const memory = peer.peakRssBytes / turnlog.peakRssBytes;
+      return {
+        target: target("faster, with less memory (peak RSS)", {
+          shown: `${formatRatio(speed)} as fast, ${formatRatio(memory)} less memory`,
+          ratio: speed,
+          limit: 1,
+          pass: speed > 1 && memory > 1,
+          judged: session.bytes >= 10 * MB,
+        }),
+        notes: [
+          `${peer.name}: ${peer.medianMs.toFixed(0)} ms, ${mb(peer.peakRssBytes)} peak; turnlog: ${
+            turnlog.medianMs.toFixed(0)
+          } ms, ${mb(turnlog.peakRssBytes)} peak (each a whole process: start-up included)`,
+        ],
+      };
+    },
+  };
+}
+
+/** What ccusage runs to make its per-session report of one tool's home. */
+function ccusageRun(peers: Peers, session: ForeignBenchSession): MeasureTask {
+  const tool = session.format === "codex" ? "codex" : "claude";
+  return {
+    kind: "command",
+    argv: [peers.ccusage.entry!, tool, "session", "--json", "--offline"],
+    env: session.format === "codex"
+      ? { CODEX_HOME: session.home, LOG_LEVEL: "0" }
+      : { CLAUDE_CONFIG_DIR: session.home, LOG_LEVEL: "0" },
+  };
+}
+
+async function planSize(
+  context: { outDir: string; rounds: number; peers: Peers | undefined },
+  format: Format,
+  size: number,
+): Promise<PlannedBenchmark[]> {
+  const { outDir, peers } = context;
+  const session = await ensureForeignSession(outDir, format, { size, seed: 42 });
+  const warm = size > 16 * MB
+    ? await ensureForeignSession(outDir, format, { size: 10 * MB, seed: 42 })
+    : session;
+  const label = `${LABEL[format]} ${sizeLabel(size)}`;
+  const rounds = roundsFor(session.bytes, context.rounds);
+  const naive = inProcess("naive", session, warm, { kind: "foreign_naive", path: session.path });
+  const inspect = await taskArgv("inspect");
+  const planned: PlannedBenchmark[] = [
+    {
+      ...againstNaive(`inspect ${label}`, session, [
+        inProcess("turnlog inspectSession", session, warm, {
+          kind: "foreign_inspect",
+          path: session.path,
+        }),
+        naive,
+      ]),
+      rounds,
+    },
+    {
+      ...againstNaive(`import ${label}`, session, [
+        inProcess("turnlog importSession", session, warm, {
+          kind: "foreign_import",
+          path: session.path,
+          root: resolve(outDir, "import-runs"),
+        }),
+        naive,
+      ]),
+      rounds,
+    },
+  ];
+  if (peers?.ccusage.entry) {
+    planned.push({
+      ...againstPeer(`inspect --json vs ccusage, ${label}`, session, [
+        wholeProcess("turnlog inspect --json", session.bytes, {
+          kind: "command",
+          argv: [...inspect, "--json", session.path],
+          cwd: REPO,
+          okCodes: [0, 1],
+        }),
+        wholeProcess(
+          `${peers.ccusage.spec} ${format === "codex" ? "codex" : "claude"} session --json`,
+          session.bytes,
+          ccusageRun(peers, session),
+        ),
+      ]),
+      rounds,
+    });
+  }
+  if (format === "claude-code" && peers?.claudeRun.entry) {
+    const page = resolve(outDir, "page.html");
+    planned.push({
+      ...againstPeer(`session page vs claude-run, ${label}`, session, [
+        wholeProcess("turnlog inspect --html", session.bytes, {
+          kind: "command",
+          argv: [...inspect, "--html", page, session.path],
+          cwd: REPO,
+        }),
+        wholeProcess(`${peers.claudeRun.spec} (server, conversation served)`, session.bytes, {
+          kind: "viewer",
+          node: peers.claudeRun.node!,
+          script: peers.claudeRun.entry,
+          home: session.home,
+          id: session.id,
+        }),
+      ]),
+      rounds,
+    });
+  }
+  return planned;
+}
+
+/**
+ * Planned at the sizes from 10 MB on (a run without them, the smoke run, takes its largest
+ * size and no peers).
+ */
+export const otherTools: BenchmarkDefinition = {
+  plan: async ({ options }) => {
+    const large = options.sizes.filter((size) => size >= 10 * MB && size <= 100 * MB);
+    const sizes = large.length > 0 ? large : [Math.max(...options.sizes)];
+    const peers = options.peers && large.length > 0 ? await ensurePeers(options.outDir) : undefined;
+    const context = { outDir: options.outDir, rounds: options.rounds, peers };
+    const planned: PlannedBenchmark[] = [];
+    for (const format of FORMATS) {
+      for (const size of sizes) planned.push(...await planSize(context, format, size));
+    }
+    for (const peer of peers ? [peers.ccusage, peers.claudeRun] : []) {
+      if (peer.missing) console.error(`  ${peer.spec} left out: ${peer.missing}`);
+    }
+    return planned;
+  },
+};
