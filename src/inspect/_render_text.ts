@@ -6,6 +6,9 @@
  */
 import { formatBytes, formatNumber, type Painter, painter, visible } from "../text/mod.ts";
 
+/** Characters of a text the views show when `textChars` is not given. */
+export const DEFAULT_TEXT_CHARS = 300;
+
 /** Options of the renderers. */
 export interface RenderOptions {
   /** ANSI colours (the CLI sets it only on a terminal without `NO_COLOR`). */
@@ -62,7 +65,7 @@ export function viewOf(options: RenderOptions): View {
     text: (value, chars, indent) =>
       visible(
         shortenText(value, chars, {
-          maxChars: options.textChars ?? 300,
+          maxChars: options.textChars ?? DEFAULT_TEXT_CHARS,
           maxLines: options.textLines ?? 6,
         }),
       ).replaceAll("\n", `\n${indent}`),

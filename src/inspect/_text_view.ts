@@ -12,7 +12,8 @@
  */
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { blockLines, endLines, headerLines, lineWidthOf } from "./_render_report.ts";
-import { type RenderOptions, viewOf } from "./_render_text.ts";
+import { DEFAULT_TEXT_CHARS, type RenderOptions, viewOf } from "./_render_text.ts";
+import { DEFAULT_TEXT_LIMIT } from "./_segmenter.ts";
 import type { InspectReport, LineRef, TurnEntry } from "./_types.ts";
 
 /** Options of {@linkcode writeReportText}. */
@@ -78,8 +79,15 @@ export async function writeReportText(
   const layout = { view, lineWidth: lineWidthOf(report) };
   const settle = settler(report, later);
   write(asText(headerLines(report, view.paint)));
+  // The view shows at most `textChars` of a text: a turn's entries need keep no more (the
+  // shortened text is the same), and a turn held while it is read stays small.
+  const shown = Math.min(
+    inspect.textLimit ?? DEFAULT_TEXT_LIMIT,
+    render.textChars ?? DEFAULT_TEXT_CHARS,
+  );
   await inspectSession(path, {
     ...inspect,
+    textLimit: shown,
     entries: true,
     onBlock(block) {
       for (const entry of block.entries ?? []) settle(entry);

@@ -5,6 +5,7 @@
  * @module
  */
 import { concatBytes, readRangeSync } from "./_bytes.ts";
+import type { Line } from "./_lines.ts";
 
 /** One line of a file, read from the end; line numbers are unknown this way. */
 export interface BackwardLine {
@@ -104,21 +105,10 @@ export async function* readLinesBackward(
   }
 }
 
-/** One line of a file read from the end, decoded; line numbers are unknown this way. */
-export interface LineFromTheEnd {
-  /** The line decoded as UTF-8 (invalid bytes become U+FFFD), without `\n` or `\r\n`. */
-  text: string;
-  /** Byte offset of the line's first byte. */
-  start: number;
-  /** Byte offset just past the line's last byte, terminator included. */
-  end: number;
-  /** False only for a last line that has no final newline. */
-  terminated: boolean;
-}
-
 /**
  * Calls `each` with the lines of the file at `path` from the last to the first, reading
- * blocks from the end; a line is decoded straight from its block when its turn comes. The
+ * blocks from the end; a line is decoded straight from its block when its turn comes. Line
+ * numbers are unknown this way: every `line` is 0. The
  * lines are the ones {@linkcode readLinesBackward} yields. When `each` returns `false`,
  * reading stops: the part of the file before that line is not read. For a reader that decodes
  * every line it meets (resume parsing its way back to the last checkpoint), this costs what
@@ -131,7 +121,7 @@ export interface LineFromTheEnd {
  */
 export async function forEachLineBackward(
   path: string,
-  each: (line: LineFromTheEnd) => boolean | void,
+  each: (line: Line) => boolean | void,
   options: Omit<ReadLinesBackwardOptions, "only"> = {},
 ): Promise<void> {
   const maxBlock = checkBlockSize(options.blockSize);
@@ -159,11 +149,11 @@ export async function forEachLineBackward(
       pending.lineEnd = start;
       pending.terminated = true;
       cursor = newline;
-      if (each({ text: decodeLine(bytes), start, end, terminated }) === false) return;
+      if (each({ line: 0, text: decodeLine(bytes), start, end, terminated }) === false) return;
     }
   }
   const { lineEnd: end, terminated } = pending;
-  each({ text: decodeLine(concatBytes(pending.parts)), start: 0, end, terminated });
+  each({ line: 0, text: decodeLine(concatBytes(pending.parts)), start: 0, end, terminated });
 }
 
 function decodeLine(bytes: Uint8Array): string {

@@ -60,6 +60,8 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set(RECORD_TYPES);
  */
 export function parseRecordLine(path: string, line: Line): RecordEntry {
   const problem = (kind: ProblemKind, what: string) => lineProblem(path, line, kind, what);
+  const fast = recordOf(line.text);
+  if (fast !== undefined) return { line: line.line, record: fast };
   let value: unknown;
   try {
     value = JSON.parse(line.text);
@@ -92,6 +94,23 @@ export function parseRecordLine(path: string, line: Line): RecordEntry {
     return problem("invalid_record", `invalid ${type} record: ${firstIssue(parsed.error)}`);
   }
   return { line: line.line, record: parsed.data };
+}
+
+/**
+ * The record a line's text holds, or undefined when it holds none: the valid lines'
+ * short way, with nothing made for them but the record ({@linkcode parseRecordLine} says what
+ * is wrong with the others).
+ */
+export function recordOf(text: string): SessionRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return validateRecord(value as Record<string, unknown>) ??
+    SessionRecordSchema.safeParse(value).data;
 }
 
 function lineProblem(path: string, line: Line, kind: ProblemKind, what: string): RecordEntry {

@@ -10,7 +10,8 @@ import {
   forEachRecord,
   normalizeHistory,
   readRecords,
-  readRecordsFromEnd,
+  type ReplayedFromEnd,
+  replayFromEnd,
   replayRecord,
 } from "../history/mod.ts";
 import { readLinesBackward } from "../io/mod.ts";
@@ -18,7 +19,6 @@ import {
   type FunctionCallOutputItem,
   type LineProblem,
   parseRecordLine,
-  type RecordEntry,
   type ResponseItem,
   SessionFileError,
   type SessionMeta,
@@ -82,73 +82,66 @@ export async function loadSession(
 ): Promise<LoadedSession> {
   if (options.fromCheckpoint === false) return await loadFromStart(location);
   const { blockSize } = options;
-  const { entries, checkpoint } = await readRecordsFromEnd(location.path, { blockSize });
+  const read = await replayFromEnd(location.path, { blockSize });
+  const { replayed, lastTurn, checkpoint } = read;
   if (checkpoint === undefined) {
-    const replay = new Replay(location);
-    for (const entry of entries) replay.take(entry);
-    return replay.done();
+    const meta = wholeFileMeta(location, read);
+    const recordCount = read.records;
+    const problems = read.problems;
+    return { location, meta, replayed, lastTurn, recordCount, problems, replayedFrom: undefined };
   }
-  const tail = await loadFromCheckpoint(location, { entries, start: checkpoint.start, blockSize });
-  if (tail === undefined) return await loadFromStart(location);
-  return { ...tail, recordCount: checkpoint.recordsBefore + tail.recordCount };
+  const meta = await headMeta(location);
+  if (meta === undefined) return await loadFromStart(location);
+  return {
+    location,
+    meta,
+    replayed,
+    lastTurn: lastTurn ?? await lastTurnContextBefore(location.path, checkpoint.start, blockSize),
+    recordCount: checkpoint.recordsBefore + read.records,
+    problems: [],
+    replayedFrom: checkpoint.start,
+  };
 }
 
-/** A forward replay of a file's entries, from its first line, record by record. */
-class Replay {
-  readonly #location: SessionLocation;
-  #meta: SessionMeta | undefined;
-  readonly #replayed: ResponseItem[] = [];
-  readonly #problems: LineProblem[] = [];
-  #lastTurn: TurnContext | undefined;
-  #recordCount = 0;
+/** The `session_meta` of a file read whole: its first valid record, or an error that says why. */
+function wholeFileMeta(location: SessionLocation, read: ReplayedFromEnd): SessionMeta {
+  if (read.first) return expectMeta(location, read.first.line, read.first.record);
+  throw noMeta(location, read.problems);
+}
 
-  constructor(location: SessionLocation) {
-    this.#location = location;
-  }
-
-  take(entry: RecordEntry): void {
+/** The long way: every line from the first, replayed forward. */
+async function loadFromStart(location: SessionLocation): Promise<LoadedSession> {
+  let meta: SessionMeta | undefined;
+  const replayed: ResponseItem[] = [];
+  const problems: LineProblem[] = [];
+  let lastTurn: TurnContext | undefined;
+  let recordCount = 0;
+  await forEachRecord(location.path, (entry) => {
     if (entry.problem) {
-      this.#problems.push(entry.problem);
+      problems.push(entry.problem);
       return;
     }
     const record = entry.record;
-    this.#recordCount++;
-    if (this.#meta === undefined) {
-      this.#meta = expectMeta(this.#location, entry.line, record);
+    recordCount++;
+    if (meta === undefined) {
+      meta = expectMeta(location, entry.line, record);
       return;
     }
-    if (record.type === "turn_context") this.#lastTurn = record.payload;
-    replayRecord(this.#replayed, record);
-  }
-
-  done(): LoadedSession {
-    const { path } = this.#location;
-    const meta = this.#meta;
-    const problems = this.#problems;
-    if (meta === undefined) {
-      const first = problems[0];
-      throw new SessionFileError(
-        first
-          ? `${first.message} (no session_meta record could be read)`
-          : `${path}:1: empty session file, no session_meta record`,
-      );
-    }
-    return {
-      location: this.#location,
-      meta,
-      replayed: this.#replayed,
-      lastTurn: this.#lastTurn,
-      recordCount: this.#recordCount,
-      problems,
-      replayedFrom: undefined,
-    };
-  }
+    if (record.type === "turn_context") lastTurn = record.payload;
+    replayRecord(replayed, record);
+  });
+  if (meta === undefined) throw noMeta(location, problems);
+  return { location, meta, replayed, lastTurn, recordCount, problems, replayedFrom: undefined };
 }
 
-async function loadFromStart(location: SessionLocation): Promise<LoadedSession> {
-  const replay = new Replay(location);
-  await forEachRecord(location.path, (entry) => replay.take(entry));
-  return replay.done();
+/** The error for a file without a valid record: its first problem, or that it is empty. */
+function noMeta(location: SessionLocation, problems: readonly LineProblem[]): SessionFileError {
+  const first = problems[0];
+  return new SessionFileError(
+    first
+      ? `${first.message} (no session_meta record could be read)`
+      : `${location.path}:1: empty session file, no session_meta record`,
+  );
 }
 
 function expectMeta(location: SessionLocation, line: number, record: SessionRecord): SessionMeta {
@@ -167,41 +160,14 @@ function expectMeta(location: SessionLocation, line: number, record: SessionReco
   return record.payload;
 }
 
-/**
- * Replays the entries from the checkpoint line at byte `start` on, after the file's
- * `session_meta`; undefined when the long way must be taken (a head without `session_meta`).
- * `recordCount` counts the records from the checkpoint on.
- */
-async function loadFromCheckpoint(
-  location: SessionLocation,
-  tail: { entries: RecordEntry[]; start: number; blockSize: number | undefined },
-): Promise<LoadedSession | undefined> {
-  const path = location.path;
+/** The `session_meta` at the head of the file; undefined when its first record is another. */
+async function headMeta(location: SessionLocation): Promise<SessionMeta | undefined> {
   let meta: SessionMeta | undefined;
-  await forEachRecord(path, ({ line, record }) => {
+  await forEachRecord(location.path, ({ line, record }) => {
     if (record) meta = expectMeta(location, line, record);
     return false;
   }, { chunkSize: 16 * 1024 });
-  if (meta === undefined) return undefined;
-  const replayed: ResponseItem[] = [];
-  let lastTurn: TurnContext | undefined;
-  for (const { record } of tail.entries) {
-    // readRecordsFromEnd stops at a checkpoint only when no bad line follows it.
-    if (record === undefined) continue;
-    if (record.type === "turn_context") lastTurn = record.payload;
-    replayRecord(replayed, record);
-  }
-  lastTurn ??= await lastTurnContextBefore(path, tail.start, tail.blockSize);
-  const recordCount = tail.entries.length;
-  return {
-    location,
-    meta,
-    replayed,
-    lastTurn,
-    recordCount,
-    problems: [],
-    replayedFrom: tail.start,
-  };
+  return meta;
 }
 
 /** The newest valid `turn_context` that ends before byte `end`, read backward. */
