@@ -30,7 +30,6 @@ import {
 import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { importCommand, resumeCommand } from "./_commands.ts";
-import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
 import {
   findSession,
   impliedSessionsRoot,
@@ -367,6 +366,9 @@ export async function main(args: string[], out: Sink = toStdout): Promise<number
   };
   if (values.history) return await history(path, out);
   if (values.html !== undefined) {
+    // Imported here: the page's charts and DOM (Plot, d3, linkedom) would cost every other
+    // view about 0.1 s and 30 MB to load.
+    const { checkHtmlTarget, writeHtmlPage } = await import("./_html.ts");
     await checkHtmlTarget(values.html, path);
     const report = await inspectSession(path, { ...options, entries: true });
     await writeHtmlPage(report, values.html, { full });
