@@ -95,6 +95,11 @@ function install(counter: Counter): (() => void)[] {
       counter.opened(file, path);
       return file;
     }),
+    patch<typeof Deno.openSync>(Deno, "openSync", (openSync) => (path, options) => {
+      const file = openSync(path, options);
+      counter.opened(file, path);
+      return file;
+    }),
     patch<typeof Deno.readFile>(Deno, "readFile", (readFile) => async (path, options) => {
       const bytes = await readFile(path, options);
       const { counts } = counter;

@@ -5,7 +5,7 @@
  * @module
  */
 import { concatBytes, readRangeSync } from "./_bytes.ts";
-import type { Line } from "./_lines.ts";
+import { type Line, Pauses } from "./_lines.ts";
 
 /** One line of a file, read from the end; line numbers are unknown this way. */
 export interface BackwardLine {
@@ -110,7 +110,8 @@ export async function* readLinesBackward(
  * blocks from the end; a line is decoded straight from its block when its turn comes. Line
  * numbers are unknown this way: every `line` is 0. The
  * lines are the ones {@linkcode readLinesBackward} yields. When `each` returns `false`,
- * reading stops: the part of the file before that line is not read. For a reader that decodes
+ * reading stops: the part of the file before that line is not read. It reads synchronously,
+ * and lets other work run between blocks now and then (see `forEachLine`). For a reader that decodes
  * every line it meets (resume parsing its way back to the last checkpoint), this costs what
  * reading forward costs.
  *
@@ -125,11 +126,13 @@ export async function forEachLineBackward(
   options: Omit<ReadLinesBackwardOptions, "only"> = {},
 ): Promise<void> {
   const maxBlock = checkBlockSize(options.blockSize);
-  using file = await Deno.open(path, { read: true });
+  using file = Deno.openSync(path, { read: true });
   const size = options.end ?? file.statSync().size;
   if (size === 0) return;
   const pending: Pending = { parts: [], lineEnd: size, terminated: false };
+  const pause = new Pauses();
   for (const { block, blockStart, last } of blocksFromEnd(file, size, maxBlock)) {
+    await pause.after(block.length);
     let cursor = block.length;
     if (last && block[block.length - 1] === NEWLINE) {
       pending.terminated = true;

@@ -66,7 +66,7 @@ export class AmbiguousSessionError extends TurnlogError {
  */
 export async function findSession(root: string, idOrPrefix: string): Promise<SessionLocation> {
   const prefix = checkSessionId(idOrPrefix);
-  const exact = await atItsTime(root, prefix);
+  const exact = atItsTime(root, prefix);
   if (exact) return exact;
   const matches: SessionLocation[] = [];
   for await (const dir of dayFolders(root, prefixTimeRange(prefix))) {
@@ -85,12 +85,12 @@ export async function findSession(root: string, idOrPrefix: string): Promise<Ses
  * `stat` instead of listing the date folders. Undefined for a prefix, or when the file is
  * elsewhere (the listing then finds it).
  */
-async function atItsTime(root: string, id: string): Promise<SessionLocation | undefined> {
+function atItsTime(root: string, id: string): SessionLocation | undefined {
   const time = idTime(id);
   if (time === undefined) return undefined;
   const path = sessionFilePath(root, id, time);
   try {
-    if (!(await Deno.stat(path)).isFile) return undefined;
+    if (!Deno.statSync(path).isFile) return undefined;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
