@@ -160,8 +160,8 @@ export async function forEachLineBackward(
 }
 
 function decodeLine(bytes: Uint8Array): string {
-  const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
-  return decoder.decode(bytes.subarray(0, end));
+  const crlf = bytes.length > 0 && bytes[bytes.length - 1] === CR;
+  return decoder.decode(crlf ? bytes.subarray(0, bytes.length - 1) : bytes);
 }
 
 /** A line whose start is in a block not read yet. */

@@ -197,10 +197,6 @@ function runFinished(payload: Json): RunFinished | undefined {
   };
 }
 
-function responseItem(payload: Json): ResponseItemPayload | undefined {
-  return payload.type === "compaction_checkpoint" ? checkpoint(payload) : historyItem(payload);
-}
-
 /**
  * The record zod would return for `value`, checked by hand; undefined when the hand-written
  * checks do not accept it (it may still be valid: zod decides).
@@ -211,7 +207,9 @@ export function validateRecord(value: Json): SessionRecord | undefined {
   if (!isNonEmptyString(timestamp) || !isObject(payload)) return undefined;
   switch (value.type) {
     case "response_item": {
-      const item = responseItem(payload);
+      const item: ResponseItemPayload | undefined = payload.type === "compaction_checkpoint"
+        ? checkpoint(payload)
+        : historyItem(payload);
       return item && { timestamp, type: "response_item", payload: item };
     }
     case "turn_context": {
