@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import postgres from "postgres";
+import { type Db, plainClient } from "../src/store/postgres/_connection.ts";
 
 /** What a test prints when it cannot run: the server binaries are not installed. */
 export const POSTGRES_SKIPPED =
@@ -24,6 +24,20 @@ export interface TestPostgresOptions {
    * @default {"turnlog"}
    */
   database?: string;
+}
+
+/**
+ * Runs `work` on a plain connection to `url` (a test's own view of the database, apart from the
+ * store's connections), and closes it.
+ */
+export async function withSql<T>(url: string, work: (sql: Db) => Promise<T>): Promise<T> {
+  const client = plainClient(url);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
 }
 
 /** A running throwaway cluster. */
@@ -279,9 +293,10 @@ export async function startTestPostgres(
       `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
     let databases = 0;
     const createDatabase = async (name = `turnlog_${++databases}`) => {
-      const admin = postgres(urlOf("postgres"), { max: 1, onnotice: () => {} });
+      const admin = plainClient(urlOf("postgres"));
+      await admin.connect();
       try {
-        await admin.unsafe(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+        await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
       } finally {
         await admin.end();
       }

@@ -10,7 +10,7 @@ import {
   sessionAt,
   turnContext,
 } from "./_postgres_helpers.ts";
-import postgres from "postgres";
+import { withSql } from "../testing/postgres.ts";
 import { InvalidSessionIdError, newId } from "../src/record/_ids.ts";
 import {
   makeRecord,
@@ -22,23 +22,25 @@ import { replayRecord } from "../src/history/_replay.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../src/store/_store.ts";
 import { SessionExistsError } from "../src/store/postgres/mod.ts";
 
-const pg = await fileCluster("store_postgres_test.ts");
-const ignore = pg === undefined;
+const cluster = await fileCluster("store_postgres_test.ts");
+const ignore = cluster === undefined;
 
 Deno.test({
   name: "PostgresStore.create() stores session_meta first and returns the session locked",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const meta = metaAt("2026-11-30T02:48:20.123Z");
     const { location, writer } = await store.create(meta);
     await writer.close();
     assertEquals(location, {
       id: meta.id,
       createdAt: "2026-11-30T02:48:20.123Z",
-      path: `postgres://127.0.0.1:${pg!.port}/${new URL(store.url).pathname.slice(1)}#${meta.id}`,
+      path: `postgres://127.0.0.1:${cluster!.port}/${
+        new URL(store.url).pathname.slice(1)
+      }#${meta.id}`,
     });
-    assert(!store.name.includes(pg!.password), store.name);
+    assert(!store.name.includes(cluster!.password), store.name);
     assertEquals(await readAll(store, location), [
       { timestamp: "2026-11-30T02:48:20.123Z", type: "session_meta", payload: meta },
     ]);
@@ -82,7 +84,7 @@ Deno.test({
   name: "PostgresStore.read() gives back every record exactly as appended, in append order",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const meta = metaAt("2026-11-30T10:00:00Z");
     const { location, writer } = await store.create(meta);
     const first = trickyRecords(meta.id);
@@ -127,7 +129,7 @@ Deno.test({
   name: "PostgresStore.find() finds a session by full id or unique prefix, any case",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const a = await sessionAt(store, "2026-01-02T10:00:00Z");
     const b = await sessionAt(store, "2026-11-30T10:00:00Z");
     assertEquals(await store.find(a.id), a);
@@ -147,7 +149,7 @@ Deno.test({
   name: "PostgresStore.find() rejects an ambiguous prefix, listing every candidate newest first",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const a = await sessionAt(store, "2026-11-30T10:00:00.000Z");
     const b = await sessionAt(store, "2026-11-30T10:00:00.001Z");
     const prefix = a.id.slice(0, 8);
@@ -165,7 +167,7 @@ Deno.test({
   name: "PostgresStore.shortestUniquePrefix() is the shortest prefix that finds only that session",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const a = await sessionAt(store, "2026-11-30T10:00:00.000Z");
     const b = await sessionAt(store, "2026-11-30T10:00:00.001Z");
     const lone = await sessionAt(store, "2025-01-01T00:00:00Z");
@@ -187,7 +189,7 @@ Deno.test({
   name: "PostgresStore.list() lists newest first with a one-line preview and the counts",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const old = await sessionAt(store, "2025-06-01T00:00:00Z", "first\n  question   here");
     const empty = await sessionAt(store, "2026-01-01T00:00:00Z");
     const meta = metaAt("2026-11-30T10:00:00Z");
@@ -249,7 +251,7 @@ Deno.test({
     "PostgresStore.lastCheckpoint() finds the checkpoint, and read() from it fetches only later rows",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const { location, checkpointLine, checkpoint } = await sessionWithCheckpoint(store, {
       before: 2500,
       after: 40,
@@ -286,7 +288,7 @@ Deno.test({
   name: "PostgresStore.lastCheckpoint() is undefined for a session without one",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const location = await sessionAt(store, "2026-11-30T10:00:00Z", "hello");
     assertStrictEquals(await store.lastCheckpoint(location), undefined);
   },
@@ -297,31 +299,35 @@ Deno.test({
     "PostgresStore: finding by prefix, reading from a position and the last turn_context use indexes",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const location = await sessionAt(store, "2026-11-30T10:00:00Z", "hello");
-    const sql = postgres(store.url, { max: 1, onnotice: () => {} });
-    try {
-      await sql`SET enable_seqscan = off`;
-      const plan = async (query: string) =>
-        (await sql.unsafe(`EXPLAIN ${query}`)).map((row) => Object.values(row)[0]).join("\n");
-      const id = location.id;
-      const find = await plan(
-        `SELECT id FROM turnlog_sessions WHERE id >= '${id.slice(0, 8)}' AND id < '${
-          id.slice(0, 8)
-        }~'`,
+    const id = location.id;
+    // Generic plans, as for the store's parameterized statements, with sequential scans off
+    // so that a small table still shows which index can serve the statement.
+    const plans = await withSql(store.url, async (sql) => {
+      await sql.query("SET enable_seqscan = off");
+      await sql.query("SET plan_cache_mode = force_generic_plan");
+      await sql.query(
+        "PREPARE find(text, text) AS SELECT id FROM turnlog_sessions WHERE id >= $1 AND id < $2",
       );
-      assert(find.includes("Index") && find.includes("turnlog_sessions_pkey"), find);
-      const read = await plan(
-        `SELECT record FROM turnlog_records WHERE session_id = '${id}' AND seq >= 3 ORDER BY seq`,
-      );
-      assert(read.includes("turnlog_records_pkey") && !read.includes("Sort"), read);
-      const turn = await plan(
-        `SELECT record FROM turnlog_records WHERE session_id = '${id}' AND type = 'turn_context' AND seq < 5 ORDER BY seq DESC LIMIT 1`,
-      );
-      assert(turn.includes("turnlog_records_turn_context"), turn);
-    } finally {
-      await sql.end();
-    }
+      await sql.query(`PREPARE tail(text, bigint) AS SELECT record FROM turnlog_records
+        WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT 1000`);
+      await sql.query(`PREPARE turn(text, bigint) AS SELECT record FROM turnlog_records
+        WHERE session_id = $1 AND type = 'turn_context' AND seq < $2 ORDER BY seq DESC LIMIT 1`);
+      const plan = async (execute: string) =>
+        (await sql.query(`EXPLAIN EXECUTE ${execute}`)).rows
+          .map((row) => Object.values(row)[0]).join("\n");
+      return {
+        find: await plan(`find('${id.slice(0, 8)}', '${id.slice(0, 8)}~')`),
+        tail: await plan(`tail('${id}', 3)`),
+        turn: await plan(`turn('${id}', 5)`),
+      };
+    });
+    assert(plans.find.includes("turnlog_sessions_pkey"), plans.find);
+    assert(plans.find.includes("Index Cond: ((id >= $1) AND (id < $2))"), plans.find);
+    assert(plans.tail.includes("Index Scan using turnlog_records_pkey"), plans.tail);
+    assert(!plans.tail.includes("Sort"), plans.tail);
+    assert(plans.turn.includes("turnlog_records_turn_context"), plans.turn);
   },
 });
 
@@ -329,7 +335,7 @@ Deno.test({
   name: "PostgresStore.lock() on a closed session's writer appends after what is there",
   ignore,
   fn: async () => {
-    await using store = await freshStore(pg!);
+    await using store = await freshStore(cluster!);
     const location = await sessionAt(store, "2026-11-30T10:00:00Z", "hello");
     await using writer = disposable(await store.lock(location));
     await writer.append([responseItemRecord(assistant("hi"))]);

@@ -16,7 +16,9 @@ export type { SessionLocation, SessionSummary };
  * offset in a file; the row's sequence number in PostgreSQL).
  */
 export interface RecordPosition {
+  /** The record's 1-based number in the session. */
   line: number;
+  /** Where the store finds it: a byte offset in a file, a sequence number in PostgreSQL. */
   offset: number;
 }
 
@@ -43,6 +45,7 @@ export interface StoredSessionSummary extends SessionSummary {
 
 /** One page of a listing, newest first. */
 export interface SessionListing {
+  /** The sessions of this page, newest first. */
   sessions: StoredSessionSummary[];
   /** True when older sessions exist beyond this page. */
   more: boolean;
@@ -70,7 +73,9 @@ export interface StoreWriter {
 
 /** The last compaction checkpoint of a session and where it is. */
 export interface FoundCheckpoint {
+  /** The checkpoint record's payload. */
   checkpoint: CompactionCheckpoint;
+  /** Where the checkpoint record is; reading from here starts with it. */
   position: RecordPosition;
 }
 

@@ -9,6 +9,7 @@
 export class SessionStoreUnreachableError extends Error {
   /** The store's URL without password. */
   readonly store: string;
+  /** `store`: the URL without password; `reason`: what failed, in a few words. */
   constructor(store: string, reason: string, options?: ErrorOptions) {
     super(`Could not reach the session store at ${store}: ${reason}`, options);
     this.name = "SessionStoreUnreachableError";
@@ -22,6 +23,7 @@ export class SessionStoreUnreachableError extends Error {
  * written through this writer.
  */
 export class SessionLockLostError extends Error {
+  /** `path`: the session's location path; `reason`: why the lock could not be taken back. */
   constructor(path: string, reason: string, options?: ErrorOptions) {
     super(
       `Session lock lost: the connection that held the lock on ${path} was closed and ${reason}; resume the session to continue`,
@@ -33,6 +35,7 @@ export class SessionLockLostError extends Error {
 
 /** A session with this id is already in the store. */
 export class SessionExistsError extends Error {
+  /** `id`: the session id; `store`: the URL without password. */
   constructor(id: string, store: string, options?: ErrorOptions) {
     super(`Session already exists: ${id} in ${store}`, options);
     this.name = "SessionExistsError";
@@ -41,6 +44,7 @@ export class SessionExistsError extends Error {
 
 /** The database's tables were made by a newer turnlog than this one. */
 export class SessionStoreVersionError extends Error {
+  /** `found`: the database's schema version; `known`: the newest this code knows. */
   constructor(store: string, found: number, known: number, options?: ErrorOptions) {
     super(
       `Session store too new: ${store} has schema version ${found}, this turnlog knows up to ${known}`,
@@ -89,20 +93,24 @@ export function urlPassword(url: string): string | undefined {
   }
 }
 
+const CLOSED = "the connection was closed (did the server stop or restart?)";
+
 const NETWORK_CODES: Readonly<Record<string, string>> = {
   ECONNREFUSED: "connection refused (is the server running?)",
   ECONNRESET: "the connection was reset (did the server stop or restart?)",
-  EPIPE: "the connection was closed (did the server stop or restart?)",
-  CONNECTION_CLOSED: "the connection was closed (did the server stop or restart?)",
-  CONNECTION_ENDED: "the connection was closed (did the server stop or restart?)",
-  CONNECTION_DESTROYED: "the connection was closed (did the server stop or restart?)",
-  CONNECT_TIMEOUT: "timed out connecting",
+  EPIPE: CLOSED,
   ETIMEDOUT: "timed out",
   EHOSTUNREACH: "host unreachable",
   ENETUNREACH: "network unreachable",
   ENOTFOUND: "host not found",
   EAI_AGAIN: "host name lookup failed",
 };
+
+/** node-postgres's own messages for a connection that ended or never came. */
+const CLIENT_MESSAGES: readonly [RegExp, string][] = [
+  [/^Connection terminated unexpectedly|is not queryable|^Connection terminated$/, CLOSED],
+  [/connection timeout|timeout exceeded when trying to connect/i, "timed out connecting"],
+];
 
 /**
  * SQLSTATEs that mean the session (not the statement) failed: connection exceptions (class 08),
@@ -117,15 +125,15 @@ const SESSION_STATES = /^(08...|57P0[123]|3D000|28000|28P01|53300)$/;
 export function connectionProblem(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
   const code = (error as { code?: unknown }).code;
-  if (typeof code !== "string") {
-    return error instanceof Deno.errors.ConnectionRefused ||
-        error instanceof Deno.errors.ConnectionReset ||
-        error instanceof Deno.errors.BrokenPipe
-      ? error.message
-      : undefined;
+  if ("severity" in error) {
+    return typeof code === "string" && SESSION_STATES.test(code) ? error.message : undefined;
   }
-  if (error.name === "PostgresError") return SESSION_STATES.test(code) ? error.message : undefined;
-  return NETWORK_CODES[code];
+  if (typeof code === "string" && NETWORK_CODES[code] !== undefined) return NETWORK_CODES[code];
+  if (error instanceof AggregateError) return connectionProblem(error.errors[0]);
+  for (const [pattern, problem] of CLIENT_MESSAGES) {
+    if (pattern.test(error.message)) return problem;
+  }
+  return undefined;
 }
 
 /** Replaces every occurrence of `secret` in `text`, so no message ever shows a password. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Sql } from "./_connection.ts";
+import { type Db, transaction } from "./_connection.ts";
 import { SessionStoreVersionError } from "./_errors.ts";
 
 /** One step of the schema. */
@@ -59,11 +59,12 @@ const MIGRATION_LOCK = "8391739299265996621";
 
 const UNDEFINED_TABLE = "42P01";
 
-async function appliedVersion(sql: Sql): Promise<number> {
+async function appliedVersion(db: Db): Promise<number> {
   try {
-    const [row] = await sql<{ version: number | null }[]>`
-      SELECT max(version)::int AS version FROM turnlog_migrations`;
-    return row?.version ?? 0;
+    const { rows } = await db.query<{ version: number | null }>(
+      "SELECT max(version) AS version FROM turnlog_migrations",
+    );
+    return rows[0]?.version ?? 0;
   } catch (error) {
     if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return 0;
     throw error;
@@ -78,28 +79,31 @@ async function appliedVersion(sql: Sql): Promise<number> {
  * @throws {SessionStoreVersionError} when the database is newer than this code
  */
 export async function migrate(
-  sql: Sql,
+  db: Db,
   store: string,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<void> {
   const known = migrations[migrations.length - 1]?.version ?? 0;
-  const found = await appliedVersion(sql);
+  const found = await appliedVersion(db);
   if (found > known) throw new SessionStoreVersionError(store, found, known);
   for (const migration of migrations) {
     if (migration.version <= found) continue;
-    await sql.begin(async (tx) => {
-      await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK}::bigint)`;
-      await tx`CREATE TABLE IF NOT EXISTS turnlog_migrations (
+    await transaction(db, async () => {
+      await db.query("SELECT pg_advisory_xact_lock($1::bigint)", [MIGRATION_LOCK]);
+      await db.query(`CREATE TABLE IF NOT EXISTS turnlog_migrations (
         version int PRIMARY KEY,
         name text NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now()
-      )`;
-      const [done] =
-        await tx`SELECT 1 FROM turnlog_migrations WHERE version = ${migration.version}`;
-      if (done !== undefined) return;
-      for (const statement of migration.statements) await tx.unsafe(statement);
-      await tx`INSERT INTO turnlog_migrations (version, name)
-        VALUES (${migration.version}, ${migration.name})`;
+      )`);
+      const done = await db.query("SELECT 1 FROM turnlog_migrations WHERE version = $1", [
+        migration.version,
+      ]);
+      if (done.rowCount !== 0) return;
+      for (const statement of migration.statements) await db.query(statement);
+      await db.query("INSERT INTO turnlog_migrations (version, name) VALUES ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
     });
   }
 }

@@ -24,10 +24,10 @@ import type {
   StoredEntry,
   StoreWriter,
 } from "./_contract.ts";
-import { Connection, type Sql } from "./_connection.ts";
+import { ClientLink, type Db, type LinkOptions, PoolLink } from "./_connection.ts";
 import { displayUrl, isPostgresUrl, urlPassword } from "./_errors.ts";
 import { migrate } from "./_migrations.ts";
-import { PostgresSessionWriter, WRITER_CONNECTION_PARAMETERS } from "./_writer.ts";
+import { PostgresSessionWriter, WRITER_APPLICATION_NAME, WRITER_SETTINGS } from "./_writer.ts";
 
 /** Options of {@linkcode PostgresStore}. */
 export interface PostgresStoreOptions {
@@ -49,6 +49,20 @@ export interface PostgresStoreOptions {
    * @default {10}
    */
   connectTimeout?: number;
+}
+
+interface RecordRow {
+  seq: number;
+  record: string;
+}
+
+interface SummaryRow {
+  id: string;
+  created_at: Date;
+  preview: string | null;
+  record_count: string;
+  turn_count: string;
+  size_bytes: string;
 }
 
 /** A session location's display path: the store's URL, `#`, the session id. */
@@ -94,11 +108,9 @@ function common(a: string, b: string): number {
 export class PostgresStore implements SessionStore {
   /** The database's URL without user or password: `postgres://host:port/db`. */
   readonly name: string;
-  readonly #url: string;
-  readonly #password: string | undefined;
-  readonly #connectTimeout: number;
+  readonly #link: LinkOptions;
   readonly #readBatch: number;
-  readonly #pool: Connection;
+  readonly #pool: PoolLink;
   #ready: Promise<void> | undefined;
   #rowsRead = 0;
 
@@ -110,11 +122,15 @@ export class PostgresStore implements SessionStore {
       );
     }
     this.name = displayUrl(url);
-    this.#url = url;
-    this.#password = urlPassword(url);
-    this.#connectTimeout = options.connectTimeout ?? 10;
+    this.#link = {
+      url,
+      name: this.name,
+      password: urlPassword(url),
+      connectTimeoutMs: (options.connectTimeout ?? 10) * 1000,
+      applicationName: "turnlog",
+    };
     this.#readBatch = options.readBatch ?? 1000;
-    this.#pool = this.#connection(options.maxConnections ?? 4, {});
+    this.#pool = new PoolLink({ ...this.#link, max: options.maxConnections ?? 4 });
   }
 
   /** Record rows this store has fetched from the database so far (for tests and benchmarks). */
@@ -122,20 +138,16 @@ export class PostgresStore implements SessionStore {
     return this.#rowsRead;
   }
 
-  #connection(max: number, parameters: Record<string, string>): Connection {
-    return new Connection({
-      url: this.#url,
-      name: this.name,
-      password: this.#password,
-      max,
-      idleTimeout: 0,
-      connectTimeout: this.#connectTimeout,
-      parameters,
+  #writerLink(): ClientLink {
+    return new ClientLink({
+      ...this.#link,
+      applicationName: WRITER_APPLICATION_NAME,
+      settings: WRITER_SETTINGS,
     });
   }
 
   async #migrated(): Promise<void> {
-    this.#ready ??= this.#pool.run((sql) => migrate(sql, this.name), { retry: true }).catch(
+    this.#ready ??= this.#pool.run((db) => migrate(db, this.name), { retry: true }).catch(
       (error) => {
         this.#ready = undefined;
         throw error;
@@ -144,9 +156,12 @@ export class PostgresStore implements SessionStore {
     await this.#ready;
   }
 
-  async #query<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  /** Runs one read-only statement (again on a fresh connection if the first one broke). */
+  async #query<R extends object>(text: string, values: unknown[]): Promise<R[]> {
     await this.#migrated();
-    return await this.#pool.run(work, { retry: true });
+    return await this.#pool.run(async (db: Db) => (await db.query<R>(text, values)).rows, {
+      retry: true,
+    });
   }
 
   /**
@@ -169,7 +184,7 @@ export class PostgresStore implements SessionStore {
     const location = locationOf(this.name, meta.id, createdAt);
     const writer = await PostgresSessionWriter.lock({
       location,
-      connection: this.#connection(1, WRITER_CONNECTION_PARAMETERS),
+      connection: this.#writerLink(),
       store: this.name,
       create: meta,
     });
@@ -186,11 +201,10 @@ export class PostgresStore implements SessionStore {
   async find(idOrPrefix: string): Promise<SessionLocation> {
     const prefix = checkSessionId(idOrPrefix);
     // Ids are letters, digits, '-' and '_', all below '~' in "C" order.
-    const rows = await this.#query((sql) =>
-      sql<{ id: string; created_at: Date }[]>`
-        SELECT id, created_at FROM turnlog_sessions
-        WHERE id >= ${prefix} AND id < ${prefix + "~"}
-        ORDER BY created_at DESC, id DESC`
+    const rows = await this.#query<{ id: string; created_at: Date }>(
+      `SELECT id, created_at FROM turnlog_sessions WHERE id >= $1 AND id < $2
+      ORDER BY created_at DESC, id DESC`,
+      [prefix, `${prefix}~`],
     );
     const matches = rows.map((row) => locationOf(this.name, row.id, row.created_at));
     const exact = matches.find((location) => location.id === prefix);
@@ -203,19 +217,10 @@ export class PostgresStore implements SessionStore {
   /** Lists sessions newest first, with the first user message and the counts kept per session. */
   async list(options: ListOptions = {}): Promise<SessionListing> {
     const limit = options.limit ?? 25;
-    const rows = await this.#query((sql) =>
-      sql<
-        {
-          id: string;
-          created_at: Date;
-          preview: string | null;
-          record_count: string;
-          turn_count: string;
-          size_bytes: string;
-        }[]
-      >`
-        SELECT id, created_at, preview, record_count, turn_count, size_bytes
-        FROM turnlog_sessions ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`
+    const rows = await this.#query<SummaryRow>(
+      `SELECT id, created_at, preview, record_count, turn_count, size_bytes
+      FROM turnlog_sessions ORDER BY created_at DESC, id DESC LIMIT $1`,
+      [limit + 1],
     );
     return {
       sessions: rows.slice(0, limit).map((row) => ({
@@ -235,11 +240,11 @@ export class PostgresStore implements SessionStore {
    * `id` in sort order: only they can share a longer prefix with it.
    */
   async shortestUniquePrefix(id: string, min = 8): Promise<string> {
-    const neighbours = await this.#query((sql) =>
-      sql<{ id: string }[]>`
-        (SELECT id FROM turnlog_sessions WHERE id < ${id} ORDER BY id DESC LIMIT 1)
-        UNION ALL
-        (SELECT id FROM turnlog_sessions WHERE id > ${id} ORDER BY id LIMIT 1)`
+    const neighbours = await this.#query<{ id: string }>(
+      `(SELECT id FROM turnlog_sessions WHERE id < $1 ORDER BY id DESC LIMIT 1)
+      UNION ALL
+      (SELECT id FROM turnlog_sessions WHERE id > $1 ORDER BY id LIMIT 1)`,
+      [id],
     );
     const shared = Math.max(0, ...neighbours.map((row) => common(row.id, id)));
     for (
@@ -262,7 +267,7 @@ export class PostgresStore implements SessionStore {
     await this.#migrated();
     return await PostgresSessionWriter.lock({
       location,
-      connection: this.#connection(1, WRITER_CONNECTION_PARAMETERS),
+      connection: this.#writerLink(),
       store: this.name,
     });
   }
@@ -271,11 +276,10 @@ export class PostgresStore implements SessionStore {
   async *read(location: SessionLocation, from?: RecordPosition): AsyncGenerator<StoredEntry> {
     let next = from?.offset ?? 1;
     for (;;) {
-      const rows = await this.#query((sql) =>
-        sql<{ seq: number; record: string }[]>`
-          SELECT seq::float8 AS seq, record FROM turnlog_records
-          WHERE session_id = ${location.id} AND seq >= ${next}
-          ORDER BY seq LIMIT ${this.#readBatch}`
+      const rows = await this.#query<RecordRow>(
+        `SELECT seq::float8 AS seq, record FROM turnlog_records
+        WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+        [location.id, next, this.#readBatch],
       );
       this.#rowsRead += rows.length;
       for (const row of rows) yield storedEntry(location.path, row.seq, row.record);
@@ -286,11 +290,11 @@ export class PostgresStore implements SessionStore {
 
   /** The last compaction checkpoint: one lookup by the position the sessions row keeps. */
   async lastCheckpoint(location: SessionLocation): Promise<FoundCheckpoint | undefined> {
-    const [row] = await this.#query((sql) =>
-      sql<{ seq: number; record: string }[]>`
-        SELECT r.seq::float8 AS seq, r.record FROM turnlog_sessions s
-        JOIN turnlog_records r ON r.session_id = s.id AND r.seq = s.last_checkpoint_seq
-        WHERE s.id = ${location.id}`
+    const [row] = await this.#query<RecordRow>(
+      `SELECT r.seq::float8 AS seq, r.record FROM turnlog_sessions s
+      JOIN turnlog_records r ON r.session_id = s.id AND r.seq = s.last_checkpoint_seq
+      WHERE s.id = $1`,
+      [location.id],
     );
     if (row === undefined) return undefined;
     this.#rowsRead++;
@@ -312,11 +316,11 @@ export class PostgresStore implements SessionStore {
   ): Promise<SessionRecord | undefined> {
     let end = before.offset;
     for (;;) {
-      const [row] = await this.#query((sql) =>
-        sql<{ seq: number; record: string }[]>`
-          SELECT seq::float8 AS seq, record FROM turnlog_records
-          WHERE session_id = ${location.id} AND type = 'turn_context' AND seq < ${end}
-          ORDER BY seq DESC LIMIT 1`
+      const [row] = await this.#query<RecordRow>(
+        `SELECT seq::float8 AS seq, record FROM turnlog_records
+        WHERE session_id = $1 AND type = 'turn_context' AND seq < $2
+        ORDER BY seq DESC LIMIT 1`,
+        [location.id, end],
       );
       if (row === undefined) return undefined;
       this.#rowsRead++;
@@ -331,6 +335,7 @@ export class PostgresStore implements SessionStore {
     await this.#pool.end();
   }
 
+  /** Closes the store (for `await using`). */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

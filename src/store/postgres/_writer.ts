@@ -7,7 +7,7 @@
 import { makeRecord, type SessionMeta, type SessionRecord } from "../../record/_schemas.ts";
 import { SessionInUseError, type SessionLocation, SessionNotFoundError } from "../_store.ts";
 import type { StoreWriter } from "./_contract.ts";
-import type { Connection } from "./_connection.ts";
+import { type ClientLink, transaction } from "./_connection.ts";
 import {
   SessionExistsError,
   SessionLockLostError,
@@ -30,7 +30,6 @@ export async function sessionLockKey(id: string): Promise<string> {
 
 /** A batch of records ready for one transaction. */
 interface Batch {
-  seqs: number[];
   types: string[];
   texts: string[];
   turns: number;
@@ -41,7 +40,6 @@ interface Batch {
 
 function encodeBatch(records: readonly SessionRecord[], after: number, hasPreview: boolean): Batch {
   const batch: Batch = {
-    seqs: [],
     types: [],
     texts: [],
     turns: 0,
@@ -52,7 +50,6 @@ function encodeBatch(records: readonly SessionRecord[], after: number, hasPrevie
   records.forEach((record, i) => {
     const seq = after + i + 1;
     const text = JSON.stringify(record);
-    batch.seqs.push(seq);
     batch.types.push(record.type);
     batch.texts.push(text);
     batch.bytes += encoder.encode(text).length + 1;
@@ -73,19 +70,54 @@ class StaleWriter extends Error {}
 
 const UNIQUE_VIOLATION = "23505";
 
-/** Session parameters of a writer's connection: a dead client is noticed within a minute. */
-export const WRITER_CONNECTION_PARAMETERS: Record<string, string> = {
-  application_name: "turnlog writer",
+/**
+ * Server settings of a writer's connection: the server notices a vanished client (a machine
+ * that died without closing its socket) within about a minute, and frees its lock.
+ */
+export const WRITER_SETTINGS: Record<string, string> = {
   tcp_keepalives_idle: "30",
   tcp_keepalives_interval: "10",
   tcp_keepalives_count: "3",
 };
 
+/** The `application_name` of writer connections (what an operator sees in pg_stat_activity). */
+export const WRITER_APPLICATION_NAME = "turnlog writer";
+
+/**
+ * One append in one statement, so it commits whole or not at all in one round trip: the UPDATE
+ * is the guard (this connection still holds the lock, nobody appended since), and the rows go in
+ * only when it matched. Sequence numbers follow the count the guard checked.
+ */
+const APPEND = `
+  WITH guard AS (
+    UPDATE turnlog_sessions SET record_count = $2 + cardinality($8::text[]),
+      turn_count = turn_count + $3, size_bytes = size_bytes + $4,
+      last_checkpoint_seq = COALESCE($5::bigint, last_checkpoint_seq),
+      preview = COALESCE(preview, $6::text), updated_at = now()
+    WHERE id = $1 AND record_count = $2 AND pg_backend_pid() = $7
+    RETURNING id
+  )
+  INSERT INTO turnlog_records (session_id, seq, type, record)
+  SELECT guard.id, $2 + r.n, r.type, r.record
+  FROM guard, unnest($8::text[], $9::text[]) WITH ORDINALITY AS r(type, record, n)`;
+
+const LOCK = `
+  SELECT pg_try_advisory_lock($1::bigint) AS locked, pg_backend_pid() AS pid,
+    s.record_count AS count, s.preview IS NOT NULL AS preview
+  FROM (SELECT 1) AS one LEFT JOIN turnlog_sessions s ON s.id = $2`;
+
+interface LockRow {
+  locked: boolean;
+  pid: number;
+  count: string | null;
+  preview: boolean | null;
+}
+
 /** What {@linkcode PostgresSessionWriter.lock} needs. */
 export interface LockOptions {
   location: SessionLocation;
   /** A connection of the writer's own (one socket); it ends when the writer closes. */
-  connection: Connection;
+  connection: ClientLink;
   /** The store's URL without password, for messages. */
   store: string;
   /** Create the session with this `session_meta` (it must not exist yet). */
@@ -95,13 +127,12 @@ export interface LockOptions {
 /**
  * The writer of one session. It holds `pg_try_advisory_lock` on the session's key on its own
  * connection: a second writer anywhere fails at once, and a process that dies loses its
- * connection and with it the lock. Every append is one committed transaction that also checks,
- * in the same statement that updates the sessions row, that this connection still holds the
- * lock and that nobody appended meanwhile.
+ * connection and with it the lock. Every append is one statement that also checks that this
+ * connection still holds the lock and that nobody appended meanwhile.
  */
 export class PostgresSessionWriter implements StoreWriter {
   readonly location: SessionLocation;
-  readonly #conn: Connection;
+  readonly #conn: ClientLink;
   readonly #key: string;
   #pid: number;
   #recordCount: number;
@@ -111,7 +142,7 @@ export class PostgresSessionWriter implements StoreWriter {
 
   private constructor(
     location: SessionLocation,
-    conn: Connection,
+    conn: ClientLink,
     state: { key: string; pid: number; recordCount: number; hasPreview: boolean },
   ) {
     this.location = location;
@@ -134,15 +165,9 @@ export class PostgresSessionWriter implements StoreWriter {
     const { location, connection: conn, store, create } = options;
     const key = await sessionLockKey(location.id);
     try {
-      const [row] = await conn.run(
-        (sql) =>
-          sql<{ locked: boolean; pid: number; count: string | null; preview: boolean | null }[]>`
-          SELECT pg_try_advisory_lock(${key}::bigint) AS locked, pg_backend_pid() AS pid,
-            s.record_count AS count, s.preview IS NOT NULL AS preview
-          FROM (SELECT 1) AS one LEFT JOIN turnlog_sessions s ON s.id = ${location.id}`,
-        {
-          retry: true,
-        },
+      const { rows: [row] } = await conn.run(
+        (db) => db.query<LockRow>(LOCK, [key, location.id]),
+        { retry: true },
       );
       if (!row?.locked) throw new SessionInUseError(location.path);
       if (create === undefined && row.count === null) {
@@ -176,7 +201,7 @@ export class PostgresSessionWriter implements StoreWriter {
   }
 
   /**
-   * Appends records in one transaction, committed when this resolves. After a lost connection
+   * Appends records in one statement, committed when this resolves. After a lost connection
    * (a database restart between two appends) it takes the lock back on a new connection when
    * nobody else appended meanwhile, and goes on.
    *
@@ -211,40 +236,39 @@ export class PostgresSessionWriter implements StoreWriter {
 
   async #commit(batch: Batch, create?: SessionMeta): Promise<void> {
     const id = this.location.id;
-    const from = this.#recordCount;
-    const to = from + batch.seqs.length;
-    await this.#conn.run((sql) =>
-      sql.begin(async (tx) => {
-        if (create !== undefined) {
-          await tx`INSERT INTO turnlog_sessions (id, created_at)
-            VALUES (${id}, ${create.createdAt}::timestamptz)`;
-        }
-        // Both statements go out together (one round trip); the UPDATE is the guard.
-        const [updated] = await Promise.all([
-          tx`UPDATE turnlog_sessions SET record_count = ${to},
-              turn_count = turn_count + ${batch.turns}, size_bytes = size_bytes + ${batch.bytes},
-              last_checkpoint_seq = COALESCE(${batch.checkpointSeq}::bigint, last_checkpoint_seq),
-              preview = COALESCE(preview, ${batch.preview}::text), updated_at = now()
-            WHERE id = ${id} AND record_count = ${from} AND pg_backend_pid() = ${this.#pid}`,
-          tx`INSERT INTO turnlog_records (session_id, seq, type, record)
-            SELECT ${id}, r.seq, r.type, r.record
-            FROM unnest(${batch.seqs}::bigint[], ${batch.types}::text[], ${batch.texts}::text[])
-              AS r(seq, type, record)`,
-        ]);
-        if (updated.count !== 1) throw new StaleWriter();
-      }).catch((error) => {
+    const values = [
+      id,
+      this.#recordCount,
+      batch.turns,
+      batch.bytes,
+      batch.checkpointSeq,
+      batch.preview,
+      this.#pid,
+      batch.types,
+      batch.texts,
+    ];
+    const inserted = await this.#conn.run(async (db) => {
+      try {
+        if (create === undefined) return (await db.query(APPEND, values)).rowCount;
+        return await transaction(db, async () => {
+          await db.query("INSERT INTO turnlog_sessions (id, created_at) VALUES ($1, $2)", [
+            id,
+            create.createdAt,
+          ]);
+          return (await db.query(APPEND, values)).rowCount;
+        });
+      } catch (error) {
         if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new StaleWriter();
         throw error;
-      })
-    );
+      }
+    });
+    if (inserted !== batch.texts.length) throw new StaleWriter();
   }
 
   /** Takes the lock back on the current (maybe new) connection, if the session is unchanged. */
   async #relock(): Promise<void> {
-    const [row] = await this.#conn.run((sql) =>
-      sql<{ locked: boolean; pid: number; count: string | null }[]>`
-        SELECT pg_try_advisory_lock(${this.#key}::bigint) AS locked, pg_backend_pid() AS pid,
-          (SELECT record_count FROM turnlog_sessions WHERE id = ${this.location.id}) AS count`
+    const { rows: [row] } = await this.#conn.run((db) =>
+      db.query<LockRow>(LOCK, [this.#key, this.location.id])
     );
     if (!row?.locked) throw await this.#closeWith(this.#lost("another run holds it now"));
     if (Number(row.count) !== this.#recordCount) {
@@ -271,7 +295,7 @@ export class PostgresSessionWriter implements StoreWriter {
     if (this.#closed) return;
     this.#closed = true;
     try {
-      await this.#conn.run((sql) => sql`SELECT pg_advisory_unlock_all()`);
+      await this.#conn.run((db) => db.query("SELECT pg_advisory_unlock_all()"));
     } catch {
       // The connection is gone, and the lock with it.
     } finally {
