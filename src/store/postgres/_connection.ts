@@ -16,7 +16,20 @@ export interface QueryResult<R> {
 
 /** A connection queries run on. */
 export interface Db {
-  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(
+    statement: string | NamedStatement,
+    values?: unknown[],
+  ): Promise<QueryResult<R>>;
+}
+
+/**
+ * A statement the connection prepares once (by `name`) and then only executes: for the hot
+ * ones (append, read), which skip parsing and planning after their first run.
+ */
+export interface NamedStatement {
+  name: string;
+  text: string;
+  values?: unknown[];
 }
 
 /** A node-postgres client (the parts used here). */

@@ -24,7 +24,13 @@ import type {
   StoredEntry,
   StoreWriter,
 } from "./_contract.ts";
-import { ClientLink, type Db, type LinkOptions, PoolLink } from "./_connection.ts";
+import {
+  ClientLink,
+  type Db,
+  type LinkOptions,
+  type NamedStatement,
+  PoolLink,
+} from "./_connection.ts";
 import { displayUrl, isPostgresUrl, urlPassword } from "./_errors.ts";
 import { migrate } from "./_migrations.ts";
 import { PostgresSessionWriter, WRITER_APPLICATION_NAME, WRITER_SETTINGS } from "./_writer.ts";
@@ -50,6 +56,13 @@ export interface PostgresStoreOptions {
    */
   connectTimeout?: number;
 }
+
+/** Records in append order from a sequence number on: a range of the primary key. */
+const READ: NamedStatement = {
+  name: "turnlog_read",
+  text: `SELECT seq::float8 AS seq, record FROM turnlog_records
+    WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+};
 
 interface RecordRow {
   seq: number;
@@ -157,9 +170,12 @@ export class PostgresStore implements SessionStore {
   }
 
   /** Runs one read-only statement (again on a fresh connection if the first one broke). */
-  async #query<R extends object>(text: string, values: unknown[]): Promise<R[]> {
+  async #query<R extends object>(
+    statement: string | NamedStatement,
+    values: unknown[],
+  ): Promise<R[]> {
     await this.#migrated();
-    return await this.#pool.run(async (db: Db) => (await db.query<R>(text, values)).rows, {
+    return await this.#pool.run(async (db: Db) => (await db.query<R>(statement, values)).rows, {
       retry: true,
     });
   }
@@ -276,11 +292,7 @@ export class PostgresStore implements SessionStore {
   async *read(location: SessionLocation, from?: RecordPosition): AsyncGenerator<StoredEntry> {
     let next = from?.offset ?? 1;
     for (;;) {
-      const rows = await this.#query<RecordRow>(
-        `SELECT seq::float8 AS seq, record FROM turnlog_records
-        WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
-        [location.id, next, this.#readBatch],
-      );
+      const rows = await this.#query<RecordRow>(READ, [location.id, next, this.#readBatch]);
       this.#rowsRead += rows.length;
       for (const row of rows) yield storedEntry(location.path, row.seq, row.record);
       if (rows.length < this.#readBatch) return;

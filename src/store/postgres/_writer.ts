@@ -249,13 +249,15 @@ export class PostgresSessionWriter implements StoreWriter {
     ];
     const inserted = await this.#conn.run(async (db) => {
       try {
-        if (create === undefined) return (await db.query(APPEND, values)).rowCount;
+        if (create === undefined) {
+          return (await db.query({ name: "turnlog_append", text: APPEND, values })).rowCount;
+        }
         return await transaction(db, async () => {
           await db.query("INSERT INTO turnlog_sessions (id, created_at) VALUES ($1, $2)", [
             id,
             create.createdAt,
           ]);
-          return (await db.query(APPEND, values)).rowCount;
+          return (await db.query({ name: "turnlog_append", text: APPEND, values })).rowCount;
         });
       } catch (error) {
         if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new StaleWriter();
