@@ -350,3 +350,23 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name: "StoreWriter.append() calls made without waiting land whole, in call order",
+  ignore,
+  fn: async () => {
+    await using store = await freshStore(cluster!);
+    const location = await sessionAt(store, "2026-11-30T10:00:00Z", "hello");
+    await using writer = disposable(await store.lock(location));
+    const batches = Array.from(
+      { length: 20 },
+      (_, i) => itemRecords([assistant(`${i}a`), assistant(`${i}b`)]),
+    );
+    await Promise.all(batches.map((batch) => writer.append(batch)));
+    const contents = (await readAll(store, location)).slice(4).map((r) =>
+      "content" in r.payload ? r.payload.content : ""
+    );
+    assertEquals(contents, batches.flatMap((_, i) => [`${i}a`, `${i}b`]));
+    assertStrictEquals(writer.appendedRecords, 40);
+  },
+});

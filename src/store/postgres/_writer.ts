@@ -139,6 +139,7 @@ export class PostgresSessionWriter implements StoreWriter {
   #hasPreview: boolean;
   #appended = 0;
   #closed = false;
+  #tail: Promise<void> = Promise.resolve();
 
   private constructor(
     location: SessionLocation,
@@ -209,7 +210,14 @@ export class PostgresSessionWriter implements StoreWriter {
    * this call is stored
    * @throws {SessionLockLostError} when the lock could not be taken back as it was
    */
-  async append(records: readonly SessionRecord[]): Promise<void> {
+  append(records: readonly SessionRecord[]): Promise<void> {
+    // One at a time, in call order: each append's guard expects the count the previous left.
+    const appended = this.#tail.then(() => this.#appendNow(records));
+    this.#tail = appended.catch(() => {});
+    return appended;
+  }
+
+  async #appendNow(records: readonly SessionRecord[]): Promise<void> {
     if (this.#closed) throw new Error(`Session writer for ${this.location.path} is closed`);
     if (records.length === 0) return;
     const batch = encodeBatch(records, this.#recordCount, this.#hasPreview);
@@ -288,12 +296,20 @@ export class PostgresSessionWriter implements StoreWriter {
   }
 
   async #closeWith(error: Error): Promise<Error> {
-    await this.close();
+    await this.#release();
     return error;
   }
 
-  /** Releases the lock (at once, on the server) and closes the writer's connection. */
+  /**
+   * Waits for the appends already asked for, then releases the lock (at once, on the server)
+   * and closes the writer's connection.
+   */
   async close(): Promise<void> {
+    await this.#tail;
+    await this.#release();
+  }
+
+  async #release(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     try {
@@ -305,6 +321,7 @@ export class PostgresSessionWriter implements StoreWriter {
     }
   }
 
+  /** Closes the writer (for `await using`). */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
