@@ -1,16 +1,7 @@
 import { assert, assertEquals, assertRejects, assertStrictEquals } from "./_assert.ts";
-import { assistant, itemRecords } from "./_helpers.ts";
-import {
-  disposable,
-  fileCluster,
-  freshStore,
-  metaAt,
-  readAll,
-  sessionAt,
-} from "./_postgres_helpers.ts";
-import { spawnLockHolder } from "../testing/postgres_lock_holder.ts";
+import { fileCluster, freshStore } from "./_postgres_helpers.ts";
+import { chatter, contents, disposable, readAll, sessionAt } from "./_store_fixtures.ts";
 import { withSql } from "../testing/postgres.ts";
-import type { SessionRecord } from "../src/record/_schemas.ts";
 import { SessionInUseError, type SessionLocation } from "../src/store/_store.ts";
 import {
   PostgresStore,
@@ -49,32 +40,6 @@ async function eventually<T>(attempt: () => Promise<T>, ms = 10_000): Promise<T>
   }
 }
 
-const chatter = (tag: string, n = 2): SessionRecord[] =>
-  itemRecords(Array.from({ length: n }, (_, i) => assistant(`${tag} ${i}`)));
-
-Deno.test({
-  name: "PostgresStore.lock() refuses a second writer from any connection at once",
-  ignore,
-  fn: async () => {
-    await using store = await freshStore(cluster!);
-    await using other = new PostgresStore(store.url);
-    const location = await sessionAt(store, "2026-11-30T10:00:00Z", "hello");
-    const writer = await store.lock(location);
-    await assertRejects(() => other.lock(location), SessionInUseError, inUse(location));
-    await assertRejects(() => store.lock(location), SessionInUseError, inUse(location));
-    await writer.close();
-    await using second = disposable(await other.lock(location));
-    await second.append(chatter("second"));
-    // A new session comes back locked too.
-    const { location: fresh, writer: creator } = await store.create(
-      metaAt("2026-11-30T11:00:00Z"),
-    );
-    await assertRejects(() => other.lock(fresh), SessionInUseError, inUse(fresh));
-    await creator.close();
-    await (await other.lock(fresh)).close();
-  },
-});
-
 Deno.test({
   name: "PostgresStore.lock() is free again once the holder's connection is terminated",
   ignore,
@@ -92,8 +57,7 @@ Deno.test({
       error.message,
       `Session lock lost: the connection that held the lock on ${location.path} was closed and another run holds it now; resume the session to continue`,
     );
-    const contents = (await readAll(store, location)).slice(4).map((r) => r.payload);
-    assertEquals(contents.map((p) => "content" in p && p.content), [
+    assertEquals(contents(await readAll(store, location)).slice(4), [
       "first 0",
       "first 1",
       "second 0",
@@ -137,32 +101,12 @@ Deno.test({
     await writer.append(chatter("after"));
     await assertRejects(() => store.lock(location), SessionInUseError, inUse(location));
     const records = await readAll(store, location);
-    assertEquals(records.slice(4).map((r) => "content" in r.payload && r.payload.content), [
+    assertEquals(contents(records).slice(4), [
       "before 0",
       "before 1",
       "after 0",
       "after 1",
     ]);
-  },
-});
-
-Deno.test({
-  name: "PostgresStore.lock() is free again once the process that held it is killed",
-  ignore,
-  fn: async () => {
-    await using store = await freshStore(cluster!);
-    const location = await sessionAt(store, "2026-11-30T10:00:00Z", "hello");
-    const holder = await spawnLockHolder(store.url, location.id);
-    try {
-      await assertRejects(() => store.lock(location), SessionInUseError, inUse(location));
-    } finally {
-      await holder.kill();
-    }
-    // The server notices the closed socket at once; the backend needs a moment to exit.
-    const writer = await eventually(() => store.lock(location));
-    await writer.append(chatter("after the crash"));
-    await writer.close();
-    assertStrictEquals((await readAll(store, location)).length, 6);
   },
 });
 
@@ -211,7 +155,7 @@ Deno.test({
     await writer.append(chatter("after"));
     assertEquals(await store.find(location.id), location);
     const records = await readAll(store, location);
-    assertEquals(records.slice(4).map((r) => "content" in r.payload && r.payload.content), [
+    assertEquals(contents(records).slice(4), [
       "before 0",
       "before 1",
       "after 0",
