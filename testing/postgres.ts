@@ -209,6 +209,94 @@ async function sweepStale(tmp: string, bin: string, as: Runner): Promise<void> {
   }
 }
 
+/** Where a cluster lives and how its commands run. */
+interface Cluster {
+  bin: string;
+  as: Runner;
+  dir: string;
+  data: string;
+}
+
+/** `initdb` with a superuser `postgres` whose password `password` guards TCP connections. */
+async function initCluster(cluster: Cluster, password: string): Promise<void> {
+  const { as, dir } = cluster;
+  const pwfile = join(dir, "pwfile");
+  await Deno.writeTextFile(pwfile, `${password}\n`);
+  if (as.uid !== undefined) {
+    await Deno.chown(dir, as.uid, as.gid ?? null);
+    await Deno.chown(pwfile, as.uid, as.gid ?? null);
+  }
+  await run(as, join(cluster.bin, "initdb"), [
+    `--pgdata=${cluster.data}`,
+    "--username=postgres",
+    `--pwfile=${pwfile}`,
+    "--auth-local=trust",
+    "--auth-host=scram-sha-256",
+    "--encoding=UTF8",
+    "--locale=C",
+    "--no-sync",
+    "--no-instructions",
+  ], "initdb");
+}
+
+/** Starts the server on `port` (loopback, its socket in the cluster's folder) and waits for it. */
+async function startServer(cluster: Cluster, port: number): Promise<void> {
+  const serverOptions = [
+    `-p ${port}`,
+    "-c listen_addresses=127.0.0.1",
+    `-c unix_socket_directories=${cluster.dir}`,
+    "-c fsync=off",
+    "-c synchronous_commit=off",
+    "-c full_page_writes=off",
+    "-c shared_buffers=16MB",
+    "-c max_connections=60",
+  ].join(" ");
+  const log = join(cluster.dir, "server.log");
+  await run(cluster.as, join(cluster.bin, "pg_ctl"), [
+    "start",
+    "--wait",
+    "--silent",
+    `--pgdata=${cluster.data}`,
+    `--log=${log}`,
+    `--options=${serverOptions}`,
+  ], `pg_ctl start (port ${port}, log in ${log})`);
+}
+
+/** Starts the server on a free port; returns the port. */
+async function startOnFreePort(cluster: Cluster): Promise<number> {
+  for (let attempt = 1;; attempt++) {
+    const port = freePort();
+    try {
+      await startServer(cluster, port);
+      return port;
+    } catch (error) {
+      // Another process may have taken the port between our probe and the server's bind.
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+/** Stops the server (fast shutdown: open connections are cut) and waits until it is down. */
+function stopServer(cluster: Cluster): Promise<void> {
+  return run(cluster.as, join(cluster.bin, "pg_ctl"), [
+    "stop",
+    "--wait",
+    "--silent",
+    "--mode=fast",
+    `--pgdata=${cluster.data}`,
+  ], "pg_ctl stop");
+}
+
+async function createDatabaseAt(adminUrl: string, name: string): Promise<void> {
+  const admin = plainClient(adminUrl);
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /**
  * Starts a throwaway cluster and creates a database in it; undefined when the server binaries
  * are not installed (print {@linkcode POSTGRES_SKIPPED} then). The server runs with fsync off
@@ -230,76 +318,18 @@ export async function startTestPostgres(
   // The folder's name carries the owner's pid, so a later run can clean up after a dead one.
   const dir = await Deno.makeTempDir({ prefix: `turnlog-pg-${Deno.pid}-` });
   await sweepStale(join(dir, ".."), bin, as);
-  const data = join(dir, "data");
+  const cluster: Cluster = { bin, as, dir, data: join(dir, "data") };
   const password = crypto.randomUUID().replaceAll("-", "");
-  let port = 0;
   try {
-    if (as.uid !== undefined) await Deno.chown(dir, as.uid, as.gid ?? null);
-    const pwfile = join(dir, "pwfile");
-    await Deno.writeTextFile(pwfile, `${password}\n`);
-    if (as.uid !== undefined) await Deno.chown(pwfile, as.uid, as.gid ?? null);
-    await run(as, join(bin, "initdb"), [
-      `--pgdata=${data}`,
-      "--username=postgres",
-      `--pwfile=${pwfile}`,
-      "--auth-local=trust",
-      "--auth-host=scram-sha-256",
-      "--encoding=UTF8",
-      "--locale=C",
-      "--no-sync",
-      "--no-instructions",
-    ], "initdb");
-    const start = async () => {
-      const serverOptions = [
-        `-p ${port}`,
-        "-c listen_addresses=127.0.0.1",
-        `-c unix_socket_directories=${dir}`,
-        "-c fsync=off",
-        "-c synchronous_commit=off",
-        "-c full_page_writes=off",
-        "-c shared_buffers=16MB",
-        "-c max_connections=60",
-      ].join(" ");
-      await run(as, join(bin, "pg_ctl"), [
-        "start",
-        "--wait",
-        "--silent",
-        `--pgdata=${data}`,
-        `--log=${join(dir, "server.log")}`,
-        `--options=${serverOptions}`,
-      ], `pg_ctl start (port ${port}, log in ${dir}/server.log)`);
-    };
-    for (let attempt = 1;; attempt++) {
-      port = freePort();
-      try {
-        await start();
-        break;
-      } catch (error) {
-        // Another process may have taken the port between our probe and the server's bind.
-        if (attempt >= 3) throw error;
-      }
-    }
+    await initCluster(cluster, password);
+    const port = await startOnFreePort(cluster);
     running.set(dir, { bin, as });
     hookUnload();
-    const stopServer = () =>
-      run(as, join(bin, "pg_ctl"), [
-        "stop",
-        "--wait",
-        "--silent",
-        "--mode=fast",
-        `--pgdata=${data}`,
-      ], "pg_ctl stop");
     const urlOf = (database: string) =>
       `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
     let databases = 0;
     const createDatabase = async (name = `turnlog_${++databases}`) => {
-      const admin = plainClient(urlOf("postgres"));
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-      } finally {
-        await admin.end();
-      }
+      await createDatabaseAt(urlOf("postgres"), name);
       return urlOf(name);
     };
     const url = await createDatabase(options.database ?? "turnlog");
@@ -308,7 +338,7 @@ export async function startTestPostgres(
       if (stopped) return;
       stopped = true;
       try {
-        if (await exists(join(data, "postmaster.pid"))) await stopServer();
+        if (await exists(join(cluster.data, "postmaster.pid"))) await stopServer(cluster);
       } finally {
         running.delete(dir);
         await Deno.remove(dir, { recursive: true });
@@ -319,8 +349,8 @@ export async function startTestPostgres(
       password,
       port,
       createDatabase,
-      stopServer,
-      startServer: start,
+      stopServer: () => stopServer(cluster),
+      startServer: () => startServer(cluster, port),
       stop,
       [Symbol.asyncDispose]: stop,
     };
