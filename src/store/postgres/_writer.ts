@@ -66,7 +66,9 @@ function encodeBatch(records: readonly SessionRecord[], after: number, hasPrevie
 }
 
 /** The sessions row no longer matches what this writer knows: its lock or its count changed. */
-class StaleWriter extends Error {}
+class StaleWriterError extends Error {
+  override name = "StaleWriterError";
+}
 
 const UNIQUE_VIOLATION = "23505";
 
@@ -224,14 +226,14 @@ export class PostgresSessionWriter implements StoreWriter {
     try {
       await this.#commit(batch);
     } catch (error) {
-      if (!(error instanceof StaleWriter || error instanceof SessionStoreUnreachableError)) {
+      if (!(error instanceof StaleWriterError || error instanceof SessionStoreUnreachableError)) {
         throw error;
       }
       await this.#relock();
       try {
         await this.#commit(batch);
       } catch (again) {
-        if (again instanceof StaleWriter) {
+        if (again instanceof StaleWriterError) {
           throw await this.#closeWith(this.#lost("the session changed meanwhile"));
         }
         throw again;
@@ -268,11 +270,11 @@ export class PostgresSessionWriter implements StoreWriter {
           return (await db.query({ name: "turnlog_append", text: APPEND, values })).rowCount;
         });
       } catch (error) {
-        if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new StaleWriter();
+        if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new StaleWriterError();
         throw error;
       }
     });
-    if (inserted !== batch.texts.length) throw new StaleWriter();
+    if (inserted !== batch.texts.length) throw new StaleWriterError();
   }
 
   /** Takes the lock back on the current (maybe new) connection, if the session is unchanged. */
