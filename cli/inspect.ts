@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
+import { TurnlogError } from "../src/errors/mod.ts";
 import {
   type InspectOptions,
   inspectSession,
@@ -20,6 +20,8 @@ import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
 import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
+import { inspectInStore } from "./_inspect_store.ts";
+import { fail } from "./_voice.ts";
 import { findSession, listSessions, resolveSessionsRoot } from "../src/store/mod.ts";
 
 const HELP = `Usage: deno task inspect [options] [<id | id prefix | path>]
@@ -33,6 +35,10 @@ Options:
   --list               List sessions (the default without an argument)
   --limit N            Sessions listed (default 25)
   --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --store STORE        Where sessions are kept: postgres://user:password@host:port/db or a
+                       sessions folder (default: $TURNLOG_STORE, else the sessions root)
+  --export FILE        Write the session to FILE as JSONL, each stored record on a line
+                       of its own, exactly as stored
   --json               Print one JSON document instead of text: the turns with their
                        counts and outcomes, the findings, the continue command
   --entries            With --json: also every line of each turn (turns[].entries),
@@ -47,6 +53,7 @@ Options:
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
                        atomically without them, append the outputs resume would synthesize
+                       (session files only: a database keeps whole records)
   -h, --help           Show this help
 
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
@@ -106,6 +113,8 @@ function parseInspectArgs(args: string[]) {
     list: { type: "boolean" },
     limit: { type: "string" },
     "sessions-dir": { type: "string" },
+    store: { type: "string" },
+    export: { type: "string" },
     json: { type: "boolean" },
     entries: { type: "boolean" },
     full: { type: "boolean" },
@@ -230,6 +239,8 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   const target = positionals[0];
+  const inStore = await inspectInStore(values, target);
+  if (inStore !== undefined) return inStore;
   if (target === undefined || values.list) {
     if (target !== undefined) throw new UsageError("--list takes no session argument");
     return await list(values, resolveSessionsRoot(values["sessions-dir"]));
@@ -261,23 +272,14 @@ function checkHtmlFlags(values: Record<string, string | boolean | undefined>): v
   if (values.html === "") throw new UsageError('--html needs a file name, or "-" for stdout');
 }
 
-/** The exit code and the message for an error, never a stack trace. */
-function explain(error: unknown): { code: number; message: string } {
-  const message = errorMessage(error);
-  if (error instanceof UsageError) {
-    return { code: 2, message: `${message}\nRun with --help for usage.` };
-  }
-  return { code: outcomeOf(error).exitCode, message };
-}
-
 if (import.meta.main) {
   let code: number;
   try {
     code = await main(Deno.args);
   } catch (error) {
-    const { code: exit, message } = explain(error);
-    await print(Deno.stderr, `turnlog inspect: ${message}\n`);
-    code = exit;
+    code = error instanceof UsageError
+      ? fail("inspect", error, "Run with --help for usage.")
+      : fail("inspect", error);
   }
   Deno.exit(code);
 }

@@ -14,25 +14,34 @@ import {
   disposable,
   firstTurnRecords,
   metaAt,
+  metaRecord,
   readAll,
   sessionAt,
   sessionWithCheckpoint,
   turnContext,
 } from "./_store_fixtures.ts";
-import { InvalidSessionIdError, newId } from "../src/record/_ids.ts";
 import {
+  InvalidSessionIdError,
   makeRecord,
+  newId,
   type ResponseItem,
   responseItemRecord,
   type SessionRecord,
-} from "../src/record/_schemas.ts";
-import { replayRecord } from "../src/history/_replay.ts";
+} from "../src/record/mod.ts";
+import { replayRecord } from "../src/history/mod.ts";
+import { join } from "node:path";
+import { tempDir } from "./_helpers.ts";
 import {
   AmbiguousSessionError,
+  exportSession,
+  ImportError,
+  importTurnlogFile,
+  SessionExistsError,
   SessionInUseError,
+  type SessionLocation,
   SessionNotFoundError,
-} from "../src/store/_store.ts";
-import type { SessionLocation, SessionStore } from "../src/store/postgres/mod.ts";
+  type SessionStore,
+} from "../src/store/mod.ts";
 
 /** An empty store to test, and what the tests need around it. */
 export interface OpenedStore extends AsyncDisposable {
@@ -49,6 +58,11 @@ export interface StoreBackend {
   label: string;
   /** True when the backend cannot run here (its test file says why). */
   ignore: boolean;
+  /**
+   * True when the position of the last checkpoint carries its record number (a database's
+   * sequence number); a file's backward search finds the checkpoint's byte, not its line.
+   */
+  checkpointLines: boolean;
   /** Opens an empty store. */
   open(): Promise<OpenedStore>;
 }
@@ -98,20 +112,26 @@ export function storeContract(backend: StoreBackend): void {
 
   test("SessionStore.create() stores session_meta first and returns the session locked", async ({ store, second }) => {
     const meta = metaAt("2026-11-30T02:48:20.123Z");
-    const { location, writer } = await store.create(meta);
+    const { location, writer } = await store.create(metaRecord(meta));
     assertEquals([location.id, location.createdAt], [meta.id, "2026-11-30T02:48:20.123Z"]);
     assert(location.path.includes(meta.id), location.path);
     await assertRejects(() => second().lock(location), SessionInUseError, inUse(location));
+    assertStrictEquals(writer.path, location.path);
     await writer.close();
     assertEquals(await readAll(store, location), [
       { timestamp: "2026-11-30T02:48:20.123Z", type: "session_meta", payload: meta },
     ]);
-    await assertRejects(() => store.create(meta), Error);
+    await assertRejects(
+      () => store.create(metaRecord(meta)),
+      SessionExistsError,
+      `Session already exists: ${meta.id} in ${store.name}`,
+    );
+    assertEquals(await store.newest(), location);
   });
 
   test("SessionStore.read() gives back every record exactly as appended, in append order", async ({ store }) => {
     const meta = metaAt("2026-11-30T10:00:00Z");
-    const { location, writer } = await store.create(meta);
+    const { location, writer } = await store.create(metaRecord(meta));
     const tricky = trickyRecords(meta.id);
     // Keys out of schema order: the stored text keeps the order written.
     const reordered = {
@@ -125,15 +145,16 @@ export function storeContract(backend: StoreBackend): void {
     await writer.append([last]);
     assertStrictEquals(writer.appendedRecords, 1 + tricky.length + 2);
     await writer.close();
-    const written = [
-      makeRecord("session_meta", meta, new Date(meta.createdAt)),
-      ...tricky,
-      reordered,
-      last,
-    ];
+    const written = [metaRecord(meta), ...tricky, reordered, last];
     const entries = [];
     for await (const entry of store.read(location)) entries.push(entry);
     assertEquals(entries.map((e) => e.text), written.map((r) => JSON.stringify(r)));
+    assertEquals(await store.head(location), entries[0]);
+    const encoder = new TextEncoder();
+    assertEquals(await store.size(location), {
+      records: written.length,
+      sizeBytes: written.reduce((n, r) => n + encoder.encode(JSON.stringify(r)).length + 1, 0),
+    });
     assertEquals(entries.map((e) => e.line), written.map((_, i) => i + 1));
     assertEquals(entries.map((e) => e.problem), written.map(() => undefined));
     assertEquals(entries.map((e) => JSON.stringify(e.record)), [
@@ -170,6 +191,7 @@ export function storeContract(backend: StoreBackend): void {
     const b = await sessionAt(store, "2026-11-30T10:00:00.001Z");
     const prefix = a.id.slice(0, 8);
     const error = await assertRejects(() => store.find(prefix), AmbiguousSessionError);
+    assert(error instanceof AmbiguousSessionError);
     assertEquals(
       error.message,
       `Ambiguous session id "${prefix}": it matches 2 sessions:\n` +
@@ -195,31 +217,56 @@ export function storeContract(backend: StoreBackend): void {
     }
   });
 
-  test("SessionStore.list() lists newest first with a one-line preview and the counts", async ({ store }) => {
+  test("SessionStore.list() lists newest first with the first user message, counts and forks", async ({ store }) => {
     const old = await sessionAt(store, "2025-06-01T00:00:00Z", "first\n  question   here");
     const empty = await sessionAt(store, "2026-01-01T00:00:00Z");
     const meta = metaAt("2026-11-30T10:00:00Z");
-    const { location: busy, writer } = await store.create(meta);
-    await writer.append(firstTurnRecords(meta.id, "x".repeat(300)));
+    const { location: busy, writer } = await store.create(metaRecord(meta));
+    await writer.append(firstTurnRecords(meta.id, "x".repeat(600)));
     await writer.append([turnContext("run-2", true), responseItemRecord(user("second"))]);
     await writer.close();
-    const { sessions, more } = await store.list();
-    assertStrictEquals(more, false);
-    assertEquals(sessions.map((s) => s.id), [busy.id, empty.id, old.id]);
-    assertEquals(sessions.map((s) => s.preview), [
-      `${"x".repeat(79)}…`,
-      undefined,
+    const forkMeta = {
+      ...metaAt("2026-11-30T11:00:00Z"),
+      forkedFrom: { sessionId: busy.id, turn: null },
+    };
+    const { location: fork, writer: forkWriter } = await store.create(metaRecord(forkMeta));
+    await forkWriter.close();
+    const listing = await store.list();
+    assertEquals([listing.format, listing.version, listing.root], [
+      "turnlog-sessions",
+      1,
+      store.name,
+    ]);
+    assertStrictEquals(listing.more, false);
+    const { sessions } = listing;
+    assertEquals(sessions.map((s) => s.id), [fork.id, busy.id, empty.id, old.id]);
+    assertEquals(sessions.map((s) => s.path), [fork.path, busy.path, empty.path, old.path]);
+    assertEquals(sessions.map((s) => s.created), [
+      fork.createdAt,
+      busy.createdAt,
+      empty.createdAt,
+      old.createdAt,
+    ]);
+    assertEquals(sessions.map((s) => s.firstUserMessage), [
+      null,
+      `${"x".repeat(499)}…`,
+      null,
       "first question here",
     ]);
-    assertEquals(sessions.map((s) => [s.recordCount, s.turnCount]), [[6, 2], [1, 0], [4, 1]]);
+    assertEquals(sessions.map((s) => s.forkedFrom), [busy.id, null, null, null]);
+    assertEquals(sessions.map((s) => [s.records, s.turns]), [[1, 0], [6, 2], [1, 0], [4, 1]]);
+    for (const listed of sessions) {
+      assertEquals(await store.find(listed.shortId), await store.find(listed.id));
+      assertStrictEquals(listed.shortId, await store.shortestUniquePrefix(listed.id));
+    }
     const encoder = new TextEncoder();
     const bytes = (await readAll(store, busy)).reduce(
       (n, r) => n + encoder.encode(JSON.stringify(r)).length + 1,
       0,
     );
-    assertStrictEquals(sessions[0]!.sizeBytes, bytes);
+    assertStrictEquals(sessions[1]!.sizeBytes, bytes);
     const page = await store.list({ limit: 2 });
-    assertEquals(page.sessions.map((s) => s.id), [busy.id, empty.id]);
+    assertEquals(page.sessions.map((s) => s.id), [fork.id, busy.id]);
     assertStrictEquals(page.more, true);
   });
 
@@ -230,10 +277,11 @@ export function storeContract(backend: StoreBackend): void {
     });
     const found = await store.lastCheckpoint(location);
     assertEquals(found?.checkpoint, checkpoint.payload);
-    assertStrictEquals(found?.position.line, checkpointLine);
+    assertStrictEquals(found?.position.line, backend.checkpointLines ? checkpointLine : 0);
     const fromCheckpoint: ResponseItem[] = [];
     let count = 0;
     for await (const entry of store.read(location, found!.position)) {
+      if (count === 0) assertStrictEquals(entry.text, JSON.stringify(checkpoint));
       replayRecord(fromCheckpoint, entry.record!);
       count++;
     }
@@ -242,8 +290,8 @@ export function storeContract(backend: StoreBackend): void {
     for (const record of (await readAll(store, location)).slice(1)) replayRecord(full, record);
     assertEquals(fromCheckpoint, full);
     // No turn started after the checkpoint: the last turn_context before it.
-    const turn = await store.lastRecordBefore(location, found!.position, "turn_context");
-    assertEquals(turn?.payload, turnContext("run-1").payload);
+    const turn = await store.lastTurnContextBefore(location, found!.position);
+    assertEquals(turn, turnContext("run-1").payload);
     const plain = await sessionAt(store, "2026-11-30T11:00:00Z", "hello");
     assertStrictEquals(await store.lastCheckpoint(plain), undefined);
   });
@@ -264,7 +312,8 @@ export function storeContract(backend: StoreBackend): void {
       "second 0",
       "second 1",
     ]);
-    const unknown = { ...location, id: newId() };
+    const id = newId();
+    const unknown = { ...location, id, path: location.path.replace(location.id, id) };
     await assertRejects(() => store.lock(unknown), SessionNotFoundError, "Session not found");
   });
 
@@ -304,5 +353,53 @@ export function storeContract(backend: StoreBackend): void {
       batches.flatMap((_, i) => [`${i} 0`, `${i} 1`]),
     );
     assertStrictEquals(writer.appendedRecords, 40);
+  });
+
+  test("exportSession() writes the stored records one a line; importTurnlogFile() brings a file in as it is", async ({ store }) => {
+    await using dir = await tempDir();
+    const meta = metaAt("2026-11-30T10:00:00Z");
+    const { location, writer } = await store.create(metaRecord(meta));
+    await writer.append(trickyRecords(meta.id));
+    await writer.close();
+    const exported = join(dir.path, "out.jsonl");
+    const stored = [];
+    for await (const entry of store.read(location)) stored.push(entry.text);
+    const written = await exportSession(store, location, exported);
+    assertEquals((await Deno.readTextFile(exported)).split("\n"), [...stored, ""]);
+    assertEquals([written.path, written.records], [exported, stored.length]);
+    await assertRejects(
+      () => importTurnlogFile(store, exported),
+      SessionExistsError,
+      `Session already exists: ${meta.id} in ${store.name}`,
+    );
+    // A file written elsewhere, keys in an order of its own, comes in line for line.
+    const other = metaAt("2026-11-30T12:00:00Z");
+    const lines = [
+      JSON.stringify(metaRecord(other)),
+      JSON.stringify(turnContext(other.id)),
+      '{"type":"response_item","timestamp":"2026-11-30T12:00:01.000Z","payload":{"content":"hi","role":"user","type":"message"}}',
+      "",
+      JSON.stringify(finished(other.id, 1)),
+    ];
+    const file = join(dir.path, "in.jsonl");
+    await Deno.writeTextFile(file, lines.join("\n") + "\n");
+    const imported = await importTurnlogFile(store, file);
+    assertEquals(imported, { location: await store.find(other.id), records: 4 });
+    const back = [];
+    for await (const entry of store.read(imported.location)) back.push(entry.text);
+    assertEquals(back, lines.filter((line) => line !== ""));
+  });
+
+  test("importTurnlogFile() refuses a file with a bad line and stores nothing", async ({ store }) => {
+    await using dir = await tempDir();
+    const meta = metaAt("2026-11-30T12:00:00Z");
+    const file = join(dir.path, "bad.jsonl");
+    await Deno.writeTextFile(file, `${JSON.stringify(metaRecord(meta))}\n{"type":"nope"\n`);
+    await assertRejects(
+      () => importTurnlogFile(store, file),
+      ImportError,
+      `${file}:2: `,
+    );
+    await assertRejects(() => store.find(meta.id), SessionNotFoundError);
   });
 }

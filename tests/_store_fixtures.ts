@@ -4,16 +4,18 @@
  *
  * @module
  */
-import { idTime, newId } from "../src/record/_ids.ts";
 import {
   FORMAT_VERSION,
+  idTime,
   makeRecord,
+  newId,
   type ResponseItem,
   responseItemRecord,
   type SessionMeta,
+  type SessionMetaRecord,
   type SessionRecord,
-} from "../src/record/_schemas.ts";
-import type { SessionLocation, SessionStore, StoreWriter } from "../src/store/postgres/mod.ts";
+} from "../src/record/mod.ts";
+import type { SessionLocation, SessionStore, StoreWriter } from "../src/store/mod.ts";
 import { assistant, itemRecords, RUN_BASE, user } from "./_helpers.ts";
 
 /** A `session_meta` for a session created at `iso` (its id a UUIDv7 of that time). */
@@ -28,6 +30,11 @@ export function metaAt(iso: string, id: string = newId(new Date(iso))): SessionM
     wireApi: RUN_BASE.wireApi,
     policy: { approval: "ask-changes" },
   };
+}
+
+/** The `session_meta` record a session starts with, stamped with its creation time. */
+export function metaRecord(meta: SessionMeta): SessionMetaRecord {
+  return makeRecord("session_meta", meta, new Date(meta.createdAt));
 }
 
 /** The `turn_context` that starts a run. */
@@ -66,7 +73,7 @@ export async function sessionAt(
   message?: string,
 ): Promise<SessionLocation> {
   const meta = metaAt(iso);
-  const { location, writer } = await store.create(meta);
+  const { location, writer } = await store.create(metaRecord(meta));
   if (message !== undefined) await writer.append(firstTurnRecords(meta.id, message));
   await writer.close();
   return location;
@@ -78,7 +85,7 @@ export async function sessionWithCheckpoint(
   sizes: { before: number; after: number },
 ): Promise<{ location: SessionLocation; checkpointLine: number; checkpoint: SessionRecord }> {
   const meta = metaAt("2026-11-30T10:00:00Z");
-  const { location, writer } = await store.create(meta);
+  const { location, writer } = await store.create(metaRecord(meta));
   await writer.append([...firstTurnRecords("run-1", "hello"), ...chatter("old", sizes.before)]);
   const kept: ResponseItem[] = [{ type: "message", role: "system", content: "sys" }];
   const checkpoint = responseItemRecord({

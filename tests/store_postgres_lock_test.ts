@@ -2,7 +2,7 @@ import { assert, assertEquals, assertRejects, assertStrictEquals } from "./_asse
 import { fileCluster, freshStore } from "./_postgres_helpers.ts";
 import { chatter, contents, disposable, readAll, sessionAt } from "./_store_fixtures.ts";
 import { withSql } from "../testing/postgres.ts";
-import { SessionInUseError, type SessionLocation } from "../src/store/_store.ts";
+import { SessionInUseError, type SessionLocation } from "../src/store/mod.ts";
 import {
   PostgresStore,
   SessionLockLostError,
@@ -118,11 +118,11 @@ Deno.test({
     const { port } = listener.addr as Deno.NetAddr;
     listener.close();
     await using store = new PostgresStore(`postgres://app:hunter2@127.0.0.1:${port}/turnlog`);
-    assertStrictEquals(store.name, `postgres://127.0.0.1:${port}/turnlog`);
+    assertStrictEquals(store.name, `postgres://app@127.0.0.1:${port}/turnlog`);
     const error = await assertRejects(() => store.find("0199"), SessionStoreUnreachableError);
     assertStrictEquals(
       error.message,
-      `Could not reach the session store at postgres://127.0.0.1:${port}/turnlog: connection refused (is the server running?)`,
+      `Could not reach the session store at postgres://app@127.0.0.1:${port}/turnlog: connection refused (is the server running?)`,
     );
     assert(!`${error.message}${error.stack}`.includes("hunter2"));
   },
@@ -205,7 +205,7 @@ Deno.test({
     const stores = Array.from({ length: 5 }, () => new PostgresStore(url));
     try {
       const listings = await Promise.all(stores.map((store) => store.list()));
-      assertEquals(listings, stores.map(() => ({ sessions: [], more: false })));
+      assertEquals(listings.map((l) => [l.sessions, l.more]), stores.map(() => [[], false]));
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
@@ -215,7 +215,10 @@ Deno.test({
       url,
       (sql) => sql.query("SELECT version, name FROM turnlog_migrations"),
     );
-    assertEquals(applied.rows, [{ version: 1, name: "sessions and records" }]);
+    assertEquals(applied.rows, [
+      { version: 1, name: "sessions and records" },
+      { version: 2, name: "the session a fork came from" },
+    ]);
   },
 });
 
@@ -230,7 +233,7 @@ Deno.test({
     await assertRejects(
       () => newer.list(),
       SessionStoreVersionError,
-      `Session store too new: ${store.name} has schema version 99, this turnlog knows up to 1`,
+      `Session store too new: ${store.name} has schema version 99, this turnlog knows up to 2`,
     );
   },
 });

@@ -1,23 +1,29 @@
 import { assert, assertEquals, assertRejects, assertStrictEquals } from "./_assert.ts";
 import { fileCluster, freshStore } from "./_postgres_helpers.ts";
-import { firstTurnRecords, metaAt, sessionAt, sessionWithCheckpoint } from "./_store_fixtures.ts";
+import {
+  firstTurnRecords,
+  metaAt,
+  metaRecord,
+  sessionAt,
+  sessionWithCheckpoint,
+} from "./_store_fixtures.ts";
 import { withSql } from "../testing/postgres.ts";
-import { makeRecord } from "../src/record/_schemas.ts";
-import { PostgresStore, SessionExistsError } from "../src/store/postgres/mod.ts";
+import { InvalidStoreError, openStore, SessionExistsError } from "../src/store/mod.ts";
+import { PostgresStore } from "../src/store/postgres/mod.ts";
 
 const cluster = await fileCluster("store_postgres_test.ts");
 const ignore = cluster === undefined;
 
 Deno.test({
-  name: "PostgresStore names the database by a URL without user or password",
+  name: "PostgresStore names the database by a URL without its password",
   ignore,
   fn: async () => {
     await using store = await freshStore(cluster!);
     const database = new URL(store.url).pathname.slice(1);
-    assertStrictEquals(store.name, `postgres://127.0.0.1:${cluster!.port}/${database}`);
+    assertStrictEquals(store.name, `postgres://postgres@127.0.0.1:${cluster!.port}/${database}`);
     assert(store.url.includes(cluster!.password));
     const meta = metaAt("2026-11-30T02:48:20.123Z");
-    const { location, writer } = await store.create(meta);
+    const { location, writer } = await store.create(metaRecord(meta));
     await writer.close();
     assertEquals(location, {
       id: meta.id,
@@ -25,14 +31,14 @@ Deno.test({
       path: `${store.name}#${meta.id}`,
     });
     await assertRejects(
-      () => store.create(meta),
+      () => store.create(metaRecord(meta)),
       SessionExistsError,
       `Session already exists: ${meta.id} in ${store.name}`,
     );
     assertStrictEquals(
       new PostgresStore("postgresql://u:p%40ss@db.internal/turnlog?password=x&sslmode=require")
         .name,
-      "postgres://db.internal:5432/turnlog",
+      "postgres://u@db.internal:5432/turnlog",
     );
   },
 });
@@ -43,7 +49,7 @@ Deno.test({
   fn: async () => {
     await using store = await freshStore(cluster!);
     const meta = metaAt("2026-11-30T10:00:00Z");
-    const { location, writer } = await store.create(meta);
+    const { location, writer } = await store.create(metaRecord(meta));
     const records = firstTurnRecords(meta.id, "hello");
     await writer.append(records);
     await writer.close();
@@ -55,7 +61,7 @@ Deno.test({
           [location.id],
         )).rows,
     );
-    const written = [makeRecord("session_meta", meta, new Date(meta.createdAt)), ...records];
+    const written = [metaRecord(meta), ...records];
     assertEquals(
       rows,
       written.map((r, i) => ({ seq: String(i + 1), type: r.type, record: JSON.stringify(r) })),
@@ -77,7 +83,7 @@ Deno.test({
     for await (const _ of store.read(location, found!.position)) count++;
     assertStrictEquals(count, 41);
     assertStrictEquals(store.recordRowsRead - before, 1 + 41);
-    await store.lastRecordBefore(location, found!.position, "turn_context");
+    await store.lastTurnContextBefore(location, found!.position);
     assertStrictEquals(store.recordRowsRead - before, 1 + 41 + 1);
   },
 });
@@ -116,4 +122,36 @@ Deno.test({
     assert(!plans.tail.includes("Sort"), plans.tail);
     assert(plans.turn.includes("turnlog_records_turn_context"), plans.turn);
   },
+});
+
+Deno.test({
+  name:
+    "PostgresStore.list() reads no record: the counts and the first message are kept per session",
+  ignore,
+  fn: async () => {
+    await using store = await freshStore(cluster!);
+    await sessionWithCheckpoint(store, { before: 50, after: 5 });
+    const before = store.recordRowsRead;
+    const { sessions } = await store.list();
+    assertEquals(sessions.map((s) => [s.records, s.turns, s.firstUserMessage]), [
+      [1 + 3 + 50 + 1 + 5, 1, "hello"],
+    ]);
+    assertStrictEquals(store.recordRowsRead, before);
+  },
+});
+
+Deno.test("openStore() refuses a URL it cannot open, in one line without the password", async () => {
+  await assertRejects(
+    () => openStore("mysql://app:hunter2@db/turnlog"),
+    InvalidStoreError,
+    'Unknown store "mysql://...": give a postgres:// URL or a sessions folder',
+  );
+  const error = await assertRejects(
+    () => openStore("postgres://app:hunter2@db:port/turnlog"),
+    InvalidStoreError,
+  );
+  assertStrictEquals(
+    error.message,
+    'Not a PostgreSQL URL: expected postgres://user:password@host:port/database, got "postgres://app:***@db:port/turnlog"',
+  );
 });

@@ -4,14 +4,15 @@
  *
  * @module
  */
+import { TurnlogError } from "../../errors/mod.ts";
 
 /** The database cannot be reached, or the connection to it broke; nothing half-written stays. */
-export class SessionStoreUnreachableError extends Error {
+export class SessionStoreUnreachableError extends TurnlogError {
   /** The store's URL without password. */
   readonly store: string;
   /** `store`: the URL without password; `reason`: what failed, in a few words. */
   constructor(store: string, reason: string, options?: ErrorOptions) {
-    super(`Could not reach the session store at ${store}: ${reason}`, options);
+    super("store", `Could not reach the session store at ${store}: ${reason}`, options);
     this.name = "SessionStoreUnreachableError";
     this.store = store;
   }
@@ -22,10 +23,11 @@ export class SessionStoreUnreachableError extends Error {
  * could not be taken back as it was: another run may have written since. Nothing more is
  * written through this writer.
  */
-export class SessionLockLostError extends Error {
+export class SessionLockLostError extends TurnlogError {
   /** `path`: the session's location path; `reason`: why the lock could not be taken back. */
   constructor(path: string, reason: string, options?: ErrorOptions) {
     super(
+      "store",
       `Session lock lost: the connection that held the lock on ${path} was closed and ${reason}; resume the session to continue`,
       options,
     );
@@ -33,20 +35,12 @@ export class SessionLockLostError extends Error {
   }
 }
 
-/** A session with this id is already in the store. */
-export class SessionExistsError extends Error {
-  /** `id`: the session id; `store`: the URL without password. */
-  constructor(id: string, store: string, options?: ErrorOptions) {
-    super(`Session already exists: ${id} in ${store}`, options);
-    this.name = "SessionExistsError";
-  }
-}
-
 /** The database's tables were made by a newer turnlog than this one. */
-export class SessionStoreVersionError extends Error {
+export class SessionStoreVersionError extends TurnlogError {
   /** `found`: the database's schema version; `known`: the newest this code knows. */
   constructor(store: string, found: number, known: number, options?: ErrorOptions) {
     super(
+      "store",
       `Session store too new: ${store} has schema version ${found}, this turnlog knows up to ${known}`,
       options,
     );
@@ -60,24 +54,29 @@ export function isPostgresUrl(text: string): boolean {
 }
 
 /**
- * The URL to show for a database: scheme, host, port and database, without user, password or
- * query (a query may carry a password too).
+ * The URL to show for a database: scheme, user, host, port and database, without the password
+ * or the query (a query may carry a password too). With the password given apart (`PGPASSWORD`,
+ * `~/.pgpass`), it connects as the full URL does, so commands turnlog prints may show it.
  *
  * @example
  * ```ts
  * import { displayUrl } from "./_errors.ts";
  * const shown = displayUrl("postgres://app:s3cret@db.internal:6432/turnlog?sslmode=require");
- * if (shown !== "postgres://db.internal:6432/turnlog") throw new Error(shown);
+ * if (shown !== "postgres://app@db.internal:6432/turnlog") throw new Error(shown);
  * ```
  */
 export function displayUrl(url: string): string {
-  const match = /^(postgres(?:ql)?):\/\/(?:[^@/?#]*@)?([^/?#]*)(\/[^?#]*)?/i.exec(url);
+  const match = /^(postgres(?:ql)?):\/\/(?:([^@/?#:]*)(?::[^@/?#]*)?@)?([^/?#]*)(\/[^?#]*)?/i.exec(
+    url,
+  );
   if (!match) return "postgres://(invalid URL)";
+  const user = match[2] ? `${match[2]}@` : "";
+  const database = match[4] ?? "/";
   const socket = /[?&]host=([^&#]*)/i.exec(url)?.[1];
-  const hosts = match[2] || (socket === undefined ? "localhost" : decodeURIComponent(socket));
-  if (hosts.startsWith("/")) return `postgres://localhost${match[3] ?? "/"}?host=${hosts}`;
+  const hosts = match[3] || (socket === undefined ? "localhost" : decodeURIComponent(socket));
+  if (hosts.startsWith("/")) return `postgres://${user}localhost${database}?host=${hosts}`;
   const withPort = hosts.split(",").map((h) => (/:\d+$|^\[.*\]:\d+$/.test(h) ? h : `${h}:5432`));
-  return `postgres://${withPort.join(",")}${match[3] ?? "/"}`;
+  return `postgres://${user}${withPort.join(",")}${database}`;
 }
 
 /** The password a URL carries, if any, so it can be kept out of every message. */

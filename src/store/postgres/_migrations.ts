@@ -20,7 +20,8 @@ export interface Migration {
  * Records keep their JSON text exactly as appended (`text`, not `jsonb`, which would reorder
  * keys) in append order (`seq`, 1-based per session). The sessions row carries what listing and
  * resume need without reading records: counts, the first user message, and the sequence number
- * of the last compaction checkpoint. `COLLATE "C"` makes an id prefix a plain index range.
+ * of the last compaction checkpoint (and, from version 2, the session a fork came from).
+ * `COLLATE "C"` makes an id prefix a plain index range.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -48,6 +49,11 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX turnlog_records_turn_context ON turnlog_records (session_id, seq)
         WHERE type = 'turn_context'`,
     ],
+  },
+  {
+    version: 2,
+    name: "the session a fork came from",
+    statements: [`ALTER TABLE turnlog_sessions ADD COLUMN forked_from text`],
   },
 ];
 

@@ -6,24 +6,27 @@
  *
  * @module
  */
-import { checkSessionId, InvalidSessionIdError } from "../../record/_ids.ts";
-import { parseRecordLine } from "../../record/_parse.ts";
-import type { SessionMeta, SessionRecord } from "../../record/_schemas.ts";
 import {
-  AmbiguousSessionError,
-  oneLine,
-  type SessionLocation,
-  SessionNotFoundError,
-} from "../_store.ts";
-import type {
-  FoundCheckpoint,
-  ListOptions,
-  RecordPosition,
-  SessionListing,
-  SessionStore,
-  StoredEntry,
-  StoreWriter,
-} from "./_contract.ts";
+  checkSessionId,
+  InvalidSessionIdError,
+  parseRecordLine,
+  type SessionMetaRecord,
+  type TurnContext,
+} from "../../record/mod.ts";
+import { oneLine } from "../../text/mod.ts";
+import { AmbiguousSessionError, SessionNotFoundError } from "../_find.ts";
+import type { SessionLocation } from "../_layout.ts";
+import { type ListedSession, LISTING_VERSION, type SessionListing } from "../_listing.ts";
+import {
+  InvalidStoreError,
+  type ListSessionsOptions,
+  type RecordPosition,
+  type SessionSize,
+  type SessionStore,
+  type StoredCheckpoint,
+  type StoredEntry,
+  type StoreWriter,
+} from "../_session_store.ts";
 import {
   ClientLink,
   type Db,
@@ -31,7 +34,7 @@ import {
   type NamedStatement,
   PoolLink,
 } from "./_connection.ts";
-import { displayUrl, isPostgresUrl, urlPassword } from "./_errors.ts";
+import { displayUrl, isPostgresUrl, scrub, urlPassword } from "./_errors.ts";
 import { migrate } from "./_migrations.ts";
 import { PostgresSessionWriter, WRITER_APPLICATION_NAME, WRITER_SETTINGS } from "./_writer.ts";
 
@@ -64,18 +67,32 @@ const READ: NamedStatement = {
     WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
 };
 
+/**
+ * The newest sessions with their counts, and the ids beside each in id order (only they can
+ * share a longer prefix with it): one statement of index lookups.
+ */
+const LIST = `SELECT s.id, s.created_at, s.preview, s.record_count, s.turn_count, s.size_bytes,
+    s.forked_from,
+    (SELECT b.id FROM turnlog_sessions b WHERE b.id < s.id ORDER BY b.id DESC LIMIT 1) AS before,
+    (SELECT a.id FROM turnlog_sessions a WHERE a.id > s.id ORDER BY a.id LIMIT 1) AS after
+  FROM (SELECT * FROM turnlog_sessions ORDER BY created_at DESC, id DESC LIMIT $1) s
+  ORDER BY s.created_at DESC, s.id DESC`;
+
 interface RecordRow {
   seq: number;
   record: string;
 }
 
-interface SummaryRow {
+interface ListRow {
   id: string;
   created_at: Date;
   preview: string | null;
   record_count: string;
   turn_count: string;
   size_bytes: string;
+  forked_from: string | null;
+  before: string | null;
+  after: string | null;
 }
 
 /** A session location's display path: the store's URL, `#`, the session id. */
@@ -94,15 +111,23 @@ function storedEntry(path: string, seq: number, text: string): StoredEntry {
   return { ...entry, start: seq, end: seq + 1, text };
 }
 
-function position(seq: number): RecordPosition {
-  return { line: seq, offset: seq };
-}
-
 /** The longest common prefix length of two strings. */
 function common(a: string, b: string): number {
   let n = 0;
   while (n < a.length && n < b.length && a[n] === b[n]) n++;
   return n;
+}
+
+/**
+ * The shortest prefix of `id`, at least `min` characters and not ending in `-`, that none of
+ * its neighbours in id order shares; the whole id when no shorter one does.
+ */
+function prefixBeside(id: string, neighbours: (string | null)[], min: number): string {
+  const shared = Math.max(0, ...neighbours.map((other) => other === null ? 0 : common(other, id)));
+  for (let length = Math.max(Math.min(min, id.length), shared + 1); length < id.length; length++) {
+    if (!id.slice(0, length).endsWith("-")) return id.slice(0, length);
+  }
+  return id;
 }
 
 /**
@@ -119,7 +144,9 @@ function common(a: string, b: string): number {
  * ```
  */
 export class PostgresStore implements SessionStore {
-  /** The database's URL without user or password: `postgres://host:port/db`. */
+  /** Always `"postgres"`. */
+  readonly kind = "postgres" as const;
+  /** The database's URL without password: `postgres://user@host:port/db`. */
   readonly name: string;
   readonly #link: LinkOptions;
   readonly #readBatch: number;
@@ -127,11 +154,17 @@ export class PostgresStore implements SessionStore {
   #ready: Promise<void> | undefined;
   #rowsRead = 0;
 
-  /** Opens nothing yet: the first call connects (and makes the tables when needed). */
+  /**
+   * Opens nothing yet: the first call connects (and makes the tables when needed).
+   *
+   * @throws {InvalidStoreError} when `url` is not a PostgreSQL URL
+   */
   constructor(url: string, options: PostgresStoreOptions = {}) {
-    if (!isPostgresUrl(url)) {
-      throw new TypeError(
-        `Not a PostgreSQL URL: expected postgres://..., got "${displayUrl(url)}"`,
+    if (!isPostgresUrl(url) || !URL.canParse(url)) {
+      throw new InvalidStoreError(
+        `Not a PostgreSQL URL: expected postgres://user:password@host:port/database, got "${
+          scrub(url, urlPassword(url))
+        }"`,
       );
     }
     this.name = displayUrl(url);
@@ -181,12 +214,14 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * Creates a session whose first record is `meta` (as `session_meta`, stamped with its
-   * `createdAt`) and returns it locked.
+   * Creates a session whose first record is `first` (its `session_meta`) and returns it locked.
    *
    * @throws {SessionExistsError} when a session with this id exists
    */
-  async create(meta: SessionMeta): Promise<{ location: SessionLocation; writer: StoreWriter }> {
+  async create(
+    first: SessionMetaRecord,
+  ): Promise<{ location: SessionLocation; writer: StoreWriter }> {
+    const meta = first.payload;
     if (checkSessionId(meta.id) !== meta.id) {
       throw new InvalidSessionIdError(
         `Invalid session id ${JSON.stringify(meta.id)}: a new session's id is in lower case`,
@@ -202,7 +237,7 @@ export class PostgresStore implements SessionStore {
       location,
       connection: this.#writerLink(),
       store: this.name,
-      create: meta,
+      create: first,
     });
     return { location, writer };
   }
@@ -230,22 +265,38 @@ export class PostgresStore implements SessionStore {
     return matches[0]!;
   }
 
-  /** Lists sessions newest first, with the first user message and the counts kept per session. */
-  async list(options: ListOptions = {}): Promise<SessionListing> {
-    const limit = options.limit ?? 25;
-    const rows = await this.#query<SummaryRow>(
-      `SELECT id, created_at, preview, record_count, turn_count, size_bytes
-      FROM turnlog_sessions ORDER BY created_at DESC, id DESC LIMIT $1`,
-      [limit + 1],
+  /** The newest session: one step of the newest-first index. */
+  async newest(): Promise<SessionLocation | undefined> {
+    const [row] = await this.#query<{ id: string; created_at: Date }>(
+      "SELECT id, created_at FROM turnlog_sessions ORDER BY created_at DESC, id DESC LIMIT 1",
+      [],
     );
+    return row && locationOf(this.name, row.id, row.created_at);
+  }
+
+  /**
+   * Lists sessions newest first, with the first user message and the counts the sessions row
+   * keeps: no record is read.
+   */
+  async list(options: ListSessionsOptions = {}): Promise<SessionListing> {
+    const limit = options.limit ?? 25;
+    const rows = await this.#query<ListRow>(LIST, [limit + 1]);
+    const sessions: ListedSession[] = rows.slice(0, limit).map((row) => ({
+      id: row.id,
+      shortId: prefixBeside(row.id, [row.before, row.after], 8),
+      created: row.created_at.toISOString(),
+      path: `${this.name}#${row.id}`,
+      sizeBytes: Number(row.size_bytes),
+      turns: Number(row.turn_count),
+      records: Number(row.record_count),
+      firstUserMessage: row.preview === null ? null : oneLine(row.preview, 500),
+      forkedFrom: row.forked_from,
+    }));
     return {
-      sessions: rows.slice(0, limit).map((row) => ({
-        ...locationOf(this.name, row.id, row.created_at),
-        preview: row.preview === null ? undefined : oneLine(row.preview),
-        recordCount: Number(row.record_count),
-        turnCount: Number(row.turn_count),
-        sizeBytes: Number(row.size_bytes),
-      })),
+      format: "turnlog-sessions",
+      version: LISTING_VERSION,
+      root: this.name,
+      sessions,
       more: rows.length > limit,
     };
   }
@@ -262,15 +313,7 @@ export class PostgresStore implements SessionStore {
       (SELECT id FROM turnlog_sessions WHERE id > $1 ORDER BY id LIMIT 1)`,
       [id],
     );
-    const shared = Math.max(0, ...neighbours.map((row) => common(row.id, id)));
-    for (
-      let length = Math.max(Math.min(min, id.length), shared + 1);
-      length < id.length;
-      length++
-    ) {
-      if (!id.slice(0, length).endsWith("-")) return id.slice(0, length);
-    }
-    return id;
+    return prefixBeside(id, neighbours.map((row) => row.id), min);
   }
 
   /**
@@ -288,6 +331,14 @@ export class PostgresStore implements SessionStore {
     });
   }
 
+  /** The session's first record alone. */
+  async head(location: SessionLocation): Promise<StoredEntry | undefined> {
+    const [row] = await this.#query<RecordRow>(READ, [location.id, 1, 1]);
+    if (row === undefined) return undefined;
+    this.#rowsRead++;
+    return storedEntry(location.path, row.seq, row.record);
+  }
+
   /** Yields the session's records in append order from `from` (inclusive), in batches. */
   async *read(location: SessionLocation, from?: RecordPosition): AsyncGenerator<StoredEntry> {
     let next = from?.offset ?? 1;
@@ -301,7 +352,7 @@ export class PostgresStore implements SessionStore {
   }
 
   /** The last compaction checkpoint: one lookup by the position the sessions row keeps. */
-  async lastCheckpoint(location: SessionLocation): Promise<FoundCheckpoint | undefined> {
+  async lastCheckpoint(location: SessionLocation): Promise<StoredCheckpoint | undefined> {
     const [row] = await this.#query<RecordRow>(
       `SELECT r.seq::float8 AS seq, r.record FROM turnlog_sessions s
       JOIN turnlog_records r ON r.session_id = s.id AND r.seq = s.last_checkpoint_seq
@@ -314,18 +365,17 @@ export class PostgresStore implements SessionStore {
     if (record?.type !== "response_item" || record.payload.type !== "compaction_checkpoint") {
       return undefined;
     }
-    return { checkpoint: record.payload, position: position(row.seq) };
+    return { checkpoint: record.payload, position: { line: row.seq, offset: row.seq } };
   }
 
   /**
    * The newest valid `turn_context` before `before`, by the partial index that holds only
    * `turn_context` rows (the type is written into the statement so the planner can use it).
    */
-  async lastRecordBefore(
+  async lastTurnContextBefore(
     location: SessionLocation,
     before: RecordPosition,
-    type: "turn_context",
-  ): Promise<SessionRecord | undefined> {
+  ): Promise<TurnContext | undefined> {
     let end = before.offset;
     for (;;) {
       const [row] = await this.#query<RecordRow>(
@@ -337,9 +387,23 @@ export class PostgresStore implements SessionStore {
       if (row === undefined) return undefined;
       this.#rowsRead++;
       const { record } = storedEntry(location.path, row.seq, row.record);
-      if (record?.type === type) return record;
+      if (record?.type === "turn_context") return record.payload;
       end = row.seq;
     }
+  }
+
+  /**
+   * The counts the sessions row keeps.
+   *
+   * @throws {SessionNotFoundError} when the session is not in the store
+   */
+  async size(location: SessionLocation): Promise<SessionSize> {
+    const [row] = await this.#query<{ record_count: string; size_bytes: string }>(
+      "SELECT record_count, size_bytes FROM turnlog_sessions WHERE id = $1",
+      [location.id],
+    );
+    if (row === undefined) throw new SessionNotFoundError(location.id, this.name);
+    return { records: Number(row.record_count), sizeBytes: Number(row.size_bytes) };
   }
 
   /** Closes the store's connections; writers keep theirs until they close. */

@@ -4,15 +4,13 @@
  *
  * @module
  */
-import { makeRecord, type SessionMeta, type SessionRecord } from "../../record/_schemas.ts";
-import { SessionInUseError, type SessionLocation, SessionNotFoundError } from "../_store.ts";
-import type { StoreWriter } from "./_contract.ts";
+import type { SessionMeta, SessionMetaRecord, SessionRecord } from "../../record/mod.ts";
+import { SessionNotFoundError } from "../_find.ts";
+import type { SessionLocation } from "../_layout.ts";
+import { SessionExistsError, type StoreWriter } from "../_session_store.ts";
+import { SessionInUseError } from "../_writer.ts";
 import { type ClientLink, transaction } from "./_connection.ts";
-import {
-  SessionExistsError,
-  SessionLockLostError,
-  SessionStoreUnreachableError,
-} from "./_errors.ts";
+import { SessionLockLostError, SessionStoreUnreachableError } from "./_errors.ts";
 
 /** How much of the first user message the sessions row keeps for listings. */
 const PREVIEW_CHARS = 2000;
@@ -116,14 +114,14 @@ interface LockRow {
 }
 
 /** What {@linkcode PostgresSessionWriter.lock} needs. */
-export interface LockOptions {
+export interface WriterLockOptions {
   location: SessionLocation;
   /** A connection of the writer's own (one socket); it ends when the writer closes. */
   connection: ClientLink;
   /** The store's URL without password, for messages. */
   store: string;
-  /** Create the session with this `session_meta` (it must not exist yet). */
-  create?: SessionMeta;
+  /** Create the session with this `session_meta` record first (it must not exist yet). */
+  create?: SessionMetaRecord;
 }
 
 /**
@@ -164,7 +162,7 @@ export class PostgresSessionWriter implements StoreWriter {
    * @throws {SessionNotFoundError} when the session does not exist (without `create`)
    * @throws {SessionExistsError} when it does (with `create`)
    */
-  static async lock(options: LockOptions): Promise<PostgresSessionWriter> {
+  static async lock(options: WriterLockOptions): Promise<PostgresSessionWriter> {
     const { location, connection: conn, store, create } = options;
     const key = await sessionLockKey(location.id);
     try {
@@ -186,8 +184,7 @@ export class PostgresSessionWriter implements StoreWriter {
         hasPreview: row.preview === true,
       });
       if (create !== undefined) {
-        const meta = makeRecord("session_meta", create, new Date(create.createdAt));
-        await writer.#commit(encodeBatch([meta], 0, false), create);
+        await writer.#commit(encodeBatch([create], 0, false), create.payload);
         writer.#recordCount = 1;
         writer.#appended = 1;
       }
@@ -201,6 +198,16 @@ export class PostgresSessionWriter implements StoreWriter {
   /** Records appended through this writer so far (`session_meta` included for a new session). */
   get appendedRecords(): number {
     return this.#appended;
+  }
+
+  /** The session's location path: `<store>#<id>`. */
+  get path(): string {
+    return this.location.path;
+  }
+
+  /** Nothing to seal: the database keeps whole records only (an append commits whole or not). */
+  seal(): Promise<void> {
+    return Promise.resolve();
   }
 
   /**
@@ -263,10 +270,10 @@ export class PostgresSessionWriter implements StoreWriter {
           return (await db.query({ name: "turnlog_append", text: APPEND, values })).rowCount;
         }
         return await transaction(db, async () => {
-          await db.query("INSERT INTO turnlog_sessions (id, created_at) VALUES ($1, $2)", [
-            id,
-            create.createdAt,
-          ]);
+          await db.query(
+            "INSERT INTO turnlog_sessions (id, created_at, forked_from) VALUES ($1, $2, $3)",
+            [id, create.createdAt, create.forkedFrom?.sessionId ?? null],
+          );
           return (await db.query({ name: "turnlog_append", text: APPEND, values })).rowCount;
         });
       } catch (error) {

@@ -5,6 +5,11 @@
  *
  * @module
  */
-export * from "./_contract.ts";
-export * from "./_errors.ts";
+export {
+  displayUrl,
+  isPostgresUrl,
+  SessionLockLostError,
+  SessionStoreUnreachableError,
+  SessionStoreVersionError,
+} from "./_errors.ts";
 export * from "./_postgres_store.ts";

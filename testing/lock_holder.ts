@@ -1,14 +1,14 @@
 /**
  * Holds a session's lock in a process of its own until that process is killed: how the tests
- * show that a crashed writer never leaves a PostgreSQL session locked.
+ * show that a crashed writer never leaves a session locked, in a file or in a database.
  *
- * Run as `deno run -A testing/postgres_lock_holder.ts <url> <session id>`; prints `locked` once
- * it holds the lock, then waits.
+ * Run as `deno run -A testing/lock_holder.ts <store> <session id>` (a `postgres://` URL or a
+ * sessions folder); prints `locked` once it holds the lock, then waits.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { PostgresStore } from "../src/store/postgres/mod.ts";
+import { openStore } from "../src/store/mod.ts";
 
 /** This script's path, for spawning it. */
 export const LOCK_HOLDER_PATH = fileURLToPath(import.meta.url);
@@ -22,13 +22,13 @@ export interface LockHolder {
 }
 
 /**
- * Spawns a process that locks `sessionId` in the store at `url`, and resolves once it holds the
- * lock.
+ * Spawns a process that locks `sessionId` in the store `spec` names, and resolves once it holds
+ * the lock.
  */
-export async function spawnLockHolder(url: string, sessionId: string): Promise<LockHolder> {
+export async function spawnLockHolder(spec: string, sessionId: string): Promise<LockHolder> {
   const config = fileURLToPath(new URL("../deno.json", import.meta.url));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", `--config=${config}`, "-A", LOCK_HOLDER_PATH, url, sessionId],
+    args: ["run", `--config=${config}`, "-A", LOCK_HOLDER_PATH, spec, sessionId],
     stdin: "null",
     stdout: "piped",
     stderr: "inherit",
@@ -54,12 +54,12 @@ export async function spawnLockHolder(url: string, sessionId: string): Promise<L
 }
 
 if (import.meta.main) {
-  const [url, sessionId] = Deno.args;
-  if (url === undefined || sessionId === undefined) {
-    console.error("usage: postgres_lock_holder.ts <url> <session id>");
+  const [spec, sessionId] = Deno.args;
+  if (spec === undefined || sessionId === undefined) {
+    console.error("usage: lock_holder.ts <store> <session id>");
     Deno.exit(2);
   }
-  const store = new PostgresStore(url);
+  const store = await openStore(spec);
   await store.lock(await store.find(sessionId));
   console.log("locked");
   // Hold on until killed.
