@@ -109,6 +109,10 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
 const CLIENT_MESSAGES: readonly [RegExp, string][] = [
   [/^Connection terminated unexpectedly|is not queryable|^Connection terminated$/, CLOSED],
   [/connection timeout|timeout exceeded when trying to connect/i, "timed out connecting"],
+  [
+    /client password must be a string/,
+    "the server wants a password and none was given (put it in the URL, PGPASSWORD or ~/.pgpass)",
+  ],
 ];
 
 /**
