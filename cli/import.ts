@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { importTurnlogFile, isDefaultStore, openStore } from "../src/store/mod.ts";
+import { importTurnlogFile, openStore } from "../src/store/mod.ts";
 import { formatNumber } from "../src/text/mod.ts";
 import { parseFlags, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
@@ -50,9 +50,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const { location, records } = await importTurnlogFile(store, positionals[0]!);
     const prefix = await store.shortestUniquePrefix(location.id);
-    const into = isDefaultStore(store.name) ? "the default store" : store.name;
     stdout(
-      `Imported session ${location.id} (${formatNumber(records)} records) into ${into}\n` +
+      `Imported session ${location.id} (${formatNumber(records)} records) into ${store.name}\n` +
         `Continue it: ${resumeCommand({ prefix, root: store.name })}\n`,
     );
     return 0;

@@ -8,13 +8,23 @@
  */
 import { join } from "node:path";
 import { type Db, plainClient } from "../src/store/postgres/_connection.ts";
+import {
+  type Cluster,
+  createDatabaseAt,
+  exists,
+  findPostgresBinaries,
+  initCluster,
+  type Runner,
+  runner,
+  startServer,
+  stopServer,
+} from "./postgres_cluster.ts";
+
+export { findPostgresBinaries, POSTGRES_BIN_ENV, TestPostgresError } from "./postgres_cluster.ts";
 
 /** What a test prints when it cannot run: the server binaries are not installed. */
 export const POSTGRES_SKIPPED =
   "skipped: PostgreSQL server binaries not installed (Debian: apt-get install postgresql)";
-
-/** The environment variable naming the folder of `initdb`, `pg_ctl` and `postgres`. */
-export const POSTGRES_BIN_ENV = "TURNLOG_PG_BIN";
 
 /** Options of {@linkcode startTestPostgres}. */
 export interface TestPostgresOptions {
@@ -24,6 +34,14 @@ export interface TestPostgresOptions {
    * @default {"turnlog"}
    */
   database?: string;
+  /**
+   * Run as a production server does: every commit flushed to disk (`fsync`,
+   * `synchronous_commit`) and the default buffers, for figures a benchmark may quote. Tests
+   * leave this off: fast, and not durable, which a test does not need.
+   *
+   * @default {false}
+   */
+  durable?: boolean;
 }
 
 /**
@@ -56,91 +74,6 @@ export interface TestPostgres extends AsyncDisposable {
   startServer(): Promise<void>;
   /** Stops the server and removes the cluster's folder. */
   stop(): Promise<void>;
-}
-
-/** The folder of the PostgreSQL server binaries, or undefined when they are not installed. */
-export async function findPostgresBinaries(): Promise<string | undefined> {
-  const explicit = Deno.env.get(POSTGRES_BIN_ENV);
-  if (explicit !== undefined) {
-    return (await exists(join(explicit, "initdb"))) ? explicit : undefined;
-  }
-  const debian: number[] = [];
-  try {
-    for await (const entry of Deno.readDir("/usr/lib/postgresql")) {
-      if (/^\d+$/.test(entry.name)) debian.push(Number(entry.name));
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  for (const version of debian.sort((a, b) => b - a)) {
-    const bin = `/usr/lib/postgresql/${version}/bin`;
-    if (await exists(join(bin, "initdb"))) return bin;
-  }
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (dir !== "" && await exists(join(dir, "initdb")) && await exists(join(dir, "pg_ctl"))) {
-      return dir;
-    }
-  }
-  return undefined;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A cluster could not be set up although the binaries are there. */
-export class TestPostgresError extends Error {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = "TestPostgresError";
-  }
-}
-
-/** How commands run: as the `postgres` user when we are root (initdb refuses root). */
-interface Runner {
-  argv(program: string, args: string[]): [string, string[]];
-  uid: number | undefined;
-  gid: number | undefined;
-}
-
-async function runner(): Promise<Runner> {
-  if (Deno.uid() !== 0) return { argv: (p, a) => [p, a], uid: undefined, gid: undefined };
-  const passwd = await Deno.readTextFile("/etc/passwd");
-  const line = passwd.split("\n").find((l) => l.startsWith("postgres:"));
-  if (line === undefined) {
-    throw new TestPostgresError(
-      "Cannot start a test cluster as root: there is no unprivileged 'postgres' user to run initdb",
-    );
-  }
-  const [, , uid, gid] = line.split(":");
-  return {
-    argv: (p, a) => [
-      "setpriv",
-      ["--reuid=postgres", "--regid=postgres", "--clear-groups", "--", p, ...a],
-    ],
-    uid: Number(uid),
-    gid: Number(gid),
-  };
-}
-
-async function run(as: Runner, program: string, args: string[], what: string): Promise<void> {
-  const [cmd, argv] = as.argv(program, args);
-  const { code, stdout, stderr } = await new Deno.Command(cmd, {
-    args: argv,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { LC_ALL: "C" },
-  }).output();
-  if (code !== 0) {
-    const text = new TextDecoder().decode(stderr).trim() || new TextDecoder().decode(stdout).trim();
-    throw new TestPostgresError(`${what} failed (exit ${code}): ${text}`);
-  }
 }
 
 function freePort(): number {
@@ -209,59 +142,6 @@ async function sweepStale(tmp: string, bin: string, as: Runner): Promise<void> {
   }
 }
 
-/** Where a cluster lives and how its commands run. */
-interface Cluster {
-  bin: string;
-  as: Runner;
-  dir: string;
-  data: string;
-}
-
-/** `initdb` with a superuser `postgres` whose password `password` guards TCP connections. */
-async function initCluster(cluster: Cluster, password: string): Promise<void> {
-  const { as, dir } = cluster;
-  const pwfile = join(dir, "pwfile");
-  await Deno.writeTextFile(pwfile, `${password}\n`);
-  if (as.uid !== undefined) {
-    await Deno.chown(dir, as.uid, as.gid ?? null);
-    await Deno.chown(pwfile, as.uid, as.gid ?? null);
-  }
-  await run(as, join(cluster.bin, "initdb"), [
-    `--pgdata=${cluster.data}`,
-    "--username=postgres",
-    `--pwfile=${pwfile}`,
-    "--auth-local=trust",
-    "--auth-host=scram-sha-256",
-    "--encoding=UTF8",
-    "--locale=C",
-    "--no-sync",
-    "--no-instructions",
-  ], "initdb");
-}
-
-/** Starts the server on `port` (loopback, its socket in the cluster's folder) and waits for it. */
-async function startServer(cluster: Cluster, port: number): Promise<void> {
-  const serverOptions = [
-    `-p ${port}`,
-    "-c listen_addresses=127.0.0.1",
-    `-c unix_socket_directories=${cluster.dir}`,
-    "-c fsync=off",
-    "-c synchronous_commit=off",
-    "-c full_page_writes=off",
-    "-c shared_buffers=16MB",
-    "-c max_connections=60",
-  ].join(" ");
-  const log = join(cluster.dir, "server.log");
-  await run(cluster.as, join(cluster.bin, "pg_ctl"), [
-    "start",
-    "--wait",
-    "--silent",
-    `--pgdata=${cluster.data}`,
-    `--log=${log}`,
-    `--options=${serverOptions}`,
-  ], `pg_ctl start (port ${port}, log in ${log})`);
-}
-
 /** Starts the server on a free port; returns the port. */
 async function startOnFreePort(cluster: Cluster): Promise<number> {
   for (let attempt = 1;; attempt++) {
@@ -276,31 +156,10 @@ async function startOnFreePort(cluster: Cluster): Promise<number> {
   }
 }
 
-/** Stops the server (fast shutdown: open connections are cut) and waits until it is down. */
-function stopServer(cluster: Cluster): Promise<void> {
-  return run(cluster.as, join(cluster.bin, "pg_ctl"), [
-    "stop",
-    "--wait",
-    "--silent",
-    "--mode=fast",
-    `--pgdata=${cluster.data}`,
-  ], "pg_ctl stop");
-}
-
-async function createDatabaseAt(adminUrl: string, name: string): Promise<void> {
-  const admin = plainClient(adminUrl);
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-  } finally {
-    await admin.end();
-  }
-}
-
 /**
  * Starts a throwaway cluster and creates a database in it; undefined when the server binaries
- * are not installed (print {@linkcode POSTGRES_SKIPPED} then). The server runs with fsync off
- * and small buffers: fast, and not durable, which a test does not need.
+ * are not installed (print {@linkcode POSTGRES_SKIPPED} then). Unless `durable`, the server runs
+ * with fsync off and small buffers: fast, and not durable, which a test does not need.
  *
  * @example
  * ```ts ignore
@@ -318,10 +177,16 @@ export async function startTestPostgres(
   // The folder's name carries the owner's pid, so a later run can clean up after a dead one.
   const dir = await Deno.makeTempDir({ prefix: `turnlog-pg-${Deno.pid}-` });
   await sweepStale(join(dir, ".."), bin, as);
-  const cluster: Cluster = { bin, as, dir, data: join(dir, "data") };
+  const cluster: Cluster = {
+    bin,
+    as,
+    dir,
+    data: join(dir, "data"),
+    durable: options.durable === true,
+  };
   const password = crypto.randomUUID().replaceAll("-", "");
   try {
-    await initCluster(cluster, password);
+    await initCluster(cluster, { user: "postgres", password });
     const port = await startOnFreePort(cluster);
     running.set(dir, { bin, as });
     hookUnload();
