@@ -14,7 +14,7 @@ import { replayRecord } from "../src/history/mod.ts";
 import { resumeSession } from "../src/resume/mod.ts";
 import { findSession, listSessions, SessionWriter } from "../src/store/mod.ts";
 import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
-import { runStoreTask, type StoreTask } from "./store_tasks.ts";
+import { closeStoreTasks, runStoreTask, type StoreTask } from "./store_tasks.ts";
 
 /** What a child is asked to measure. */
 export type MeasureTask =
@@ -234,4 +234,5 @@ export async function measure(request: MeasureRequest): Promise<MeasureResult> {
 if (import.meta.main) {
   const request = JSON.parse(Deno.args[0] ?? "") as MeasureRequest;
   console.log(JSON.stringify(await measure(request)));
+  await closeStoreTasks();
 }

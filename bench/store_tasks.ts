@@ -9,7 +9,12 @@
 import { normalizeLoaded, resumeSession } from "../src/resume/mod.ts";
 import { loadSession } from "../src/resume/mod.ts";
 import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
-import { openStore, type SessionLocation, type SessionStore } from "../src/store/mod.ts";
+import {
+  openStore,
+  type SessionLocation,
+  type SessionStore,
+  type StoreWriter,
+} from "../src/store/mod.ts";
 
 /** A session in a store: the store's spec and the session's id. */
 export interface StoredSessionRef {
@@ -20,7 +25,12 @@ export interface StoredSessionRef {
 /** What a child measures on a store. */
 export type StoreTask =
   | { kind: "store_resume"; store: string; id: string; full?: boolean }
-  | { kind: "store_append"; targets: StoredSessionRef[] };
+  | {
+    kind: "store_append";
+    targets: StoredSessionRef[];
+    /** Take each lock once and keep it (a turn's appends), instead of once per append. */
+    hold?: boolean;
+  };
 
 /** One operation's samples and its check value. */
 export interface StoreOnce {
@@ -30,6 +40,7 @@ export interface StoreOnce {
 
 const stores = new Map<string, Promise<SessionStore>>();
 const locations = new Map<string, SessionLocation>();
+const writers = new Map<string, StoreWriter>();
 
 function storeOf(spec: string): Promise<SessionStore> {
   let store = stores.get(spec);
@@ -69,7 +80,8 @@ async function resume(task: Extract<StoreTask, { kind: "store_resume" }>): Promi
 
 /**
  * One append to each session in turn, the order swapped every iteration: take the lock,
- * append one record (durable when it returns), release. Samples are one per target.
+ * append one record, release (or, with `hold`, append through a writer that keeps the lock).
+ * Samples are one per target.
  */
 async function append(
   task: Extract<StoreTask, { kind: "store_append" }>,
@@ -85,7 +97,11 @@ async function append(
     const ref = task.targets[index]!;
     const store = await storeOf(ref.store);
     const location = await locationOf(ref);
+    const key = `${ref.store}\n${ref.id}`;
+    if (task.hold && !writers.has(key)) writers.set(key, await store.lock(location));
+    const held = writers.get(key);
     const [ms] = await timed(async () => {
+      if (held) return await held.append([record]);
       const writer = await store.lock(location);
       try {
         await writer.append([record]);
@@ -105,4 +121,12 @@ async function append(
 /** Runs a store task once. */
 export function runStoreTask(task: StoreTask, iteration: number): Promise<StoreOnce> {
   return task.kind === "store_resume" ? resume(task) : append(task, iteration);
+}
+
+/** Releases the held locks and closes the stores, so the child can end. */
+export async function closeStoreTasks(): Promise<void> {
+  for (const writer of writers.values()) await writer.close();
+  writers.clear();
+  for (const store of stores.values()) await (await store).close();
+  stores.clear();
 }

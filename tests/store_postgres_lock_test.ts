@@ -218,6 +218,7 @@ Deno.test({
     assertEquals(applied.rows, [
       { version: 1, name: "sessions and records" },
       { version: 2, name: "the session a fork came from" },
+      { version: 3, name: "record text compressed with lz4" },
     ]);
   },
 });
@@ -233,7 +234,7 @@ Deno.test({
     await assertRejects(
       () => newer.list(),
       SessionStoreVersionError,
-      `Session store too new: ${store.name} has schema version 99, this turnlog knows up to 2`,
+      `Session store too new: ${store.name} has schema version 99, this turnlog knows up to 3`,
     );
   },
 });

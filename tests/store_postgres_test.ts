@@ -103,8 +103,8 @@ Deno.test({
       await sql.query(
         "PREPARE find(text, text) AS SELECT id FROM turnlog_sessions WHERE id >= $1 AND id < $2",
       );
-      await sql.query(`PREPARE tail(text, bigint) AS SELECT record FROM turnlog_records
-        WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT 1000`);
+      await sql.query(`PREPARE tail(text, bigint, bigint) AS SELECT record FROM turnlog_records
+        WHERE session_id = $1 AND seq >= $2 AND seq < $2 + $3 ORDER BY seq`);
       await sql.query(`PREPARE turn(text, bigint) AS SELECT record FROM turnlog_records
         WHERE session_id = $1 AND type = 'turn_context' AND seq < $2 ORDER BY seq DESC LIMIT 1`);
       const plan = async (execute: string) =>
@@ -112,7 +112,7 @@ Deno.test({
           .map((row) => Object.values(row)[0]).join("\n");
       return {
         find: await plan(`find('${id.slice(0, 8)}', '${id.slice(0, 8)}~')`),
-        tail: await plan(`tail('${id}', 3)`),
+        tail: await plan(`tail('${id}', 3, 1000)`),
         turn: await plan(`turn('${id}', 5)`),
       };
     });

@@ -60,11 +60,16 @@ export interface PostgresStoreOptions {
   connectTimeout?: number;
 }
 
-/** Records in append order from a sequence number on: a range of the primary key. */
+/**
+ * Records in append order from a sequence number on: a bounded range of the primary key
+ * (sequence numbers have no gaps), which the planner serves from the index whatever its
+ * statistics say (a `LIMIT` over an open range was planned as a scan and a sort of the whole
+ * session before the table was analyzed).
+ */
 const READ: NamedStatement = {
   name: "turnlog_read",
   text: `SELECT seq::float8 AS seq, record FROM turnlog_records
-    WHERE session_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3`,
+    WHERE session_id = $1 AND seq >= $2 AND seq < $2 + $3 ORDER BY seq`,
 };
 
 /**
