@@ -5,10 +5,14 @@
  * second resume. Prints the counts (points killed, records lost, calls sent without an output,
  * earlier bytes changed, ...) and exits 1 when any count but the first is not 0.
  *
- * `--only <text>` runs the cases whose label contains the text; `--jobs N` runs N at once.
+ * Then the property tests of tests/properties_test.ts with many more runs (`--property-runs N`,
+ * default 500): random sessions with random damage, inspected, resumed and repaired.
+ *
+ * `--only <text>` runs the kill cases whose label contains the text; `--jobs N` runs N at once.
  *
  * @module
  */
+import fc from "fast-check";
 import { parseArgs } from "node:util";
 import { startEmbeddedModel } from "../src/embedded_model/mod.ts";
 import {
@@ -21,10 +25,15 @@ import {
   runFaultCase,
 } from "../testing/faults/case.ts";
 import { addCounts, badCounts, zeroCounts } from "../testing/faults/checks.ts";
+import { checkSessionCase, sessionCaseArbitrary } from "../testing/properties/check.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { only: { type: "string" }, jobs: { type: "string" } },
+  options: {
+    only: { type: "string" },
+    jobs: { type: "string" },
+    "property-runs": { type: "string" },
+  },
 });
 const jobs = Math.max(1, Number(values.jobs ?? Math.max(2, navigator.hardwareConcurrency * 2)));
 const started = performance.now();
@@ -67,8 +76,27 @@ for (const result of failed) {
   console.error(`FAIL ${result.label}: ${badCounts(result.counts).join(", ")}`);
   for (const note of result.notes) console.error(`  ${note}`);
 }
+const propertyRuns = Number(values["property-runs"] ?? 500);
+const root = await Deno.makeTempDir({ prefix: "turnlog-properties-" });
+const property = await fc.check(
+  fc.asyncProperty(sessionCaseArbitrary, (c) => checkSessionCase(root, c)),
+  { numRuns: propertyRuns },
+);
+await Deno.remove(root, { recursive: true });
+if (property.failed) {
+  console.error(
+    `FAIL property: ${JSON.stringify(property.counterexample)} (seed ${property.seed})`,
+  );
+  console.error(`  ${property.errorInstance}`);
+}
+
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(`Points killed:              ${total.pointsKilled}`);
+console.log(
+  `Points killed:              ${total.pointsKilled} ` +
+    `(${
+      total.pointsKilled - total.resumesKilled
+    } in the turns, ${total.resumesKilled} in first resumes)`,
+);
 console.log(`Records lost:               ${total.recordsLost}`);
 console.log(`Calls sent without output:  ${total.callsWithoutOutput}`);
 console.log(`Outputs sent without call:  ${total.outputsWithoutCall}`);
@@ -76,5 +104,12 @@ console.log(`Earlier bytes changed:      ${total.bytesChanged}`);
 console.log(`Resumes failed:             ${total.resumesFailed}`);
 console.log(`Bad lines left:             ${total.problemsLeft}`);
 console.log(`Cases that could not run:   ${errors}`);
+console.log(
+  `Damaged sessions checked:   ${property.numRuns} (${
+    property.failed ? "a property failed" : "every property held"
+  })`,
+);
 console.log(`Run time:                   ${seconds} s`);
-if (badCounts(total).length > 0 || errors > 0 || chosen.length === 0) Deno.exit(1);
+if (badCounts(total).length > 0 || errors > 0 || chosen.length === 0 || property.failed) {
+  Deno.exit(1);
+}

@@ -98,14 +98,15 @@ export function killMoments(slot: Slot): KillMoment[] {
 /** Every case for `config`: each slot at each of its moments. */
 export function casesFor(config: FaultConfig, slots: readonly Slot[]): FaultCase[] {
   const resumeMoments: KillMoment[] = ["before", "after", "torn", "torn_newline"];
-  return slots.flatMap((slot) =>
-    killMoments(slot).map((at) => ({
+  // The first resume's kill moment turns over from case to case, so each is used.
+  return slots
+    .flatMap((slot) => killMoments(slot).map((at) => ({ slot, at })))
+    .map(({ slot, at }, i) => ({
       ...config,
       kill: { slot: slot.index, at },
       point: `turn ${slot.turn} ${slot.point}#${slot.index}`,
-      resumeKill: resumeMoments[slot.index % resumeMoments.length],
-    }))
-  );
+      resumeKill: resumeMoments[i % resumeMoments.length],
+    }));
 }
 
 /** The case's label. */
@@ -181,6 +182,7 @@ export async function runFaultCase(model: ModelAddress, c: FaultCase): Promise<C
         kill: { slot: 0, at: c.resumeKill },
       });
       counts.pointsKilled++;
+      counts.resumesKilled++;
       notes.push(`(the first resume was killed too: turn_start ${c.resumeKill})`);
       snapshots.push(await Deno.readFile(path));
     }

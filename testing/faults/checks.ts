@@ -9,10 +9,12 @@
 import { checkPairing, requestPairingItems } from "../pairing.ts";
 import { sameBytes, type SidecarEntry } from "../sidecar.ts";
 
-/** The suite's counts; every one but `pointsKilled` must be 0. */
+/** The suite's counts; every one but the kills must be 0. */
 export interface FaultCounts {
   /** Kills done (a case that also kills its first resume counts two). */
   pointsKilled: number;
+  /** Of those, first resumes killed at their turn start (where they synthesize outputs). */
+  resumesKilled: number;
   /** Records complete on disk, or committed, before a kill that are not in the final file. */
   recordsLost: number;
   /** Calls a request sent without their output right after their block. */
@@ -27,10 +29,13 @@ export interface FaultCounts {
   problemsLeft: number;
 }
 
+const KILL_COUNTS = new Set(["pointsKilled", "resumesKilled"]);
+
 /** All counts at zero. */
 export function zeroCounts(): FaultCounts {
   return {
     pointsKilled: 0,
+    resumesKilled: 0,
     recordsLost: 0,
     callsWithoutOutput: 0,
     outputsWithoutCall: 0,
@@ -48,7 +53,7 @@ export function addCounts(total: FaultCounts, more: FaultCounts): void {
 /** The counts that must be 0 and are not, as `name=value` texts. */
 export function badCounts(counts: FaultCounts): string[] {
   return Object.entries(counts)
-    .filter(([key, value]) => key !== "pointsKilled" && value !== 0)
+    .filter(([key, value]) => !KILL_COUNTS.has(key) && value !== 0)
     .map(([key, value]) => `${key}=${value}`);
 }
 
