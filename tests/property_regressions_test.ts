@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { assertEquals } from "./_assert.ts";
+import { assertEquals, assertRejects } from "./_assert.ts";
 import { assistant, call, itemRecords, output, RUN_BASE, tempDir } from "./_helpers.ts";
 import { makeStory } from "./_inspect_fixtures.ts";
 import { collectRecords } from "../src/history/mod.ts";
 import { isEmptyPlan, repairSession } from "../src/inspect/mod.ts";
+import { SessionFileError } from "../src/record/mod.ts";
 import { initializeSessionForRun, resumeSession } from "../src/resume/mod.ts";
 
 const encoder = new TextEncoder();
@@ -103,4 +104,20 @@ Deno.test("repairSession does not split records back in before the session_meta"
   assertEquals(resumed.meta.id, id);
   assertEquals(resumed.problems, []);
   assertEquals(isEmptyPlan((await repairSession(path, { root: dir.path })).plan), true);
+});
+
+Deno.test("repairSession leaves a file refused when the session_meta it splits back names another session", async () => {
+  await using dir = await tempDir();
+  const { path, id } = await gluedSession(dir.path, 1);
+  // Line 1 is the glued session_meta and turn_context; its session_meta now names another id.
+  const text = await Deno.readTextFile(path);
+  const other = `f${id.slice(1)}`;
+  const newline = text.indexOf("\n");
+  await Deno.writeTextFile(path, text.slice(0, newline).replace(id, other) + text.slice(newline));
+  const before = await Deno.readFile(path);
+
+  const { plan } = await repairSession(path, { root: dir.path });
+  assertEquals(plan.refused !== null, true);
+  assertEquals(await Deno.readFile(path), before);
+  await assertRejects(() => resumeSession(id, { root: dir.path }), SessionFileError);
 });

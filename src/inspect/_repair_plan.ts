@@ -7,7 +7,7 @@
 import { readRange } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { quarantinePath } from "../store/mod.ts";
-import { pairAfterSplitting, unsplitBeforeFirstRecord } from "./_repair_split.ts";
+import { metaFitsFile, pairAfterSplitting, unsplitBeforeFirstRecord } from "./_repair_split.ts";
 import type { InspectProblemKind, InspectReport } from "./_types.ts";
 
 /** Problem kinds whose line repair moves to the sidecar. */
@@ -225,6 +225,7 @@ export async function planFileRepair(report: InspectReport): Promise<RepairPlan>
   if (
     missing && firstSplit && firstSplit.line <= missing.line &&
     firstSplit.split![0]!.type === "session_meta" &&
+    metaFitsFile(plan.path, firstSplit.split![0]!.text) &&
     plan.moved.filter((m) => m.line < firstSplit.line).every((m) => m.split === null)
   ) {
     plan.refused = null;

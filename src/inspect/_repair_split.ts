@@ -6,8 +6,10 @@
  *
  * @module
  */
+import { basename, dirname } from "node:path";
 import { readLines } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
+import { parseSessionFileName } from "../store/mod.ts";
 import type { MovedLine, RepairPlan } from "./_repair_plan.ts";
 import { TurnSegmenter } from "./_segmenter.ts";
 import type { InspectProblemKind } from "./_types.ts";
@@ -38,6 +40,16 @@ export async function unsplitBeforeFirstRecord(plan: RepairPlan): Promise<void> 
   for (const m of plan.moved) {
     if (m.split !== null && m.line < first && m.split[0]?.type !== "session_meta") m.split = null;
   }
+}
+
+/**
+ * Whether the text of a `session_meta` record split back out of a glued line names the session
+ * the file's name gives (or the name gives none): one for another session leaves the file
+ * refused, as it would be with that record on a line of its own.
+ */
+export function metaFitsFile(path: string, text: string): boolean {
+  const named = parseSessionFileName(basename(path), dirname(path))?.id;
+  return named === undefined || JSON.parse(text).payload?.id === named;
 }
 
 /** Segments the file with each split line's records in its place (its number and range). */

@@ -208,24 +208,32 @@ export async function runFaultCase(model: ModelAddress, c: FaultCase): Promise<C
       }
       snapshots.push(await Deno.readFile(path));
     }
-    await check(path, snapshots, await readJournal(journal), sent, counts, notes);
+    const evidence = { snapshots, journal: await readJournal(journal), sent };
+    await check(path, evidence, { counts, notes });
   } finally {
     await Deno.remove(base, { recursive: true });
   }
   return { label: caseLabel(c), counts, notes };
 }
 
+/** What a case saw: the file after each step, the child's journal, the requests sent. */
+interface Evidence {
+  snapshots: readonly Uint8Array[];
+  journal: readonly JournalEntry[];
+  sent: readonly unknown[];
+}
+
+/** Counts what the evidence shows into `into`. */
 async function check(
   path: string,
-  snapshots: readonly Uint8Array[],
-  journal: readonly JournalEntry[],
-  sent: readonly unknown[],
-  counts: FaultCounts,
-  notes: string[],
+  evidence: Evidence,
+  into: { counts: FaultCounts; notes: string[] },
 ): Promise<void> {
+  const { snapshots, journal, sent } = evidence;
+  const { counts, notes } = into;
   const sidecar = await readSidecar(path);
   for (let i = 1; i < snapshots.length; i++) {
-    const { changed, notes: more } = changedBytes(snapshots[i - 1]!, snapshots[i]!, sidecar);
+    const { changed, notes: more } = changedBytes(snapshots[i - 1]!, snapshots[i]!, { sidecar });
     counts.bytesChanged += changed;
     notes.push(...more.map((note) => `step ${i}: ${note}`));
   }

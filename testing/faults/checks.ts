@@ -65,8 +65,9 @@ export function badCounts(counts: FaultCounts): string[] {
 export function changedBytes(
   before: Uint8Array,
   after: Uint8Array,
-  sidecar: readonly SidecarEntry[],
+  options: { sidecar: readonly SidecarEntry[] },
 ): { changed: number; notes: string[] } {
+  const { sidecar } = options;
   const complete = before.lastIndexOf(10) + 1;
   let changed = 0;
   for (let i = 0; i < complete; i++) if (after[i] !== before[i]) changed++;

@@ -98,8 +98,22 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** The file's bytes and mtime must be `bytes` and `mtime`, and no sidecar may exist. */
-async function expectUntouched(what: string, path: string, bytes: Uint8Array, mtime: Date | null) {
+/** A damaged session file written for one case. */
+interface CaseFile {
+  path: string;
+  /** The session's id (from the generator; damage may have changed the one inside). */
+  id: string;
+  /** The sessions root it is in. */
+  root: string;
+  /** The bytes written. */
+  original: Uint8Array;
+  /** Its mtime once written. */
+  mtime: Date | null;
+}
+
+/** The file's bytes and mtime must be as written, and no sidecar may exist. */
+async function expectUntouched(what: string, file: CaseFile): Promise<void> {
+  const { path, original: bytes, mtime } = file;
   expect(sameBytes(await Deno.readFile(path), bytes), `${what} changed the file's bytes`);
   expect(
     (await Deno.stat(path)).mtime?.getTime() === mtime?.getTime(),
@@ -200,13 +214,9 @@ async function expectKept(path: string, original: Uint8Array): Promise<void> {
 }
 
 /** Repair, then the properties of a repaired (or refused) file. */
-async function checkRepair(
-  path: string,
-  id: string,
-  root: string,
-  facts: { original: Uint8Array; report: InspectReport },
-): Promise<void> {
-  const planned = await noThrow("planFileRepair", () => planFileRepair(facts.report));
+async function checkRepair(file: CaseFile, report: InspectReport): Promise<void> {
+  const { path, id, root, original } = file;
+  const planned = await noThrow("planFileRepair", () => planFileRepair(report));
   const first = await noThrow("repairSession", () => repairSession(path, { root }));
   expect(
     JSON.stringify(first.plan) === JSON.stringify(planned),
@@ -216,16 +226,16 @@ async function checkRepair(
   );
   if (first.plan.refused !== null) {
     expect(
-      sameBytes(await Deno.readFile(path), facts.original),
+      sameBytes(await Deno.readFile(path), original),
       "a refused repair changed the file",
     );
     expect(!(await exists(quarantinePath(path))), "a refused repair wrote a sidecar");
     expect((await resumeOrRefuse(id, root)) === undefined, "resume read a file repair refused");
     return;
   }
-  await expectKept(path, facts.original);
+  await expectKept(path, original);
   await expectIdempotent(path, root);
-  await expectResumable(id, root, first.after);
+  await expectResumable(file, first.after);
 }
 
 /** A second repair plans nothing and changes neither the file nor the sidecar. */
@@ -245,8 +255,8 @@ async function expectIdempotent(path: string, root: string): Promise<void> {
 }
 
 /** Resume reads a repaired file without problems, and has nothing to synthesize or drop. */
-async function expectResumable(id: string, root: string, after: InspectReport): Promise<void> {
-  const resumed = await resumeOrRefuse(id, root);
+async function expectResumable(file: CaseFile, after: InspectReport): Promise<void> {
+  const resumed = await resumeOrRefuse(file.id, file.root);
   expect(resumed !== undefined, "resume refused a repaired file");
   const { problems, synthesizedItems, droppedItems, history } = resumed!;
   expect(
@@ -287,19 +297,19 @@ export async function checkSessionCase(root: string, c: SessionCase): Promise<vo
   try {
     await Deno.mkdir(dirname(path), { recursive: true });
     await Deno.writeFile(path, original);
-    const { mtime } = await Deno.stat(path);
+    const file: CaseFile = { path, id, root: dir, original, mtime: (await Deno.stat(path)).mtime };
     const report = await noThrow("inspectSession", () => inspectSession(path, { root: dir }));
-    await expectUntouched("inspectSession", path, original, mtime);
+    await expectUntouched("inspectSession", file);
     const resumed = await resumeOrRefuse(id, dir);
-    await expectUntouched("resumeSession", path, original, mtime);
+    await expectUntouched("resumeSession", file);
     if (resumed) {
       expectPaired("resumeSession", resumed.history);
       await expectSameReplay(resumed);
     } else {
       await expectRunRefuses(id, dir);
-      await expectUntouched("a refused run", path, original, mtime);
+      await expectUntouched("a refused run", file);
     }
-    await checkRepair(path, id, dir, { original, report });
+    await checkRepair(file, report);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
