@@ -6,7 +6,7 @@ import { checkSessionCase, sessionCaseArbitrary } from "../testing/properties/ch
 import { assertEquals } from "./_assert.ts";
 
 /** Runs per property; `TURNLOG_PROPERTY_RUNS` raises it (the faults task runs many more). */
-const RUNS = Number(Deno.env.get("TURNLOG_PROPERTY_RUNS") ?? 40);
+const RUNS = Number(Deno.env.get("TURNLOG_PROPERTY_RUNS") ?? 100);
 
 const callIds = fc.constantFrom("a", "b", "c");
 const itemArbitrary: fc.Arbitrary<ResponseItem> = fc.oneof(
