@@ -69,6 +69,10 @@ export interface ResumeArgs {
   message: string | undefined;
   session: string | undefined;
   last: boolean;
+  /** Fork this session and continue the fork. */
+  fork: string | undefined;
+  /** With `fork`: keep the history before this turn. */
+  atTurn: number | undefined;
   sessionsDir: string | undefined;
   model: string | undefined;
   wireApi: WireApi | undefined;
@@ -79,41 +83,48 @@ export interface ResumeArgs {
   compactThreshold: number | undefined;
 }
 
+const RESUME_FLAGS = {
+  help: { type: "boolean", short: "h" },
+  session: { type: "string", short: "s" },
+  last: { type: "boolean" },
+  fork: { type: "string" },
+  "at-turn": { type: "string" },
+  "sessions-dir": { type: "string" },
+  model: { type: "string" },
+  "wire-api": { type: "string" },
+  policy: { type: "string" },
+  workspace: { type: "string" },
+  json: { type: "boolean" },
+  "max-rounds": { type: "string" },
+  "compact-threshold": { type: "string" },
+} as const;
+
 /** Parses the arguments of `deno task resume` (not the no-argument demo). */
 export function parseResumeArgs(argv: string[]): ResumeArgs {
-  const { values, positionals } = parseFlags(argv, {
-    help: { type: "boolean", short: "h" },
-    session: { type: "string", short: "s" },
-    last: { type: "boolean" },
-    "sessions-dir": { type: "string" },
-    model: { type: "string" },
-    "wire-api": { type: "string" },
-    policy: { type: "string" },
-    workspace: { type: "string" },
-    json: { type: "boolean" },
-    "max-rounds": { type: "string" },
-    "compact-threshold": { type: "string" },
-  });
+  const { values, positionals } = parseFlags(argv, RESUME_FLAGS);
   const args: ResumeArgs = {
     help: values.help === true,
     message: positionals.length > 0 ? positionals.join(" ") : undefined,
-    session: values.session as string | undefined,
+    session: values.session,
     last: values.last === true,
-    sessionsDir: values["sessions-dir"] as string | undefined,
-    model: values.model as string | undefined,
-    wireApi: parseWireApi(values["wire-api"] as string | undefined),
-    policy: parsePolicy(values.policy as string | undefined),
-    workspace: values.workspace as string | undefined,
+    fork: values.fork,
+    atTurn: parsePositiveInt("at-turn", values["at-turn"]),
+    sessionsDir: values["sessions-dir"],
+    model: values.model,
+    wireApi: parseWireApi(values["wire-api"]),
+    policy: parsePolicy(values.policy),
+    workspace: values.workspace,
     json: values.json === true,
-    maxRounds: parsePositiveInt("max-rounds", values["max-rounds"] as string | undefined),
-    compactThreshold: parsePositiveInt(
-      "compact-threshold",
-      values["compact-threshold"] as string | undefined,
-    ),
+    maxRounds: parsePositiveInt("max-rounds", values["max-rounds"]),
+    compactThreshold: parsePositiveInt("compact-threshold", values["compact-threshold"]),
   };
   if (args.help) return args;
-  if (args.session !== undefined && args.last) {
-    throw new UsageError("Use either --session <id> or --last, not both");
+  const targets = [args.session !== undefined, args.last, args.fork !== undefined].filter(Boolean);
+  if (targets.length > 1) {
+    throw new UsageError("Use one of --session <id>, --last and --fork <id>");
+  }
+  if (args.atTurn !== undefined && args.fork === undefined) {
+    throw new UsageError("--at-turn goes with --fork <id>");
   }
   if (args.message === undefined || args.message.trim() === "") {
     throw new UsageError('A message is required, e.g. ./denow task resume "list the files"');

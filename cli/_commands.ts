@@ -19,6 +19,8 @@ export interface ResumeCommandOptions {
   root: string;
   /** The workspace folder, when not the current one. */
   workspace?: string | undefined;
+  /** The session's approval policy, when it is not the default (shown, so it is not a surprise). */
+  policy?: string | undefined;
   /** The message placeholder. */
   message?: string;
 }
@@ -33,7 +35,13 @@ export function resumeCommand(options: ResumeCommandOptions): string {
     flags.push("--sessions-dir", options.root);
   }
   if (options.workspace !== undefined) flags.push("--workspace", options.workspace);
+  if (options.policy !== undefined) flags.push("--policy", options.policy);
   flags.push("--session", options.prefix);
   const message = options.message ?? "<your message>";
   return `${TASK} resume ${flags.map(shellQuote).join(" ")} ${JSON.stringify(message)}`;
+}
+
+/** The command that continues another tool's session in turnlog: `./denow task import <path>`. */
+export function importCommand(path: string): string {
+  return `${TASK} import ${shellQuote(path)}`;
 }

@@ -1,22 +1,36 @@
 /**
- * One turn as the `resume` CLI runs it: connect to the model, run the turn with Ctrl-C as
- * cancellation and a terminal approver, print the events (readable or JSON lines), then the
- * session id, the record counts and the command that continues the session.
+ * One turn as the `resume` CLI runs it: find the session to continue (or fork), connect to the
+ * model, run the turn with Ctrl-C as cancellation and a terminal approver, print the events
+ * (readable or JSON lines), then the session id, the record counts and the command that
+ * continues the session.
  *
  * @module
  */
-import { terminalApprover } from "../src/runtime/mod.ts";
-import { resolveSessionsRoot, shortestUniquePrefix, walkSessions } from "../src/store/mod.ts";
-import { connectModel, type ModelConnection } from "../src/runtime/mod.ts";
-import { isTerminalEvent, type RunEvent, type RunEventOf } from "../src/runtime/mod.ts";
-import { runTurn } from "../src/runtime/mod.ts";
-import { createCompactor } from "../src/runtime/mod.ts";
-import { errorMessage } from "../src/errors/mod.ts";
-import type { ResumeArgs } from "./_args.ts";
-import { stderr, stdout } from "./_output.ts";
-import { resumeCommand } from "./_commands.ts";
-import { EventPrinter, styles } from "./_render.ts";
+import { ERROR_OUTCOMES, TurnlogError } from "../src/errors/mod.ts";
+import { DEFAULT_POLICY, forkSession } from "../src/resume/mod.ts";
+import {
+  connectModel,
+  createCompactor,
+  isTerminalEvent,
+  type ModelConnection,
+  type RunEvent,
+  type RunEventOf,
+  runTurn,
+  terminalApprover,
+} from "../src/runtime/mod.ts";
+import {
+  findSession,
+  readSessionMeta,
+  resolveSessionsRoot,
+  shortestUniquePrefix,
+  walkSessions,
+} from "../src/store/mod.ts";
 import { colorEnabled } from "../src/text/mod.ts";
+import type { ResumeArgs } from "./_args.ts";
+import { resumeCommand } from "./_commands.ts";
+import { stdout, type Write } from "./_output.ts";
+import { EventPrinter, styles } from "./_render.ts";
+import { fail } from "./_voice.ts";
 
 /** Exit codes of the resume CLI. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -29,68 +43,80 @@ export interface CliTurnResult {
   recordsAfter: number | undefined;
 }
 
-/** Runs one turn for the CLI and prints it; never throws. */
-export async function runCliTurn(
+/** Where the turn goes: a session to continue (its id), or undefined for a new one. */
+async function targetSession(
   args: ResumeArgs,
-  options: {
-    connection?: ModelConnection;
-    write?: (text: string) => void;
-    writeError?: (text: string) => void;
-  } = {},
-): Promise<CliTurnResult> {
-  const write = options.write ?? stdout;
-  const writeError = options.writeError ?? stderr;
-  const s = styles(options.write ? false : colorEnabled());
-  const result: CliTurnResult = {
-    exitCode: EXIT.ok,
-    started: undefined,
-    terminal: undefined,
-    recordsAfter: undefined,
-  };
-  const root = resolveSessionsRoot(args.sessionsDir);
-
-  let sessionId = args.session;
+  root: string,
+  write: Write,
+): Promise<string | undefined> {
   if (args.last) {
-    for await (const location of walkSessions(root)) {
-      sessionId = location.id;
-      break;
-    }
-    if (sessionId === undefined) {
-      writeError(`error: No session in ${root} to continue (--last)\n`);
-      return { ...result, exitCode: EXIT.usage };
-    }
+    for await (const location of walkSessions(root)) return location.id;
+    throw new TurnlogError("not_found", `No session in ${root} to continue (--last)`);
   }
-
-  let connection = options.connection;
-  const ownConnection = connection === undefined;
-  try {
-    connection ??= await connectModel({ model: args.model });
-  } catch (error) {
-    writeError(`error: Could not start the model: ${errorMessage(error)}\n`);
-    return { ...result, exitCode: EXIT.failed };
+  if (args.fork === undefined) return args.session;
+  const fork = await forkSession(args.fork, { root, atTurn: args.atTurn });
+  const { forkedFrom } = fork.meta;
+  if (!args.json) {
+    const upTo = forkedFrom?.turn == null
+      ? "every turn"
+      : `the turns before turn ${forkedFrom.turn}`;
+    write(
+      `Forked session ${fork.meta.id} from ${forkedFrom?.sessionId} (${upTo}); the original is unchanged\n`,
+    );
   }
+  return fork.meta.id;
+}
 
-  const controller = new AbortController();
+/**
+ * The workspace of the turn: `--workspace`; else, for a session continued, the folder its
+ * `session_meta` records when that folder still exists; else the current directory.
+ */
+async function workspaceFor(args: ResumeArgs, root: string, sessionId: string | undefined) {
+  if (args.workspace !== undefined || sessionId === undefined) return args.workspace;
+  const meta = await readSessionMeta((await findSession(root, sessionId)).path);
+  if (meta === undefined) return undefined;
+  const exists = await Deno.stat(meta.cwd).then((info) => info.isDirectory, () => false);
+  return exists ? meta.cwd : undefined;
+}
+
+/** Ctrl-C cancels the turn; a second Ctrl-C quits at once. Returns how to stop listening. */
+function onInterrupt(controller: AbortController): () => void {
   let interrupts = 0;
-  const onInterrupt = () => {
+  const listener = () => {
     interrupts++;
     if (interrupts > 1) Deno.exit(EXIT.cancelled);
-    writeError("\nCancelling the turn (Ctrl-C again to quit at once)…\n");
+    Deno.stderr.writeSync(
+      new TextEncoder().encode("\nCancelling the turn (Ctrl-C again to quit at once)…\n"),
+    );
     controller.abort();
   };
-  Deno.addSignalListener("SIGINT", onInterrupt);
-  const printer = new EventPrinter({ write, colour: options.write ? false : colorEnabled() });
+  Deno.addSignalListener("SIGINT", listener);
+  return () => Deno.removeSignalListener("SIGINT", listener);
+}
+
+/** Runs the turn, printing its events; returns the run_started and terminal events. */
+async function runAndPrint(
+  args: ResumeArgs,
+  sessionId: string | undefined,
+  connection: ModelConnection,
+  write: Write,
+): Promise<Pick<CliTurnResult, "started" | "terminal">> {
+  const controller = new AbortController();
+  const stop = onInterrupt(controller);
+  const printer = new EventPrinter({ write, colour: write === stdout && colorEnabled() });
+  let started: RunEventOf<"run_started"> | undefined;
+  let terminal: RunEvent | undefined;
+  // A resumed turn keeps the session's model unless one was chosen (flag or OPENAI_MODEL).
+  const chosen = connection.embedded || args.model !== undefined ||
+    Deno.env.get("OPENAI_MODEL") || sessionId === undefined;
   try {
-    // A resumed turn keeps the session's model unless one was chosen (flag or OPENAI_MODEL).
-    const chosenModel = connection.embedded || args.model !== undefined ||
-      Deno.env.get("OPENAI_MODEL") || sessionId === undefined;
     for await (
       const event of runTurn({
         message: args.message ?? "",
         sessionId,
         sessionsDir: args.sessionsDir,
         connection,
-        model: chosenModel ? connection.model : undefined,
+        model: chosen ? connection.model : undefined,
         wireApi: args.wireApi,
         policy: args.policy,
         workspace: args.workspace,
@@ -100,49 +126,88 @@ export async function runCliTurn(
         compactor: createCompactor({ threshold: args.compactThreshold }),
       })
     ) {
+      if (event.type === "run_started") started = event;
+      if (isTerminalEvent(event)) terminal = event;
       if (args.json) write(JSON.stringify(event) + "\n");
-      else if (event.type === "run_failed" && !result.started) {
-        writeError(`error: ${event.error}\n`);
-      } else printer.print(event);
-      if (event.type === "run_started") result.started = event;
-      if (isTerminalEvent(event)) result.terminal = event;
+      else if (event.type !== "run_failed" || started) printer.print(event);
     }
   } finally {
-    Deno.removeSignalListener("SIGINT", onInterrupt);
-    if (ownConnection) await connection.close();
+    stop();
   }
+  return { started, terminal };
+}
 
-  const terminal = result.terminal;
-  if (terminal?.type === "run_failed") {
-    result.exitCode = terminal.kind === "session" || terminal.kind === "workspace"
-      ? EXIT.usage
-      : EXIT.failed;
-  } else if (terminal?.type === "run_cancelled") {
-    result.exitCode = EXIT.cancelled;
-  }
-  if (result.started) {
-    // The runtime counts what it appended: no second read of a file that may be large.
-    const terminal = result.terminal;
-    result.recordsAfter = terminal !== undefined && "recordCount" in terminal
-      ? terminal.recordCount
-      : undefined;
-    if (!args.json) {
-      const command = resumeCommand({
-        prefix: await shortestUniquePrefix(root, result.started.sessionId),
-        root,
-        workspace: args.workspace,
-        message: "your next message",
-      });
-      write(
-        `\n${s.bold("Session")}  ${result.started.sessionId}\n` +
-          `${
-            s.bold("Records")
-          }  ${result.started.recordCountBefore} before → ${result.recordsAfter} after  ${
-            s.dim(result.started.sessionPath)
-          }\n` +
-          `${s.bold("Continue")} ${command}\n`,
-      );
+/** The exit code a turn's end gives. */
+function exitCodeOf(terminal: RunEvent | undefined): number {
+  if (terminal?.type === "run_failed") return ERROR_OUTCOMES[terminal.errorKind].exitCode;
+  if (terminal?.type === "run_cancelled") return EXIT.cancelled;
+  return EXIT.ok;
+}
+
+/** The lines after the turn: the session, its records, and how to continue it. */
+async function summary(
+  root: string,
+  started: RunEventOf<"run_started">,
+  options: { recordsAfter: number | undefined; colour: boolean },
+): Promise<string> {
+  const s = styles(options.colour);
+  const policy = started.policy.approval === DEFAULT_POLICY.approval
+    ? undefined
+    : started.policy.approval;
+  const command = resumeCommand({
+    prefix: await shortestUniquePrefix(root, started.sessionId),
+    root,
+    policy,
+    message: "your next message",
+  });
+  return `\n${s.bold("Session")}  ${started.sessionId}\n` +
+    `${s.bold("Records")}  ${started.recordCountBefore} before → ${options.recordsAfter} after  ${
+      s.dim(started.sessionPath)
+    }\n` +
+    `${s.bold("Continue")} ${command}\n`;
+}
+
+/**
+ * Runs one turn for the CLI and prints it; returns its exit code and what it saw. Errors are
+ * printed in the CLI's one voice (`turnlog resume: ...` and a hint), never thrown.
+ */
+export async function runCliTurn(
+  args: ResumeArgs,
+  options: { connection?: ModelConnection; write?: Write } = {},
+): Promise<CliTurnResult> {
+  const write = options.write ?? stdout;
+  const result: CliTurnResult = {
+    exitCode: EXIT.ok,
+    started: undefined,
+    terminal: undefined,
+    recordsAfter: undefined,
+  };
+  const root = resolveSessionsRoot(args.sessionsDir);
+  let connection = options.connection;
+  try {
+    const sessionId = await targetSession(args, root, write);
+    args = { ...args, workspace: await workspaceFor(args, root, sessionId) };
+    connection ??= await connectModel({ model: args.model });
+    const { started, terminal } = await runAndPrint(args, sessionId, connection, write);
+    Object.assign(result, { started, terminal, exitCode: exitCodeOf(terminal) });
+    if (terminal?.type === "run_failed" && !started) {
+      return {
+        ...result,
+        exitCode: fail("resume", new TurnlogError(terminal.errorKind, terminal.error)),
+      };
     }
+  } catch (error) {
+    return { ...result, exitCode: fail("resume", error) };
+  } finally {
+    if (options.connection === undefined) await connection?.close();
+  }
+  if (!result.started) return result;
+  // The runtime counts what it appended: no second read of a file that may be large.
+  const terminal = result.terminal;
+  result.recordsAfter = terminal && "recordCount" in terminal ? terminal.recordCount : undefined;
+  if (!args.json) {
+    const colour = write === stdout && colorEnabled();
+    write(await summary(root, result.started, { recordsAfter: result.recordsAfter, colour }));
   }
   return result;
 }

@@ -1,12 +1,15 @@
 /**
- * `deno task resume`: start a session with a message, or continue one (`--session`, `--last`);
+ * `deno task resume`: start a session with a message, or continue one (`--session`, `--last`,
+ * `--fork`);
  * with no arguments at all, a self-explaining demo of a crash mid-tool and its repair.
  *
  * @module
  */
-import { parseResumeArgs, UsageError } from "./_args.ts";
+import { parseResumeArgs } from "./_args.ts";
 import { runDemo } from "./_demo.ts";
+import { stdout } from "./_output.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
+import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 
 /** The help text. */
 export const HELP = `Usage: ./denow task resume [options] "message"
@@ -19,10 +22,12 @@ write_file, slow_task) until it answers. Every record is appended to the session
 Options:
   -s, --session <id>     continue this session (full id or unique prefix)
       --last             continue the newest session
+      --fork <id>        continue a copy of this session; the original stays untouched
+      --at-turn <n>      with --fork: keep only the turns before turn n
       --sessions-dir <d> sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
-      --model <name>     model name; "scripted" = the embedded deterministic model
-                         (default: $OPENAI_MODEL, else gpt-4.1-mini with a key; the
-                         embedded model when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set)
+      --model <name>     the model; "scripted" = the embedded deterministic model, the
+                         default when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set
+                         (with a key: $OPENAI_MODEL, else gpt-4.1-mini)
       --wire-api <api>   responses (default) or chat; a resumed session keeps its own
       --policy <p>       auto (never ask) | ask-changes (ask before write_file; default)
                          | ask-all (ask for every tool); a resumed session keeps its
@@ -35,9 +40,19 @@ Options:
       --json             print the turn's events as JSON lines
   -h, --help             this help
 
+The embedded model understands (case does not matter):
+  list the files [in src]          list_dir
+  read notes.txt [and a.md]        read_file, one call per path
+  search for TODO [in src]         search_text (a quoted text keeps its spaces)
+  write hello to out.txt           write_file; also: write out.txt with "hello"
+  run a slow task for 5 seconds    slow_task
+  continue                         re-runs a call a crash interrupted
+  what did I ask?                  the earlier messages
+Anything else gets a plain answer that says how many messages it has seen.
+
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_MODEL,
 TURNLOG_SESSIONS_DIR, NO_COLOR.
-Exit codes: 0 done, 1 the run failed, 2 bad arguments or session, 130 cancelled (Ctrl-C).`;
+${EXIT_CODES_HELP}`;
 
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -46,22 +61,21 @@ export async function main(argv: string[]): Promise<number> {
   try {
     args = parseResumeArgs(argv);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`error: ${error.message}\nRun ./denow task resume --help for the options.`);
-    return EXIT.usage;
+    return fail("resume", error);
   }
   if (args.help) {
-    console.log(HELP);
+    stdout(HELP + "\n");
     return EXIT.ok;
   }
   return (await runCliTurn(args)).exitCode;
 }
 
 if (import.meta.main) {
+  let code: number;
   try {
-    Deno.exit(await main(Deno.args));
+    code = await main(Deno.args);
   } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    Deno.exit(EXIT.failed);
+    code = fail("resume", error);
   }
+  Deno.exit(code);
 }

@@ -1,18 +1,22 @@
 /**
- * `deno task serve`: serves the agent route and the session browser on loopback. `POST
+ * `./denow task serve`: serves the agent route and the session browser on loopback. `POST
  * /api/agent/stream` with `{ message, sessionId? }` streams the turn's events as Server-Sent
  * Events; approvals are answered with `POST /api/agent/approvals/<runId>/<callId>`
  * `{ decision }`; `GET /` lists the sessions and `GET /sessions/<id>` shows one, live.
  *
  * @module
  */
-import { ApprovalRegistry } from "../src/runtime/mod.ts";
-import { connectModel } from "../src/runtime/mod.ts";
-import { createCompactor } from "../src/runtime/mod.ts";
+import {
+  ApprovalRegistry,
+  connectModel,
+  createCompactor,
+  type ModelConnection,
+} from "../src/runtime/mod.ts";
+import type { Policy, WireApi } from "../src/record/mod.ts";
 import { createServerHandler } from "../src/server/mod.ts";
-import { errorMessage } from "../src/errors/mod.ts";
 import { resolveSessionsRoot } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
+import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 import { resumeCommand } from "./_commands.ts";
 
 /** The help text. */
@@ -40,84 +44,85 @@ Options:
       --approval-timeout <s>   seconds an approval waits before it counts as denied (default 300)
       --compact-threshold <n>  compact a session's history at this many tokens
                                (default: 75% of the model's context window)
-  -h, --help                   this help`;
+      --max-message-chars <n>  the longest message a turn takes (default 1000000); a
+                               longer one (or a larger body) is refused with 413
+  -h, --help                   this help
 
-/** Runs the server until Ctrl-C; returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
-  let options;
-  try {
-    const { values, positionals } = parseFlags(argv, {
-      help: { type: "boolean", short: "h" },
-      port: { type: "string" },
-      hostname: { type: "string" },
-      "sessions-dir": { type: "string" },
-      workspace: { type: "string" },
-      model: { type: "string" },
-      "wire-api": { type: "string" },
-      policy: { type: "string" },
-      "approval-timeout": { type: "string" },
-      "compact-threshold": { type: "string" },
-    });
-    if (values.help) {
-      console.log(HELP);
-      return 0;
-    }
-    if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
-    const port = values.port === undefined ? 8787 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new UsageError(`Invalid --port "${values.port}": expected 0 to 65535`);
-    }
-    options = {
-      port,
-      hostname: (values.hostname as string | undefined) ?? "127.0.0.1",
-      sessionsDir: values["sessions-dir"] as string | undefined,
-      workspace: values.workspace as string | undefined,
-      model: values.model as string | undefined,
-      wireApi: parseWireApi(values["wire-api"] as string | undefined),
-      policy: parsePolicy(values.policy as string | undefined),
-      timeout: parsePositiveInt(
-        "approval-timeout",
-        values["approval-timeout"] as string | undefined,
-      ) ?? 300,
-      compactThreshold: parsePositiveInt(
-        "compact-threshold",
-        values["compact-threshold"] as string | undefined,
-      ),
-    };
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`error: ${error.message}\nRun ./denow task serve --help for the options.`);
-    return 2;
-  }
+${EXIT_CODES_HELP}`;
 
-  let connection;
-  try {
-    connection = await connectModel({ model: options.model });
-  } catch (error) {
-    console.error(`error: Could not start the model: ${errorMessage(error)}`);
-    return 1;
+/** What `serve` was asked to do. */
+interface ServeArgs {
+  help: boolean;
+  port: number;
+  hostname: string;
+  sessionsDir: string | undefined;
+  workspace: string | undefined;
+  model: string | undefined;
+  wireApi: WireApi | undefined;
+  policy: Policy | undefined;
+  timeout: number;
+  compactThreshold: number | undefined;
+  maxMessageChars: number | undefined;
+}
+
+function parseServeArgs(argv: string[]): ServeArgs {
+  const { values, positionals } = parseFlags(argv, {
+    help: { type: "boolean", short: "h" },
+    port: { type: "string" },
+    hostname: { type: "string" },
+    "sessions-dir": { type: "string" },
+    workspace: { type: "string" },
+    model: { type: "string" },
+    "wire-api": { type: "string" },
+    policy: { type: "string" },
+    "approval-timeout": { type: "string" },
+    "compact-threshold": { type: "string" },
+    "max-message-chars": { type: "string" },
+  });
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
+  const port = values.port === undefined ? 8787 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`Invalid --port "${values.port}": expected 0 to 65535`);
   }
+  return {
+    help: values.help === true,
+    port,
+    hostname: values.hostname ?? "127.0.0.1",
+    sessionsDir: values["sessions-dir"],
+    workspace: values.workspace,
+    model: values.model,
+    wireApi: parseWireApi(values["wire-api"]),
+    policy: parsePolicy(values.policy),
+    timeout: parsePositiveInt("approval-timeout", values["approval-timeout"]) ?? 300,
+    compactThreshold: parsePositiveInt("compact-threshold", values["compact-threshold"]),
+    maxMessageChars: parsePositiveInt("max-message-chars", values["max-message-chars"]),
+  };
+}
+
+/** Serves until Ctrl-C. */
+async function serve(args: ServeArgs, connection: ModelConnection): Promise<void> {
   const stopping = new AbortController();
   const handler = createServerHandler({
     connection,
-    wireApi: options.wireApi,
-    policy: options.policy,
-    sessionsDir: options.sessionsDir,
-    workspace: options.workspace,
-    approvals: new ApprovalRegistry({ timeoutMs: options.timeout * 1000 }),
-    compactor: createCompactor({ threshold: options.compactThreshold }),
+    wireApi: args.wireApi,
+    policy: args.policy,
+    sessionsDir: args.sessionsDir,
+    workspace: args.workspace,
+    approvals: new ApprovalRegistry({ timeoutMs: args.timeout * 1000 }),
+    compactor: createCompactor({ threshold: args.compactThreshold }),
+    maxMessageChars: args.maxMessageChars,
     commandFor: resumeCommand,
     signal: stopping.signal,
   });
   const server = Deno.serve({
-    hostname: options.hostname,
-    port: options.port,
+    hostname: args.hostname,
+    port: args.port,
     onListen: ({ hostname, port }) => {
       const base = `http://${hostname}:${port}`;
       console.log(
-        `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider})`,
+        `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider}, ${connection.baseURL})`,
       );
-      console.log(`sessions: ${resolveSessionsRoot(options.sessionsDir)}`);
+      console.log(`sessions: ${resolveSessionsRoot(args.sessionsDir)}`);
       console.log(`browse the sessions: ${base}/`);
       console.log(
         `try: curl -N -X POST ${base}/api/agent/stream -H 'content-type: application/json' -d '{"message":"list the files"}'`,
@@ -132,15 +137,40 @@ export async function main(argv: string[]): Promise<number> {
   Deno.addSignalListener("SIGINT", stop);
   await server.finished;
   Deno.removeSignalListener("SIGINT", stop);
-  await connection.close();
+}
+
+/** Runs the server until Ctrl-C; returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let args: ServeArgs;
+  try {
+    args = parseServeArgs(argv);
+  } catch (error) {
+    return fail("serve", error);
+  }
+  if (args.help) {
+    console.log(HELP);
+    return 0;
+  }
+  let connection: ModelConnection;
+  try {
+    connection = await connectModel({ model: args.model });
+  } catch (error) {
+    return fail("serve", error);
+  }
+  try {
+    await serve(args, connection);
+  } finally {
+    await connection.close();
+  }
   return 0;
 }
 
 if (import.meta.main) {
+  let code: number;
   try {
-    Deno.exit(await main(Deno.args));
+    code = await main(Deno.args);
   } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    Deno.exit(1);
+    code = fail("serve", error);
   }
+  Deno.exit(code);
 }

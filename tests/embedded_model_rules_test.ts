@@ -58,6 +58,15 @@ Deno.test("rules: keywords become tool calls with the arguments the contract fix
   assertEquals(calls('write notes.txt with "hello world"'), [
     { write_file: { path: "notes.txt", content: "hello world" } },
   ]);
+  assertEquals(calls("write hello to out.txt"), [
+    { write_file: { path: "out.txt", content: "hello" } },
+  ]);
+  assertEquals(calls("save the text see you soon into notes/later.md"), [
+    { write_file: { path: "notes/later.md", content: "see you soon" } },
+  ]);
+  assertEquals(calls("create todo.txt with buy milk"), [
+    { write_file: { path: "todo.txt", content: "buy milk" } },
+  ]);
   assertEquals(calls("create out/empty.txt"), [
     { write_file: { path: "out/empty.txt", content: "" } },
   ]);

@@ -370,7 +370,13 @@ Deno.test("summarizeSessionFile() counts what a full read counts, even with a ma
     const scan = await summarizeSessionFile(story.path, chunkSize);
     assertEquals(
       scan,
-      { sizeBytes: report.session.sizeBytes, records: 21, turns: 3, firstUserMessage },
+      {
+        sizeBytes: report.session.sizeBytes,
+        records: 21,
+        turns: 3,
+        firstUserMessage,
+        forkedFrom: undefined,
+      },
       `chunk ${chunkSize}`,
     );
   }

@@ -1,63 +1,10 @@
 import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { collectRecords } from "../src/history/mod.ts";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { parseResumeArgs, UsageError } from "../cli/_args.ts";
 import { createSession } from "../src/store/mod.ts";
-
-const CLI = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
-const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
-
-async function cli(args: string[], cwd?: string) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      `--config=${CONFIG}`,
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-net=127.0.0.1",
-      "--allow-run",
-      CLI,
-      ...args,
-    ],
-    stdin: "null",
-    env: { NO_COLOR: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "" },
-    ...(cwd ? { cwd } : {}),
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
-/** Runs the CLI with `--json`, expecting success, and parses its events. */
-async function cliEvents(args: string[]) {
-  const { code, stdout, stderr } = await cli([...args, "--json"]);
-  assertEquals(code, 0, stderr);
-  return stdout.trim().split("\n").map((line) => RunEventSchema.parse(JSON.parse(line)));
-}
-
-async function folders() {
-  const base = await Deno.makeTempDir({ prefix: "turnlog-cli-test-" });
-  const sessions = join(base, "sessions");
-  const workspace = join(base, "workspace");
-  await Deno.mkdir(workspace);
-  await Deno.writeTextFile(join(workspace, "notes.txt"), "remember the milk\n");
-  return {
-    sessions,
-    workspace,
-    flags: ["--sessions-dir", sessions, "--workspace", workspace],
-    [Symbol.asyncDispose]: () => Deno.remove(base, { recursive: true }),
-  };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
+import { cli, cliEvents, exists, folders } from "./_cli.ts";
 
 Deno.test("parseResumeArgs: flags, message, and clear usage errors", () => {
   const args = parseResumeArgs(["--session", "01a2", "--policy", "auto", "read", "notes.txt"]);
@@ -79,7 +26,12 @@ Deno.test("parseResumeArgs: flags, message, and clear usage errors", () => {
     throw new Error(`no usage error for ${argv.join(" ")}`);
   };
   usage(["--wire-api", "grpc", "x"], 'Invalid --wire-api "grpc": use "responses" or "chat"');
-  usage(["--session", "a", "--last", "x"], "Use either --session <id> or --last, not both");
+  usage(["--session", "a", "--last", "x"], "Use one of --session <id>, --last and --fork <id>");
+  usage(["--at-turn", "2", "x"], "--at-turn goes with --fork <id>");
+  usage(
+    ["--fork", "a", "--at-turn", "0", "x"],
+    'Invalid --at-turn "0": expected a whole number above 0',
+  );
   usage(["--session", "a"], 'A message is required, e.g. ./denow task resume "list the files"');
   usage(["--max-rounds", "0", "x"], 'Invalid --max-rounds "0": expected a whole number above 0');
   usage(["--frobnicate", "x"], "Unknown option '--frobnicate'");
@@ -121,17 +73,19 @@ Deno.test("CLI: an unknown, invalid or ambiguous session id exits 2 with one mes
   assertEquals(unknown.stdout, "");
   assertEquals(
     unknown.stderr,
-    `error: Session not found: no session with id or prefix "01a2ffff" in ${f.sessions}\n`,
+    `turnlog resume: Session not found: no session with id or prefix "01a2ffff" in ${f.sessions}\n` +
+      "List the sessions: ./denow task inspect --list\n",
   );
   assert(!(await exists(f.sessions)), "no sessions folder was created");
   const invalid = await cli([...f.flags, "--session", "../../etc", "hello"]);
   assertEquals(invalid.code, 2);
-  assertMatch(invalid.stderr, /^error: Invalid session id "\.\.\/\.\.\/etc"/);
+  assertMatch(invalid.stderr, /^turnlog resume: Invalid session id "\.\.\/\.\.\/etc"/);
   assert(!invalid.stderr.includes("    at "), "no stack trace");
   const last = await cli([...f.flags, "--last", "hello"]);
   assertEquals([last.code, last.stderr], [
     2,
-    `error: No session in ${f.sessions} to continue (--last)\n`,
+    `turnlog resume: No session in ${f.sessions} to continue (--last)\n` +
+    "List the sessions: ./denow task inspect --list\n",
   ]);
   assert(!(await exists(f.sessions)));
 
@@ -151,7 +105,7 @@ Deno.test("CLI: an unknown, invalid or ambiguous session id exits 2 with one mes
   assertEquals(ambiguous.code, 2);
   assertMatch(
     ambiguous.stderr,
-    /^error: Ambiguous session id "[0-9a-f]{4}": it matches 2 sessions:/,
+    /^turnlog resume: Ambiguous session id "[0-9a-f]{4}": it matches 2 sessions:/,
   );
   assertEquals(await Deno.readTextFile(a.location.path), before);
 });
@@ -164,14 +118,21 @@ Deno.test("CLI: a change is denied without a terminal; bad flags exit 2; --help 
   await assertRejects(() => Deno.stat(join(f.workspace, "out.txt")), Deno.errors.NotFound);
   const bad = await cli(["--policy", "yolo", "x"]);
   assertEquals(bad.code, 2);
-  assertMatch(bad.stderr, /^error: Invalid --policy "yolo"/);
+  assertEquals(bad.stderr.split("\n").slice(1), [
+    "Run ./denow task resume --help for the options.",
+    "",
+  ]);
+  assertMatch(bad.stderr, /^turnlog resume: Invalid --policy "yolo"/);
   const help = await cli(["--help"]);
   assertEquals(help.code, 0);
   assertMatch(help.stdout, /^Usage: \.\/denow task resume/);
+  assertMatch(help.stdout, /write hello to out\.txt +write_file/);
+  assertMatch(help.stdout, /Exit codes: 0 done; 1 failed/);
 });
 
 Deno.test("CLI: the no-argument demo kills a child mid-tool and repairs the session", async () => {
-  const demo = await cli([]);
+  const here = await Deno.makeTempDir({ prefix: "turnlog-demo-test-" });
+  const demo = await cli([], here);
   assertEquals(demo.code, 0, demo.stderr);
   assertMatch(demo.stdout, /child process killed \(SIGKILL\) while slow_task was running/);
   assertMatch(demo.stdout, /"type":"function_call","callId":"call_[^"]+","name":"slow_task"/);
@@ -185,7 +146,19 @@ Deno.test("CLI: the no-argument demo kills a child mid-tool and repairs the sess
     /turn 3 \(resumed\) +7 records +turn_context, function_call_output \(synthesized\), user message, function_call, function_call_output, assistant message, run_finished/,
   );
   const path = /total +\d+ records +(\S+\.jsonl)/.exec(demo.stdout)![1]!;
-  const { records, problems } = await collectRecords(path);
+  assertMatch(path, /^sessions\/\d{4}\/\d{2}\/\d{2}\//);
+  const prefix = /Next {5}\.\/denow task resume --session (\S+) "read notes\.txt"/.exec(
+    demo.stdout,
+  )![1]!;
+  assertMatch(
+    demo.stdout,
+    /Kept {5}the session sessions\/.*\n {9}its workspace sessions\/demo-workspace /,
+  );
+  // The kept session continues, in its recorded workspace, from the folder the demo ran in.
+  const next = await cli(["--session", prefix, "read notes.txt"], here);
+  assertEquals(next.code, 0, next.stderr);
+  assertMatch(next.stdout, /read_file\(notes\.txt\) returned 2 lines/);
+  const { records, problems } = await collectRecords(join(here, path));
   assertEquals(problems, []);
   assertEquals(
     records.filter((r) =>
@@ -194,7 +167,7 @@ Deno.test("CLI: the no-argument demo kills a child mid-tool and repairs the sess
     ).length,
     1,
   );
-  await Deno.remove(join(path, "..", "..", "..", "..", ".."), { recursive: true });
+  await Deno.remove(here, { recursive: true });
 });
 
 Deno.test("resume --compact-threshold compacts, and the next resume sends the compacted history", async () => {

@@ -11,7 +11,7 @@
  * | 2  | tool outputs follow the last user message | an answer about each output, in order: one starting `Error [SESSION_RESUME_INTERRUPTED]`: "was interrupted"; `Error`: "failed" + its first line; `Cancelled`: "was cancelled"; a first line saying denied / not approved / rejected: acknowledged, not retried; else the output quoted (at most 12 lines) |
  * | 3  | continue / retry / resume / again / finish, and the latest tool output of the whole conversation is an `Error [SESSION_RESUME_INTERRUPTED]` one | that call again: same name and arguments, new call id |
  * | 4  | "what did I ask / say", recall, or history (with no path in the message) | a numbered list of the earlier user messages |
- * | 5  | write / create / save and a path | `write_file {path, content}`, content = the quoted text, "" when none |
+ * | 5  | write / create / save and a path | `write_file {path, content}`, content = the quoted text; else the words between the verb and "to / into / in <path>", or after "with / containing"; "" when none |
  * | 6  | read / open / show / cat / view / print and a path | one `read_file {path}` per path in the message |
  * | 7  | search / grep / find and a text (quoted, else the next word) | `search_text {pattern}`, plus `path` for "in <word>" |
  * | 8  | list / ls / files / dir / directory / folder | `list_dir {path}`: the first path, else the word after "in", else "." |
@@ -112,7 +112,7 @@ export function decideReply(request: ConversationRequest): Reply {
   }
   if (has(WRITE_WORDS) && paths[0] !== undefined && offers("write_file")) {
     const path = paths[0];
-    const content = quoted.find((text) => text !== path) ?? "";
+    const content = quoted.find((text) => text !== path) ?? unquotedContent(message, path);
     return call("write_file", { path, content });
   }
   if (has(READ_WORDS) && paths.length > 0 && offers("read_file")) {
@@ -203,6 +203,20 @@ function looksLikePath(token: string): boolean {
   if (token === "" || /^\d+(\.\d+)*$/.test(token)) return false;
   return token.includes("/") || /^[^.].*\.[A-Za-z0-9]{1,8}$/.test(token) ||
     /^\.[A-Za-z0-9_-]+$/.test(token);
+}
+
+/**
+ * The content of an unquoted write: "write hello world to out.txt" gives "hello world",
+ * "create out.txt with hello" gives "hello"; "" when the message names none.
+ */
+function unquotedContent(message: string, path: string): string {
+  const at = message.indexOf(path);
+  const before = message.slice(0, at).match(
+    /\b(?:write|save|create)\s+(.+?)\s+(?:to|into|in)\s*$/i,
+  );
+  if (before) return before[1]!.replace(/^(?:the text|the words|text)\s+/i, "");
+  const after = message.slice(at + path.length).match(/^\s+(?:with|containing|saying)\s+(.+)$/i);
+  return after ? after[1]!.trim() : "";
 }
 
 /** The word right after one of `keywords`, skipping `skip` words (case-insensitive). */

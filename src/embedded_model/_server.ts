@@ -11,7 +11,13 @@ import {
   ChatRequestSchema,
   chatSerializedInput,
 } from "./_chat.ts";
-import { errorResponse, jsonResponse as json, readJsonBody, sseResponse } from "../http/mod.ts";
+import {
+  decodePathSegment,
+  errorResponse,
+  jsonResponse as json,
+  readJsonBody,
+  sseResponse,
+} from "../http/mod.ts";
 import { ApiRequestError, parseRequestBody, requestDigest } from "./_conversation.ts";
 import {
   responseEvents,
@@ -107,7 +113,7 @@ export async function handleRequest(config: ServerConfig, request: Request): Pro
       return json(200, { object: "list", data: [modelObject(config.model)] });
     }
     if (route.startsWith("GET /v1/models/")) {
-      checkModel(config, decodeURIComponent(route.slice("GET /v1/models/".length)));
+      checkModel(config, decodePathSegment(route.slice("GET /v1/models/".length)));
       return json(200, modelObject(config.model));
     }
     throw new ApiRequestError(404, `Invalid URL (${request.method} ${pathname})`);

@@ -43,18 +43,67 @@ export function errorResponse(
   return jsonResponse(known.status, known.toBody());
 }
 
+/** Options of {@linkcode readJsonBody}. */
+export interface ReadBodyOptions {
+  /** What a body that is not JSON is told (400). */
+  message?: string;
+  /** The largest body read, in bytes; a larger one is refused with 413 (default: no limit). */
+  maxBytes?: number;
+}
+
+/** A request's body as text, refused (413) past `maxBytes` without reading the rest. */
+async function bodyText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  const tooLarge = () =>
+    new HttpError(413, `The request body is larger than this server takes (${maxBytes} bytes)`);
+  if (declared > maxBytes) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body ?? []) {
+    size += chunk.length;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(concat(chunks, size));
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
 /**
  * A request's body parsed as JSON.
  *
- * @throws {HttpError} 400 with `message` when the body is not JSON
+ * @throws {HttpError} 413 when the body is larger than `maxBytes`; 400 with `message` when it
+ * is not JSON
  */
 export async function readJsonBody(
   request: Request,
-  message = "The body is not valid JSON",
+  options: ReadBodyOptions = {},
 ): Promise<unknown> {
+  const text = await bodyText(request, options.maxBytes ?? Number.POSITIVE_INFINITY);
   try {
-    return JSON.parse(await request.text());
+    return JSON.parse(text);
   } catch {
-    throw new HttpError(400, message);
+    throw new HttpError(400, options.message ?? "The body is not valid JSON");
+  }
+}
+
+/**
+ * A path segment with its `%`-escapes decoded.
+ *
+ * @throws {HttpError} 400 for a malformed escape (`%zz`, a lone `%`)
+ */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, `Malformed %-escape in the path: ${JSON.stringify(segment)}`);
   }
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import { readRange } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { quarantinePath } from "../store/mod.ts";
@@ -80,6 +81,24 @@ export function isEmptyPlan(plan: RepairPlan): boolean {
   return plan.moved.length === 0 && plan.appended.length === 0;
 }
 
+const TOOL_FILES = { codex: "a Codex CLI rollout", "claude-code": "a Claude Code transcript" };
+
+/** A repair asked of another tool's file: not supported yet (a command exits with 2). */
+export class UnsupportedRepairError extends TurnlogError {
+  /** The file that was not repaired. */
+  readonly path: string;
+  /** An error naming the file; an import is what to do instead. */
+  constructor(path: string, format: "codex" | "claude-code", options?: ErrorOptions) {
+    super(
+      "session_file",
+      `Repairing ${TOOL_FILES[format]} in place is not supported yet: ${path} is left as it is`,
+      options,
+    );
+    this.name = "UnsupportedRepairError";
+    this.path = path;
+  }
+}
+
 /**
  * Works out what a repair would do from an inspection. Pure.
  *
@@ -87,9 +106,13 @@ export function isEmptyPlan(plan: RepairPlan): boolean {
  * ```ts ignore
  * const plan = planRepair(await inspectSession(path));
  * ```
+ *
+ * @throws {UnsupportedRepairError} for another tool's file
  */
 export function planRepair(report: InspectReport): RepairPlan {
   const path = report.session.path;
+  const format = report.session.format;
+  if (format !== "turnlog") throw new UnsupportedRepairError(path, format);
   const plan: RepairPlan = {
     path,
     sidecar: quarantinePath(path),

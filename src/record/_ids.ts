@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { clock } from "./_clock.ts";
 import { TurnlogError } from "../errors/mod.ts";
 
 /** An id that is not a plain id: rejected before it comes near a path. */
@@ -33,9 +34,9 @@ let lastCounter = 0;
  * assert(idTime(id)?.toISOString() === "2026-11-30T10:00:00.000Z");
  * ```
  */
-export function newId(now: Date = new Date()): string {
+export function newId(now: Date = clock().now()): string {
   const millis = now.getTime();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const bytes = clock().random(new Uint8Array(16));
   if (millis === lastMillis && lastCounter < 0xfff) {
     lastCounter++;
   } else {

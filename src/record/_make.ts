@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { clock } from "./_clock.ts";
 import type { RecordType, ResponseItemPayload, SessionRecord } from "./_types.ts";
 
 /** The version of the record format written into `session_meta`. */
@@ -23,7 +24,7 @@ export const RECORD_TYPES: readonly RecordType[] = [
 export function makeRecord<T extends RecordType>(
   type: T,
   payload: Extract<SessionRecord, { type: T }>["payload"],
-  time: Date = new Date(),
+  time: Date = clock().now(),
 ): Extract<SessionRecord, { type: T }> {
   return { timestamp: time.toISOString(), type, payload } as Extract<SessionRecord, { type: T }>;
 }

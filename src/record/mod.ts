@@ -8,5 +8,6 @@
 export * from "./_types.ts";
 export * from "./_make.ts";
 export * from "./_ids.ts";
+export * from "./_clock.ts";
 export * from "./_parse.ts";
 export * from "./_issues.ts";

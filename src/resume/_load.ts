@@ -24,6 +24,8 @@ import {
   type TurnContext,
 } from "../record/mod.ts";
 import { findSession, resolveSessionsRoot, type SessionLocation } from "../store/mod.ts";
+import { detectFormat } from "../formats/mod.ts";
+import { resumeForeignFile } from "./_foreign.ts";
 
 /** A session file read back: its meta, its replayed history and what was wrong with it. */
 export interface LoadedSession {
@@ -205,4 +207,29 @@ export async function resumeSession(
 export function normalizeLoaded(loaded: LoadedSession): ResumedSession {
   const { history, synthesized, dropped } = normalizeHistory(loaded.replayed);
   return { ...loaded, history, synthesizedItems: synthesized, droppedItems: dropped };
+}
+
+/**
+ * A session file at any path read back as resume would read it (its id taken from its
+ * `session_meta`), normalized: the model-visible history the next resume would send, before
+ * the new user message. A Codex rollout or a Claude Code transcript is read by its adapter
+ * (the active branch's history). It writes nothing.
+ *
+ * @throws {SessionFileError} when the file has no `session_meta` first record (another
+ * tool's file: when it holds no conversation)
+ */
+export async function resumeFile(path: string): Promise<ResumedSession> {
+  const detected = await detectFormat(path);
+  if (detected.format === "codex" || detected.format === "claude-code") {
+    return await resumeForeignFile(path, detected.format);
+  }
+  let meta: SessionMeta | undefined;
+  for await (const entry of readRecords(path, { chunkSize: 16 * 1024 })) {
+    if (entry.record?.type === "session_meta") meta = entry.record.payload;
+    if (entry.record) break;
+  }
+  if (meta === undefined) {
+    throw new SessionFileError(`${path}:1: no session_meta record first: not a session to resume`);
+  }
+  return normalizeLoaded(await loadSession({ id: meta.id, path, createdAt: meta.createdAt }));
 }

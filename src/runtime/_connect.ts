@@ -7,6 +7,7 @@
  * @module
  */
 import OpenAI from "openai";
+import { TurnlogError } from "../errors/mod.ts";
 import { EMBEDDED_MODEL_NAME, startEmbeddedModel } from "../embedded_model/mod.ts";
 import {
   describeError,
@@ -16,6 +17,26 @@ import {
 } from "./_wire.ts";
 
 export { EMBEDDED_MODEL_NAME };
+
+/**
+ * A model was named (`--model`, `OPENAI_MODEL`) but no API is configured to ask it: without
+ * an error the embedded model would answer in its place, and the user would believe the named
+ * model did.
+ */
+export class NoModelApiError extends TurnlogError {
+  /** An error naming the model asked for. */
+  constructor(model: string, from: "--model" | "OPENAI_MODEL", options?: ErrorOptions) {
+    const instead = from === "--model" ? "no --model" : "unset OPENAI_MODEL";
+    super(
+      "usage",
+      `No model API is configured to ask ${JSON.stringify(model)} (${from}): set OPENAI_API_KEY ` +
+        "(and OPENAI_BASE_URL for an OpenAI-compatible server), or use the embedded model " +
+        `(--model ${EMBEDDED_MODEL_NAME}, or ${instead})`,
+      options,
+    );
+    this.name = "NoModelApiError";
+  }
+}
 
 /** The model used with an API key when neither `--model` nor `OPENAI_MODEL` names one. */
 export const DEFAULT_OPENAI_MODEL = "gpt-4.1-mini";
@@ -115,6 +136,11 @@ export async function connectModel(settings: ModelSettings = {}): Promise<ModelC
   const env = settings.env ?? Deno.env;
   const fetchOption = settings.fetch ? { fetch: settings.fetch } : {};
   if (usesEmbeddedModel(settings)) {
+    const fromEnv = env.get("OPENAI_MODEL") || undefined;
+    const asked = settings.model ?? fromEnv;
+    if (asked !== undefined && asked !== EMBEDDED_MODEL_NAME) {
+      throw new NoModelApiError(asked, settings.model === undefined ? "OPENAI_MODEL" : "--model");
+    }
     const embedded = await startEmbeddedModel();
     const client = new OpenAI({
       baseURL: embedded.baseURL,

@@ -158,8 +158,10 @@ function* opening(turn: ActiveTurn): Generator<RunEvent> {
     resumed: session.resumed,
     policy: session.turn.policy,
     model: session.turn.model,
-    modelProvider: session.meta.modelProvider,
+    modelProvider: turn.settings.connection.modelProvider,
     wireApi: session.turn.wireApi,
+    endpoint: turn.settings.connection.baseURL,
+    workspace: turn.settings.tools.workspace.root,
     sessionPath: session.location.path,
     recordCountBefore: session.recordCountBefore,
   };

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import {
+  decodePathSegment,
   errorResponse,
   formatSse,
   HttpError,
@@ -70,7 +71,18 @@ export interface AgentHandlerOptions {
   approvals?: ApprovalRegistry | undefined;
   /** Context compaction for every turn; absent: none. */
   compactor?: Compactor | undefined;
+  /**
+   * The longest message a turn takes, in characters (default {@linkcode MAX_MESSAGE_CHARS});
+   * a longer one is refused with 413 before anything is written.
+   */
+  maxMessageChars?: number | undefined;
 }
+
+/** The longest message a turn takes by default, in characters. */
+export const MAX_MESSAGE_CHARS = 1_000_000;
+
+/** Room for the rest of a request body beyond its message, in bytes. */
+const BODY_OVERHEAD = 64 * 1024;
 
 function frame(event: RunEvent): SseEvent {
   return { event: event.type, data: JSON.stringify(event) };
@@ -81,17 +93,32 @@ export function formatSseEvent(event: RunEvent): string {
   return formatSse(frame(event));
 }
 
-async function parseBody<T>(request: Request, schema: z.ZodType<T>, hint = ""): Promise<T> {
-  const parsed = schema.safeParse(await readJsonBody(request));
+async function parseBody<T>(
+  request: Request,
+  schema: z.ZodType<T>,
+  options: { maxBytes: number; hint?: string },
+): Promise<T> {
+  const parsed = schema.safeParse(await readJsonBody(request, { maxBytes: options.maxBytes }));
   if (!parsed.success) {
+    const hint = options.hint ?? "";
     throw new HttpError(400, `Invalid body: ${firstIssue(parsed.error, "invalid body")}${hint}`);
   }
   return parsed.data;
 }
 
 function streamTurn(options: AgentHandlerOptions, approvals: ApprovalRegistry) {
+  const maxChars = options.maxMessageChars ?? MAX_MESSAGE_CHARS;
+  // A character is at most 4 bytes of UTF-8 (6 in a JSON escape); JSON adds the rest.
+  const maxBytes = maxChars * 6 + BODY_OVERHEAD;
   return async (request: Request): Promise<Response> => {
-    const body = await parseBody(request, StreamRequestSchema);
+    const body = await parseBody(request, StreamRequestSchema, { maxBytes });
+    if (body.message.length > maxChars) {
+      throw new HttpError(
+        413,
+        `The message is ${body.message.length} characters; this server takes at most ` +
+          `${maxChars} (serve --max-message-chars)`,
+      );
+    }
     const controller = new AbortController();
     const events = runTurn({
       message: body.message,
@@ -122,11 +149,10 @@ function streamTurn(options: AgentHandlerOptions, approvals: ApprovalRegistry) {
 
 function answerApproval(approvals: ApprovalRegistry) {
   return async (request: Request, runId: string, callId: string): Promise<Response> => {
-    const body = await parseBody(
-      request,
-      ApprovalBodySchema,
-      ' (send {"decision": "approve"} or {"decision": "deny"})',
-    );
+    const body = await parseBody(request, ApprovalBodySchema, {
+      maxBytes: BODY_OVERHEAD,
+      hint: ' (send {"decision": "approve"} or {"decision": "deny"})',
+    });
     const approved = body.decision === "approve";
     const reason = body.reason ??
       (approved ? "approved through the approval route" : "denied through the approval route");
@@ -163,7 +189,7 @@ export function createAgentHandler(
       const match = APPROVAL_PATH.exec(url.pathname);
       if (match) {
         post(request);
-        return await approve(request, decodeURIComponent(match[1]!), decodeURIComponent(match[2]!));
+        return await approve(request, decodePathSegment(match[1]!), decodePathSegment(match[2]!));
       }
       throw new HttpError(
         404,

@@ -32,6 +32,8 @@ export interface ListedSession {
   records: number;
   /** The first user message, on one line, shortened; null when the head holds none. */
   firstUserMessage: string | null;
+  /** The id of the session this one was forked from, or null. */
+  forkedFrom: string | null;
 }
 
 /** A listing of a store's newest sessions (`inspect --list --json`). */
@@ -69,15 +71,18 @@ export interface FileSummary {
   turns: number;
   /** The first user message, when one starts in the first 256 KiB. */
   firstUserMessage: string | undefined;
+  /** The session this one was forked from, when its `session_meta` says so. */
+  forkedFrom: string | undefined;
 }
 
-/** The first user message among complete lines, if the head holds one. */
-function userMessageOf(path: string, line: Uint8Array): string | undefined {
+/** Notes what a head line tells: the fork's source, the first user message. */
+function noteHeadLine(path: string, line: Uint8Array, summary: FileSummary): void {
   const text = decoder.decode(line[line.length - 1] === CR ? line.subarray(0, -1) : line);
   const { record } = parseRecordLine(path, { line: 0, text, start: 0, end: 0, terminated: true });
-  if (record?.type !== "response_item") return undefined;
+  if (record?.type === "session_meta") summary.forkedFrom = record.payload.forkedFrom?.sessionId;
+  if (record?.type !== "response_item") return;
   const item = record.payload;
-  return item.type === "message" && item.role === "user" ? item.content : undefined;
+  if (item.type === "message" && item.role === "user") summary.firstUserMessage = item.content;
 }
 
 /** Counts lines and turn markers in a chunk with native searches; `previous` is the byte before. */
@@ -113,7 +118,13 @@ export async function summarizeSessionFile(
   using file = await Deno.open(path, { read: true });
   // A marker can then straddle two chunks at most.
   const buffer = new Uint8Array(Math.max(chunkSize, TURN_MARK.length));
-  const summary: FileSummary = { sizeBytes: 0, records: 0, turns: 0, firstUserMessage: undefined };
+  const summary: FileSummary = {
+    sizeBytes: 0,
+    records: 0,
+    turns: 0,
+    firstUserMessage: undefined,
+    forkedFrom: undefined,
+  };
   let head: Uint8Array[] | undefined = []; // the line being read while still in the head
   let previous: number[] = [];
   let tail = new Uint8Array(0); // a marker's start split off the previous chunk
@@ -160,7 +171,7 @@ function headLines(
     const line = concatBytes([...parts, chunk.subarray(start, at)]);
     const lineStart = summary.sizeBytes + start - (line.length - (at - start));
     if (lineStart >= HEAD_BYTES) return undefined;
-    summary.firstUserMessage = userMessageOf(path, line);
+    noteHeadLine(path, line, summary);
     if (summary.firstUserMessage !== undefined) return undefined;
     parts = [];
     start = at + 1;
@@ -205,6 +216,7 @@ export async function listSessions(
       firstUserMessage: summary.firstUserMessage === undefined
         ? null
         : oneLine(summary.firstUserMessage, 500),
+      forkedFrom: summary.forkedFrom ?? null,
     });
   }
   const more = locations.length > limit;

@@ -9,6 +9,7 @@ import { basename, dirname, join } from "node:path";
 import { TurnlogError } from "../errors/mod.ts";
 import { readFull, writeAll } from "../io/mod.ts";
 import {
+  clock,
   encodeRecords,
   FORMAT_VERSION,
   idTime,
@@ -255,6 +256,10 @@ export interface NewSession {
   wireApi: SessionMeta["wireApi"];
   /** The policy of the first run. */
   policy: SessionMeta["policy"];
+  /** Where an imported session came from. */
+  importedFrom?: SessionMeta["importedFrom"];
+  /** Where a fork came from. */
+  forkedFrom?: SessionMeta["forkedFrom"];
 }
 
 /**
@@ -266,7 +271,7 @@ export async function createSession(
   init: NewSession & { id?: string },
 ): Promise<{ writer: SessionWriter; meta: SessionMeta; location: SessionLocation }> {
   const id = init.id ?? newId();
-  const createdAt = idTime(id) ?? new Date();
+  const createdAt = idTime(id) ?? clock().now();
   const meta: SessionMeta = {
     version: FORMAT_VERSION,
     id,
@@ -276,6 +281,8 @@ export async function createSession(
     model: init.model,
     wireApi: init.wireApi,
     policy: init.policy,
+    ...(init.importedFrom === undefined ? {} : { importedFrom: init.importedFrom }),
+    ...(init.forkedFrom === undefined ? {} : { forkedFrom: init.forkedFrom }),
   };
   const path = sessionFilePath(root, id, createdAt);
   const writer = await SessionWriter.create(path, meta, createdAt);

@@ -1,0 +1,161 @@
+/**
+ * `deno task import`: continues another tool's conversation (a Codex CLI rollout, a Claude
+ * Code transcript) in turnlog, as a new session. A thin shell over src/import.
+ *
+ * @module
+ */
+import { errorKind } from "../src/errors/mod.ts";
+import { foreignSource } from "../src/formats/mod.ts";
+import { type ImportedSession, importSession, locateForeignSession } from "../src/import/mod.ts";
+import { shortestUniquePrefix } from "../src/store/mod.ts";
+import { plural } from "../src/text/mod.ts";
+import { parseFlags, UsageError } from "./_args.ts";
+import { resumeCommand, TASK } from "./_commands.ts";
+import { stdout } from "./_output.ts";
+import { EXIT_CODES_HELP, fail, hintFor } from "./_voice.ts";
+
+/** The help text. */
+export const HELP = `Usage: ./denow task import [options] <path | id | id prefix>
+
+Continues another tool's conversation in turnlog. Reads a Codex CLI rollout or a Claude Code
+transcript (never writes it) and writes a NEW turnlog session (a new id) holding the
+conversation's history as the model saw it last, normalized: every tool call followed by
+its output (a call the file left without one gets a synthesized error output). Its
+session_meta records where it came from. Prints the new id and the command that continues
+it: ./denow task resume --session <id prefix> "..."
+
+Options:
+  --codex              find the id in Codex's sessions ($CODEX_HOME/sessions, else
+                       ~/.codex/sessions)
+  --claude             find the id in Claude Code's projects ($CLAUDE_CONFIG_DIR/projects,
+                       else ~/.claude/projects)
+  --sessions-dir DIR   a Codex sessions root or a Claude Code projects root: where the id
+                       is found; a turnlog sessions root: where the new session goes
+  --to DIR             the turnlog sessions root the new session goes to (default:
+                       $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --json               print what was written as one JSON object
+  -h, --help           this help
+
+An argument containing "/" or ending in ".jsonl" is a file path; anything else is an id or
+unique id prefix, looked for in both tools' homes unless a flag names one. A file that is not
+another tool's session, or holds no conversation, is not imported (exit 2).
+
+${EXIT_CODES_HELP}`;
+
+const isPath = (target: string) =>
+  target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
+
+function parseImportArgs(argv: string[]) {
+  const { values, positionals } = parseFlags(argv, {
+    codex: { type: "boolean" },
+    claude: { type: "boolean" },
+    "sessions-dir": { type: "string" },
+    to: { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) return { values, target: undefined };
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0
+        ? "Name the session to import: a file path, an id or an id prefix"
+        : `Expected one session, got ${positionals.length}: ${positionals.join(" ")}`,
+    );
+  }
+  const roots = (["codex", "claude", "sessions-dir"] as const).filter((f) =>
+    values[f] !== undefined
+  );
+  if (roots.length > 1) throw new UsageError(`--${roots[0]} and --${roots[1]} do not go together`);
+  return { values, target: positionals[0]! };
+}
+
+type Values = ReturnType<typeof parseImportArgs>["values"];
+
+/** The source file and the turnlog root the new session goes to. */
+async function plan(target: string, values: Values): Promise<{ path: string; root?: string }> {
+  const dir = values["sessions-dir"];
+  const source = await foreignSource({
+    sessionsDir: dir,
+    codex: values.codex,
+    claude: values.claude,
+  });
+  // A folder that holds no other tool's sessions is where the new one goes.
+  const toDir = values.to ?? (source === undefined ? dir : undefined);
+  if (values.to !== undefined && dir !== undefined && source === undefined) {
+    throw new UsageError(
+      `--sessions-dir ${dir} holds no Codex or Claude Code sessions; with --to, name one`,
+    );
+  }
+  const root = toDir === undefined ? {} : { root: toDir };
+  if (isPath(target)) return { path: target, ...root };
+  const located = await locateForeignSession(target, {
+    sessionsDir: source?.root,
+    codex: values.codex,
+    claude: values.claude,
+  });
+  return { path: located.path, ...root };
+}
+
+const TOOL_FILES = { codex: "Codex CLI rollout", "claude-code": "Claude Code transcript" };
+
+async function describe(imported: ImportedSession): Promise<string> {
+  const { source } = imported;
+  const prefix = await shortestUniquePrefix(imported.root, imported.sessionId);
+  const facts = [
+    plural(imported.items, "history item"),
+    plural(imported.calls, "tool call"),
+    imported.synthesized > 0 ? `${plural(imported.synthesized, "output")} synthesized` : "",
+    imported.dropped > 0 ? `${plural(imported.dropped, "orphan output")} left out` : "",
+    imported.problems > 0 ? `${plural(imported.problems, "bad line")} passed over` : "",
+  ].filter(Boolean);
+  return [
+    `Imported the ${TOOL_FILES[source.format]} ${source.path}`,
+    `  ${source.sessionId ? `session ${source.sessionId}: ` : ""}${facts.join(", ")}`,
+    `  (the file was only read)`,
+    `New turnlog session ${imported.sessionId}`,
+    `  ${imported.path}`,
+    `Continue it: ${resumeCommand({ prefix, root: imported.root })}`,
+    "",
+  ].join("\n");
+}
+
+/** Runs the command; returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const { values, target } = parseImportArgs(argv);
+  if (target === undefined) {
+    stdout(HELP + "\n");
+    return 0;
+  }
+  const { path, root } = await plan(target, values);
+  const imported = await importSession(path, { root });
+  stdout(values.json ? JSON.stringify(imported, null, 2) + "\n" : await describe(imported));
+  return 0;
+}
+
+/** What to do next when an import fails: where to look for the sessions, or at the file. */
+function hint(error: unknown, argv: string[]): string | undefined {
+  let target: string | undefined;
+  try {
+    target = parseImportArgs(argv).target;
+  } catch {
+    target = undefined;
+  }
+  switch (errorKind(error)) {
+    case "not_found":
+      return `List the sessions: ${TASK} inspect --codex (or --claude, or --sessions-dir DIR)`;
+    case "session_file":
+      return target === undefined ? undefined : `Look at it: ${TASK} inspect ${target}`;
+    default:
+      return hintFor("import", error);
+  }
+}
+
+if (import.meta.main) {
+  let code: number;
+  try {
+    code = await main(Deno.args);
+  } catch (error) {
+    code = fail("import", error, hint(error, Deno.args));
+  }
+  Deno.exit(code);
+}
