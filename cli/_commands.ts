@@ -40,3 +40,8 @@ export function resumeCommand(options: ResumeCommandOptions): string {
   const message = options.message ?? "<your message>";
   return `${TASK} resume ${flags.map(shellQuote).join(" ")} ${JSON.stringify(message)}`;
 }
+
+/** The command that continues another tool's session in turnlog: `./denow task import <path>`. */
+export function importCommand(path: string): string {
+  return `${TASK} import ${shellQuote(path)}`;
+}

@@ -24,13 +24,16 @@ import {
   resolveStoreSpec,
   type SessionLocation,
   type SessionStore,
-  STORE_ENV,
+  storeFromEnvironment,
 } from "../src/store/mod.ts";
 import { colorEnabled, formatBytes } from "../src/text/mod.ts";
 import { parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
 import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
-import { stderr, stdout } from "./_output.ts";
+import { stderr } from "./_output.ts";
+
+/** Where the command writes (stdout, or what a test captures). */
+export type Sink = (text: string) => Promise<void>;
 
 /** The inspect flags this module reads (it may set `sessions-dir`). */
 export interface StoreInspectFlags {
@@ -38,6 +41,7 @@ export interface StoreInspectFlags {
   "sessions-dir"?: string | undefined;
   export?: string | undefined;
   list?: boolean | undefined;
+  last?: boolean | undefined;
   limit?: string | undefined;
   json?: boolean | undefined;
   entries?: boolean | undefined;
@@ -51,18 +55,19 @@ const isPath = (target: string) =>
   target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
 
 /** Prints text given in pieces, a few at a time, never as one string. */
-function printPieces(pieces: Iterable<string>): void {
+async function printPieces(out: Sink, pieces: Iterable<string>): Promise<void> {
   let pending = "";
   for (const piece of pieces) {
     pending += piece;
     if (pending.length >= 1 << 16) {
-      stdout(pending);
+      await out(pending);
       pending = "";
     }
   }
-  stdout(pending);
+  await out(pending);
 }
 
+/** How the text views render: colours on a terminal only (a captured sink is not one). */
 function renderOptions(values: StoreInspectFlags): RenderOptions {
   const full = values.full === true;
   return {
@@ -73,7 +78,7 @@ function renderOptions(values: StoreInspectFlags): RenderOptions {
 
 /** `--export FILE`: the session's stored records, one a line, from any store. */
 async function exportTo(values: StoreInspectFlags, target: string | undefined, file: string) {
-  if (target === undefined || values.list) {
+  if ((target === undefined && !values.last) || values.list) {
     throw new UsageError("--export needs a session: an id, a prefix or a path");
   }
   for (const flag of ["json", "entries", "history", "repair", "html"] as const) {
@@ -97,12 +102,15 @@ async function exportTo(values: StoreInspectFlags, target: string | undefined, f
   }
 }
 
-/** The store and location a target names: a path is a file; an id is looked up in the store. */
+/**
+ * The store and location a target names: a path is a file; an id is looked up in the store;
+ * with `--last`, the store's newest session.
+ */
 async function locate(
   values: StoreInspectFlags,
-  target: string,
+  target: string | undefined,
 ): Promise<{ store: SessionStore; location: SessionLocation }> {
-  if (isPath(target)) {
+  if (target !== undefined && isPath(target)) {
     await Deno.stat(target).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       throw new TurnlogError("not_found", `No such session file: ${target}`, { cause: error });
@@ -111,20 +119,35 @@ async function locate(
   }
   const store = await openStore({ store: values.store, sessionsDir: values["sessions-dir"] });
   try {
-    return { store, location: await store.find(target) };
+    return { store, location: await found(store, values.last ? undefined : target) };
   } catch (error) {
     await store.close();
     throw error;
   }
 }
 
+/** The session `target` names in `store`, or its newest session when there is no target. */
+async function found(store: SessionStore, target: string | undefined): Promise<SessionLocation> {
+  if (target !== undefined) return await store.find(target);
+  const newest = await store.newest();
+  if (newest === undefined) {
+    throw new TurnlogError("not_found", `No session in ${store.name} (--last)`);
+  }
+  return newest;
+}
+
 /** A database store's session shown as asked: history, HTML page, JSON or text. */
-async function show(store: SessionStore, target: string, values: StoreInspectFlags) {
+async function show(
+  store: SessionStore,
+  target: string | undefined,
+  cmd: { values: StoreInspectFlags; out: Sink },
+) {
+  const { values, out } = cmd;
   if (values.repair) throw new RepairNotForStoreError(store.name);
-  const location = await store.find(target);
+  const location = await found(store, target);
   if (values.history) {
     const resumed = normalizeLoaded(await loadSession(location, { store }));
-    printPieces(resumed.history.map((item) => JSON.stringify(item) + "\n"));
+    await printPieces(out, resumed.history.map((item) => JSON.stringify(item) + "\n"));
     return 0;
   }
   const full = values.full === true;
@@ -141,17 +164,21 @@ async function show(store: SessionStore, target: string, values: StoreInspectFla
     return 0;
   }
   const report = await inspectStoredSession(store, location, options);
-  if (values.json) printPieces([...reportJsonPieces(report), "\n"]);
-  else stdout(renderReport(report, renderOptions(values)));
+  if (values.json) await printPieces(out, [...reportJsonPieces(report), "\n"]);
+  else await out(renderReport(report, renderOptions(values)));
   return report.healthy ? 0 : 1;
 }
 
 /** A database store's sessions, newest first. */
-async function list(store: SessionStore, values: StoreInspectFlags): Promise<number> {
+async function list(
+  store: SessionStore,
+  cmd: { values: StoreInspectFlags; out: Sink },
+): Promise<number> {
+  const { values, out } = cmd;
   if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
   const limit = parsePositiveInt("limit", values.limit) ?? 25;
   const listing = await store.list({ limit });
-  stdout(
+  await out(
     values.json
       ? JSON.stringify(listing, null, 2) + "\n"
       : renderListing(listing, renderOptions(values)),
@@ -168,22 +195,24 @@ async function list(store: SessionStore, values: StoreInspectFlags): Promise<num
 export async function inspectInStore(
   values: StoreInspectFlags,
   target: string | undefined,
+  out: Sink,
 ): Promise<number | undefined> {
   if (values.export !== undefined) return await exportTo(values, target, values.export);
   const spec = resolveStoreSpec({ store: values.store, sessionsDir: values["sessions-dir"] });
   if (!isPostgresUrl(spec)) {
-    const named = values.store !== undefined || Deno.env.get(STORE_ENV);
+    const named = values.store !== undefined || storeFromEnvironment() !== undefined;
     if (named && values["sessions-dir"] === undefined) values["sessions-dir"] = spec;
     return undefined;
   }
   if (target !== undefined && isPath(target)) return undefined;
   const store = await openStore(spec);
+  const cmd = { values, out };
   try {
-    if (target === undefined || values.list) {
+    if ((target === undefined && !values.last) || values.list) {
       if (target !== undefined) throw new UsageError("--list takes no session argument");
-      return await list(store, values);
+      return await list(store, cmd);
     }
-    return await show(store, target, values);
+    return await show(store, target, cmd);
   } finally {
     await store.close();
   }

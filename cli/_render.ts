@@ -60,6 +60,7 @@ export class EventPrinter {
         )
       }`,
     );
+    this.#line(s.dim(`workspace ${event.workspace}`));
     if (event.resumed && event.policy.approval === "auto") {
       this.#line(s.yellow(
         "Policy auto (recorded in this session): tools run without asking; --policy ask-changes asks again.",
@@ -69,113 +70,120 @@ export class EventPrinter {
 
   /** Prints one event. */
   print(event: RunEvent): void {
-    const s = this.#s;
-    switch (event.type) {
-      case "run_started":
-        this.#started(event);
-        break;
-      case "session_repaired":
-        if (event.synthesized > 0) {
-          this.#line(s.yellow(
-            `Resume repaired the history: ${plural(event.synthesized, "tool call")} had no ` +
-              `output (${event.callIds.join(", ")}); a synthesized output was appended for each:`,
-          ));
-        }
-        for (const output of event.outputs) {
-          this.#line(indent(s.yellow(clipLines(output.output, 3, 150)), "    "));
-        }
-        if (event.dropped > 0) {
-          this.#line(s.yellow(
-            `Resume left ${plural(event.dropped, "tool output")} out of the history: no call ` +
-              "before it claims it (the file keeps it; inspect --repair moves it aside)",
-          ));
-        }
-        break;
-      case "lines_skipped":
-        this.#line(s.yellow(
-          `Resume skipped ${plural(event.problems.length, "line")} that ${
-            event.problems.length === 1 ? "is" : "are"
-          } not a valid record (the file keeps ${event.problems.length === 1 ? "it" : "them"}; ` +
-            "inspect --repair moves them aside):",
-        ));
-        for (const problem of event.problems) this.#line(s.yellow(`  ${visible(problem.message)}`));
-        break;
-      case "model_requested":
-        this.#line(
-          s.dim(`  round ${event.round}: ${event.messageCount} history items sent to the model`),
-        );
-        break;
-      case "assistant_delta":
-        if (!this.#streaming) {
-          this.#write(s.bold("assistant: "));
-          this.#streaming = true;
-        }
-        this.#write(event.text);
-        break;
-      case "assistant_message":
-        if (this.#streaming) {
-          this.#write("\n");
-          this.#streaming = false;
-        } else {
-          this.#line(`${s.bold("assistant:")} ${event.text}`);
-        }
-        break;
-      case "tool_requested":
-        this.#line(`  ${s.cyan("→")} ${s.cyan(event.name)} ${event.arguments}`);
-        break;
-      case "approval_requested":
-        this.#line(`  ${s.yellow("?")} ${event.name} needs approval`);
-        break;
-      case "approval_resolved":
-        this.#line(
-          event.approved
-            ? `  ${s.green("✓ approved")} (${event.reason})`
-            : `  ${s.red("✗ denied")} (${event.reason})`,
-        );
-        break;
-      case "tool_finished": {
-        const mark = event.isError ? s.red(`← ${event.name} error:`) : s.green(`← ${event.name}:`);
-        const body = clipLines(event.output);
-        this.#line(
-          body.includes("\n")
-            ? `  ${mark}\n${indent(s.dim(body), "      ")}`
-            : `  ${mark} ${s.dim(body)}`,
-        );
-        break;
-      }
-      case "history_compacted":
-        this.#line(s.yellow(
-          `  compacted the history (${event.tokensBefore} tokens ≥ threshold ${event.threshold}): ` +
-            `${event.itemsBefore} items → ${event.itemsAfter} (system, summary, recent user messages); ` +
-            `a checkpoint record stores the new history`,
-        ));
-        break;
-      case "compaction_failed":
-        this.#line(s.yellow(`  compaction skipped, the turn goes on uncompacted: ${event.error}`));
-        break;
-      case "run_succeeded":
-        this.#line(
-          s.green(`Turn finished in ${event.rounds} round(s)`) +
-            s.dim(
-              ` · tokens ${event.usage.inputTokens} in / ${event.usage.outputTokens} out`,
-            ),
-        );
-        if (event.roundLimitReached) {
-          this.#line(s.yellow(
-            `The turn stopped at the round limit (${event.rounds} rounds); its last tool results are saved. Continue the session to let the model go on.`,
-          ));
-        }
-        break;
-      case "run_failed":
-        this.#line(s.red(`Error: ${event.error}`));
-        break;
-      case "run_cancelled":
-        this.#line(
-          s.yellow(
-            `Cancelled after ${event.rounds} round(s); the call in flight got a "cancelled" output.`,
-          ),
-        );
-        break;
+    if (event.type === "run_started") this.#started(event);
+    else if (event.type === "assistant_delta") {
+      if (!this.#streaming) this.#write(this.#s.bold("assistant: "));
+      this.#streaming = true;
+      this.#write(event.text);
+    } else if (event.type === "assistant_message") {
+      if (!this.#streaming) this.#line(`${this.#s.bold("assistant:")} ${event.text}`);
+      else this.#write("\n");
+      this.#streaming = false;
+    } else {
+      for (const line of eventLines(event, this.#s)) this.#line(line);
     }
   }
+}
+
+type Styles = ReturnType<typeof styles>;
+
+/** The lines of an event that prints whole lines (all but the turn's header and the answer). */
+function eventLines(event: RunEvent, s: Styles): string[] {
+  switch (event.type) {
+    case "session_repaired":
+      return repairLines(event, s);
+    case "lines_skipped":
+      return skippedLines(event, s);
+    case "model_requested":
+      return [
+        s.dim(`  round ${event.round}: ${event.messageCount} history items sent to the model`),
+      ];
+    case "tool_requested":
+      return [`  ${s.cyan("→")} ${s.cyan(event.name)} ${event.arguments}`];
+    case "approval_requested":
+      return [`  ${s.yellow("?")} ${event.name} needs approval`];
+    case "approval_resolved":
+      return [
+        event.approved
+          ? `  ${s.green("✓ approved")} (${event.reason})`
+          : `  ${s.red("✗ denied")} (${event.reason})`,
+      ];
+    case "tool_finished":
+      return [toolFinishedLine(event, s)];
+    case "history_compacted":
+      return [s.yellow(
+        `  compacted the history (${event.tokensBefore} tokens ≥ threshold ${event.threshold}): ` +
+          `${event.itemsBefore} items → ${event.itemsAfter} (system, summary, recent user messages); ` +
+          `a checkpoint record stores the new history`,
+      )];
+    case "compaction_failed":
+      return [s.yellow(`  compaction skipped, the turn goes on uncompacted: ${event.error}`)];
+    case "run_succeeded":
+      return succeededLines(event, s);
+    case "run_failed":
+      return [s.red(`Error: ${event.error}`)];
+    case "run_cancelled":
+      return [
+        s.yellow(
+          `Cancelled after ${event.rounds} round(s); the call in flight got a "cancelled" output.`,
+        ),
+      ];
+    default:
+      return [];
+  }
+}
+
+function repairLines(event: RunEventOf<"session_repaired">, s: Styles): string[] {
+  const lines: string[] = [];
+  if (event.synthesized > 0) {
+    lines.push(s.yellow(
+      `Resume repaired the history: ${plural(event.synthesized, "tool call")} had no ` +
+        `output (${event.callIds.join(", ")}); a synthesized output was appended for each:`,
+    ));
+  }
+  for (const output of event.outputs) {
+    lines.push(indent(s.yellow(clipLines(output.output, 3, 150)), "    "));
+  }
+  if (event.dropped > 0) {
+    lines.push(s.yellow(
+      `Resume left ${plural(event.dropped, "tool output")} out of the history: no call ` +
+        "before it claims it (the file keeps it; inspect --repair moves it aside)",
+    ));
+  }
+  return lines;
+}
+
+function skippedLines(event: RunEventOf<"lines_skipped">, s: Styles): string[] {
+  const one = event.problems.length === 1;
+  return [
+    s.yellow(
+      `Resume skipped ${plural(event.problems.length, "line")} that ${one ? "is" : "are"} ` +
+        `not a valid record (the file keeps ${
+          one ? "it" : "them"
+        }; inspect --repair moves them aside):`,
+    ),
+    ...event.problems.map((problem) => s.yellow(`  ${visible(problem.message)}`)),
+  ];
+}
+
+function toolFinishedLine(event: RunEventOf<"tool_finished">, s: Styles): string {
+  const mark = event.isError ? s.red(`← ${event.name} error:`) : s.green(`← ${event.name}:`);
+  const body = clipLines(event.output);
+  return body.includes("\n")
+    ? `  ${mark}\n${indent(s.dim(body), "      ")}`
+    : `  ${mark} ${s.dim(body)}`;
+}
+
+function succeededLines(event: RunEventOf<"run_succeeded">, s: Styles): string[] {
+  const lines = [
+    s.green(`Turn finished in ${event.rounds} round(s)`) +
+    s.dim(` · tokens ${event.usage.inputTokens} in / ${event.usage.outputTokens} out`),
+  ];
+  if (event.roundLimitReached) {
+    lines.push(s.yellow(
+      `The turn stopped at the round limit (${event.rounds} rounds); its last tool results are saved. ` +
+        "Continue the session to let the model go on.",
+    ));
+  }
+  return lines;
 }

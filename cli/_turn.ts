@@ -62,6 +62,23 @@ async function targetSession(
   return fork.meta.id;
 }
 
+/**
+ * The workspace of the turn: `--workspace`; else, for a session continued, the folder its
+ * `session_meta` records when that folder still exists; else the current directory.
+ */
+async function workspaceFor(
+  args: ResumeArgs,
+  store: SessionStore,
+  sessionId: string | undefined,
+) {
+  if (args.workspace !== undefined || sessionId === undefined) return args.workspace;
+  const head = await store.head(await store.find(sessionId));
+  const meta = head?.record?.type === "session_meta" ? head.record.payload : undefined;
+  if (meta === undefined) return undefined;
+  const exists = await Deno.stat(meta.cwd).then((info) => info.isDirectory, () => false);
+  return exists ? meta.cwd : undefined;
+}
+
 /** Ctrl-C cancels the turn; a second Ctrl-C quits at once. Returns how to stop listening. */
 function onInterrupt(controller: AbortController): () => void {
   let interrupts = 0;
@@ -130,7 +147,6 @@ function exitCodeOf(terminal: RunEvent | undefined): number {
 
 /** The lines after the turn: the session, its records, and how to continue it. */
 async function summary(
-  args: ResumeArgs,
   store: SessionStore,
   started: RunEventOf<"run_started">,
   options: { recordsAfter: number | undefined; colour: boolean },
@@ -142,7 +158,6 @@ async function summary(
   const command = resumeCommand({
     prefix: await store.shortestUniquePrefix(started.sessionId),
     root: store.name,
-    workspace: args.workspace,
     policy,
     message: "your next message",
   });
@@ -189,6 +204,7 @@ async function turnOnStore(
   let connection = options.connection;
   try {
     const sessionId = await targetSession(args, store, write);
+    args = { ...args, workspace: await workspaceFor(args, store, sessionId) };
     connection ??= await connectModel({ model: args.model });
     const target = { sessionId, store };
     const { started, terminal } = await runAndPrint(args, target, connection, write);
@@ -208,9 +224,7 @@ async function turnOnStore(
   result.recordsAfter = terminal && "recordCount" in terminal ? terminal.recordCount : undefined;
   if (!args.json) {
     const colour = write === stdout && colorEnabled();
-    write(
-      await summary(args, store, result.started, { recordsAfter: result.recordsAfter, colour }),
-    );
+    write(await summary(store, result.started, { recordsAfter: result.recordsAfter, colour }));
   }
   return result;
 }

@@ -1,62 +1,188 @@
 /**
- * `deno task import`: brings a turnlog session file into a store (a PostgreSQL database many
- * machines share, or a sessions folder) as the same session: its id and every record, in order.
- * A thin shell over `importTurnlogFile` of src/store.
+ * `deno task import`: continues another tool's conversation (a Codex CLI rollout, a Claude
+ * Code transcript) in turnlog, as a new session; and brings a turnlog session file into a store
+ * (`--store postgres://...`) as the same session. A thin shell over src/import and src/store.
  *
  * @module
  */
-import { importTurnlogFile, openStore } from "../src/store/mod.ts";
-import { formatNumber } from "../src/text/mod.ts";
+import { errorKind } from "../src/errors/mod.ts";
+import { detectFormat, foreignSource } from "../src/formats/mod.ts";
+import { type ImportedSession, importSession, locateForeignSession } from "../src/import/mod.ts";
+import {
+  importTurnlogFile,
+  openStore,
+  type SessionStore,
+  storeFromEnvironment,
+} from "../src/store/mod.ts";
+import { formatNumber, plural } from "../src/text/mod.ts";
 import { parseFlags, UsageError } from "./_args.ts";
-import { resumeCommand } from "./_commands.ts";
+import { resumeCommand, TASK } from "./_commands.ts";
 import { stdout } from "./_output.ts";
-import { fail } from "./_voice.ts";
+import { EXIT_CODES_HELP, fail, hintFor } from "./_voice.ts";
 
 /** The help text. */
-export const HELP = `Usage: ./denow task import [options] <turnlog session file>
+export const HELP = `Usage: ./denow task import [options] <path | id | id prefix>
 
-Brings a turnlog session file into a store as the same session: its id and every record,
-in order, as the file holds them. The file is only read. A file with a bad line is refused
-(repair it first: ./denow task inspect <file> --repair).
+Continues another tool's conversation in turnlog. Reads a Codex CLI rollout or a Claude Code
+transcript (never writes it) and writes a NEW turnlog session (a new id) holding the
+conversation's history as the model saw it last, normalized: every tool call followed by
+its output (a call the file left without one gets a synthesized error output). Its
+session_meta records where it came from. Prints the new id and the command that continues
+it: ./denow task resume --session <id prefix> "..."
 
 Options:
-  --store <s>          the store to bring it into: postgres://user:password@host:port/db
-                       or a sessions folder (default: $TURNLOG_STORE, else the sessions root)
-  --sessions-dir <d>   a sessions folder to bring it into
+  --codex              find the id in Codex's sessions ($CODEX_HOME/sessions, else
+                       ~/.codex/sessions)
+  --claude             find the id in Claude Code's projects ($CLAUDE_CONFIG_DIR/projects,
+                       else ~/.claude/projects)
+  --sessions-dir DIR   a Codex sessions root or a Claude Code projects root: where the id
+                       is found; a turnlog sessions root: where the new session goes
+  --to DIR             the turnlog sessions root the new session goes to (default:
+                       $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --store STORE        the store the session goes to instead: postgres://user:password@
+                       host:port/db (a database many machines share) or a sessions folder
+                       (default: $TURNLOG_STORE). With a store named, a turnlog session
+                       file is brought in as the same session: its id and every record
+  --json               print what was written as one JSON object
   -h, --help           this help
 
-Exit codes: 0 imported; 1 the store cannot be reached; 2 bad arguments, a bad file, or a
-session with that id already in the store.`;
+An argument containing "/" or ending in ".jsonl" is a file path; anything else is an id or
+unique id prefix, looked for in both tools' homes unless a flag names one. A file that is not
+another tool's session, or holds no conversation, is not imported (exit 2).
 
-/** Runs the command; returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+${EXIT_CODES_HELP}`;
+
+const isPath = (target: string) =>
+  target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
+
+function parseImportArgs(argv: string[]) {
   const { values, positionals } = parseFlags(argv, {
-    store: { type: "string" },
+    codex: { type: "boolean" },
+    claude: { type: "boolean" },
     "sessions-dir": { type: "string" },
+    to: { type: "string" },
+    store: { type: "string" },
+    json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
-  if (values.help) {
-    stdout(HELP + "\n");
-    return 0;
-  }
+  if (values.help) return { values, target: undefined };
   if (positionals.length !== 1) {
     throw new UsageError(
       positionals.length === 0
-        ? "Name the turnlog session file to import"
-        : `Expected one file, got ${positionals.length}: ${positionals.join(" ")}`,
+        ? "Name the session to import: a file path, an id or an id prefix"
+        : `Expected one session, got ${positionals.length}: ${positionals.join(" ")}`,
     );
   }
-  const store = await openStore({ store: values.store, sessionsDir: values["sessions-dir"] });
+  const roots = (["codex", "claude", "sessions-dir"] as const).filter((f) =>
+    values[f] !== undefined
+  );
+  if (roots.length > 1) throw new UsageError(`--${roots[0]} and --${roots[1]} do not go together`);
+  if (values.to !== undefined && values.store !== undefined) {
+    throw new UsageError("--to and --store do not go together: --store takes a folder too");
+  }
+  return { values, target: positionals[0]! };
+}
+
+type Values = ReturnType<typeof parseImportArgs>["values"];
+
+/** The source file and the turnlog root the new session goes to. */
+async function plan(target: string, values: Values): Promise<{ path: string; root?: string }> {
+  const dir = values["sessions-dir"];
+  const source = await foreignSource({
+    sessionsDir: dir,
+    codex: values.codex,
+    claude: values.claude,
+  });
+  // A folder that holds no other tool's sessions is where the new one goes.
+  const toDir = values.to ?? (source === undefined ? dir : undefined);
+  if (values.to !== undefined && dir !== undefined && source === undefined) {
+    throw new UsageError(
+      `--sessions-dir ${dir} holds no Codex or Claude Code sessions; with --to, name one`,
+    );
+  }
+  const root = toDir === undefined ? {} : { root: toDir };
+  if (isPath(target)) return { path: target, ...root };
+  const located = await locateForeignSession(target, {
+    sessionsDir: source?.root,
+    codex: values.codex,
+    claude: values.claude,
+  });
+  return { path: located.path, ...root };
+}
+
+const TOOL_FILES = { codex: "Codex CLI rollout", "claude-code": "Claude Code transcript" };
+
+async function describe(imported: ImportedSession, store: SessionStore): Promise<string> {
+  const { source } = imported;
+  const prefix = await store.shortestUniquePrefix(imported.sessionId);
+  const facts = [
+    plural(imported.items, "history item"),
+    plural(imported.calls, "tool call"),
+    imported.synthesized > 0 ? `${plural(imported.synthesized, "output")} synthesized` : "",
+    imported.dropped > 0 ? `${plural(imported.dropped, "orphan output")} left out` : "",
+    imported.problems > 0 ? `${plural(imported.problems, "bad line")} passed over` : "",
+  ].filter(Boolean);
+  return [
+    `Imported the ${TOOL_FILES[source.format]} ${source.path}`,
+    `  ${source.sessionId ? `session ${source.sessionId}: ` : ""}${facts.join(", ")}`,
+    `  (the file was only read)`,
+    `New turnlog session ${imported.sessionId}`,
+    `  ${imported.path}`,
+    `Continue it: ${resumeCommand({ prefix, root: imported.root })}`,
+    "",
+  ].join("\n");
+}
+
+/** A turnlog session file brought into `store` as the same session. */
+async function importTurnlog(path: string, store: SessionStore): Promise<string> {
+  const { location, records } = await importTurnlogFile(store, path);
+  const prefix = await store.shortestUniquePrefix(location.id);
+  return `Imported session ${location.id} (${formatNumber(records)} records) into ${store.name}\n` +
+    `Continue it: ${resumeCommand({ prefix, root: store.name })}\n`;
+}
+
+/** Runs the command; returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const { values, target } = parseImportArgs(argv);
+  if (target === undefined) {
+    stdout(HELP + "\n");
+    return 0;
+  }
+  const { path, root } = await plan(target, values);
+  const store = await openStore({ store: values.store, sessionsDir: root });
   try {
-    const { location, records } = await importTurnlogFile(store, positionals[0]!);
-    const prefix = await store.shortestUniquePrefix(location.id);
+    // A turnlog file moves between stores when one is named; else it needs no import.
+    const named = values.store !== undefined || root !== undefined ||
+      storeFromEnvironment() !== undefined;
+    if (named && (await detectFormat(path)).format === "turnlog") {
+      stdout(await importTurnlog(path, store));
+      return 0;
+    }
+    const imported = await importSession(path, { store });
     stdout(
-      `Imported session ${location.id} (${formatNumber(records)} records) into ${store.name}\n` +
-        `Continue it: ${resumeCommand({ prefix, root: store.name })}\n`,
+      values.json ? JSON.stringify(imported, null, 2) + "\n" : await describe(imported, store),
     );
     return 0;
   } finally {
     await store.close();
+  }
+}
+
+/** What to do next when an import fails: where to look for the sessions, or at the file. */
+function hint(error: unknown, argv: string[]): string | undefined {
+  let target: string | undefined;
+  try {
+    target = parseImportArgs(argv).target;
+  } catch {
+    target = undefined;
+  }
+  switch (errorKind(error)) {
+    case "not_found":
+      return `List the sessions: ${TASK} inspect --codex (or --claude, or --sessions-dir DIR)`;
+    case "session_file":
+      return target === undefined ? undefined : `Look at it: ${TASK} inspect ${target}`;
+    default:
+      return hintFor("import", error);
   }
 }
 
@@ -65,7 +191,7 @@ if (import.meta.main) {
   try {
     code = await main(Deno.args);
   } catch (error) {
-    code = fail("import", error);
+    code = fail("import", error, hint(error, Deno.args));
   }
   Deno.exit(code);
 }

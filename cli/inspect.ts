@@ -1,44 +1,72 @@
 /**
- * `deno task inspect`: shows a session turn by turn, lists sessions, or repairs a damaged
- * session file. A thin shell over src/inspect.ts, src/inspect_render.ts and src/repair.ts.
+ * `deno task inspect`: shows a session turn by turn (turnlog's own, a Codex rollout, a Claude
+ * Code transcript), lists sessions, or repairs a damaged turnlog session file. A thin shell
+ * over src/inspect, src/formats and src/resume.
  *
  * @module
  */
-import { TurnlogError } from "../src/errors/mod.ts";
+import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
+import {
+  claudeProjectsRoot,
+  codexSessionsRoot,
+  findForeignSession,
+  type ForeignSource,
+  foreignSource,
+  listForeignSessions,
+} from "../src/formats/mod.ts";
 import {
   type InspectOptions,
   inspectSession,
   planFileRepair,
+  renderForeignListing,
   renderListing,
   type RenderOptions,
   renderRepair,
   renderReport,
   repairSession,
   reportJsonPieces,
+  UnsupportedRepairError,
 } from "../src/inspect/mod.ts";
 import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
-import { resumeCommand } from "./_commands.ts";
+import { importCommand, resumeCommand } from "./_commands.ts";
 import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
 import { inspectInStore } from "./_inspect_store.ts";
-import { fail } from "./_voice.ts";
-import { findSession, listSessions, resolveSessionsRoot } from "../src/store/mod.ts";
+import {
+  findSession,
+  impliedSessionsRoot,
+  isPostgresUrl,
+  listSessions,
+  resolveSessionsRoot,
+  SESSIONS_DIR_ENV,
+  walkSessions,
+} from "../src/store/mod.ts";
+import { ensurePermissions, type Need, needsToRead } from "./_permissions.ts";
+import { hintFor } from "./_voice.ts";
+import { shellQuote } from "../src/text/mod.ts";
+import { dirname } from "node:path";
 
-const HELP = `Usage: deno task inspect [options] [<id | id prefix | path>]
+const HELP = `Usage: ./denow task inspect [options] [<id | id prefix | path>]
 
 Shows a session turn by turn: each turn's messages, tool calls paired with their outputs,
 synthesized outputs, orphan calls, compaction checkpoints, a table of records per turn,
 every problem with its line, and the command that continues the session.
 Without an argument (or with --list), lists the sessions, newest first.
+Reads turnlog's own files, Codex CLI rollouts and Claude Code transcripts (the format is
+told from the file's first lines); other tools' files are only read, never written.
 
 Options:
   --list               List sessions (the default without an argument)
+  --last               The newest session
   --limit N            Sessions listed (default 25)
-  --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions); a
+                       Codex sessions root or a Claude Code projects root works too
+  --codex              Codex's sessions: $CODEX_HOME/sessions, else ~/.codex/sessions
+  --claude             Claude Code's: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
   --store STORE        Where sessions are kept: postgres://user:password@host:port/db or a
                        sessions folder (default: $TURNLOG_STORE, else the sessions root)
-  --export FILE        Write the session to FILE as JSONL, each stored record on a line
-                       of its own, exactly as stored
+  --export FILE        Write the session to FILE as JSONL, each stored record on a line of
+                       its own, exactly as stored
   --json               Print one JSON document instead of text: the turns with their
                        counts and outcomes, the findings, the continue command
   --entries            With --json: also every line of each turn (turns[].entries),
@@ -53,14 +81,16 @@ Options:
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
                        atomically without them, append the outputs resume would synthesize
-                       (session files only: a database keeps whole records)
+                       (turnlog files only; ./denow task import continues another tool's;
+                       a database keeps whole records, with nothing to repair)
   -h, --help           Show this help
 
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
 session id or unique id prefix.
 
-Exit codes: 0 healthy, 1 problems found (or a session in use), 2 usage error or session
-not found. With --html: 0 once the page is written, healthy or not.
+Exit codes: 0 healthy; 1 problems found (or a session in use); 2 the command cannot work
+as given (usage, unknown or ambiguous session, unreadable file). With --html: 0 once the
+page is written, healthy or not.
 `;
 
 /** A path argument that names no file. */
@@ -84,22 +114,28 @@ async function print(stream: typeof Deno.stdout | typeof Deno.stderr, text: stri
   }
 }
 
+/** Where the command writes: stdout unless a caller (a test) captures it. */
+export type Sink = (text: string) => Promise<void>;
+
+const toStdout: Sink = (text) => print(Deno.stdout, text);
+const toStderr: Sink = (text) => print(Deno.stderr, text);
+
 /** Prints text given in pieces, a few at a time, never as one string. */
-async function printPieces(pieces: Iterable<string>): Promise<void> {
+async function printPieces(out: Sink, pieces: Iterable<string>): Promise<void> {
   let pending = "";
   for (const piece of pieces) {
     pending += piece;
     if (pending.length >= 1 << 16) {
-      await print(Deno.stdout, pending);
+      await out(pending);
       pending = "";
     }
   }
-  await print(Deno.stdout, pending);
+  await out(pending);
 }
 
+/** Colour on a terminal, never with NO_COLOR set (Deno.noColor needs no permission). */
 function useColor(): boolean {
-  const noColor = Deno.env.get("NO_COLOR");
-  return Deno.stdout.isTerminal() && (noColor === undefined || noColor === "");
+  return Deno.stdout.isTerminal() && !Deno.noColor;
 }
 
 const isPath = (target: string) =>
@@ -107,10 +143,17 @@ const isPath = (target: string) =>
 
 type Values = ReturnType<typeof parseInspectArgs>["values"];
 
+/** What a mode handler works with: the flags and where it writes. */
+interface Command {
+  values: Values;
+  out: Sink;
+}
+
 function parseInspectArgs(args: string[]) {
   if (args.at(-1) === "--html") throw new UsageError('--html needs a file name, or "-" for stdout');
   const parsed = parseFlags(args, {
     list: { type: "boolean" },
+    last: { type: "boolean" },
     limit: { type: "string" },
     "sessions-dir": { type: "string" },
     store: { type: "string" },
@@ -122,6 +165,8 @@ function parseInspectArgs(args: string[]) {
     repair: { type: "boolean" },
     write: { type: "boolean" },
     html: { type: "string" },
+    codex: { type: "boolean" },
+    claude: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   const { values, positionals } = parsed;
@@ -139,20 +184,43 @@ function parseInspectArgs(args: string[]) {
       if (values[flag]) throw new UsageError(`--history does not go with --${flag}`);
     }
   }
+  if (values.last && (positionals.length > 0 || values.list)) {
+    throw new UsageError("--last names the session: give no id, path or --list with it");
+  }
   checkHtmlFlags(values);
+  const roots = (["codex", "claude", "sessions-dir"] as const).filter((f) =>
+    values[f] !== undefined
+  );
+  if (roots.length > 1) throw new UsageError(`--${roots[0]} and --${roots[1]} do not go together`);
   return parsed;
 }
 
-/** How the text views render. */
-function renderOptions(values: Values): RenderOptions {
+/** The Codex or Claude Code root the flags name, if any. */
+function foreignSourceOf(values: Values): Promise<ForeignSource | undefined> {
+  return foreignSource({
+    sessionsDir: values["sessions-dir"],
+    codex: values.codex,
+    claude: values.claude,
+  });
+}
+
+/** The flags that name a foreign root again, for the commands a listing suggests. */
+function sourceFlags(values: Values): string | undefined {
+  const dir = values["sessions-dir"];
+  return dir === undefined ? undefined : `--sessions-dir ${shellQuote(dir)}`;
+}
+
+/** How the text views render: colours only on a terminal, never into a captured sink. */
+function renderOptions({ values, out }: Command): RenderOptions {
   const full = values.full === true;
   return {
-    color: useColor(),
+    color: out === toStdout && useColor(),
     ...(full ? { textChars: Number.MAX_SAFE_INTEGER, textLines: Number.MAX_SAFE_INTEGER } : {}),
   };
 }
 
-async function list(values: Values, root: string): Promise<number> {
+async function list(cmd: Command): Promise<number> {
+  const { values, out } = cmd;
   if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
   for (const flag of ["html", "history"] as const) {
     if (values[flag] !== undefined) {
@@ -160,12 +228,22 @@ async function list(values: Values, root: string): Promise<number> {
     }
   }
   const limit = parsePositiveInt("limit", values.limit) ?? 25;
-  const listing = await listSessions(root, { limit });
-  await print(
-    Deno.stdout,
+  const source = await foreignSourceOf(values);
+  if (source) {
+    const listing = await listForeignSessions(source, { limit });
+    const flags = sourceFlags(values);
+    await out(
+      values.json
+        ? JSON.stringify(listing, null, 2) + "\n"
+        : renderForeignListing(listing, { ...renderOptions(cmd), ...(flags ? { flags } : {}) }),
+    );
+    return 0;
+  }
+  const listing = await listSessions(resolveSessionsRoot(values["sessions-dir"]), { limit });
+  await out(
     values.json
       ? JSON.stringify(listing, null, 2) + "\n"
-      : renderListing(listing, renderOptions(values)),
+      : renderListing(listing, renderOptions(cmd)),
   );
   return 0;
 }
@@ -177,6 +255,8 @@ async function locate(
 ): Promise<{ path: string; root: string | undefined }> {
   const explicitRoot = values["sessions-dir"];
   if (!isPath(target)) {
+    const source = await foreignSourceOf(values);
+    if (source) return { path: (await findForeignSession(source, target)).path, root: undefined };
     const root = resolveSessionsRoot(explicitRoot);
     return { path: (await findSession(root, target)).path, root };
   }
@@ -187,19 +267,19 @@ async function locate(
 }
 
 /** `--history`: the model-visible history the next resume would send, one JSON item a line. */
-async function history(path: string): Promise<number> {
+async function history(path: string, out: Sink): Promise<number> {
   const resumed = await resumeFile(path);
-  await printPieces(resumed.history.map((item) => JSON.stringify(item) + "\n"));
+  await printPieces(out, resumed.history.map((item) => JSON.stringify(item) + "\n"));
   return 0;
 }
 
-async function repair(path: string, options: InspectOptions, values: Values): Promise<number> {
-  const render = renderOptions(values);
+async function repair(path: string, options: InspectOptions, cmd: Command): Promise<number> {
+  const { values, out } = cmd;
+  const render = renderOptions(cmd);
   if (values.write) {
     const { plan, after } = await repairSession(path, options);
     const written = plan.refused === null;
-    await print(
-      Deno.stdout,
+    await out(
       values.json
         ? JSON.stringify({ written, plan, after }, null, 2) + "\n"
         : renderRepair(plan, { ...render, written, after }),
@@ -208,8 +288,7 @@ async function repair(path: string, options: InspectOptions, values: Values): Pr
   }
   const report = await inspectSession(path, options);
   const plan = await planFileRepair(report);
-  await print(
-    Deno.stdout,
+  await out(
     values.json
       ? JSON.stringify({ written: false, plan }, null, 2) + "\n"
       : renderRepair(plan, { ...render, written: false }),
@@ -217,50 +296,66 @@ async function repair(path: string, options: InspectOptions, values: Values): Pr
   return report.healthy ? 0 : 1;
 }
 
-async function report(path: string, options: InspectOptions, values: Values): Promise<number> {
+async function report(path: string, options: InspectOptions, cmd: Command): Promise<number> {
+  const { values, out } = cmd;
   // The text view shows every line; the JSON document carries them only when asked, so
   // `--json` of a large session stays small in memory.
   const entries = !values.json || values.entries === true;
   const report = await inspectSession(path, { ...options, entries });
   if (values.json) {
-    await printPieces(reportJsonPieces(report));
-    await print(Deno.stdout, "\n");
+    await printPieces(out, reportJsonPieces(report));
+    await out("\n");
   } else {
-    await print(Deno.stdout, renderReport(report, renderOptions(values)));
+    await out(renderReport(report, renderOptions(cmd)));
   }
   return report.healthy ? 0 : 1;
 }
 
-/** Runs the command; returns the exit code. */
-export async function main(args: string[]): Promise<number> {
+/** The id of the newest session (turnlog's store, or the Codex or Claude Code root), for `--last`. */
+async function newestSession(values: Values): Promise<string> {
+  const source = await foreignSourceOf(values);
+  if (source) {
+    const newest = (await listForeignSessions(source, { limit: 1 })).sessions[0];
+    if (newest) return newest.id;
+    throw new TurnlogError("not_found", `No session in ${source.root} (--last)`);
+  }
+  const root = resolveSessionsRoot(values["sessions-dir"]);
+  for await (const location of walkSessions(root)) return location.id;
+  throw new TurnlogError("not_found", `No session in ${root} (--last)`);
+}
+
+/** Runs the command, writing to `out` (stdout by default); returns the exit code. */
+export async function main(args: string[], out: Sink = toStdout): Promise<number> {
   const { values, positionals } = parseInspectArgs(args);
+  const cmd: Command = { values, out };
   if (values.help) {
-    await print(Deno.stdout, HELP);
+    await out(HELP);
     return 0;
   }
-  const target = positionals[0];
-  const inStore = await inspectInStore(values, target);
+  const inStore = await inspectInStore(values, positionals[0], out);
   if (inStore !== undefined) return inStore;
+  const target = values.last ? await newestSession(values) : positionals[0];
   if (target === undefined || values.list) {
     if (target !== undefined) throw new UsageError("--list takes no session argument");
-    return await list(values, resolveSessionsRoot(values["sessions-dir"]));
+    return await list(cmd);
   }
   const { path, root } = await locate(target, values);
   const full = values.full === true;
   const options: InspectOptions = {
     root,
     commandFor: resumeCommand,
+    importCommandFor: importCommand,
     ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),
   };
-  if (values.history) return await history(path);
+  if (values.history) return await history(path, out);
   if (values.html !== undefined) {
     await checkHtmlTarget(values.html, path);
     const report = await inspectSession(path, { ...options, entries: true });
     await writeHtmlPage(report, values.html, { full });
     return 0;
   }
-  if (values.repair) return await repair(path, options, values);
-  return await report(path, options, values);
+  if (values.repair) return await repair(path, options, cmd);
+  return await report(path, options, cmd);
 }
 
 /** `--html` goes with a session and `--full` only. */
@@ -272,14 +367,64 @@ function checkHtmlFlags(values: Record<string, string | boolean | undefined>): v
   if (values.html === "") throw new UsageError('--html needs a file name, or "-" for stdout');
 }
 
-if (import.meta.main) {
-  let code: number;
+/**
+ * What reading the session needs: the sessions folder (or the file and its store) and, without
+ * `--sessions-dir`, the variable that may name another folder.
+ */
+function inspectNeeds(args: string[]): Need[] {
+  let parsed;
   try {
-    code = await main(Deno.args);
-  } catch (error) {
-    code = error instanceof UsageError
-      ? fail("inspect", error, "Run with --help for usage.")
-      : fail("inspect", error);
+    parsed = parseInspectArgs(args);
+  } catch {
+    return []; // main says what is wrong with the arguments
   }
-  Deno.exit(code);
+  const { values, positionals: [target] } = parsed;
+  if (values.help) return [];
+  const dir = values["sessions-dir"];
+  if (target !== undefined && isPath(target)) {
+    // Another tool's file is read with what lies beside it (Claude Code's subagents).
+    return needsToRead([dir ?? impliedSessionsRoot(target) ?? dirname(target)], []);
+  }
+  if (values.codex || values.claude) return homeNeeds(values.codex ? "codex" : "claude");
+  const store = values.store;
+  const variables = dir === undefined && store === undefined ? [SESSIONS_DIR_ENV] : [];
+  const folder = dir ?? (store !== undefined && !isPostgresUrl(store) ? store : "sessions");
+  return needsToRead([folder], variables);
+}
+
+/** What `--codex` or `--claude` needs: the variables that name the home, then the home. */
+function homeNeeds(tool: "codex" | "claude"): Need[] {
+  const variables = [tool === "codex" ? "CODEX_HOME" : "CLAUDE_CONFIG_DIR", "HOME"];
+  const known = variables.every((variable) =>
+    Deno.permissions.querySync({ name: "env", variable }).state === "granted"
+  );
+  // The folder is known once the variables may be read; Deno asks for it then.
+  const root = known ? (tool === "codex" ? codexSessionsRoot() : claudeProjectsRoot()) : [];
+  return needsToRead([root].flat(), variables);
+}
+
+/**
+ * Runs the command as the shell does: its output to `io.out`, an error as one message to
+ * `io.err` (never a stack trace); returns the exit code.
+ */
+export async function run(
+  args: string[],
+  io: { out: Sink; err: Sink } = { out: toStdout, err: toStderr },
+): Promise<number> {
+  try {
+    return await main(args, io.out);
+  } catch (error) {
+    const hint = error instanceof UnsupportedRepairError
+      ? `Continue it in turnlog instead, every call paired: ${importCommand(error.path)}`
+      : hintFor("inspect", error);
+    await io.err(
+      `turnlog inspect: ${errorMessage(error)}\n${hint === undefined ? "" : `${hint}\n`}`,
+    );
+    return outcomeOf(error).exitCode;
+  }
+}
+
+if (import.meta.main) {
+  const allowed = await ensurePermissions("inspect", inspectNeeds(Deno.args), Deno.args);
+  Deno.exit(allowed ? await run(Deno.args) : 2);
 }

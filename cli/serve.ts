@@ -1,5 +1,5 @@
 /**
- * `deno task serve`: serves the agent route and the session browser on loopback. `POST
+ * `./denow task serve`: serves the agent route and the session browser on loopback. `POST
  * /api/agent/stream` with `{ message, sessionId? }` streams the turn's events as Server-Sent
  * Events; approvals are answered with `POST /api/agent/approvals/<runId>/<callId>`
  * `{ decision }`; `GET /` lists the sessions and `GET /sessions/<id>` shows one, live.
@@ -16,8 +16,8 @@ import type { Policy, WireApi } from "../src/record/mod.ts";
 import { createServerHandler } from "../src/server/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
+import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 import { resumeCommand } from "./_commands.ts";
-import { fail } from "./_voice.ts";
 
 /** The help text. */
 export const HELP = `Usage: ./denow task serve [options]
@@ -49,7 +49,9 @@ Options:
                                (default: 75% of the model's context window)
       --max-message-chars <n>  the longest message a turn takes (default 1000000); a
                                longer one (or a larger body) is refused with 413
-  -h, --help                   this help`;
+  -h, --help                   this help
+
+${EXIT_CODES_HELP}`;
 
 /** What `serve` was asked to do. */
 interface ServeArgs {
@@ -128,7 +130,7 @@ async function serve(
     onListen: ({ hostname, port }) => {
       const base = `http://${hostname}:${port}`;
       console.log(
-        `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider})`,
+        `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider}, ${connection.baseURL})`,
       );
       console.log(`sessions: ${store.name}`);
       console.log(`browse the sessions: ${base}/`);
@@ -184,9 +186,11 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
+  let code: number;
   try {
-    Deno.exit(await main(Deno.args));
+    code = await main(Deno.args);
   } catch (error) {
-    Deno.exit(fail("serve", error));
+    code = fail("serve", error);
   }
+  Deno.exit(code);
 }

@@ -1,9 +1,10 @@
 /**
- * Regenerates the example sessions in `sessions/examples/` with the real runtime on the
- * embedded model: a fresh session, a resumed one, one interrupted by a real SIGKILL and then
- * resumed, an approval denied then granted, one on the Chat Completions wire API, and a
- * cancelled turn. It replaces only the sessions listed in `sessions/examples/index.json` (the
- * ones it made before), so other files in the folder are left alone.
+ * Regenerates the example sessions shipped in the default sessions root (`sessions/`, dated
+ * 2026-01-15) with the real runtime on the embedded model: a fresh session, a resumed one, one
+ * interrupted by a real SIGKILL and then resumed, an approval denied then granted, one on the
+ * Chat Completions wire API, a cancelled turn and a compacted one. It replaces only the
+ * sessions listed in `sessions/examples.json` (the ones it made before), so the user's own
+ * sessions are left alone. A fixed clock and seeded ids make every run give the same bytes.
  *
  * Usage: ./denow task examples [--out <dir>]
  *
@@ -12,6 +13,8 @@
 import { collectRecords } from "../src/history/mod.ts";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
+import { tmpdir } from "node:os";
+import { FIXED_CLOCK_ENV, setClock } from "../src/record/mod.ts";
 import { approvingApprover, terminalApprover } from "../src/runtime/mod.ts";
 import type { RunEvent } from "../src/runtime/mod.ts";
 import { runTurn, type RunTurnOptions } from "../src/runtime/mod.ts";
@@ -20,8 +23,16 @@ import { runKilledTurn } from "../testing/killed_turn.ts";
 import { writeDemoWorkspace } from "../testing/demo_workspace.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { out: { type: "string" } } });
-const root = values.out ?? join(Deno.cwd(), "sessions", "examples");
-const indexPath = join(root, "index.json");
+const root = values.out ?? join(Deno.cwd(), "sessions");
+const indexPath = join(root, "examples.json");
+/**
+ * Example `n` happens at 2026-01-15 (8+n):00 UTC on a fixed clock seeded with `n`: its ids and
+ * times, and so its bytes, are the same each run, and the hours apart keep short ids short.
+ */
+function atHour(n: number): void {
+  Deno.env.set(FIXED_CLOCK_ENV, `${new Date(Date.UTC(2026, 0, 15, 8 + n)).toISOString()},${n}`);
+  setClock(undefined); // read the variable again
+}
 
 interface IndexEntry {
   id: string;
@@ -43,7 +54,9 @@ try {
   if (!(error instanceof Deno.errors.NotFound)) throw error;
 }
 
-const workspace = await Deno.makeTempDir({ prefix: "turnlog-examples-workspace-" });
+// A fixed path: it is recorded in each session_meta.
+const workspace = join(tmpdir(), "turnlog-examples-workspace");
+await Deno.remove(workspace, { recursive: true }).catch(() => {});
 await writeDemoWorkspace(workspace);
 
 await using connection = await connectModel({ model: "scripted" });
@@ -89,9 +102,11 @@ async function record(title: string, events: RunEvent[], turns: number): Promise
 }
 
 // 1. A fresh session: one turn with a tool call.
+atHour(1);
 await record("fresh: one turn, list_dir", await turn("list the files"), 1);
 
 // 2. Resumed twice: each turn's request carries the whole history.
+atHour(2);
 {
   const first = await turn("read notes.txt");
   const sessionId = started(first).sessionId;
@@ -104,6 +119,7 @@ await record("fresh: one turn, list_dir", await turn("list the files"), 1);
 }
 
 // 3. Interrupted by a real SIGKILL mid-tool, then resumed: one synthesized output.
+atHour(3);
 {
   const first = await turn("list the files");
   const { sessionId } = started(first);
@@ -122,6 +138,7 @@ await record("fresh: one turn, list_dir", await turn("list the files"), 1);
 }
 
 // 4. A change denied without a terminal, then allowed by an explicit policy.
+atHour(4);
 {
   const first = await turn("write summary.md with 'draft'");
   const { sessionId } = started(first);
@@ -134,6 +151,7 @@ await record("fresh: one turn, list_dir", await turn("list the files"), 1);
 }
 
 // 5. The Chat Completions wire API (recorded, and kept on resume).
+atHour(5);
 {
   const first = await turn("read notes.txt", { wireApi: "chat" });
   const { sessionId } = started(first);
@@ -145,6 +163,7 @@ await record("fresh: one turn, list_dir", await turn("list the files"), 1);
 }
 
 // 6. A turn cancelled through its AbortSignal while a tool ran.
+atHour(6);
 {
   const controller = new AbortController();
   const events: RunEvent[] = [];
@@ -166,6 +185,7 @@ await record("fresh: one turn, list_dir", await turn("list the files"), 1);
 
 // 7. A long conversation crosses a low compaction threshold: a checkpoint record, and the
 //    turns after it replay from there.
+atHour(7);
 {
   const compactor = createCompactor({ threshold: 850 });
   const first = await turn("read notes.txt", { compactor });

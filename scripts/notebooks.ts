@@ -10,6 +10,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { FIXED_CLOCK_ENV } from "../src/record/mod.ts";
 
 const HELP = `Usage: ./denow task notebooks [options] [name...]
 
@@ -220,6 +221,85 @@ function failureText(stderr: string): string {
   return (start >= 0 ? lines.slice(start) : lines.slice(-25)).join("\n").trim();
 }
 
+/** What running the notebooks shares. */
+interface Run {
+  options: Options;
+  env: Record<string, string>;
+  staging: string;
+  forbidden: string[];
+}
+
+/**
+ * The clock of notebook number `n`: fixed, so that its session ids and times (and so its
+ * outputs) are the same every run; each notebook its own, so two never share an id.
+ */
+function notebookClock(n: number): string {
+  return `${new Date(Date.UTC(2026, 0, 15, 9, n)).toISOString()},${n}`;
+}
+
+/** Type-checks, executes and checks one notebook, then writes it back; true when it passed. */
+async function runNotebook(run: Run, name: string, n: number): Promise<boolean> {
+  const begin = performance.now();
+  const typeErrors = await typeCheckNotebook(join(NOTEBOOKS_DIR, name), run.staging);
+  if (typeErrors) {
+    console.error(`FAIL ${name}: its code does not type-check\n\n${typeErrors}\n`);
+    return false;
+  }
+  const result = await new Deno.Command("jupyter", {
+    args: [
+      "nbconvert",
+      "--to",
+      "notebook",
+      "--execute",
+      "--output-dir",
+      run.staging,
+      `--ExecutePreprocessor.kernel_name=${KERNEL_NAME}`,
+      `--ExecutePreprocessor.timeout=${run.options.timeoutSeconds}`,
+      "--ExecutePreprocessor.startup_timeout=120",
+      // No per-cell timestamps: a re-run changes only what the code shows.
+      "--ExecutePreprocessor.record_timing=False",
+      join(NOTEBOOKS_DIR, name),
+    ],
+    cwd: ROOT,
+    env: { ...run.env, [FIXED_CLOCK_ENV]: notebookClock(n) },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const seconds = ((performance.now() - begin) / 1000).toFixed(1);
+  if (!result.success) {
+    console.error(`FAIL ${name} (${seconds} s): it raised an error\n`);
+    console.error(failureText(new TextDecoder().decode(result.stderr)) + "\n");
+    return false;
+  }
+  const executed = await Deno.readTextFile(join(run.staging, name));
+  const problems = checkExecutedNotebook(executed, { forbidden: run.forbidden });
+  if (problems.length > 0) {
+    console.error(`FAIL ${name} (${seconds} s):`);
+    for (const problem of problems) console.error(`  ${problem}`);
+    return false;
+  }
+  const target = join(run.options.outputDir ?? NOTEBOOKS_DIR, name);
+  await Deno.mkdir(dirname(target), { recursive: true });
+  await Deno.writeTextFile(target, executed);
+  const cells = (JSON.parse(executed) as { cells: NotebookCell[] }).cells;
+  const code = cells.filter((cell) => cell.cell_type === "code");
+  const outputs = code.reduce((sum, cell) => sum + (cell.outputs?.length ?? 0), 0);
+  const where = run.options.outputDir ? ` -> ${basename(run.options.outputDir)}/` : "";
+  console.log(`ok   ${name}: ${code.length} code cells, ${outputs} outputs (${seconds} s)${where}`);
+  return true;
+}
+
+/** The notebooks the names select (all without names), sorted. */
+async function selectNotebooks(names: string[]): Promise<string[]> {
+  const notebooks = [];
+  for await (const entry of Deno.readDir(NOTEBOOKS_DIR)) {
+    if (!entry.isFile || !entry.name.endsWith(".ipynb")) continue;
+    if (names.length > 0 && !names.some((name) => entry.name.includes(name))) continue;
+    notebooks.push(entry.name);
+  }
+  return notebooks.sort();
+}
+
 async function main(args: string[]): Promise<number> {
   let options: Options;
   try {
@@ -231,90 +311,40 @@ async function main(args: string[]): Promise<number> {
     options = parsed;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`notebooks: ${error.message}\n\n${HELP}`);
+    console.error(
+      `turnlog notebooks: ${error.message}\nRun ./denow task notebooks --help for the options.`,
+    );
     return 2;
   }
   if (!await jupyterAvailable()) {
     console.error(
-      "notebooks: Jupyter is not installed (jupyter nbconvert not found).\n" +
+      "turnlog notebooks: Jupyter is not installed (jupyter nbconvert not found)\n" +
         "Debian/Ubuntu: sudo apt-get install jupyter-nbconvert jupyter-client python3-nbclient",
     );
     return 2;
   }
-  const notebooks = [];
-  for await (const entry of Deno.readDir(NOTEBOOKS_DIR)) {
-    if (!entry.isFile || !entry.name.endsWith(".ipynb")) continue;
-    if (options.names.length > 0 && !options.names.some((name) => entry.name.includes(name))) {
-      continue;
-    }
-    notebooks.push(entry.name);
-  }
-  notebooks.sort();
+  const notebooks = await selectNotebooks(options.names);
   if (notebooks.length === 0) {
-    console.error(`notebooks: no notebook in notebooks/ matches ${options.names.join(", ")}`);
+    console.error(
+      `turnlog notebooks: no notebook in notebooks/ matches ${options.names.join(", ")}`,
+    );
     return 2;
   }
-
   const sessionsDir = await Deno.makeTempDir({ prefix: "turnlog-notebooks-sessions-" });
   const staging = await Deno.makeTempDir({ prefix: "turnlog-notebooks-out-" });
-  const forbidden = [ROOT + "/", dirname(sessionsDir) + "/"];
-  const env = await projectJupyter(sessionsDir);
+  const run: Run = {
+    options,
+    env: await projectJupyter(sessionsDir),
+    staging,
+    forbidden: [ROOT + "/", dirname(sessionsDir) + "/"],
+  };
   const started = performance.now();
   let failed = 0;
   try {
-    for (const name of notebooks) {
-      const begin = performance.now();
-      const typeErrors = await typeCheckNotebook(join(NOTEBOOKS_DIR, name), staging);
-      if (typeErrors) {
-        failed++;
-        console.error(`FAIL ${name}: its code does not type-check\n\n${typeErrors}\n`);
-        continue;
-      }
-      const result = await new Deno.Command("jupyter", {
-        args: [
-          "nbconvert",
-          "--to",
-          "notebook",
-          "--execute",
-          "--output-dir",
-          staging,
-          `--ExecutePreprocessor.kernel_name=${KERNEL_NAME}`,
-          `--ExecutePreprocessor.timeout=${options.timeoutSeconds}`,
-          "--ExecutePreprocessor.startup_timeout=120",
-          // No per-cell timestamps: a re-run changes only what the code shows.
-          "--ExecutePreprocessor.record_timing=False",
-          join(NOTEBOOKS_DIR, name),
-        ],
-        cwd: ROOT,
-        env,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const seconds = ((performance.now() - begin) / 1000).toFixed(1);
-      if (!result.success) {
-        failed++;
-        console.error(`FAIL ${name} (${seconds} s): it raised an error\n`);
-        console.error(failureText(new TextDecoder().decode(result.stderr)) + "\n");
-        continue;
-      }
-      const executed = await Deno.readTextFile(join(staging, name));
-      const problems = checkExecutedNotebook(executed, { forbidden });
-      if (problems.length > 0) {
-        failed++;
-        console.error(`FAIL ${name} (${seconds} s):`);
-        for (const problem of problems) console.error(`  ${problem}`);
-        continue;
-      }
-      const target = join(options.outputDir ?? NOTEBOOKS_DIR, name);
-      await Deno.mkdir(dirname(target), { recursive: true });
-      await Deno.writeTextFile(target, executed);
-      const cells = (JSON.parse(executed) as { cells: NotebookCell[] }).cells;
-      const code = cells.filter((cell) => cell.cell_type === "code");
-      const outputs = code.reduce((sum, cell) => sum + (cell.outputs?.length ?? 0), 0);
-      console.log(
-        `ok   ${name}: ${code.length} code cells, ${outputs} outputs (${seconds} s)` +
-          (options.outputDir ? ` -> ${basename(options.outputDir)}/` : ""),
-      );
+    for (const [n, name] of notebooks.entries()) {
+      // The clock goes by the notebook's own number, so running one alone changes nothing.
+      const number = Number(/^(\d+)_/.exec(name)?.[1] ?? n + 1);
+      if (!await runNotebook(run, name, number)) failed++;
     }
   } finally {
     await Deno.remove(sessionsDir, { recursive: true });
@@ -322,7 +352,9 @@ async function main(args: string[]): Promise<number> {
   }
   const total = ((performance.now() - started) / 1000).toFixed(1);
   if (failed > 0) {
-    console.error(`${failed} of ${notebooks.length} notebooks failed (${total} s)`);
+    console.error(
+      `turnlog notebooks: ${failed} of ${notebooks.length} notebooks failed (${total} s)`,
+    );
     return 1;
   }
   const where = options.outputDir ? `written to ${options.outputDir}` : "written back";

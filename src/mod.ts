@@ -8,7 +8,9 @@
  * - {@linkcode initializeSessionForRun} and {@linkcode resumeSession} rebuild the exact
  *   model-visible history from the file, repairing tool calls a crash left without an output;
  * - {@linkcode inspectSession} and {@linkcode repairSession} show a session turn by turn and
- *   repair a damaged file without losing a byte.
+ *   repair a damaged file without losing a byte;
+ * - {@linkcode readForeignSession} reads Codex CLI rollouts and Claude Code transcripts as
+ *   turnlog records, and {@linkcode importSession} continues one as a new turnlog session.
  *
  * @example
  * ```ts
@@ -44,3 +46,5 @@ export * from "./compaction/mod.ts";
 export * from "./resume/mod.ts";
 export * from "./inspect/mod.ts";
 export * from "./runtime/mod.ts";
+export * from "./formats/mod.ts";
+export * from "./import/mod.ts";

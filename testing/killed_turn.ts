@@ -9,6 +9,7 @@ import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { readRecords } from "../src/history/mod.ts";
 import { fileURLToPath } from "node:url";
 import { waitFor } from "./wait.ts";
+import { FIXED_CLOCK_ENV } from "../src/record/mod.ts";
 import type { RunEvent } from "../src/runtime/mod.ts";
 
 const CLI_PATH = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
@@ -35,6 +36,19 @@ async function fileHasCall(path: string, callId: string): Promise<boolean> {
     }
   }
   return false;
+}
+
+/**
+ * Under a fixed clock (`TURNLOG_FIXED_CLOCK`), the child's own: an hour later and another seed,
+ * so its ids are as reproducible as the parent's and never the same ones.
+ */
+function childClock(): Record<string, string> {
+  const value = Deno.env.get(FIXED_CLOCK_ENV);
+  if (!value) return {};
+  const [time, seed] = value.split(",");
+  const start = new Date(new Date(time ?? "").getTime() + 3_600_000);
+  if (Number.isNaN(start.getTime())) return {};
+  return { [FIXED_CLOCK_ENV]: `${start.toISOString()},${Number(seed ?? 1) + 1}` };
 }
 
 /**
@@ -74,7 +88,7 @@ export async function runKilledTurn(options: {
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...childClock() },
   }).spawn();
   const stderr = new Response(child.stderr).text();
   const events: RunEvent[] = [];

@@ -5,8 +5,8 @@ import { assert, assertEquals } from "./_assert.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { resumeSession } from "../src/resume/mod.ts";
 
-const ROOT = fileURLToPath(new URL("../sessions/examples", import.meta.url));
-const index = JSON.parse(await Deno.readTextFile(join(ROOT, "index.json"))) as {
+const ROOT = fileURLToPath(new URL("../sessions", import.meta.url));
+const index = JSON.parse(await Deno.readTextFile(join(ROOT, "examples.json"))) as {
   sessions: { id: string; file: string; title: string; turns: number; records: number }[];
 };
 
@@ -35,4 +35,30 @@ Deno.test("the shipped example sessions are healthy and show what their titles s
     if (report.session.wireApi === "chat") kinds.add("chat");
   }
   assertEquals([...kinds].sort(), ["cancelled", "chat", "checkpoint", "killed", "synthesized"]);
+});
+
+Deno.test("make_examples gives the shipped example sessions byte for byte (fixed clock, seeded ids)", async () => {
+  const out = await Deno.makeTempDir({ prefix: "turnlog-examples-" });
+  try {
+    const script = fileURLToPath(new URL("../scripts/make_examples.ts", import.meta.url));
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", script, "--out", out],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assertEquals(run.code, 0, new TextDecoder().decode(run.stderr));
+    assertEquals(
+      await Deno.readTextFile(join(out, "examples.json")),
+      await Deno.readTextFile(join(ROOT, "examples.json")),
+    );
+    for (const entry of index.sessions) {
+      assertEquals(
+        await Deno.readTextFile(join(out, entry.file)),
+        await Deno.readTextFile(join(ROOT, entry.file)),
+        entry.title,
+      );
+    }
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
 });

@@ -37,6 +37,29 @@ Deno.test("the header names the model and endpoint that answered", async () => {
   );
 });
 
+Deno.test("a continued session works in its recorded workspace unless --workspace says otherwise", async () => {
+  await using f = await folders();
+  await cli([...f.flags, "list the files"]);
+  const elsewhere = await Deno.makeTempDir();
+  try {
+    const next = await cli(["--sessions-dir", f.sessions, "--last", "read notes.txt"], elsewhere);
+    assertEquals(next.code, 0, next.stderr);
+    assertEquals(next.stdout.split("\n")[1], `workspace ${await Deno.realPath(f.workspace)}`);
+    assertMatch(next.stdout, /read_file\(notes\.txt\) returned: remember the milk/);
+    const there = await cli([
+      "--sessions-dir",
+      f.sessions,
+      "--last",
+      "--workspace",
+      elsewhere,
+      "list the files",
+    ]);
+    assertEquals(there.stdout.split("\n")[1], `workspace ${await Deno.realPath(elsewhere)}`);
+  } finally {
+    await Deno.remove(elsewhere, { recursive: true });
+  }
+});
+
 Deno.test("a recorded auto policy is said in the header and carried by the Continue command", async () => {
   await using f = await folders();
   const first = await cli([...f.flags, "--policy", "auto", "write hello to out.txt"]);
@@ -46,7 +69,7 @@ Deno.test("a recorded auto policy is said in the header and carried by the Conti
   const second = await cli([...f.flags, "--last", "read out.txt"]);
   assertEquals(second.code, 0, second.stderr);
   assertMatch(
-    second.stdout.split("\n")[1]!,
+    second.stdout.split("\n")[2]!,
     /^Policy auto \(recorded in this session\): tools run without asking; --policy ask-changes asks again\.$/,
   );
   assertMatch(second.stdout, /Continue .*--policy auto /);
@@ -136,4 +159,36 @@ Deno.test("fork without --at-turn keeps every turn; a turn past the end and an u
   const unknown = await cli([...f.flags, "--fork", "ffffffff", "x"]);
   assertEquals(unknown.code, 2);
   assertMatch(unknown.stderr, /^turnlog resume: Session not found/);
+});
+
+Deno.test("deno run cli/inspect.ts without flags: one line with the command that works, which does", async () => {
+  const repo = new URL("..", import.meta.url).pathname;
+  const run = async (args: string[]) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: repo,
+      stdin: "null",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const text = new TextDecoder();
+    return {
+      code: output.code,
+      stdout: text.decode(output.stdout),
+      stderr: text.decode(output.stderr),
+    };
+  };
+  const bare = await run(["run", "cli/inspect.ts", "019bc14f"]);
+  assertEquals(bare.code, 2);
+  assertEquals(bare.stderr.split("\n"), [
+    "turnlog inspect: needs permission to read sessions and read the variable TURNLOG_SESSIONS_DIR",
+    "Run: deno run --allow-read=sessions --allow-env=TURNLOG_SESSIONS_DIR cli/inspect.ts 019bc14f   (or ./denow task inspect ...)",
+    "",
+  ]);
+  const suggested = bare.stderr.split("\n")[1]!.replace(/^Run: deno /, "").replace(
+    / {3}\(or .*$/,
+    "",
+  );
+  const works = await run(suggested.split(" "));
+  assertEquals(works.code, 0, works.stderr);
+  assertMatch(works.stdout, /^Session 019bc14f-ef80-750e-87c5-0fd53d472f23 {2}healthy\n/);
 });

@@ -147,8 +147,24 @@ Deno.test("readForeignSession(claude-code) reports rewinds and local commands as
     '16 call toolu_O Bash {"command":"make"}',
   ]);
   assertEquals(facts.forks, [
-    { kind: "rewind", fromLine: 8, firstLine: 9, lastLine: 10, lines: 2, messages: 2 },
-    { kind: "local_command", fromLine: 1, firstLine: 17, lastLine: 18, lines: 2, messages: 2 },
+    {
+      kind: "rewind",
+      fromLine: 8,
+      firstLine: 9,
+      uuid: uuid(9),
+      lastLine: 10,
+      lines: 2,
+      messages: 2,
+    },
+    {
+      kind: "local_command",
+      fromLine: 1,
+      firstLine: 17,
+      uuid: uuid(17),
+      lastLine: 18,
+      lines: 2,
+      messages: 2,
+    },
   ]);
   const report = segment(path, entries);
   assertEquals(report.orphanCalls.map((o) => [o.line, o.turn, o.callId]), [[16, 2, "toolu_O"]]);

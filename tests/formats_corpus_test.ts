@@ -5,9 +5,23 @@
  */
 import { fileURLToPath } from "node:url";
 import { basename, join, relative } from "node:path";
-import { assert, assertEquals } from "./_assert.ts";
+import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { paired, resumedHistory, segment } from "./_formats.ts";
-import { collectSession, detectFormat, type SessionFormat } from "../src/formats/mod.ts";
+import { tempDir } from "./_helpers.ts";
+import { eventOf, harness, pairedCallCount } from "./_runtime_helpers.ts";
+import {
+  collectSession,
+  detectFormat,
+  findClaudeSession,
+  findCodexSession,
+  listClaudeSessions,
+  listCodexSessions,
+  type SessionFormat,
+} from "../src/formats/mod.ts";
+import { importSession } from "../src/import/mod.ts";
+import { InspectReportSchema } from "../src/inspect/schemas.ts";
+import { SessionFileError } from "../src/record/mod.ts";
+import { run as runInspect } from "../cli/inspect.ts";
 
 const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
 
@@ -154,4 +168,148 @@ Deno.test("readForeignSession() reads every file of the shared corpus", async (t
     });
   }
   console.log(`corpus: ${count} files read from ${CORPUS}\n${findings.join("\n")}`);
+});
+
+const CLI = fileURLToPath(new URL("../cli/inspect.ts", import.meta.url));
+
+/** Runs `cli/inspect.ts` as a user would, in a child process. */
+async function inspectCli(args: string[]) {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
+
+/** Runs `cli/inspect.ts` in this process (its `run()`), capturing what it writes. */
+async function inspectInProcess(args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runInspect(args, {
+    out: (text) => Promise.resolve(void (stdout += text)),
+    err: (text) => Promise.resolve(void (stderr += text)),
+  });
+  return { code, stdout, stderr };
+}
+
+/** The bytes and modification time of a file: what "never written" means. */
+async function fingerprint(path: string) {
+  return { bytes: await Deno.readFile(path), mtime: (await Deno.stat(path)).mtime?.getTime() };
+}
+
+Deno.test("cli/inspect.ts, then import and resume, on every file of the shared corpus", async () => {
+  if (!(await exists(CORPUS))) {
+    console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
+    return;
+  }
+  const paths = await Array.fromAsync(files(CORPUS));
+  for (const path of paths) {
+    const name = relative(CORPUS, path);
+    const { records } = await collectSession(path);
+    const calls = records.filter((r) =>
+      r.type === "response_item" && r.payload.type === "function_call"
+    ).length;
+    for (const args of [[path], ["--json", path], ["--json", "--entries", path]]) {
+      const ran = await inspectInProcess(args);
+      const all = ran.stdout + ran.stderr;
+      assert(!/\n\s+at .*(file|ext):/.test(all) && !/Uncaught/.test(all), `${name}: ${all}`);
+      assert(
+        ran.code === 0 || ran.code === 1,
+        `${name} ${args[0]}: exit ${ran.code} ${ran.stderr}`,
+      );
+      if (args[0] !== "--json") continue;
+      const report = InspectReportSchema.parse(JSON.parse(ran.stdout));
+      assertEquals(report.session.format, expectedFormat(path), name);
+      assertEquals(ran.code, report.healthy ? 0 : 1, name);
+      if (!report.healthy) {
+        assert(report.problems.length + report.orphanCalls.length > 0, name);
+      }
+      const counted = report.turns.reduce((sum, turn) => sum + turn.counts.function_call, 0) +
+        report.header.counts.function_call;
+      assertEquals(counted, calls, `${name}: per-turn calls`);
+    }
+  }
+  // A child process as a user runs it, once per format.
+  for (const dir of ["codex", "claude/projects"]) {
+    const path = paths.find((p) => relative(CORPUS, p).startsWith(dir))!;
+    const ran = await inspectCli([path]);
+    assert(ran.code === 0 || ran.code === 1, ran.stderr);
+    assert(ran.stdout.startsWith("Session "), ran.stdout);
+  }
+  await using h = await harness();
+  for (const path of paths) {
+    const name = relative(CORPUS, path);
+    const before = await fingerprint(path);
+    const { facts } = await collectSession(path);
+    if (facts.state !== "records") {
+      await assertRejects(() => importSession(path, { root: h.sessionsDir }), SessionFileError);
+      continue;
+    }
+    const imported = await importSession(path, { root: h.sessionsDir });
+    for (const wireApi of ["responses", "chat"] as const) {
+      const sent = h.sent.length;
+      const events = await h.turn("what have we done so far?", {
+        sessionId: imported.sessionId,
+        model: h.model.model,
+        wireApi,
+      });
+      eventOf(events, "run_succeeded");
+      // The first request of the turn carries the whole imported history, every call paired.
+      assert(pairedCallCount(h.sent[sent]) >= imported.calls, `${name} (${wireApi})`);
+      assertEquals(Array.isArray(h.sent[sent].input), wireApi === "responses");
+    }
+    assertEquals(await fingerprint(path), before, `${name} was written`);
+  }
+});
+
+Deno.test("listing and lookup work on the corpus's Claude Code projects folder and a Codex tree of its rollouts", async () => {
+  if (!(await exists(CORPUS))) {
+    console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
+    return;
+  }
+  const projects = join(CORPUS, "claude", "projects");
+  const listing = await listClaudeSessions(projects, { limit: 1000 });
+  assert(listing.sessions.length > 0);
+  for (const session of listing.sessions) {
+    assert(!session.id.startsWith("agent-") && session.sizeBytes > 0, session.path);
+    assertEquals((await findClaudeSession(projects, session.id)).path, session.path);
+  }
+  const listed = await inspectInProcess(["--list", "--limit", "1000", "--sessions-dir", projects]);
+  assertEquals(listed.code, 0, listed.stderr);
+  assertEquals(
+    listed.stdout.split("\n").filter((line) => /^[0-9a-f]{8}/.test(line)).length,
+    listing.sessions.length,
+  );
+  const first = listing.sessions[0]!;
+  const shown = await inspectInProcess(["--sessions-dir", projects, first.id.slice(0, 8)]);
+  assert(shown.stdout.startsWith(`Session ${first.id}`), shown.stdout + shown.stderr);
+  // Codex keeps rollouts in day folders: a tree of the corpus's rollouts, in a temp folder.
+  await using tree = await tempDir();
+  const rollouts = (await Array.fromAsync(files(join(CORPUS, "codex"))))
+    .filter((path) => basename(path).startsWith("rollout-"));
+  for (const path of rollouts) {
+    const day = basename(path).slice(8, 18).replaceAll("-", "/");
+    await Deno.mkdir(join(tree.path, day), { recursive: true });
+    await Deno.copyFile(path, join(tree.path, day, basename(path)));
+  }
+  const codex = await listCodexSessions(tree.path, { limit: 1000 });
+  assertEquals(codex.sessions.length, rollouts.length);
+  for (const session of codex.sessions) {
+    assertEquals(
+      basename((await findCodexSession(tree.path, session.id)).path),
+      basename(session.path),
+    );
+  }
+  const byPrefix = await inspectInProcess([
+    "--json",
+    "--sessions-dir",
+    tree.path,
+    codex.sessions[0]!.id.slice(0, 13),
+  ]);
+  assertEquals(
+    InspectReportSchema.parse(JSON.parse(byPrefix.stdout)).session.id,
+    codex.sessions[0]!.id,
+  );
 });

@@ -130,8 +130,8 @@ Deno.test({
     });
 
     await t.step("every example session opens clean, with its turns", async () => {
-      const examples = resolve(import.meta.dirname ?? ".", "..", "sessions", "examples");
-      const index = JSON.parse(await Deno.readTextFile(join(examples, "index.json"))) as {
+      const examples = resolve(import.meta.dirname ?? ".", "..", "sessions");
+      const index = JSON.parse(await Deno.readTextFile(join(examples, "examples.json"))) as {
         sessions: { id: string; file: string; title: string; turns: number }[];
       };
       assert(index.sessions.length > 0);

@@ -269,11 +269,12 @@ Deno.test("historySizeFromReport() equals historySizePerTurn() over the file's r
 Deno.test("renderSessionPage() shows forks and subagents when the report lists them", async () => {
   await using dir = await tempDir();
   const { report } = await storyReport(dir.path);
+  // Read defensively: fields of other shapes (an older or newer report) are passed over.
   const linked = {
     ...report,
     forks: [{ id: "fork-1", line: 6, turn: 1, title: `try <b>again</b>` }],
     subagents: [{ sessionId: "sub-1", turn: 3, task: "look it up" }, { nothing: true }],
-  };
+  } as unknown as InspectReport;
   const page = parsePage(
     renderSessionPage(linked, { sessionHref: (id) => `/sessions/${encodeURIComponent(id)}` }),
   );

@@ -111,7 +111,10 @@ Deno.test("cli: usage errors and unknown sessions exit 2 with a clear message", 
     [["--sessions-dir", dir.path, "a.b"], /Invalid session id "a\.b"/],
     [[`${dir.path}/missing.jsonl`], /No such session file: .*missing\.jsonl/],
     [[dir.path + "/"], /Not a session file: .* is a directory/],
-    [["--bogus"], /Unknown option '--bogus'[\s\S]*Run with --help/],
+    [
+      ["--bogus"],
+      /Unknown option '--bogus'\nRun \.\/denow task inspect --help for the options\.\n$/,
+    ],
     [["--write", a.location.path], /--write only goes with --repair/],
     [["--entries", a.location.path], /--entries only goes with --json, without --repair/],
     [["--json", "--repair", "--entries", a.location.path], /--entries only goes with --json/],
@@ -128,7 +131,7 @@ Deno.test("cli: usage errors and unknown sessions exit 2 with a clear message", 
   }
   const help = await inspect(["--help"]);
   assertEquals(help.code, 0);
-  assertMatch(help.stdout, /^Usage: deno task inspect/);
+  assertMatch(help.stdout, /^Usage: \.\/denow task inspect/);
 });
 
 Deno.test("cli: without an argument it lists the sessions of TURNLOG_SESSIONS_DIR, newest first", async () => {

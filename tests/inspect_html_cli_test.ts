@@ -109,7 +109,7 @@ Deno.test("cli: --html usage errors exit 2 with a clear message", async () => {
     const ran = await inspect(args);
     assertEquals(
       [ran.code, ran.stdout, ran.stderr],
-      [2, "", `turnlog inspect: ${message}\nRun with --help for usage.\n`],
+      [2, "", `turnlog inspect: ${message}\nRun ./denow task inspect --help for the options.\n`],
       args.join(" "),
     );
   }

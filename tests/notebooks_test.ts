@@ -42,6 +42,17 @@ const EXPECTED: Record<string, { svgCharts: number; phrases: string[] }> = {
     svgCharts: 2,
     phrases: ["the same document", "Synthesized outputs", "(none: killed)"],
   },
+  "05_other_tools.ipynb": {
+    svgCharts: 4,
+    phrases: [
+      "a Codex session_meta line",
+      "a Claude Code user line",
+      "(not shown: reasoning)",
+      "compact_boundary",
+      "every call paired",
+      "unchanged",
+    ],
+  },
 };
 
 interface Output {

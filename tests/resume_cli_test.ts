@@ -131,7 +131,8 @@ Deno.test("CLI: a change is denied without a terminal; bad flags exit 2; --help 
 });
 
 Deno.test("CLI: the no-argument demo kills a child mid-tool and repairs the session", async () => {
-  const demo = await cli([]);
+  const here = await Deno.makeTempDir({ prefix: "turnlog-demo-test-" });
+  const demo = await cli([], here);
   assertEquals(demo.code, 0, demo.stderr);
   assertMatch(demo.stdout, /child process killed \(SIGKILL\) while slow_task was running/);
   assertMatch(demo.stdout, /"type":"function_call","callId":"call_[^"]+","name":"slow_task"/);
@@ -145,7 +146,19 @@ Deno.test("CLI: the no-argument demo kills a child mid-tool and repairs the sess
     /turn 3 \(resumed\) +7 records +turn_context, function_call_output \(synthesized\), user message, function_call, function_call_output, assistant message, run_finished/,
   );
   const path = /total +\d+ records +(\S+\.jsonl)/.exec(demo.stdout)![1]!;
-  const { records, problems } = await collectRecords(path);
+  assertMatch(path, /^sessions\/\d{4}\/\d{2}\/\d{2}\//);
+  const prefix = /Next {5}\.\/denow task resume --session (\S+) "read notes\.txt"/.exec(
+    demo.stdout,
+  )![1]!;
+  assertMatch(
+    demo.stdout,
+    /Kept {5}the session sessions\/.*\n {9}its workspace sessions\/demo-workspace /,
+  );
+  // The kept session continues, in its recorded workspace, from the folder the demo ran in.
+  const next = await cli(["--session", prefix, "read notes.txt"], here);
+  assertEquals(next.code, 0, next.stderr);
+  assertMatch(next.stdout, /read_file\(notes\.txt\) returned 2 lines/);
+  const { records, problems } = await collectRecords(join(here, path));
   assertEquals(problems, []);
   assertEquals(
     records.filter((r) =>
@@ -154,7 +167,7 @@ Deno.test("CLI: the no-argument demo kills a child mid-tool and repairs the sess
     ).length,
     1,
   );
-  await Deno.remove(join(path, "..", "..", "..", "..", ".."), { recursive: true });
+  await Deno.remove(here, { recursive: true });
 });
 
 Deno.test("resume --compact-threshold compacts, and the next resume sends the compacted history", async () => {

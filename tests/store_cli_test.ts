@@ -67,7 +67,17 @@ Deno.test({
     const third = await cli(["--workspace", f.workspace, "--last", "what did I ask?"], ".", env);
     assertEquals(third.code, 0, third.stderr);
     assertMatch(third.stdout, /you asked me 2 things/);
-    assertMatch(third.stdout, /Continue \.\/denow task resume --workspace \S+ --session \S+ "/);
+    assertMatch(third.stdout, /Continue \.\/denow task resume --session \S+ "/);
+    // A fork in the database: a new session from the history; the listing says where from.
+    const id = /Session {2}(\S+)/.exec(first.stdout)![1]!;
+    const fork = await cli([...flags, "--fork", continued![2]!, "what did I ask?"]);
+    assertEquals(fork.code, 0, fork.stderr);
+    assertMatch(fork.stdout, new RegExp(`^Forked session \\S+ from ${id} \\(every turn\\)`));
+    assertMatch(fork.stdout, /you asked me 3 things/);
+    const listed = SessionListingSchema.parse(
+      JSON.parse((await inspect(["--list", "--json", "--store", url])).stdout),
+    );
+    assertEquals(listed.sessions.map((s) => s.forkedFrom), [id, null]);
     // Nothing went to a sessions folder.
     assertEquals(await Array.fromAsync(Deno.readDir(f.sessions)).catch(() => []), []);
   },

@@ -56,8 +56,26 @@ export interface ChartHeader {
   /** The chart's width in pixels. */
   width: number;
   title: string;
-  subtitle: string | undefined;
+  /** The subtitle wrapped to at most two lines (the second shortened when still too long). */
+  subtitle: string[];
   legend: { label: string; color: string; x: number; y: number }[];
+}
+
+/** Pixels per character of the 12 px subtitle, as linkedom cannot measure text. */
+const SUBTITLE_CHAR = 6.5;
+
+/** Wraps `text` at spaces into lines of at most `chars` characters; the last line is clipped. */
+function wrapText(text: string, chars: number, maxLines: number): string[] {
+  const lines: string[] = [];
+  let rest = text.trim();
+  while (rest.length > chars && lines.length < maxLines - 1) {
+    const cut = rest.lastIndexOf(" ", chars);
+    const at = cut > 0 ? cut : chars;
+    lines.push(rest.slice(0, at));
+    rest = rest.slice(at).trimStart();
+  }
+  if (rest !== "") lines.push(clip(rest, chars));
+  return lines;
 }
 
 /** The size, margins and style every turnlog chart shares, below its header. */
@@ -81,7 +99,8 @@ export function chartHeader(
   legend: LegendEntry[],
   width: number,
 ): ChartHeader {
-  let y = subtitle ? 66 : 44;
+  const lines = subtitle ? wrapText(subtitle, Math.floor((width - 32) / SUBTITLE_CHAR), 2) : [];
+  let y = 44 + 16 * lines.length + (lines.length > 0 ? 6 : 0);
   let x = 16;
   const placed: ChartHeader["legend"] = [];
   for (const entry of legend) {
@@ -94,7 +113,13 @@ export function chartHeader(
     placed.push({ ...entry, x, y });
     x += entryWidth;
   }
-  return { height: y + (legend.length > 0 ? 12 : -8), width, title, subtitle, legend: placed };
+  return {
+    height: y + (legend.length > 0 ? 12 : -8),
+    width,
+    title,
+    subtitle: lines,
+    legend: placed,
+  };
 }
 
 /**
@@ -161,15 +186,15 @@ export function finishSvg(rendered: unknown, header: ChartHeader): string {
   });
   heading.textContent = fitText(header.title, header.width - 32, 9.5);
   const added: SvgNode[] = [title, background, heading];
-  if (header.subtitle) {
+  for (const [index, text] of header.subtitle.entries()) {
     const line = element("text", {
       x: 16,
-      y: 44,
+      y: 44 + 16 * index,
       "text-anchor": "start",
       "font-size": 12,
       fill: "#59636e",
     });
-    line.textContent = fitText(header.subtitle, header.width - 32, 6.5);
+    line.textContent = text;
     added.push(line);
   }
   for (const entry of header.legend) {

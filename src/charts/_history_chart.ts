@@ -77,7 +77,7 @@ interface Layout {
   turns: number[];
   lastTurn: number;
   compactions: Point[];
-  /** Many compactions: the legend names their rules instead of a label each. */
+  /** More than one compaction: the legend names their rules instead of a label each. */
   crowded: boolean;
   /** The points whose value is written next to their dot. */
   labelled: Point[];
@@ -91,7 +91,8 @@ function layoutOf(points: readonly HistorySizePoint[]): Layout {
   const compactions = data.filter((point) => point.moment === "before compaction");
   // Every value is written next to its dot unless that would crowd the chart; then only the
   // ones around a compaction and the last one are; with many compactions, only the last one.
-  const crowded = compactions.length > 3;
+  // Two labels beside two rules a turn apart would overlap: the legend names them instead.
+  const crowded = compactions.length > 1;
   const labelled = data.length <= 12
     ? data
     : data.filter((point, index) =>

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import type { LineProblem } from "../record/_parse.ts";
 import type { ApprovalMode, SessionRecord } from "../record/mod.ts";
 
@@ -60,6 +61,11 @@ export interface TokenTotals {
   total: number;
 }
 
+/** Token totals of nothing yet, to add to. */
+export function noTokens(): TokenTotals {
+  return { input: 0, output: 0, cacheRead: 0, cacheCreation: 0, reasoningOutput: 0, total: 0 };
+}
+
 /** How a branch that is not the conversation left it. */
 export type ForkKind =
   | "rewind"
@@ -77,6 +83,8 @@ export interface ForeignFork {
   fromLine: number | null;
   /** The branch's first line. */
   firstLine: number;
+  /** The `uuid` of the branch's first line (Claude Code names every line), or null. */
+  uuid: string | null;
   /** The branch's last line. */
   lastLine: number;
   /** Lines in the branch. */
@@ -208,11 +216,11 @@ export interface ForeignFacts {
   claudeCode: ClaudeCodeFacts | null;
 }
 
-/** A foreign file that cannot be read as asked. */
-export class ForeignSessionError extends Error {
+/** A foreign file that cannot be read as asked (a command exits with 2). */
+export class ForeignSessionError extends TurnlogError {
   /** An error about a foreign session file. */
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("session_file", message, options);
     this.name = "ForeignSessionError";
   }
 }

@@ -10,5 +10,6 @@ export * from "./_types.ts";
 export * from "./_detect.ts";
 export * from "./_read.ts";
 export * from "./_find.ts";
+export * from "./_sources.ts";
 export * from "./codex/mod.ts";
 export * from "./claude_code/mod.ts";

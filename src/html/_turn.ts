@@ -5,7 +5,14 @@
  *
  * @module
  */
-import type { Header, InspectReport, OrphanCall, Turn, TurnEntry } from "../inspect/mod.ts";
+import {
+  BlockOutputs,
+  type Header,
+  type InspectReport,
+  type OrphanCall,
+  type Turn,
+  type TurnEntry,
+} from "../inspect/mod.ts";
 import { clipText, escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
 import { formatNumber, formatTime, plural } from "../text/mod.ts";
 import type { LinkedSession } from "./_links.ts";
@@ -189,8 +196,8 @@ function linkHtml(link: LinkedSession, settings: TurnSettings): string {
 
 function entryHtml(
   entry: TurnEntry,
-  byLine: Map<number, TurnEntry>,
-  shownBeneath: Set<number>,
+  outputs: BlockOutputs,
+  shownBeneath: Set<TurnEntry>,
   turnIndex: number | null,
   settings: TurnSettings,
 ): string {
@@ -213,10 +220,8 @@ function entryHtml(
         textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: false })
       }</div>`;
     case "function_call": {
-      const output = entry.output;
-      const found = output && output.turn === turnIndex ? byLine.get(output.line) : undefined;
-      const paired = found?.kind === "function_call_output" ? found : undefined;
-      if (paired) shownBeneath.add(paired.line);
+      const paired = outputs.answer(entry, turnIndex);
+      if (paired) shownBeneath.add(paired);
       return callHtml(entry, paired, settings);
     }
     case "function_call_output":
@@ -240,7 +245,19 @@ function entryHtml(
           ` <span class="mono">${escapeText(withoutLocation(entry.message, entry.line))}</span>`,
         )
       }</div>`;
+    case "ignored":
+      return ignoredHtml(entry);
   }
+}
+
+/** What turnlog's model cannot hold (another tool's file): counted, not shown. */
+function ignoredHtml(entry: Extract<TurnEntry, { kind: "ignored" }>): string {
+  const kinds = Object.entries(entry.kinds).sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${formatNumber(n)} ${escapeText(kind)}`).join(", ");
+  const lines = entry.lastLine > entry.line ? ` (lines ${entry.line}-${entry.lastLine})` : "";
+  return `<div class="entry ignored" data-ignored="${
+    escapeHtml(Object.keys(entry.kinds).join(" "))
+  }">${head("ignored", entry.line, ` <span class="muted">${kinds}${lines}</span>`)}</div>`;
 }
 
 /** The lines of a block (the header or a turn) as HTML, with the links that fall in it. */
@@ -250,17 +267,16 @@ export function blockHtml(
   settings: TurnSettings,
 ): string {
   const entries = block.entries ?? [];
-  const byLine = new Map<number, TurnEntry>();
-  for (const entry of entries) byLine.set(entry.line, entry);
-  const shownBeneath = new Set<number>();
+  const outputs = new BlockOutputs(entries);
+  const shownBeneath = new Set<TurnEntry>();
   const links = turnIndex === null ? [] : [...(settings.links.get(turnIndex) ?? [])];
   const out: string[] = [];
   for (const entry of entries) {
     while (links.length > 0 && links[0]!.line !== null && links[0]!.line < entry.line) {
       out.push(linkHtml(links.shift()!, settings));
     }
-    if (shownBeneath.has(entry.line)) continue;
-    out.push(entryHtml(entry, byLine, shownBeneath, turnIndex, settings));
+    if (shownBeneath.has(entry)) continue;
+    out.push(entryHtml(entry, outputs, shownBeneath, turnIndex, settings));
   }
   for (const link of links) out.push(linkHtml(link, settings));
   return out.join("\n");

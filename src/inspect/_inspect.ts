@@ -5,9 +5,11 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
+import { detectFormat } from "../formats/mod.ts";
 import { readLines } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/mod.ts";
+import { inspectForeignFile } from "./_foreign.ts";
 import { type SegmenterOptions, TurnSegmenter } from "./_segmenter.ts";
 import type { InspectReport } from "./_types.ts";
 
@@ -23,6 +25,11 @@ export interface InspectOptions extends SegmenterOptions {
    * absent: the report has none.
    */
   commandFor?: ((point: ContinuePoint) => string) | undefined;
+  /**
+   * The command a person runs to continue another tool's session in turnlog (an import), for
+   * the report's `continueCommand`; absent: none.
+   */
+  importCommandFor?: ((path: string) => string) | undefined;
 }
 
 /** A path that exists but is not a regular file. */
@@ -40,7 +47,9 @@ export class NotAFileError extends TurnlogError {
 
 /**
  * Segments the session file at `path`, streaming, without changing it, and works out where
- * the session continues from (the shortest id prefix that finds it in its store).
+ * the session continues from (the shortest id prefix that finds it in its store). A Codex
+ * rollout or a Claude Code transcript (told from its head) is read by its adapter; any other
+ * file as turnlog's own, however broken.
  *
  * @throws {Deno.errors.NotFound} when there is no such file
  * @throws {NotAFileError} when the path is a folder or another special file
@@ -51,6 +60,12 @@ export async function inspectSession(
 ): Promise<InspectReport> {
   const info = await Deno.stat(path);
   if (!info.isFile) throw new NotAFileError(path);
+  const detected = await detectFormat(path);
+  if (detected.format === "codex" || detected.format === "claude-code") {
+    const segmented = await inspectForeignFile(path, detected.format, options);
+    const command = segmented.session.state === "records" ? options.importCommandFor : undefined;
+    return { ...segmented, continueCommand: command?.(path) ?? null, continuePrefix: null };
+  }
   const segmenter = new TurnSegmenter(path, options);
   for await (const line of readLines(path)) {
     if (line.text.length === 0 && line.terminated) continue;

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { LineRef, TurnEntry } from "./_types.ts";
+import type { ResponseItem } from "../record/mod.ts";
+import type { LineRef, OutputEntry as PublicOutputEntry, TurnEntry } from "./_types.ts";
 
 /** The byte range of a line, terminator included. */
 export interface LineRange {
@@ -64,6 +65,22 @@ export class HistoryPairing {
     this.#pending.clear();
     this.#called.clear();
     this.#dropped = [];
+  }
+
+  /**
+   * A checkpoint at `origin` replaced the history with `items` (as replay has it): the
+   * pairing starts again from them.
+   */
+  restart(items: readonly ResponseItem[], origin: Origin): void {
+    this.reset();
+    const kept: Origin = { ...origin, inCheckpoint: true };
+    for (const item of items) {
+      if (item.type === "function_call") {
+        this.call(kept, { callId: item.callId, name: item.name, entry: undefined });
+      } else if (item.type === "function_call_output") {
+        this.output(kept, { callId: item.callId, toolName: item.toolName, entry: undefined });
+      }
+    }
   }
 
   /** A call joins the history. */
@@ -127,5 +144,45 @@ export class LinePairing {
     if (waiting && waiting.length === 0) this.#unanswered.delete(callId);
     if (call?.entry) call.entry.output = ref;
     return call?.ref;
+  }
+}
+
+/**
+ * The outputs among a block's entries (a turn's, the header's), found by the line and call id
+ * a call's entry points at: another tool's line can hold several outputs, and a message too,
+ * so a line number alone does not name an output.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BlockOutputs, type TurnEntry } from "./mod.ts";
+ * const output: TurnEntry = {
+ *   kind: "function_call_output", line: 3, callId: "c1", toolName: "t", isError: false,
+ *   synthesized: false, text: "ok", chars: 2, call: { line: 2, turn: 1 }, dropped: null,
+ * };
+ * const outputs = new BlockOutputs([output]);
+ * assert.equal(outputs.answer({ callId: "c1", output: { line: 3, turn: 1 } }, 1), output);
+ * ```
+ */
+export class BlockOutputs {
+  readonly #byKey = new Map<string, PublicOutputEntry>();
+
+  /** The outputs of `entries`, the first of each line and call id. */
+  constructor(entries: readonly TurnEntry[]) {
+    for (const entry of entries) {
+      if (entry.kind !== "function_call_output") continue;
+      const key = `${entry.line} ${entry.callId}`;
+      if (!this.#byKey.has(key)) this.#byKey.set(key, entry);
+    }
+  }
+
+  /** The output that answers `call` in this block (turn `turn`; null: the header), if any. */
+  answer(
+    call: { callId: string; output: LineRef | null },
+    turn: number | null,
+  ): PublicOutputEntry | undefined {
+    const output = call.output;
+    if (!output || output.turn !== turn) return undefined;
+    return this.#byKey.get(`${output.line} ${call.callId}`);
   }
 }

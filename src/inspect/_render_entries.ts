@@ -5,6 +5,8 @@
  * @module
  */
 import { formatNumber, plural, type Style, visible } from "../text/mod.ts";
+import { BlockOutputs } from "./_pairing.ts";
+import { kindCounts } from "./_render_facts.ts";
 import type { View } from "./_render_text.ts";
 import type { Header, Turn, TurnEntry } from "./_types.ts";
 
@@ -19,6 +21,8 @@ export interface BlockLayout {
   turn: number | null;
   /** True for the file's last turn (it may still be running). */
   last: boolean;
+  /** True for another tool's file: turnlog does not repair it in place. */
+  foreign?: boolean;
 }
 
 const LABEL = 10;
@@ -33,6 +37,9 @@ class BlockWriter {
   }
   get view(): View {
     return this.#layout.view;
+  }
+  get foreign(): boolean {
+    return this.#layout.foreign === true;
   }
   gutter(line: number): string {
     return this.view.paint("dim", `${String(line).padStart(this.#layout.lineWidth)} │ `);
@@ -108,12 +115,10 @@ function callFate(w: BlockWriter, entry: EntryOf<"function_call">): string {
     return `  ↳ ${paint("dim", `output at line ${output.line}${turn}`)}`;
   }
   if (entry.orphan) {
-    return `  ${
-      paint(
-        "yellow",
-        "⚠ no output: resume would synthesize an output (--repair --write appends it now)",
-      )
-    }`;
+    const fix = w.foreign
+      ? "⚠ no output: an import gives it a synthesized output"
+      : "⚠ no output: resume would synthesize an output (--repair --write appends it now)";
+    return `  ${paint("yellow", fix)}`;
   }
   return `  ${paint("dim", "no output; a later checkpoint removed the call from the history")}`;
 }
@@ -192,14 +197,24 @@ function problem(w: BlockWriter, entry: EntryOf<"problem">): void {
   );
 }
 
+/** What turnlog's model cannot hold, on consecutive lines: counted, not shown. */
+function ignored(w: BlockWriter, entry: EntryOf<"ignored">): void {
+  const lines = entry.lastLine > entry.line ? ` (lines ${entry.line}-${entry.lastLine})` : "";
+  w.row(
+    entry.line,
+    w.view.paint("dim", "ignored".padEnd(LABEL)),
+    w.view.paint("dim", `${kindCounts(entry.kinds)}${lines}`),
+  );
+}
+
 /** The lines of a block; a call's output in the same block is shown beneath the call. */
 export function renderBlock(block: Header | Turn, layout: BlockLayout): string[] {
   const w = new BlockWriter(layout);
   const entries = block.entries ?? [];
-  const byLine = new Map(entries.map((entry) => [entry.line, entry]));
-  const shownBeneath = new Set<number>();
+  const outputs = new BlockOutputs(entries);
+  const shownBeneath = new Set<TurnEntry>();
   for (const entry of entries) {
-    if (shownBeneath.has(entry.line)) continue;
+    if (shownBeneath.has(entry)) continue;
     switch (entry.kind) {
       case "message":
         message(w, entry);
@@ -208,10 +223,8 @@ export function renderBlock(block: Header | Turn, layout: BlockLayout): string[]
         summary(w, entry);
         break;
       case "function_call": {
-        const output = entry.output;
-        const paired = output && output.turn === layout.turn ? byLine.get(output.line) : undefined;
-        const beneath = paired?.kind === "function_call_output" ? paired : undefined;
-        if (beneath) shownBeneath.add(beneath.line);
+        const beneath = outputs.answer(entry, layout.turn);
+        if (beneath) shownBeneath.add(beneath);
         call(w, entry, beneath);
         break;
       }
@@ -234,6 +247,9 @@ export function renderBlock(block: Header | Turn, layout: BlockLayout): string[]
         break;
       case "problem":
         problem(w, entry);
+        break;
+      case "ignored":
+        ignored(w, entry);
         break;
     }
   }

@@ -1,8 +1,10 @@
 /**
- * The text view of a store's listing: the newest sessions first, one line each.
+ * The text views of a listing: turnlog's store, or a Codex or Claude Code root; the newest
+ * sessions first, one line each.
  *
  * @module
  */
+import type { ForeignListing } from "../formats/mod.ts";
 import type { SessionListing } from "../store/mod.ts";
 import { clip, formatNumber, formatTime, painter, visible } from "../text/mod.ts";
 import type { RenderOptions } from "./_render_text.ts";
@@ -39,5 +41,74 @@ export function renderListing(listing: SessionListing, options: RenderOptions): 
     out.push(paint("dim", `(more sessions: --limit N shows more)`));
   }
   out.push(paint("dim", "Inspect one: ./denow task inspect <id prefix>"));
+  return out.join("\n") + "\n";
+}
+
+/** The shortest prefix of each id, 8 characters at least, that no other listed id shares. */
+function shortIds(ids: readonly string[]): string[] {
+  return ids.map((id) => {
+    let length = Math.min(8, id.length);
+    while (
+      length < id.length &&
+      ids.some((other) => other !== id && other.startsWith(id.slice(0, length)))
+    ) {
+      length++;
+    }
+    return id.slice(0, length);
+  });
+}
+
+/** Options of {@linkcode renderForeignListing}. */
+export interface ForeignListingOptions extends RenderOptions {
+  /** The flags that name the root in the commands it suggests. @default {"--codex"} or {"--claude"} */
+  flags?: string;
+}
+
+/**
+ * Renders a listing of Codex or Claude Code sessions, newest first: id prefix, time, git
+ * branch, and the title or first prompt.
+ */
+export function renderForeignListing(
+  listing: ForeignListing,
+  options: ForeignListingOptions,
+): string {
+  const paint = painter(options.color);
+  const tool = listing.format === "codex" ? "Codex" : "Claude Code";
+  if (listing.sessions.length === 0) {
+    return `No ${tool} sessions in ${visible(listing.root)}\n`;
+  }
+  const prefixes = shortIds(listing.sessions.map((s) => s.id));
+  const rows = listing.sessions.map((s, i) => {
+    const time = listing.format === "codex" ? s.created : s.modified ?? s.created;
+    const what = s.title ?? s.preview ?? "(no prompt)";
+    return [
+      prefixes[i]!,
+      time ? formatTime(time) : "unknown",
+      visible(s.gitBranch ?? "-"),
+      visible(clip(what, options.textChars ?? 60)),
+    ];
+  });
+  const title = [
+    "id prefix",
+    listing.format === "codex" ? "created" : "modified",
+    "branch",
+    "title or first prompt",
+  ];
+  const widths = title.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 3 ? cell : cell.padEnd(widths[i]!))).join("  ");
+  const out = [
+    paint("bold", `${tool} sessions in ${visible(listing.root)}, newest first`),
+    paint("dim", line(title)),
+    ...rows.map(line),
+  ];
+  if (listing.more) out.push(paint("dim", `(more sessions: --limit N shows more)`));
+  const flag = options.flags ?? (listing.format === "codex" ? "--codex" : "--claude");
+  out.push(
+    paint(
+      "dim",
+      `Inspect one: ./denow task inspect ${flag} <id prefix>; continue it in turnlog: ./denow task import ${flag} <id prefix>`,
+    ),
+  );
   return out.join("\n") + "\n";
 }

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { ForkedFrom } from "../record/mod.ts";
 import { formatNumber, formatTime, type Painter, plural, visible } from "../text/mod.ts";
 import { renderBlock } from "./_render_entries.ts";
+import { FORMAT_NAMES, linkedSections, sessionHeader } from "./_render_facts.ts";
 import { type RenderOptions, sizeWithBytes, type View, viewOf } from "./_render_text.ts";
 import {
   type InspectReport,
@@ -15,48 +15,6 @@ import {
   type RecordCounts,
   type Turn,
 } from "./_types.ts";
-
-function forkedText(from: ForkedFrom): string {
-  const upTo = from.turn === null ? "every turn" : `the turns before turn ${from.turn}`;
-  return `from ${from.sessionId} (${upTo})`;
-}
-
-function sessionHeader(report: InspectReport, paint: Painter): string[] {
-  const { session, totals } = report;
-  const findings = [
-    report.problems.length > 0 ? plural(report.problems.length, "problem") : "",
-    report.orphanCalls.length > 0 ? plural(report.orphanCalls.length, "orphan call") : "",
-  ].filter(Boolean);
-  const verdict = findings.length === 0
-    ? paint("green", "healthy")
-    : paint("red", findings.join(", "));
-  const field = (name: string, value: string) => `  ${paint("dim", name.padEnd(9))}${value}`;
-  const model = session.model === null
-    ? "unknown"
-    : `${visible(session.model)} (${visible(session.modelProvider ?? "?")}, ${session.wireApi})`;
-  return [
-    `${paint("bold", `Session ${session.id ?? "(unknown id)"}`)}  ${verdict}`,
-    field("file", visible(session.path)),
-    field(
-      "size",
-      `${sizeWithBytes(session.sizeBytes)}, ${plural(session.records, "record")}, ${
-        plural(session.lines, "line")
-      }`,
-    ),
-    field("created", session.created ? formatTime(session.created) : "unknown"),
-    field("cwd", session.cwd === null ? "unknown" : visible(session.cwd)),
-    field("model", model),
-    field("policy", session.policy?.approval ?? "unknown"),
-    ...(session.forkedFrom ? [field("forked", forkedText(session.forkedFrom))] : []),
-    field(
-      "turns",
-      `${
-        formatNumber(totals.turns)
-      } (${totals.resumedTurns} resumed, ${totals.unfinishedTurns} did not finish)`,
-    ),
-    "",
-  ];
-}
 
 /** A turn's heading: its run, time, model, policy and lines. */
 function turnHeading(turn: Turn, paint: Painter): string {
@@ -74,18 +32,22 @@ function turnHeading(turn: Turn, paint: Painter): string {
 
 function blocks(report: InspectReport, view: View): string[] {
   const { paint } = view;
+  const foreign = report.session.format !== "turnlog";
   const lineWidth = String(
     Math.max(1, report.session.lines, ...report.problems.map((p) => p.line)),
   ).length;
   const out: string[] = [];
   if ((report.header.entries?.length ?? 0) > 0) {
     out.push(paint("bold", `── Before the first turn (lines 1-${report.header.endLine}) ──`));
-    out.push(...renderBlock(report.header, { view, lineWidth, turn: null, last: false }), "");
+    out.push(
+      ...renderBlock(report.header, { view, lineWidth, turn: null, last: false, foreign }),
+      "",
+    );
   }
   for (const [index, turn] of report.turns.entries()) {
     const last = index === report.turns.length - 1;
     out.push(turnHeading(turn, paint));
-    out.push(...renderBlock(turn, { view, lineWidth, turn: turn.index, last }), "");
+    out.push(...renderBlock(turn, { view, lineWidth, turn: turn.index, last, foreign }), "");
   }
   if (report.turns.length === 0) out.push(paint("dim", "(no turns)"), "");
   return out;
@@ -101,13 +63,18 @@ const COLUMN_TITLES: Record<keyof RecordCounts, string> = {
   compaction_checkpoint: "checkpoint",
   run_finished: "finished",
   problem_lines: "bad line",
+  ignored: "ignored",
   total: "total",
 };
 
 function countTable(report: InspectReport, paint: Painter): string[] {
   const rows: string[][] = [];
-  const title = ["turn", "lines", ...RECORD_COUNT_COLUMNS.map((c) => COLUMN_TITLES[c])];
-  const cells = (counts: RecordCounts) => RECORD_COUNT_COLUMNS.map((c) => formatNumber(counts[c]));
+  // A turnlog file never has ignored things: the column shows only when a file has some.
+  const columns = RECORD_COUNT_COLUMNS.filter((c) =>
+    c !== "ignored" || report.totals.counts.ignored > 0
+  );
+  const title = ["turn", "lines", ...columns.map((c) => COLUMN_TITLES[c])];
+  const cells = (counts: RecordCounts) => columns.map((c) => formatNumber(counts[c]));
   if (report.header.endLine > 0) {
     rows.push(["header", `1-${report.header.endLine}`, ...cells(report.header.counts)]);
   }
@@ -132,6 +99,9 @@ function countTable(report: InspectReport, paint: Painter): string[] {
 
 function findings(report: InspectReport, paint: Painter): string[] {
   const out: string[] = [];
+  const fix = report.session.format === "turnlog"
+    ? "resume would synthesize an output"
+    : "an import gives it a synthesized output";
   const section = (title: string, lines: string[]) => out.push(title, ...lines, "");
   if (report.synthesizedOutputs.length > 0) {
     section(
@@ -153,7 +123,7 @@ function findings(report: InspectReport, paint: Painter): string[] {
       report.orphanCalls.map((c) =>
         `  line ${c.line} (turn ${c.turn ?? "-"}): ${visible(c.callId)} (${visible(c.name)})${
           c.inCheckpoint ? " in the checkpoint's replacement history" : ""
-        }: resume would synthesize an output`
+        }: ${fix}`
       ),
     );
   }
@@ -167,6 +137,23 @@ function findings(report: InspectReport, paint: Painter): string[] {
 }
 
 function nextSteps(report: InspectReport, paint: Painter): string[] {
+  const format = report.session.format;
+  if (format !== "turnlog") {
+    if (report.session.state !== "records") return [];
+    const out = report.continueCommand
+      ? [paint("bold", "Continue it in turnlog (a new session; this file is never written):"), [
+        `  ${report.continueCommand}`,
+      ]].flat()
+      : [];
+    if (!report.healthy) {
+      out.push(paint(
+        "dim",
+        `Repairing a ${FORMAT_NAMES[format]} in place is not supported yet; ` +
+          "an import pairs every call in the new session.",
+      ));
+    }
+    return out;
+  }
   const out = report.continueCommand
     ? [paint("bold", "Continue this session:"), `  ${report.continueCommand}`]
     : [paint("dim", "No continue command: the file is not in a sessions store under its id.")];
@@ -185,10 +172,15 @@ function nextSteps(report: InspectReport, paint: Painter): string[] {
  */
 export function renderReport(report: InspectReport, options: RenderOptions): string {
   const view = viewOf(options);
+  const { session } = report;
+  const size = `${sizeWithBytes(session.sizeBytes)}, ${plural(session.records, "record")}, ${
+    plural(session.lines, "line")
+  }`;
   return [
-    ...sessionHeader(report, view.paint),
+    ...sessionHeader(report, view.paint, size),
     ...blocks(report, view),
     ...countTable(report, view.paint),
+    ...linkedSections(report, view.paint),
     ...findings(report, view.paint),
     ...nextSteps(report, view.paint),
   ].join("\n") + "\n";

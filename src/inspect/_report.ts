@@ -5,7 +5,8 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import type { SessionMeta } from "../record/mod.ts";
+import type { SessionState } from "../formats/mod.ts";
+import type { SessionMeta, SessionRecord, TurnContext, Usage } from "../record/mod.ts";
 import { parseSessionFileName } from "../store/mod.ts";
 import type { DroppedOutput, PendingCall } from "./_pairing.ts";
 import type {
@@ -31,8 +32,80 @@ export function emptyCounts(): RecordCounts {
     compaction_checkpoint: 0,
     run_finished: 0,
     problem_lines: 0,
+    ignored: 0,
     total: 0,
   };
+}
+
+/** The count column a record goes in. */
+export function countColumn(record: SessionRecord): keyof RecordCounts {
+  return record.type === "response_item" ? record.payload.type : record.type;
+}
+
+/** A turn opened by a `turn_context` record at `line`. */
+export function newTurn(
+  index: number,
+  line: number,
+  record: SessionRecord & { payload: TurnContext },
+): Turn {
+  const { payload } = record;
+  return {
+    index,
+    runId: payload.runId,
+    startLine: line,
+    endLine: line,
+    time: record.timestamp,
+    resumed: payload.resumed,
+    model: payload.model,
+    wireApi: payload.wireApi,
+    policy: payload.policy,
+    outcome: null,
+    error: null,
+    rounds: null,
+    usage: null,
+    counts: emptyCounts(),
+    ignored: {},
+  };
+}
+
+/** A run of records before the first turn_context: one problem says so. */
+export interface Stray {
+  line: number;
+  type: string;
+  count: number;
+  lastLine: number;
+}
+
+/**
+ * The problems of the file as a whole: no valid record at all (unless the file is known to
+ * hold no conversation), and one for a run of records before the first turn.
+ */
+export function fileProblems(
+  path: string,
+  file: { noRecord: boolean; lines: number; lastLine: number; stray: Stray | undefined },
+): InspectProblem[] {
+  const problems: InspectProblem[] = [];
+  const whole = { turn: null, start: null, end: null };
+  if (file.noRecord) {
+    problems.push({
+      line: Math.max(1, file.lastLine),
+      kind: "missing_session_meta",
+      message: `${path}:1: ${
+        file.lines === 0 ? "empty session file" : "no line is a valid record"
+      }, no session_meta record: resume refuses this file`,
+      ...whole,
+    });
+  }
+  if (!file.stray) return problems;
+  const { line, type, count, lastLine } = file.stray;
+  const more = count > 1 ? ` (and ${count - 1} more, up to line ${lastLine})` : "";
+  problems.push({
+    line,
+    kind: "record_before_first_turn",
+    message: `${path}:${line}: a ${type} record before the first turn_context${more}`,
+    ...whole,
+  });
+  return problems;
 }
 
 /** The sums over the header and every turn. */
@@ -42,6 +115,10 @@ export function totalsOf(header: Header, turns: readonly Turn[]): Totals {
     for (const column of Object.keys(counts) as (keyof RecordCounts)[]) {
       counts[column] += block.counts[column];
     }
+  }
+  const ignored: Record<string, number> = {};
+  for (const block of [header, ...turns]) {
+    for (const [kind, n] of Object.entries(block.ignored)) ignored[kind] = (ignored[kind] ?? 0) + n;
   }
   const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   for (const turn of turns) {
@@ -56,22 +133,58 @@ export function totalsOf(header: Header, turns: readonly Turn[]): Totals {
     resumedTurns: turns.filter((turn) => turn.resumed).length,
     counts,
     usage,
+    ignored,
   };
 }
 
-/** The session as its `session_meta` and its file describe it. */
+/** What the segmenter learned about a file as it read it. */
+export interface FileSeen {
+  sizeBytes: number;
+  records: number;
+  lines: number;
+  state: SessionState;
+  firstPrompt: string | null;
+  models: string[];
+  updated: string | null;
+  /** The `run_finished` usages added up. */
+  usage: Usage;
+}
+
+/**
+ * The session as its `session_meta` and its file describe it, as a turnlog file does; the
+ * inspector of another tool's file adds what the file's adapter knows.
+ */
 export function sessionFacts(
   path: string,
   meta: SessionMeta | undefined,
-  file: { sizeBytes: number; records: number; lines: number },
+  file: FileSeen,
 ): SessionFacts {
   const fileName = parseSessionFileName(basename(path), dirname(path));
   return {
     id: meta?.id ?? fileName?.id ?? null,
+    format: "turnlog",
+    state: file.state,
     path,
     sizeBytes: file.sizeBytes,
     records: file.records,
     lines: file.lines,
+    title: null,
+    firstPrompt: file.firstPrompt,
+    models: file.models,
+    gitBranch: null,
+    updated: file.updated,
+    toolVersion: null,
+    approvalSource: null,
+    tokens: file.usage.totalTokens === 0 ? null : {
+      input: file.usage.inputTokens,
+      output: file.usage.outputTokens,
+      cacheRead: 0,
+      cacheCreation: 0,
+      reasoningOutput: 0,
+      total: file.usage.totalTokens,
+    },
+    importedFrom: meta?.importedFrom ?? null,
+    notes: [],
     created: meta?.createdAt ?? fileName?.createdAt ?? null,
     cwd: meta?.cwd ?? null,
     modelProvider: meta?.modelProvider ?? null,

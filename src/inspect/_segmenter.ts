@@ -16,8 +16,8 @@ import type {
   RunFinished,
   SessionMeta,
   SessionRecord,
-  TurnContext,
 } from "../record/mod.ts";
+import type { SessionState } from "../formats/mod.ts";
 import {
   type CallEntry,
   HistoryPairing,
@@ -26,7 +26,17 @@ import {
   type Origin,
   type OutputEntry,
 } from "./_pairing.ts";
-import { droppedOutputs, emptyCounts, orphanCalls, sessionFacts, totalsOf } from "./_report.ts";
+import {
+  countColumn,
+  droppedOutputs,
+  emptyCounts,
+  fileProblems,
+  newTurn,
+  orphanCalls,
+  sessionFacts,
+  type Stray,
+  totalsOf,
+} from "./_report.ts";
 import {
   type Checkpoint,
   type Header,
@@ -61,40 +71,12 @@ export type SegmentedSession = Omit<InspectReport, "continueCommand" | "continue
 /** A block of lines with its counts: the header or a turn. */
 type Block = Header | Turn;
 
-/** A run of records before the first turn_context: one problem says so. */
-interface Stray {
-  line: number;
-  type: string;
-  count: number;
-  lastLine: number;
-}
-
-function countColumn(record: SessionRecord): keyof RecordCounts {
-  return record.type === "response_item" ? record.payload.type : record.type;
-}
-
-function newTurn(
-  index: number,
-  line: number,
-  record: SessionRecord & { payload: TurnContext },
-): Turn {
-  const { payload } = record;
-  return {
-    index,
-    runId: payload.runId,
-    startLine: line,
-    endLine: line,
-    time: record.timestamp,
-    resumed: payload.resumed,
-    model: payload.model,
-    wireApi: payload.wireApi,
-    policy: payload.policy,
-    outcome: null,
-    error: null,
-    rounds: null,
-    usage: null,
-    counts: emptyCounts(),
-  };
+/** What the file is, when the caller knows it (another tool's file: from its adapter). */
+export interface FileFacts {
+  /** The file's size in bytes. */
+  sizeBytes: number;
+  /** `empty` and `metadata-only` files hold no conversation, which is no problem. */
+  state?: SessionState;
 }
 
 /**
@@ -126,6 +108,9 @@ export class TurnSegmenter {
   #records = 0;
   #lines = 0;
   #lastLine = 0;
+  #firstPrompt: string | null = null;
+  #updated: string | null = null;
+  readonly #models = new Set<string>();
   readonly #header: Header;
   readonly #turns: Turn[] = [];
   readonly #problems: InspectProblem[] = [];
@@ -140,7 +125,7 @@ export class TurnSegmenter {
     this.path = path;
     this.#textLimit = options.textLimit ?? DEFAULT_TEXT_LIMIT;
     this.#keepEntries = options.entries ?? false;
-    this.#header = { endLine: 0, counts: emptyCounts() };
+    this.#header = { endLine: 0, counts: emptyCounts(), ignored: {} };
     if (this.#keepEntries) this.#header.entries = [];
   }
 
@@ -185,15 +170,40 @@ export class TurnSegmenter {
     const block = this.#block();
     block.counts[column]++;
     block.counts.total++;
-    block.endLine = this.#lastLine;
+    block.endLine = Math.max(block.endLine, this.#lastLine);
   }
 
-  /** Takes the next line of the file: a record or a problem, with its byte range. */
+  /** Another tool's line can give several entries: a line is counted once. */
+  #see(line: number): void {
+    if (line !== this.#lastLine) this.#lines++;
+    this.#lastLine = line;
+  }
+
+  /**
+   * Takes the next entry of the file: a record or a problem, with its line's byte range.
+   * Several records of one line (another tool's) come one after the other.
+   */
   push(entry: RecordEntry, range: LineRange): void {
-    this.#lines++;
-    this.#lastLine = entry.line;
+    this.#see(entry.line);
     if (entry.problem) this.#badLine(entry.problem);
     else this.#record(entry.record, entry.line, range);
+  }
+
+  /**
+   * Takes something of another tool's file that turnlog's model cannot hold (`reasoning`,
+   * `thinking`, `image`...): counted in its turn, and shown with the ignored things of the
+   * lines right before it.
+   */
+  ignore(line: number, kind: string): void {
+    this.#see(line);
+    this.#count("ignored");
+    const block = this.#block();
+    block.ignored[kind] = (block.ignored[kind] ?? 0) + 1;
+    const last = block.entries?.at(-1);
+    if (last?.kind === "ignored") {
+      last.lastLine = Math.max(last.lastLine, line);
+      last.kinds[kind] = (last.kinds[kind] ?? 0) + 1;
+    } else this.#entry({ kind: "ignored", line, lastLine: line, kinds: { [kind]: 1 } });
   }
 
   #badLine(problem: NonNullable<RecordEntry["problem"]>): void {
@@ -209,12 +219,16 @@ export class TurnSegmenter {
 
   #record(record: SessionRecord, line: number, range: LineRange): void {
     this.#records++;
+    if (this.#updated === null || record.timestamp > this.#updated) {
+      this.#updated = record.timestamp;
+    }
     const first = !this.#sawValidRecord;
     this.#sawValidRecord = true;
     if (record.type === "turn_context") {
       const turn = newTurn(this.#turns.length + 1, line, record);
       if (this.#keepEntries) turn.entries = [];
       this.#turns.push(turn);
+      this.#models.add(record.payload.model);
     }
     this.#count(countColumn(record));
     if (record.type === "session_meta") {
@@ -303,6 +317,7 @@ export class TurnSegmenter {
     };
     switch (payload.type) {
       case "message":
+        if (payload.role === "user") this.#firstPrompt ??= this.#text(payload.content).text;
         return this.#entry({
           kind: "message",
           line,
@@ -365,20 +380,7 @@ export class TurnSegmenter {
   }
 
   #checkpoint(payload: CompactionCheckpoint, origin: Origin): void {
-    // From here on the history is the replacement history (as replay has it).
-    this.#pairing.reset();
-    const kept: Origin = { ...origin, inCheckpoint: true };
-    for (const item of payload.replacementHistory) {
-      if (item.type === "function_call") {
-        this.#pairing.call(kept, { callId: item.callId, name: item.name, entry: undefined });
-      } else if (item.type === "function_call_output") {
-        this.#pairing.output(kept, {
-          callId: item.callId,
-          toolName: item.toolName,
-          entry: undefined,
-        });
-      }
-    }
+    this.#pairing.restart(payload.replacementHistory, origin);
     const checkpoint = {
       line: origin.line,
       version: payload.version,
@@ -392,43 +394,24 @@ export class TurnSegmenter {
     this.#entry({ kind: "compaction_checkpoint", ...checkpoint });
   }
 
-  #fileProblems(): void {
-    if (!this.#sawValidRecord) {
-      this.#problems.push({
-        line: Math.max(1, this.#lastLine),
-        kind: "missing_session_meta",
-        message: `${this.path}:1: ${
-          this.#lines === 0 ? "empty session file" : "no line is a valid record"
-        }, no session_meta record: resume refuses this file`,
-        turn: null,
-        start: null,
-        end: null,
-      });
-    }
-    if (!this.#stray) return;
-    const { line, type, count, lastLine } = this.#stray;
-    const more = count > 1 ? ` (and ${count - 1} more, up to line ${lastLine})` : "";
-    this.#problems.push({
-      line,
-      kind: "record_before_first_turn",
-      message: `${this.path}:${line}: a ${type} record before the first turn_context${more}`,
-      turn: null,
-      start: null,
-      end: null,
-    });
-  }
-
   /**
    * Ends the file and returns the report. Its orphans are the verdicts `normalizeHistory`
    * gives on the history as the file leaves it, so they are exactly the calls resume would
    * synthesize an output for and the outputs it would drop.
    */
-  finish(file: { sizeBytes: number }): SegmentedSession {
-    this.#fileProblems();
+  finish(file: FileFacts): SegmentedSession {
+    const conversation = (file.state ?? "records") === "records";
+    this.#problems.push(...fileProblems(this.path, {
+      noRecord: conversation && !this.#sawValidRecord,
+      lines: this.#lines,
+      lastLine: this.#lastLine,
+      stray: this.#stray,
+    }));
     const { orphans, dropped } = this.#pairing.verdicts();
     const calls = orphanCalls(orphans);
     const outputs = droppedOutputs(this.path, dropped, this.#problems);
     const problems = [...this.#problems].sort((a, b) => a.line - b.line);
+    const totals = totalsOf(this.#header, this.#turns);
     return {
       format: "turnlog-inspect",
       version: INSPECT_REPORT_VERSION,
@@ -437,14 +420,21 @@ export class TurnSegmenter {
         sizeBytes: file.sizeBytes,
         records: this.#records,
         lines: this.#lines,
+        state: file.state ?? (this.#lines === 0 ? "empty" : "records"),
+        firstPrompt: this.#firstPrompt,
+        models: [...this.#models],
+        updated: this.#updated,
+        usage: totals.usage,
       }),
       header: this.#header,
       turns: this.#turns,
-      totals: totalsOf(this.#header, this.#turns),
+      totals,
       synthesizedOutputs: this.#synthesized,
       orphanCalls: calls,
       orphanOutputs: outputs,
       checkpoints: this.#checkpoints,
+      forks: [],
+      subagents: [],
       problems,
     };
   }

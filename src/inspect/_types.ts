@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ForkedFrom, Policy, RunOutcome, Usage, WireApi } from "../record/mod.ts";
+import type { Policy, RunOutcome, Usage, WireApi } from "../record/mod.ts";
 
 /** Every kind of problem the inspector reports: the reader's per-line kinds, then its own. */
 export type InspectProblemKind =
@@ -57,7 +57,15 @@ export interface RecordCounts {
   run_finished: number;
   /** Lines that are not valid records. */
   problem_lines: number;
-  /** Non-empty lines: every column above added up. */
+  /**
+   * What another tool's file holds that turnlog's model cannot (reasoning, thinking, images,
+   * progress lines...), one per thing; always 0 in a turnlog file.
+   */
+  ignored: number;
+  /**
+   * Every column above added up: in a turnlog file, its non-empty lines (one record or one
+   * bad line each); another tool's line can hold several records, or only ignored things.
+   */
   total: number;
 }
 
@@ -203,6 +211,21 @@ export interface ProblemEntry {
   message: string;
 }
 
+/**
+ * What another tool's file holds that turnlog's model cannot hold, on consecutive lines of a
+ * turn: counted by kind and shown, not dropped silently.
+ */
+export interface IgnoredEntry {
+  /** An ignored entry. */
+  kind: "ignored";
+  /** Its first line. */
+  line: number;
+  /** Its last line (the same as `line` for one line). */
+  lastLine: number;
+  /** How many of each kind (`reasoning`, `thinking`, `image`, `progress`, ...). */
+  kinds: Record<string, number>;
+}
+
 /** One line of a turn, in file order. */
 export type TurnEntry =
   | MessageEntry
@@ -212,7 +235,8 @@ export type TurnEntry =
   | CheckpointEntry
   | RunFinishedEntry
   | OtherEntry
-  | ProblemEntry;
+  | ProblemEntry
+  | IgnoredEntry;
 
 /** One turn: a `turn_context` record and every line after it up to the next one. */
 export interface Turn {
@@ -244,6 +268,8 @@ export interface Turn {
   usage: Usage | null;
   /** The turn's records by type. */
   counts: RecordCounts;
+  /** What turnlog's model cannot hold, by kind (another tool's file; empty otherwise). */
+  ignored: Record<string, number>;
   /**
    * Every line of the turn, in file order, only when asked for (`inspect --json --entries`,
    * `inspectSession(path, { entries: true })`): absent, not empty, otherwise.
@@ -257,132 +283,11 @@ export interface Header {
   endLine: number;
   /** The header's records by type. */
   counts: RecordCounts;
+  /** What turnlog's model cannot hold, by kind. */
+  ignored: Record<string, number>;
   /** Every line of the header, only when asked for (see {@linkcode Turn.entries}). */
   entries?: TurnEntry[] | undefined;
 }
-
-/** The session as its `session_meta` and file describe it; null where unknown. */
-export interface SessionFacts {
-  /** The id from `session_meta`, else from the file name, else null. */
-  id: string | null;
-  /** The session file. */
-  path: string;
-  /** The file's size in bytes. */
-  sizeBytes: number;
-  /** Valid records. */
-  records: number;
-  /** Non-empty lines (valid records plus problem lines). */
-  lines: number;
-  /** Creation time, ISO 8601, or null. */
-  created: string | null;
-  /** The workspace folder of the first run, or null. */
-  cwd: string | null;
-  /** Who served the model, or null. */
-  modelProvider: string | null;
-  /** The model of the first run, or null. */
-  model: string | null;
-  /** The wire API of the first run, or null. */
-  wireApi: WireApi | null;
-  /** The policy of the first run, or null. */
-  policy: Policy | null;
-  /** The record format's version. */
-  formatVersion: number | null;
-  /** The session and turn this one was forked from, or null. */
-  forkedFrom: ForkedFrom | null;
-}
-
-/** An output resume synthesized (and wrote) for a call an earlier run left without one. */
-export interface SynthesizedOutput {
-  /** Its 1-based line number. */
-  line: number;
-  /** Its turn, or null for the header. */
-  turn: number | null;
-  /** The id of the call it answers. */
-  callId: string;
-  /** The tool that was called. */
-  toolName: string;
-  /** The call it answers, or null when no call precedes it. */
-  call: LineRef | null;
-}
-
-/** A call without an output: resume would synthesize one (`--repair --write` appends it). */
-export interface OrphanCall {
-  /** Its 1-based line number. */
-  line: number;
-  /** Its turn, or null for the header. */
-  turn: number | null;
-  /** The call's id. */
-  callId: string;
-  /** The tool called. */
-  name: string;
-  /** True when the call is an item of a checkpoint's replacement history at `line`. */
-  inCheckpoint: boolean;
-}
-
-/** An output resume leaves out of the history: no call before it, or a second output. */
-export interface OrphanOutput {
-  /** Its 1-based line number. */
-  line: number;
-  /** Its turn, or null for the header. */
-  turn: number | null;
-  /** The call id it names. */
-  callId: string;
-  /** The tool it names. */
-  toolName: string;
-  /** Why resume drops it. */
-  reason: "orphan_output" | "duplicate_output";
-  /** True when it is an item of a checkpoint's replacement history. */
-  inCheckpoint: boolean;
-}
-
-/** Sums over the whole file. */
-export interface Totals {
-  /** Turns in the file. */
-  turns: number;
-  /** Turns without a `run_finished` record. */
-  unfinishedTurns: number;
-  /** Turns that continued the session. */
-  resumedTurns: number;
-  /** Records by type over the whole file. */
-  counts: RecordCounts;
-  /** Token usage added up over the `run_finished` records that report it. */
-  usage: Usage;
-}
-
-/** The `inspect --json` document. */
-export interface InspectReport {
-  /** Always `"turnlog-inspect"`. */
-  format: "turnlog-inspect";
-  /** The layout's version, {@linkcode INSPECT_REPORT_VERSION}. */
-  version: 1;
-  /** True when there are no problems and no orphan calls. */
-  healthy: boolean;
-  /** The session's facts. */
-  session: SessionFacts;
-  /** The lines before the first turn. */
-  header: Header;
-  /** Every turn, in file order. */
-  turns: Turn[];
-  /** Sums over the whole file. */
-  totals: Totals;
-  /** Outputs resume synthesized earlier. */
-  synthesizedOutputs: SynthesizedOutput[];
-  /** Calls without an output: resume would synthesize one. */
-  orphanCalls: OrphanCall[];
-  /** Outputs resume drops. */
-  orphanOutputs: OrphanOutput[];
-  /** Compaction checkpoints. */
-  checkpoints: Checkpoint[];
-  /** Every problem, by line. */
-  problems: InspectProblem[];
-  /** The shell command that continues the session; null when the file is not in a store. */
-  continueCommand: string | null;
-  /** The shortest unique id prefix the command uses, or null. */
-  continuePrefix: string | null;
-}
-
-/** The version of the `--json` document's layout. */
-export const INSPECT_REPORT_VERSION = 1;
 
 /** The columns of {@linkcode RecordCounts}, in table order. */
 export const RECORD_COUNT_COLUMNS: readonly (keyof RecordCounts)[] = [
@@ -395,5 +300,8 @@ export const RECORD_COUNT_COLUMNS: readonly (keyof RecordCounts)[] = [
   "compaction_checkpoint",
   "run_finished",
   "problem_lines",
+  "ignored",
   "total",
 ];
+
+export * from "./_report_types.ts";

@@ -6,15 +6,17 @@
  */
 export * from "./_types.ts";
 export * from "./_inspect.ts";
+export { inspectForeignFile } from "./_foreign.ts";
 export * from "./_json.ts";
 export {
   DEFAULT_TEXT_LIMIT,
+  type FileFacts,
   type SegmentedSession,
   type SegmenterOptions,
   TurnSegmenter,
 } from "./_segmenter.ts";
 export { emptyCounts } from "./_report.ts";
-export type { LineRange } from "./_pairing.ts";
+export { BlockOutputs, type LineRange } from "./_pairing.ts";
 export { type RenderOptions, shortenText } from "./_render_text.ts";
 export * from "./_render_report.ts";
 export * from "./_render_listing.ts";

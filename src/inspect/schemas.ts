@@ -7,6 +7,7 @@
  */
 import {
   ForkedFromSchema,
+  ImportedFromSchema,
   PolicySchema,
   RunOutcomeSchema,
   UsageSchema,
@@ -57,9 +58,14 @@ export const RecordCountsSchema = z.object({
   run_finished: z.number().int().nonnegative(),
   /** Lines that are not valid records. */
   problem_lines: z.number().int().nonnegative(),
-  /** Non-empty lines: every column above added up. */
+  /** What another tool's file holds that turnlog's model cannot (0 in a turnlog file). */
+  ignored: z.number().int().nonnegative(),
+  /** Every column above added up (a turnlog file: its non-empty lines). */
   total: z.number().int().nonnegative(),
 });
+
+/** Counts by kind of what turnlog's model cannot hold. */
+const KindCountsSchema = z.record(z.string(), z.number().int().nonnegative());
 
 /** Where a line is: its number and its turn (null: the header). */
 export const LineRefSchema = z.object({
@@ -156,6 +162,14 @@ export const ProblemEntrySchema = z.object({
   message: z.string(),
 });
 
+/** What turnlog's model cannot hold, on consecutive lines, counted by kind. */
+export const IgnoredEntrySchema = z.object({
+  kind: z.literal("ignored"),
+  line: z.number().int().positive(),
+  lastLine: z.number().int().positive(),
+  kinds: KindCountsSchema,
+});
+
 /** One line of a turn, in file order. */
 export const TurnEntrySchema = z.discriminatedUnion("kind", [
   MessageEntrySchema,
@@ -166,6 +180,7 @@ export const TurnEntrySchema = z.discriminatedUnion("kind", [
   RunFinishedEntrySchema,
   OtherEntrySchema,
   ProblemEntrySchema,
+  IgnoredEntrySchema,
 ]);
 
 /**
@@ -196,6 +211,7 @@ export const TurnSchema = z.object({
   rounds: z.number().int().nonnegative().nullable(),
   usage: UsageSchema.nullable(),
   counts: RecordCountsSchema,
+  ignored: KindCountsSchema,
   entries: EntriesSchema,
 });
 
@@ -203,19 +219,43 @@ export const TurnSchema = z.object({
 export const HeaderSchema = z.object({
   endLine: z.number().int().nonnegative(),
   counts: RecordCountsSchema,
+  ignored: KindCountsSchema,
   entries: EntriesSchema,
+});
+
+/** Tokens used, as another tool counts them (`input` includes cached tokens). */
+export const TokenTotalsSchema = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative(),
+  cacheCreation: z.number().nonnegative(),
+  reasoningOutput: z.number().nonnegative(),
+  total: z.number().nonnegative(),
 });
 
 /** The session as its `session_meta` and file describe it; null where unknown. */
 export const SessionFactsSchema = z.object({
   /** The id from `session_meta`, else from the file name, else null. */
   id: z.string().nullable(),
+  format: z.enum(["turnlog", "codex", "claude-code"]),
+  /** `empty` and `metadata-only` files are no problem. */
+  state: z.enum(["records", "empty", "metadata-only"]),
   path: z.string(),
   sizeBytes: z.number().int().nonnegative(),
-  /** Valid records. */
+  /** Valid records (another tool's file: the records its lines were read into). */
   records: z.number().int().nonnegative(),
-  /** Non-empty lines (valid records plus problem lines). */
+  /** Non-empty lines. */
   lines: z.number().int().nonnegative(),
+  title: z.string().nullable(),
+  firstPrompt: z.string().nullable(),
+  models: z.array(z.string()),
+  gitBranch: z.string().nullable(),
+  updated: z.string().nullable(),
+  toolVersion: z.string().nullable(),
+  approvalSource: z.string().nullable(),
+  tokens: TokenTotalsSchema.nullable(),
+  importedFrom: ImportedFromSchema.nullable(),
+  notes: z.array(z.string()),
   created: z.string().nullable(),
   cwd: z.string().nullable(),
   modelProvider: z.string().nullable(),
@@ -256,6 +296,29 @@ export const OrphanOutputSchema = z.object({
   inCheckpoint: z.boolean(),
 });
 
+/** A branch of a Claude Code transcript that is not the conversation. */
+export const InspectForkSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["rewind", "retry", "local_command", "sidechain", "separate_root", "other"]),
+  line: z.number().int().positive(),
+  lastLine: z.number().int().positive(),
+  fromLine: z.number().int().positive().nullable(),
+  turn: z.number().int().positive().nullable(),
+  lines: z.number().int().positive(),
+  messages: z.number().int().nonnegative(),
+  title: z.string(),
+});
+
+/** A subagent's transcript that belongs to the session (Claude Code). */
+export const InspectSubagentSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  style: z.enum(["sidecar", "folder"]),
+  line: z.number().int().positive().nullable(),
+  turn: z.number().int().positive().nullable(),
+  title: z.string().nullable(),
+});
+
 /** Sums over the whole file. */
 export const TotalsSchema = z.object({
   turns: z.number().int().nonnegative(),
@@ -265,12 +328,13 @@ export const TotalsSchema = z.object({
   counts: RecordCountsSchema,
   /** Token usage added up over the `run_finished` records that report it. */
   usage: UsageSchema,
+  ignored: KindCountsSchema,
 });
 
 /** The `inspect --json` document. */
 export const InspectReportSchema = z.object({
   format: z.literal("turnlog-inspect"),
-  version: z.literal(1),
+  version: z.literal(2),
   /** True when there are no problems and no orphan calls. */
   healthy: z.boolean(),
   session: SessionFactsSchema,
@@ -281,6 +345,8 @@ export const InspectReportSchema = z.object({
   orphanCalls: z.array(OrphanCallSchema),
   orphanOutputs: z.array(OrphanOutputSchema),
   checkpoints: z.array(CheckpointSchema),
+  forks: z.array(InspectForkSchema),
+  subagents: z.array(InspectSubagentSchema),
   problems: z.array(InspectProblemSchema),
   /** The shell command that continues the session; null when the file is not in a store. */
   continueCommand: z.string().nullable(),
@@ -328,6 +394,8 @@ export type SchemasAgreeWithTypes = [
   Check<Agree<z.infer<typeof TurnSchema>, T.Turn>>,
   Check<Agree<z.infer<typeof HeaderSchema>, T.Header>>,
   Check<Agree<z.infer<typeof SessionFactsSchema>, T.SessionFacts>>,
+  Check<Agree<z.infer<typeof InspectForkSchema>, T.InspectFork>>,
+  Check<Agree<z.infer<typeof InspectSubagentSchema>, T.InspectSubagent>>,
   Check<Agree<z.infer<typeof InspectReportSchema>, T.InspectReport>>,
   Check<Agree<z.infer<typeof SessionListingSchema>, SessionListing>>,
 ];

@@ -101,6 +101,16 @@ export interface CompactionCheckpoint {
 /** The payload of a `response_item` record: a history item or a checkpoint. */
 export type ResponseItemPayload = ResponseItem | CompactionCheckpoint;
 
+/** Where an imported session came from: another tool's session file. */
+export interface ImportedFrom {
+  /** The tool whose file it was: `codex` or `claude-code`. */
+  format: "codex" | "claude-code";
+  /** The source file's absolute path when it was imported. */
+  path: string;
+  /** The source session's id, or null when the file names none. */
+  sessionId: string | null;
+}
+
 /** The first line of a session file, written once. */
 export interface SessionMeta {
   /** The record format's version. */
@@ -119,6 +129,8 @@ export interface SessionMeta {
   wireApi: WireApi;
   /** The policy of the first run. */
   policy: Policy;
+  /** Present on a session imported from another tool's file (`./denow task import`). */
+  importedFrom?: ImportedFrom | undefined;
   /** Present on a fork: the session it started from, and the turn it was cut before. */
   forkedFrom?: ForkedFrom | undefined;
 }

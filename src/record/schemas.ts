@@ -85,6 +85,13 @@ export const ResponseItemPayloadSchema = z.discriminatedUnion("type", [
   CompactionCheckpointSchema,
 ]);
 
+/** Where an imported session came from: another tool's session file. */
+export const ImportedFromSchema = z.object({
+  format: z.enum(["codex", "claude-code"]),
+  path: z.string(),
+  sessionId: z.string().nullable(),
+});
+
 /** Where a forked session came from. */
 export const ForkedFromSchema = z.object({
   sessionId: z.string().min(1),
@@ -101,6 +108,8 @@ export const SessionMetaSchema = z.object({
   model: z.string(),
   wireApi: WireApiSchema,
   policy: PolicySchema,
+  /** Present on a session imported from another tool's file. */
+  importedFrom: ImportedFromSchema.optional(),
   forkedFrom: ForkedFromSchema.optional(),
 });
 
@@ -159,6 +168,7 @@ export type SchemasAgreeWithTypes = [
   Check<Agree<z.infer<typeof ResponseItemSchema>, T.ResponseItem>>,
   Check<Agree<z.infer<typeof CompactionCheckpointSchema>, T.CompactionCheckpoint>>,
   Check<Agree<z.infer<typeof ResponseItemPayloadSchema>, T.ResponseItemPayload>>,
+  Check<Agree<z.infer<typeof ImportedFromSchema>, T.ImportedFrom>>,
   Check<Agree<z.infer<typeof SessionMetaSchema>, T.SessionMeta>>,
   Check<Agree<z.infer<typeof TurnContextSchema>, T.TurnContext>>,
   Check<Agree<z.infer<typeof UsageSchema>, T.Usage>>,

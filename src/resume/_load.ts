@@ -23,6 +23,8 @@ import {
   type SessionLocation,
   type SessionStore,
 } from "../store/mod.ts";
+import { detectFormat } from "../formats/mod.ts";
+import { resumeForeignFile } from "./_foreign.ts";
 
 /** A session file read back: its meta, its replayed history and what was wrong with it. */
 export interface LoadedSession {
@@ -212,11 +214,17 @@ export function normalizeLoaded(loaded: LoadedSession): ResumedSession {
 /**
  * A session file at any path read back as resume would read it (its id taken from its
  * `session_meta`), normalized: the model-visible history the next resume would send, before
- * the new user message. It writes nothing.
+ * the new user message. A Codex rollout or a Claude Code transcript is read by its adapter
+ * (the active branch's history). It writes nothing.
  *
- * @throws {SessionFileError} when the file has no `session_meta` first record
+ * @throws {SessionFileError} when the file has no `session_meta` first record (another
+ * tool's file: when it holds no conversation)
  */
 export async function resumeFile(path: string): Promise<ResumedSession> {
+  const detected = await detectFormat(path);
+  if (detected.format === "codex" || detected.format === "claude-code") {
+    return await resumeForeignFile(path, detected.format);
+  }
   let meta: SessionMeta | undefined;
   for await (const entry of readRecords(path, { chunkSize: 16 * 1024 })) {
     if (entry.record?.type === "session_meta") meta = entry.record.payload;

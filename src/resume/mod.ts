@@ -6,4 +6,5 @@
  */
 export * from "./_load.ts";
 export * from "./_run.ts";
+export * from "./_foreign.ts";
 export * from "./_fork.ts";

@@ -25,12 +25,14 @@ export interface RunStartedEvent {
   policy: Policy;
   /** The model the turn talks to. */
   model: string;
-  /** Who serves the model. */
+  /** Who serves the model this turn talks to (not necessarily the session's first). */
   modelProvider: string;
   /** The wire API the turn speaks. */
   wireApi: WireApi;
   /** The endpoint the turn's requests go to (the embedded model's loopback address, or the API's). */
   endpoint: string;
+  /** The folder the turn's tools work in. */
+  workspace: string;
   /** The session file this turn appends to. */
   sessionPath: string;
   /** Valid records in the file before this turn (0 for a fresh session). */

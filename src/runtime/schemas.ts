@@ -21,6 +21,7 @@ export const RunStartedEventSchema = z.object({
   modelProvider: z.string(),
   wireApi: z.enum(["responses", "chat"]),
   endpoint: z.string(),
+  workspace: z.string(),
   /** The session file this turn appends to. */
   sessionPath: z.string(),
   /** Valid records in the file before this turn (0 for a fresh session). */

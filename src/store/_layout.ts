@@ -22,10 +22,10 @@ export interface SessionLocation {
 
 /**
  * The sessions root: the explicit one (a `--sessions-dir` flag), else `TURNLOG_SESSIONS_DIR`,
- * else `./sessions`.
+ * else `./sessions`. An empty value counts as unset.
  */
 export function resolveSessionsRoot(explicit?: string): string {
-  return explicit ?? Deno.env.get(SESSIONS_DIR_ENV) ?? "sessions";
+  return explicit || Deno.env.get(SESSIONS_DIR_ENV) || "sessions";
 }
 
 const FILE_NAME =

@@ -42,8 +42,18 @@ export function resolveStoreSpec(choice: StoreChoice = {}): string {
       "The store is empty: give a postgres:// URL or a sessions folder",
     );
   }
-  const env = Deno.env.get(STORE_ENV);
-  return store ?? sessionsDir ?? (env === undefined || env === "" ? resolveSessionsRoot() : env);
+  const env = storeFromEnvironment();
+  return store ?? sessionsDir ?? env ?? resolveSessionsRoot();
+}
+
+/**
+ * `TURNLOG_STORE`, or undefined when it is unset, empty, or not ours to read (a process run
+ * without the permission was not given the variable either, and is not asked for it).
+ */
+export function storeFromEnvironment(): string | undefined {
+  const allowed = Deno.permissions.querySync({ name: "env", variable: STORE_ENV }).state;
+  if (allowed !== "granted") return undefined;
+  return Deno.env.get(STORE_ENV) || undefined;
 }
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;

@@ -264,6 +264,8 @@ export interface NewSession {
   wireApi: SessionMeta["wireApi"];
   /** The policy of the first run. */
   policy: SessionMeta["policy"];
+  /** Where an imported session came from. */
+  importedFrom?: SessionMeta["importedFrom"];
   /** Where a fork came from. */
   forkedFrom?: SessionMeta["forkedFrom"];
 }
@@ -288,6 +290,7 @@ export async function createSession(
     model: init.model,
     wireApi: init.wireApi,
     policy: init.policy,
+    ...(init.importedFrom === undefined ? {} : { importedFrom: init.importedFrom }),
     ...(init.forkedFrom === undefined ? {} : { forkedFrom: init.forkedFrom }),
   };
   const target = typeof store === "string" ? new FileStore(store) : store;

@@ -237,6 +237,7 @@ function findForks(nodes: Node[], active: Set<number>, kept: Set<number>) {
       kind: from === null && forkKind(node) !== "sidechain" ? "separate_root" : forkKind(node),
       fromLine: from,
       firstLine: node.line,
+      uuid: node.uuid ?? null,
       lastLine: group.last,
       lines: group.lines,
       messages: group.messages,

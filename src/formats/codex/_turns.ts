@@ -135,7 +135,7 @@ export class CodexTurns {
         wireApi: "responses",
         policy: { approval: this.approval },
         resumed: false,
-      }),
+      }, at(this.clock)),
     ));
     this.out.push(...rest);
     this.#buffer = [];
@@ -164,7 +164,7 @@ export class CodexTurns {
         ...(error === undefined ? {} : { error }),
         rounds,
         ...(rounds > 0 ? { usage } : {}),
-      }),
+      }, at(this.clock)),
     ));
     this.#turn = undefined;
     this.#usage = { rounds: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };

@@ -1,0 +1,77 @@
+/**
+ * What a command needs from Deno's permissions, asked for once and explained, for a user who
+ * runs `deno run cli/<command>.ts` without flags: on a terminal, one line says what is needed
+ * and why before Deno's own prompts; without one, one line gives the command that works. The
+ * `./denow task` form has the permissions already and never gets here.
+ *
+ * @module
+ */
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "./_voice.ts";
+
+/** A permission a command needs, and why, in words for the user. */
+export interface Need {
+  /** The permission: read a path, or read an environment variable. */
+  descriptor: Deno.ReadPermissionDescriptor | Deno.EnvPermissionDescriptor;
+  /** What it is for: "read sessions". */
+  why: string;
+}
+
+/** The needs of reading `paths` and the environment `variables`. */
+export function needsToRead(paths: string[], variables: string[]): Need[] {
+  return [
+    ...paths.map((path): Need => ({ descriptor: { name: "read", path }, why: `read ${path}` })),
+    ...variables.map((variable): Need => ({
+      descriptor: { name: "env", variable },
+      why: `read the variable ${variable}`,
+    })),
+  ];
+}
+
+/** The `deno run` command that has every permission in `needs`. */
+function commandThatWorks(command: Command, needs: Need[], args: string[]): string {
+  const script = relative(Deno.cwd(), fileURLToPath(new URL(`./${command}.ts`, import.meta.url)));
+  const granted = (name: "read" | "env") =>
+    needs.flatMap(({ descriptor: d }) =>
+      d.name !== name ? [] : [d.name === "read" ? String(d.path) : String(d.variable)]
+    );
+  const flags = [
+    granted("read").length > 0 ? `--allow-read=${granted("read").join(",")}` : "",
+    granted("env").length > 0 ? `--allow-env=${granted("env").join(",")}` : "",
+  ].filter((flag) => flag !== "");
+  const quoted = args.map((arg) =>
+    /^[\w./=:,@+-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`
+  );
+  return ["deno run", ...flags, script, ...quoted].join(" ");
+}
+
+/**
+ * Makes sure the process has every permission in `needs`. Returns true when it has them (at
+ * once, or after the user granted them on a terminal); false after saying what to run instead.
+ */
+export async function ensurePermissions(
+  command: Command,
+  needs: Need[],
+  args: string[],
+): Promise<boolean> {
+  const missing = needs.filter((need) =>
+    Deno.permissions.querySync(need.descriptor).state !== "granted"
+  );
+  if (missing.length === 0) return true;
+  const whys = missing.map((need) => need.why).join(" and ");
+  const hint = `Run: ${commandThatWorks(command, needs, args)}   (or ./denow task ${command} ...)`;
+  const stderr = (text: string) => Deno.stderr.writeSync(new TextEncoder().encode(text));
+  if (!Deno.stdin.isTerminal()) {
+    stderr(`turnlog ${command}: needs permission to ${whys}\n${hint}\n`);
+    return false;
+  }
+  stderr(`turnlog ${command}: needs permission to ${whys}; Deno asks below.\n`);
+  for (const need of missing) {
+    if ((await Deno.permissions.request(need.descriptor)).state !== "granted") {
+      stderr(`turnlog ${command}: permission refused\n${hint}\n`);
+      return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,157 @@
+/**
+ * The text view's session header (what people look for first: title or first prompt, models,
+ * working directory, git branch, tokens) and the sections on the sessions linked to it (forks
+ * and subagents). Pure.
+ *
+ * @module
+ */
+import { formatNumber, formatTime, oneLine, type Painter, plural, visible } from "../text/mod.ts";
+import type { InspectReport, SessionFacts } from "./_types.ts";
+
+/** How a person names each format. */
+export const FORMAT_NAMES: Record<SessionFacts["format"], string> = {
+  turnlog: "turnlog session",
+  codex: "Codex CLI rollout",
+  "claude-code": "Claude Code transcript",
+};
+
+/** Counts by kind, largest first: `12 reasoning, 1 image`. */
+export function kindCounts(counts: Record<string, number>): string {
+  return Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([kind, n]) => `${formatNumber(n)} ${visible(kind)}`).join(", ");
+}
+
+/** The verdict beside the session's id: healthy, its findings, or a file without a conversation. */
+function verdict(report: InspectReport, paint: Painter): string {
+  const state = report.session.state;
+  const findings = [
+    report.problems.length > 0 ? plural(report.problems.length, "problem") : "",
+    report.orphanCalls.length > 0 ? plural(report.orphanCalls.length, "orphan call") : "",
+  ].filter(Boolean);
+  if (findings.length > 0) return paint("red", findings.join(", "));
+  if (state === "empty") return paint("yellow", "empty file: no conversation");
+  if (state === "metadata-only") {
+    return paint("yellow", "no conversation: only titles and file-history lines");
+  }
+  return paint("green", "healthy");
+}
+
+function modelLine(session: SessionFacts): string {
+  const models = session.models.length > 0
+    ? session.models
+    : session.model === null
+    ? []
+    : [session.model];
+  if (models.length === 0) return "unknown";
+  const where = [session.modelProvider, session.wireApi].filter((x) => x !== null);
+  return `${models.map(visible).join(", ")}${
+    where.length > 0 ? ` (${where.map((x) => visible(x!)).join(", ")})` : ""
+  }`;
+}
+
+function tokensLine(report: InspectReport): string | undefined {
+  const tokens = report.session.tokens;
+  if (tokens === null) return undefined;
+  const parts = [`${formatNumber(tokens.input)} in`, `${formatNumber(tokens.output)} out`];
+  if (tokens.cacheRead > 0) parts.push(`${formatNumber(tokens.cacheRead)} read from cache`);
+  if (tokens.cacheCreation > 0) parts.push(`${formatNumber(tokens.cacheCreation)} cached`);
+  if (tokens.reasoningOutput > 0) parts.push(`${formatNumber(tokens.reasoningOutput)} reasoning`);
+  return `${formatNumber(tokens.total)} (${parts.join(", ")})`;
+}
+
+/** The session's header lines, the size line given (the caller words it). */
+export function sessionHeader(report: InspectReport, paint: Painter, size: string): string[] {
+  const { session, totals } = report;
+  const out: string[] = [];
+  const field = (name: string, value: string | null | undefined) => {
+    if (value !== null && value !== undefined) {
+      out.push(`  ${paint("dim", name.padEnd(9))}${value}`);
+    }
+  };
+  out.push(
+    `${paint("bold", `Session ${session.id ?? "(unknown id)"}`)}  ${verdict(report, paint)}`,
+  );
+  if (session.format !== "turnlog") {
+    field(
+      "format",
+      `${FORMAT_NAMES[session.format]}${
+        session.toolVersion ? ` (version ${visible(session.toolVersion)})` : ""
+      }`,
+    );
+  }
+  field("title", session.title === null ? null : visible(oneLine(session.title, 100)));
+  field("prompt", session.firstPrompt === null ? null : visible(oneLine(session.firstPrompt, 100)));
+  field("file", visible(session.path));
+  field("size", size);
+  field("created", session.created ? formatTime(session.created) : "unknown");
+  if (session.updated && session.created && session.updated > session.created) {
+    field("updated", formatTime(session.updated));
+  }
+  field("cwd", session.cwd === null ? "unknown" : visible(session.cwd));
+  field("branch", session.gitBranch === null ? null : visible(session.gitBranch));
+  field(session.models.length > 1 ? "models" : "model", modelLine(session));
+  field(
+    "policy",
+    `${session.policy?.approval ?? "unknown"}${
+      session.approvalSource && session.approvalSource !== session.policy?.approval
+        ? ` (${visible(session.approvalSource)})`
+        : ""
+    }`,
+  );
+  field("tokens", tokensLine(report));
+  field(
+    "turns",
+    `${
+      formatNumber(totals.turns)
+    } (${totals.resumedTurns} resumed, ${totals.unfinishedTurns} did not finish)`,
+  );
+  if (totals.counts.ignored > 0) field("ignored", kindCounts(totals.ignored));
+  const forked = session.forkedFrom;
+  if (forked) {
+    const upTo = forked.turn === null ? "every turn" : `the turns before turn ${forked.turn}`;
+    field("forked", `from ${forked.sessionId} (${upTo})`);
+  }
+  const from = session.importedFrom;
+  if (from) {
+    field(
+      "imported",
+      `from the ${FORMAT_NAMES[from.format]} ${visible(from.path)}${
+        from.sessionId ? ` (session ${visible(from.sessionId)})` : ""
+      }`,
+    );
+  }
+  session.notes.forEach((note, i) => field(i === 0 ? "read" : "", visible(note)));
+  out.push("");
+  return out;
+}
+
+/** The forks and subagents, each a line with where the link is. */
+export function linkedSections(report: InspectReport, paint: Painter): string[] {
+  const out: string[] = [];
+  const where = (line: number | null, turn: number | null) =>
+    line === null ? "" : ` (line ${line}${turn === null ? "" : `, turn ${turn}`})`;
+  if (report.forks.length > 0) {
+    out.push(
+      paint("bold", `Forks: branches that are not the conversation (${report.forks.length})`),
+    );
+    for (const fork of report.forks) {
+      const from = fork.fromLine === null ? "a tree of its own" : `off line ${fork.fromLine}`;
+      out.push(
+        `  line ${fork.line}${fork.turn === null ? "" : ` (turn ${fork.turn})`}: ${
+          visible(fork.title)
+        }, ${from}`,
+      );
+    }
+    out.push("");
+  }
+  if (report.subagents.length > 0) {
+    out.push(paint("bold", `Subagents (${report.subagents.length})`));
+    for (const agent of report.subagents) {
+      const title = agent.title === null ? "" : `: ${visible(oneLine(agent.title, 80))}`;
+      out.push(`  ${visible(agent.id)}${where(agent.line, agent.turn)}${title}`);
+      out.push(`    ${paint("dim", visible(agent.path))}`);
+    }
+    out.push("");
+  }
+  return out;
+}

@@ -1,0 +1,155 @@
+/**
+ * `cli/inspect.ts` on other tools' sessions where those tools keep them: a Codex home and a
+ * Claude Code home written by the project's generators, found with `--codex`, `--claude` or
+ * `--sessions-dir`, listed, looked up by id prefix, and shown as text, JSON, HTML and history.
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "./_assert.ts";
+import { tempDir } from "./_helpers.ts";
+import { InspectReportSchema } from "../src/inspect/schemas.ts";
+import { type ClaudeHome, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
+import type { CodexHomeSession } from "../testing/formats/homes.ts";
+
+const CLI = new URL("../cli/inspect.ts", import.meta.url).pathname;
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface Homes extends AsyncDisposable {
+  env: Record<string, string>;
+  dir: string;
+  codex: CodexHomeSession[];
+  claude: ClaudeHome;
+}
+
+async function homes(): Promise<Homes> {
+  const dir = await tempDir();
+  const codex = await writeCodexHome(join(dir.path, "codex"));
+  const claude = await writeClaudeHome(join(dir.path, "claude"));
+  return {
+    env: {
+      CODEX_HOME: join(dir.path, "codex"),
+      CLAUDE_CONFIG_DIR: join(dir.path, "claude"),
+      TURNLOG_SESSIONS_DIR: join(dir.path, "sessions"),
+      NO_COLOR: "1",
+    },
+    dir: dir.path,
+    codex,
+    claude,
+    [Symbol.asyncDispose]: () => dir[Symbol.asyncDispose](),
+  };
+}
+
+async function inspect(args: string[], env: Record<string, string>): Promise<Ran> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
+
+function assertNoStackTrace(ran: Ran): void {
+  const all = ran.stdout + ran.stderr;
+  assert(!/\n\s+at .*(file|ext):/.test(all) && !/Uncaught/.test(all), all);
+}
+
+Deno.test("cli: --codex and --claude list those tools' sessions newest first, with a preview", async () => {
+  await using h = await homes();
+  const codex = await inspect(["--codex"], h.env);
+  assertEquals(codex.code, 0, codex.stderr);
+  const rows = (ran: Ran) => ran.stdout.split("\n").filter((line) => /^[0-9a-f]{8}/.test(line));
+  assertMatch(
+    codex.stdout,
+    new RegExp(`^Codex sessions in ${h.env.CODEX_HOME}/sessions, newest first\n`),
+  );
+  assertEquals(rows(codex).map((row) => row.replace(/ {2}.* {2}/, " … ")), [
+    "019c8bfe … Write a.txt",
+    "019c8a70 … Build it",
+    "019c8a4c … List the files",
+  ]);
+  const claude = await inspect(["--list", "--claude", "--limit", "2"], h.env);
+  assertEquals(claude.code, 0, claude.stderr);
+  assertEquals(rows(claude).map((row) => row.slice(0, 8)), ["6a7b8c9d", "5f0e1d2c"]);
+  assertMatch(claude.stdout, /\(more sessions: --limit N shows more\)/);
+  const json = JSON.parse((await inspect(["--claude", "--json"], h.env)).stdout);
+  assertEquals(json.format, "claude-code");
+  assertEquals(json.sessions.length, 4);
+  // A home given as --sessions-dir is read as the tool's root.
+  const byDir = await inspect(["--sessions-dir", h.env.CODEX_HOME!], h.env);
+  assertEquals(rows(byDir), rows(codex));
+  assertMatch(byDir.stdout, /Inspect one: \.\/denow task inspect --sessions-dir \S+ <id prefix>/);
+  const last = await inspect(["--codex", "--last"], h.env);
+  assertMatch(last.stdout, /^Session 019c8bfe-ec25-79e0-97d7-bda6a9c575ff {2}healthy\n/);
+});
+
+Deno.test("cli: an id prefix finds another tool's session; --json reports its format and calls per turn", async () => {
+  await using h = await homes();
+  const text = await inspect(["--codex", "019c8a70"], h.env);
+  assertEquals(text.code, 1, "an orphan call is a finding");
+  assertMatch(text.stdout, /^Session 019c8a70-dda7-7f33-98ea-f30553347322 {2}2 orphan calls\n/);
+  assertMatch(text.stdout, /\n {2}format {3}Codex CLI rollout /);
+  assertMatch(
+    text.stdout,
+    new RegExp(`\nContinue it in turnlog .*\n {2}\\./denow task import ${h.codex[1]!.path}\n`),
+  );
+  assertNoStackTrace(text);
+  const json = await inspect(["--json", "--sessions-dir", join(h.claude.projects), "5f0e"], h.env);
+  const report = InspectReportSchema.parse(JSON.parse(json.stdout));
+  assertEquals([report.session.format, report.session.path], ["claude-code", h.claude.forks]);
+  assertEquals(report.turns.map((t) => t.counts.function_call), [1, 2]);
+  assertEquals(report.forks.map((f) => f.kind), ["rewind", "local_command"]);
+  const missing = await inspect(["--claude", "ffffffff"], h.env);
+  assertEquals(missing.code, 2);
+  assertMatch(
+    missing.stderr,
+    /^turnlog inspect: Session not found: no session with id or prefix "ffffffff" in /,
+  );
+  const both = await inspect(["--codex", "--claude"], h.env);
+  assertEquals(both.code, 2);
+  assertMatch(both.stderr, /^turnlog inspect: --codex and --claude do not go together\n/);
+});
+
+Deno.test("cli: --html and --history work on other tools' files; --repair says it cannot, and what to do", async () => {
+  await using h = await homes();
+  const rollout = h.codex[1]!.path;
+  const before = await Deno.readFile(rollout);
+  const page = join(h.dir, "page.html");
+  const html = await inspect(["--html", page, rollout], h.env);
+  assertEquals(html.code, 0, html.stderr);
+  assertMatch(await Deno.readTextFile(page), /data-format="codex"/);
+  const history = await inspect(["--history", h.claude.forks], h.env);
+  assertEquals(history.code, 0, history.stderr);
+  const items = history.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  assertEquals(items.length, 14);
+  assertEquals(items.filter((i) => i.synthesized).map((i) => i.callId), ["toolu_O"]);
+  for (const args of [["--repair"], ["--repair", "--write"]]) {
+    const ran = await inspect([...args, rollout], h.env);
+    assertEquals(ran.code, 2, ran.stdout);
+    assertEquals(ran.stdout, "");
+    assertEquals(
+      ran.stderr,
+      `turnlog inspect: Repairing a Codex CLI rollout in place is not supported yet: ${rollout} ` +
+        `is left as it is\nContinue it in turnlog instead, every call paired: ` +
+        `./denow task import ${rollout}\n`,
+    );
+  }
+  const empty = await inspect([h.claude.empty], h.env);
+  assertEquals(empty.code, 0);
+  assertMatch(
+    empty.stdout,
+    /^Session 22222222-0000-4000-8000-000000000000 {2}empty file: no conversation\n/,
+  );
+  const noHistory = await inspect(["--history", h.claude.empty], h.env);
+  assertEquals(noHistory.code, 2);
+  assertMatch(
+    noHistory.stderr,
+    new RegExp(`^turnlog inspect: ${h.claude.empty}: no conversation to resume \\(empty file\\)\n`),
+  );
+  assertEquals(await Deno.readFile(rollout), before);
+});
