@@ -98,9 +98,12 @@ function trickyRecords(runId: string): SessionRecord[] {
   ];
 }
 
+/** Registers one test of the contract for a backend. */
+type Register = (name: string, fn: (opened: OpenedStore) => Promise<void>) => void;
+
 /** Registers the contract's tests for `backend`. */
 export function storeContract(backend: StoreBackend): void {
-  const test = (name: string, fn: (opened: OpenedStore) => Promise<void>) =>
+  const test: Register = (name, fn) =>
     Deno.test({
       name: `${name} (${backend.label})`,
       ignore: backend.ignore,
@@ -110,6 +113,16 @@ export function storeContract(backend: StoreBackend): void {
       },
     });
 
+  recordTests(test);
+  findTests(test);
+  listTests(test);
+  checkpointTests(test, backend);
+  lockTests(test, backend);
+  moveTests(test);
+}
+
+/** The contract: create and read back. */
+function recordTests(test: Register): void {
   test("SessionStore.create() stores session_meta first and returns the session locked", async ({ store, second }) => {
     const meta = metaAt("2026-11-30T02:48:20.123Z");
     const { location, writer } = await store.create(metaRecord(meta));
@@ -170,7 +183,10 @@ export function storeContract(backend: StoreBackend): void {
     }
     assertEquals(tail, written.slice(7).map((r) => JSON.stringify(r)));
   });
+}
 
+/** The contract: find by id or prefix, the shortest prefix. */
+function findTests(test: Register): void {
   test("SessionStore.find() finds a session by full id or unique prefix, any case", async ({ store }) => {
     const a = await sessionAt(store, "2026-01-02T10:00:00Z");
     const b = await sessionAt(store, "2026-11-30T10:00:00Z");
@@ -216,7 +232,10 @@ export function storeContract(backend: StoreBackend): void {
       }
     }
   });
+}
 
+/** The contract: the listing. */
+function listTests(test: Register): void {
   test("SessionStore.list() lists newest first with the first user message, counts and forks", async ({ store }) => {
     const old = await sessionAt(store, "2025-06-01T00:00:00Z", "first\n  question   here");
     const empty = await sessionAt(store, "2026-01-01T00:00:00Z");
@@ -269,7 +288,10 @@ export function storeContract(backend: StoreBackend): void {
     assertEquals(page.sessions.map((s) => s.id), [fork.id, busy.id]);
     assertStrictEquals(page.more, true);
   });
+}
 
+/** The contract: the last checkpoint and reading from it. */
+function checkpointTests(test: Register, backend: StoreBackend): void {
   test("SessionStore.lastCheckpoint() finds the last checkpoint; read() from it replays the same history", async ({ store }) => {
     const { location, checkpointLine, checkpoint } = await sessionWithCheckpoint(store, {
       before: 300,
@@ -295,7 +317,10 @@ export function storeContract(backend: StoreBackend): void {
     const plain = await sessionAt(store, "2026-11-30T11:00:00Z", "hello");
     assertStrictEquals(await store.lastCheckpoint(plain), undefined);
   });
+}
 
+/** The contract: one writer at a time. */
+function lockTests(test: Register, backend: StoreBackend): void {
   test("SessionStore.lock() refuses a second writer at once and is free again after close()", async ({ store, second }) => {
     const location = await sessionAt(store, "2026-11-30T10:00:00Z", "hello");
     const other = second();
@@ -354,7 +379,10 @@ export function storeContract(backend: StoreBackend): void {
     );
     assertStrictEquals(writer.appendedRecords, 40);
   });
+}
 
+/** The contract: export and import. */
+function moveTests(test: Register): void {
   test("exportSession() writes the stored records one a line; importTurnlogFile() brings a file in as it is", async ({ store }) => {
     await using dir = await tempDir();
     const meta = metaAt("2026-11-30T10:00:00Z");
