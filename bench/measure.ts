@@ -15,6 +15,7 @@ import { resumeSession } from "../src/resume/mod.ts";
 import { findSession, listSessions, SessionWriter } from "../src/store/mod.ts";
 import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
 import { type PeerOnce, type PeerTask, runPeerTask } from "./measure_peers.ts";
+import { closeStoreTasks, runStoreTask, type StoreTask } from "./store_tasks.ts";
 
 /** What a child is asked to measure. */
 export type MeasureTask =
@@ -26,7 +27,8 @@ export type MeasureTask =
   | { kind: "list" | "list_naive"; root: string }
   | { kind: "inspect" | "inspect_text"; path: string }
   | { kind: "append"; paths: string[] }
-  | PeerTask;
+  | PeerTask
+  | StoreTask;
 
 /** A task with how often to run it. */
 export interface MeasureRequest {
@@ -199,6 +201,9 @@ function runOnce(task: MeasureTask, iteration: number): Promise<Once> {
       return single(() => inspectText(task.path));
     case "append":
       return appendEach(task, iteration);
+    case "store_resume":
+    case "store_append":
+      return runStoreTask(task, iteration);
     default:
       return runPeerTask(task, iteration);
   }
@@ -262,4 +267,5 @@ export async function measure(request: MeasureRequest): Promise<MeasureResult> {
 if (import.meta.main) {
   const request = JSON.parse(Deno.args[0] ?? "") as MeasureRequest;
   console.log(JSON.stringify(await measure(request)));
+  await closeStoreTasks();
 }

@@ -30,9 +30,11 @@ import {
 import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { importCommand, resumeCommand } from "./_commands.ts";
+import { inspectInStore } from "./_inspect_store.ts";
 import {
   findSession,
   impliedSessionsRoot,
+  isPostgresUrl,
   listSessions,
   resolveSessionsRoot,
   SESSIONS_DIR_ENV,
@@ -60,6 +62,10 @@ Options:
                        Codex sessions root or a Claude Code projects root works too
   --codex              Codex's sessions: $CODEX_HOME/sessions, else ~/.codex/sessions
   --claude             Claude Code's: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
+  --store STORE        Where sessions are kept: postgres://user:password@host:port/db or a
+                       sessions folder (default: $TURNLOG_STORE, else the sessions root)
+  --export FILE        Write the session to FILE as JSONL, each stored record on a line of
+                       its own, exactly as stored
   --json               Print one JSON document instead of text: the turns with their
                        counts and outcomes, the findings, the continue command
   --entries            With --json: also every line of each turn (turns[].entries),
@@ -74,7 +80,8 @@ Options:
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
                        atomically without them, append the outputs resume would synthesize
-                       (turnlog files only; ./denow task import continues another tool's)
+                       (turnlog files only; ./denow task import continues another tool's;
+                       a database keeps whole records, with nothing to repair)
   -h, --help           Show this help
 
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
@@ -148,6 +155,8 @@ function parseInspectArgs(args: string[]) {
     last: { type: "boolean" },
     limit: { type: "string" },
     "sessions-dir": { type: "string" },
+    store: { type: "string" },
+    export: { type: "string" },
     json: { type: "boolean" },
     entries: { type: "boolean" },
     full: { type: "boolean" },
@@ -351,6 +360,8 @@ export async function main(args: string[], out: Sink = toStdout): Promise<number
     await out(HELP);
     return 0;
   }
+  const inStore = await inspectInStore(values, positionals[0], out);
+  if (inStore !== undefined) return inStore;
   const target = values.last ? await newestSession(values) : positionals[0];
   if (target === undefined || values.list) {
     if (target !== undefined) throw new UsageError("--list takes no session argument");
@@ -406,7 +417,10 @@ function inspectNeeds(args: string[]): Need[] {
     return needsToRead([dir ?? impliedSessionsRoot(target) ?? dirname(target)], []);
   }
   if (values.codex || values.claude) return homeNeeds(values.codex ? "codex" : "claude");
-  return needsToRead([dir ?? "sessions"], dir === undefined ? [SESSIONS_DIR_ENV] : []);
+  const store = values.store;
+  const variables = dir === undefined && store === undefined ? [SESSIONS_DIR_ENV] : [];
+  const folder = dir ?? (store !== undefined && !isPostgresUrl(store) ? store : "sessions");
+  return needsToRead([folder], variables);
 }
 
 /** What `--codex` or `--claude` needs: the variables that name the home, then the home. */

@@ -12,6 +12,7 @@ import { listNewest } from "./list.ts";
 import { inspectMemory } from "./inspect.ts";
 import { otherTools } from "./formats.ts";
 import { appendRecord } from "./append.ts";
+import { postgresStore } from "./postgres.ts";
 
 export * from "./_definition.ts";
 
@@ -24,4 +25,5 @@ export const BENCHMARKS: readonly BenchmarkDefinition[] = [
   inspectMemory,
   otherTools,
   appendRecord,
+  postgresStore,
 ];

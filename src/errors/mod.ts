@@ -21,6 +21,8 @@ export type ErrorKind =
   | "workspace"
   /** The model request failed or its answer broke off. */
   | "model"
+  /** The session store cannot be reached or used (a database down, restarted, too new). */
+  | "store"
   /** The run or the tool was cancelled. */
   | "cancelled"
   /** Anything else: a bug, or the machine (disk full, permissions). */
@@ -35,6 +37,7 @@ export const ERROR_KINDS = [
   "session_file",
   "workspace",
   "model",
+  "store",
   "cancelled",
   "internal",
 ] as const satisfies readonly ErrorKind[];
@@ -60,7 +63,8 @@ export interface ErrorOutcome {
 
 /**
  * The one table from error kinds to exit codes and run failure kinds. Exit codes: 0 done,
- * 1 a failure to retry or look into (the run failed, the session is in use, problems found),
+ * 1 a failure to retry or look into (the run failed, the session is in use, the store cannot be
+ * reached, problems found),
  * 2 a command that cannot work as given (usage, unknown or ambiguous session, an unusable file
  * or workspace), 130 cancelled.
  */
@@ -72,6 +76,7 @@ export const ERROR_OUTCOMES: Readonly<Record<ErrorKind, ErrorOutcome>> = {
   session_file: { exitCode: 2, failure: "session" },
   workspace: { exitCode: 2, failure: "workspace" },
   model: { exitCode: 1, failure: "model" },
+  store: { exitCode: 1, failure: "session" },
   cancelled: { exitCode: 130, failure: "internal" },
   internal: { exitCode: 1, failure: "internal" },
 };
@@ -101,7 +106,8 @@ export class TurnlogError extends Error {
 
 /** The error kind of anything thrown: a turnlog error's own, else `internal`. */
 export function errorKind(error: unknown): ErrorKind {
-  return error instanceof TurnlogError ? error.kind : "internal";
+  if (error instanceof TurnlogError) return error.kind;
+  return error instanceof Deno.errors.NotFound ? "not_found" : "internal";
 }
 
 /** How anything thrown ends a command and a run, from {@linkcode ERROR_OUTCOMES}. */
@@ -109,7 +115,24 @@ export function outcomeOf(error: unknown): ErrorOutcome {
   return ERROR_OUTCOMES[errorKind(error)];
 }
 
-/** The message of anything thrown, for a person. */
+/** The system's "(os error 2): open '/x'" tail, which says the path in a programmer's way. */
+const OS_ERROR = /^(.+?) \(os error \d+\)(?:: \w+ '(.*)')?$/s;
+
+/**
+ * The message of anything thrown, for a person: a system error says what and where
+ * ("No such file or directory: /x") without the OS error number and call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { errorMessage } from "./mod.ts";
+ * const error = new Error("No such file or directory (os error 2): open '/x.jsonl'");
+ * assert.equal(errorMessage(error), "No such file or directory: /x.jsonl");
+ * ```
+ */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const os = OS_ERROR.exec(message);
+  if (!os) return message;
+  return os[2] === undefined ? os[1]! : `${os[1]}: ${os[2]}`;
 }

@@ -1,31 +1,35 @@
 /**
- * A session file read back: its `session_meta`, its replayed model-visible history (from the
- * last compaction checkpoint when it can), the newest turn context, and its problems. It never
- * writes.
+ * A session read back from its store: its `session_meta`, its replayed model-visible history
+ * (from the last compaction checkpoint when it can), the newest turn context, and its problems.
+ * It never writes.
  *
  * @module
  */
+import { dirname } from "node:path";
 import {
   type DroppedItem,
-  forEachRecord,
   normalizeHistory,
   readRecords,
   type ReplayedFromEnd,
   replayFromEnd,
   replayRecord,
 } from "../history/mod.ts";
-import { readLinesBackward } from "../io/mod.ts";
 import {
   type FunctionCallOutputItem,
   type LineProblem,
-  parseRecordLine,
   type ResponseItem,
   SessionFileError,
   type SessionMeta,
   type SessionRecord,
   type TurnContext,
 } from "../record/mod.ts";
-import { findSession, resolveSessionsRoot, type SessionLocation } from "../store/mod.ts";
+import {
+  FileStore,
+  impliedSessionsRoot,
+  type RecordPosition,
+  type SessionLocation,
+  type SessionStore,
+} from "../store/mod.ts";
 import { detectFormat } from "../formats/mod.ts";
 import { resumeForeignFile } from "./_foreign.ts";
 
@@ -44,8 +48,8 @@ export interface LoadedSession {
   /** Lines that are not valid records; resume skips them (`inspect --repair` moves them out). */
   problems: LineProblem[];
   /**
-   * Byte offset of the checkpoint replay started from; undefined when replay read the file
-   * from its first line.
+   * Where the checkpoint replay started from is (a file's byte offset, a database's sequence
+   * number); undefined when replay read the session from its first record.
    */
   replayedFrom: number | undefined;
 }
@@ -54,34 +58,100 @@ export interface LoadedSession {
 export interface LoadSessionOptions {
   /** Start at the last compaction checkpoint when it can (the default); false: read every line. */
   fromCheckpoint?: boolean;
-  /** Block size of the backward reads, in bytes. */
+  /** Block size of the backward reads, in bytes (the file store this makes; not `store`'s). */
   blockSize?: number;
+  /** The store that keeps the session; absent: the file at `location.path`. */
+  store?: SessionStore | undefined;
 }
 
-const TURN_CONTEXT_MARKER = '"turn_context"';
+/** The file store a session file is in: the root its path implies, else its folder. */
+function fileStoreOf(location: SessionLocation, blockSize: number | undefined): FileStore {
+  const root = impliedSessionsRoot(location.path) ?? dirname(location.path);
+  return new FileStore(root, { blockSize });
+}
 
 /**
- * Reads a session file and replays it.
+ * Reads a session and replays it.
  *
- * The file is parsed once, from its end back to its last compaction checkpoint (every line
- * after the checkpoint is needed anyway, so parsing them is the search). Replay starts from
- * the history the checkpoint stores; the part before it is never read, apart from the
- * `session_meta` at the head and, when no turn started after the checkpoint, the nearest
- * `turn_context` before it (found backward by its type name). The record count comes from
- * the count the checkpoint stores.
+ * The short way: the last compaction checkpoint is found (a file is parsed once, from its end
+ * back to it: every line after the checkpoint is needed anyway, so parsing them is the search;
+ * a database finds it by the position its sessions row keeps); replay starts from the history
+ * it stores and the records after it. The part before the checkpoint is never read, apart
+ * from the `session_meta` at the head and, when no turn started after the checkpoint, the
+ * nearest `turn_context` before it. The record count comes from the count the checkpoint
+ * stores.
  *
- * Without a checkpoint, or when the checkpoint stores no record count, or when a line after
- * it is bad (so that every problem gets its exact line number), the parse goes on to the first
- * line: the whole file, read once. Either way the replayed history is the same as a forward
- * replay's (`fromCheckpoint: false`). Bad lines are collected, not thrown; only a file
- * without a `session_meta` first record is an error.
+ * The long way, from the first record, when there is no checkpoint, when the checkpoint stores
+ * no record count, or when a line after it is bad (so every problem gets its exact line
+ * number); a file is then parsed on to its first line, still once. Either way the replayed
+ * history is the same. Bad lines are collected, not thrown;
+ * only a session without a `session_meta` first record is an error.
  */
 export async function loadSession(
   location: SessionLocation,
   options: LoadSessionOptions = {},
 ): Promise<LoadedSession> {
-  if (options.fromCheckpoint === false) return await loadFromStart(location);
-  const { blockSize } = options;
+  const store = options.store ?? fileStoreOf(location, options.blockSize);
+  if (store.kind === "files" && options.fromCheckpoint !== false) {
+    return await loadFileFromEnd(store, location, options.blockSize);
+  }
+  if (options.fromCheckpoint !== false) {
+    const found = await store.lastCheckpoint(location);
+    const recordsBefore = found?.checkpoint.recordsBefore;
+    if (found !== undefined && recordsBefore !== undefined) {
+      const tail = await loadFromCheckpoint(store, location, found.position);
+      if (tail !== undefined) return { ...tail, recordCount: recordsBefore + tail.recordCount };
+    }
+  }
+  return await loadFromStart(store, location);
+}
+
+async function loadFromStart(
+  store: SessionStore,
+  location: SessionLocation,
+): Promise<LoadedSession> {
+  let meta: SessionMeta | undefined;
+  const replayed: ResponseItem[] = [];
+  const problems: LineProblem[] = [];
+  let lastTurn: TurnContext | undefined;
+  let recordCount = 0;
+  for await (const entry of store.read(location)) {
+    if (entry.problem) {
+      problems.push(entry.problem);
+      continue;
+    }
+    const record = entry.record;
+    recordCount++;
+    if (meta === undefined) {
+      meta = expectMeta(location, entry.line, record);
+      continue;
+    }
+    if (record.type === "turn_context") lastTurn = record.payload;
+    replayRecord(replayed, record);
+  }
+  if (meta === undefined) throw noMeta(location, problems);
+  return { location, meta, replayed, lastTurn, recordCount, problems, replayedFrom: undefined };
+}
+
+/** The error for a session without a valid record: its first problem, or that it is empty. */
+function noMeta(location: SessionLocation, problems: readonly LineProblem[]): SessionFileError {
+  const first = problems[0];
+  return new SessionFileError(
+    first
+      ? `${first.message} (no session_meta record could be read)`
+      : `${location.path}:1: empty session file, no session_meta record`,
+  );
+}
+
+/**
+ * A session file replayed from its end (see `replayFromEnd`): read once, back to its last
+ * checkpoint, or whole.
+ */
+async function loadFileFromEnd(
+  store: SessionStore,
+  location: SessionLocation,
+  blockSize: number | undefined,
+): Promise<LoadedSession> {
   const read = await replayFromEnd(location.path, { blockSize });
   const { replayed, lastTurn, checkpoint } = read;
   if (checkpoint === undefined) {
@@ -90,13 +160,14 @@ export async function loadSession(
     const problems = read.problems;
     return { location, meta, replayed, lastTurn, recordCount, problems, replayedFrom: undefined };
   }
-  const meta = await headMeta(location);
-  if (meta === undefined) return await loadFromStart(location);
+  const head = await store.head(location);
+  if (head?.record === undefined) return await loadFromStart(store, location);
+  const position = { line: 0, offset: checkpoint.start };
   return {
     location,
-    meta,
+    meta: expectMeta(location, head.line, head.record),
     replayed,
-    lastTurn: lastTurn ?? await lastTurnContextBefore(location.path, checkpoint.start, blockSize),
+    lastTurn: lastTurn ?? await store.lastTurnContextBefore(location, position),
     recordCount: checkpoint.recordsBefore + read.records,
     problems: [],
     replayedFrom: checkpoint.start,
@@ -107,41 +178,6 @@ export async function loadSession(
 function wholeFileMeta(location: SessionLocation, read: ReplayedFromEnd): SessionMeta {
   if (read.first) return expectMeta(location, read.first.line, read.first.record);
   throw noMeta(location, read.problems);
-}
-
-/** The long way: every line from the first, replayed forward. */
-async function loadFromStart(location: SessionLocation): Promise<LoadedSession> {
-  let meta: SessionMeta | undefined;
-  const replayed: ResponseItem[] = [];
-  const problems: LineProblem[] = [];
-  let lastTurn: TurnContext | undefined;
-  let recordCount = 0;
-  await forEachRecord(location.path, (entry) => {
-    if (entry.problem) {
-      problems.push(entry.problem);
-      return;
-    }
-    const record = entry.record;
-    recordCount++;
-    if (meta === undefined) {
-      meta = expectMeta(location, entry.line, record);
-      return;
-    }
-    if (record.type === "turn_context") lastTurn = record.payload;
-    replayRecord(replayed, record);
-  });
-  if (meta === undefined) throw noMeta(location, problems);
-  return { location, meta, replayed, lastTurn, recordCount, problems, replayedFrom: undefined };
-}
-
-/** The error for a file without a valid record: its first problem, or that it is empty. */
-function noMeta(location: SessionLocation, problems: readonly LineProblem[]): SessionFileError {
-  const first = problems[0];
-  return new SessionFileError(
-    first
-      ? `${first.message} (no session_meta record could be read)`
-      : `${location.path}:1: empty session file, no session_meta record`,
-  );
 }
 
 function expectMeta(location: SessionLocation, line: number, record: SessionRecord): SessionMeta {
@@ -160,27 +196,39 @@ function expectMeta(location: SessionLocation, line: number, record: SessionReco
   return record.payload;
 }
 
-/** The `session_meta` at the head of the file; undefined when its first record is another. */
-async function headMeta(location: SessionLocation): Promise<SessionMeta | undefined> {
-  let meta: SessionMeta | undefined;
-  await forEachRecord(location.path, ({ line, record }) => {
-    if (record) meta = expectMeta(location, line, record);
-    return false;
-  }, { chunkSize: 16 * 1024 });
-  return meta;
-}
-
-/** The newest valid `turn_context` that ends before byte `end`, read backward. */
-async function lastTurnContextBefore(
-  path: string,
-  end: number,
-  blockSize: number | undefined,
-): Promise<TurnContext | undefined> {
-  for await (const line of readLinesBackward(path, { end, blockSize, only: TURN_CONTEXT_MARKER })) {
-    const { record } = parseRecordLine(path, { ...line, text: line.text, line: 0 });
-    if (record?.type === "turn_context") return record.payload;
+/**
+ * Replays from the checkpoint record at `position`; undefined when the long way must be taken
+ * (a bad line after the checkpoint, or a head without `session_meta`). `recordCount` counts
+ * the records from the checkpoint on.
+ */
+async function loadFromCheckpoint(
+  store: SessionStore,
+  location: SessionLocation,
+  position: RecordPosition,
+): Promise<LoadedSession | undefined> {
+  const head = await store.head(location);
+  if (head?.record === undefined) return undefined;
+  const meta = expectMeta(location, head.line, head.record);
+  const replayed: ResponseItem[] = [];
+  let lastTurn: TurnContext | undefined;
+  let recordCount = 0;
+  // A file's line numbers are unknown from here; a bad line sends the caller the long way.
+  for await (const entry of store.read(location, position)) {
+    if (entry.problem) return undefined;
+    recordCount++;
+    if (entry.record.type === "turn_context") lastTurn = entry.record.payload;
+    replayRecord(replayed, entry.record);
   }
-  return undefined;
+  lastTurn ??= await store.lastTurnContextBefore(location, position);
+  return {
+    location,
+    meta,
+    replayed,
+    lastTurn,
+    recordCount,
+    problems: [],
+    replayedFrom: position.offset,
+  };
 }
 
 /** A session ready to continue: the normalized history and what normalization did. */
@@ -194,18 +242,19 @@ export interface ResumedSession extends LoadedSession {
 }
 
 /**
- * Rebuilds a session's history from its file: find by id or prefix, replay, normalize. It
- * re-reads the file every time (no cache), so another process or machine can resume too. It
- * writes nothing.
+ * Rebuilds a session's history from its store: find by id or prefix, replay, normalize. It
+ * re-reads the session every time (no cache), so another process or machine can resume too.
+ * It writes nothing.
  *
- * @throws {SessionNotFoundError} for an unknown id; no file is created
+ * @throws {SessionNotFoundError} for an unknown id; nothing is created
  */
 export async function resumeSession(
   sessionId: string,
-  options: { root?: string } = {},
+  options: { root?: string; store?: SessionStore } = {},
 ): Promise<ResumedSession> {
-  const location = await findSession(resolveSessionsRoot(options.root), sessionId);
-  return normalizeLoaded(await loadSession(location));
+  const store = options.store ?? new FileStore(options.root);
+  const location = await store.find(sessionId);
+  return normalizeLoaded(await loadSession(location, { store }));
 }
 
 /** A loaded session with its history normalized. */

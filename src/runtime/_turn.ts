@@ -14,6 +14,7 @@
 import { errorKind, errorMessage, outcomeOf, TurnlogError } from "../errors/mod.ts";
 import type { Policy, WireApi } from "../record/mod.ts";
 import { initializeSessionForRun, type RunSession } from "../resume/mod.ts";
+import type { CommitHook } from "../store/mod.ts";
 import { ToolSet } from "../tools/mod.ts";
 import { ActiveTurn, type TurnSettings } from "./_active_turn.ts";
 import { type Approver, denyingApprover } from "./_approvals.ts";
@@ -22,6 +23,7 @@ import type { ModelConnection } from "./_connect.ts";
 import type { RunEvent } from "./_events.ts";
 import { modelRound } from "./_round.ts";
 import { toolCall } from "./_tool_step.ts";
+import type { SessionStore } from "../store/mod.ts";
 
 /** How many model rounds a turn may take before it ends on its own. */
 export const DEFAULT_MAX_ROUNDS = 8;
@@ -44,6 +46,8 @@ export interface RunTurnOptions {
   sessionId?: string | undefined;
   /** Sessions root; absent: `TURNLOG_SESSIONS_DIR`, else `./sessions`. */
   sessionsDir?: string | undefined;
+  /** The store that keeps the session (see `openStore`); absent: the file store at `sessionsDir`. */
+  store?: SessionStore | undefined;
   /** The model; absent: the one the session last used, or the connection's for a new one. */
   model?: string | undefined;
   /** Absent: the session's recorded one on resume, else "responses". */
@@ -66,6 +70,12 @@ export interface RunTurnOptions {
   compactor?: Compactor | undefined;
   /** The run id; absent: a new UUIDv7. */
   runId?: string | undefined;
+  /**
+   * Told before and after each append to the session file, with the commit point and the
+   * records (fault injection stops the process at one; observability watches them). The turn
+   * waits for it; an error it throws fails the turn like a failed write.
+   */
+  onCommit?: CommitHook | undefined;
 }
 
 class Cancelled extends TurnlogError {
@@ -110,6 +120,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
       message: options.message,
       sessionId: options.sessionId,
       root: options.sessionsDir,
+      store: options.store,
       systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       cwd: tools.workspace.root,
       modelProvider: options.connection.modelProvider,
@@ -118,6 +129,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
       wireApi: options.wireApi,
       policy: options.policy,
       runId: options.runId,
+      onCommit: options.onCommit,
     });
   } catch (error) {
     const kind = errorKind(error);
@@ -136,6 +148,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
     compactor: options.compactor,
     maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
     signal: options.signal ?? new AbortController().signal,
+    onCommit: options.onCommit,
   };
   yield* driveTurn(new ActiveTurn(session, settings));
 }
@@ -212,7 +225,7 @@ async function* driveTurn(turn: ActiveTurn): AsyncGenerator<RunEvent> {
   } finally {
     // A consumer that stopped reading early leaves the turn here without an end of its own.
     await turn.abandon().catch(() => {});
-    turn.session.writer.close();
+    await turn.session.writer.close();
   }
 }
 
