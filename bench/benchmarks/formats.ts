@@ -105,7 +105,7 @@ function againstPeer(name: string, session: ForeignBenchSession, variants: Varia
       const memory = peer.peakRssBytes / turnlog.peakRssBytes;
       return {
         target: target("faster, with less memory (peak RSS)", {
-          shown: `${formatRatio(speed)} as fast, ${formatRatio(memory)} less memory`,
+          shown: `${formatRatio(speed)} its speed, ${formatRatio(1 / memory)} its peak RSS`,
           ratio: speed,
           limit: 1,
           pass: speed > 1 && memory > 1,

@@ -75,9 +75,9 @@ export const fullResume: BenchmarkDefinition = {
                 formatRatio(vsKept)
               }; CPU time vs the limit: ${
                 formatRatio(limit.cpuMedianMs / turnlog.cpuMedianMs)
-              }; the forward replay alone (no backward search for a checkpoint) takes ${
+              }; a forward replay of every line (no search for a checkpoint) takes ${
                 formatRatio(forward.medianMs / turnlog.medianMs)
-              } of resumeSession's time (resume reads a file once, from its end: without a checkpoint that is the whole file)`,
+              } of resumeSession's time (resume parses a file once, from its end back to its last checkpoint)`,
             ],
           };
         },
