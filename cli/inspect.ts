@@ -25,13 +25,13 @@ import {
   renderReport,
   repairSession,
   reportJsonPieces,
-  UnsupportedRepairError,
 } from "../src/inspect/mod.ts";
 import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
-import { importCommand, resumeCommand } from "./_commands.ts";
+import { importCommand, resumeCommand, TASK } from "./_commands.ts";
 import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
 import {
+  FileChangedError,
   findSession,
   impliedSessionsRoot,
   listSessions,
@@ -51,7 +51,7 @@ synthesized outputs, orphan calls, compaction checkpoints, a table of records pe
 every problem with its line, and the command that continues the session.
 Without an argument (or with --list), lists the sessions, newest first.
 Reads turnlog's own files, Codex CLI rollouts and Claude Code transcripts (the format is
-told from the file's first lines); other tools' files are only read, never written.
+told from the file's first lines); other tools' files are only written by --repair --write.
 
 Options:
   --list               List sessions (the default without an argument)
@@ -74,8 +74,12 @@ Options:
                        findings, the charts; no script, nothing fetched, opens offline
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
-                       atomically without them, append the outputs resume would synthesize
-                       (turnlog files only; ./denow task import continues another tool's)
+                       atomically without them, append the outputs resume would synthesize.
+                       A Codex rollout or Claude Code transcript is repaired in its own
+                       shapes: each call without a result gets one saying it was
+                       interrupted, a result without its call leaves the branch; every
+                       line taken out or changed is kept in <file>.quarantine (close the
+                       tool first: a file that changes meanwhile is left as it was)
   -h, --help           Show this help
 
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
@@ -268,12 +272,12 @@ async function repair(path: string, options: InspectOptions, cmd: Command): Prom
   const { values, out } = cmd;
   const render = renderOptions(cmd);
   if (values.write) {
-    const { plan, after } = await repairSession(path, options);
+    const { plan, after, validation } = await repairSession(path, options);
     const written = plan.refused === null;
     await out(
       values.json
-        ? JSON.stringify({ written, plan, after }, null, 2) + "\n"
-        : renderRepair(plan, { ...render, written, after }),
+        ? JSON.stringify({ written, plan, after, validation }, null, 2) + "\n"
+        : renderRepair(plan, { ...render, written, after, validation }),
     );
     return after.healthy ? 0 : 1;
   }
@@ -400,8 +404,10 @@ export async function run(
   try {
     return await main(args, io.out);
   } catch (error) {
-    const hint = error instanceof UnsupportedRepairError
-      ? `Continue it in turnlog instead, every call paired: ${importCommand(error.path)}`
+    const hint = error instanceof FileChangedError
+      ? `Close Codex or Claude Code on that session first, then repair again: ${TASK} inspect ${
+        shellQuote(error.path)
+      } --repair --write`
       : hintFor("inspect", error);
     await io.err(
       `turnlog inspect: ${errorMessage(error)}\n${hint === undefined ? "" : `${hint}\n`}`,

@@ -5,7 +5,9 @@
  * @module
  */
 import { type Painter, painter, plural, visible } from "../text/mod.ts";
+import type { SessionValidation } from "../formats/mod.ts";
 import type { RepairPlan } from "./_repair_plan.ts";
+import { changesLines, foreignFindings, foreignFooter } from "./_render_foreign_repair.ts";
 import type { RenderOptions } from "./_render_text.ts";
 import type { InspectReport } from "./_types.ts";
 
@@ -28,7 +30,29 @@ function steps(plan: RepairPlan, verb: Verb): string[] {
       );
     }
   }
-  if (plan.method === "truncate") {
+  for (const line of plan.rewritten) {
+    out.push(
+      `${step()} ${verb("change", "changed")} line ${line.line} (its original to the sidecar): ${
+        visible(line.message.replace(/^.*?:\d+: /, ""))
+      }`,
+    );
+  }
+  for (const add of plan.inserted) {
+    out.push(
+      `${step()} ${verb("write", "wrote")} after line ${add.afterLine} a result for ${
+        visible(add.callId)
+      } (${visible(add.toolName)}, the call at line ${add.callLine}): an error saying the call ` +
+        "was interrupted and its result is unknown",
+    );
+  }
+  const changes = plan.rewritten.length + plan.inserted.length;
+  if (plan.method === "rewrite" && changes > 0) {
+    out.push(
+      `${step()} ${verb("rewrite", "rewrote")} the session with ${
+        changes + plan.moved.length === 1 ? "that change" : "those changes"
+      }: a temp file in the same folder, fsynced, renamed over it in one step`,
+    );
+  } else if (plan.method === "truncate") {
     out.push(
       `${step()} ${verb("cut", "cut")} that last line off the session once the sidecar is ` +
         "flushed (nothing else changes)",
@@ -80,12 +104,16 @@ function afterwards(after: InspectReport, paint: Painter): string {
  */
 export function renderRepair(
   plan: RepairPlan,
-  options: RenderOptions & { written: boolean; after?: InspectReport | undefined },
+  options: RenderOptions & {
+    written: boolean;
+    after?: InspectReport | undefined;
+    validation?: SessionValidation | null | undefined;
+  },
 ): string {
   const paint = painter(options.color);
   if (plan.refused !== null) return paint("red", `Not repaired: ${visible(plan.refused)}`) + "\n";
   const path = visible(plan.path);
-  const empty = plan.moved.length === 0 && plan.appended.length === 0;
+  const empty = !changesLines(plan) && plan.appended.length === 0;
   const title = empty
     ? `Nothing to repair in ${path}`
     : options.written
@@ -93,12 +121,14 @@ export function renderRepair(
     : `Repair plan for ${path} (dry run: nothing changed; add --write to do it)`;
   const out = [
     paint("bold", title),
+    ...(options.written ? [] : foreignFindings(plan, paint)),
     ...steps(plan, (doing, done) => (options.written ? done : doing)),
   ];
   if (plan.leftAsIs.length > 0) {
     out.push(paint("dim", "Left as is:"));
     for (const note of plan.leftAsIs) out.push(paint("dim", `  ${visible(note)}`));
   }
+  out.push(...foreignFooter(plan, options, paint));
   if (options.after) out.push(afterwards(options.after, paint));
   return out.join("\n") + "\n";
 }

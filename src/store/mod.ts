@@ -10,3 +10,4 @@ export * from "./_find.ts";
 export * from "./_listing.ts";
 export * from "./_writer.ts";
 export * from "./_sidecar.ts";
+export * from "./_rewrite.ts";

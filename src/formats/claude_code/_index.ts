@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readLines } from "../../io/_lines.ts";
+import { type Line, readLines } from "../../io/_lines.ts";
 import {
   FirstSeen,
   isObject,
@@ -259,10 +259,20 @@ function nodeOf(value: Json, span: { line: number; start: number; end: number })
   };
 }
 
+/** Options of {@linkcode indexTranscript}. */
+export interface IndexOptions {
+  /** The lines to index instead of the file's own (repair indexes the file as it will be). */
+  lines?: AsyncIterable<Line>;
+}
+
 /** Reads the whole file once into an index; texts are parsed and dropped line by line. */
-export async function indexTranscript(path: string, sizeBytes: number): Promise<ClaudeIndex> {
+export async function indexTranscript(
+  path: string,
+  sizeBytes: number,
+  options: IndexOptions = {},
+): Promise<ClaudeIndex> {
   const index = newIndex();
-  for await (const line of readLines(path)) {
+  for await (const line of options.lines ?? readLines(path)) {
     if (line.text.length === 0 && line.terminated) continue;
     if (line.start >= sizeBytes) break;
     const span = { line: line.line, start: line.start, end: line.end };

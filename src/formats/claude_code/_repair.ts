@@ -1,0 +1,365 @@
+/**
+ * The repair plan of a Claude Code transcript: bad lines to the sidecar (the records they hold
+ * written back), a `tool_result` line for each `tool_use` of the active branch that has none
+ * (in the shape Claude Code writes for an interrupted tool, chained in where the result
+ * belongs, the next line of the branch re-parented onto it), and each `tool_result` no call
+ * asked for taken off the branch (its line to the sidecar, its children re-parented onto its
+ * parent). Every line that changes keeps its original in the sidecar.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { readRange } from "../../io/mod.ts";
+import { isObject, type Json, str } from "../_line.ts";
+import {
+  type ForeignInsertedLine,
+  type ForeignMovedLine,
+  type ForeignRepair,
+  type ForeignRewrittenLine,
+  INTERRUPTED_RESULT,
+} from "../_repair_types.ts";
+import { analyzeClaude, type ClaudeAnalysis, claudeFindings, type Unanswered } from "./_check.ts";
+
+/** The fields a synthesized result copies from the line of its `tool_use`, in Claude's order. */
+const COPIED = [
+  "isSidechain",
+  "userType",
+  "cwd",
+  "sessionId",
+  "version",
+  "gitBranch",
+  "agentId",
+  "slug",
+] as const;
+
+/** Lines a result may come after on the chain, between the call and it. */
+const BETWEEN = new Set(["progress", "system", "attachment"]);
+
+/** A uuid that names the result repair writes for a call: the same every time, so a plan is exact. */
+function resultUuid(sessionId: string, callId: string): string {
+  const hex = createHash("sha256").update(`turnlog-repair\u0000${sessionId}\u0000${callId}`)
+    .digest("hex");
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${
+    hex.slice(17, 20)
+  }-${hex.slice(20, 32)}`;
+}
+
+/** The plan being built: changes by line of the view. */
+class Changes {
+  readonly removed = new Map<number, { kind: "orphan_output" | "duplicate_output"; why: string }>();
+  readonly parents = new Map<number, string | null>();
+  readonly logicalParents = new Map<number, string | null>();
+  readonly dropped = new Map<number, Set<number>>();
+  readonly inserted: { k: number; callId: string; toolName: string; callK: number; value: Json }[] =
+    [];
+  readonly leftAsIs: string[] = [];
+}
+
+/** The chain's next line of each line of the walk back (root first). */
+function chainNext(analysis: ClaudeAnalysis): Map<number, number> {
+  const next = new Map<number, number>();
+  for (const segment of analysis.branch.segments) {
+    for (let i = 0; i + 1 < segment.length; i++) next.set(segment[i]!, segment[i + 1]!);
+  }
+  return next;
+}
+
+/** Takes results no call asked for off the branch: whole lines, or blocks out of a line. */
+function planUnexpected(analysis: ClaudeAnalysis, changes: Changes): void {
+  /** Per line: whether every result taken out of it repeats one its message keeps. */
+  const repeats = new Map<number, boolean>();
+  for (const { message, bad } of analysis.unexpected) {
+    const kept = new Set(message.results.filter((r) => !bad.includes(r)).map((r) => r.id));
+    for (const result of bad) {
+      const set = changes.dropped.get(result.k) ?? new Set<number>();
+      set.add(result.block);
+      changes.dropped.set(result.k, set);
+      repeats.set(result.k, (repeats.get(result.k) ?? true) && kept.has(result.id));
+    }
+  }
+  for (const [k, blocks] of changes.dropped) {
+    const info = analysis.infos[k]!;
+    if (blocks.size < info.blocks) continue;
+    changes.dropped.delete(k);
+    const ids = info.results.map((r) => r.id).join(", ");
+    changes.removed.set(
+      k,
+      repeats.get(k) ? { kind: "duplicate_output", why: `a second tool_result for ${ids}` } : {
+        kind: "orphan_output",
+        why: `tool_result for ${ids} that no tool_use right before it asked for`,
+      },
+    );
+  }
+}
+
+/**
+ * Where the results of a message's unanswered calls go on the chain: after its last line, or
+ * after the results of its other calls that follow it (hook and attachment lines passed).
+ */
+function anchorOf(
+  analysis: ClaudeAnalysis,
+  next: Map<number, number>,
+  item: Unanswered,
+  changes: Changes,
+): number {
+  const { index, infos } = analysis;
+  const asked = new Set(item.message.uses.map((use) => use.id));
+  const chain = new Set(analysis.branch.segments.flat());
+  const onChain = item.message.ks.filter((k) => chain.has(k));
+  let anchor = onChain.length > 0 ? onChain[onChain.length - 1]! : item.message.ks.at(-1)!;
+  for (let at = next.get(anchor); at !== undefined; at = next.get(at)) {
+    const info = infos[at]!;
+    if (BETWEEN.has(index.nodes[at]!.kind)) continue;
+    const answers = info.type === "user" && info.results.length > 0 &&
+      info.results.length === info.blocks && info.results.every((r) => asked.has(r.id));
+    if (!answers) break;
+    if (!changes.removed.has(at)) anchor = at;
+  }
+  return anchor;
+}
+
+/** Plans the results of one message's unanswered calls, and the re-parenting after them. */
+async function planUnanswered(
+  analysis: ClaudeAnalysis,
+  item: Unanswered,
+  parts: { next: Map<number, number>; changes: Changes; read: (k: number) => Promise<Json> },
+): Promise<void> {
+  const { index, infos } = analysis;
+  const { next, changes, read } = parts;
+  const anchor = anchorOf(analysis, next, item, changes);
+  const anchorValue = await read(anchor);
+  const answering =
+    item.next?.results.filter((r) => item.message.uses.some((use) => use.id === r.id)) ?? [];
+  const after = Math.max(anchor, ...item.message.ks, ...answering.map((r) => r.k));
+  let parent = str(anchorValue, "uuid") ?? null;
+  for (const use of item.missing) {
+    const source = await read(use.k);
+    const uuid = resultUuid(str(source, "sessionId") ?? "", use.id);
+    const line: Json = { parentUuid: parent };
+    for (const field of COPIED) if (field in source) line[field] = source[field];
+    Object.assign(line, {
+      type: "user",
+      message: {
+        role: "user",
+        content: [{
+          type: "tool_result",
+          content: INTERRUPTED_RESULT,
+          is_error: true,
+          tool_use_id: use.id,
+        }],
+      },
+      uuid,
+      timestamp: str(anchorValue, "timestamp") ?? str(source, "timestamp"),
+      toolUseResult: `Error: ${INTERRUPTED_RESULT}`,
+    });
+    changes.inserted.push({
+      k: after,
+      callId: use.id,
+      toolName: use.name,
+      callK: use.k,
+      value: line,
+    });
+    parent = uuid;
+  }
+  const successor = next.get(anchor);
+  if (successor === undefined) return;
+  if (index.nodes[successor]!.parentUuid === index.nodes[anchor]!.uuid) {
+    changes.parents.set(successor, parent);
+  } else {
+    changes.leftAsIs.push(
+      `line ${infos[successor]!.line} follows line ${infos[anchor]!.line} on the branch ` +
+        "through a compaction's link, not its parentUuid: left as is",
+    );
+  }
+}
+
+/** Re-links the children of removed lines onto the removed line's own (new) parent. */
+function relinkRemoved(analysis: ClaudeAnalysis, changes: Changes): void {
+  const { nodes } = analysis.index;
+  if (changes.removed.size === 0) return;
+  const staying = new Set<string>();
+  nodes.forEach((node, k) => {
+    if (node.uuid !== undefined && !changes.removed.has(k)) staying.add(node.uuid);
+  });
+  const removedByUuid = new Map<string, number>();
+  for (const k of changes.removed.keys()) {
+    const uuid = nodes[k]!.uuid;
+    if (uuid !== undefined && !staying.has(uuid)) removedByUuid.set(uuid, k);
+  }
+  const resolve = (uuid: string | null | undefined): string | null => {
+    for (let step = 0; step <= nodes.length; step++) {
+      const k = uuid === null || uuid === undefined ? undefined : removedByUuid.get(uuid);
+      if (k === undefined) return uuid ?? null;
+      uuid = changes.parents.has(k) ? changes.parents.get(k)! : nodes[k]!.parentUuid ?? null;
+    }
+    return null;
+  };
+  nodes.forEach((node, k) => {
+    if (changes.removed.has(k)) return;
+    const parent = changes.parents.has(k) ? changes.parents.get(k) : node.parentUuid;
+    if (parent !== undefined && parent !== null && removedByUuid.has(parent)) {
+      changes.parents.set(k, resolve(parent));
+    }
+    const logical = node.boundary?.logicalParentUuid;
+    if (logical !== undefined && removedByUuid.has(logical)) {
+      changes.logicalParents.set(k, resolve(logical));
+    }
+  });
+}
+
+/** The text of a line of the view, read back from the file or the recovered records. */
+function reader(path: string, analysis: ClaudeAnalysis) {
+  const decoder = new TextDecoder();
+  return async (k: number): Promise<Json> => {
+    const piece = analysis.pieces.get(k);
+    if (piece !== undefined) return JSON.parse(piece) as Json;
+    const info = analysis.infos[k]!;
+    using file = await Deno.open(path, { read: true });
+    const text = decoder.decode(await readRange(file, info)).replace(/\r?\n$/, "");
+    return JSON.parse(text) as Json;
+  };
+}
+
+/** The line with its changes made, and why it changed. */
+function changedLine(
+  k: number,
+  value: Json,
+  changes: Changes,
+): { text: string; kind: ForeignRewrittenLine["kind"]; what: string[] } {
+  const what: string[] = [];
+  let kind: ForeignRewrittenLine["kind"] = "reparented";
+  const blocks = changes.dropped.get(k);
+  const message = value.message;
+  if (blocks && isObject(message) && Array.isArray(message.content)) {
+    const taken = message.content.filter((_, at) => blocks.has(at));
+    message.content = message.content.filter((_, at) => !blocks.has(at));
+    const ids = taken.map((block) => isObject(block) ? str(block, "tool_use_id") : undefined);
+    what.push(`its tool_result for ${ids.join(", ")} (no tool_use right before it) taken out`);
+    kind = "orphan_output";
+  }
+  if (changes.parents.has(k)) {
+    const parent = changes.parents.get(k)!;
+    what.push(`parentUuid ${value.parentUuid ?? "null"} becomes ${parent ?? "null"}`);
+    value.parentUuid = parent;
+  }
+  if (changes.logicalParents.has(k)) {
+    const parent = changes.logicalParents.get(k)!;
+    what.push(`logicalParentUuid ${value.logicalParentUuid} becomes ${parent ?? "null"}`);
+    value.logicalParentUuid = parent;
+  }
+  return { text: JSON.stringify(value), kind, what };
+}
+
+/** Turns the changes into the plan's lines. */
+async function lay(
+  path: string,
+  analysis: ClaudeAnalysis,
+  changes: Changes,
+  read: (k: number) => Promise<Json>,
+): Promise<Pick<ForeignRepair, "moved" | "rewritten" | "inserted">> {
+  const { infos } = analysis;
+  const moved: ForeignMovedLine[] = analysis.bad.map((bad) => ({
+    line: bad.line,
+    kind: bad.kind,
+    start: bad.start,
+    end: bad.end,
+    bytes: bad.bytes,
+    message: bad.message,
+    split: bad.pieces.map((piece) => ({ ...piece })),
+  }));
+  const movedAt = (k: number) => moved.find((m) => m.line === infos[k]!.line)!;
+  const rewritten: ForeignRewrittenLine[] = [];
+  const touched = new Set([
+    ...changes.parents.keys(),
+    ...changes.logicalParents.keys(),
+    ...changes.dropped.keys(),
+  ]);
+  for (const k of [...changes.removed.keys()].sort((a, b) => a - b)) {
+    const info = infos[k]!;
+    const { kind, why } = changes.removed.get(k)!;
+    if (info.piece !== null) {
+      movedAt(k).split![info.piece] = { type: "", text: "" };
+      continue;
+    }
+    moved.push({
+      line: info.line,
+      kind,
+      start: info.start,
+      end: info.end,
+      bytes: info.end - info.start - (info.terminated ? 1 : 0),
+      message: `${path}:${info.line}: ${why}`,
+      split: null,
+    });
+  }
+  for (const k of [...touched].sort((a, b) => a - b)) {
+    if (changes.removed.has(k)) continue;
+    const info = infos[k]!;
+    const { text, kind, what } = changedLine(k, await read(k), changes);
+    if (info.piece !== null) {
+      movedAt(k).split![info.piece]!.text = text;
+      continue;
+    }
+    rewritten.push({
+      line: info.line,
+      kind,
+      start: info.start,
+      end: info.end,
+      bytes: info.end - info.start - (info.terminated ? 1 : 0),
+      message: `${path}:${info.line}: ${what.join("; ")}`,
+      text,
+    });
+  }
+  // A piece's place among the records written back, once the removed ones are left out.
+  const placeOf = (k: number): number | null => {
+    const piece = infos[k]!.piece;
+    if (piece === null) return null;
+    return movedAt(k).split!.slice(0, piece + 1).filter((p) => p.text !== "").length - 1;
+  };
+  const inserted: ForeignInsertedLine[] = changes.inserted.map((add) => ({
+    afterLine: infos[add.k]!.line,
+    afterPiece: placeOf(add.k),
+    at: infos[add.k]!.end,
+    callId: add.callId,
+    toolName: add.toolName,
+    callLine: infos[add.callK]!.line,
+    text: JSON.stringify(add.value),
+  }));
+  for (const m of moved) {
+    m.split = m.split?.filter((piece) => piece.text !== "") ?? null;
+    if (m.split?.length === 0) m.split = null;
+  }
+  return {
+    moved: moved.sort((a, b) => a.line - b.line),
+    rewritten,
+    inserted,
+  };
+}
+
+/**
+ * Works out the repair of the Claude Code transcript at `path` as it is now (up to
+ * `sizeBytes`), with what its validator found before.
+ */
+export async function planClaudeRepair(path: string, sizeBytes: number): Promise<ForeignRepair> {
+  const analysis = await analyzeClaude(path, sizeBytes);
+  const findings = claudeFindings(path, analysis);
+  const changes = new Changes();
+  const read = reader(path, analysis);
+  planUnexpected(analysis, changes);
+  const next = chainNext(analysis);
+  for (const item of analysis.unanswered) {
+    await planUnanswered(analysis, item, { next, changes, read });
+  }
+  relinkRemoved(analysis, changes);
+  for (const finding of findings) {
+    if (finding.kind === "broken_chain") {
+      changes.leftAsIs.push(`${finding.message} (left as is: repair cannot know the lost link)`);
+    }
+  }
+  return {
+    format: "claude-code",
+    ...(await lay(path, analysis, changes, read)),
+    leftAsIs: changes.leftAsIs,
+    findings,
+  };
+}
