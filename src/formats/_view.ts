@@ -35,6 +35,11 @@ export interface BadLine {
   message: string;
   /** The records recovered from it, each written back on a line of its own, in order. */
   pieces: { type: string; text: string }[];
+  /**
+   * A Claude Code line's parent and (when its end is not lost) its own uuid, as far as they
+   * can still be read in it: its children are re-linked to that parent once it leaves.
+   */
+  links?: { uuid: string | null; parentUuid: string | null } | undefined;
 }
 
 /** A line of the view: a line of the file, or a record recovered from a bad one. */
@@ -167,13 +172,28 @@ export function recoverPieces(
   return [];
 }
 
+/** Top-level keys are never inside a string: their quotes are not escaped. */
+const OWN_UUID = /[{,]"uuid":"([^"\\]+)"/;
+const OWN_PARENT = /[{,]"parentUuid":(null|"([^"\\]+)")/;
+
+/** A damaged Claude Code line's parent and own uuid, as far as they can be read. */
+function linksOf(text: string): BadLine["links"] {
+  const parent = OWN_PARENT.exec(text);
+  if (!parent) return undefined;
+  return { uuid: OWN_UUID.exec(text)?.[1] ?? null, parentUuid: parent[2] ?? null };
+}
+
 /** A bad line of the file, with what it still holds. */
 function badLine(
-  path: string,
   format: ForeignFormat,
   line: Line,
   problem: { kind: BadLineKind; message: string },
 ): BadLine {
+  const pieces = recoverPieces(format, line.text);
+  // What is left once the records that come back are taken out: a torn line's own fragment.
+  let lost = line.text;
+  for (const piece of pieces) lost = lost.replace(piece.text, "");
+  const links = format === "claude-code" ? linksOf(lost) : undefined;
   return {
     line: line.line,
     kind: problem.kind,
@@ -181,7 +201,8 @@ function badLine(
     end: line.end,
     bytes: line.end - line.start - (line.terminated ? 1 : 0),
     message: problem.message,
-    pieces: recoverPieces(format, line.text),
+    pieces,
+    links,
   };
 }
 
@@ -208,7 +229,7 @@ export async function* readView(
     const problem = "problem" in parsed
       ? parsed.problem
       : lineProblem(path, line, wrong!.kind, wrong!.what);
-    const bad = badLine(path, format, line, problem as { kind: BadLineKind; message: string });
+    const bad = badLine(format, line, problem as { kind: BadLineKind; message: string });
     yield { bad };
     for (const [piece, { text }] of bad.pieces.entries()) {
       const value = JSON.parse(text) as Json;

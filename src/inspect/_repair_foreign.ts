@@ -111,6 +111,15 @@ async function endsWithNewline(path: string, size: number): Promise<boolean> {
   return last[0] === 10;
 }
 
+/** Options of {@linkcode repairForeignFile}. */
+export interface RepairForeignOptions {
+  /**
+   * Called once the plan is worked out under the lock, before anything is written (a test
+   * changes the file there, as a tool still writing it would).
+   */
+  beforeWrite?: (() => Promise<void>) | undefined;
+}
+
 /**
  * Repairs another tool's session file at `path`, holding its lock (the one turnlog's writers
  * take), and does exactly the plan worked out under the lock: the originals of every line it
@@ -124,6 +133,7 @@ async function endsWithNewline(path: string, size: number): Promise<boolean> {
 export async function repairForeignFile(
   path: string,
   format: ForeignFormat,
+  options: RepairForeignOptions = {},
 ): Promise<{ plan: RepairPlan; validation: Awaited<ReturnType<typeof validateSessionFile>> }> {
   let plan = await planForeignFileRepair(path, format);
   if (!isEmptyPlan(plan)) {
@@ -132,6 +142,7 @@ export async function repairForeignFile(
       const stamp = stampOf(await Deno.stat(path));
       plan = await planForeignFileRepair(path, format);
       if (!isEmptyPlan(plan)) {
+        await options.beforeWrite?.();
         await checkUnchanged(path, stamp);
         await quarantineLines(path, await originals(path, plan));
         if (plan.method === "truncate") {

@@ -210,6 +210,24 @@ export async function analyzeClaude(path: string, sizeBytes: number): Promise<Cl
 }
 
 /**
+ * The analysis again once lines are re-linked to new parents (`parents`, by view index): the
+ * branch found anew and its pairing checked. The analysis's index is changed in place.
+ */
+export function relinked(
+  analysis: ClaudeAnalysis,
+  parents: ReadonlyMap<number, string | null>,
+): ClaudeAnalysis {
+  const { index } = analysis;
+  for (const [k, parent] of parents) {
+    const node = index.nodes[k]!;
+    node.parentUuid = parent ?? undefined;
+    node.parent = parent === null ? -1 : index.byUuid.get(parent) ?? -1;
+  }
+  const base = { ...analysis, branch: findBranch(index) };
+  return { ...base, ...pairing(messagesOf(base)) };
+}
+
+/**
  * Whether the walk back stopped at a missing parent with messages of the file before it that
  * no branch holds: the chain was cut (a resumed session's first line may name a parent kept in
  * another file; that is no damage).

@@ -18,7 +18,13 @@ import {
   type ForeignRewrittenLine,
   INTERRUPTED_RESULT,
 } from "../_repair_types.ts";
-import { analyzeClaude, type ClaudeAnalysis, claudeFindings, type Unanswered } from "./_check.ts";
+import {
+  analyzeClaude,
+  type ClaudeAnalysis,
+  claudeFindings,
+  relinked,
+  type Unanswered,
+} from "./_check.ts";
 
 /** The fields a synthesized result copies from the line of its `tool_use`, in Claude's order. */
 const COPIED = [
@@ -174,38 +180,87 @@ async function planUnanswered(
   }
 }
 
-/** Re-links the children of removed lines onto the removed line's own (new) parent. */
-function relinkRemoved(analysis: ClaudeAnalysis, changes: Changes): void {
-  const { nodes } = analysis.index;
-  if (changes.removed.size === 0) return;
-  const staying = new Set<string>();
-  nodes.forEach((node, k) => {
-    if (node.uuid !== undefined && !changes.removed.has(k)) staying.add(node.uuid);
+/** The parent the line right after a bad line names, when no line of the file has it. */
+function nextLineParent(
+  analysis: ClaudeAnalysis,
+  line: number,
+  staying: Set<string>,
+): string | undefined {
+  const next = analysis.infos.findIndex((info) => info.line > line);
+  const parent = next < 0 ? undefined : analysis.index.nodes[next]!.parentUuid;
+  return parent !== undefined && !staying.has(parent) ? parent : undefined;
+}
+
+/** The uuids of the lines that stay in the file. */
+function staying(analysis: ClaudeAnalysis, changes: Changes): Set<string> {
+  const uuids = new Set<string>();
+  analysis.index.nodes.forEach((node, k) => {
+    if (node.uuid !== undefined && !changes.removed.has(k)) uuids.add(node.uuid);
   });
-  const removedByUuid = new Map<string, number>();
-  for (const k of changes.removed.keys()) {
-    const uuid = nodes[k]!.uuid;
-    if (uuid !== undefined && !staying.has(uuid)) removedByUuid.set(uuid, k);
-  }
-  const resolve = (uuid: string | null | undefined): string | null => {
-    for (let step = 0; step <= nodes.length; step++) {
-      const k = uuid === null || uuid === undefined ? undefined : removedByUuid.get(uuid);
-      if (k === undefined) return uuid ?? null;
-      uuid = changes.parents.has(k) ? changes.parents.get(k)! : nodes[k]!.parentUuid ?? null;
+  return uuids;
+}
+
+/**
+ * Re-links the lines whose parent (or compaction's logical parent) leaves the file onto the
+ * parent of the line that left (`gone`: a uuid that leaves, and what its parent is then).
+ */
+function relinkChildren(
+  analysis: ClaudeAnalysis,
+  changes: Changes,
+  gone: Map<string, () => string | null>,
+): void {
+  if (gone.size === 0) return;
+  const resolve = (uuid: string | null): string | null => {
+    for (let step = 0; step <= gone.size && uuid !== null; step++) {
+      const parent = gone.get(uuid);
+      if (parent === undefined) return uuid;
+      uuid = parent();
     }
-    return null;
+    return uuid;
   };
-  nodes.forEach((node, k) => {
+  analysis.index.nodes.forEach((node, k) => {
     if (changes.removed.has(k)) return;
     const parent = changes.parents.has(k) ? changes.parents.get(k) : node.parentUuid;
-    if (parent !== undefined && parent !== null && removedByUuid.has(parent)) {
+    if (parent !== undefined && parent !== null && gone.has(parent)) {
       changes.parents.set(k, resolve(parent));
     }
     const logical = node.boundary?.logicalParentUuid;
-    if (logical !== undefined && removedByUuid.has(logical)) {
+    if (logical !== undefined && gone.has(logical)) {
       changes.logicalParents.set(k, resolve(logical));
     }
   });
+}
+
+/**
+ * Re-links the children of bad lines whose parent can still be read in them (and, when their
+ * end is lost with their uuid, the next line, when it names a parent no line has).
+ */
+function relinkLost(analysis: ClaudeAnalysis, changes: Changes): void {
+  const uuids = staying(analysis, changes);
+  const gone = new Map<string, () => string | null>();
+  for (const bad of analysis.bad) {
+    const links = bad.links;
+    if (!links) continue;
+    const uuid = links.uuid ?? nextLineParent(analysis, bad.line, uuids);
+    if (uuid !== undefined && !uuids.has(uuid)) gone.set(uuid, () => links.parentUuid);
+  }
+  relinkChildren(analysis, changes, gone);
+}
+
+/** Re-links the children of results taken off the branch onto their (new) parent. */
+function relinkRemoved(analysis: ClaudeAnalysis, changes: Changes): void {
+  const { nodes } = analysis.index;
+  const uuids = staying(analysis, changes);
+  const gone = new Map<string, () => string | null>();
+  for (const k of changes.removed.keys()) {
+    const uuid = nodes[k]!.uuid;
+    if (uuid === undefined || uuids.has(uuid)) continue;
+    gone.set(
+      uuid,
+      () => changes.parents.has(k) ? changes.parents.get(k)! : nodes[k]!.parentUuid ?? null,
+    );
+  }
+  relinkChildren(analysis, changes, gone);
 }
 
 /** The text of a line of the view, read back from the file or the recovered records. */
@@ -341,9 +396,12 @@ async function lay(
  * `sizeBytes`), with what its validator found before.
  */
 export async function planClaudeRepair(path: string, sizeBytes: number): Promise<ForeignRepair> {
-  const analysis = await analyzeClaude(path, sizeBytes);
-  const findings = claudeFindings(path, analysis);
+  const found = await analyzeClaude(path, sizeBytes);
+  const findings = claudeFindings(path, found);
   const changes = new Changes();
+  relinkLost(found, changes);
+  // Lines re-linked over a lost line can bring calls back onto the branch: check it again.
+  const analysis = changes.parents.size > 0 ? relinked(found, changes.parents) : found;
   const read = reader(path, analysis);
   planUnexpected(analysis, changes);
   const next = chainNext(analysis);
@@ -351,10 +409,12 @@ export async function planClaudeRepair(path: string, sizeBytes: number): Promise
     await planUnanswered(analysis, item, { next, changes, read });
   }
   relinkRemoved(analysis, changes);
+  const root = found.branch.segments[0]?.[0];
+  const mended = root !== undefined && changes.parents.has(root);
   for (const finding of findings) {
-    if (finding.kind === "broken_chain") {
-      changes.leftAsIs.push(`${finding.message} (left as is: repair cannot know the lost link)`);
-    }
+    if (finding.kind !== "broken_chain") continue;
+    if (mended && finding.line === found.infos[root]!.line) continue;
+    changes.leftAsIs.push(`${finding.message} (left as is: repair cannot know the lost link)`);
   }
   return {
     format: "claude-code",
