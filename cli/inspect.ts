@@ -39,7 +39,7 @@ import {
   SESSIONS_DIR_ENV,
   walkSessions,
 } from "../src/store/mod.ts";
-import { ensurePermissions, type Need, needsToRead } from "./_permissions.ts";
+import { ensurePermissions, type Need, needsToRead, needsToWrite } from "./_permissions.ts";
 import { hintFor } from "./_voice.ts";
 import { shellQuote } from "../src/text/mod.ts";
 import { dirname } from "node:path";
@@ -375,22 +375,29 @@ function inspectNeeds(args: string[]): Need[] {
   if (values.help) return [];
   const dir = values["sessions-dir"];
   if (target !== undefined && isPath(target)) {
-    // Another tool's file is read with what lies beside it (Claude Code's subagents).
-    return needsToRead([dir ?? impliedSessionsRoot(target) ?? dirname(target)], []);
+    // Another tool's file is read with what lies beside it (Claude Code's subagents); a
+    // repair writes beside it too (the sidecar, its temp file).
+    const write = values.repair && values.write ? needsToWrite([dirname(target)]) : [];
+    return [...needsToRead([dir ?? impliedSessionsRoot(target) ?? dirname(target)], []), ...write];
   }
-  if (values.codex || values.claude) return homeNeeds(values.codex ? "codex" : "claude");
+  if (values.codex || values.claude) {
+    return homeNeeds(values.codex ? "codex" : "claude", values.repair === true && values.write);
+  }
   return needsToRead([dir ?? "sessions"], dir === undefined ? [SESSIONS_DIR_ENV] : []);
 }
 
-/** What `--codex` or `--claude` needs: the variables that name the home, then the home. */
-function homeNeeds(tool: "codex" | "claude"): Need[] {
+/**
+ * What `--codex` or `--claude` needs: the variables that name the home, then the home (to
+ * write in too, for a repair).
+ */
+function homeNeeds(tool: "codex" | "claude", write = false): Need[] {
   const variables = [tool === "codex" ? "CODEX_HOME" : "CLAUDE_CONFIG_DIR", "HOME"];
   const known = variables.every((variable) =>
     Deno.permissions.querySync({ name: "env", variable }).state === "granted"
   );
   // The folder is known once the variables may be read; Deno asks for it then.
   const root = known ? (tool === "codex" ? codexSessionsRoot() : claudeProjectsRoot()) : [];
-  return needsToRead([root].flat(), variables);
+  return [...needsToRead([root].flat(), variables), ...(write ? needsToWrite([root].flat()) : [])];
 }
 
 /**

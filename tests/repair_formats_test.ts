@@ -55,6 +55,49 @@ async function reading(path: string, format: ForeignFormat): Promise<string[]> {
 const synthesized = (line: string) =>
   /^output \S+ \S+(?: error)?: (?:aborted: )?The tool call was interrupted/.test(line);
 
+/** The sidecar's entries: the line each kept line stood on, and its text. */
+function sidecarEntries(text: string): { line: number; text: string }[] {
+  const lines = text.split("\n");
+  const entries = [];
+  for (let at = 0; at + 1 < lines.length; at += 2) {
+    const line = Number(/^# turnlog quarantine: line (\d+),/.exec(lines[at]!)?.[1]);
+    entries.push({ line, text: lines[at + 1]! });
+  }
+  return entries;
+}
+
+/** The uuid a line names, if it is JSON with one. */
+function uuidOf(text: string): string | undefined {
+  try {
+    return JSON.parse(text).uuid;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The undo docs/other-tools.md describes, done by a program: the lines repair wrote deleted,
+ * each kept line put back at its line, in place of the lines that stand for it now (the same
+ * uuid, or a record glued in it).
+ */
+function undo(repaired: string, sidecar: string): string {
+  let lines = repaired.split("\n");
+  const end = lines.pop();
+  lines = lines.filter((line) => !line.includes("written by turnlog repair"));
+  const entries = sidecarEntries(sidecar).sort((a, b) => a.line - b.line);
+  for (const { text } of entries) {
+    lines = lines.filter((line) => {
+      const uuid = uuidOf(line);
+      return !(line.length > 0 && text.includes(line)) &&
+        !(uuid !== undefined && text.includes(`"uuid":"${uuid}"`));
+    });
+  }
+  for (const { line, text } of entries) lines.splice(line - 1, 0, text);
+  // A torn last line had no newline after it.
+  const torn = / torn_tail, /.test(sidecar);
+  return lines.join("\n") + (end !== "" ? `\n${end}` : torn ? "" : "\n");
+}
+
 /** Checks one fixture through the whole cycle; returns the repaired file's path. */
 async function repairCycle(dir: string, format: ForeignFormat, fixture: RepairFixture) {
   const path = await write(dir, "damaged", format, fixture.damaged);
@@ -79,6 +122,12 @@ async function repairCycle(dir: string, format: ForeignFormat, fixture: RepairFi
     if (line.length === 0) continue;
     assert(now.has(line) || kept.has(line), `an original line is lost: ${line.slice(0, 80)}`);
   }
+  const restored = undo(new TextDecoder().decode(repaired), new TextDecoder().decode(sidecar));
+  assertEquals(
+    restored.replace(/\n$/, ""),
+    fixture.damaged.replace(/\n$/, ""),
+    "the undo restores it",
+  );
   const leftover = [...Deno.readDirSync(join(dir, "damaged"))].map((e) => e.name).sort();
   assertEquals(leftover.filter((name) => name.includes(".repair-")), [], "no temp file is left");
 

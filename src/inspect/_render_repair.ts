@@ -13,37 +13,54 @@ import type { InspectReport } from "./_types.ts";
 
 type Verb = (doing: string, done: string) => string;
 
-/** The numbered steps of a plan: lines moved, how the file changes, outputs appended. */
-function steps(plan: RepairPlan, verb: Verb): string[] {
-  const out: string[] = [];
-  const step = () => `  ${out.filter((line) => /^ {2}\d+\./.test(line)).length + 1}.`;
+/** The steps about single lines, in file order: moved, changed, written after a line. */
+function lineSteps(plan: RepairPlan, verb: Verb): { at: number; lines: string[] }[] {
+  const items: { at: number; lines: string[] }[] = [];
   for (const m of plan.moved) {
-    out.push(
-      `${step()} ${verb("move", "moved")} line ${m.line} (${m.kind}, ${
+    const lines = [
+      `${verb("move", "moved")} line ${m.line} (${m.kind}, ${
         plural(m.bytes, "byte")
       }) to the sidecar ${visible(plan.sidecar)}`,
-    );
+    ];
     if (m.split) {
-      out.push(
+      lines.push(
         `     and ${verb("write", "wrote")} back the ${m.split.length} records glued together ` +
           `on it, one a line: ${m.split.map((r) => r.type).join(", ")}`,
       );
     }
+    items.push({ at: m.line, lines });
   }
   for (const line of plan.rewritten) {
-    out.push(
-      `${step()} ${verb("change", "changed")} line ${line.line} (its original to the sidecar): ${
-        visible(line.message.replace(/^.*?:\d+: /, ""))
-      }`,
-    );
+    items.push({
+      at: line.line,
+      lines: [
+        `${verb("change", "changed")} line ${line.line} (its original to the sidecar): ${
+          visible(line.message.replace(/^.*?:\d+: /, ""))
+        }`,
+      ],
+    });
   }
   for (const add of plan.inserted) {
-    out.push(
-      `${step()} ${verb("write", "wrote")} after line ${add.afterLine} a result for ${
-        visible(add.callId)
-      } (${visible(add.toolName)}, the call at line ${add.callLine}): an error saying the call ` +
-        "was interrupted and its result is unknown",
-    );
+    items.push({
+      at: add.afterLine + 0.5,
+      lines: [
+        `${verb("write", "wrote")} after line ${add.afterLine} a result for ${
+          visible(add.callId)
+        } (${visible(add.toolName)}, the call at line ${add.callLine}): an error saying the ` +
+        "call was interrupted and its result is unknown",
+      ],
+    });
+  }
+  // A stable sort keeps the results written after one line in their order.
+  return items.sort((a, b) => a.at - b.at);
+}
+
+/** The numbered steps of a plan: lines moved, how the file changes, outputs appended. */
+function steps(plan: RepairPlan, verb: Verb): string[] {
+  const out: string[] = [];
+  const step = () => `  ${out.filter((line) => /^ {2}\d+\./.test(line)).length + 1}.`;
+  for (const item of lineSteps(plan, verb)) {
+    out.push(`${step()} ${item.lines[0]}`, ...item.lines.slice(1));
   }
   const changes = plan.rewritten.length + plan.inserted.length;
   if (plan.method === "rewrite" && changes > 0) {

@@ -293,14 +293,18 @@ function changedLine(
     what.push(`its tool_result for ${ids.join(", ")} (no tool_use right before it) taken out`);
     kind = "orphan_output";
   }
+  const named = (uuid: string | null) => {
+    const result = changes.inserted.find((add) => add.value.uuid === uuid);
+    return `${uuid ?? "null"}${result ? ` (the result written for ${result.callId})` : ""}`;
+  };
   if (changes.parents.has(k)) {
     const parent = changes.parents.get(k)!;
-    what.push(`parentUuid ${value.parentUuid ?? "null"} becomes ${parent ?? "null"}`);
+    what.push(`parentUuid ${value.parentUuid ?? "null"} becomes ${named(parent)}`);
     value.parentUuid = parent;
   }
   if (changes.logicalParents.has(k)) {
     const parent = changes.logicalParents.get(k)!;
-    what.push(`logicalParentUuid ${value.logicalParentUuid} becomes ${parent ?? "null"}`);
+    what.push(`logicalParentUuid ${value.logicalParentUuid} becomes ${named(parent)}`);
     value.logicalParentUuid = parent;
   }
   return { text: JSON.stringify(value), kind, what };
