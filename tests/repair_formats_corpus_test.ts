@@ -58,7 +58,7 @@ function cutPoints(lines: string[], format: ForeignFormat): number[] {
 }
 
 /** Cuts a copy after line `cut`, repairs it twice, and checks what the issue promises. */
-async function cutAndRepair(dir: string, source: string, format: ForeignFormat, cut: number) {
+async function cutAndRepair(dir: string, source: string, cut: number) {
   const lines = (await Deno.readTextFile(source)).split("\n");
   const folder = join(dir, `cut-${cut}`);
   await Deno.mkdir(folder);
@@ -119,7 +119,7 @@ for (const format of ["claude-code", "codex"] as const) {
       for (const cut of cutPoints(lines, format)) {
         const copy = join(dir.path, `${repaired}`);
         await Deno.mkdir(copy);
-        await cutAndRepair(copy, source, format, cut);
+        await cutAndRepair(copy, source, cut);
         assertEquals(
           (await validateSessionFile(join(copy, `cut-${cut}`, basename(source)), format)).valid,
           true,

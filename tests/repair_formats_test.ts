@@ -52,8 +52,10 @@ async function reading(path: string, format: ForeignFormat): Promise<string[]> {
   return entries.map((entry) => describeEntry(entry).replace(/^\d+ /, ""));
 }
 
+/** A result repair wrote: Claude Code's says the text, Codex's says it after `aborted: `. */
 const synthesized = (line: string) =>
-  /^output \S+ \S+(?: error)?: (?:aborted: )?The tool call was interrupted/.test(line);
+  /^output \S+ \S+(?: error)?: /.test(line) &&
+  line.replace(/^output \S+ \S+(?: error)?: (?:aborted: )?/, "") === INTERRUPTED_RESULT;
 
 /** The sidecar's entries: the line each kept line stood on, and its text. */
 function sidecarEntries(text: string): { line: number; text: string }[] {

@@ -118,6 +118,6 @@ export interface ForeignRepair {
 }
 
 /** The text a synthesized result gives: the call was interrupted, its result is unknown. */
-export const INTERRUPTED_RESULT =
+export const INTERRUPTED_RESULT: string =
   "The tool call was interrupted and its result is unknown: the session stopped before the " +
   "result was recorded (written by turnlog repair)";
