@@ -110,7 +110,7 @@ Deno.test("a tiny benchmark run produces every figure and a table", async () => 
   // Listing opens only the listed files (fewer than 25 here would be wrong: 60 exist).
   const list = results.benchmarks[3]!;
   assertStrictEquals(list.variants[0]!.io?.filesOpened, 25);
-  assert(list.target!.pass, list.notes.join("; "));
+  // (Its pass also weighs time against the naive listing: timings are not asserted here.)
   assert((list.variants[1]!.io?.filesOpened ?? 0) >= 60, "the naive listing opens every file");
   assert(results.machine.cores > 0 && results.machine.deno.length > 0);
   assert(results.machine.cpu.length > 0);

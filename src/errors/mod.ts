@@ -101,7 +101,8 @@ export class TurnlogError extends Error {
 
 /** The error kind of anything thrown: a turnlog error's own, else `internal`. */
 export function errorKind(error: unknown): ErrorKind {
-  return error instanceof TurnlogError ? error.kind : "internal";
+  if (error instanceof TurnlogError) return error.kind;
+  return error instanceof Deno.errors.NotFound ? "not_found" : "internal";
 }
 
 /** How anything thrown ends a command and a run, from {@linkcode ERROR_OUTCOMES}. */
@@ -109,7 +110,24 @@ export function outcomeOf(error: unknown): ErrorOutcome {
   return ERROR_OUTCOMES[errorKind(error)];
 }
 
-/** The message of anything thrown, for a person. */
+/** The system's "(os error 2): open '/x'" tail, which says the path in a programmer's way. */
+const OS_ERROR = /^(.+?) \(os error \d+\)(?:: \w+ '(.*)')?$/s;
+
+/**
+ * The message of anything thrown, for a person: a system error says what and where
+ * ("No such file or directory: /x") without the OS error number and call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { errorMessage } from "./mod.ts";
+ * const error = new Error("No such file or directory (os error 2): open '/x.jsonl'");
+ * assert.equal(errorMessage(error), "No such file or directory: /x.jsonl");
+ * ```
+ */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const os = OS_ERROR.exec(message);
+  if (!os) return message;
+  return os[2] === undefined ? os[1]! : `${os[1]}: ${os[2]}`;
 }

@@ -9,7 +9,7 @@ import { readLines } from "../io/_lines.ts";
 import { parseRecordLine } from "../record/_parse.ts";
 import type { SessionMeta, SessionRecord } from "../record/mod.ts";
 import { FirstSeen, problemEntry, recordEntry, TimeSpan } from "./_line.ts";
-import type { ForeignEntry, ForeignFacts, TokenTotals } from "./_types.ts";
+import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "./_types.ts";
 
 interface TurnlogState {
   meta: SessionMeta | undefined;
@@ -36,14 +36,7 @@ function see(state: TurnlogState, record: SessionRecord, line: number): void {
     case "run_finished": {
       const usage = record.payload.usage;
       if (!usage) return;
-      const tokens = state.tokens ??= {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheCreation: 0,
-        reasoningOutput: 0,
-        total: 0,
-      };
+      const tokens = state.tokens ??= noTokens();
       tokens.input += usage.inputTokens;
       tokens.output += usage.outputTokens;
       tokens.total += usage.totalTokens;

@@ -61,6 +61,11 @@ export interface TokenTotals {
   total: number;
 }
 
+/** Token totals of nothing yet, to add to. */
+export function noTokens(): TokenTotals {
+  return { input: 0, output: 0, cacheRead: 0, cacheCreation: 0, reasoningOutput: 0, total: 0 };
+}
+
 /** How a branch that is not the conversation left it. */
 export type ForkKind =
   | "rewind"

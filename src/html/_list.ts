@@ -7,8 +7,7 @@
 import type { ListedSession, SessionListing } from "../store/mod.ts";
 import { escapeHtml, escapeText } from "./_escape.ts";
 import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
-import { contentSecurityPolicy } from "./_live.ts";
-import { PAGE_STYLE } from "./_style.ts";
+import { simplePageHead } from "./_message.ts";
 
 /** Options of {@linkcode renderSessionList}. */
 export interface SessionListOptions {
@@ -64,19 +63,7 @@ export function renderSessionList(
       formatNumber(listing.sessions.length)
     } listed here.</p>`
     : "";
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${
-    escapeHtml(contentSecurityPolicy({ header: false }))
-  }">
-<meta name="referrer" content="no-referrer">
-<meta name="color-scheme" content="light dark">
-<title>${escapeText(title)} · turnlog</title>
-<style>${PAGE_STYLE}</style>
-</head>
+  return `${simplePageHead(title)}
 <body>
 <header id="session"><p class="kicker">turnlog</p><h1>${escapeText(title)}</h1><p class="muted">${
     plural(listing.sessions.length, "session")

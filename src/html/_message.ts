@@ -8,6 +8,26 @@ import { escapeHtml, escapeText } from "./_escape.ts";
 import { contentSecurityPolicy } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
 
+/**
+ * The head of a page without a script (the session list, a message): the strict policy, the
+ * style, the title.
+ */
+export function simplePageHead(title: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${
+    escapeHtml(contentSecurityPolicy({ header: false }))
+  }">
+<meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="light dark">
+<title>${escapeText(title)} · turnlog</title>
+<style>${PAGE_STYLE}</style>
+</head>`;
+}
+
 /** What {@linkcode renderMessagePage} shows. */
 export interface MessagePage {
   /** The heading, and the document's title. */
@@ -35,19 +55,7 @@ export function renderMessagePage(page: MessagePage): string {
   const items = links.map((link) =>
     `<li><a href="${escapeHtml(link.href)}">${escapeText(link.text)}</a></li>`
   );
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${
-    escapeHtml(contentSecurityPolicy({ header: false }))
-  }">
-<meta name="referrer" content="no-referrer">
-<meta name="color-scheme" content="light dark">
-<title>${escapeText(page.title)} · turnlog</title>
-<style>${PAGE_STYLE}</style>
-</head>
+  return `${simplePageHead(page.title)}
 <body>
 <header id="session"><p class="kicker">turnlog</p><h1>${escapeText(page.title)}</h1></header>
 <main id="message">

@@ -8,7 +8,7 @@
  */
 import { detectFormat, type SessionValidation } from "../formats/mod.ts";
 import { normalizeHistory } from "../history/mod.ts";
-import { readRange } from "../io/mod.ts";
+import { readRange, writeAll } from "../io/mod.ts";
 import { encodeRecords, responseItemRecord, type SessionRecord } from "../record/mod.ts";
 import { loadSession } from "../resume/mod.ts";
 import { type QuarantinedLine, quarantineLines, rewriteFile, SessionWriter } from "../store/mod.ts";
@@ -114,7 +114,23 @@ async function appendSynthesized(
   if (synthesized.map((item) => item.callId).join(",") !== planned) {
     throw new Error(`Repair of ${path}: the outputs to synthesize are not the planned ones`);
   }
+  await terminateLastLine(path);
   await writer.append(synthesized.map((item) => responseItemRecord(item)));
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Gives a last record without its newline one (every other last line without one is moved
+ * out as a torn tail), so appended records start on lines of their own instead of being
+ * glued to it.
+ */
+async function terminateLastLine(path: string): Promise<void> {
+  using file = await Deno.open(path, { read: true, append: true });
+  const { size } = await file.stat();
+  if (size === 0) return;
+  const [last] = await readRange(file, { start: size - 1, end: size });
+  if (last !== 10) await writeAll(file, encoder.encode("\n"));
 }
 
 async function readMovedLines(

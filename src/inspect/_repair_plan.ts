@@ -14,6 +14,7 @@ import { readRange } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { quarantinePath } from "../store/mod.ts";
 import { planForeignFileRepair } from "./_repair_foreign.ts";
+import { metaFitsFile, pairAfterSplitting, unsplitBeforeFirstRecord } from "./_repair_split.ts";
 import type { InspectProblemKind, InspectReport } from "./_types.ts";
 
 /** Problem kinds whose line repair moves to the sidecar. */
@@ -240,10 +241,11 @@ export function splitGluedRecords(text: string): { type: string; text: string }[
 }
 
 /**
- * {@linkcode planRepair}, then a look at the bad lines themselves; another tool's file is
- * planned from the file (its format's validator and repair, in `src/formats`): a line of records glued
- * together is split back into them (it still goes to the sidecar as it was). When such a
- * line gives back the `session_meta` record, the file is no longer refused.
+ * {@linkcode planRepair}, then a look at the bad lines themselves: a line of records glued
+ * together is split back into them (it still goes to the sidecar as it was), and the calls and
+ * outputs it gives back are paired with the rest of the file. When such a line gives back the
+ * `session_meta` record, the file is no longer refused. Another tool's file is planned from
+ * the file itself (its format's check and repair, in `src/formats`).
  */
 export async function planFileRepair(report: InspectReport): Promise<RepairPlan> {
   const format = report.session.format;
@@ -253,15 +255,23 @@ export async function planFileRepair(report: InspectReport): Promise<RepairPlan>
   const decoder = new TextDecoder();
   using file = await Deno.open(plan.path, { read: true });
   for (const m of plan.moved) {
-    const bytes = await readRange(file, m);
-    m.bytes = bytes.length - (bytes[bytes.length - 1] === 10 ? 1 : 0);
-    if (m.kind === "malformed_json") m.split = splitGluedRecords(decoder.decode(bytes).trimEnd());
+    if (m.kind !== "malformed_json") continue;
+    m.split = splitGluedRecords(decoder.decode(await readRange(file, m)).trimEnd());
+  }
+  await unsplitBeforeFirstRecord(plan);
+  if (plan.moved.some((m) => m.split !== null)) {
+    await pairAfterSplitting(plan, report.session.sizeBytes);
+  }
+  for (const m of plan.moved) {
+    const [last] = await readRange(file, { start: m.end - 1, end: m.end });
+    m.bytes = m.end - m.start - (last === 10 ? 1 : 0);
   }
   const missing = report.problems.find((p) => p.kind === "missing_session_meta");
   const firstSplit = plan.moved.find((m) => m.split !== null);
   if (
     missing && firstSplit && firstSplit.line <= missing.line &&
     firstSplit.split![0]!.type === "session_meta" &&
+    metaFitsFile(plan.path, firstSplit.split![0]!.text) &&
     plan.moved.filter((m) => m.line < firstSplit.line).every((m) => m.split === null)
   ) {
     plan.refused = null;

@@ -19,6 +19,8 @@ import {
   type WireApi,
 } from "../record/mod.ts";
 import {
+  appendAtCommitPoint,
+  type CommitHook,
   createSession,
   findSession,
   resolveSessionsRoot,
@@ -52,6 +54,8 @@ export interface RunSessionInput {
   policy?: Policy | undefined;
   /** The run id; absent: a new UUIDv7. */
   runId?: string | undefined;
+  /** Told before and after the turn's start is appended (fault injection, observability). */
+  onCommit?: CommitHook | undefined;
 }
 
 /** The session a run works on, locked for it. */
@@ -109,10 +113,10 @@ async function startFresh(
     { type: "message", role: "user", content: input.message },
   ];
   try {
-    await writer.append([
-      makeRecord("turn_context", turn),
-      ...items.map((item) => responseItemRecord(item)),
-    ]);
+    await appendAtCommitPoint(writer, "turn_start", {
+      records: [makeRecord("turn_context", turn), ...items.map((item) => responseItemRecord(item))],
+      onCommit: input.onCommit,
+    });
   } catch (error) {
     writer.close();
     throw error;
@@ -157,10 +161,13 @@ async function continueSession(
     };
     const userMessage: ResponseItem = { type: "message", role: "user", content: input.message };
     const newItemsToPersist: ResponseItem[] = [...resumed.synthesizedItems, userMessage];
-    await writer.append([
-      makeRecord("turn_context", turn),
-      ...newItemsToPersist.map((item) => responseItemRecord(item)),
-    ]);
+    await appendAtCommitPoint(writer, "turn_start", {
+      records: [
+        makeRecord("turn_context", turn),
+        ...newItemsToPersist.map((item) => responseItemRecord(item)),
+      ],
+      onCommit: input.onCommit,
+    });
     return {
       sessionId: resumed.meta.id,
       runId,

@@ -14,6 +14,7 @@ import {
   type Usage,
 } from "../record/mod.ts";
 import type { RunSession } from "../resume/mod.ts";
+import { appendAtCommitPoint, type CommitHook, type CommitPoint } from "../store/mod.ts";
 import type { ToolSet } from "../tools/mod.ts";
 import type { Approver } from "./_approvals.ts";
 import type { Compactor } from "./_compactor.ts";
@@ -29,6 +30,7 @@ export interface TurnSettings {
   compactor: Compactor | undefined;
   maxRounds: number;
   signal: AbortSignal;
+  onCommit: CommitHook | undefined;
 }
 
 /** Adds two usages; either may be absent. */
@@ -66,9 +68,12 @@ export class ActiveTurn {
     this.history = [...session.history];
   }
 
-  /** Appends records to the session file. */
-  append(records: readonly SessionRecord[]): Promise<void> {
-    return this.session.writer.append(records);
+  /** Appends records to the session file at a commit point. */
+  append(records: readonly SessionRecord[], point: CommitPoint): Promise<void> {
+    return appendAtCommitPoint(this.session.writer, point, {
+      records,
+      onCommit: this.settings.onCommit,
+    });
   }
 
   /** Valid records in the session file now. */
@@ -77,8 +82,11 @@ export class ActiveTurn {
   }
 
   /** Items the model produced or tools returned, appended to the file and to the history. */
-  async commit(items: readonly ResponseItem[]): Promise<void> {
-    await this.append(items.map((item) => makeRecord("response_item", item)));
+  async commit(
+    items: readonly ResponseItem[],
+    point: "model_output" | "tool_output",
+  ): Promise<void> {
+    await this.append(items.map((item) => makeRecord("response_item", item)), point);
     this.history = [...this.history, ...items];
     for (const item of items) {
       if (item.type === "function_call") {
@@ -102,7 +110,7 @@ export class ActiveTurn {
         ...(error === undefined ? {} : { error }),
         ...(this.usage === undefined ? {} : { usage: this.usage }),
       }),
-    ]);
+    ], "run_finished");
   }
 
   /**
@@ -113,13 +121,16 @@ export class ActiveTurn {
   async abandon(): Promise<void> {
     if (this.#finished) return;
     const calls = [...this.#pending.values()].flat();
-    await this.commit(calls.map((call) => ({
-      type: "function_call_output",
-      callId: call.callId,
-      toolName: call.name,
-      output: cancelledOutput(call.name, false),
-      isError: true,
-    })));
+    await this.commit(
+      calls.map((call) => ({
+        type: "function_call_output",
+        callId: call.callId,
+        toolName: call.name,
+        output: cancelledOutput(call.name, false),
+        isError: true,
+      })),
+      "tool_output",
+    );
     await this.finish("cancelled", "The turn's reader went away before the turn ended");
   }
 
@@ -134,7 +145,7 @@ export class ActiveTurn {
       turn: this.session.turn,
       connection: this.settings.connection,
       recordCount: this.recordCount(),
-      append: (records) => this.append(records),
+      append: (records) => this.append(records, "checkpoint"),
       signal: this.settings.signal,
     });
     if (result === undefined) return;

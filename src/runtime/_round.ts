@@ -35,7 +35,7 @@ export async function* modelRound(turn: ActiveTurn): AsyncGenerator<RunEvent, Fu
   const items: ResponseItem[] = [];
   if (result.text) items.push({ type: "message", role: "assistant", content: result.text });
   items.push(...result.calls);
-  await turn.commit(items);
+  await turn.commit(items, "model_output");
   if (result.text) {
     turn.answer = result.text;
     yield { type: "assistant_message", round: turn.rounds, text: result.text };

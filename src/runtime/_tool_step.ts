@@ -67,7 +67,7 @@ export async function* toolCall(
     output: outcome.output,
     isError: outcome.isError,
   };
-  await turn.commit([output]);
+  await turn.commit([output], "tool_output");
   yield {
     type: "tool_finished",
     callId: call.callId,

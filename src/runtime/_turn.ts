@@ -14,6 +14,7 @@
 import { errorKind, errorMessage, outcomeOf, TurnlogError } from "../errors/mod.ts";
 import type { Policy, WireApi } from "../record/mod.ts";
 import { initializeSessionForRun, type RunSession } from "../resume/mod.ts";
+import type { CommitHook } from "../store/mod.ts";
 import { ToolSet } from "../tools/mod.ts";
 import { ActiveTurn, type TurnSettings } from "./_active_turn.ts";
 import { type Approver, denyingApprover } from "./_approvals.ts";
@@ -66,6 +67,12 @@ export interface RunTurnOptions {
   compactor?: Compactor | undefined;
   /** The run id; absent: a new UUIDv7. */
   runId?: string | undefined;
+  /**
+   * Told before and after each append to the session file, with the commit point and the
+   * records (fault injection stops the process at one; observability watches them). The turn
+   * waits for it; an error it throws fails the turn like a failed write.
+   */
+  onCommit?: CommitHook | undefined;
 }
 
 class Cancelled extends TurnlogError {
@@ -118,6 +125,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
       wireApi: options.wireApi,
       policy: options.policy,
       runId: options.runId,
+      onCommit: options.onCommit,
     });
   } catch (error) {
     const kind = errorKind(error);
@@ -136,6 +144,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
     compactor: options.compactor,
     maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
     signal: options.signal ?? new AbortController().signal,
+    onCommit: options.onCommit,
   };
   yield* driveTurn(new ActiveTurn(session, settings));
 }

@@ -11,3 +11,4 @@ export * from "./_listing.ts";
 export * from "./_writer.ts";
 export * from "./_sidecar.ts";
 export * from "./_rewrite.ts";
+export * from "./_commit.ts";

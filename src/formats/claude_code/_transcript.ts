@@ -5,7 +5,7 @@
  * @module
  */
 import { basename } from "node:path";
-import type { ForeignEntry, ForeignFacts, TokenTotals } from "../_types.ts";
+import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "../_types.ts";
 import { mapClaudePermission } from "../_line.ts";
 import { type Branch, findBranch } from "./_branch.ts";
 import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
@@ -41,14 +41,7 @@ function sessionIdOf(path: string, index: ClaudeIndex): string {
 
 function tokensOf(index: ClaudeIndex): TokenTotals | null {
   if (index.usage.size === 0) return null;
-  const tokens = {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheCreation: 0,
-    reasoningOutput: 0,
-    total: 0,
-  };
+  const tokens = noTokens();
   for (const usage of index.usage.values()) {
     tokens.input += usage.input + usage.cacheRead + usage.cacheCreation;
     tokens.output += usage.output;

@@ -25,7 +25,14 @@ import {
   str,
   TimeSpan,
 } from "../_line.ts";
-import type { CodexFacts, ForeignEntry, ForeignFacts, LineSpan, TokenTotals } from "../_types.ts";
+import {
+  type CodexFacts,
+  type ForeignEntry,
+  type ForeignFacts,
+  type LineSpan,
+  noTokens,
+  type TokenTotals,
+} from "../_types.ts";
 import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
 import { CodexTurns } from "./_turns.ts";
 
@@ -286,14 +293,7 @@ class CodexRead {
     this.#lastTotal = key;
     const last = usageOf(obj(info, "last_token_usage") ?? obj(info, "total_token_usage"));
     this.#lastContextTokens = last.total;
-    const tokens = this.tokens ??= {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheCreation: 0,
-      reasoningOutput: 0,
-      total: 0,
-    };
+    const tokens = this.tokens ??= noTokens();
     tokens.input += last.input;
     tokens.output += last.output;
     tokens.cacheRead += last.cached;
