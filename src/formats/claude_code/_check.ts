@@ -210,14 +210,24 @@ export async function analyzeClaude(path: string, sizeBytes: number): Promise<Cl
 }
 
 /**
- * The analysis again once lines are re-linked to new parents (`parents`, by view index): the
- * branch found anew and its pairing checked. The analysis's index is changed in place.
+ * The analysis again once lines are re-linked to new parents (`parents`, by view index) and
+ * lines taken out (`removed`): the branch found anew and its pairing checked. The analysis's
+ * index is changed in place.
  */
 export function relinked(
   analysis: ClaudeAnalysis,
   parents: ReadonlyMap<number, string | null>,
+  removed: Iterable<number> = [],
 ): ClaudeAnalysis {
   const { index } = analysis;
+  for (const k of removed) {
+    const node = index.nodes[k]!;
+    // A line taken out is in no tree any more, as a replayed copy is in none.
+    node.superseded = true;
+    if (node.uuid !== undefined && index.byUuid.get(node.uuid) === k) {
+      index.byUuid.delete(node.uuid);
+    }
+  }
   for (const [k, parent] of parents) {
     const node = index.nodes[k]!;
     node.parentUuid = parent ?? undefined;

@@ -89,13 +89,21 @@ function planUnexpected(analysis: ClaudeAnalysis, changes: Changes): void {
     if (blocks.size < info.blocks) continue;
     changes.dropped.delete(k);
     const ids = info.results.map((r) => r.id).join(", ");
-    changes.removed.set(
-      k,
-      repeats.get(k) ? { kind: "duplicate_output", why: `a second tool_result for ${ids}` } : {
-        kind: "orphan_output",
+    const why = repeats.get(k)
+      ? { kind: "duplicate_output" as const, why: `a second tool_result for ${ids}` }
+      : {
+        kind: "orphan_output" as const,
         why: `tool_result for ${ids} that no tool_use right before it asked for`,
-      },
-    );
+      };
+    // Copies a resume replayed go too, or the next read would count one of them instead.
+    const { uuid, parentUuid } = analysis.index.nodes[k]!;
+    analysis.index.nodes.forEach((node, at) => {
+      if (at === k || (node.uuid === uuid && node.parentUuid === parentUuid)) {
+        if (analysis.infos[at]!.results.length === info.results.length) {
+          changes.removed.set(at, why);
+        }
+      }
+    });
   }
 }
 
@@ -170,8 +178,12 @@ async function planUnanswered(
   }
   const successor = next.get(anchor);
   if (successor === undefined) return;
-  if (index.nodes[successor]!.parentUuid === index.nodes[anchor]!.uuid) {
-    changes.parents.set(successor, parent);
+  const { uuid, parentUuid } = index.nodes[successor]!;
+  if (parentUuid === index.nodes[anchor]!.uuid) {
+    // Every copy a resume replayed: the reader (and Claude Code) may count a later one.
+    index.nodes.forEach((node, k) => {
+      if (node.uuid === uuid && node.parentUuid === parentUuid) changes.parents.set(k, parent);
+    });
   } else {
     changes.leftAsIs.push(
       `line ${infos[successor]!.line} follows line ${infos[anchor]!.line} on the branch ` +
@@ -405,19 +417,23 @@ export async function planClaudeRepair(path: string, sizeBytes: number): Promise
   const changes = new Changes();
   relinkLost(found, changes);
   // Lines re-linked over a lost line can bring calls back onto the branch: check it again.
-  const analysis = changes.parents.size > 0 ? relinked(found, changes.parents) : found;
+  const mended = changes.parents.size > 0 ? relinked(found, changes.parents) : found;
+  planUnexpected(mended, changes);
+  relinkRemoved(mended, changes);
+  // Results taken out can leave another line the newest one of the branch: check it again.
+  const analysis = changes.removed.size > 0
+    ? relinked(mended, changes.parents, changes.removed.keys())
+    : mended;
   const read = reader(path, analysis);
-  planUnexpected(analysis, changes);
   const next = chainNext(analysis);
   for (const item of analysis.unanswered) {
     await planUnanswered(analysis, item, { next, changes, read });
   }
-  relinkRemoved(analysis, changes);
   const root = found.branch.segments[0]?.[0];
-  const mended = root !== undefined && changes.parents.has(root);
+  const joined = root !== undefined && changes.parents.has(root);
   for (const finding of findings) {
     if (finding.kind !== "broken_chain") continue;
-    if (mended && finding.line === found.infos[root]!.line) continue;
+    if (joined && finding.line === found.infos[root]!.line) continue;
     changes.leftAsIs.push(`${finding.message} (left as is: repair cannot know the lost link)`);
   }
   return {
