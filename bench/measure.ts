@@ -14,6 +14,7 @@ import { replayRecord } from "../src/history/mod.ts";
 import { resumeSession } from "../src/resume/mod.ts";
 import { findSession, listSessions, SessionWriter } from "../src/store/mod.ts";
 import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
+import { closeStoreTasks, runStoreTask, type StoreTask } from "./store_tasks.ts";
 
 /** What a child is asked to measure. */
 export type MeasureTask =
@@ -24,7 +25,8 @@ export type MeasureTask =
   | { kind: "find" | "find_naive"; root: string; ids: string[] }
   | { kind: "list" | "list_naive"; root: string }
   | { kind: "inspect"; path: string }
-  | { kind: "append"; paths: string[] };
+  | { kind: "append"; paths: string[] }
+  | StoreTask;
 
 /** A task with how often to run it. */
 export interface MeasureRequest {
@@ -182,6 +184,9 @@ function runOnce(task: MeasureTask, iteration: number): Promise<Once> {
       return single(() => inspectJson(task.path));
     case "append":
       return appendEach(task, iteration);
+    case "store_resume":
+    case "store_append":
+      return runStoreTask(task, iteration);
   }
 }
 
@@ -229,4 +234,5 @@ export async function measure(request: MeasureRequest): Promise<MeasureResult> {
 if (import.meta.main) {
   const request = JSON.parse(Deno.args[0] ?? "") as MeasureRequest;
   console.log(JSON.stringify(await measure(request)));
+  await closeStoreTasks();
 }

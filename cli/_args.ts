@@ -74,6 +74,8 @@ export interface ResumeArgs {
   /** With `fork`: keep the history before this turn. */
   atTurn: number | undefined;
   sessionsDir: string | undefined;
+  /** `--store`: a postgres:// URL or a sessions folder. */
+  store?: string | undefined;
   model: string | undefined;
   wireApi: WireApi | undefined;
   policy: Policy | undefined;
@@ -90,6 +92,7 @@ const RESUME_FLAGS = {
   fork: { type: "string" },
   "at-turn": { type: "string" },
   "sessions-dir": { type: "string" },
+  store: { type: "string" },
   model: { type: "string" },
   "wire-api": { type: "string" },
   policy: { type: "string" },
@@ -110,6 +113,7 @@ export function parseResumeArgs(argv: string[]): ResumeArgs {
     fork: values.fork,
     atTurn: parsePositiveInt("at-turn", values["at-turn"]),
     sessionsDir: values["sessions-dir"],
+    store: values.store,
     model: values.model,
     wireApi: parseWireApi(values["wire-api"]),
     policy: parsePolicy(values.policy),

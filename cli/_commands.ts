@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
-import { resolveSessionsRoot } from "../src/store/mod.ts";
+import { isDefaultStore, isPostgresUrl } from "../src/store/mod.ts";
 import { shellQuote } from "../src/text/mod.ts";
 
 /** How a person runs a task of this project. */
@@ -15,7 +14,7 @@ export const TASK = "./denow task";
 export interface ResumeCommandOptions {
   /** The shortest unique id prefix of the session. */
   prefix: string;
-  /** The sessions root that holds it. */
+  /** The store that holds it: a sessions folder, or a database's URL without its password. */
   root: string;
   /** The workspace folder, when not the current one. */
   workspace?: string | undefined;
@@ -27,12 +26,13 @@ export interface ResumeCommandOptions {
 
 /**
  * The command that continues a session: `./denow task resume --session <prefix> "..."`, with
- * `--sessions-dir` when the root is not the default one.
+ * `--sessions-dir` (a folder) or `--store` (a database, its password left out) when the store
+ * is not the one used without flags.
  */
 export function resumeCommand(options: ResumeCommandOptions): string {
   const flags: string[] = [];
-  if (resolve(options.root) !== resolve(resolveSessionsRoot())) {
-    flags.push("--sessions-dir", options.root);
+  if (!isDefaultStore(options.root)) {
+    flags.push(isPostgresUrl(options.root) ? "--store" : "--sessions-dir", options.root);
   }
   if (options.workspace !== undefined) flags.push("--workspace", options.workspace);
   if (options.policy !== undefined) flags.push("--policy", options.policy);

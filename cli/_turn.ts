@@ -18,13 +18,7 @@ import {
   runTurn,
   terminalApprover,
 } from "../src/runtime/mod.ts";
-import {
-  findSession,
-  readSessionMeta,
-  resolveSessionsRoot,
-  shortestUniquePrefix,
-  walkSessions,
-} from "../src/store/mod.ts";
+import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { colorEnabled } from "../src/text/mod.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
@@ -46,15 +40,16 @@ export interface CliTurnResult {
 /** Where the turn goes: a session to continue (its id), or undefined for a new one. */
 async function targetSession(
   args: ResumeArgs,
-  root: string,
+  store: SessionStore,
   write: Write,
 ): Promise<string | undefined> {
   if (args.last) {
-    for await (const location of walkSessions(root)) return location.id;
-    throw new TurnlogError("not_found", `No session in ${root} to continue (--last)`);
+    const newest = await store.newest();
+    if (newest !== undefined) return newest.id;
+    throw new TurnlogError("not_found", `No session in ${store.name} to continue (--last)`);
   }
   if (args.fork === undefined) return args.session;
-  const fork = await forkSession(args.fork, { root, atTurn: args.atTurn });
+  const fork = await forkSession(args.fork, { store, atTurn: args.atTurn });
   const { forkedFrom } = fork.meta;
   if (!args.json) {
     const upTo = forkedFrom?.turn == null
@@ -71,9 +66,14 @@ async function targetSession(
  * The workspace of the turn: `--workspace`; else, for a session continued, the folder its
  * `session_meta` records when that folder still exists; else the current directory.
  */
-async function workspaceFor(args: ResumeArgs, root: string, sessionId: string | undefined) {
+async function workspaceFor(
+  args: ResumeArgs,
+  store: SessionStore,
+  sessionId: string | undefined,
+) {
   if (args.workspace !== undefined || sessionId === undefined) return args.workspace;
-  const meta = await readSessionMeta((await findSession(root, sessionId)).path);
+  const head = await store.head(await store.find(sessionId));
+  const meta = head?.record?.type === "session_meta" ? head.record.payload : undefined;
   if (meta === undefined) return undefined;
   const exists = await Deno.stat(meta.cwd).then((info) => info.isDirectory, () => false);
   return exists ? meta.cwd : undefined;
@@ -97,10 +97,11 @@ function onInterrupt(controller: AbortController): () => void {
 /** Runs the turn, printing its events; returns the run_started and terminal events. */
 async function runAndPrint(
   args: ResumeArgs,
-  sessionId: string | undefined,
+  target: { sessionId: string | undefined; store: SessionStore },
   connection: ModelConnection,
   write: Write,
 ): Promise<Pick<CliTurnResult, "started" | "terminal">> {
+  const { sessionId, store } = target;
   const controller = new AbortController();
   const stop = onInterrupt(controller);
   const printer = new EventPrinter({ write, colour: write === stdout && colorEnabled() });
@@ -114,7 +115,7 @@ async function runAndPrint(
       const event of runTurn({
         message: args.message ?? "",
         sessionId,
-        sessionsDir: args.sessionsDir,
+        store,
         connection,
         model: chosen ? connection.model : undefined,
         wireApi: args.wireApi,
@@ -146,7 +147,7 @@ function exitCodeOf(terminal: RunEvent | undefined): number {
 
 /** The lines after the turn: the session, its records, and how to continue it. */
 async function summary(
-  root: string,
+  store: SessionStore,
   started: RunEventOf<"run_started">,
   options: { recordsAfter: number | undefined; colour: boolean },
 ): Promise<string> {
@@ -155,8 +156,8 @@ async function summary(
     ? undefined
     : started.policy.approval;
   const command = resumeCommand({
-    prefix: await shortestUniquePrefix(root, started.sessionId),
-    root,
+    prefix: await store.shortestUniquePrefix(started.sessionId),
+    root: store.name,
     policy,
     message: "your next message",
   });
@@ -182,13 +183,31 @@ export async function runCliTurn(
     terminal: undefined,
     recordsAfter: undefined,
   };
-  const root = resolveSessionsRoot(args.sessionsDir);
+  let store: SessionStore | undefined;
+  try {
+    store = await openStore({ store: args.store, sessionsDir: args.sessionsDir });
+    return await turnOnStore(args, store, { ...options, write, result });
+  } catch (error) {
+    return { ...result, exitCode: fail("resume", error) };
+  } finally {
+    await store?.close();
+  }
+}
+
+/** {@linkcode runCliTurn} on an open store. */
+async function turnOnStore(
+  args: ResumeArgs,
+  store: SessionStore,
+  options: { connection?: ModelConnection; write: Write; result: CliTurnResult },
+): Promise<CliTurnResult> {
+  const { write, result } = options;
   let connection = options.connection;
   try {
-    const sessionId = await targetSession(args, root, write);
-    args = { ...args, workspace: await workspaceFor(args, root, sessionId) };
+    const sessionId = await targetSession(args, store, write);
+    args = { ...args, workspace: await workspaceFor(args, store, sessionId) };
     connection ??= await connectModel({ model: args.model });
-    const { started, terminal } = await runAndPrint(args, sessionId, connection, write);
+    const target = { sessionId, store };
+    const { started, terminal } = await runAndPrint(args, target, connection, write);
     Object.assign(result, { started, terminal, exitCode: exitCodeOf(terminal) });
     if (terminal?.type === "run_failed" && !started) {
       return {
@@ -196,18 +215,16 @@ export async function runCliTurn(
         exitCode: fail("resume", new TurnlogError(terminal.errorKind, terminal.error)),
       };
     }
-  } catch (error) {
-    return { ...result, exitCode: fail("resume", error) };
   } finally {
     if (options.connection === undefined) await connection?.close();
   }
   if (!result.started) return result;
-  // The runtime counts what it appended: no second read of a file that may be large.
+  // The runtime counts what it appended: no second read of a session that may be large.
   const terminal = result.terminal;
   result.recordsAfter = terminal && "recordCount" in terminal ? terminal.recordCount : undefined;
   if (!args.json) {
     const colour = write === stdout && colorEnabled();
-    write(await summary(root, result.started, { recordsAfter: result.recordsAfter, colour }));
+    write(await summary(store, result.started, { recordsAfter: result.recordsAfter, colour }));
   }
   return result;
 }

@@ -22,6 +22,8 @@ const HINTS: Partial<Record<ErrorKind, (command: Command) => string>> = {
   workspace: () => "Give an existing folder with --workspace.",
   model: () =>
     "Check OPENAI_API_KEY and OPENAI_BASE_URL, or use the embedded model: --model scripted",
+  store: () =>
+    "Check that the database is up and the URL (--store or TURNLOG_STORE) is postgres://user:password@host:port/database.",
 };
 
 /** The hint line for an error, if its kind has one. */

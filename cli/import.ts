@@ -1,14 +1,20 @@
 /**
  * `deno task import`: continues another tool's conversation (a Codex CLI rollout, a Claude
- * Code transcript) in turnlog, as a new session. A thin shell over src/import.
+ * Code transcript) in turnlog, as a new session; and brings a turnlog session file into a store
+ * (`--store postgres://...`) as the same session. A thin shell over src/import and src/store.
  *
  * @module
  */
 import { errorKind } from "../src/errors/mod.ts";
-import { foreignSource } from "../src/formats/mod.ts";
+import { detectFormat, foreignSource } from "../src/formats/mod.ts";
 import { type ImportedSession, importSession, locateForeignSession } from "../src/import/mod.ts";
-import { shortestUniquePrefix } from "../src/store/mod.ts";
-import { plural } from "../src/text/mod.ts";
+import {
+  importTurnlogFile,
+  openStore,
+  type SessionStore,
+  storeFromEnvironment,
+} from "../src/store/mod.ts";
+import { formatNumber, plural } from "../src/text/mod.ts";
 import { parseFlags, UsageError } from "./_args.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
 import { stdout } from "./_output.ts";
@@ -33,6 +39,10 @@ Options:
                        is found; a turnlog sessions root: where the new session goes
   --to DIR             the turnlog sessions root the new session goes to (default:
                        $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --store STORE        the store the session goes to instead: postgres://user:password@
+                       host:port/db (a database many machines share) or a sessions folder
+                       (default: $TURNLOG_STORE). With a store named, a turnlog session
+                       file is brought in as the same session: its id and every record
   --json               print what was written as one JSON object
   -h, --help           this help
 
@@ -51,6 +61,7 @@ function parseImportArgs(argv: string[]) {
     claude: { type: "boolean" },
     "sessions-dir": { type: "string" },
     to: { type: "string" },
+    store: { type: "string" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
@@ -66,6 +77,9 @@ function parseImportArgs(argv: string[]) {
     values[f] !== undefined
   );
   if (roots.length > 1) throw new UsageError(`--${roots[0]} and --${roots[1]} do not go together`);
+  if (values.to !== undefined && values.store !== undefined) {
+    throw new UsageError("--to and --store do not go together: --store takes a folder too");
+  }
   return { values, target: positionals[0]! };
 }
 
@@ -98,9 +112,9 @@ async function plan(target: string, values: Values): Promise<{ path: string; roo
 
 const TOOL_FILES = { codex: "Codex CLI rollout", "claude-code": "Claude Code transcript" };
 
-async function describe(imported: ImportedSession): Promise<string> {
+async function describe(imported: ImportedSession, store: SessionStore): Promise<string> {
   const { source } = imported;
-  const prefix = await shortestUniquePrefix(imported.root, imported.sessionId);
+  const prefix = await store.shortestUniquePrefix(imported.sessionId);
   const facts = [
     plural(imported.items, "history item"),
     plural(imported.calls, "tool call"),
@@ -119,6 +133,14 @@ async function describe(imported: ImportedSession): Promise<string> {
   ].join("\n");
 }
 
+/** A turnlog session file brought into `store` as the same session. */
+async function importTurnlog(path: string, store: SessionStore): Promise<string> {
+  const { location, records } = await importTurnlogFile(store, path);
+  const prefix = await store.shortestUniquePrefix(location.id);
+  return `Imported session ${location.id} (${formatNumber(records)} records) into ${store.name}\n` +
+    `Continue it: ${resumeCommand({ prefix, root: store.name })}\n`;
+}
+
 /** Runs the command; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const { values, target } = parseImportArgs(argv);
@@ -127,9 +149,23 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { path, root } = await plan(target, values);
-  const imported = await importSession(path, { root });
-  stdout(values.json ? JSON.stringify(imported, null, 2) + "\n" : await describe(imported));
-  return 0;
+  const store = await openStore({ store: values.store, sessionsDir: root });
+  try {
+    // A turnlog file moves between stores when one is named; else it needs no import.
+    const named = values.store !== undefined || root !== undefined ||
+      storeFromEnvironment() !== undefined;
+    if (named && (await detectFormat(path)).format === "turnlog") {
+      stdout(await importTurnlog(path, store));
+      return 0;
+    }
+    const imported = await importSession(path, { store });
+    stdout(
+      values.json ? JSON.stringify(imported, null, 2) + "\n" : await describe(imported, store),
+    );
+    return 0;
+  } finally {
+    await store.close();
+  }
 }
 
 /** What to do next when an import fails: where to look for the sessions, or at the file. */

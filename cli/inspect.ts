@@ -30,10 +30,12 @@ import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { importCommand, resumeCommand, TASK } from "./_commands.ts";
 import { checkHtmlTarget, writeHtmlPage } from "./_html.ts";
+import { inspectInStore } from "./_inspect_store.ts";
 import {
   FileChangedError,
   findSession,
   impliedSessionsRoot,
+  isPostgresUrl,
   listSessions,
   resolveSessionsRoot,
   SESSIONS_DIR_ENV,
@@ -61,6 +63,10 @@ Options:
                        Codex sessions root or a Claude Code projects root works too
   --codex              Codex's sessions: $CODEX_HOME/sessions, else ~/.codex/sessions
   --claude             Claude Code's: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
+  --store STORE        Where sessions are kept: postgres://user:password@host:port/db or a
+                       sessions folder (default: $TURNLOG_STORE, else the sessions root)
+  --export FILE        Write the session to FILE as JSONL, each stored record on a line of
+                       its own, exactly as stored
   --json               Print one JSON document instead of text: the turns with their
                        counts and outcomes, the findings, the continue command
   --entries            With --json: also every line of each turn (turns[].entries),
@@ -74,7 +80,8 @@ Options:
                        findings, the charts; no script, nothing fetched, opens offline
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
-                       atomically without them, append the outputs resume would synthesize.
+                       atomically without them, append the outputs resume would synthesize
+                       (a database keeps whole records, with nothing to repair).
                        A Codex rollout or Claude Code transcript is repaired in its own
                        shapes: each call without a result gets one saying it was
                        interrupted, a result without its call leaves the branch; every
@@ -153,6 +160,8 @@ function parseInspectArgs(args: string[]) {
     last: { type: "boolean" },
     limit: { type: "string" },
     "sessions-dir": { type: "string" },
+    store: { type: "string" },
+    export: { type: "string" },
     json: { type: "boolean" },
     entries: { type: "boolean" },
     full: { type: "boolean" },
@@ -327,6 +336,8 @@ export async function main(args: string[], out: Sink = toStdout): Promise<number
     await out(HELP);
     return 0;
   }
+  const inStore = await inspectInStore(values, positionals[0], out);
+  if (inStore !== undefined) return inStore;
   const target = values.last ? await newestSession(values) : positionals[0];
   if (target === undefined || values.list) {
     if (target !== undefined) throw new UsageError("--list takes no session argument");
@@ -383,7 +394,10 @@ function inspectNeeds(args: string[]): Need[] {
   if (values.codex || values.claude) {
     return homeNeeds(values.codex ? "codex" : "claude", values.repair === true && values.write);
   }
-  return needsToRead([dir ?? "sessions"], dir === undefined ? [SESSIONS_DIR_ENV] : []);
+  const store = values.store;
+  const variables = dir === undefined && store === undefined ? [SESSIONS_DIR_ENV] : [];
+  const folder = dir ?? (store !== undefined && !isPostgresUrl(store) ? store : "sessions");
+  return needsToRead([folder], variables);
 }
 
 /**

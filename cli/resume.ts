@@ -17,7 +17,7 @@ export const HELP = `Usage: ./denow task resume [options] "message"
 
 Starts a session with the message, or continues one, and runs one turn of the agent:
 the model may call tools on the workspace (list_dir, read_file, search_text,
-write_file, slow_task) until it answers. Every record is appended to the session file.
+write_file, slow_task) until it answers. Every record is appended to the session's store.
 
 Options:
   -s, --session <id>     continue this session (full id or unique prefix)
@@ -25,6 +25,9 @@ Options:
       --fork <id>        continue a copy of this session; the original stays untouched
       --at-turn <n>      with --fork: keep only the turns before turn n
       --sessions-dir <d> sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
+      --store <s>        where sessions are kept: postgres://user:password@host:port/db
+                         (a database many machines share) or a sessions folder
+                         (default: $TURNLOG_STORE, else the sessions root)
       --model <name>     the model; "scripted" = the embedded deterministic model, the
                          default when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set
                          (with a key: $OPENAI_MODEL, else gpt-4.1-mini)
@@ -51,7 +54,7 @@ The embedded model understands (case does not matter):
 Anything else gets a plain answer that says how many messages it has seen.
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_MODEL,
-TURNLOG_SESSIONS_DIR, NO_COLOR.
+TURNLOG_STORE, TURNLOG_SESSIONS_DIR, NO_COLOR.
 ${EXIT_CODES_HELP}`;
 
 /** Runs the CLI; returns the exit code. */

@@ -14,7 +14,7 @@ import {
 } from "../src/runtime/mod.ts";
 import type { Policy, WireApi } from "../src/record/mod.ts";
 import { createServerHandler } from "../src/server/mod.ts";
-import { resolveSessionsRoot } from "../src/store/mod.ts";
+import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 import { resumeCommand } from "./_commands.ts";
@@ -37,6 +37,9 @@ Options:
       --port <n>               port (default 8787; 0 = any free port)
       --hostname <h>           interface (default 127.0.0.1)
       --sessions-dir <d>       sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
+      --store <s>              where sessions are kept: postgres://user:password@host:port/db
+                               (one database for every instance) or a sessions folder
+                               (default: $TURNLOG_STORE, else the sessions root)
       --workspace <dir>        the folder the tools work in (default: the current directory)
       --model <name>           as for resume ("scripted" = the embedded model)
       --wire-api <api>         responses (default) or chat
@@ -56,6 +59,7 @@ interface ServeArgs {
   port: number;
   hostname: string;
   sessionsDir: string | undefined;
+  store: string | undefined;
   workspace: string | undefined;
   model: string | undefined;
   wireApi: WireApi | undefined;
@@ -71,6 +75,7 @@ function parseServeArgs(argv: string[]): ServeArgs {
     port: { type: "string" },
     hostname: { type: "string" },
     "sessions-dir": { type: "string" },
+    store: { type: "string" },
     workspace: { type: "string" },
     model: { type: "string" },
     "wire-api": { type: "string" },
@@ -89,6 +94,7 @@ function parseServeArgs(argv: string[]): ServeArgs {
     port,
     hostname: values.hostname ?? "127.0.0.1",
     sessionsDir: values["sessions-dir"],
+    store: values.store,
     workspace: values.workspace,
     model: values.model,
     wireApi: parseWireApi(values["wire-api"]),
@@ -100,13 +106,17 @@ function parseServeArgs(argv: string[]): ServeArgs {
 }
 
 /** Serves until Ctrl-C. */
-async function serve(args: ServeArgs, connection: ModelConnection): Promise<void> {
+async function serve(
+  args: ServeArgs,
+  connection: ModelConnection,
+  store: SessionStore,
+): Promise<void> {
   const stopping = new AbortController();
   const handler = createServerHandler({
     connection,
     wireApi: args.wireApi,
     policy: args.policy,
-    sessionsDir: args.sessionsDir,
+    store,
     workspace: args.workspace,
     approvals: new ApprovalRegistry({ timeoutMs: args.timeout * 1000 }),
     compactor: createCompactor({ threshold: args.compactThreshold }),
@@ -122,7 +132,7 @@ async function serve(args: ServeArgs, connection: ModelConnection): Promise<void
       console.log(
         `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider}, ${connection.baseURL})`,
       );
-      console.log(`sessions: ${resolveSessionsRoot(args.sessionsDir)}`);
+      console.log(`sessions: ${store.name}`);
       console.log(`browse the sessions: ${base}/`);
       console.log(
         `try: curl -N -X POST ${base}/api/agent/stream -H 'content-type: application/json' -d '{"message":"list the files"}'`,
@@ -151,16 +161,26 @@ export async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
+  let store: SessionStore;
+  try {
+    store = await openStore({ store: args.store, sessionsDir: args.sessionsDir });
+    // A database that cannot be reached is said now, not at the first request.
+    await store.newest();
+  } catch (error) {
+    return fail("serve", error);
+  }
   let connection: ModelConnection;
   try {
     connection = await connectModel({ model: args.model });
   } catch (error) {
+    await store.close();
     return fail("serve", error);
   }
   try {
-    await serve(args, connection);
+    await serve(args, connection, store);
   } finally {
     await connection.close();
+    await store.close();
   }
   return 0;
 }

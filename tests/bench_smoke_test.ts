@@ -9,6 +9,7 @@ import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { renderTable, runBenchmarks } from "../bench/run.ts";
 import { ensureSession, ensureStore } from "../testing/generate/mod.ts";
+import { findPostgresBinaries } from "../testing/postgres.ts";
 import {
   limitKeepHistory,
   limitParse,
@@ -76,6 +77,12 @@ Deno.test("a tiny benchmark run produces every figure and a table", async () => 
     print: false,
   });
   assertEquals(JSON.parse(await Deno.readTextFile(resultsPath)), results);
+  // The PostgreSQL store beside the files, when the server binaries are installed.
+  const postgres = await findPostgresBinaries() === undefined ? [] : [
+    "postgres full resume 48KB",
+    "postgres checkpoint resume 48KB",
+    "postgres append (48KB vs empty)",
+  ];
   assertEquals(results.benchmarks.map((b) => b.name), [
     "full resume 48KB",
     "checkpoint resume 48KB",
@@ -83,6 +90,7 @@ Deno.test("a tiny benchmark run produces every figure and a table", async () => 
     "list newest 25 (60 sessions)",
     "inspect --json 48KB",
     "append (48KB vs empty)",
+    ...postgres,
   ]);
   assertEquals(results.benchmarks[0]!.variants.map((v) => v.name), [
     "turnlog resumeSession",
@@ -112,6 +120,12 @@ Deno.test("a tiny benchmark run produces every figure and a table", async () => 
   assertStrictEquals(list.variants[0]!.io?.filesOpened, 25);
   // (Its pass also weighs time against the naive listing: timings are not asserted here.)
   assert((list.variants[1]!.io?.filesOpened ?? 0) >= 60, "the naive listing opens every file");
+  // The file store and the database resumed the same history.
+  for (const bench of results.benchmarks.filter((b) => b.name.startsWith("postgres "))) {
+    if (bench.name.includes("append")) continue;
+    const checks = bench.variants.map((v) => v.check);
+    assertEquals(checks, checks.map(() => checks[0]), bench.name);
+  }
   assert(results.machine.cores > 0 && results.machine.deno.length > 0);
   assert(results.machine.cpu.length > 0);
   const table = renderTable(results);

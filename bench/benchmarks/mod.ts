@@ -11,6 +11,7 @@ import { findById } from "./find.ts";
 import { listNewest } from "./list.ts";
 import { inspectJson } from "./inspect.ts";
 import { appendRecord } from "./append.ts";
+import { postgresStore } from "./postgres.ts";
 
 export * from "./_definition.ts";
 
@@ -22,4 +23,5 @@ export const BENCHMARKS: readonly BenchmarkDefinition[] = [
   listNewest,
   inspectJson,
   appendRecord,
+  postgresStore,
 ];

@@ -21,6 +21,8 @@ export type ErrorKind =
   | "workspace"
   /** The model request failed or its answer broke off. */
   | "model"
+  /** The session store cannot be reached or used (a database down, restarted, too new). */
+  | "store"
   /** The run or the tool was cancelled. */
   | "cancelled"
   /** Anything else: a bug, or the machine (disk full, permissions). */
@@ -35,6 +37,7 @@ export const ERROR_KINDS = [
   "session_file",
   "workspace",
   "model",
+  "store",
   "cancelled",
   "internal",
 ] as const satisfies readonly ErrorKind[];
@@ -60,7 +63,8 @@ export interface ErrorOutcome {
 
 /**
  * The one table from error kinds to exit codes and run failure kinds. Exit codes: 0 done,
- * 1 a failure to retry or look into (the run failed, the session is in use, problems found),
+ * 1 a failure to retry or look into (the run failed, the session is in use, the store cannot be
+ * reached, problems found),
  * 2 a command that cannot work as given (usage, unknown or ambiguous session, an unusable file
  * or workspace), 130 cancelled.
  */
@@ -72,6 +76,7 @@ export const ERROR_OUTCOMES: Readonly<Record<ErrorKind, ErrorOutcome>> = {
   session_file: { exitCode: 2, failure: "session" },
   workspace: { exitCode: 2, failure: "workspace" },
   model: { exitCode: 1, failure: "model" },
+  store: { exitCode: 1, failure: "session" },
   cancelled: { exitCode: 130, failure: "internal" },
   internal: { exitCode: 1, failure: "internal" },
 };

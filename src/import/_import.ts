@@ -23,21 +23,24 @@ import {
   createSession,
   resolveSessionsRoot,
   SessionNotFoundError,
+  type SessionStore,
 } from "../store/mod.ts";
 
 /** Options of {@linkcode importSession}. */
 export interface ImportOptions {
   /** The turnlog sessions root to write into; absent: {@linkcode resolveSessionsRoot}. */
   root?: string | undefined;
+  /** The store to write into (a database, see `openStore`); absent: the file store at `root`. */
+  store?: SessionStore | undefined;
 }
 
 /** What an import wrote. */
 export interface ImportedSession {
   /** The new turnlog session's id (a UUIDv7, new). */
   sessionId: string;
-  /** The new session's file. */
+  /** The new session's file (in a database: `<store>#<id>`). */
   path: string;
-  /** The sessions root it was written into. */
+  /** The sessions root it was written into (a database: the store's name). */
   root: string;
   /** Where it came from (also in its `session_meta.importedFrom`). */
   source: NonNullable<SessionMeta["importedFrom"]>;
@@ -73,8 +76,8 @@ export async function importSession(
   const policy = resumed.lastTurn?.policy ?? meta.policy;
   const model = resumed.lastTurn?.model ?? meta.model;
   const source = { format, path: resolve(path), sessionId: resumed.sourceSessionId };
-  const root = resolveSessionsRoot(options.root);
-  const created = await createSession(root, {
+  const root = options.store?.name ?? resolveSessionsRoot(options.root);
+  const created = await createSession(options.store ?? root, {
     cwd: meta.cwd,
     modelProvider: meta.modelProvider,
     model,
@@ -90,7 +93,7 @@ export async function importSession(
       makeRecord("run_finished", { runId, outcome: "succeeded", rounds: 0 }),
     ]);
   } finally {
-    created.writer.close();
+    await created.writer.close();
   }
   return {
     sessionId: runId,

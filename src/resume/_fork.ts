@@ -5,7 +5,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { normalizeHistory, readRecords, replayRecord } from "../history/mod.ts";
+import { normalizeHistory, replayRecord } from "../history/mod.ts";
 import {
   makeRecord,
   newId,
@@ -14,17 +14,14 @@ import {
   type SessionMeta,
   type TurnContext,
 } from "../record/mod.ts";
-import {
-  createSession,
-  findSession,
-  resolveSessionsRoot,
-  type SessionLocation,
-} from "../store/mod.ts";
+import { createSession, FileStore, type SessionLocation, type SessionStore } from "../store/mod.ts";
 
 /** Options of {@linkcode forkSession}. */
 export interface ForkOptions {
   /** The sessions root of both sessions; absent: `TURNLOG_SESSIONS_DIR`, else `./sessions`. */
   root?: string | undefined;
+  /** The store of both sessions; absent: the file store at `root`. */
+  store?: SessionStore | undefined;
   /**
    * Keep the history before this turn (1-based, as `inspect` numbers turns); absent: all of it.
    */
@@ -35,7 +32,7 @@ export interface ForkOptions {
 
 /** A fork made: its location and what it holds. */
 export interface Fork {
-  /** Where the fork's file is. */
+  /** Where the fork is. */
   location: SessionLocation;
   /** The fork's `session_meta` (with `forkedFrom`). */
   meta: SessionMeta;
@@ -53,12 +50,16 @@ export class NoSuchTurnError extends TurnlogError {
 }
 
 /** The source's meta, its history before turn `atTurn` and the context of the turn it ends in. */
-async function historyBefore(path: string, atTurn: number | undefined) {
+async function historyBefore(
+  store: SessionStore,
+  source: SessionLocation,
+  atTurn: number | undefined,
+) {
   let meta: SessionMeta | undefined;
   let context: TurnContext | undefined;
   let turns = 0;
   const history: ResponseItem[] = [];
-  for await (const entry of readRecords(path)) {
+  for await (const entry of store.read(source)) {
     const record = entry.record;
     if (!record) continue;
     if (record.type === "session_meta") meta ??= record.payload;
@@ -83,16 +84,16 @@ async function historyBefore(path: string, atTurn: number | undefined) {
  * @throws {NoSuchTurnError} for a turn the source does not have
  */
 export async function forkSession(sourceId: string, options: ForkOptions = {}): Promise<Fork> {
-  const root = resolveSessionsRoot(options.root);
-  const source = await findSession(root, sourceId);
-  const { meta, context, history } = await historyBefore(source.path, options.atTurn);
+  const store = options.store ?? new FileStore(options.root);
+  const source = await store.find(sourceId);
+  const { meta, context, history } = await historyBefore(store, source, options.atTurn);
   if (meta === undefined) {
     throw new TurnlogError("session_file", `${source.path}:1: no session_meta record first`);
   }
   const normalized = normalizeHistory(history).history;
   const id = options.id ?? newId();
   const recorded = context ?? { ...meta, runId: meta.id, resumed: false };
-  const created = await createSession(root, {
+  const created = await createSession(store, {
     id,
     cwd: meta.cwd,
     modelProvider: meta.modelProvider,
@@ -114,7 +115,7 @@ export async function forkSession(sourceId: string, options: ForkOptions = {}): 
       makeRecord("run_finished", { runId: id, outcome: "succeeded", rounds: 0 }),
     ]);
   } finally {
-    created.writer.close();
+    await created.writer.close();
   }
   return { location: created.location, meta: created.meta, history: normalized };
 }

@@ -1,29 +1,28 @@
 /**
- * A session file read back: its `session_meta`, its replayed model-visible history (from the
- * last compaction checkpoint when it can), the newest turn context, and its problems. It never
- * writes.
+ * A session read back from its store: its `session_meta`, its replayed model-visible history
+ * (from the last compaction checkpoint when it can), the newest turn context, and its problems.
+ * It never writes.
  *
  * @module
  */
-import {
-  type DroppedItem,
-  findLastCheckpoint,
-  normalizeHistory,
-  readRecords,
-  replayRecord,
-} from "../history/mod.ts";
-import { readLinesBackward } from "../io/mod.ts";
+import { dirname } from "node:path";
+import { type DroppedItem, normalizeHistory, readRecords, replayRecord } from "../history/mod.ts";
 import {
   type FunctionCallOutputItem,
   type LineProblem,
-  parseRecordLine,
   type ResponseItem,
   SessionFileError,
   type SessionMeta,
   type SessionRecord,
   type TurnContext,
 } from "../record/mod.ts";
-import { findSession, resolveSessionsRoot, type SessionLocation } from "../store/mod.ts";
+import {
+  FileStore,
+  impliedSessionsRoot,
+  type RecordPosition,
+  type SessionLocation,
+  type SessionStore,
+} from "../store/mod.ts";
 import { detectFormat } from "../formats/mod.ts";
 import { resumeForeignFile } from "./_foreign.ts";
 
@@ -42,8 +41,8 @@ export interface LoadedSession {
   /** Lines that are not valid records; resume skips them (`inspect --repair` moves them out). */
   problems: LineProblem[];
   /**
-   * Byte offset of the checkpoint replay started from; undefined when replay read the file
-   * from its first line.
+   * Where the checkpoint replay started from is (a file's byte offset, a database's sequence
+   * number); undefined when replay read the session from its first record.
    */
   replayedFrom: number | undefined;
 }
@@ -52,48 +51,59 @@ export interface LoadedSession {
 export interface LoadSessionOptions {
   /** Start at the last compaction checkpoint when it can (the default); false: read every line. */
   fromCheckpoint?: boolean;
-  /** Block size of the backward reads, in bytes. */
+  /** Block size of the backward reads, in bytes (the file store this makes; not `store`'s). */
   blockSize?: number;
+  /** The store that keeps the session; absent: the file at `location.path`. */
+  store?: SessionStore | undefined;
 }
 
-const TURN_CONTEXT_MARKER = '"turn_context"';
+/** The file store a session file is in: the root its path implies, else its folder. */
+function fileStoreOf(location: SessionLocation, blockSize: number | undefined): FileStore {
+  const root = impliedSessionsRoot(location.path) ?? dirname(location.path);
+  return new FileStore(root, { blockSize });
+}
 
 /**
- * Reads a session file and replays it.
+ * Reads a session and replays it.
  *
- * The short way: the last compaction checkpoint is found by reading the file backward in
- * blocks; replay starts from the history it stores and reads only the records after it. The
- * part before the checkpoint is never read, apart from the `session_meta` at the head and, when
- * no turn started after the checkpoint, the nearest `turn_context` before it (again read
- * backward). The record count comes from the count the checkpoint stores.
+ * The short way: the last compaction checkpoint is found (in a file by reading it backward in
+ * blocks; in a database by the position its sessions row keeps); replay starts from the
+ * history it stores and reads only the records after it. The part before the checkpoint is
+ * never read, apart from the `session_meta` at the head and, when no turn started after the
+ * checkpoint, the nearest `turn_context` before it. The record count comes from the count the
+ * checkpoint stores.
  *
- * The long way, from the first line, when there is no checkpoint, when the checkpoint stores no
- * record count, or when a line after it is bad (so every problem gets its exact line number).
- * Either way the replayed history is the same. Bad lines are collected, not thrown; only a file
- * without a `session_meta` first record is an error.
+ * The long way, from the first record, when there is no checkpoint, when the checkpoint stores
+ * no record count, or when a line after it is bad (so every problem gets its exact line
+ * number). Either way the replayed history is the same. Bad lines are collected, not thrown;
+ * only a session without a `session_meta` first record is an error.
  */
 export async function loadSession(
   location: SessionLocation,
   options: LoadSessionOptions = {},
 ): Promise<LoadedSession> {
+  const store = options.store ?? fileStoreOf(location, options.blockSize);
   if (options.fromCheckpoint !== false) {
-    const found = await findLastCheckpoint(location.path, { blockSize: options.blockSize });
+    const found = await store.lastCheckpoint(location);
     const recordsBefore = found?.checkpoint.recordsBefore;
     if (found !== undefined && recordsBefore !== undefined) {
-      const tail = await loadFromCheckpoint(location, found.start, options.blockSize);
+      const tail = await loadFromCheckpoint(store, location, found.position);
       if (tail !== undefined) return { ...tail, recordCount: recordsBefore + tail.recordCount };
     }
   }
-  return await loadFromStart(location);
+  return await loadFromStart(store, location);
 }
 
-async function loadFromStart(location: SessionLocation): Promise<LoadedSession> {
+async function loadFromStart(
+  store: SessionStore,
+  location: SessionLocation,
+): Promise<LoadedSession> {
   let meta: SessionMeta | undefined;
   const replayed: ResponseItem[] = [];
   const problems: LineProblem[] = [];
   let lastTurn: TurnContext | undefined;
   let recordCount = 0;
-  for await (const entry of readRecords(location.path)) {
+  for await (const entry of store.read(location)) {
     if (entry.problem) {
       problems.push(entry.problem);
       continue;
@@ -135,47 +145,38 @@ function expectMeta(location: SessionLocation, line: number, record: SessionReco
 }
 
 /**
- * Replays from the checkpoint line at byte `start`; undefined when the long way must be taken
- * (a bad line after the checkpoint, or a head without `session_meta`). `recordCount` counts the
- * records from the checkpoint on.
+ * Replays from the checkpoint record at `position`; undefined when the long way must be taken
+ * (a bad line after the checkpoint, or a head without `session_meta`). `recordCount` counts
+ * the records from the checkpoint on.
  */
 async function loadFromCheckpoint(
+  store: SessionStore,
   location: SessionLocation,
-  start: number,
-  blockSize: number | undefined,
+  position: RecordPosition,
 ): Promise<LoadedSession | undefined> {
-  const path = location.path;
-  let meta: SessionMeta | undefined;
-  for await (const entry of readRecords(path, { chunkSize: 16 * 1024 })) {
-    if (entry.record) meta = expectMeta(location, entry.line, entry.record);
-    break;
-  }
-  if (meta === undefined) return undefined;
+  const head = await store.head(location);
+  if (head?.record === undefined) return undefined;
+  const meta = expectMeta(location, head.line, head.record);
   const replayed: ResponseItem[] = [];
   let lastTurn: TurnContext | undefined;
   let recordCount = 0;
-  // Line numbers are unknown from here; a bad line sends the caller the long way.
-  for await (const entry of readRecords(path, { start, firstLine: 0 })) {
+  // A file's line numbers are unknown from here; a bad line sends the caller the long way.
+  for await (const entry of store.read(location, position)) {
     if (entry.problem) return undefined;
     recordCount++;
     if (entry.record.type === "turn_context") lastTurn = entry.record.payload;
     replayRecord(replayed, entry.record);
   }
-  lastTurn ??= await lastTurnContextBefore(path, start, blockSize);
-  return { location, meta, replayed, lastTurn, recordCount, problems: [], replayedFrom: start };
-}
-
-/** The newest valid `turn_context` that ends before byte `end`, read backward. */
-async function lastTurnContextBefore(
-  path: string,
-  end: number,
-  blockSize: number | undefined,
-): Promise<TurnContext | undefined> {
-  for await (const line of readLinesBackward(path, { end, blockSize, only: TURN_CONTEXT_MARKER })) {
-    const { record } = parseRecordLine(path, { ...line, text: line.text, line: 0 });
-    if (record?.type === "turn_context") return record.payload;
-  }
-  return undefined;
+  lastTurn ??= await store.lastTurnContextBefore(location, position);
+  return {
+    location,
+    meta,
+    replayed,
+    lastTurn,
+    recordCount,
+    problems: [],
+    replayedFrom: position.offset,
+  };
 }
 
 /** A session ready to continue: the normalized history and what normalization did. */
@@ -189,18 +190,19 @@ export interface ResumedSession extends LoadedSession {
 }
 
 /**
- * Rebuilds a session's history from its file: find by id or prefix, replay, normalize. It
- * re-reads the file every time (no cache), so another process or machine can resume too. It
- * writes nothing.
+ * Rebuilds a session's history from its store: find by id or prefix, replay, normalize. It
+ * re-reads the session every time (no cache), so another process or machine can resume too.
+ * It writes nothing.
  *
- * @throws {SessionNotFoundError} for an unknown id; no file is created
+ * @throws {SessionNotFoundError} for an unknown id; nothing is created
  */
 export async function resumeSession(
   sessionId: string,
-  options: { root?: string } = {},
+  options: { root?: string; store?: SessionStore } = {},
 ): Promise<ResumedSession> {
-  const location = await findSession(resolveSessionsRoot(options.root), sessionId);
-  return normalizeLoaded(await loadSession(location));
+  const store = options.store ?? new FileStore(options.root);
+  const location = await store.find(sessionId);
+  return normalizeLoaded(await loadSession(location, { store }));
 }
 
 /** A loaded session with its history normalized. */

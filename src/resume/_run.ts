@@ -1,7 +1,7 @@
 /**
  * The start of a run (the seed's initializeAgentSessionForStream): a fresh session, or a
- * continued one locked, re-read and normalized. It draws the boundary between the full
- * history sent to the model and the few new records appended to the file.
+ * continued one locked, re-read and normalized, in whichever store keeps it. It draws the
+ * boundary between the full history sent to the model and the few new records appended.
  *
  * @module
  */
@@ -22,10 +22,10 @@ import {
   appendAtCommitPoint,
   type CommitHook,
   createSession,
-  findSession,
-  resolveSessionsRoot,
+  FileStore,
   type SessionLocation,
-  SessionWriter,
+  type SessionStore,
+  type StoreWriter,
 } from "../store/mod.ts";
 import { loadSession, normalizeLoaded } from "./_load.ts";
 
@@ -38,8 +38,10 @@ export interface RunSessionInput {
   message: string;
   /** Continue this session (id or unique prefix); absent: start a fresh one. */
   sessionId?: string | undefined;
-  /** Sessions root; absent: {@linkcode resolveSessionsRoot}. */
+  /** Sessions root of the file store; absent: `TURNLOG_SESSIONS_DIR`, else `./sessions`. */
   root?: string | undefined;
+  /** The store that keeps the session; absent: the file store at `root`. */
+  store?: SessionStore | undefined;
   /** The system message of a fresh session. */
   systemPrompt: string;
   /** The workspace folder, recorded in a new session's `session_meta`. */
@@ -66,7 +68,7 @@ export interface RunSession {
   runId: string;
   /** True when the run continues a session. */
   resumed: boolean;
-  /** Where the session's file is. */
+  /** Where the session is. */
   location: SessionLocation;
   /** The session's `session_meta`. */
   meta: SessionMeta;
@@ -85,12 +87,12 @@ export interface RunSession {
   /** Valid records in the file before this run appended anything. */
   recordCountBefore: number;
   /** The locked writer; the run appends through it and closes it at the end. */
-  writer: SessionWriter;
+  writer: StoreWriter;
 }
 
 async function startFresh(
   input: RunSessionInput,
-  root: string,
+  store: SessionStore,
   runId: string,
 ): Promise<RunSession> {
   const turn: TurnContext = {
@@ -100,7 +102,7 @@ async function startFresh(
     policy: input.policy ?? DEFAULT_POLICY,
     resumed: false,
   };
-  const { writer, meta, location } = await createSession(root, {
+  const { writer, meta, location } = await createSession(store, {
     id: runId,
     cwd: input.cwd,
     modelProvider: input.modelProvider,
@@ -140,15 +142,15 @@ async function startFresh(
 
 async function continueSession(
   input: RunSessionInput & { sessionId: string },
-  root: string,
+  store: SessionStore,
   runId: string,
 ): Promise<RunSession> {
-  const location = await findSession(root, input.sessionId);
+  const location = await store.find(input.sessionId);
   // The lock comes before the read, so no other run can append between the two; the file is
   // changed (a torn tail sealed) only once the read has accepted it.
-  const writer = await SessionWriter.open(location.path, { seal: false });
+  const writer = await store.lock(location, { seal: false });
   try {
-    const resumed = normalizeLoaded(await loadSession(location));
+    const resumed = normalizeLoaded(await loadSession(location, { store }));
     await writer.seal();
     const recorded = resumed.lastTurn ??
       { ...resumed.meta, runId: resumed.meta.id, resumed: false };
@@ -184,7 +186,7 @@ async function continueSession(
       writer,
     };
   } catch (error) {
-    writer.close();
+    await writer.close();
     throw error;
   }
 }
@@ -202,10 +204,10 @@ async function continueSession(
  * @throws {SessionInUseError} when another run holds the session
  */
 export function initializeSessionForRun(input: RunSessionInput): Promise<RunSession> {
-  const root = resolveSessionsRoot(input.root);
+  const store = input.store ?? new FileStore(input.root);
   const runId = input.runId ?? newId();
   const { sessionId } = input;
   return sessionId === undefined
-    ? startFresh(input, root, runId)
-    : continueSession({ ...input, sessionId }, root, runId);
+    ? startFresh(input, store, runId)
+    : continueSession({ ...input, sessionId }, store, runId);
 }

@@ -23,6 +23,7 @@ import type { ModelConnection } from "./_connect.ts";
 import type { RunEvent } from "./_events.ts";
 import { modelRound } from "./_round.ts";
 import { toolCall } from "./_tool_step.ts";
+import type { SessionStore } from "../store/mod.ts";
 
 /** How many model rounds a turn may take before it ends on its own. */
 export const DEFAULT_MAX_ROUNDS = 8;
@@ -45,6 +46,8 @@ export interface RunTurnOptions {
   sessionId?: string | undefined;
   /** Sessions root; absent: `TURNLOG_SESSIONS_DIR`, else `./sessions`. */
   sessionsDir?: string | undefined;
+  /** The store that keeps the session (see `openStore`); absent: the file store at `sessionsDir`. */
+  store?: SessionStore | undefined;
   /** The model; absent: the one the session last used, or the connection's for a new one. */
   model?: string | undefined;
   /** Absent: the session's recorded one on resume, else "responses". */
@@ -117,6 +120,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
       message: options.message,
       sessionId: options.sessionId,
       root: options.sessionsDir,
+      store: options.store,
       systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       cwd: tools.workspace.root,
       modelProvider: options.connection.modelProvider,
@@ -221,7 +225,7 @@ async function* driveTurn(turn: ActiveTurn): AsyncGenerator<RunEvent> {
   } finally {
     // A consumer that stopped reading early leaves the turn here without an end of its own.
     await turn.abandon().catch(() => {});
-    turn.session.writer.close();
+    await turn.session.writer.close();
   }
 }
 

@@ -24,6 +24,7 @@ import {
   type RunEvent,
   runTurn,
 } from "../runtime/mod.ts";
+import type { SessionStore } from "../store/mod.ts";
 
 /** The body of `POST /api/agent/stream`. */
 export interface StreamRequest {
@@ -63,6 +64,8 @@ export interface AgentHandlerOptions {
   policy?: Policy | undefined;
   /** The sessions root. */
   sessionsDir?: string | undefined;
+  /** The store of the sessions (see `openStore`); absent: the file store at `sessionsDir`. */
+  store?: SessionStore | undefined;
   /** The folder the tools work in. */
   workspace?: string | undefined;
   /** Model rounds per turn. */
@@ -124,6 +127,7 @@ function streamTurn(options: AgentHandlerOptions, approvals: ApprovalRegistry) {
       message: body.message,
       sessionId: body.sessionId,
       sessionsDir: options.sessionsDir,
+      store: options.store,
       connection: options.connection,
       model: body.sessionId === undefined ? options.model : undefined,
       wireApi: options.wireApi,

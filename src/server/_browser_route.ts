@@ -13,23 +13,24 @@ import {
   sessionPath,
 } from "../html/mod.ts";
 import { HttpError, sseResponse } from "../http/mod.ts";
-import { inspectSession } from "../inspect/mod.ts";
+import { inspectStoredSession } from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
 import {
   AmbiguousSessionError,
   type ContinuePoint,
-  findSession,
-  listSessions,
-  resolveSessionsRoot,
+  FileStore,
   type SessionLocation,
   SessionNotFoundError,
+  type SessionStore,
 } from "../store/mod.ts";
-import { sessionChanges } from "./_session_events.ts";
+import { sessionChanges, storeChanges } from "./_session_events.ts";
 
 /** What the session browser serves, and how its live pages are kept up to date. */
 export interface SessionBrowserOptions {
   /** The sessions root. @default `$TURNLOG_SESSIONS_DIR`, else `./sessions` */
   sessionsDir?: string | undefined;
+  /** The store of the sessions (see `openStore`); absent: the file store at `sessionsDir`. */
+  store?: SessionStore | undefined;
   /** Sessions on the list at most (newest first). @default 50 */
   listLimit?: number | undefined;
   /** The command a session page shows for continuing the session; absent: none. */
@@ -86,9 +87,9 @@ function lookupError(raw: string, error: unknown): unknown {
   return error;
 }
 
-async function locate(root: string, raw: string): Promise<SessionLocation> {
+async function locate(store: SessionStore, raw: string): Promise<SessionLocation> {
   try {
-    return await findSession(root, raw);
+    return await store.find(raw);
   } catch (error) {
     throw lookupError(raw, error);
   }
@@ -109,15 +110,14 @@ function idOf(encoded: string): string {
 export function createSessionBrowserHandler(
   options: SessionBrowserOptions = {},
 ): (request: Request) => Promise<Response> {
-  const root = resolveSessionsRoot(options.sessionsDir);
+  const store = options.store ?? new FileStore(options.sessionsDir);
   const listPage = async () => {
-    const listing = await listSessions(root, { limit: options.listLimit ?? 50 });
+    const listing = await store.list({ limit: options.listLimit ?? 50 });
     return new Response(renderSessionList(listing), { headers: pageHeaders() });
   };
   const sessionPage = async (found: SessionLocation) => {
-    const report = await inspectSession(found.path, {
+    const report = await inspectStoredSession(store, found, {
       entries: true,
-      root,
       commandFor: options.commandFor,
     });
     const page = sessionPageStream(report, {
@@ -132,11 +132,10 @@ export function createSessionBrowserHandler(
     // that, as Deno aborts it once a response is sent.
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
-    const changes = sessionChanges(found.path, {
-      pollMs: options.pollMs,
-      pingMs: options.pingMs,
-      signal,
-    });
+    const watch = { pollMs: options.pollMs, pingMs: options.pingMs, signal };
+    const changes = store instanceof FileStore
+      ? sessionChanges(found.path, watch)
+      : storeChanges(store, found, watch);
     return sseResponse(changes, {
       onCancel: () => stop.abort(),
       headers: { "x-content-type-options": "nosniff" },
@@ -154,7 +153,7 @@ export function createSessionBrowserHandler(
       const match = SESSION_PATH.exec(path);
       if (!match) throw new PageError(404, "Not found", `Nothing is served at ${path}`);
       const raw = idOf(match[1]!);
-      const found = await locate(root, raw);
+      const found = await locate(store, raw);
       if (match[2]) return events(found);
       if (raw !== found.id) {
         return new Response(null, { status: 302, headers: { location: sessionPath(found.id) } });

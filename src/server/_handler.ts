@@ -7,7 +7,7 @@
 import { type AgentHandlerOptions, createAgentHandler } from "./_agent_route.ts";
 import { createSessionBrowserHandler, type SessionBrowserOptions } from "./_browser_route.ts";
 
-/** The options of both handlers; they share `sessionsDir`. */
+/** The options of both handlers; they share `sessionsDir` and `store`. */
 export interface ServerHandlerOptions extends AgentHandlerOptions, SessionBrowserOptions {}
 
 /**

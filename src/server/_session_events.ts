@@ -1,11 +1,13 @@
 /**
- * A session file watched for the live page: its size looked at every few hundred
- * milliseconds, and a `changed` event (`{records, sizeBytes}`) whenever it grew or was
- * rewritten. Only the bytes appended since the last look are read to keep the count.
+ * A session watched for the live page: its size looked at every few hundred milliseconds, and
+ * a `changed` event (`{records, sizeBytes}`) whenever it grew or was rewritten. Of a file only
+ * the bytes appended since the last look are read to keep the count; a database store is asked
+ * for the counts it keeps.
  *
  * @module
  */
 import type { SseComment, SseEvent } from "../http/mod.ts";
+import type { SessionLocation, SessionStore } from "../store/mod.ts";
 
 /** Options of {@linkcode sessionChanges}. */
 export interface SessionChangesOptions {
@@ -148,6 +150,38 @@ export async function* sessionChanges(
       size = await readSpan(path, appended ? size : 0, now.size, tally);
       seen = now;
       yield changed({ records: tally.records, sizeBytes: size });
+      quietSince = performance.now();
+    } else if (performance.now() - quietSince >= pingMs) {
+      yield { comment: "ping" };
+      quietSince = performance.now();
+    }
+  }
+}
+
+/**
+ * The live page's events for a session in any store, by asking the store its size every
+ * `pollMs` (a database answers from the counts its sessions row keeps): the same events as
+ * {@linkcode sessionChanges}, a `changed` event first and whenever the size moved, `: ping`
+ * while nothing did. Ends when `signal` aborts.
+ */
+export async function* storeChanges(
+  store: SessionStore,
+  location: SessionLocation,
+  options: SessionChangesOptions = {},
+): AsyncGenerator<SseEvent | SseComment> {
+  const { signal } = options;
+  const pollMs = options.pollMs ?? 300;
+  const pingMs = options.pingMs ?? 20_000;
+  let seen = await store.size(location);
+  yield changed(seen, options.retryMs ?? 2000);
+  let quietSince = performance.now();
+  while (true) {
+    await pause(pollMs, signal);
+    if (signal?.aborted) return;
+    const now = await store.size(location);
+    if (now.records !== seen.records || now.sizeBytes !== seen.sizeBytes) {
+      seen = now;
+      yield changed(now);
       quietSince = performance.now();
     } else if (performance.now() - quietSince >= pingMs) {
       yield { comment: "ping" };

@@ -6,7 +6,7 @@
  * @module
  */
 import type { SessionRecord } from "../record/mod.ts";
-import type { SessionWriter } from "./_writer.ts";
+import type { StoreWriter } from "./_session_store.ts";
 
 /**
  * What a run appends, in the order a turn appends it:
@@ -48,7 +48,7 @@ export type CommitHook = (point: CommitPoint, detail: CommitDetail) => void | Pr
  * and after the write. Nothing is written, and the hook is not called, for no records.
  */
 export async function appendAtCommitPoint(
-  writer: SessionWriter,
+  writer: StoreWriter,
   point: CommitPoint,
   options: { records: readonly SessionRecord[]; onCommit?: CommitHook | undefined },
 ): Promise<void> {

@@ -89,7 +89,7 @@ export async function shortestUniquePrefix(root: string, id: string, min = 8): P
 
 /** Where a session file continues from: its store and the shortest id prefix found there. */
 export interface ContinuePoint {
-  /** The sessions root that finds the file under its id. */
+  /** The store that finds the session under its id: a sessions root, or a database's name. */
   root: string;
   /** The shortest unique id prefix (at least 8 characters) in that root. */
   prefix: string;

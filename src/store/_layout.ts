@@ -14,7 +14,7 @@ export const SESSIONS_DIR_ENV = "TURNLOG_SESSIONS_DIR";
 export interface SessionLocation {
   /** The session id. */
   id: string;
-  /** The session file's path. */
+  /** The session file's path; in a database store, `<store's name>#<id>`. */
   path: string;
   /** Creation time, ISO 8601, from the file name. */
   createdAt: string;

@@ -16,9 +16,12 @@ import {
   makeRecord,
   newId,
   type SessionMeta,
+  type SessionMetaRecord,
   type SessionRecord,
 } from "../record/mod.ts";
-import { sessionFilePath, type SessionLocation } from "./_layout.ts";
+import type { SessionLocation } from "./_layout.ts";
+import type { SessionStore, StoreWriter } from "./_session_store.ts";
+import { FileStore } from "./_file_store.ts";
 import { quarantineLines } from "./_sidecar.ts";
 
 /** Another run holds the session file's lock. */
@@ -35,7 +38,7 @@ export class SessionInUseError extends TurnlogError {
  * second run on the same session fails at once instead of interleaving appends, and it only
  * ever appends.
  */
-export class SessionWriter {
+export class SessionWriter implements StoreWriter {
   /** The session file. */
   readonly path: string;
   #file: Deno.FsFile | undefined;
@@ -74,7 +77,12 @@ export class SessionWriter {
   }
 
   /** Creates a new session file holding `meta` as its first line, locked. */
-  static async create(path: string, meta: SessionMeta, time?: Date): Promise<SessionWriter> {
+  static create(path: string, meta: SessionMeta, time?: Date): Promise<SessionWriter> {
+    return SessionWriter.createWith(path, makeRecord("session_meta", meta, time));
+  }
+
+  /** Creates a new session file whose first line is the record `first`, locked. */
+  static async createWith(path: string, first: SessionMetaRecord): Promise<SessionWriter> {
     await Deno.mkdir(join(path, ".."), { recursive: true });
     const file = await Deno.open(path, { read: true, append: true, createNew: true });
     if (!(await file.tryLock(true))) {
@@ -82,7 +90,7 @@ export class SessionWriter {
       throw new SessionInUseError(path);
     }
     const writer = new SessionWriter(path, file);
-    await writer.append([makeRecord("session_meta", meta, time)]);
+    await writer.append([first]);
     return writer;
   }
 
@@ -264,12 +272,13 @@ export interface NewSession {
 
 /**
  * Creates a session whose id is `id` (the first run's id, a UUIDv7), writing `session_meta`,
- * and returns its locked writer with the written meta.
+ * and returns its locked writer with the written meta. `store` is a store, or a sessions folder
+ * (the file store there).
  */
 export async function createSession(
-  root: string,
+  store: string | SessionStore,
   init: NewSession & { id?: string },
-): Promise<{ writer: SessionWriter; meta: SessionMeta; location: SessionLocation }> {
+): Promise<{ writer: StoreWriter; meta: SessionMeta; location: SessionLocation }> {
   const id = init.id ?? newId();
   const createdAt = idTime(id) ?? clock().now();
   const meta: SessionMeta = {
@@ -284,7 +293,7 @@ export async function createSession(
     ...(init.importedFrom === undefined ? {} : { importedFrom: init.importedFrom }),
     ...(init.forkedFrom === undefined ? {} : { forkedFrom: init.forkedFrom }),
   };
-  const path = sessionFilePath(root, id, createdAt);
-  const writer = await SessionWriter.create(path, meta, createdAt);
-  return { writer, meta, location: { id, path, createdAt: meta.createdAt } };
+  const target = typeof store === "string" ? new FileStore(store) : store;
+  const { writer, location } = await target.create(makeRecord("session_meta", meta, createdAt));
+  return { writer, meta, location };
 }
