@@ -12,8 +12,11 @@ import type { Command } from "./_voice.ts";
 
 /** A permission a command needs, and why, in words for the user. */
 export interface Need {
-  /** The permission: read a path, or read an environment variable. */
-  descriptor: Deno.ReadPermissionDescriptor | Deno.EnvPermissionDescriptor;
+  /** The permission: read or write a path, or read an environment variable. */
+  descriptor:
+    | Deno.ReadPermissionDescriptor
+    | Deno.WritePermissionDescriptor
+    | Deno.EnvPermissionDescriptor;
   /** What it is for: "read sessions". */
   why: string;
 }
@@ -29,17 +32,24 @@ export function needsToRead(paths: string[], variables: string[]): Need[] {
   ];
 }
 
+/** The needs of writing in `paths` (a repair writes the file, its sidecar and a temp file). */
+export function needsToWrite(paths: string[]): Need[] {
+  return paths.map((path): Need => ({
+    descriptor: { name: "write", path },
+    why: `write in ${path}`,
+  }));
+}
+
 /** The `deno run` command that has every permission in `needs`. */
 function commandThatWorks(command: Command, needs: Need[], args: string[]): string {
   const script = relative(Deno.cwd(), fileURLToPath(new URL(`./${command}.ts`, import.meta.url)));
-  const granted = (name: "read" | "env") =>
+  const granted = (name: "read" | "write" | "env") =>
     needs.flatMap(({ descriptor: d }) =>
-      d.name !== name ? [] : [d.name === "read" ? String(d.path) : String(d.variable)]
+      d.name !== name ? [] : [d.name === "env" ? String(d.variable) : String(d.path)]
     );
-  const flags = [
-    granted("read").length > 0 ? `--allow-read=${granted("read").join(",")}` : "",
-    granted("env").length > 0 ? `--allow-env=${granted("env").join(",")}` : "",
-  ].filter((flag) => flag !== "");
+  const flags = (["read", "write", "env"] as const).flatMap((name) =>
+    granted(name).length > 0 ? [`--allow-${name}=${granted(name).join(",")}`] : []
+  );
   const quoted = args.map((arg) =>
     /^[\w./=:,@+-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`
   );

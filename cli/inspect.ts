@@ -24,14 +24,14 @@ import {
   renderRepair,
   repairSession,
   reportJsonPieces,
-  UnsupportedRepairError,
   writeReportText,
 } from "../src/inspect/mod.ts";
 import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
-import { importCommand, resumeCommand } from "./_commands.ts";
+import { importCommand, resumeCommand, TASK } from "./_commands.ts";
 import { inspectInStore } from "./_inspect_store.ts";
 import {
+  FileChangedError,
   findSession,
   impliedSessionsRoot,
   isPostgresUrl,
@@ -40,7 +40,7 @@ import {
   SESSIONS_DIR_ENV,
   walkSessions,
 } from "../src/store/mod.ts";
-import { ensurePermissions, type Need, needsToRead } from "./_permissions.ts";
+import { ensurePermissions, type Need, needsToRead, needsToWrite } from "./_permissions.ts";
 import { hintFor } from "./_voice.ts";
 import { shellQuote } from "../src/text/mod.ts";
 import { dirname } from "node:path";
@@ -52,7 +52,7 @@ synthesized outputs, orphan calls, compaction checkpoints, a table of records pe
 every problem with its line, and the command that continues the session.
 Without an argument (or with --list), lists the sessions, newest first.
 Reads turnlog's own files, Codex CLI rollouts and Claude Code transcripts (the format is
-told from the file's first lines); other tools' files are only read, never written.
+told from the file's first lines); other tools' files are only written by --repair --write.
 
 Options:
   --list               List sessions (the default without an argument)
@@ -80,8 +80,12 @@ Options:
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
                        atomically without them, append the outputs resume would synthesize
-                       (turnlog files only; ./denow task import continues another tool's;
-                       a database keeps whole records, with nothing to repair)
+                       (a database keeps whole records, with nothing to repair).
+                       A Codex rollout or Claude Code transcript is repaired in its own
+                       shapes: each call without a result gets one saying it was
+                       interrupted, a result without its call leaves the branch; every
+                       line taken out or changed is kept in <file>.quarantine (close the
+                       tool first: a file that changes meanwhile is left as it was)
   -h, --help           Show this help
 
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
@@ -276,12 +280,12 @@ async function repair(path: string, options: InspectOptions, cmd: Command): Prom
   const { values, out } = cmd;
   const render = renderOptions(cmd);
   if (values.write) {
-    const { plan, after } = await repairSession(path, options);
+    const { plan, after, validation } = await repairSession(path, options);
     const written = plan.refused === null;
     await out(
       values.json
-        ? JSON.stringify({ written, plan, after }, null, 2) + "\n"
-        : renderRepair(plan, { ...render, written, after }),
+        ? JSON.stringify({ written, plan, after, validation }, null, 2) + "\n"
+        : renderRepair(plan, { ...render, written, after, validation }),
     );
     return after.healthy ? 0 : 1;
   }
@@ -413,25 +417,32 @@ function inspectNeeds(args: string[]): Need[] {
   if (values.help) return [];
   const dir = values["sessions-dir"];
   if (target !== undefined && isPath(target)) {
-    // Another tool's file is read with what lies beside it (Claude Code's subagents).
-    return needsToRead([dir ?? impliedSessionsRoot(target) ?? dirname(target)], []);
+    // Another tool's file is read with what lies beside it (Claude Code's subagents); a
+    // repair writes beside it too (the sidecar, its temp file).
+    const write = values.repair && values.write ? needsToWrite([dirname(target)]) : [];
+    return [...needsToRead([dir ?? impliedSessionsRoot(target) ?? dirname(target)], []), ...write];
   }
-  if (values.codex || values.claude) return homeNeeds(values.codex ? "codex" : "claude");
+  if (values.codex || values.claude) {
+    return homeNeeds(values.codex ? "codex" : "claude", values.repair === true && values.write);
+  }
   const store = values.store;
   const variables = dir === undefined && store === undefined ? [SESSIONS_DIR_ENV] : [];
   const folder = dir ?? (store !== undefined && !isPostgresUrl(store) ? store : "sessions");
   return needsToRead([folder], variables);
 }
 
-/** What `--codex` or `--claude` needs: the variables that name the home, then the home. */
-function homeNeeds(tool: "codex" | "claude"): Need[] {
+/**
+ * What `--codex` or `--claude` needs: the variables that name the home, then the home (to
+ * write in too, for a repair).
+ */
+function homeNeeds(tool: "codex" | "claude", write = false): Need[] {
   const variables = [tool === "codex" ? "CODEX_HOME" : "CLAUDE_CONFIG_DIR", "HOME"];
   const known = variables.every((variable) =>
     Deno.permissions.querySync({ name: "env", variable }).state === "granted"
   );
   // The folder is known once the variables may be read; Deno asks for it then.
   const root = known ? (tool === "codex" ? codexSessionsRoot() : claudeProjectsRoot()) : [];
-  return needsToRead([root].flat(), variables);
+  return [...needsToRead([root].flat(), variables), ...(write ? needsToWrite([root].flat()) : [])];
 }
 
 /**
@@ -445,8 +456,10 @@ export async function run(
   try {
     return await main(args, io.out);
   } catch (error) {
-    const hint = error instanceof UnsupportedRepairError
-      ? `Continue it in turnlog instead, every call paired: ${importCommand(error.path)}`
+    const hint = error instanceof FileChangedError
+      ? `Close Codex or Claude Code on that session first, then repair again: ${TASK} inspect ${
+        shellQuote(error.path)
+      } --repair --write`
       : hintFor("inspect", error);
     await io.err(
       `turnlog inspect: ${errorMessage(error)}\n${hint === undefined ? "" : `${hint}\n`}`,

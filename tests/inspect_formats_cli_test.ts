@@ -115,7 +115,7 @@ Deno.test("cli: an id prefix finds another tool's session; --json reports its fo
   assertMatch(both.stderr, /^turnlog inspect: --codex and --claude do not go together\n/);
 });
 
-Deno.test("cli: --html and --history work on other tools' files; --repair says it cannot, and what to do", async () => {
+Deno.test("cli: --html, --history and the --repair dry run work on other tools' files and write nothing", async () => {
   await using h = await homes();
   const rollout = h.codex[1]!.path;
   const before = await Deno.readFile(rollout);
@@ -128,17 +128,16 @@ Deno.test("cli: --html and --history work on other tools' files; --repair says i
   const items = history.stdout.trim().split("\n").map((line) => JSON.parse(line));
   assertEquals(items.length, 14);
   assertEquals(items.filter((i) => i.synthesized).map((i) => i.callId), ["toolu_O"]);
-  for (const args of [["--repair"], ["--repair", "--write"]]) {
-    const ran = await inspect([...args, rollout], h.env);
-    assertEquals(ran.code, 2, ran.stdout);
-    assertEquals(ran.stdout, "");
-    assertEquals(
-      ran.stderr,
-      `turnlog inspect: Repairing a Codex CLI rollout in place is not supported yet: ${rollout} ` +
-        `is left as it is\nContinue it in turnlog instead, every call paired: ` +
-        `./denow task import ${rollout}\n`,
-    );
-  }
+  const dry = await inspect(["--repair", rollout], h.env);
+  assertEquals([dry.code, dry.stderr], [1, ""]);
+  assertMatch(
+    dry.stdout,
+    new RegExp(
+      `^Repair plan for ${rollout} \\(dry run: nothing changed; add --write to do it\\)\n` +
+        "What Codex needs and the file lacks:\n",
+    ),
+  );
+  assertMatch(dry.stdout, /\n {2}1\. write after line 6 a result for o1 \(exec_command, /);
   const empty = await inspect([h.claude.empty], h.env);
   assertEquals(empty.code, 0);
   assertMatch(

@@ -8,12 +8,13 @@ import { tempDir } from "./_helpers.ts";
 import { attributes, parsePage } from "./_html_helpers.ts";
 import { renderSessionPage } from "../src/html/mod.ts";
 import {
+  ForeignRepairError,
   type InspectReport,
   inspectSession,
+  planFileRepair,
   planRepair,
   renderReport,
   type TurnEntry,
-  UnsupportedRepairError,
 } from "../src/inspect/mod.ts";
 import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
@@ -96,7 +97,7 @@ Deno.test("inspectSession() reads a Codex rollout turn by turn, with its header 
   assertMatch(text, /turn +lines .* bad line +ignored +total\n/);
 });
 
-Deno.test("inspectSession() on a Codex rollout with orphan calls: per-turn calls, orphans, no repair", async () => {
+Deno.test("inspectSession() on a Codex rollout with orphan calls: per-turn calls, orphans, the repair it offers", async () => {
   await using dir = await tempDir();
   const report = await inspectText(dir.path, "rollout.jsonl", codexOrphans());
   assertEquals(report.turns.map((t) => [t.runId, t.counts.function_call, t.outcome]), [
@@ -107,20 +108,19 @@ Deno.test("inspectSession() on a Codex rollout with orphan calls: per-turn calls
   assertEquals(report.orphanCalls.map((c) => [c.callId, c.turn]), [["o1", 1], ["o3", 3]]);
   assertEquals([report.healthy, report.problems], [false, []]);
   const text = renderReport(report, { color: false });
-  assertMatch(text, /⚠ no output: an import gives it a synthesized output/);
-  assert(!text.includes("--repair"), "no repair is suggested for another tool's file");
+  assertMatch(text, /⚠ no output: --repair --write gives it a result saying it was interrupted/);
+  assertMatch(text, /Repair: add --repair to see what would change in this Codex CLI rollout/);
+  assertMatch(text, /Codex's check, line 6: function_call o1 \(exec_command\) has no output/);
   let refused: unknown;
   try {
     planRepair(report);
   } catch (error) {
     refused = error;
   }
-  assert(refused instanceof UnsupportedRepairError);
-  assertEquals(
-    refused.message,
-    `Repairing a Codex CLI rollout in place is not supported yet: ${report.session.path} is ` +
-      "left as it is",
-  );
+  assert(refused instanceof ForeignRepairError, "a pure plan needs the file for another tool's");
+  const plan = await planFileRepair(report);
+  assertEquals(plan.inserted.map((add) => [add.callId, add.afterLine]), [["o1", 6], ["o3", 24]]);
+  assertEquals([plan.moved, plan.rewritten, plan.method], [[], [], "rewrite"]);
 });
 
 Deno.test("inspectSession() on Claude Code: forks, subagents, and empty or metadata-only files as such", async () => {

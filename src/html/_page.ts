@@ -7,6 +7,7 @@
 import type { InspectReport, OrphanCall } from "../inspect/mod.ts";
 import { escapeHtml, escapeText, firstLine } from "./_escape.ts";
 import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
+import { orphanFix, sessionFormat } from "./_facts.ts";
 import { chartsHtml, findingsHtml } from "./_sections.ts";
 import { planTurns, type TurnPlan } from "./_budget.ts";
 import { type LinkedSession, linkedSessions } from "./_links.ts";
@@ -75,6 +76,7 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
     list.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   }
   return {
+    orphanFix: orphanFix(report),
     textChars: options.textChars ?? 2000,
     collapseChars: options.collapseChars ?? 600,
     collapseLines: options.collapseLines ?? 12,
@@ -90,12 +92,6 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
     checkpointOrphans,
     links,
   };
-}
-
-/** The session's format: `session.format` once the report has it, else turnlog's own. */
-export function sessionFormat(report: InspectReport): string {
-  const format = (report.session as { format?: unknown }).format;
-  return typeof format === "string" ? format : "turnlog";
 }
 
 /** The first user message of the session (from the entries), if the report has one. */

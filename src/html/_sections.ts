@@ -9,6 +9,7 @@ import type { InspectReport } from "../inspect/mod.ts";
 import { escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
 import { formatNumber, plural } from "../text/mod.ts";
 import { historySizeFromReport } from "./_history.ts";
+import { orphanFix } from "./_facts.ts";
 import { type LinkedSession, linkedSessions } from "./_links.ts";
 
 /**
@@ -51,7 +52,7 @@ export function findingsHtml(
   const orphans = report.orphanCalls.map((c) =>
     `<li>${at(c.line, c.turn)}: <code>${escapeText(c.callId)}</code> (${escapeText(c.name)})${
       c.inCheckpoint ? " in the checkpoint's replacement history" : ""
-    }: resume would synthesize an output</li>`
+    }: ${escapeText(orphanFix(report))}</li>`
   );
   const checkpoints = report.checkpoints.map((c) =>
     `<li>${at(c.line, c.turn)}: ${escapeText(c.reason)}, ${

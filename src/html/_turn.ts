@@ -27,6 +27,8 @@ export interface TurnSettings {
   checkpointOrphans: Map<number, OrphanCall[]>;
   /** Forks and subagents by the turn they happen in. */
   links: Map<number, LinkedSession[]>;
+  /** What fixes a call without an output in this session's format, for the page's notes. */
+  orphanFix: string;
 }
 
 type CallEntry = Extract<TurnEntry, { kind: "function_call" }>;
@@ -125,8 +127,7 @@ function callHtml(
   } else if (entry.output) {
     side = `<p class="note">Its output is at ${where(entry.output)}.</p>`;
   } else if (entry.orphan) {
-    side =
-      `<p class="note warn">⚠ No output: resume would synthesize one (inspect --repair --write appends it now).</p>`;
+    side = `<p class="note warn">⚠ No output: ${escapeText(settings.orphanFix)}.</p>`;
   } else {
     side = `<p class="note">No output; a later checkpoint removed the call from the history.</p>`;
   }
@@ -148,7 +149,9 @@ function checkpointHtml(
           escapeText(call.callId)
         }</code> <span class="badge warn">orphan call</span>`,
       )
-    }<p class="note warn">⚠ In the checkpoint's replacement history without an output: resume would synthesize one.</p></div>`
+    }<p class="note warn">⚠ In the checkpoint's replacement history without an output: ${
+      escapeText(settings.orphanFix)
+    }.</p></div>`
   ).join("");
   return `<div class="entry compaction" id="line-${entry.line}" data-checkpoint>${
     head(

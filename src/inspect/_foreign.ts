@@ -14,7 +14,9 @@ import {
   parseRolloutName,
   previewClaudeSession,
   readForeignSession,
+  type SessionValidation,
   type SubagentLink,
+  validateSessionFile,
 } from "../formats/mod.ts";
 import { plural } from "../text/mod.ts";
 import { type SegmentedSession, type SegmenterOptions, TurnSegmenter } from "./_segmenter.ts";
@@ -143,6 +145,26 @@ function notesOf(facts: ForeignFacts): string[] {
   return notes;
 }
 
+/** Notes shown at most for the validator's findings; the rest are counted. */
+const CHECK_NOTES = 5;
+
+/** What the format's validator finds beyond bad lines (those are problems already), as notes. */
+function checkNotes(validation: SessionValidation): string[] {
+  const tool = validation.format === "codex" ? "Codex" : "Claude Code";
+  const found = validation.findings.filter((finding) => finding.kind !== "bad_line");
+  const notes = found.slice(0, CHECK_NOTES).map((finding) =>
+    `${tool}'s check, line ${finding.line}: ${
+      finding.message.slice(`${validation.path}:${finding.line}: `.length)
+    }`
+  );
+  if (found.length > CHECK_NOTES) {
+    notes.push(
+      `${plural(found.length - CHECK_NOTES, "more such line")} (inspect --repair lists them)`,
+    );
+  }
+  return notes;
+}
+
 /** The id a file's name gives when the file itself names none (an empty file). */
 function idFromName(path: string, format: ForeignFormat): string | null {
   const name = basename(path);
@@ -176,7 +198,8 @@ function sessionOf(segmented: SegmentedSession, facts: ForeignFacts): SessionFac
 /**
  * Reads another tool's session file with its adapter and segments its entries as the
  * inspector segments a turnlog file: records and problems with their lines, the things
- * turnlog's model cannot hold counted in their turns.
+ * turnlog's model cannot hold counted in their turns. The format's validator runs too: what it
+ * finds is noted, and a file it does not pass is not healthy.
  */
 export async function inspectForeignFile(
   path: string,
@@ -194,9 +217,12 @@ export async function inspectForeignFile(
   const segmented = segmenter.finish({ sizeBytes: facts.sizeBytes, state: facts.state });
   const subagents: InspectSubagent[] = [];
   for (const link of facts.subagents) subagents.push(await subagentOf(link, segmented.turns));
+  const validation = await validateSessionFile(path, format);
+  const about = sessionOf(segmented, facts);
   return {
     ...segmented,
-    session: sessionOf(segmented, facts),
+    healthy: segmented.healthy && validation.valid,
+    session: { ...about, notes: [...about.notes, ...checkNotes(validation)] },
     forks: facts.forks.map((fork) => forkOf(fork, segmented.turns)),
     subagents,
   };

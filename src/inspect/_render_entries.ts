@@ -21,7 +21,7 @@ export interface BlockLayout {
   turn: number | null;
   /** True for the file's last turn (it may still be running). */
   last: boolean;
-  /** True for another tool's file: turnlog does not repair it in place. */
+  /** True for another tool's file: repair writes it a result in that tool's shape. */
   foreign?: boolean;
 }
 
@@ -116,7 +116,7 @@ function callFate(w: BlockWriter, entry: EntryOf<"function_call">): string {
   }
   if (entry.orphan) {
     const fix = w.foreign
-      ? "⚠ no output: an import gives it a synthesized output"
+      ? "⚠ no output: --repair --write gives it a result saying it was interrupted"
       : "⚠ no output: resume would synthesize an output (--repair --write appends it now)";
     return `  ${paint("yellow", fix)}`;
   }

@@ -5,30 +5,71 @@
  * @module
  */
 import { type Painter, painter, plural, visible } from "../text/mod.ts";
+import type { SessionValidation } from "../formats/mod.ts";
 import type { RepairPlan } from "./_repair_plan.ts";
+import { changesLines, foreignFindings, foreignFooter } from "./_render_foreign_repair.ts";
 import type { RenderOptions } from "./_render_text.ts";
 import type { InspectReport } from "./_types.ts";
 
 type Verb = (doing: string, done: string) => string;
 
-/** The numbered steps of a plan: lines moved, how the file changes, outputs appended. */
-function steps(plan: RepairPlan, verb: Verb): string[] {
-  const out: string[] = [];
-  const step = () => `  ${out.filter((line) => /^ {2}\d+\./.test(line)).length + 1}.`;
+/** The steps about single lines, in file order: moved, changed, written after a line. */
+function lineSteps(plan: RepairPlan, verb: Verb): { at: number; lines: string[] }[] {
+  const items: { at: number; lines: string[] }[] = [];
   for (const m of plan.moved) {
-    out.push(
-      `${step()} ${verb("move", "moved")} line ${m.line} (${m.kind}, ${
+    const lines = [
+      `${verb("move", "moved")} line ${m.line} (${m.kind}, ${
         plural(m.bytes, "byte")
       }) to the sidecar ${visible(plan.sidecar)}`,
-    );
+    ];
     if (m.split) {
-      out.push(
+      lines.push(
         `     and ${verb("write", "wrote")} back the ${m.split.length} records glued together ` +
           `on it, one a line: ${m.split.map((r) => r.type).join(", ")}`,
       );
     }
+    items.push({ at: m.line, lines });
   }
-  if (plan.method === "truncate") {
+  for (const line of plan.rewritten) {
+    items.push({
+      at: line.line,
+      lines: [
+        `${verb("change", "changed")} line ${line.line} (its original to the sidecar): ${
+          visible(line.message.replace(/^.*?:\d+: /, ""))
+        }`,
+      ],
+    });
+  }
+  for (const add of plan.inserted) {
+    items.push({
+      at: add.afterLine + 0.5,
+      lines: [
+        `${verb("write", "wrote")} after line ${add.afterLine} a result for ${
+          visible(add.callId)
+        } (${visible(add.toolName)}, the call at line ${add.callLine}): an error saying the ` +
+        "call was interrupted and its result is unknown",
+      ],
+    });
+  }
+  // A stable sort keeps the results written after one line in their order.
+  return items.sort((a, b) => a.at - b.at);
+}
+
+/** The numbered steps of a plan: lines moved, how the file changes, outputs appended. */
+function steps(plan: RepairPlan, verb: Verb): string[] {
+  const out: string[] = [];
+  const step = () => `  ${out.filter((line) => /^ {2}\d+\./.test(line)).length + 1}.`;
+  for (const item of lineSteps(plan, verb)) {
+    out.push(`${step()} ${item.lines[0]}`, ...item.lines.slice(1));
+  }
+  const changes = plan.rewritten.length + plan.inserted.length;
+  if (plan.method === "rewrite" && changes > 0) {
+    out.push(
+      `${step()} ${verb("rewrite", "rewrote")} the session with ${
+        changes + plan.moved.length === 1 ? "that change" : "those changes"
+      }: a temp file in the same folder, fsynced, renamed over it in one step`,
+    );
+  } else if (plan.method === "truncate") {
     out.push(
       `${step()} ${verb("cut", "cut")} that last line off the session once the sidecar is ` +
         "flushed (nothing else changes)",
@@ -80,12 +121,16 @@ function afterwards(after: InspectReport, paint: Painter): string {
  */
 export function renderRepair(
   plan: RepairPlan,
-  options: RenderOptions & { written: boolean; after?: InspectReport | undefined },
+  options: RenderOptions & {
+    written: boolean;
+    after?: InspectReport | undefined;
+    validation?: SessionValidation | null | undefined;
+  },
 ): string {
   const paint = painter(options.color);
   if (plan.refused !== null) return paint("red", `Not repaired: ${visible(plan.refused)}`) + "\n";
   const path = visible(plan.path);
-  const empty = plan.moved.length === 0 && plan.appended.length === 0;
+  const empty = !changesLines(plan) && plan.appended.length === 0;
   const title = empty
     ? `Nothing to repair in ${path}`
     : options.written
@@ -93,12 +138,14 @@ export function renderRepair(
     : `Repair plan for ${path} (dry run: nothing changed; add --write to do it)`;
   const out = [
     paint("bold", title),
+    ...(options.written ? [] : foreignFindings(plan, paint)),
     ...steps(plan, (doing, done) => (options.written ? done : doing)),
   ];
   if (plan.leftAsIs.length > 0) {
     out.push(paint("dim", "Left as is:"));
     for (const note of plan.leftAsIs) out.push(paint("dim", `  ${visible(note)}`));
   }
+  out.push(...foreignFooter(plan, options, paint));
   if (options.after) out.push(afterwards(options.after, paint));
   return out.join("\n") + "\n";
 }

@@ -132,7 +132,7 @@ function findings(report: InspectReport, paint: Painter): string[] {
   const out: string[] = [];
   const fix = report.session.format === "turnlog"
     ? "resume would synthesize an output"
-    : "an import gives it a synthesized output";
+    : "--repair --write gives it a result saying it was interrupted";
   const section = (title: string, lines: string[]) => out.push(title, ...lines, "");
   if (report.synthesizedOutputs.length > 0) {
     section(
@@ -172,15 +172,15 @@ function nextSteps(report: InspectReport, paint: Painter): string[] {
   if (format !== "turnlog") {
     if (report.session.state !== "records") return [];
     const out = report.continueCommand
-      ? [paint("bold", "Continue it in turnlog (a new session; this file is never written):"), [
+      ? [paint("bold", "Continue it in turnlog (a new session; this file is only read):"), [
         `  ${report.continueCommand}`,
       ]].flat()
       : [];
     if (!report.healthy) {
       out.push(paint(
         "dim",
-        `Repairing a ${FORMAT_NAMES[format]} in place is not supported yet; ` +
-          "an import pairs every call in the new session.",
+        `Repair: add --repair to see what would change in this ${FORMAT_NAMES[format]} ` +
+          "(its own shapes, every original kept), --repair --write to do it.",
       ));
     }
     return out;

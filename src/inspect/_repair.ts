@@ -6,20 +6,15 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { detectFormat, type SessionValidation } from "../formats/mod.ts";
 import { normalizeHistory } from "../history/mod.ts";
 import { readRange, writeAll } from "../io/mod.ts";
 import { encodeRecords, responseItemRecord, type SessionRecord } from "../record/mod.ts";
 import { loadSession } from "../resume/mod.ts";
-import {
-  type QuarantinedLine,
-  quarantineLines,
-  repairTempPath,
-  SessionInUseError,
-  SessionWriter,
-} from "../store/mod.ts";
+import { type QuarantinedLine, quarantineLines, rewriteFile, SessionWriter } from "../store/mod.ts";
 import { inspectSession } from "./_inspect.ts";
 import { type MovedLine, planFileRepair, type RepairPlan } from "./_repair_plan.ts";
+import { repairForeignFile } from "./_repair_foreign.ts";
 import type { InspectReport } from "./_types.ts";
 
 /** What {@linkcode repairSession} did. */
@@ -28,6 +23,8 @@ export interface RepairResult {
   plan: RepairPlan;
   /** The file after the repair. */
   after: InspectReport;
+  /** Another tool's file: its format's validator on the file after the repair; else null. */
+  validation: SessionValidation | null;
 }
 
 /** Options of {@linkcode repairSession}. */
@@ -54,20 +51,32 @@ export interface RepairOptions {
  * nothing to do. A file without its `session_meta`, or one whose `session_meta` names
  * another session, is left untouched.
  *
+ * A Codex rollout or a Claude Code transcript is repaired in that tool's own shapes (see
+ * {@linkcode repairForeignFile}) with the same guarantees, then checked by its format's
+ * validator.
+ *
  * @throws {SessionInUseError} when a run holds the session
+ * @throws {FileChangedError} when another tool's file changed during the repair
  */
 export async function repairSession(
   path: string,
   options: RepairOptions = {},
 ): Promise<RepairResult> {
+  const detected = await detectFormat(path);
+  if (detected.format === "codex" || detected.format === "claude-code") {
+    const { plan, validation } = await repairForeignFile(path, detected.format);
+    return { plan, after: await inspectSession(path, options), validation };
+  }
   const first = await planFileRepair(await inspectSession(path, options));
-  if (first.refused !== null) return { plan: first, after: await inspectSession(path, options) };
+  if (first.refused !== null) {
+    return { plan: first, after: await inspectSession(path, options), validation: null };
+  }
   let writer: Appender = await SessionWriter.open(path, { seal: false });
   let plan = first;
   try {
     const locked = await inspectSession(path, options);
     plan = await planFileRepair(locked);
-    if (plan.refused !== null) return { plan, after: locked };
+    if (plan.refused !== null) return { plan, after: locked, validation: null };
     if (plan.moved.length > 0) {
       await quarantineLines(path, await readMovedLines(path, plan.moved));
       if (plan.method === "truncate") {
@@ -83,7 +92,7 @@ export async function repairSession(
   } finally {
     writer.close();
   }
-  return { plan, after: await inspectSession(path, options) };
+  return { plan, after: await inspectSession(path, options), validation: null };
 }
 
 /** Appends the outputs resume would synthesize: one per orphan call of the plan, in order. */
@@ -108,6 +117,8 @@ async function appendSynthesized(
   await terminateLastLine(path);
   await writer.append(synthesized.map((item) => responseItemRecord(item)));
 }
+
+const encoder = new TextEncoder();
 
 /**
  * Gives a last record without its newline one (every other last line without one is moved
@@ -137,8 +148,6 @@ async function readMovedLines(
   return lines;
 }
 
-const encoder = new TextEncoder();
-
 /** What repair appends through: the session's writer, or the rewritten file's handle. */
 interface Appender {
   append(records: readonly SessionRecord[]): Promise<void>;
@@ -146,61 +155,20 @@ interface Appender {
 }
 
 /**
- * Replaces the file at `path` with a copy that lacks the `moved` byte ranges: written to a
- * temp file next to it, flushed, locked, then renamed over it, so a crash leaves either file
- * whole. Returns the new file, still locked, to append to.
+ * Replaces the file at `path` with a copy without the `moved` lines (glued records written
+ * back in their place), and returns the new file, still locked, to append to.
  */
 async function rewriteWithout(path: string, moved: readonly MovedLine[]): Promise<Appender> {
-  const temp = repairTempPath(path);
-  const ranges = [...moved].sort((a, b) => a.start - b.start);
-  const target = await Deno.open(temp, { write: true, append: true, createNew: true });
-  try {
-    if (!(await target.tryLock(true))) throw new SessionInUseError(temp);
-    using source = await Deno.open(path, { read: true });
-    const { size } = await source.stat();
-    let at = 0;
-    for (const range of [...ranges, { start: size, end: size, split: null }]) {
-      await copyRange(source, target, at, range.start);
-      if (range.split) {
-        await writeAll(target, encoder.encode(range.split.map((r) => `${r.text}\n`).join("")));
-      }
-      at = range.end;
-    }
-    await target.syncData();
-    await Deno.rename(temp, path);
-  } catch (error) {
-    target.close();
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
-  await syncDirectory(dirname(path));
+  const rewritten = await rewriteFile(
+    path,
+    moved.map((m) => ({
+      start: m.start,
+      end: m.end,
+      text: m.split ? m.split.map((r) => `${r.text}\n`).join("") : "",
+    })),
+  );
   return {
-    append: async (records) => {
-      await writeAll(target, encodeRecords(records));
-      await target.syncData();
-    },
-    close: () => target.close(),
+    append: (records) => rewritten.append(encodeRecords(records)),
+    close: () => rewritten.close(),
   };
-}
-
-async function copyRange(
-  source: Deno.FsFile,
-  target: Deno.FsFile,
-  start: number,
-  end: number,
-): Promise<void> {
-  const chunk = 1 << 20;
-  for (let at = start; at < end; at += chunk) {
-    await writeAll(target, await readRange(source, { start: at, end: Math.min(end, at + chunk) }));
-  }
-}
-
-/** Flushes a directory entry change (the rename) where the platform allows it. */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    using handle = await Deno.open(dir, { read: true });
-    await handle.syncData();
-  } catch {
-    // Not every platform lets a directory be opened or synced; the rename itself is atomic.
-  }
 }

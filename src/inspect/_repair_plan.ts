@@ -4,10 +4,16 @@
  *
  * @module
  */
-import { TurnlogError } from "../errors/mod.ts";
+import type {
+  ForeignInsertedLine,
+  ForeignRewrittenLine,
+  SessionFormat,
+  ValidationFinding,
+} from "../formats/mod.ts";
 import { readRange } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { quarantinePath } from "../store/mod.ts";
+import { planForeignFileRepair } from "./_repair_foreign.ts";
 import { metaFitsFile, pairAfterSplitting, unsplitBeforeFirstRecord } from "./_repair_split.ts";
 import type { InspectProblemKind, InspectReport } from "./_types.ts";
 
@@ -59,6 +65,8 @@ export interface AppendedOutput {
 export interface RepairPlan {
   /** The session file. */
   path: string;
+  /** Its format: turnlog's own, or another tool's (repaired in that tool's own shapes). */
+  format: SessionFormat;
   /** The sidecar that keeps every byte taken out (`<file>.quarantine`). */
   sidecar: string;
   /** Lines moved to the sidecar, in file order. */
@@ -70,6 +78,18 @@ export interface RepairPlan {
   method: "none" | "truncate" | "rewrite";
   /** Synthesized outputs appended at the end, exactly as resume would write them. */
   appended: AppendedOutput[];
+  /**
+   * Lines changed in place, each original kept in the sidecar (another tool's file: a line
+   * re-parented onto a synthesized result, a result no call asked for taken out of a line).
+   */
+  rewritten: ForeignRewrittenLine[];
+  /**
+   * Lines written where they belong (another tool's file: the result of a call that has
+   * none, in that tool's own shape, right after the call or its other results).
+   */
+  inserted: ForeignInsertedLine[];
+  /** What the format's validator found before the repair (another tool's file; else empty). */
+  findings: ValidationFinding[];
   /** Problems repair leaves as they are, and why. */
   leftAsIs: string[];
   /** Why repair refuses to touch the file at all, or null. */
@@ -78,25 +98,8 @@ export interface RepairPlan {
 
 /** True when a plan changes nothing. */
 export function isEmptyPlan(plan: RepairPlan): boolean {
-  return plan.moved.length === 0 && plan.appended.length === 0;
-}
-
-const TOOL_FILES = { codex: "a Codex CLI rollout", "claude-code": "a Claude Code transcript" };
-
-/** A repair asked of another tool's file: not supported yet (a command exits with 2). */
-export class UnsupportedRepairError extends TurnlogError {
-  /** The file that was not repaired. */
-  readonly path: string;
-  /** An error naming the file; an import is what to do instead. */
-  constructor(path: string, format: "codex" | "claude-code", options?: ErrorOptions) {
-    super(
-      "session_file",
-      `Repairing ${TOOL_FILES[format]} in place is not supported yet: ${path} is left as it is`,
-      options,
-    );
-    this.name = "UnsupportedRepairError";
-    this.path = path;
-  }
+  return plan.moved.length === 0 && plan.appended.length === 0 && plan.rewritten.length === 0 &&
+    plan.inserted.length === 0;
 }
 
 /**
@@ -107,18 +110,23 @@ export class UnsupportedRepairError extends TurnlogError {
  * const plan = planRepair(await inspectSession(path));
  * ```
  *
- * @throws {UnsupportedRepairError} for another tool's file
+ * @throws {ForeignRepairError} for another tool's file: its plan is worked out from the file
+ * itself ({@linkcode planFileRepair})
  */
 export function planRepair(report: InspectReport): RepairPlan {
   const path = report.session.path;
   const format = report.session.format;
-  if (format !== "turnlog") throw new UnsupportedRepairError(path, format);
+  if (format !== "turnlog") throw new ForeignRepairError(path);
   const plan: RepairPlan = {
     path,
+    format,
     sidecar: quarantinePath(path),
     moved: [],
     method: "none",
     appended: [],
+    rewritten: [],
+    inserted: [],
+    findings: [],
     leftAsIs: [],
     refused: null,
   };
@@ -158,8 +166,20 @@ export function planRepair(report: InspectReport): RepairPlan {
   return plan;
 }
 
+/** A pure plan asked of another tool's file, whose plan needs the file itself. */
+export class ForeignRepairError extends Error {
+  /** An error naming the file. */
+  constructor(path: string, options?: ErrorOptions) {
+    super(
+      `Repair plan of ${path}: another tool's file is planned from the file (planFileRepair)`,
+      options,
+    );
+    this.name = "ForeignRepairError";
+  }
+}
+
 /** How the moved lines leave the file: cut off when only the last line goes, else a rewrite. */
-function methodOf(moved: readonly MovedLine[], size: number): RepairPlan["method"] {
+export function methodOf(moved: readonly MovedLine[], size: number): RepairPlan["method"] {
   if (moved.length === 0) return "none";
   const only = moved[0]!;
   return moved.length === 1 && only.end === size && only.split === null ? "truncate" : "rewrite";
@@ -224,9 +244,12 @@ export function splitGluedRecords(text: string): { type: string; text: string }[
  * {@linkcode planRepair}, then a look at the bad lines themselves: a line of records glued
  * together is split back into them (it still goes to the sidecar as it was), and the calls and
  * outputs it gives back are paired with the rest of the file. When such a line gives back the
- * `session_meta` record, the file is no longer refused.
+ * `session_meta` record, the file is no longer refused. Another tool's file is planned from
+ * the file itself (its format's check and repair, in `src/formats`).
  */
 export async function planFileRepair(report: InspectReport): Promise<RepairPlan> {
+  const format = report.session.format;
+  if (format !== "turnlog") return await planForeignFileRepair(report.session.path, format);
   const plan = planRepair(report);
   if (plan.moved.length === 0) return plan;
   const decoder = new TextDecoder();

@@ -23,4 +23,5 @@ export * from "./_render_listing.ts";
 export * from "./_render_repair.ts";
 export * from "./_repair_plan.ts";
 export * from "./_repair.ts";
+export { repairForeignFile, type RepairForeignOptions } from "./_repair_foreign.ts";
 export * from "./_stored.ts";

@@ -148,6 +148,24 @@ export interface OpenWriterOptions {
   open?: typeof Deno.open;
 }
 
+/** The waits before trying a held lock again, in milliseconds: about a tenth of a second. */
+const LOCK_RETRIES = [5, 15, 30, 50];
+
+/**
+ * Takes the file's exclusive lock, trying again for about a tenth of a second: a writer this
+ * process has just closed can hold its lock a moment longer (the platform may still be
+ * finishing an operation on a copy of its handle). A lock another run holds stays held, and
+ * the caller still hears so at once, to a person's eye.
+ */
+async function tryLockSoon(file: Deno.FsFile): Promise<boolean> {
+  if (file.tryLockSync(true)) return true;
+  for (const wait of LOCK_RETRIES) {
+    await new Promise((done) => setTimeout(done, wait));
+    if (file.tryLockSync(true)) return true;
+  }
+  return false;
+}
+
 /** How often the path may be found replaced under the lock before giving up. */
 const REOPENS = 5;
 
@@ -159,7 +177,7 @@ async function openLocked(path: string, open: typeof Deno.open): Promise<Deno.Fs
   for (let attempt = 0; attempt < REOPENS; attempt++) {
     const file = await open(path, { read: true, append: true });
     try {
-      if (!(await file.tryLock(true))) throw new SessionInUseError(path);
+      if (!(await tryLockSoon(file))) throw new SessionInUseError(path);
       if (await namesFile(path, file)) return file;
     } catch (error) {
       file.close();

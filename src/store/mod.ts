@@ -12,6 +12,7 @@ export * from "./_find.ts";
 export * from "./_listing.ts";
 export * from "./_writer.ts";
 export * from "./_sidecar.ts";
+export * from "./_rewrite.ts";
 export * from "./_commit.ts";
 export * from "./_session_store.ts";
 export * from "./_file_store.ts";

@@ -22,6 +22,8 @@ export interface Branch {
   /** `<command-name>` lines that ran locally (their output follows): not prompts. */
   localCommands: Set<number>;
   leaf: number;
+  /** The walk back from the leaf, root first, split at each boundary it crosses. */
+  segments: number[][];
   cycleLine: number | null;
   danglingParentLine: number | null;
   forks: ForeignFork[];
@@ -280,6 +282,7 @@ export function findBranch(index: ClaudeIndex): Branch {
     foldedBoundaries: new Set(),
     localCommands: new Set(),
     leaf,
+    segments: [],
     cycleLine: null,
     danglingParentLine: null,
     forks: [],
@@ -287,6 +290,7 @@ export function findBranch(index: ClaudeIndex): Branch {
   };
   if (leaf < 0) return branch;
   const walk = walkBack(index, leaf);
+  branch.segments = walk.segments;
   branch.cycleLine = walk.cycleLine;
   branch.danglingParentLine = walk.danglingParentLine;
   for (const at of walk.segments[0] ?? []) branch.active.add(at);

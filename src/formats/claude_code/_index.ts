@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { forEachLine } from "../../io/_lines.ts";
+import { forEachLine, type Line } from "../../io/_lines.ts";
 import {
   FirstSeen,
   isObject,
@@ -259,43 +259,62 @@ function nodeOf(value: Json, span: { line: number; start: number; end: number })
   };
 }
 
+/** Options of {@linkcode indexTranscript}. */
+export interface IndexOptions {
+  /** The lines to index instead of the file's own (repair indexes the file as it will be). */
+  lines?: AsyncIterable<Line>;
+}
+
 /** Reads the whole file once into an index; texts are parsed and dropped line by line. */
-export async function indexTranscript(path: string, sizeBytes: number): Promise<ClaudeIndex> {
+export async function indexTranscript(
+  path: string,
+  sizeBytes: number,
+  options: IndexOptions = {},
+): Promise<ClaudeIndex> {
   const index = newIndex();
-  await forEachLine(path, (line) => {
-    if (line.text.length === 0 && line.terminated) return true;
-    if (line.start >= sizeBytes) return false;
-    const span = { line: line.line, start: line.start, end: line.end };
-    index.endOffset = line.end;
-    const parsed = parseJsonLine(path, line);
-    if ("problem" in parsed) {
-      index.nodes.push({ ...nodeOf({}, span), kind: "problem", label: undefined });
-      return true;
-    }
-    const node = nodeOf(parsed.value, span);
-    const at = index.nodes.length;
-    index.nodes.push(node);
-    if (node.uuid !== undefined) {
-      const earlier = index.byUuid.get(node.uuid);
-      // A resume replays lines as they were: the first copy keeps its place in the file. A
-      // copy with another parent (a message a compaction kept) moves the line: the last counts.
-      if (earlier !== undefined && index.nodes[earlier]!.parentUuid === node.parentUuid) {
-        node.superseded = true;
-      } else {
-        if (earlier !== undefined) index.nodes[earlier]!.superseded = true;
-        index.byUuid.set(node.uuid, at);
-      }
-    }
-    noteFacts(index, parsed.value, node);
-    const message = obj(parsed.value, "message");
-    if (node.kind === "assistant" && message) {
-      if (node.model && node.model !== "<synthetic>") index.models.see(node.model, node.line);
-      noteUsage(index, parsed.value, message);
-    }
-    return true;
-  });
+  const take = (line: Line) => indexLine(index, path, line, sizeBytes);
+  if (options.lines) {
+    for await (const line of options.lines) if (!take(line)) break;
+  } else {
+    // The file's own lines through a callback: no step of a generator per line.
+    await forEachLine(path, take);
+  }
   for (const node of index.nodes) {
     if (node.parentUuid !== undefined) node.parent = index.byUuid.get(node.parentUuid) ?? -1;
   }
   return index;
+}
+
+/** Adds one line to the index; false once the line is past `sizeBytes` (the end). */
+function indexLine(index: ClaudeIndex, path: string, line: Line, sizeBytes: number): boolean {
+  if (line.text.length === 0 && line.terminated) return true;
+  if (line.start >= sizeBytes) return false;
+  const span = { line: line.line, start: line.start, end: line.end };
+  index.endOffset = line.end;
+  const parsed = parseJsonLine(path, line);
+  if ("problem" in parsed) {
+    index.nodes.push({ ...nodeOf({}, span), kind: "problem", label: undefined });
+    return true;
+  }
+  const node = nodeOf(parsed.value, span);
+  const at = index.nodes.length;
+  index.nodes.push(node);
+  if (node.uuid !== undefined) {
+    const earlier = index.byUuid.get(node.uuid);
+    // A resume replays lines as they were: the first copy keeps its place in the file. A
+    // copy with another parent (a message a compaction kept) moves the line: the last counts.
+    if (earlier !== undefined && index.nodes[earlier]!.parentUuid === node.parentUuid) {
+      node.superseded = true;
+    } else {
+      if (earlier !== undefined) index.nodes[earlier]!.superseded = true;
+      index.byUuid.set(node.uuid, at);
+    }
+  }
+  noteFacts(index, parsed.value, node);
+  const message = obj(parsed.value, "message");
+  if (node.kind === "assistant" && message) {
+    if (node.model && node.model !== "<synthetic>") index.models.see(node.model, node.line);
+    noteUsage(index, parsed.value, message);
+  }
+  return true;
 }

@@ -1,0 +1,241 @@
+/**
+ * Another tool's session file as its repair and its validator see it: the lines its reader
+ * reads, in order, and the lines it cannot read set aside, with the records such a line still
+ * holds (two glued together, one behind NUL padding or after a torn fragment) recovered as
+ * lines of their own. Streaming: a line's text is handed on, never kept.
+ *
+ * @module
+ */
+import { type Line, readLines } from "../io/_lines.ts";
+import { isObject, type Json, lineProblem, obj, parseJsonLine, str } from "./_line.ts";
+import { mapCodexItem } from "./codex/_items.ts";
+import type { ForeignFormat } from "./_types.ts";
+
+/** Why a line cannot be read: the kinds of the format readers' problems. */
+export type BadLineKind =
+  | "torn_tail"
+  | "malformed_json"
+  | "not_an_object"
+  | "unknown_type"
+  | "invalid_record";
+
+/** A line the format's reader cannot read: it goes to the sidecar. */
+export interface BadLine {
+  /** The line's number. */
+  line: number;
+  /** What is wrong with it. */
+  kind: BadLineKind;
+  /** Byte offset of the line's first byte. */
+  start: number;
+  /** Byte offset just past its terminator. */
+  end: number;
+  /** Bytes the sidecar keeps: the line without its newline. */
+  bytes: number;
+  /** `path:line: what is wrong`. */
+  message: string;
+  /** The records recovered from it, each written back on a line of its own, in order. */
+  pieces: { type: string; text: string }[];
+  /**
+   * A Claude Code line's parent and (when its end is not lost) its own uuid, as far as they
+   * can still be read in it: its children are re-linked to that parent once it leaves.
+   */
+  links?: { uuid: string | null; parentUuid: string | null } | undefined;
+}
+
+/** A line of the view: a line of the file, or a record recovered from a bad one. */
+export interface ViewLine {
+  /** Its index in the view. */
+  k: number;
+  /** The number of the file's line it is (or was recovered from). */
+  line: number;
+  /** Byte offset of that line's first byte. */
+  start: number;
+  /** Byte offset just past that line's terminator. */
+  end: number;
+  /** False only for a last line without its newline. */
+  terminated: boolean;
+  /** Its index among the records recovered from a bad line, or null for a line of its own. */
+  piece: number | null;
+  /** Its text. */
+  text: string;
+  /** Its parsed object. */
+  value: Json;
+}
+
+/** One step of the view: a line, or a bad line set aside. */
+export type ViewItem = { line: ViewLine; bad?: undefined } | { bad: BadLine; line?: undefined };
+
+/** Why a parsed object is not a line of the format, or undefined when it is one. */
+function notALineOf(
+  format: ForeignFormat,
+  value: Json,
+): { kind: BadLineKind; what: string } | undefined {
+  if (format === "claude-code") return undefined;
+  const type = str(value, "type");
+  if (type === undefined) {
+    return { kind: "unknown_type", what: 'a JSON object without a "type": not a Codex record' };
+  }
+  if (type !== "response_item") return undefined;
+  const mapped = mapCodexItem(obj(value, "payload") ?? {}, {
+    toolName: () => undefined,
+    reported: () => undefined,
+  });
+  return mapped.invalid === undefined
+    ? undefined
+    : { kind: "invalid_record", what: mapped.invalid };
+}
+
+/** A recovered record, when the text is one line of the format. */
+function pieceOf(format: ForeignFormat, text: string): { type: string; text: string } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || notALineOf(format, value) !== undefined) return undefined;
+  return { type: str(value, "type") ?? "object", text };
+}
+
+/**
+ * The JSON objects a text holds side by side (separated by nothing, blanks or NUL bytes), or
+ * null when anything else is between them or one is cut short.
+ */
+function objectsIn(text: string): string[] | null {
+  const pieces: string[] = [];
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === "\\") escaped = true;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      if (depth === 0) return null;
+      inString = true;
+    } else if (c === "{" || c === "[") {
+      if (depth === 0) {
+        if (c === "[") return null;
+        start = i;
+      }
+      depth++;
+    } else if (c === "}" || c === "]") {
+      if (--depth < 0) return null;
+      if (depth === 0) pieces.push(text.slice(start, i + 1));
+    } else if (depth === 0 && c !== "\u0000" && !/\s/.test(c)) {
+      return null;
+    }
+  }
+  return depth === 0 && !inString ? pieces : null;
+}
+
+/** Where a line of either format may start: its first key, unescaped (never inside a string). */
+const LINE_START = /\{"(?:parentUuid|type|uuid|leafUuid|sessionId|timestamp)":/g;
+/** Start positions tried after a torn fragment, at most. */
+const MAX_STARTS = 32;
+
+/**
+ * The records a bad line still holds, each a whole line of the format: objects glued
+ * together, an object behind or before NUL padding, or the objects after a torn fragment
+ * (the fragment itself stays in the sidecar only). Empty when there is none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recoverPieces } from "./_view.ts";
+ * const glued = '{"type":"user","uuid":"a"}{"type":"user","uuid":"b"}';
+ * assert.equal(recoverPieces("claude-code", glued).length, 2);
+ * assert.equal(recoverPieces("claude-code", "\u0000\u0000").length, 0);
+ * ```
+ */
+export function recoverPieces(
+  format: ForeignFormat,
+  text: string,
+): { type: string; text: string }[] {
+  const whole = objectsIn(text);
+  const tries = whole === null ? [] : [whole];
+  if (whole === null) {
+    for (const match of text.matchAll(LINE_START)) {
+      if (match.index === 0) continue;
+      if (tries.length >= MAX_STARTS) break;
+      const rest = objectsIn(text.slice(match.index));
+      if (rest !== null && rest.length > 0) tries.push(rest);
+    }
+  }
+  for (const objects of tries) {
+    const pieces = objects.map((piece) => pieceOf(format, piece));
+    if (pieces.every((piece) => piece !== undefined)) return pieces;
+  }
+  return [];
+}
+
+/** Top-level keys are never inside a string: their quotes are not escaped. */
+const OWN_UUID = /[{,]"uuid":"([^"\\]+)"/;
+const OWN_PARENT = /[{,]"parentUuid":(null|"([^"\\]+)")/;
+
+/** A damaged Claude Code line's parent and own uuid, as far as they can be read. */
+function linksOf(text: string): BadLine["links"] {
+  const parent = OWN_PARENT.exec(text);
+  if (!parent) return undefined;
+  return { uuid: OWN_UUID.exec(text)?.[1] ?? null, parentUuid: parent[2] ?? null };
+}
+
+/** A bad line of the file, with what it still holds. */
+function badLine(
+  format: ForeignFormat,
+  line: Line,
+  problem: { kind: BadLineKind; message: string },
+): BadLine {
+  const pieces = recoverPieces(format, line.text);
+  // What is left once the records that come back are taken out: a torn line's own fragment.
+  let lost = line.text;
+  for (const piece of pieces) lost = lost.replace(piece.text, "");
+  const links = format === "claude-code" ? linksOf(lost) : undefined;
+  return {
+    line: line.line,
+    kind: problem.kind,
+    start: line.start,
+    end: line.end,
+    bytes: line.end - line.start - (line.terminated ? 1 : 0),
+    message: problem.message,
+    pieces,
+    links,
+  };
+}
+
+/**
+ * The view of the session file at `path` in `format`, up to `sizeBytes`: each line the
+ * reader reads, and each line it cannot read (then the records recovered from it, as lines of
+ * the view), in file order. Empty lines are passed over, as the readers pass them over.
+ */
+export async function* readView(
+  path: string,
+  format: ForeignFormat,
+  sizeBytes: number,
+): AsyncGenerator<ViewItem> {
+  let k = 0;
+  for await (const line of readLines(path)) {
+    if (line.start >= sizeBytes) break;
+    if (line.text.length === 0 && line.terminated) continue;
+    const parsed = parseJsonLine(path, line);
+    const wrong = "value" in parsed ? notALineOf(format, parsed.value) : undefined;
+    if ("value" in parsed && wrong === undefined) {
+      yield { line: { ...line, k: k++, piece: null, value: parsed.value } };
+      continue;
+    }
+    const problem = "problem" in parsed
+      ? parsed.problem
+      : lineProblem(path, line, wrong!.kind, wrong!.what);
+    const bad = badLine(format, line, problem as { kind: BadLineKind; message: string });
+    yield { bad };
+    for (const [piece, { text }] of bad.pieces.entries()) {
+      const value = JSON.parse(text) as Json;
+      yield {
+        line: { ...line, text, terminated: true, k: k++, piece, value },
+      };
+    }
+  }
+}

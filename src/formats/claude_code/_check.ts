@@ -1,0 +1,308 @@
+/**
+ * What the Anthropic API needs from a Claude Code transcript's active branch, checked: the
+ * branch's messages as Claude Code sends them (the lines of one response merged, consecutive
+ * user lines merged), every `tool_use` answered by a `tool_result` in the very next message,
+ * no `tool_result` without a `tool_use` in the message right before it, and a parent chain that
+ * reaches its root. The same analysis tells repair where each missing result goes.
+ *
+ * @module
+ */
+import type { Line } from "../../io/_lines.ts";
+import { isObject, obj, str } from "../_line.ts";
+import type { ValidationFinding } from "../_repair_types.ts";
+import { type BadLine, readView, type ViewLine } from "../_view.ts";
+import { type Branch, findBranch } from "./_branch.ts";
+import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
+
+/** A `tool_use` block: its id, its tool, its line in the view. */
+export interface ToolUse {
+  id: string;
+  name: string;
+  k: number;
+}
+
+/** A `tool_result` block: the call it answers, its line in the view and its place there. */
+export interface ToolResult {
+  id: string;
+  k: number;
+  block: number;
+}
+
+/** What the check keeps of each line of the view (never its text). */
+export interface ClaudeLineInfo {
+  k: number;
+  line: number;
+  start: number;
+  end: number;
+  terminated: boolean;
+  piece: number | null;
+  type: string | undefined;
+  uses: ToolUse[];
+  results: ToolResult[];
+  /** Content blocks of a user line (0 for string content). */
+  blocks: number;
+}
+
+/** One message as the API gets it: lines of the branch merged. */
+export interface ClaudeMessage {
+  role: "user" | "assistant";
+  /** Its lines in the view, in file order. */
+  ks: number[];
+  uses: ToolUse[];
+  results: ToolResult[];
+}
+
+/** Calls of a message that the next message does not answer. */
+export interface Unanswered {
+  message: ClaudeMessage;
+  /** The next message, or undefined at the end of the branch. */
+  next: ClaudeMessage | undefined;
+  missing: ToolUse[];
+}
+
+/** Everything the check learns. */
+export interface ClaudeAnalysis {
+  infos: ClaudeLineInfo[];
+  bad: BadLine[];
+  index: ClaudeIndex;
+  branch: Branch;
+  /** The texts of the records recovered from bad lines, by view index. */
+  pieces: Map<number, string>;
+  unanswered: Unanswered[];
+  unexpected: { message: ClaudeMessage; bad: ToolResult[] }[];
+}
+
+const USER_KINDS: ReadonlySet<NodeKind> = new Set([
+  "prompt",
+  "tool_result",
+  "user_meta",
+  "compact_summary",
+  "command",
+  "local_output",
+  "interrupt",
+]);
+
+function infoOf(line: ViewLine): ClaudeLineInfo {
+  const type = str(line.value, "type");
+  const content = obj(line.value, "message")?.content;
+  const uses: ToolUse[] = [];
+  const results: ToolResult[] = [];
+  if (Array.isArray(content)) {
+    content.forEach((block, at) => {
+      if (!isObject(block)) return;
+      const id = str(block, block.type === "tool_use" ? "id" : "tool_use_id");
+      if (id === undefined || id.length === 0) return;
+      if (type === "assistant" && block.type === "tool_use") {
+        uses.push({ id, name: str(block, "name") || "unknown", k: line.k });
+      } else if (type === "user" && block.type === "tool_result") {
+        results.push({ id, k: line.k, block: at });
+      }
+    });
+  }
+  return {
+    k: line.k,
+    line: line.line,
+    start: line.start,
+    end: line.end,
+    terminated: line.terminated,
+    piece: line.piece,
+    type,
+    uses,
+    results,
+    blocks: Array.isArray(content) ? content.length : 0,
+  };
+}
+
+/** The branch's messages in file order; `reset` where a compaction starts the history again. */
+function messagesOf(analysis: Omit<ClaudeAnalysis, "unanswered" | "unexpected">) {
+  const { index, branch, infos } = analysis;
+  const list: (ClaudeMessage | "reset")[] = [];
+  let key: string | undefined;
+  for (const k of [...branch.active].sort((a, b) => a - b)) {
+    const node = index.nodes[k]!;
+    const info = infos[k]!;
+    const last = list[list.length - 1];
+    if (node.kind === "boundary") {
+      list.push("reset");
+    } else if (node.kind === "assistant" && info.type === "assistant") {
+      const id = node.messageId ?? `line:${k}`;
+      if (last !== "reset" && last?.role === "assistant" && key === id) {
+        last.ks.push(k);
+        last.uses.push(...info.uses);
+      } else {
+        list.push({ role: "assistant", ks: [k], uses: [...info.uses], results: [] });
+      }
+      key = id;
+    } else if (USER_KINDS.has(node.kind) && info.type === "user") {
+      if (last !== "reset" && last?.role === "user") {
+        last.ks.push(k);
+        last.results.push(...info.results);
+      } else {
+        list.push({ role: "user", ks: [k], uses: [], results: [...info.results] });
+      }
+    }
+  }
+  return list;
+}
+
+/** The pairing verdicts on the branch's messages. */
+function pairing(list: (ClaudeMessage | "reset")[]) {
+  const unanswered: Unanswered[] = [];
+  const unexpected: { message: ClaudeMessage; bad: ToolResult[] }[] = [];
+  list.forEach((message, at) => {
+    if (message === "reset") return;
+    const next = list[at + 1];
+    if (message.role === "assistant" && message.uses.length > 0 && next !== "reset") {
+      const answered = new Set(next?.role === "user" ? next.results.map((r) => r.id) : []);
+      const missing = message.uses.filter((use) => !answered.has(use.id));
+      if (missing.length > 0) unanswered.push({ message, next, missing });
+    }
+    if (message.role === "user" && message.results.length > 0) {
+      const before = list[at - 1];
+      const asked = new Set(
+        before !== undefined && before !== "reset" && before.role === "assistant"
+          ? before.uses.map((use) => use.id)
+          : [],
+      );
+      const seen = new Set<string>();
+      const bad: ToolResult[] = [];
+      for (const result of message.results) {
+        if (!asked.has(result.id) || seen.has(result.id)) bad.push(result);
+        else seen.add(result.id);
+      }
+      if (bad.length > 0) unexpected.push({ message, bad });
+    }
+  });
+  return { unanswered, unexpected };
+}
+
+/**
+ * Reads the transcript at `path` (up to `sizeBytes`) as its repair will leave it: bad lines
+ * set aside and the records they hold recovered, the active branch found as the reader finds
+ * it, and the pairing of its messages checked.
+ */
+export async function analyzeClaude(path: string, sizeBytes: number): Promise<ClaudeAnalysis> {
+  const infos: ClaudeLineInfo[] = [];
+  const bad: BadLine[] = [];
+  const pieces = new Map<number, string>();
+  async function* lines(): AsyncGenerator<Line> {
+    for await (const item of readView(path, "claude-code", sizeBytes)) {
+      if (item.bad) {
+        bad.push(item.bad);
+        continue;
+      }
+      const line = item.line;
+      infos.push(infoOf(line));
+      if (line.piece !== null) pieces.set(line.k, line.text);
+      yield {
+        line: line.line,
+        text: line.text,
+        start: line.start,
+        end: line.end,
+        terminated: true,
+      };
+    }
+  }
+  const index = await indexTranscript(path, sizeBytes, { lines: lines() });
+  const branch = findBranch(index);
+  const base = { infos, bad, index, branch, pieces };
+  return { ...base, ...pairing(messagesOf(base)) };
+}
+
+/**
+ * The analysis again once lines are re-linked to new parents (`parents`, by view index) and
+ * lines taken out (`removed`): the branch found anew and its pairing checked. The analysis's
+ * index is changed in place.
+ */
+export function relinked(
+  analysis: ClaudeAnalysis,
+  parents: ReadonlyMap<number, string | null>,
+  removed: Iterable<number> = [],
+): ClaudeAnalysis {
+  const { index } = analysis;
+  for (const k of removed) {
+    const node = index.nodes[k]!;
+    // A line taken out is in no tree any more, as a replayed copy is in none.
+    node.superseded = true;
+    if (node.uuid !== undefined && index.byUuid.get(node.uuid) === k) {
+      index.byUuid.delete(node.uuid);
+    }
+  }
+  for (const [k, parent] of parents) {
+    const node = index.nodes[k]!;
+    node.parentUuid = parent ?? undefined;
+    node.parent = parent === null ? -1 : index.byUuid.get(parent) ?? -1;
+  }
+  const base = { ...analysis, branch: findBranch(index) };
+  return { ...base, ...pairing(messagesOf(base)) };
+}
+
+/**
+ * Whether the walk back stopped at a missing parent with messages of the file before it that
+ * no branch holds: the chain was cut (a resumed session's first line may name a parent kept in
+ * another file; that is no damage).
+ */
+function cutOff({ index, branch }: ClaudeAnalysis): boolean {
+  const root = branch.segments[0]?.[0];
+  if (root === undefined) return false;
+  return index.nodes.slice(0, root).some((node, at) =>
+    (node.kind === "assistant" || USER_KINDS.has(node.kind)) && !branch.active.has(at) &&
+    !branch.kept.has(at)
+  );
+}
+
+/** The validator's findings on an analysis, by line. */
+export function claudeFindings(path: string, analysis: ClaudeAnalysis): ValidationFinding[] {
+  const { infos, bad, branch, unanswered, unexpected } = analysis;
+  const findings: ValidationFinding[] = bad.map((line) => ({
+    kind: "bad_line",
+    line: line.line,
+    callId: null,
+    message: line.message,
+  }));
+  for (const { missing, next } of unanswered) {
+    for (const use of missing) {
+      const line = infos[use.k]!.line;
+      const after = next === undefined
+        ? "the branch ends there"
+        : `line ${infos[next.ks[0]!]!.line} comes next without it`;
+      findings.push({
+        kind: "unanswered_call",
+        line,
+        callId: use.id,
+        message: `${path}:${line}: tool_use ${use.id} (${use.name}) has no tool_result in the ` +
+          `next message (${after}): the API answers 400 to every request`,
+      });
+    }
+  }
+  for (const { bad: results } of unexpected) {
+    for (const result of results) {
+      const line = infos[result.k]!.line;
+      findings.push({
+        kind: "unexpected_result",
+        line,
+        callId: result.id,
+        message: `${path}:${line}: tool_result for ${result.id} answers no tool_use of the ` +
+          "message right before it: the API answers 400 (unexpected tool_use_id)",
+      });
+    }
+  }
+  if (branch.cycleLine !== null) {
+    findings.push({
+      kind: "broken_chain",
+      line: branch.cycleLine,
+      callId: null,
+      message: `${path}:${branch.cycleLine}: the parent chain runs in a cycle here`,
+    });
+  }
+  if (branch.danglingParentLine !== null && cutOff(analysis)) {
+    findings.push({
+      kind: "broken_chain",
+      line: branch.danglingParentLine,
+      callId: null,
+      message: `${path}:${branch.danglingParentLine}: its parentUuid names no line of the ` +
+        "file: the conversation before it is lost to Claude Code",
+    });
+  }
+  return findings.sort((a, b) => a.line - b.line);
+}

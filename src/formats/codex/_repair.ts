@@ -1,0 +1,94 @@
+/**
+ * The repair plan of a Codex rollout: bad lines to the sidecar (the records they hold written
+ * back), an output right after each call that has none (the shape Codex itself gives an
+ * interrupted call when it builds a prompt: `function_call_output` or
+ * `custom_tool_call_output`, saying `aborted`), and each output no call waits for moved to
+ * the sidecar.
+ *
+ * @module
+ */
+import {
+  type ForeignInsertedLine,
+  type ForeignMovedLine,
+  type ForeignRepair,
+  INTERRUPTED_RESULT,
+} from "../_repair_types.ts";
+import { analyzeCodex, codexFindings } from "./_check.ts";
+
+/** What a synthesized output says: Codex's own word first, then why. */
+export const ABORTED_OUTPUT = `aborted: ${INTERRUPTED_RESULT}`;
+
+/**
+ * Works out the repair of the Codex rollout at `path` as it is now (up to `sizeBytes`), with
+ * what its validator found before.
+ */
+export async function planCodexRepair(path: string, sizeBytes: number): Promise<ForeignRepair> {
+  const analysis = await analyzeCodex(path, sizeBytes);
+  const moved: ForeignMovedLine[] = analysis.bad.map((bad) => ({
+    line: bad.line,
+    kind: bad.kind,
+    start: bad.start,
+    end: bad.end,
+    bytes: bad.bytes,
+    message: bad.message,
+    split: bad.pieces.map((piece) => ({ ...piece })),
+  }));
+  // Pieces are taken out by their place; places shift once one is gone.
+  const removedPieces = new Map<number, Set<number>>();
+  for (const output of analysis.stray) {
+    const why = output.kind === "duplicate_output"
+      ? `a second output for ${output.callId}`
+      : `output for ${output.callId}, which no call waiting for it has`;
+    if (output.piece !== null) {
+      const set = removedPieces.get(output.line) ?? new Set();
+      removedPieces.set(output.line, set.add(output.piece));
+      continue;
+    }
+    moved.push({
+      line: output.line,
+      kind: output.kind,
+      start: output.start,
+      end: output.end,
+      bytes: output.end - output.start - (output.terminated ? 1 : 0),
+      message: `${path}:${output.line}: ${why}`,
+      split: null,
+    });
+  }
+  const placeOf = (line: number, piece: number | null): number | null => {
+    if (piece === null) return null;
+    const gone = removedPieces.get(line) ?? new Set();
+    let place = -1;
+    for (let at = 0; at <= piece; at++) if (!gone.has(at)) place++;
+    return place;
+  };
+  const inserted: ForeignInsertedLine[] = analysis.unanswered.map(({ call }) => ({
+    afterLine: call.line,
+    afterPiece: placeOf(call.line, call.piece),
+    at: call.end,
+    callId: call.callId,
+    toolName: call.name,
+    callLine: call.line,
+    text: JSON.stringify({
+      timestamp: call.timestamp,
+      type: "response_item",
+      payload: {
+        type: call.type === "custom_tool_call" ? "custom_tool_call_output" : "function_call_output",
+        call_id: call.callId,
+        output: ABORTED_OUTPUT,
+      },
+    }),
+  }));
+  for (const m of moved) {
+    const gone = removedPieces.get(m.line);
+    m.split = m.split?.filter((_, at) => !gone?.has(at)) ?? null;
+    if (m.split?.length === 0) m.split = null;
+  }
+  return {
+    format: "codex",
+    moved: moved.sort((a, b) => a.line - b.line),
+    rewritten: [],
+    inserted,
+    leftAsIs: [],
+    findings: codexFindings(path, analysis),
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * What the page says differently for turnlog's files and for other tools' files.
+ *
+ * @module
+ */
+import type { InspectReport } from "../inspect/mod.ts";
+
+/** What fixes a call without an output: resume for turnlog's files, repair for the others. */
+export function orphanFix(report: InspectReport): string {
+  return sessionFormat(report) === "turnlog"
+    ? "resume would synthesize one (inspect --repair --write appends it now)"
+    : "inspect --repair --write gives it a result saying it was interrupted";
+}
+
+/** The session's format: `turnlog`, `codex` or `claude-code`. */
+export function sessionFormat(report: InspectReport): string {
+  return report.session.format;
+}
