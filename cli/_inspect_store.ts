@@ -29,10 +29,7 @@ import {
 import { colorEnabled, formatBytes } from "../src/text/mod.ts";
 import { parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
-import { stderr } from "./_output.ts";
-
-/** Where the command writes (stdout, or what a test captures). */
-export type Sink = (text: string) => Promise<void>;
+import { printPieces, type Sink, stderr } from "./_output.ts";
 
 /** The inspect flags this module reads (it may set `sessions-dir`). */
 export interface StoreInspectFlags {
@@ -52,19 +49,6 @@ export interface StoreInspectFlags {
 
 const isPath = (target: string) =>
   target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
-
-/** Prints text given in pieces, a few at a time, never as one string. */
-async function printPieces(out: Sink, pieces: Iterable<string>): Promise<void> {
-  let pending = "";
-  for (const piece of pieces) {
-    pending += piece;
-    if (pending.length >= 1 << 16) {
-      await out(pending);
-      pending = "";
-    }
-  }
-  await out(pending);
-}
 
 /** How the text views render: colours on a terminal only (a captured sink is not one). */
 function renderOptions(values: StoreInspectFlags): RenderOptions {

@@ -31,3 +31,19 @@ export function writerTo(stream: { writeSync(bytes: Uint8Array): number }): Writ
 export const stdout: Write = writerTo(Deno.stdout);
 /** Standard error, ignoring a closed pipe. */
 export const stderr: Write = writerTo(Deno.stderr);
+
+/** Where a command writes a long output: stdout, or what a test captures. */
+export type Sink = (text: string) => Promise<void>;
+
+/** Prints text given in pieces, a few at a time, never as one string. */
+export async function printPieces(out: Sink, pieces: Iterable<string>): Promise<void> {
+  let pending = "";
+  for (const piece of pieces) {
+    pending += piece;
+    if (pending.length >= 1 << 16) {
+      await out(pending);
+      pending = "";
+    }
+  }
+  await out(pending);
+}

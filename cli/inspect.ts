@@ -30,6 +30,7 @@ import { resumeFile } from "../src/resume/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { importCommand, resumeCommand, TASK } from "./_commands.ts";
 import { inspectInStore } from "./_inspect_store.ts";
+import { printPieces, type Sink } from "./_output.ts";
 import {
   FileChangedError,
   findSession,
@@ -117,24 +118,8 @@ async function print(stream: typeof Deno.stdout | typeof Deno.stderr, text: stri
   }
 }
 
-/** Where the command writes: stdout unless a caller (a test) captures it. */
-export type Sink = (text: string) => Promise<void>;
-
 const toStdout: Sink = (text) => print(Deno.stdout, text);
 const toStderr: Sink = (text) => print(Deno.stderr, text);
-
-/** Prints text given in pieces, a few at a time, never as one string. */
-async function printPieces(out: Sink, pieces: Iterable<string>): Promise<void> {
-  let pending = "";
-  for (const piece of pieces) {
-    pending += piece;
-    if (pending.length >= 1 << 16) {
-      await out(pending);
-      pending = "";
-    }
-  }
-  await out(pending);
-}
 
 /** Colour on a terminal, never with NO_COLOR set (Deno.noColor needs no permission). */
 function useColor(): boolean {

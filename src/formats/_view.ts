@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Line, readLines } from "../io/_lines.ts";
+import { jsonObjectsIn, type Line, readLines } from "../io/mod.ts";
 import { isObject, type Json, lineProblem, obj, parseJsonLine, str } from "./_line.ts";
 import { mapCodexItem } from "./codex/_items.ts";
 import type { ForeignFormat } from "./_types.ts";
@@ -97,41 +97,6 @@ function pieceOf(format: ForeignFormat, text: string): { type: string; text: str
   return { type: str(value, "type") ?? "object", text };
 }
 
-/**
- * The JSON objects a text holds side by side (separated by nothing, blanks or NUL bytes), or
- * null when anything else is between them or one is cut short.
- */
-function objectsIn(text: string): string[] | null {
-  const pieces: string[] = [];
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === "\\") escaped = true;
-      else if (c === '"') inString = false;
-    } else if (c === '"') {
-      if (depth === 0) return null;
-      inString = true;
-    } else if (c === "{" || c === "[") {
-      if (depth === 0) {
-        if (c === "[") return null;
-        start = i;
-      }
-      depth++;
-    } else if (c === "}" || c === "]") {
-      if (--depth < 0) return null;
-      if (depth === 0) pieces.push(text.slice(start, i + 1));
-    } else if (depth === 0 && c !== "\u0000" && !/\s/.test(c)) {
-      return null;
-    }
-  }
-  return depth === 0 && !inString ? pieces : null;
-}
-
 /** Where a line of either format may start: its first key, unescaped (never inside a string). */
 const LINE_START = /\{"(?:parentUuid|type|uuid|leafUuid|sessionId|timestamp)":/g;
 /** Start positions tried after a torn fragment, at most. */
@@ -155,13 +120,13 @@ export function recoverPieces(
   format: ForeignFormat,
   text: string,
 ): { type: string; text: string }[] {
-  const whole = objectsIn(text);
+  const whole = jsonObjectsIn(text, { nulIsBlank: true });
   const tries = whole === null ? [] : [whole];
   if (whole === null) {
     for (const match of text.matchAll(LINE_START)) {
       if (match.index === 0) continue;
       if (tries.length >= MAX_STARTS) break;
-      const rest = objectsIn(text.slice(match.index));
+      const rest = jsonObjectsIn(text.slice(match.index), { nulIsBlank: true });
       if (rest !== null && rest.length > 0) tries.push(rest);
     }
   }

@@ -10,7 +10,7 @@ import type {
   SessionFormat,
   ValidationFinding,
 } from "../formats/mod.ts";
-import { readRange } from "../io/mod.ts";
+import { jsonObjectsIn, readRange } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { quarantinePath } from "../store/mod.ts";
 import { planForeignFileRepair } from "./_repair_foreign.ts";
@@ -197,34 +197,8 @@ export function methodOf(moved: readonly MovedLine[], size: number): RepairPlan[
  * ```
  */
 export function splitGluedRecords(text: string): { type: string; text: string }[] | null {
-  const pieces: string[] = [];
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === "\\") escaped = true;
-      else if (c === '"') inString = false;
-    } else if (c === '"') {
-      if (depth === 0) return null;
-      inString = true;
-    } else if (c === "{" || c === "[") {
-      if (depth === 0) {
-        if (c === "[") return null;
-        start = i;
-      }
-      depth++;
-    } else if (c === "}" || c === "]") {
-      if (--depth < 0) return null;
-      if (depth === 0) pieces.push(text.slice(start, i + 1));
-    } else if (depth === 0 && !/\s/.test(c)) {
-      return null;
-    }
-  }
-  if (depth !== 0 || inString || pieces.length < 2) return null;
+  const pieces = jsonObjectsIn(text);
+  if (pieces === null || pieces.length < 2) return null;
   const records = [];
   for (const piece of pieces) {
     const parsed = parseRecordLine("", {
