@@ -42,8 +42,8 @@ export interface BadLine {
   links?: { uuid: string | null; parentUuid: string | null } | undefined;
 }
 
-/** A line of the view: a line of the file, or a record recovered from a bad one. */
-export interface ViewLine {
+/** Where a line of the view is: its index, its file line and bytes, its piece of a bad line. */
+export interface ViewPlace {
   /** Its index in the view. */
   k: number;
   /** The number of the file's line it is (or was recovered from). */
@@ -56,6 +56,10 @@ export interface ViewLine {
   terminated: boolean;
   /** Its index among the records recovered from a bad line, or null for a line of its own. */
   piece: number | null;
+}
+
+/** A line of the view: a line of the file, or a record recovered from a bad one. */
+export interface ViewLine extends ViewPlace {
   /** Its text. */
   text: string;
   /** Its parsed object. */

@@ -10,7 +10,7 @@
 import type { Line } from "../../io/_lines.ts";
 import { isObject, obj, str } from "../_line.ts";
 import type { ValidationFinding } from "../_repair_types.ts";
-import { type BadLine, readView, type ViewLine } from "../_view.ts";
+import { type BadLine, readView, type ViewLine, type ViewPlace } from "../_view.ts";
 import { type Branch, findBranch } from "./_branch.ts";
 import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
 
@@ -29,13 +29,7 @@ export interface ToolResult {
 }
 
 /** What the check keeps of each line of the view (never its text). */
-export interface ClaudeLineInfo {
-  k: number;
-  line: number;
-  start: number;
-  end: number;
-  terminated: boolean;
-  piece: number | null;
+export interface ClaudeLineInfo extends ViewPlace {
   type: string | undefined;
   uses: ToolUse[];
   results: ToolResult[];

@@ -6,11 +6,12 @@
  */
 import { readRange } from "../../io/mod.ts";
 import { isObject, type Json, str } from "../_line.ts";
-import type {
-  ForeignInsertedLine,
-  ForeignMovedLine,
-  ForeignRepair,
-  ForeignRewrittenLine,
+import {
+  type ForeignInsertedLine,
+  type ForeignMovedLine,
+  type ForeignRepair,
+  type ForeignRewrittenLine,
+  movedBadLine,
 } from "../_repair_types.ts";
 import type { ClaudeAnalysis } from "./_check.ts";
 
@@ -85,15 +86,7 @@ function spanOf(info: ClaudeAnalysis["infos"][number]) {
 /** The moved lines: bad lines (records written back), then results taken out. */
 function movedLines(path: string, analysis: ClaudeAnalysis, changes: Changes) {
   const { infos } = analysis;
-  const moved: ForeignMovedLine[] = analysis.bad.map((bad) => ({
-    line: bad.line,
-    kind: bad.kind,
-    start: bad.start,
-    end: bad.end,
-    bytes: bad.bytes,
-    message: bad.message,
-    split: bad.pieces.map((piece) => ({ ...piece })),
-  }));
+  const moved: ForeignMovedLine[] = analysis.bad.map(movedBadLine);
   const movedAt = (k: number) => moved.find((m) => m.line === infos[k]!.line)!;
   for (const k of [...changes.removed.keys()].sort((a, b) => a - b)) {
     const info = infos[k]!;

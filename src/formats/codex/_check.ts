@@ -8,7 +8,7 @@
  */
 import { obj, str } from "../_line.ts";
 import type { ValidationFinding } from "../_repair_types.ts";
-import { type BadLine, readView } from "../_view.ts";
+import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 
 /** A call of the history, where it is. */
 export interface CodexCall {
@@ -24,15 +24,9 @@ export interface CodexCall {
 }
 
 /** An output no waiting call claims. */
-export interface CodexStrayOutput {
+export interface CodexStrayOutput extends ViewPlace {
   callId: string;
   kind: "orphan_output" | "duplicate_output";
-  k: number;
-  line: number;
-  start: number;
-  end: number;
-  terminated: boolean;
-  piece: number | null;
 }
 
 /** Everything the check learns. */

@@ -12,6 +12,7 @@ import {
   type ForeignMovedLine,
   type ForeignRepair,
   INTERRUPTED_RESULT,
+  movedBadLine,
 } from "../_repair_types.ts";
 import { analyzeCodex, codexFindings } from "./_check.ts";
 
@@ -24,15 +25,7 @@ export const ABORTED_OUTPUT = `aborted: ${INTERRUPTED_RESULT}`;
  */
 export async function planCodexRepair(path: string, sizeBytes: number): Promise<ForeignRepair> {
   const analysis = await analyzeCodex(path, sizeBytes);
-  const moved: ForeignMovedLine[] = analysis.bad.map((bad) => ({
-    line: bad.line,
-    kind: bad.kind,
-    start: bad.start,
-    end: bad.end,
-    bytes: bad.bytes,
-    message: bad.message,
-    split: bad.pieces.map((piece) => ({ ...piece })),
-  }));
+  const moved: ForeignMovedLine[] = analysis.bad.map(movedBadLine);
   // Pieces are taken out by their place; places shift once one is gone.
   const removedPieces = new Map<number, Set<number>>();
   for (const output of analysis.stray) {
