@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { BadLine, BadLineKind } from "./_view.ts";
+import type { BadLineKind } from "./_view.ts";
 import type { ForeignFormat } from "./_types.ts";
 
 /**
@@ -57,20 +57,6 @@ export interface ForeignMovedLine {
   message: string;
   /** Records written back in its place, one a line; null when it only moves. */
   split: { type: string; text: string }[] | null;
-}
-
-/** A line that cannot be read, as repair moves it (the records it still holds written back). */
-export function movedBadLine(bad: BadLine): ForeignMovedLine {
-  const { line, kind, start, end, bytes, message } = bad;
-  return {
-    line,
-    kind,
-    start,
-    end,
-    bytes,
-    message,
-    split: bad.pieces.map((piece) => ({ ...piece })),
-  };
 }
 
 /** A line repair changes: the original goes to the sidecar, the new text takes its place. */

@@ -6,13 +6,13 @@
  */
 import { readRange } from "../../io/mod.ts";
 import { isObject, type Json, str } from "../_line.ts";
-import {
-  type ForeignInsertedLine,
-  type ForeignMovedLine,
-  type ForeignRepair,
-  type ForeignRewrittenLine,
-  movedBadLine,
+import type {
+  ForeignInsertedLine,
+  ForeignMovedLine,
+  ForeignRepair,
+  ForeignRewrittenLine,
 } from "../_repair_types.ts";
+import { movedBadLine } from "../_moved.ts";
 import type { ClaudeAnalysis } from "./_check.ts";
 
 /** The plan being built: changes by line of the view. */

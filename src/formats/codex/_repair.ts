@@ -12,8 +12,8 @@ import {
   type ForeignMovedLine,
   type ForeignRepair,
   INTERRUPTED_RESULT,
-  movedBadLine,
 } from "../_repair_types.ts";
+import { movedBadLine } from "../_moved.ts";
 import { analyzeCodex, codexFindings } from "./_check.ts";
 
 /** What a synthesized output says: Codex's own word first, then why. */
