@@ -23,27 +23,7 @@ import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { SessionFileError } from "../src/record/mod.ts";
 import { run as runInspect } from "../cli/inspect.ts";
 
-const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-async function* files(dir: string): AsyncGenerator<string> {
-  const entries = [];
-  for await (const entry of Deno.readDir(dir)) entries.push(entry);
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* files(path);
-    else if (entry.name.endsWith(".jsonl")) yield path;
-  }
-}
-
+import { CORPUS, corpusFiles, corpusPresent } from "./_corpus.ts";
 /** The format a corpus file is in, from the folder it was filed under. */
 const expectedFormat = (path: string): SessionFormat =>
   relative(CORPUS, path).startsWith("codex/") ? "codex" : "claude-code";
@@ -82,13 +62,13 @@ async function naiveCalls(path: string, format: SessionFormat): Promise<Map<stri
 }
 
 Deno.test("readForeignSession() reads every file of the shared corpus", async (t) => {
-  if (!(await exists(CORPUS))) {
+  if (!(await corpusPresent())) {
     console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
     return;
   }
   const findings: string[] = [];
   let count = 0;
-  for await (const path of files(CORPUS)) {
+  for await (const path of corpusFiles(CORPUS)) {
     count++;
     const name = relative(CORPUS, path);
     await t.step(name, async () => {
@@ -200,11 +180,11 @@ async function fingerprint(path: string) {
 }
 
 Deno.test("cli/inspect.ts, then import and resume, on every file of the shared corpus", async () => {
-  if (!(await exists(CORPUS))) {
+  if (!(await corpusPresent())) {
     console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
     return;
   }
-  const paths = await Array.fromAsync(files(CORPUS));
+  const paths = await Array.fromAsync(corpusFiles(CORPUS));
   for (const path of paths) {
     const name = relative(CORPUS, path);
     const { records } = await collectSession(path);
@@ -265,7 +245,7 @@ Deno.test("cli/inspect.ts, then import and resume, on every file of the shared c
 });
 
 Deno.test("listing and lookup work on the corpus's Claude Code projects folder and a Codex tree of its rollouts", async () => {
-  if (!(await exists(CORPUS))) {
+  if (!(await corpusPresent())) {
     console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
     return;
   }
@@ -287,7 +267,7 @@ Deno.test("listing and lookup work on the corpus's Claude Code projects folder a
   assert(shown.stdout.startsWith(`Session ${first.id}`), shown.stdout + shown.stderr);
   // Codex keeps rollouts in day folders: a tree of the corpus's rollouts, in a temp folder.
   await using tree = await tempDir();
-  const rollouts = (await Array.fromAsync(files(join(CORPUS, "codex"))))
+  const rollouts = (await Array.fromAsync(corpusFiles(join(CORPUS, "codex"))))
     .filter((path) => basename(path).startsWith("rollout-"));
   for (const path of rollouts) {
     const day = basename(path).slice(8, 18).replaceAll("-", "/");

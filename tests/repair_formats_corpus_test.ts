@@ -6,7 +6,6 @@
  * call, Claude Code's parent chain stays connected, every byte of the cut copy is kept, and a
  * second repair changes nothing.
  */
-import { fileURLToPath } from "node:url";
 import { basename, join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
@@ -15,27 +14,7 @@ import { type ForeignFormat, validateSessionFile } from "../src/formats/mod.ts";
 import { inspectSession, isEmptyPlan, repairSession } from "../src/inspect/mod.ts";
 import { quarantinePath } from "../src/store/mod.ts";
 
-const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-async function* files(dir: string): AsyncGenerator<string> {
-  const entries = [];
-  for await (const entry of Deno.readDir(dir)) entries.push(entry);
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of entries) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* files(path);
-    else if (entry.name.endsWith(".jsonl")) yield path;
-  }
-}
-
+import { CORPUS, corpusFiles, corpusPresent } from "./_corpus.ts";
 /** The lines after which a cut leaves a call without its result: the first, middle and last. */
 function cutPoints(lines: string[], format: ForeignFormat): number[] {
   const found: number[] = [];
@@ -94,10 +73,10 @@ async function readIfThere(path: string): Promise<Uint8Array> {
 }
 
 /** The corpus's session files of a format (Claude Code: conversations, not subagents). */
-async function corpusFiles(format: ForeignFormat): Promise<string[]> {
+async function sessionsOf(format: ForeignFormat): Promise<string[]> {
   const root = join(CORPUS, format === "codex" ? "codex" : "claude/projects");
   const found: string[] = [];
-  for await (const path of files(root)) {
+  for await (const path of corpusFiles(root)) {
     if (format === "claude-code" && basename(path).startsWith("agent-")) continue;
     found.push(path);
   }
@@ -108,13 +87,13 @@ for (const format of ["claude-code", "codex"] as const) {
   const what = format === "codex" ? "Codex rollout cut after a call" : "Claude Code transcript " +
     "cut after a tool_use";
   Deno.test(`repairSession() on each corpus ${what}: paired, connected, lossless, idempotent`, async () => {
-    if (!(await exists(CORPUS))) {
+    if (!(await corpusPresent())) {
       console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
       return;
     }
     await using dir = await tempDir();
     let repaired = 0;
-    for (const source of await corpusFiles(format)) {
+    for (const source of await sessionsOf(format)) {
       const lines = (await Deno.readTextFile(source)).split("\n");
       for (const cut of cutPoints(lines, format)) {
         const copy = join(dir.path, `${repaired}`);

@@ -4,14 +4,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import {
-  checkSessionId,
-  idTime,
-  parseRecordLine,
-  prefixTimeRange,
-  type SessionMeta,
-} from "../record/mod.ts";
-import { readLines } from "../io/mod.ts";
+import { checkSessionId, idTime, prefixTimeRange } from "../record/mod.ts";
 import { basename, dirname, resolve } from "node:path";
 import {
   dayFolders,
@@ -143,16 +136,4 @@ export async function continuePoint(
     if (error instanceof TurnlogError) return undefined;
     throw error;
   }
-}
-
-/**
- * The `session_meta` a session file starts with, read from its first line only (a small read
- * at the start of the file); undefined when the first line is not one.
- */
-export async function readSessionMeta(path: string): Promise<SessionMeta | undefined> {
-  for await (const line of readLines(path, { chunkSize: 64 * 1024 })) {
-    const { record } = parseRecordLine(path, line);
-    return record?.type === "session_meta" ? record.payload : undefined;
-  }
-  return undefined;
 }

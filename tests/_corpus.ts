@@ -1,0 +1,30 @@
+/**
+ * The shared corpus of real Codex and Claude Code files, beside the repository when present
+ * (never copied into it): where it is, and its session files in a stable order.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The corpus folder (`../shared/corpus/` from the repository). */
+export const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
+
+/** Whether the corpus folder is there. */
+export async function corpusPresent(path = CORPUS): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** The `.jsonl` files under `dir`, sorted by name, folders first-walked in order. */
+export async function* corpusFiles(dir: string): AsyncGenerator<string> {
+  const entries = [];
+  for await (const entry of Deno.readDir(dir)) entries.push(entry);
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* corpusFiles(path);
+    else if (entry.name.endsWith(".jsonl")) yield path;
+  }
+}
