@@ -133,9 +133,10 @@ export function createSessionBrowserHandler(
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
     const watch = { pollMs: options.pollMs, pingMs: options.pingMs, signal };
-    const changes = store instanceof FileStore
-      ? sessionChanges(found.path, watch)
-      : storeChanges(store, found, watch);
+    const file = store.fileOf(found);
+    const changes = file === undefined
+      ? storeChanges(store, found, watch)
+      : sessionChanges(file, watch);
     return sseResponse(changes, {
       onCancel: () => stop.abort(),
       headers: { "x-content-type-options": "nosniff" },
