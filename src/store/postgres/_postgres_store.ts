@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../../errors/mod.ts";
 import {
   checkSessionId,
   InvalidSessionIdError,
@@ -233,7 +234,10 @@ export class PostgresStore implements SessionStore {
     }
     const createdAt = new Date(meta.createdAt);
     if (Number.isNaN(createdAt.getTime())) {
-      throw new RangeError(`Invalid createdAt ${JSON.stringify(meta.createdAt)} of ${meta.id}`);
+      throw new TurnlogError(
+        "usage",
+        `Invalid createdAt ${JSON.stringify(meta.createdAt)} of ${meta.id}`,
+      );
     }
     await this.#migrated();
     const location = locationOf(this.name, meta.id, createdAt);
