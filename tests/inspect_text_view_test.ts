@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
-import { tempDir } from "./_helpers.ts";
+import { evalWithGc, tempDir } from "./_helpers.ts";
 import { makeStory, splitLines, strayOutputLine } from "./_inspect_fixtures.ts";
 import {
   inspectSession,
@@ -149,17 +149,15 @@ Deno.test("writeReportText() keeps no turn's entries once it is written: the hea
     const entries = report.turns.reduce((n, turn) => n + turn.entries.length, 0);
     console.log(JSON.stringify({ heaps, held, entries }));
   `;
-  const ran = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--v8-flags=--expose-gc", script],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert(ran.success, new TextDecoder().decode(ran.stderr));
-  const { heaps, held, entries } = JSON.parse(new TextDecoder().decode(ran.stdout));
+  const { heaps, held, entries } = await evalWithGc(script) as {
+    heaps: number[];
+    held: number;
+    entries: number;
+  };
   assertEquals(entries, 40 * 150);
   assertEquals(heaps.length, 40 + 2, "the header, one piece per turn, the end");
   // Kept entries would grow the heap by a fortieth of `held` with every turn.
-  const grown = heaps.at(-2) - heaps[1];
+  const grown = heaps.at(-2)! - heaps[1]!;
   assert(
     grown < held / 4,
     `the heap grew ${(grown / 1e6).toFixed(2)} MB over 40 turns; all entries take ${
