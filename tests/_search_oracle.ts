@@ -98,6 +98,20 @@ export function conversationTexts(format: string, line: Value): string[] {
   return turnlogTexts(line);
 }
 
+/** The JSON objects of a file's lines, with their 0-based indexes. */
+async function parsedLines(path: string): Promise<[number, Value][]> {
+  const parsed: [number, Value][] = [];
+  (await Deno.readTextFile(path)).split("\n").forEach((raw, index) => {
+    try {
+      const value = JSON.parse(raw);
+      if (isValue(value)) parsed.push([index, value]);
+    } catch {
+      // Not JSON: no conversation.
+    }
+  });
+  return parsed;
+}
+
 /** The line numbers of a file whose conversation holds every term (lowercased). */
 export async function matchingLines(
   path: string,
@@ -106,18 +120,10 @@ export async function matchingLines(
 ): Promise<number[]> {
   const lower = terms.map((t) => t.toLowerCase());
   const found: number[] = [];
-  const lines = (await Deno.readTextFile(path)).split("\n");
-  lines.forEach((raw, index) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      return;
-    }
-    if (!isValue(value)) return;
+  for (const [index, value] of await parsedLines(path)) {
     const texts = conversationTexts(format, value).map((t) => t.toLowerCase());
     if (lower.every((term) => texts.some((text) => text.includes(term)))) found.push(index + 1);
-  });
+  }
   return found;
 }
 
@@ -141,14 +147,7 @@ export async function conversationWords(
 ): Promise<string[]> {
   const words = new Set<string>();
   for (const { path, format } of files) {
-    for (const raw of (await Deno.readTextFile(path)).split("\n")) {
-      let value: unknown;
-      try {
-        value = JSON.parse(raw);
-      } catch {
-        continue;
-      }
-      if (!isValue(value)) continue;
+    for (const [, value] of await parsedLines(path)) {
       for (const text of conversationTexts(format, value)) {
         for (const word of text.match(/[A-Za-z][A-Za-z-]{4,}/g) ?? []) words.add(word);
       }

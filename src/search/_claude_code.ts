@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { previewClaudeSession } from "../formats/mod.ts";
+import { dirEntries } from "../formats/_head.ts";
 import { isObject, type Json, obj, str } from "../formats/_line.ts";
 import {
   type HeadFacts,
@@ -72,16 +73,7 @@ const TRANSCRIPT = /^([0-9A-Za-z][0-9A-Za-z_-]*)\.jsonl$/;
 const AGENT = /^agent-/;
 
 async function entries(dir: string): Promise<Deno.DirEntry[]> {
-  const found: Deno.DirEntry[] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) found.push(entry);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return [];
-    }
-    throw error;
-  }
-  return found.sort((a, b) => a.name.localeCompare(b.name));
+  return (await dirEntries(dir)).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The session id on a file's first line, read from its first 16 KiB only. */

@@ -7,6 +7,7 @@
  * @module
  */
 import type { CompiledQuery } from "./_query.ts";
+import { FragmentFinder } from "./_finder.ts";
 import type { TurnCounter } from "./_profile.ts";
 
 /** A line that may match: its text and the byte offset where it starts. */
@@ -20,23 +21,20 @@ export interface CandidateLine {
 /** Bytes read at a time. */
 const CHUNK = 4 << 20;
 const NEWLINE = 10;
+const CR = 13;
 const decoder = new TextDecoder();
-const encoder = new TextEncoder();
 
-const stripCr = (line: string) => (line.endsWith("\r") ? line.slice(0, -1) : line);
-
-/** Complete lines of a file as text, where they start and how many bytes they are. */
+/** Complete lines of a file: their bytes, and the offset of the first. */
 interface Chunk {
-  text: string;
+  bytes: Uint8Array;
   offset: number;
-  bytes: number;
 }
 
 /**
- * Yields the complete lines of a file in chunks of text that end at a line's end, with the
- * byte offset of each chunk; one line longer than the buffer grows it. Never the whole file.
+ * Yields the file in chunks that end at a line's end (the last one may not), each a view of
+ * one reused buffer; a line longer than the buffer grows it. Never the whole file.
  */
-async function* textChunks(path: string): AsyncGenerator<Chunk> {
+async function* byteChunks(path: string): AsyncGenerator<Chunk> {
   using file = await Deno.open(path, { read: true });
   let buffer = new Uint8Array(CHUNK);
   let filled = 0;
@@ -49,91 +47,76 @@ async function* textChunks(path: string): AsyncGenerator<Chunk> {
     }
     const read = await file.read(buffer.subarray(filled));
     if (read === null) {
-      if (filled > 0) {
-        yield { text: decoder.decode(buffer.subarray(0, filled)), offset, bytes: filled };
-      }
+      if (filled > 0) yield { bytes: buffer.subarray(0, filled), offset };
       return;
     }
     filled += read;
     const last = buffer.subarray(0, filled).lastIndexOf(NEWLINE);
     if (last === -1) continue;
     const end = last + 1;
-    yield { text: decoder.decode(buffer.subarray(0, end)), offset, bytes: end };
+    yield { bytes: buffer.subarray(0, end), offset };
     buffer.copyWithin(0, end, filled);
     filled -= end;
     offset += end;
   }
 }
 
-/** Byte offsets of string positions in a chunk, counted forward as they are asked for. */
-class ByteOffsets {
-  #at = 0;
-  #bytes = 0;
-  readonly #ascii: boolean;
-
-  constructor(readonly text: string, readonly base: number, byteLength: number) {
-    this.#ascii = text.length === byteLength;
-  }
-
-  of(index: number): number {
-    if (this.#ascii) return this.base + index;
-    this.#bytes += encoder.encode(this.text.slice(this.#at, index)).length;
-    this.#at = index;
-    return this.base + this.#bytes;
-  }
+/** A line's text from its bytes, without `\r` before its end. */
+function lineText(bytes: Uint8Array, start: number, end: number): string {
+  return decoder.decode(
+    bytes.subarray(start, end > start && bytes[end - 1] === CR ? end - 1 : end),
+  );
 }
 
-function* everyLine(text: string, offsets: ByteOffsets): Generator<CandidateLine> {
-  let start = 0;
-  while (start < text.length) {
-    const newline = text.indexOf("\n", start);
-    const end = newline === -1 ? text.length : newline;
-    const line = stripCr(text.slice(start, end));
-    if (line.trim() !== "") yield { text: line, offset: offsets.of(start) };
+function lineEnd(bytes: Uint8Array, from: number): number {
+  const newline = bytes.indexOf(NEWLINE, from);
+  return newline === -1 ? bytes.length : newline;
+}
+
+function* everyLine(chunk: Chunk): Generator<CandidateLine> {
+  const { bytes } = chunk;
+  for (let start = 0; start < bytes.length;) {
+    const end = lineEnd(bytes, start);
+    const text = lineText(bytes, start, end);
+    if (text.trim() !== "") yield { text, offset: chunk.offset + start };
     start = end + 1;
   }
 }
 
 function* matchingLines(
-  text: string,
-  offsets: ByteOffsets,
-  primary: RegExp,
+  chunk: Chunk,
+  primary: FragmentFinder,
   others: readonly string[],
 ): Generator<CandidateLine> {
-  primary.lastIndex = 0;
-  for (let match = primary.exec(text); match !== null; match = primary.exec(text)) {
-    const start = text.lastIndexOf("\n", match.index) + 1;
-    const newline = text.indexOf("\n", match.index);
-    const end = newline === -1 ? text.length : newline;
-    const line = stripCr(text.slice(start, end));
-    if (others.length === 0 || holdsAll(line.toLowerCase(), others)) {
-      yield { text: line, offset: offsets.of(start) };
+  const { bytes } = chunk;
+  primary.prepare(bytes);
+  for (let at = primary.find(bytes, 0, bytes.length); at !== -1;) {
+    const start = bytes.lastIndexOf(NEWLINE, at) + 1;
+    const end = lineEnd(bytes, at);
+    const text = lineText(bytes, start, end);
+    if (others.length === 0 || holdsAll(text.toLowerCase(), others)) {
+      yield { text, offset: chunk.offset + start };
     }
-    primary.lastIndex = end + 1;
+    at = end + 1 < bytes.length ? primary.find(bytes, end + 1, bytes.length) : -1;
   }
 }
 
 const holdsAll = (lower: string, fragments: readonly string[]) =>
   fragments.every((fragment) => lower.includes(fragment));
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-
 /**
  * The lines of the file at `path` that can match `query`, in order: those holding every
  * fragment (case-insensitively, in the raw bytes), or every non-empty line when the query
- * has no fragment.
+ * has no fragment. Only those lines are decoded.
  */
 export async function* candidateLines(
   path: string,
   query: CompiledQuery,
 ): AsyncGenerator<CandidateLine> {
   const [first, ...others] = query.fragments;
-  const primary = first === undefined ? undefined : new RegExp(escapeRegex(first), "gi");
-  for await (const chunk of textChunks(path)) {
-    const offsets = new ByteOffsets(chunk.text, chunk.offset, chunk.bytes);
-    yield* primary === undefined
-      ? everyLine(chunk.text, offsets)
-      : matchingLines(chunk.text, offsets, primary, others);
+  const primary = first === undefined ? undefined : new FragmentFinder(first);
+  for await (const chunk of byteChunks(path)) {
+    yield* primary === undefined ? everyLine(chunk) : matchingLines(chunk, primary, others);
   }
 }
 
@@ -159,18 +142,13 @@ export async function placeLines(
   const wanted = new Set(offsets);
   const last = offsets[offsets.length - 1]!;
   let line = 0;
-  for await (const chunk of textChunks(path)) {
-    const positions = new ByteOffsets(chunk.text, chunk.offset, chunk.bytes);
-    let start = 0;
-    while (start < chunk.text.length) {
-      const newline = chunk.text.indexOf("\n", start);
-      const end = newline === -1 ? chunk.text.length : newline;
-      const text = chunk.text.slice(start, end);
-      const offset = positions.of(start);
+  for await (const { bytes, offset } of byteChunks(path)) {
+    for (let start = 0; start < bytes.length;) {
+      const end = lineEnd(bytes, start);
       line++;
-      const turn = turns.turnOf(text);
-      if (wanted.has(offset)) places.set(offset, { line, turn });
-      if (offset >= last) return places;
+      const turn = turns.turnOf(lineText(bytes, start, end));
+      if (wanted.has(offset + start)) places.set(offset + start, { line, turn });
+      if (offset + start >= last) return places;
       start = end + 1;
     }
   }
