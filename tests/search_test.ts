@@ -12,7 +12,10 @@ import { CORPUS, corpusPresent } from "./_corpus.ts";
 import { conversationWords, homeFiles, matchingLines } from "./_search_oracle.ts";
 import { writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { collectSession, type SessionFormat } from "../src/formats/mod.ts";
+import { Rng } from "../testing/generate/mod.ts";
+import { candidateLines } from "../src/search/_scan.ts";
 import {
+  compileQuery,
   type SearchEvent,
   type SearchHit,
   searchSessions,
@@ -204,4 +207,31 @@ Deno.test("searchSessions() gives a subagent's lines to its session, newest firs
   assertEquals(times, times.toSorted().reverse());
   const ids = new Set(sessions.map((e) => e.session.shortId));
   assertEquals(ids.size, sessions.length);
+});
+
+Deno.test("candidateLines() yields exactly the lines holding every fragment, in any case", async () => {
+  await using dir = await tempDir();
+  // A small alphabet makes near misses everywhere; one line is longer than a read.
+  const rng = new Rng(7);
+  const alphabet = "abAB k-.\u00e9";
+  const line = (n: number) =>
+    Array.from({ length: n }, () => alphabet[Math.floor(rng.next() * alphabet.length)]).join("");
+  const lines = Array.from({ length: 3000 }, () => line(1 + Math.floor(rng.next() * 120)));
+  lines.push("x".repeat(5 << 20) + "BaK-a");
+  const path = join(dir.path, "lines.jsonl");
+  await Deno.writeTextFile(path, lines.join("\n"));
+  const offsets: number[] = [];
+  lines.reduce((at, text) => (offsets.push(at), at + new TextEncoder().encode(text).length + 1), 0);
+  for (const terms of [["bak"], ["a"], ["ab", "k-"], ["BA.K"], ["aé"], ["kab", "b k"]]) {
+    const query = compileQuery({ terms });
+    const found: { text: string; offset: number }[] = [];
+    for await (const candidate of candidateLines(path, query)) found.push(candidate);
+    const expected = lines.flatMap((text, index) =>
+      query.fragments.every((f) => text.toLowerCase().includes(f))
+        ? [{ text, offset: offsets[index]! }]
+        : []
+    );
+    assertEquals(found, expected, terms.join(" "));
+    assert(found.length > 0, terms.join(" "));
+  }
 });

@@ -1,60 +1,62 @@
 /**
- * A case-insensitive search for an ASCII fragment in raw bytes, without decoding them: the
- * native `indexOf` looks for the fragment's rarest byte in the chunk at hand (both cases of a
- * letter), and only around each of those is the rest compared.
+ * A case-insensitive search for an ASCII fragment in raw bytes, without decoding them: a SIMD
+ * scan looks for two adjacent bytes of the fragment (the pair rarest in the chunk at hand,
+ * from a sample of its start), and only where both stand is the whole fragment compared.
  *
  * @module
  */
+import type { ScanBuffer } from "./_simd.ts";
 
-/** Bytes of a chunk counted to choose the byte to look for. */
+/** Bytes of a chunk sampled to choose the pair to look for. */
 const SAMPLE = 64 * 1024;
-/** A pass of `indexOf` over a chunk costs about as much as this many candidates checked. */
-const PASS_COST = 28_000;
+/** Enough of a pair in the sample to tell it is not the rarest. */
+const ENOUGH = 64;
 
 const isLetter = (byte: number) => byte >= 97 && byte <= 122;
+const caseMask = (byte: number) => (isLetter(byte) ? 0x20 : 0);
 
-/** Finds a lowercase ASCII fragment in bytes, ignoring ASCII case. */
+/** Finds a lowercase ASCII fragment in the bytes of a {@linkcode ScanBuffer}, ignoring case. */
 export class FragmentFinder {
   readonly #fragment: Uint8Array;
-  /** Where in the fragment the byte searched for stands. */
+  readonly #buffer: ScanBuffer;
+  /** Where in the fragment the pair looked for starts. */
   #at = 0;
-  /** That byte, and its other case when it is a letter. */
-  #bytes: number[] = [];
-  readonly #counts = new Uint32Array(256);
 
-  /** A finder of `fragment` (lowercase ASCII, not empty). */
-  constructor(fragment: string) {
+  /** A finder of `fragment` (lowercase ASCII, not empty) in `buffer`. */
+  constructor(fragment: string, buffer: ScanBuffer) {
     this.#fragment = new TextEncoder().encode(fragment);
-    this.#choose(0);
+    this.#buffer = buffer;
   }
 
-  #choose(at: number): void {
-    this.#at = at;
-    const byte = this.#fragment[at]!;
-    this.#bytes = isLetter(byte) ? [byte, byte - 32] : [byte];
+  /** The next place of the pair at `at` (of the byte alone, for a fragment of one). */
+  #scan(at: number, from: number, end: number): number {
+    const fragment = this.#fragment;
+    const a = fragment[at]!;
+    // One byte: paired with any byte (0xff | anything is 0xff), one past the end.
+    if (fragment.length === 1) return this.#buffer.pair(from, end + 1, a, caseMask(a), 0xff, 0xff);
+    const b = fragment[at + 1]!;
+    return this.#buffer.pair(from, end, a, caseMask(a), b, caseMask(b));
   }
 
-  /**
-   * Chooses the fragment's byte to look for in `bytes` (a chunk), from a sample of its
-   * start: the one whose passes and expected candidates cost least.
-   */
-  prepare(bytes: Uint8Array): void {
-    const counts = this.#counts;
-    counts.fill(0);
-    const sample = Math.min(bytes.length, SAMPLE);
-    for (let i = 0; i < sample; i++) counts[bytes[i]!]!++;
-    const scale = bytes.length / Math.max(1, sample);
+  /** Chooses the pair to look for in `bytes[0, end)` from a sample of its start. */
+  prepare(end: number): void {
+    const pairs = this.#fragment.length - 1;
+    if (pairs < 2) return;
+    const sample = Math.min(end, SAMPLE);
     let best = 0;
-    let bestCost = Infinity;
-    this.#fragment.forEach((byte, at) => {
-      const letter = isLetter(byte);
-      const seen = counts[byte]! + (letter ? counts[byte - 32]! : 0);
-      const cost = (letter ? 2 : 1) * PASS_COST + seen * scale;
-      if (cost < bestCost) [best, bestCost] = [at, cost];
-    });
-    this.#choose(best);
+    let fewest = Infinity;
+    for (let at = 0; at < pairs && fewest > 0; at++) {
+      let seen = 0;
+      for (let i = this.#scan(at, 0, sample); i !== -1 && seen < ENOUGH; seen++) {
+        i = this.#scan(at, i + 1, sample);
+      }
+      if (seen < fewest) [best, fewest] = [at, seen];
+    }
+    this.#at = best;
   }
-  #matchesAt(bytes: Uint8Array, start: number, end: number): boolean {
+
+  #matchesAt(start: number, end: number): boolean {
+    const bytes = this.#buffer.bytes;
     const fragment = this.#fragment;
     if (start < 0 || start + fragment.length > end) return false;
     for (let i = 0; i < fragment.length; i++) {
@@ -65,20 +67,12 @@ export class FragmentFinder {
     return true;
   }
 
-  /** The start of the first match in `bytes[from, end)`, or -1. */
-  find(bytes: Uint8Array, from: number, end: number): number {
-    let best = -1;
-    for (const byte of this.#bytes) {
-      let at = bytes.indexOf(byte, from + this.#at);
-      while (at !== -1 && at < end && (best === -1 || at - this.#at < best)) {
-        const start = at - this.#at;
-        if (this.#matchesAt(bytes, start, end)) {
-          best = start;
-          break;
-        }
-        at = bytes.indexOf(byte, at + 1);
-      }
+  /** The start of the first match in the buffer's `[from, end)`, or -1. */
+  find(from: number, end: number): number {
+    const at = this.#at;
+    for (let i = this.#scan(at, from + at, end); i !== -1; i = this.#scan(at, i + 1, end)) {
+      if (this.#matchesAt(i - at, end)) return i - at;
     }
-    return best;
+    return -1;
   }
 }

@@ -8,6 +8,7 @@
  */
 import type { CompiledQuery } from "./_query.ts";
 import { FragmentFinder } from "./_finder.ts";
+import { ScanBuffer } from "./_simd.ts";
 import type { TurnCounter } from "./_profile.ts";
 
 /** A line that may match: its text and the byte offset where it starts. */
@@ -34,31 +35,31 @@ interface Chunk {
  * Yields the file in chunks that end at a line's end (the last one may not), each a view of
  * one reused buffer; a line longer than the buffer grows it. Never the whole file.
  */
-async function* byteChunks(path: string): AsyncGenerator<Chunk> {
+async function* byteChunks(path: string, buffer: ScanBuffer): AsyncGenerator<Chunk> {
   using file = await Deno.open(path, { read: true });
-  let buffer = new Uint8Array(CHUNK);
   let filled = 0;
   let offset = 0;
   while (true) {
-    if (filled === buffer.length) {
-      const grown = new Uint8Array(buffer.length * 2);
-      grown.set(buffer);
-      buffer = grown;
-    }
-    const read = await file.read(buffer.subarray(filled));
+    if (filled === buffer.bytes.length) buffer.grow(buffer.bytes.length * 2);
+    const read = await file.read(buffer.bytes.subarray(filled));
     if (read === null) {
-      if (filled > 0) yield { bytes: buffer.subarray(0, filled), offset };
+      if (filled > 0) yield { bytes: buffer.bytes.subarray(0, filled), offset };
       return;
     }
     filled += read;
-    const last = buffer.subarray(0, filled).lastIndexOf(NEWLINE);
+    const last = buffer.bytes.subarray(0, filled).lastIndexOf(NEWLINE);
     if (last === -1) continue;
     const end = last + 1;
-    yield { bytes: buffer.subarray(0, end), offset };
-    buffer.copyWithin(0, end, filled);
+    yield { bytes: buffer.bytes.subarray(0, end), offset };
+    buffer.bytes.copyWithin(0, end, filled);
     filled -= end;
     offset += end;
   }
+}
+
+/** A buffer for the scans of one search: the files are read into it one after another. */
+export function scanBuffer(): ScanBuffer {
+  return new ScanBuffer(CHUNK);
 }
 
 /** A line's text from its bytes, without `\r` before its end. */
@@ -89,15 +90,15 @@ function* matchingLines(
   others: readonly string[],
 ): Generator<CandidateLine> {
   const { bytes } = chunk;
-  primary.prepare(bytes);
-  for (let at = primary.find(bytes, 0, bytes.length); at !== -1;) {
+  primary.prepare(bytes.length);
+  for (let at = primary.find(0, bytes.length); at !== -1;) {
     const start = bytes.lastIndexOf(NEWLINE, at) + 1;
     const end = lineEnd(bytes, at);
     const text = lineText(bytes, start, end);
     if (others.length === 0 || holdsAll(text.toLowerCase(), others)) {
       yield { text, offset: chunk.offset + start };
     }
-    at = end + 1 < bytes.length ? primary.find(bytes, end + 1, bytes.length) : -1;
+    at = end + 1 < bytes.length ? primary.find(end + 1, bytes.length) : -1;
   }
 }
 
@@ -112,10 +113,11 @@ const holdsAll = (lower: string, fragments: readonly string[]) =>
 export async function* candidateLines(
   path: string,
   query: CompiledQuery,
+  buffer: ScanBuffer = scanBuffer(),
 ): AsyncGenerator<CandidateLine> {
   const [first, ...others] = query.fragments;
-  const primary = first === undefined ? undefined : new FragmentFinder(first);
-  for await (const chunk of byteChunks(path)) {
+  const primary = first === undefined ? undefined : new FragmentFinder(first, buffer);
+  for await (const chunk of byteChunks(path, buffer)) {
     yield* primary === undefined ? everyLine(chunk) : matchingLines(chunk, primary, others);
   }
 }
@@ -136,13 +138,14 @@ export async function placeLines(
   path: string,
   offsets: readonly number[],
   turns: TurnCounter,
+  buffer: ScanBuffer = scanBuffer(),
 ): Promise<Map<number, LinePlace>> {
   const places = new Map<number, LinePlace>();
   if (offsets.length === 0) return places;
   const wanted = new Set(offsets);
   const last = offsets[offsets.length - 1]!;
   let line = 0;
-  for await (const { bytes, offset } of byteChunks(path)) {
+  for await (const { bytes, offset } of byteChunks(path, buffer)) {
     for (let start = 0; start < bytes.length;) {
       const end = lineEnd(bytes, start);
       line++;

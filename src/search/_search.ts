@@ -11,7 +11,8 @@ import type { SessionFormat } from "../formats/mod.ts";
 import { type CompiledQuery, compileQuery, matchAll, type SearchQuery } from "./_query.ts";
 import type { HitRole, Piece, SearchProfile } from "./_profile.ts";
 import { SEARCH_PROFILES } from "./_profiles.ts";
-import { candidateLines, placeLines } from "./_scan.ts";
+import { candidateLines, placeLines, scanBuffer } from "./_scan.ts";
+import type { ScanBuffer } from "./_simd.ts";
 import { snippetOf } from "./_snippet.ts";
 import {
   type SearchSource,
@@ -111,10 +112,11 @@ async function searchFile(
   session: SourcedSession,
   profile: SearchProfile,
   query: CompiledQuery,
+  buffer: ScanBuffer,
 ): Promise<FileHits> {
   const found: { offset: number; piece: Piece }[] = [];
   const bad: number[] = [];
-  for await (const candidate of candidateLines(path, query)) {
+  for await (const candidate of candidateLines(path, query, buffer)) {
     let value: unknown;
     try {
       value = JSON.parse(candidate.text);
@@ -127,7 +129,7 @@ async function searchFile(
     if (piece) found.push({ offset: candidate.offset, piece });
   }
   const offsets = [...found.map((f) => f.offset), ...bad].sort((a, b) => a - b);
-  const places = await placeLines(path, offsets, profile.turns());
+  const places = await placeLines(path, offsets, profile.turns(), buffer);
   const subagent = path === session.path ? null : basename(path).replace(/\.jsonl$/, "");
   const hits = found.map(({ offset, piece }): SearchHit => {
     const place = places.get(offset) ?? { line: 0, turn: 0 };
@@ -192,6 +194,7 @@ async function* searchSession(
   session: SourcedSession,
   query: CompiledQuery,
   project: string | undefined,
+  buffer: ScanBuffer,
 ): AsyncGenerator<SearchEvent> {
   const summary = project === undefined ? undefined : await summaryOf(session);
   if (summary && project !== undefined && !inProject(summary, project)) return;
@@ -199,7 +202,7 @@ async function* searchSession(
   const hits: SearchHit[] = [];
   for (const path of [session.path, ...session.subagents]) {
     try {
-      const found = await searchFile(path, session, profile, query);
+      const found = await searchFile(path, session, profile, query, buffer);
       yield* found.skipped;
       hits.push(...found.hits);
     } catch (error) {
@@ -237,6 +240,7 @@ export async function* searchSessions(
     : await searchSources(options.sources as SourceChoice | undefined);
   const since = options.since?.getTime() ?? 0;
   let given = 0;
+  const buffer = scanBuffer();
   for (const session of await sessionsOf(sources)) {
     if (options.signal?.aborted) return;
     if (session.modified < since) continue;
@@ -244,7 +248,7 @@ export async function* searchSessions(
       yield { kind: "limit", limit: options.limit };
       return;
     }
-    for await (const event of searchSession(session, compiled, options.project)) {
+    for await (const event of searchSession(session, compiled, options.project, buffer)) {
       if (event.kind === "session") given++;
       yield event;
     }
