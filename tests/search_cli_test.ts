@@ -188,6 +188,17 @@ Deno.test("./denow task search reads the default homes with the task's own permi
     stdin: "null",
   }).output();
   const text = new TextDecoder().decode(all.stdout);
+  const database = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", `--config=${CONFIG}`, "-P=search", SEARCH, "zebra"],
+    env: { ...env, TURNLOG_STORE: "postgres://u:secret@127.0.0.1:1/db" },
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  assertEquals(
+    new TextDecoder().decode(database.stderr),
+    "turnlog search: postgres://u@127.0.0.1:1/db: a database store is not searched " +
+      '(inspect --export brings a session out)\nturnlog search: No session holds "zebra"\n',
+  );
   for (const tool of ["Codex", "Claude Code", "turnlog"]) {
     assert(text.includes(`  ${tool}  `), tool);
   }

@@ -23,8 +23,10 @@ import { ensureSearchHome, SEARCHED_WORD, type SearchHome } from "./search_home.
 
 const MB = 1 << 20;
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-/** The size from which the target is stated. */
-const JUDGED_FROM = 100 * MB;
+/** The size the target is stated for (issue 23): at 100 MB start-up is most of the time. */
+const JUDGED_FROM = 1024 * MB;
+/** The sizes measured: 100 MB and 1 GB when the run has them. */
+const MEASURED_FROM = 100 * MB;
 const LIMIT = 4;
 
 /** Whether ripgrep is installed (the tests do not need it: the smoke run leaves it out). */
@@ -121,7 +123,7 @@ async function planSize(
  */
 export const searchVsRipgrep: BenchmarkDefinition = {
   plan: async ({ options }) => {
-    const large = options.sizes.filter((size) => size >= JUDGED_FROM);
+    const large = options.sizes.filter((size) => size >= MEASURED_FROM);
     const sizes = large.length > 0 ? large : [Math.max(...options.sizes)];
     const rg = await ripgrep();
     if (rg === undefined) console.error("  ripgrep left out: rg is not installed");

@@ -6,6 +6,7 @@
  * @module
  */
 import { basename } from "node:path";
+import { isPostgresUrl, storeName } from "../store/mod.ts";
 import type { Json } from "../formats/_line.ts";
 import type { SessionFormat } from "../formats/mod.ts";
 import { type CompiledQuery, compileQuery, matchAll, type SearchQuery } from "./_query.ts";
@@ -238,10 +239,18 @@ export async function* searchSessions(
   const sources = Array.isArray(options.sources)
     ? options.sources as readonly SearchSource[]
     : await searchSources(options.sources as SourceChoice | undefined);
+  for (const source of sources.filter((source) => isPostgresUrl(source.root))) {
+    yield {
+      kind: "skipped",
+      path: storeName(source.root),
+      line: null,
+      reason: "a database store is not searched (inspect --export brings a session out)",
+    };
+  }
   const since = options.since?.getTime() ?? 0;
   let given = 0;
   const buffer = scanBuffer();
-  for (const session of await sessionsOf(sources)) {
+  for (const session of await sessionsOf(sources.filter((s) => !isPostgresUrl(s.root)))) {
     if (options.signal?.aborted) return;
     if (session.modified < since) continue;
     if (options.limit !== undefined && given >= options.limit) {

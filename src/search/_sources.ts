@@ -83,7 +83,8 @@ export async function searchSources(choice: SourceChoice = {}): Promise<SearchSo
   };
   const dirs = choice.sessionsDirs ?? [];
   const named = choice.codex || choice.claude || dirs.length > 0 || choice.store !== undefined;
-  if (!named) return [storeSource(resolveStoreSpec(), []), codex, claude];
+  // A database named by TURNLOG_STORE stays in the list: the search says it is left out.
+  if (!named) return [{ format: "turnlog", root: resolveStoreSpec(), flags: [] }, codex, claude];
   const sources: SearchSource[] = [];
   if (choice.store !== undefined) {
     sources.push(storeSource(choice.store, ["--store", choice.store]));
