@@ -189,4 +189,9 @@ function useColor(): boolean {
   return Deno.stdout.isTerminal() && !Deno.noColor;
 }
 
-if (import.meta.main) Deno.exit(await run(Deno.args));
+/** The command as a shell (or the `turnlog` command) runs it; returns the exit code. */
+export function cli(args: string[]): Promise<number> {
+  return run(args);
+}
+
+if (import.meta.main) Deno.exit(await cli(Deno.args));
