@@ -117,7 +117,7 @@ export function storeContract(backend: StoreBackend): void {
   findTests(test);
   listTests(test);
   checkpointTests(test, backend);
-  lockTests(test, backend);
+  lockTests(test);
   moveTests(test);
 }
 
@@ -333,7 +333,7 @@ function checkpointTests(test: Register, backend: StoreBackend): void {
 }
 
 /** The contract: one writer at a time. */
-function lockTests(test: Register, backend: StoreBackend): void {
+function lockTests(test: Register): void {
   test("SessionStore.lock() refuses a second writer at once and is free again after close()", async ({ store, second }) => {
     const location = await sessionAt(store, "2026-11-30T10:00:00Z", "hello");
     const other = second();
