@@ -112,18 +112,23 @@ export class ClaudeHome {
    *
    * @returns the session id (the only transcript of the project folder)
    */
-  async killMidTool(prompt: string, running: string, timeoutMs = 60_000): Promise<string> {
+  async killMidTool(
+    prompt: string,
+    running: string,
+    options: { resultsWritten?: number; timeoutMs?: number } = {},
+  ): Promise<string> {
     const child = this.#command(prompt, undefined).spawn();
+    const timeoutMs = options.timeoutMs ?? 90_000;
     const deadline = Date.now() + timeoutMs;
-    let tools: number[] = [];
+    let tools: { pid: number }[] = [];
     while (Date.now() < deadline) {
-      tools = descendants(child.pid).filter((pid) => commandLine(pid).includes(running));
-      if (tools.length > 0) break;
+      tools = descendants(child.pid).filter((process) => process.args.includes(running));
+      if (tools.length > 0 && this.#results() >= (options.resultsWritten ?? 0)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const all = descendants(child.pid);
     child.kill("SIGKILL");
-    for (const pid of all) {
+    for (const { pid } of all) {
       try {
         Deno.kill(pid, "SIGKILL");
       } catch {
@@ -136,6 +141,21 @@ export class ClaudeHome {
       .filter((entry) => entry.isFile && entry.name.endsWith(".jsonl"));
     if (sessions.length !== 1) throw new Error(`${sessions.length} transcripts after the kill`);
     return sessions[0]!.name.replace(/\.jsonl$/, "");
+  }
+
+  /** How many tool results the project's transcripts hold so far. */
+  #results(): number {
+    let count = 0;
+    try {
+      for (const entry of Deno.readDirSync(this.projectDir)) {
+        if (!entry.name.endsWith(".jsonl")) continue;
+        const text = Deno.readTextFileSync(join(this.projectDir, entry.name));
+        count += text.split('"type":"tool_result"').length - 1;
+      }
+    } catch {
+      // No transcript yet.
+    }
+    return count;
   }
 
   /** Stops the model and removes the home. */
@@ -174,36 +194,28 @@ function sessionIdOf(events: readonly Json[]): string | undefined {
   return typeof init?.session_id === "string" ? init.session_id : undefined;
 }
 
-/** Every process below `pid`, read from `/proc`. */
-function descendants(pid: number): number[] {
-  const parents = new Map<number, number[]>();
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(parent, [...(parents.get(parent) ?? []), Number(entry.name)]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  const found: number[] = [];
+/** Every process (id, parent, command line), from `ps` (Deno reads `/proc` only with all access). */
+function processes(): { pid: number; parent: number; args: string }[] {
+  const output = new Deno.Command("ps", { args: ["-eo", "pid=,ppid=,args="], stdout: "piped" })
+    .outputSync();
+  return new TextDecoder().decode(output.stdout).split("\n").flatMap((line) => {
+    const match = /^\s*(\d+)\s+(\d+)\s(.*)$/.exec(line);
+    return match ? [{ pid: Number(match[1]), parent: Number(match[2]), args: match[3]! }] : [];
+  });
+}
+
+/** Every process below `pid`, with its command line. */
+function descendants(pid: number): { pid: number; args: string }[] {
+  const all = processes();
+  const found: { pid: number; args: string }[] = [];
   const walk = (at: number) => {
-    for (const child of parents.get(at) ?? []) {
+    for (const child of all.filter((process) => process.parent === at)) {
       found.push(child);
-      walk(child);
+      walk(child.pid);
     }
   };
   walk(pid);
   return found;
-}
-
-function commandLine(pid: number): string {
-  try {
-    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ");
-  } catch {
-    return "";
-  }
 }
 
 /** The Messages requests of a run (not other routes). */
