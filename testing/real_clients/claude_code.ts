@@ -230,6 +230,35 @@ export interface SentResult {
   isError: boolean;
 }
 
+/** The text of a `tool_result` block's content: a string, or its text parts joined. */
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part: Json) => typeof part?.text === "string" ? part.text : "").join("");
+}
+
+/**
+ * The results a transcript holds, by call id, in the file order of their lines (a call answered
+ * twice keeps its last text); lines that are not JSON are passed over.
+ */
+export async function transcriptResults(path: string): Promise<Map<string, string>> {
+  const results = new Map<string, string>();
+  for (const line of (await Deno.readTextFile(path)).split("\n")) {
+    let value: Json;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const content = value?.message?.content;
+    if (value?.type !== "user" || !Array.isArray(content)) continue;
+    for (const block of content) {
+      if (block?.type === "tool_result") results.set(block.tool_use_id, resultText(block.content));
+    }
+  }
+  return results;
+}
+
 /** The `tool_result` blocks of a request's messages, in order. */
 export function sentResults(request: RecordedRequest): SentResult[] {
   const results: SentResult[] = [];
@@ -237,12 +266,7 @@ export function sentResults(request: RecordedRequest): SentResult[] {
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content) {
       if (block?.type !== "tool_result") continue;
-      const content = block.content;
-      const text = typeof content === "string"
-        ? content
-        : Array.isArray(content)
-        ? content.map((part: Json) => part?.text ?? "").join("")
-        : "";
+      const text = resultText(block.content);
       results.push({ toolUseId: block.tool_use_id, text, isError: block.is_error === true });
     }
   }

@@ -17,6 +17,7 @@ import {
   type ClaudeRun,
   messageRequests,
   sentResults,
+  transcriptResults,
 } from "../../testing/real_clients/claude_code.ts";
 import { CLAUDE_SESSION_ID } from "../../testing/formats/claude_builder.ts";
 import {
@@ -56,29 +57,6 @@ const SHAPES = {
   "a kill Claude Code mended itself": claudeKilledParallel(true),
 };
 
-/** The results of each call in the file, by call id (a call answered twice keeps its last). */
-async function fileResults(path: string): Promise<Map<string, string>> {
-  const results = new Map<string, string>();
-  for (const line of (await Deno.readTextFile(path)).split("\n")) {
-    let value;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const content = value?.message?.content;
-    if (value?.type !== "user" || !Array.isArray(content)) continue;
-    for (const block of content) {
-      if (block?.type !== "tool_result") continue;
-      const text = typeof block.content === "string"
-        ? block.content
-        : (block.content ?? []).map((part: { text?: string }) => part.text ?? "").join("");
-      results.set(block.tool_use_id, text);
-    }
-  }
-  return results;
-}
-
 /** The call ids turnlog pairs with an output, and those it calls orphans. */
 function pairing(report: InspectReport): { paired: Set<string>; orphan: Set<string> } {
   const calls = report.turns.flatMap((turn) => turn.entries ?? [])
@@ -89,12 +67,12 @@ function pairing(report: InspectReport): { paired: Set<string>; orphan: Set<stri
   };
 }
 
-/** The request of the resume that carries the history: the first one ending in the prompt. */
+/** The request of the resume that carries the history: the first one holding the prompt. */
 function resumeRequest(run: ClaudeRun) {
-  return messageRequests(run).find((request) => {
-    const messages = (request.body as { messages?: { content: unknown }[] })?.messages ?? [];
-    return JSON.stringify(messages.at(-1)?.content ?? "").includes(PROMPT);
-  });
+  return messageRequests(run).find((request) =>
+    request.status === 200 &&
+    JSON.stringify((request.body as { messages?: unknown })?.messages ?? []).includes(PROMPT)
+  );
 }
 
 /** The real results (as the file holds them) the tool sent in its resume request. */
@@ -116,7 +94,7 @@ async function judge(home: ClaudeHome, folder: string, name: string, text: strin
   await Deno.writeTextFile(path, text);
   const report = await inspectSession(path, { entries: true });
   const { paired, orphan } = pairing(report);
-  const real = await fileResults(path);
+  const real = await transcriptResults(path);
 
   const asIs = await home.run(PROMPT, { resume: id });
   const clean = asIs.requests.every((request) => request.status === 200) && asIs.code === 0;

@@ -21,6 +21,7 @@ import {
   requestShape,
   type SentResult,
   sentResults,
+  transcriptResults,
 } from "../../testing/real_clients/claude_code.ts";
 
 const client = installedRealClient(CLAUDE_CODE);
@@ -74,29 +75,6 @@ async function readReport(path: string): Promise<InspectReport> {
 /** The turns of a report as `outcome rounds`. */
 function turnsOf(report: InspectReport): string[] {
   return report.turns.map((turn) => `${turn.outcome ?? "unfinished"} ${turn.rounds ?? "-"}`);
-}
-
-/** The results of real calls in a file: what Claude Code wrote for them. */
-async function fileResults(path: string): Promise<Map<string, string>> {
-  const results = new Map<string, string>();
-  for (const line of (await Deno.readTextFile(path)).split("\n")) {
-    let value;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const content = value?.message?.content;
-    if (value?.type !== "user" || !Array.isArray(content)) continue;
-    for (const block of content) {
-      if (block?.type !== "tool_result") continue;
-      const text = typeof block.content === "string"
-        ? block.content
-        : (block.content ?? []).map((part: { text?: string }) => part.text ?? "").join("");
-      results.set(block.tool_use_id, text);
-    }
-  }
-  return results;
 }
 
 /**
@@ -161,7 +139,7 @@ realTest(
     const { plan } = await repairSession(path);
     assert(isEmptyPlan(plan), "nothing to repair in a file the tool wrote itself");
     assertEquals(await Deno.readFile(path), before);
-    const real = await fileResults(path);
+    const real = await transcriptResults(path);
     const resumed = await resumeAndAnswer(home, run.sessionId);
     assertRealResultsSent(resumed, real, [...real.keys()]);
   },
@@ -184,7 +162,7 @@ realTest(
       "Claude Code sends one message of the three calls and one of their results",
     );
     const ids = sentResults(last).map((result) => result.toolUseId);
-    const real = await fileResults(path);
+    const real = await transcriptResults(path);
     assertEquals(ids, [...real.keys()], "the results go in the file order of their lines");
     const report = await readReport(path);
     assertEquals(callsOf(report), [
@@ -230,7 +208,7 @@ realTest(
       { name: `Bash ${SLOW}`, output: null },
     ]);
     assertEquals(turnsOf(report), ["unfinished -"]);
-    const real = await fileResults(path);
+    const real = await transcriptResults(path);
     const plan = await repairTwice(path);
     assertEquals(plan.inserted.length, 1, "only the killed call gets a result");
     assertEquals(plan.moved, []);
@@ -292,7 +270,7 @@ realTest(
     await Deno.writeTextFile(path, torn);
     const report = await readReport(path);
     assertEquals(report.problems.map((problem) => problem.kind), ["torn_tail"]);
-    const real = await fileResults(path);
+    const real = await transcriptResults(path);
     const plan = await repairTwice(path);
     assertEquals(plan.moved.length, 1);
     assertRealResultsSent(await resumeAndAnswer(home, run.sessionId), real, [...real.keys()]);
@@ -341,7 +319,7 @@ realTest(
     await Deno.writeTextFile(path, JSON.stringify(stray) + "\n", { append: true });
     const report = await readReport(path);
     assertEquals(report.orphanOutputs.length, 1);
-    const real = await fileResults(path);
+    const real = await transcriptResults(path);
     real.delete("toolu_stray");
     const plan = await repairTwice(path);
     assertEquals(plan.moved.length, 1);
