@@ -330,3 +330,71 @@ realTest(
     );
   },
 );
+
+/** A stray `tool_result` line hung off the last assistant line of the file. */
+async function appendStrayResult(path: string): Promise<void> {
+  const text = await Deno.readTextFile(path);
+  const parent = JSON.parse(
+    text.split("\n").findLast((line) => line.includes('"type":"assistant"'))!,
+  );
+  const stray = {
+    ...parent,
+    type: "user",
+    parentUuid: parent.uuid,
+    uuid: "5e1a7e0d-0000-4000-8000-000000000002",
+    message: {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_stray", content: "stray" }],
+    },
+  };
+  delete stray.requestId;
+  await Deno.writeTextFile(path, JSON.stringify(stray) + "\n", { append: true });
+}
+
+realTest(
+  "Claude Code 2.1.328: its own --resume leaves a stray result out of its request, not out of the file; turnlog does",
+  async (home) => {
+    const run = await home.run("run `echo one`");
+    assertAccepted(run);
+    const path = home.transcript(run.sessionId);
+    await appendStrayResult(path);
+    const real = await transcriptResults(path);
+    real.delete("toolu_stray");
+    const own = await resumeAndAnswer(home, run.sessionId);
+    const sent = sentResults(messageRequests(own).at(-1)!);
+    assert(!sent.some((result) => result.toolUseId === "toolu_stray"), "it sends no stray result");
+    assert(
+      (await Deno.readTextFile(path)).includes('"tool_use_id":"toolu_stray"'),
+      "the file keeps it",
+    );
+    assertEquals((await readReport(path)).orphanOutputs.length, 1);
+    const plan = await repairTwice(path);
+    assertEquals(plan.moved.length, 1, "turnlog takes the stray line out, into the sidecar");
+    assertRealResultsSent(await resumeAndAnswer(home, run.sessionId), real, [...real.keys()]);
+  },
+);
+
+realTest(
+  "Claude Code 2.1.328: a torn line its own --resume leaves in the middle of the file is set aside",
+  async (home) => {
+    const run = await home.run("run `echo one`");
+    assertAccepted(run);
+    const path = home.transcript(run.sessionId);
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const answer = lines.findLastIndex((line) => line.includes('"type":"assistant"'));
+    const fragment = lines[answer]!.slice(0, 200);
+    await Deno.writeTextFile(path, [...lines.slice(0, answer), fragment].join("\n"));
+    await resumeAndAnswer(home, run.sessionId);
+    const after = (await Deno.readTextFile(path)).split("\n");
+    const at = after.indexOf(fragment);
+    assert(at >= 0 && at < after.length - 2, "the fragment stays, in the middle of the file");
+    const report = await readReport(path);
+    assertEquals(report.problems.map((problem) => [problem.kind, problem.line]), [
+      ["malformed_json", at + 1],
+    ]);
+    const real = await transcriptResults(path);
+    const plan = await repairTwice(path);
+    assertEquals(plan.moved.map((moved) => moved.line), [at + 1]);
+    assertRealResultsSent(await resumeAndAnswer(home, run.sessionId), real, [...real.keys()]);
+  },
+);
