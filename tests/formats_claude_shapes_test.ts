@@ -10,6 +10,7 @@ import { planForeignRepair, validateSessionFile } from "../src/formats/mod.ts";
 import type { ResponseItem } from "../src/record/mod.ts";
 import {
   claudeAlternatingParallel,
+  claudeApiError,
   claudeKilledParallel,
   claudeLostLogicalParent,
   claudeSplitParallel,
@@ -129,4 +130,19 @@ Deno.test("planForeignRepair(claude-code) gives only the killed parallel call a 
   assertEquals(plan.inserted.map((line) => [line.afterLine, line.callId]), [[4, "toolu_B"]]);
   const useB = JSON.parse(claudeKilledParallel(false).split("\n")[3]!).uuid;
   assertEquals(JSON.parse(plan.inserted[0]!.text).parentUuid, useB);
+});
+
+Deno.test("readForeignSession(claude-code) ends a turn the API refused as failed, with Claude Code's error line", async () => {
+  const { lines, validation } = await readShape(claudeApiError());
+  assertEquals(lines.slice(1, 5), [
+    "1 turn_context 00000000-0000-4000-8000-000000000001 claude-opus-4-5-20251101 ask-changes",
+    "1 user: Run the checks",
+    "2 assistant: API Error: 400 messages.1: tool_use ids were found without tool_result",
+    "2 run_finished 00000000-0000-4000-8000-000000000001 failed rounds=0",
+  ]);
+  assertEquals(
+    lines.at(-1),
+    "4 run_finished 00000000-0000-4000-8000-000000000003 succeeded rounds=1",
+  );
+  assertEquals(validation.findings, []);
 });

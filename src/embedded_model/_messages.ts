@@ -86,8 +86,15 @@ export const MessagesRequestSchema = z.looseObject({
 /** The part of a `POST /v1/messages` body the embedded model reads. */
 export type MessagesRequest = z.infer<typeof MessagesRequestSchema>;
 
-/** The beta under which the API takes `role: "system"` messages inside `messages`. */
-export const SYSTEM_MESSAGES_BETA = "per-turn-control-2026-07-01";
+/**
+ * The betas under which the API takes `role: "system"` messages inside `messages`: Claude Code
+ * 2.1.328 sends them under `mid-conversation-tool-changes-2026-07-01` (and retries without
+ * them when refused).
+ */
+export const SYSTEM_MESSAGES_BETAS: readonly string[] = [
+  "per-turn-control-2026-07-01",
+  "mid-conversation-tool-changes-2026-07-01",
+];
 
 /** A turn of the conversation: consecutive messages of one role, combined as the API does. */
 interface ApiTurn {
@@ -102,13 +109,13 @@ interface ApiTurn {
  * The request's turns: consecutive user or assistant messages combined into one turn, as the
  * API documents it ("Consecutive user or assistant turns in your request will be combined into
  * a single turn"); a string content is one text block. A `system` message (only under
- * {@linkcode SYSTEM_MESSAGES_BETA}) is a turn of its own, never combined: between a call and
+ * {@linkcode SYSTEM_MESSAGES_BETAS}) is a turn of its own, never combined: between a call and
  * its result it is the next message, and the call is unanswered.
  */
 function turnsOf(request: MessagesRequest, betas: readonly string[]): ApiTurn[] {
   const turns: ApiTurn[] = [];
   request.messages.forEach((message, index) => {
-    if (message.role === "system" && !betas.includes(SYSTEM_MESSAGES_BETA)) {
+    if (message.role === "system" && !SYSTEM_MESSAGES_BETAS.some((beta) => betas.includes(beta))) {
       throw new MessagesApiError(
         400,
         `messages.${index}.role: Input should be 'user' or 'assistant'`,

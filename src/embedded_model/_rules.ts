@@ -37,6 +37,7 @@ import {
 import { TRANSCRIPT_HEADING } from "../compaction/mod.ts";
 import { oneLine } from "../text/mod.ts";
 import { INTERRUPTED_CODE } from "../history/mod.ts";
+import { bashCalls } from "./_bash.ts";
 
 /** How a synthesized output for an interrupted call starts. */
 const INTERRUPTED_PREFIX = `Error [${INTERRUPTED_CODE}]`;
@@ -147,21 +148,6 @@ export function decideReply(request: ConversationRequest): Reply {
     });
   }
   return { kind: "text", text: plainAnswer(items, message) };
-}
-
-/** Claude Code's shell tool: one call per command the message quotes in backticks. */
-function bashCalls(message: string, toolNames: readonly string[]): Reply | undefined {
-  if (!toolNames.includes("Bash")) return undefined;
-  const commands = [...message.matchAll(/`([^`]+)`/g)].map((match) => match[1]!.trim())
-    .filter((command) => command !== "");
-  if (commands.length === 0) return undefined;
-  return {
-    kind: "calls",
-    calls: commands.map((command) => ({
-      name: "Bash",
-      arguments: JSON.stringify({ command, description: `Run ${gist(command, 40)}` }),
-    })),
-  };
 }
 
 function call(name: string, args: Record<string, unknown>): Reply {

@@ -60,6 +60,8 @@ export interface RecordedRequest {
   body: unknown;
   /** The HTTP status answered. */
   status: number;
+  /** The `anthropic-beta` header, when sent. */
+  beta: string | null;
   /** The error message answered, for a status of 400 and up. */
   error: string | undefined;
 }
@@ -164,6 +166,7 @@ export async function handleRequest(config: ServerConfig, request: Request): Pro
     : undefined;
   config.requests.push({
     route: `${request.method} ${pathname}`,
+    beta: request.headers.get("anthropic-beta"),
     body,
     status: response.status,
     error,

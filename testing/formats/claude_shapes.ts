@@ -120,3 +120,25 @@ export function claudeKilledParallel(mended: boolean): string {
   b.assistant([{ text: "Done." }], { stop: "end_turn" });
   return b.text();
 }
+
+/**
+ * A turn the API refused: Claude Code writes the error as a synthetic assistant line
+ * (`isApiErrorMessage: true`, model `<synthetic>`); then the user tries again.
+ */
+export function claudeApiError(): string {
+  const b = new ClaudeTranscriptBuilder({ version: "2.1.328" });
+  b.user("Run the checks", { parent: null });
+  b.set({ model: "<synthetic>" });
+  b.assistant(
+    [{ text: "API Error: 400 messages.1: tool_use ids were found without tool_result" }],
+    {
+      stop: "stop_sequence",
+      usage: { input: 0, output: 0 },
+      extra: { isApiErrorMessage: true, error: "unknown" },
+    },
+  );
+  b.set({ model: "claude-opus-4-5-20251101" });
+  b.user("Try again");
+  b.assistant([{ text: "Done." }], { stop: "end_turn" });
+  return b.text();
+}

@@ -27,6 +27,7 @@ import {
   str,
 } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
+import { oneLine } from "../../text/mod.ts";
 import { assistantContent, summaryText, userContent } from "./_blocks.ts";
 import type { Branch } from "./_branch.ts";
 import { type ClaudeIndex, type Node, usageKey } from "./_index.ts";
@@ -60,18 +61,24 @@ interface Run {
   results: { entries: ForeignEntry[]; callIds: string[] };
   /** The node of its last line on the branch: until then, it may go on. */
   last: number;
-  /** Claude Code's own stand-in answer (`<synthetic>`, `No response requested.`). */
-  synthetic: boolean;
+  /**
+   * How the turn ended when the line is Claude Code's own stand-in, not the model's answer: its
+   * resume's `No response requested.` (interrupted), or an API error it wrote (`isApiErrorMessage`).
+   */
+  standIn: { outcome: "cancelled" | "failed"; error: string } | undefined;
 }
 
 /** The text Claude Code's resume writes as the answer of a turn it found cut off. */
 const NO_RESPONSE = "No response requested.";
 
-/** Whether an assistant line is Claude Code's stand-in answer of a turn cut off by a crash. */
-function isNoResponse(message: Json): boolean {
-  if (str(message, "model") !== "<synthetic>") return false;
+/** How an assistant line Claude Code wrote itself (model `<synthetic>`) ends the turn. */
+function standInOf(value: Json, message: Json): Run["standIn"] {
+  if (str(message, "model") !== "<synthetic>") return undefined;
   const content = assistantContent(message);
-  return content.calls.length === 0 && content.texts.join("") === NO_RESPONSE;
+  const text = content.texts.join("\n");
+  if (content.calls.length > 0) return undefined;
+  if (value.isApiErrorMessage === true) return { outcome: "failed", error: oneLine(text, 200) };
+  return text === NO_RESPONSE ? { outcome: "cancelled", error: INTERRUPTED_TURN } : undefined;
 }
 
 /** The second pass: fed every node with its parsed line, in file order. */
@@ -296,7 +303,7 @@ export class ClaudeRead {
       held: [],
       results: { entries: [], callIds: [] },
       last: this.#lastOfResponse.get(key) ?? at,
-      synthetic: isNoResponse(message),
+      standIn: standInOf(value, message),
     };
     const content = assistantContent(message);
     if (content.texts.length > 0) {
@@ -329,9 +336,9 @@ export class ClaudeRead {
     const entries = [...parts.map((part) => part.entry), ...run.results.entries];
     if (parts[0] !== undefined) this.#emit(run.node, parts[0].span, entries);
     const end = parts[parts.length - 1]?.span;
-    if (run.synthetic) {
-      // Claude Code's resume found the turn cut off and answered it for the API: not a round.
-      if (end) this.turns.finish(end, "cancelled", this.#clock, INTERRUPTED_TURN);
+    if (run.standIn) {
+      // Claude Code wrote it, not the model: no round, and the turn ends there.
+      if (end) this.turns.finish(end, run.standIn.outcome, this.#clock, run.standIn.error);
     } else {
       const usage = run.usageKey === undefined ? undefined : this.index.usage.get(run.usageKey);
       const turnUsage: Usage | undefined = usage && {

@@ -7,7 +7,7 @@
  * @module
  */
 import { makeRecord, type Usage } from "../../record/mod.ts";
-import type { ApprovalMode } from "../../record/mod.ts";
+import type { ApprovalMode, RunOutcome } from "../../record/mod.ts";
 import { recordEntry } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 
@@ -96,7 +96,7 @@ export class ClaudeTurns {
   }
 
   /** Ends the turn with a `run_finished` record at `span`. */
-  finish(span: LineSpan, outcome: "succeeded" | "cancelled", time: string, error?: string): void {
+  finish(span: LineSpan, outcome: RunOutcome, time: string, error?: string): void {
     const turn = this.#turn;
     if (!turn || turn.finished) return;
     turn.finished = true;
