@@ -14,6 +14,7 @@ import {
   type SessionCommands,
   type SessionSummary,
 } from "../src/search/mod.ts";
+import { storeName } from "../src/store/mod.ts";
 import { plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
@@ -41,8 +42,9 @@ Options:
   --claude             Claude Code's: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
   --sessions-dir DIR   A folder of sessions: turnlog's, a Codex or Claude Code root or home
                        (may be given more than once)
-  --store DIR          turnlog's store, a sessions folder (default: $TURNLOG_STORE, else
-                       $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --store STORE        turnlog's store: a sessions folder or postgres://user:password@
+                       host:port/db (default: $TURNLOG_STORE, else $TURNLOG_SESSIONS_DIR,
+                       else ./sessions)
   --limit N            Sessions shown at most (default 20)
   --since DATE         Only sessions written on or after DATE (2026-02-23, or an ISO time)
   --project TEXT       Only sessions whose working directory holds TEXT
@@ -95,7 +97,7 @@ export function commandsFor(session: SessionSummary): SessionCommands {
   const flags = session.source.flags.map(shellQuote);
   const open = [TASK, "inspect", ...flags, session.shortId].join(" ");
   const next = session.continuedBy === "resume"
-    ? resumeCommand({ prefix: session.shortId, root: session.source.root })
+    ? resumeCommand({ prefix: session.shortId, root: storeName(session.source.root) })
     : [TASK, "import", ...flags, session.shortId].join(" ");
   return { open, continue: next };
 }

@@ -196,8 +196,9 @@ Deno.test("./denow task search reads the default homes with the task's own permi
   }).output();
   assertEquals(
     new TextDecoder().decode(database.stderr),
-    "turnlog search: postgres://u@127.0.0.1:1/db: a database store is not searched " +
-      '(inspect --export brings a session out)\nturnlog search: No session holds "zebra"\n',
+    "turnlog search: postgres://u@127.0.0.1:1/db: Could not reach the session store: " +
+      "connection refused (is the server running?), skipped\n" +
+      'turnlog search: No session holds "zebra"\n',
   );
   for (const tool of ["Codex", "Claude Code", "turnlog"]) {
     assert(text.includes(`  ${tool}  `), tool);

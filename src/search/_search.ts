@@ -6,15 +6,15 @@
  * @module
  */
 import { basename } from "node:path";
-import { isPostgresUrl, storeName } from "../store/mod.ts";
-import type { Json } from "../formats/_line.ts";
-import type { SessionFormat } from "../formats/mod.ts";
-import { type CompiledQuery, compileQuery, matchAll, type SearchQuery } from "./_query.ts";
-import type { HitRole, Piece, SearchProfile } from "./_profile.ts";
+import { isPostgresUrl } from "../store/mod.ts";
+import { type CompiledQuery, compileQuery, type SearchQuery } from "./_query.ts";
+import type { Piece, SearchProfile } from "./_profile.ts";
 import { SEARCH_PROFILES } from "./_profiles.ts";
 import { candidateLines, placeLines, scanBuffer } from "./_scan.ts";
 import type { ScanBuffer } from "./_simd.ts";
-import { snippetOf } from "./_snippet.ts";
+import { hitOf, matchLine } from "./_hits.ts";
+import { searchDatabase } from "./_database.ts";
+import type { SearchEvent, SearchHit, SessionSummary } from "./_types.ts";
 import {
   type SearchSource,
   searchSources,
@@ -23,71 +23,13 @@ import {
   type SourcedSession,
 } from "./_sources.ts";
 
-/** One line whose conversation holds every term. */
-export interface SearchHit {
-  /** The file the line is in (a subagent's transcript, for a subagent's line). */
-  path: string;
-  /** 1-based line number in that file. */
-  line: number;
-  /** The turn of that file the line is in (its prompts counted from the start), 0 before one. */
-  turn: number;
-  /** Who said the matching piece. */
-  role: HitRole;
-  /** The tool called, when the piece is a call or an output that names it. */
-  tool: string | null;
-  /** The session's id. */
-  sessionId: string;
-  /** The session's format. */
-  format: SessionFormat;
-  /** The subagent transcript's name (`agent-…`), when the line is a subagent's. */
-  subagent: string | null;
-  /** The text around the first match, on one line (raw: escape it before printing). */
-  snippet: string;
-  /** The matches in `snippet`, as `[start, end)` ranges. */
-  marks: [number, number][];
-}
-
-/** A session with hits, as a result shows it. */
-export interface SessionSummary {
-  /** The session id. */
-  id: string;
-  /** Its shortest unique prefix in its source (at least 8 characters). */
-  shortId: string;
-  /** Its format. */
-  format: SessionFormat;
-  /** The tool that wrote it, for people. */
-  tool: string;
-  /** What continues it: `resume` (turnlog's own), or `import` into turnlog first. */
-  continuedBy: "resume" | "import";
-  /** Its file. */
-  path: string;
-  /** Where it was found. */
-  source: SearchSource;
-  /** The project folder it is filed under (Claude Code), else null. */
-  project: string | null;
-  /** Its working directory, from its records. */
-  cwd: string | null;
-  /** Its start, from its records. */
-  started: string | null;
-  /** When its files were last written (ISO 8601). */
-  modified: string | null;
-  /** Its first prompt, on one line. */
-  firstPrompt: string | null;
-  /** A title the file gives it. */
-  title: string | null;
-}
-
-/** What a search yields, as it goes. */
-export type SearchEvent =
-  | { kind: "session"; session: SessionSummary; hits: SearchHit[] }
-  | { kind: "skipped"; path: string; line: number | null; reason: string }
-  | { kind: "limit"; limit: number };
+export type { SearchEvent, SearchHit, SessionSummary } from "./_types.ts";
 
 /** Options of {@linkcode searchSessions}. */
 export interface SearchOptions {
   /** Where to look (see {@linkcode searchSources}). @default {every source} */
   sources?: readonly SearchSource[] | SourceChoice;
-  /** Sessions with hits given at most; a `limit` event says when more may match. */
+  /** Sessions with hits given at most; a `limit` event says when another one matches. */
   limit?: number;
   /** Only sessions written on or after this time. */
   since?: Date;
@@ -102,11 +44,6 @@ interface FileHits {
   skipped: SearchEvent[];
 }
 
-function pieceHit(pieces: Piece[], query: CompiledQuery): Piece | undefined {
-  if (!matchAll(query, pieces.map((piece) => piece.text))) return undefined;
-  return pieces.find((piece) => query.tests.some((test) => test.test(piece.text)));
-}
-
 /** The hits of one file, with line numbers and turns from a second, parse-free pass. */
 async function searchFile(
   path: string,
@@ -118,35 +55,17 @@ async function searchFile(
   const found: { offset: number; piece: Piece }[] = [];
   const bad: number[] = [];
   for await (const candidate of candidateLines(path, query, buffer)) {
-    let value: unknown;
-    try {
-      value = JSON.parse(candidate.text);
-    } catch {
-      bad.push(candidate.offset);
-      continue;
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
-    const piece = pieceHit(profile.pieces(value as Json), query);
-    if (piece) found.push({ offset: candidate.offset, piece });
+    const piece = matchLine(candidate.text, profile, query);
+    if (piece === "bad") bad.push(candidate.offset);
+    else if (piece) found.push({ offset: candidate.offset, piece });
   }
   const offsets = [...found.map((f) => f.offset), ...bad].sort((a, b) => a - b);
   const places = await placeLines(path, offsets, profile.turns(), buffer);
   const subagent = path === session.path ? null : basename(path).replace(/\.jsonl$/, "");
   const hits = found.map(({ offset, piece }): SearchHit => {
     const place = places.get(offset) ?? { line: 0, turn: 0 };
-    const { text, marks } = snippetOf(piece.text, query);
-    return {
-      path,
-      line: place.line,
-      turn: place.turn,
-      role: piece.role,
-      tool: piece.tool ?? null,
-      sessionId: session.id,
-      format: session.source.format,
-      subagent,
-      snippet: text,
-      marks,
-    };
+    const where = { path, ...place, sessionId: session.id, format: session.source.format };
+    return hitOf(piece, query, { ...where, subagent });
   });
   const skipped = bad.map((offset): SearchEvent => ({
     kind: "skipped",
@@ -239,25 +158,25 @@ export async function* searchSessions(
   const sources = Array.isArray(options.sources)
     ? options.sources as readonly SearchSource[]
     : await searchSources(options.sources as SourceChoice | undefined);
-  for (const source of sources.filter((source) => isPostgresUrl(source.root))) {
-    yield {
-      kind: "skipped",
-      path: storeName(source.root),
-      line: null,
-      reason: "a database store is not searched (inspect --export brings a session out)",
-    };
-  }
   const since = options.since?.getTime() ?? 0;
+  const limit = options.limit ?? Infinity;
   let given = 0;
   const buffer = scanBuffer();
-  for (const session of await sessionsOf(sources.filter((s) => !isPostgresUrl(s.root)))) {
-    if (options.signal?.aborted) return;
-    if (session.modified < since) continue;
-    if (options.limit !== undefined && given >= options.limit) {
-      yield { kind: "limit", limit: options.limit };
-      return;
-    }
-    for await (const event of searchSession(session, compiled, options.project, buffer)) {
+  const folders = sources.filter((source) => !isPostgresUrl(source.root));
+  const databases = sources.filter((source) => isPostgresUrl(source.root));
+  const found = [
+    ...(await sessionsOf(folders)).filter((session) => session.modified >= since).map(
+      (session) => searchSession(session, compiled, options.project, buffer),
+    ),
+    ...databases.map((source) => searchDatabase(source, compiled, options)),
+  ];
+  for (const events of found) {
+    for await (const event of events) {
+      if (options.signal?.aborted) return;
+      if (event.kind === "session" && given >= limit) {
+        yield { kind: "limit", limit };
+        return;
+      }
       if (event.kind === "session") given++;
       yield event;
     }

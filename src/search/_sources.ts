@@ -13,7 +13,7 @@ import {
   type SessionFormat,
 } from "../formats/mod.ts";
 import { TurnlogError } from "../errors/mod.ts";
-import { isPostgresUrl, resolveStoreSpec } from "../store/mod.ts";
+import { resolveStoreSpec, storeName } from "../store/mod.ts";
 import type { SessionFiles } from "./_profile.ts";
 import { SEARCH_PROFILES } from "./_profiles.ts";
 
@@ -35,7 +35,7 @@ export interface SourceChoice {
   claude?: boolean | undefined;
   /** Folders: turnlog stores, Codex or Claude Code roots or homes (told from their names). */
   sessionsDirs?: readonly string[] | undefined;
-  /** turnlog's store: a sessions folder. */
+  /** turnlog's store: a sessions folder or a `postgres://` URL. */
   store?: string | undefined;
   /** The environment the homes come from. @default {Deno.env} */
   env?: Env;
@@ -57,14 +57,10 @@ async function folderSource(dir: string, flag: string): Promise<SearchSource> {
   return { format: found?.format ?? "turnlog", root: found?.root ?? dir, flags: [flag, dir] };
 }
 
+/** turnlog's store: a sessions folder, or a database (named without its password). */
 function storeSource(spec: string, flags: string[]): SearchSource {
-  if (isPostgresUrl(spec)) {
-    throw new TurnlogError(
-      "usage",
-      "search reads a sessions folder: bring the database's sessions out with inspect --export",
-    );
-  }
-  return { format: "turnlog", root: spec, flags };
+  const named = flags.length === 0 ? [] : [flags[0]!, storeName(spec)];
+  return { format: "turnlog", root: spec, flags: named };
 }
 
 /**
@@ -83,8 +79,7 @@ export async function searchSources(choice: SourceChoice = {}): Promise<SearchSo
   };
   const dirs = choice.sessionsDirs ?? [];
   const named = choice.codex || choice.claude || dirs.length > 0 || choice.store !== undefined;
-  // A database named by TURNLOG_STORE stays in the list: the search says it is left out.
-  if (!named) return [{ format: "turnlog", root: resolveStoreSpec(), flags: [] }, codex, claude];
+  if (!named) return [storeSource(resolveStoreSpec(), []), codex, claude];
   const sources: SearchSource[] = [];
   if (choice.store !== undefined) {
     sources.push(storeSource(choice.store, ["--store", choice.store]));
