@@ -1,8 +1,9 @@
 /**
  * `turnlog <command>`: one command for what turnlog does (resume, inspect, repair, import,
- * serve). Each command runs under the permission set of the `deno.json` task of its name: the
- * npm package's launcher (`bin/turnlog.mjs`) starts the pinned Deno with that task's flags on
- * this file. In a checkout, `./denow task <command>` runs the same command.
+ * serve, search). The npm package's launcher (`bin/turnlog.mjs`) runs each command as the
+ * `deno.json` task of its name does (that task's permission set, flags and script), and this
+ * file for `--help`, `--version` and any other name; run directly, this file runs the command
+ * itself under the permissions it was given. In a checkout, `./denow task <command>` runs it.
  *
  * @module
  */
@@ -39,6 +40,10 @@ export const COMMANDS: Readonly<Record<string, Subcommand>> = {
   serve: {
     about: "serve the session browser and the agent's streaming route on loopback",
     run: async (args) => (await import("./serve.ts")).cli(args),
+  },
+  search: {
+    about: "find sessions by what was said in them (turnlog's, Codex CLI's, Claude Code's)",
+    run: async (args) => (await import("./search.ts")).cli(args),
   },
 };
 

@@ -163,7 +163,7 @@ Deno.test({
         const help = await turnlog(["--help"]);
         assertEquals(help.code, 0, help.stderr);
         assertStringIncludes(help.stdout, "Usage: turnlog <command> [options]");
-        for (const command of ["resume", "inspect", "repair", "import", "serve"]) {
+        for (const command of ["resume", "inspect", "repair", "import", "serve", "search"]) {
           assertMatch(help.stdout, new RegExp(`^  ${command} +\\S.*$`, "m"));
         }
         const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
@@ -205,6 +205,16 @@ Deno.test({
       assertEquals(listed.code, 0, listed.stderr);
       assertStringIncludes(listed.stdout, `Sessions in ${data}, newest first`);
       assertStringIncludes(listed.stdout, "Inspect one: turnlog inspect <id prefix>");
+    });
+
+    await t.step("search finds the session by what was said in it", async () => {
+      const found = await turnlog(["search", "milk"]);
+      assertEquals(found.code, 0, found.stderr);
+      assertStringIncludes(found.stdout, sessionId.slice(0, 8));
+      assertStringIncludes(found.stdout, "tool output: Buy **milk**");
+      assertMatch(found.stdout, /turnlog inspect \S*[0-9a-f]{8}/);
+      const none = await turnlog(["search", "zebra"]);
+      assertEquals(none.code, 1, none.stdout + none.stderr);
     });
 
     await t.step("XDG_DATA_HOME and TURNLOG_SESSIONS_DIR move the sessions", async () => {
