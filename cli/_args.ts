@@ -8,6 +8,7 @@ import { ApprovalModeSchema, WireApiSchema } from "../src/record/schemas.ts";
 import { TurnlogError } from "../src/errors/mod.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { Policy, WireApi } from "../src/record/mod.ts";
+import { TASK } from "./_commands.ts";
 
 /** A command line that cannot be run as given; the CLI prints it and exits with 2. */
 export class UsageError extends TurnlogError {
@@ -131,7 +132,7 @@ export function parseResumeArgs(argv: string[]): ResumeArgs {
     throw new UsageError("--at-turn goes with --fork <id>");
   }
   if (args.message === undefined || args.message.trim() === "") {
-    throw new UsageError('A message is required, e.g. ./denow task resume "list the files"');
+    throw new UsageError(`A message is required, e.g. ${TASK} resume "list the files"`);
   }
   return args;
 }

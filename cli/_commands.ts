@@ -1,14 +1,18 @@
 /**
  * The commands turnlog prints for a person to run next, written the way they run here
- * (`./denow task ...`), with only the flags the defaults do not already give.
+ * (`turnlog ...` once installed, `./denow task ...` in a checkout), with only the flags the
+ * defaults do not already give.
  *
  * @module
  */
-import { isDefaultStore, isPostgresUrl } from "../src/store/mod.ts";
+import { installedCommand, isDefaultStore, isPostgresUrl } from "../src/store/mod.ts";
 import { shellQuote } from "../src/text/mod.ts";
 
-/** How a person runs a task of this project. */
-export const TASK = "./denow task";
+/** How a command is run in a checkout. */
+export const CHECKOUT_TASK = "./denow task";
+
+/** How a person runs a command here: `turnlog` when installed, else `./denow task`. */
+export const TASK = installedCommand() ?? CHECKOUT_TASK;
 
 /** What a continue command needs. */
 export interface ResumeCommandOptions {

@@ -22,6 +22,7 @@ import { EXIT, runCliTurn } from "./_turn.ts";
 import { shortestUniquePrefix } from "../src/store/mod.ts";
 import { EventPrinter, styles } from "./_render.ts";
 import { colorEnabled } from "../src/text/mod.ts";
+import { CHECKOUT_TASK, TASK } from "./_commands.ts";
 
 /** The records of a session file grouped by turn (the records before the first turn_context go first). */
 async function recordsByTurn(path: string): Promise<SessionRecord[][]> {
@@ -66,7 +67,7 @@ function shown(path: string): string {
 async function killMidTool(demo: Demo, sessionId: string, prefix: string) {
   const message = "run a slow task for 4 seconds";
   demo.out(
-    demo.s.dim(`$ ./denow task resume --session ${prefix} --json "${message}"   (child process)`),
+    demo.s.dim(`$ ${TASK} resume --session ${prefix} --json "${message}"   (child process)`),
   );
   const printer = new EventPrinter({ colour: demo.colour });
   const killed = await runKilledTurn({
@@ -136,9 +137,12 @@ function whatNext(demo: Demo, path: string, prefix: string): void {
   const dir = demo.root === resolveSessionsRoot() ? "" : `--sessions-dir ${shown(demo.root)} `;
   demo.out(`\n${demo.s.bold("Kept")}     the session ${shown(path)}
          its workspace ${shown(demo.workspace)} (a resumed session works there again)
-${demo.s.bold("Next")}     ./denow task resume ${dir}--session ${prefix} "read notes.txt"
-         ./denow task inspect ${dir}${prefix}
-         ./denow task notebooks 02   (this story step by step, in notebooks/02_interrupted_tool_call.ipynb)`);
+${demo.s.bold("Next")}     ${TASK} resume ${dir}--session ${prefix} "read notes.txt"
+         ${TASK} inspect ${dir}${prefix}${
+    TASK === CHECKOUT_TASK
+      ? "\n         ./denow task notebooks 02   (this story step by step, in notebooks/02_interrupted_tool_call.ipynb)"
+      : ""
+  }`);
 }
 
 /** Runs the demo; returns the exit code. */
@@ -170,7 +174,7 @@ OpenAI API, spoken to through npm:openai). Sessions: ${shown(root)}  Workspace: 
     1,
     "Turn 1 starts a new session: the model lists the workspace with a tool call, and every record is appended as it happens.",
   );
-  out(s.dim('$ ./denow task resume "list the files"'));
+  out(s.dim(`$ ${TASK} resume "list the files"`));
   const first = await runCliTurn(demo.args("list the files"), { connection });
   if (!first.started || first.exitCode !== EXIT.ok) return first.exitCode || EXIT.failed;
   const { sessionId, sessionPath: path } = first.started;
@@ -191,7 +195,7 @@ OpenAI API, spoken to through npm:openai). Sessions: ${shown(root)}  Workspace: 
     4,
     'Turn 3 resumes with "continue": resume appends a synthesized output for the orphan call, and the model re-issues the call, which now completes.',
   );
-  out(s.dim(`$ ./denow task resume --session ${prefix} "continue"`));
+  out(s.dim(`$ ${TASK} resume --session ${prefix} "continue"`));
   const third = await runCliTurn(demo.args("continue", sessionId), { connection });
   if (third.exitCode !== EXIT.ok) return third.exitCode;
   step(

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "./_voice.ts";
 
@@ -40,6 +40,17 @@ export function needsToWrite(paths: string[]): Need[] {
   }));
 }
 
+/**
+ * How the Deno running this is started from the current folder: the checkout's `./denow` when
+ * it is the one `./denow` installed under `.denow/`, else `deno` (the one on PATH).
+ */
+export function denoCommand(): string {
+  const root = fileURLToPath(new URL("../", import.meta.url));
+  if (!Deno.execPath().startsWith(join(root, ".denow") + sep)) return "deno";
+  const script = relative(Deno.cwd(), join(root, "denow"));
+  return script.includes(sep) ? script : `.${sep}${script}`;
+}
+
 /** The `deno run` command that has every permission in `needs`. */
 function commandThatWorks(command: Command, needs: Need[], args: string[]): string {
   const script = relative(Deno.cwd(), fileURLToPath(new URL(`./${command}.ts`, import.meta.url)));
@@ -53,7 +64,7 @@ function commandThatWorks(command: Command, needs: Need[], args: string[]): stri
   const quoted = args.map((arg) =>
     /^[\w./=:,@+-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`
   );
-  return ["deno run", ...flags, script, ...quoted].join(" ");
+  return [denoCommand(), "run", ...flags, script, ...quoted].join(" ");
 }
 
 /**

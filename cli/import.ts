@@ -21,14 +21,14 @@ import { stdout } from "./_output.ts";
 import { EXIT_CODES_HELP, fail, hintFor } from "./_voice.ts";
 
 /** The help text. */
-export const HELP = `Usage: ./denow task import [options] <path | id | id prefix>
+export const HELP = `Usage: ${TASK} import [options] <path | id | id prefix>
 
 Continues another tool's conversation in turnlog. Reads a Codex CLI rollout or a Claude Code
 transcript (never writes it) and writes a NEW turnlog session (a new id) holding the
 conversation's history as the model saw it last, normalized: every tool call followed by
 its output (a call the file left without one gets a synthesized error output). Its
 session_meta records where it came from. Prints the new id and the command that continues
-it: ./denow task resume --session <id prefix> "..."
+it: ${TASK} resume --session <id prefix> "..."
 
 Options:
   --codex              find the id in Codex's sessions ($CODEX_HOME/sessions, else
@@ -186,12 +186,13 @@ function hint(error: unknown, argv: string[]): string | undefined {
   }
 }
 
-if (import.meta.main) {
-  let code: number;
+/** The command as the shell runs it (`turnlog import`): an error is printed, never thrown. */
+export async function cli(argv: string[]): Promise<number> {
   try {
-    code = await main(Deno.args);
+    return await main(argv);
   } catch (error) {
-    code = fail("import", error, hint(error, Deno.args));
+    return fail("import", error, hint(error, argv));
   }
-  Deno.exit(code);
 }
+
+if (import.meta.main) Deno.exit(await cli(Deno.args));

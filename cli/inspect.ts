@@ -46,7 +46,7 @@ import { hintFor } from "./_voice.ts";
 import { shellQuote } from "../src/text/mod.ts";
 import { dirname } from "node:path";
 
-const HELP = `Usage: ./denow task inspect [options] [<id | id prefix | path>]
+const HELP = `Usage: ${TASK} inspect [options] [<id | id prefix | path>]
 
 Shows a session turn by turn: each turn's messages, tool calls paired with their outputs,
 synthesized outputs, orphan calls, compaction checkpoints, a table of records per turn,
@@ -203,6 +203,7 @@ function renderOptions({ values, out }: Command): RenderOptions {
   const full = values.full === true;
   return {
     color: out === toStdout && useColor(),
+    command: TASK,
     ...(full ? { textChars: Number.MAX_SAFE_INTEGER, textLines: Number.MAX_SAFE_INTEGER } : {}),
   };
 }
@@ -453,7 +454,10 @@ export async function run(
   }
 }
 
-if (import.meta.main) {
-  const allowed = await ensurePermissions("inspect", inspectNeeds(Deno.args), Deno.args);
-  Deno.exit(allowed ? await run(Deno.args) : 2);
+/** The command as the shell runs it (`turnlog inspect`), asking first for what it must read. */
+export async function cli(args: string[]): Promise<number> {
+  const allowed = await ensurePermissions("inspect", inspectNeeds(args), args);
+  return allowed ? await run(args) : 2;
 }
+
+if (import.meta.main) Deno.exit(await cli(Deno.args));

@@ -10,10 +10,11 @@ import { runDemo } from "./_demo.ts";
 import { stdout } from "./_output.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
+import { TASK } from "./_commands.ts";
 
 /** The help text. */
-export const HELP = `Usage: ./denow task resume [options] "message"
-       ./denow task resume                     (no arguments: the demo)
+export const HELP = `Usage: ${TASK} resume [options] "message"
+       ${TASK} resume   (no arguments: the demo)
 
 Starts a session with the message, or continues one, and runs one turn of the agent:
 the model may call tools on the workspace (list_dir, read_file, search_text,
@@ -73,12 +74,13 @@ export async function main(argv: string[]): Promise<number> {
   return (await runCliTurn(args)).exitCode;
 }
 
-if (import.meta.main) {
-  let code: number;
+/** The command as the shell runs it (`turnlog resume`): an error is printed, never thrown. */
+export async function cli(argv: string[]): Promise<number> {
   try {
-    code = await main(Deno.args);
+    return await main(argv);
   } catch (error) {
-    code = fail("resume", error);
+    return fail("resume", error);
   }
-  Deno.exit(code);
 }
+
+if (import.meta.main) Deno.exit(await cli(Deno.args));

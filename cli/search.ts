@@ -22,7 +22,7 @@ import { stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts
 import { hintFor } from "./_voice.ts";
 
 /** The help text. */
-export const HELP = `Usage: ./denow task search [options] <word | "a phrase">...
+export const HELP = `Usage: ${TASK} search [options] <word | "a phrase">...
 
 Finds sessions by what was said in them: the user's and the assistant's text, tool call
 inputs, tool outputs and compaction summaries (not metadata, progress, hook or snapshot
@@ -77,7 +77,7 @@ function parseSearchArgs(args: string[]) {
     throw new UsageError("--regex takes the pattern: give no words with it");
   }
   if (values.regex === undefined && positionals.length === 0) {
-    throw new UsageError("Nothing to search for: give a word, e.g. ./denow task search tokenizer");
+    throw new UsageError(`Nothing to search for: give a word, e.g. ${TASK} search tokenizer`);
   }
   const since = values.since === undefined ? undefined : parseSince(values.since);
   const limit = parsePositiveInt("limit", values.limit) ?? 20;

@@ -17,10 +17,10 @@ import { createServerHandler } from "../src/server/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
-import { resumeCommand } from "./_commands.ts";
+import { resumeCommand, TASK } from "./_commands.ts";
 
 /** The help text. */
-export const HELP = `Usage: ./denow task serve [options]
+export const HELP = `Usage: ${TASK} serve [options]
 
 Serves, on loopback unless --hostname says otherwise:
   POST /api/agent/stream                      {"message": "...", "sessionId"?: "..."}
@@ -185,12 +185,13 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) {
-  let code: number;
+/** The command as the shell runs it (`turnlog serve`): an error is printed, never thrown. */
+export async function cli(argv: string[]): Promise<number> {
   try {
-    code = await main(Deno.args);
+    return await main(argv);
   } catch (error) {
-    code = fail("serve", error);
+    return fail("serve", error);
   }
-  Deno.exit(code);
 }
+
+if (import.meta.main) Deno.exit(await cli(Deno.args));

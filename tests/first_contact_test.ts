@@ -2,7 +2,7 @@
  * What a new user meets first: honest model selection, the header naming the model and
  * endpoint that answered, a policy that sticks said aloud, and fork.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { collectRecords } from "../src/history/mod.ts";
 import { loadSession } from "../src/resume/mod.ts";
 import type { SessionRecord } from "../src/record/mod.ts";
@@ -179,16 +179,22 @@ Deno.test("deno run cli/inspect.ts without flags: one line with the command that
   };
   const bare = await run(["run", "cli/inspect.ts", "019bc14f"]);
   assertEquals(bare.code, 2);
+  // The Deno that ./denow installed is named the way it runs: ./denow (no deno on PATH needed).
+  const deno = Deno.execPath().startsWith(`${repo}.denow/`) ? "./denow" : "deno";
   assertEquals(bare.stderr.split("\n"), [
     "turnlog inspect: needs permission to read sessions and read the variable TURNLOG_SESSIONS_DIR",
-    "Run: deno run --allow-read=sessions --allow-env=TURNLOG_SESSIONS_DIR cli/inspect.ts 019bc14f   (or ./denow task inspect ...)",
+    `Run: ${deno} run --allow-read=sessions --allow-env=TURNLOG_SESSIONS_DIR cli/inspect.ts 019bc14f   (or ./denow task inspect ...)`,
     "",
   ]);
-  const suggested = bare.stderr.split("\n")[1]!.replace(/^Run: deno /, "").replace(
-    / {3}\(or .*$/,
-    "",
-  );
-  const works = await run(suggested.split(" "));
-  assertEquals(works.code, 0, works.stderr);
-  assertMatch(works.stdout, /^Session 019bc14f-ef80-750e-87c5-0fd53d472f23 {2}healthy\n/);
+  const suggested = bare.stderr.split("\n")[1]!.replace(/^Run: /, "").replace(/ {3}\(or .*$/, "");
+  // As shown, by a shell in the repository, with no deno on PATH but the one running this.
+  const works = await new Deno.Command("sh", {
+    args: ["-c", suggested],
+    cwd: repo,
+    stdin: "null",
+    env: { NO_COLOR: "1", PATH: `${dirname(Deno.execPath())}:/usr/bin:/bin` },
+  }).output();
+  const said = new TextDecoder().decode(works.stdout);
+  assertEquals(works.code, 0, new TextDecoder().decode(works.stderr));
+  assertMatch(said, /^Session 019bc14f-ef80-750e-87c5-0fd53d472f23 {2}healthy\n/);
 });

@@ -1,6 +1,7 @@
 import { synthesizedOutputFor } from "../src/history/mod.ts";
 import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
 import {
+  chartBundle,
   eventRows,
   maskPaths,
   type MimeBundle,
@@ -10,6 +11,7 @@ import {
   showSvg,
   showTable,
   svgBundle,
+  svgToPng,
   tableBundle,
 } from "../src/notebook/mod.ts";
 import { oneLine } from "../src/text/mod.ts";
@@ -63,6 +65,31 @@ Deno.test("svgBundle offers the chart and its title as text", () => {
   assertEquals(svgBundle(svg), { "image/svg+xml": svg, "text/plain": "[chart: Records per turn]" });
 });
 
+/** A small chart: a title, a bar and a label. */
+const CHART = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><title>T</title>' +
+  '<rect x="2" y="2" width="20" height="10" fill="steelblue"/><text x="2" y="19">T</text></svg>';
+
+/** The width and height a PNG's header gives. */
+function pngSize(png: Uint8Array): [number, number] {
+  const view = new DataView(png.buffer, png.byteOffset);
+  return [view.getUint32(16), view.getUint32(20)];
+}
+
+Deno.test("chartBundle carries the SVG, a PNG of it at its size, and the SVG inline as HTML", async () => {
+  const bundle = await chartBundle(CHART);
+  assertStrictEquals(bundle["image/svg+xml"], CHART);
+  assertStrictEquals(bundle["text/plain"], "[chart: T]");
+  assertStrictEquals(bundle["text/html"], `<div class="turnlog-chart-output">${CHART}</div>`);
+  const png = Uint8Array.from(atob(bundle["image/png"] ?? ""), (c) => c.charCodeAt(0));
+  assertEquals([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  assertEquals(pngSize(png), [40, 20]);
+  // The same chart gives the same bytes: a notebook re-run changes nothing.
+  assertStrictEquals((await chartBundle(CHART))["image/png"], bundle["image/png"]);
+  // The bar is drawn: the PNG differs from that of the chart without it.
+  const bare = await svgToPng(CHART.replace(/<rect[^>]*\/>/, ""));
+  assert(bare.length !== png.length || bare.some((byte, i) => byte !== png[i]));
+});
+
 Deno.test("show displays the bundle and resolves only after the settle time", async () => {
   const shown: MimeBundle[] = [];
   let settled = false;
@@ -84,7 +111,7 @@ Deno.test("showSvg and showTable hand their bundles to the display", async () =>
   const display = (bundle: MimeBundle) => {
     shown.push(bundle);
   };
-  await showSvg("<svg><title>T</title></svg>", { display, settleMs: 0 });
+  await showSvg(CHART, { display, settleMs: 0 });
   await showTable([{ x: 1 }], { display, settleMs: 0 });
   assertStrictEquals(shown.length, 2);
   assertStrictEquals(shown[0]?.["text/plain"], "[chart: T]");

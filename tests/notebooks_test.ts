@@ -1,5 +1,5 @@
 import { checkExecutedNotebook, notebookModule } from "../scripts/notebooks.ts";
-import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { needing } from "./_needs.ts";
 
@@ -166,4 +166,38 @@ Deno.test("notebookModule joins the code cells and remembers where each line cam
     "import { a } from \"file:///repo/src/a.ts\";\na();\nconst path = 'file:///repo/sessions/x';\n",
   );
   assertEquals(origin, [{ cell: 1, line: 1 }, { cell: 1, line: 2 }, { cell: 3, line: 1 }]);
+});
+
+Deno.test({
+  name: JUPYTER
+    ? "every chart of the committed notebooks carries a PNG and survives an HTML export"
+    : "HTML export skipped: Jupyter not installed",
+  ignore: !JUPYTER,
+  async fn() {
+    for (const [name, expected] of Object.entries(EXPECTED)) {
+      const path = new URL(`notebooks/${name}`, ROOT);
+      const outputs =
+        (JSON.parse(await Deno.readTextFile(path)) as { cells: { outputs?: Output[] }[] })
+          .cells.flatMap((cell) => cell.outputs ?? []);
+      const charts = outputs.filter((output) => output.data?.["image/svg+xml"] !== undefined);
+      assertEquals(charts.length, expected.svgCharts, name);
+      for (const chart of charts) {
+        const png = [chart.data?.["image/png"] ?? ""].flat().join("");
+        assert(png.startsWith("iVBORw0KGgo"), `${name}: a chart without its PNG`);
+      }
+      const html = await new Deno.Command("jupyter", {
+        args: ["nbconvert", "--to", "html", "--stdout", path.pathname],
+        stdout: "piped",
+        stderr: "null",
+      }).output();
+      assert(html.success, `${name}: nbconvert --to html failed`);
+      // Each chart is in the page with its shapes (an exported image/svg+xml keeps only text).
+      const page = new TextDecoder().decode(html.stdout);
+      const exported = page.split('<div class="turnlog-chart-output">').slice(1);
+      assertEquals(exported.length, expected.svgCharts, `${name}: charts in the HTML export`);
+      for (const chart of exported) {
+        assertMatch(chart.slice(0, chart.indexOf("</svg>")), /<(path|rect|circle|line)\b/);
+      }
+    }
+  },
 });

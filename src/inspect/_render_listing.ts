@@ -40,7 +40,7 @@ export function renderListing(listing: SessionListing, options: RenderOptions): 
   if (listing.more) {
     out.push(paint("dim", `(more sessions: --limit N shows more)`));
   }
-  out.push(paint("dim", "Inspect one: ./denow task inspect <id prefix>"));
+  out.push(paint("dim", `Inspect one: ${options.command ?? "./denow task"} inspect <id prefix>`));
   return out.join("\n") + "\n";
 }
 
@@ -104,10 +104,11 @@ export function renderForeignListing(
   ];
   if (listing.more) out.push(paint("dim", `(more sessions: --limit N shows more)`));
   const flag = options.flags ?? (listing.format === "codex" ? "--codex" : "--claude");
+  const task = options.command ?? "./denow task";
   out.push(
     paint(
       "dim",
-      `Inspect one: ./denow task inspect ${flag} <id prefix>; continue it in turnlog: ./denow task import ${flag} <id prefix>`,
+      `Inspect one: ${task} inspect ${flag} <id prefix>; continue it in turnlog: ${task} import ${flag} <id prefix>`,
     ),
   );
   return out.join("\n") + "\n";

@@ -17,6 +17,8 @@ export interface RenderOptions {
   textChars?: number;
   /** Lines of one text shown before it is shortened. */
   textLines?: number;
+  /** How the user runs turnlog's commands, in the hints: `turnlog` (default `./denow task`). */
+  command?: string;
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { SessionRecord } from "../record/mod.ts";
 import { oneLine } from "../text/mod.ts";
 import type { RunEvent } from "../runtime/mod.ts";
+import { svgToPngBase64 } from "./_png.ts";
 
 /** How long a cell waits after a display, in milliseconds. */
 export const DISPLAY_SETTLE_MS = 50;
@@ -39,6 +40,20 @@ export async function show(bundle: MimeBundle, options: ShowOptions = {}): Promi
 export function svgBundle(svg: string): MimeBundle {
   const title = /<title>([^<]*)<\/title>/.exec(svg)?.[1];
   return { "image/svg+xml": svg, "text/plain": `[chart: ${title ?? "untitled"}]` };
+}
+
+/**
+ * A bundle for a chart that survives an export: {@linkcode svgBundle}, a PNG of it beside
+ * (for viewers that drop SVG), and the SVG inline as HTML, which is what `jupyter nbconvert
+ * --to html` picks first and keeps whole (it strips the shapes of an `image/svg+xml` output,
+ * leaving only its text).
+ */
+export async function chartBundle(svg: string): Promise<MimeBundle> {
+  return {
+    ...svgBundle(svg),
+    "image/png": await svgToPngBase64(svg),
+    "text/html": `<div class="turnlog-chart-output">${svg}</div>`,
+  };
 }
 
 /** A bundle for Markdown text. */
@@ -120,9 +135,9 @@ export function tableBundle(
   return { "text/html": html, "text/markdown": markdown, "text/plain": plain };
 }
 
-/** Shows an SVG chart. */
-export function showSvg(svg: string, options?: ShowOptions): Promise<void> {
-  return show(svgBundle(svg), options);
+/** Shows an SVG chart, with its PNG ({@linkcode chartBundle}). */
+export async function showSvg(svg: string, options?: ShowOptions): Promise<void> {
+  return show(await chartBundle(svg), options);
 }
 
 /** Shows Markdown text. */

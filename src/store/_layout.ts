@@ -6,6 +6,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
+import { TurnlogError } from "../errors/mod.ts";
 
 /** The environment variable that overrides the default sessions root. */
 export const SESSIONS_DIR_ENV = "TURNLOG_SESSIONS_DIR";
@@ -21,11 +22,60 @@ export interface SessionLocation {
 }
 
 /**
+ * Set by the installed `turnlog` command (the npm package's launcher) to how it is run
+ * (`turnlog`, `npx turnlog`): its sessions then live in the user's data folder, never in the
+ * current one.
+ */
+export const INSTALLED_ENV = "TURNLOG_INSTALLED";
+
+/** How the installed command is run (`turnlog`), or undefined in a checkout. */
+export function installedCommand(): string | undefined {
+  return readEnv(INSTALLED_ENV);
+}
+
+/** A variable, or undefined when it is unset, empty or may not be read. */
+function readEnv(variable: string): string | undefined {
+  const state = Deno.permissions.querySync({ name: "env", variable }).state;
+  return state === "granted" ? Deno.env.get(variable) || undefined : undefined;
+}
+
+/**
+ * The user's sessions folder: `$XDG_DATA_HOME/turnlog/sessions`, else
+ * `~/.local/share/turnlog/sessions` (`%LOCALAPPDATA%\turnlog\sessions` on Windows).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { userSessionsRoot } from "./mod.ts";
+ * assert.equal(userSessionsRoot({ HOME: "/home/ada" }), "/home/ada/.local/share/turnlog/sessions");
+ * ```
+ */
+export function userSessionsRoot(
+  env: Readonly<Record<string, string | undefined>> = {
+    XDG_DATA_HOME: readEnv("XDG_DATA_HOME"),
+    HOME: readEnv("HOME"),
+    LOCALAPPDATA: readEnv("LOCALAPPDATA"),
+  },
+): string {
+  const data = env.XDG_DATA_HOME || (env.HOME ? join(env.HOME, ".local", "share") : undefined) ||
+    env.LOCALAPPDATA;
+  if (data === undefined) {
+    throw new TurnlogError(
+      "store",
+      `No folder for the sessions: neither XDG_DATA_HOME nor HOME is set (set ${SESSIONS_DIR_ENV})`,
+    );
+  }
+  return join(data, "turnlog", "sessions");
+}
+
+/**
  * The sessions root: the explicit one (a `--sessions-dir` flag), else `TURNLOG_SESSIONS_DIR`,
- * else `./sessions`. An empty value counts as unset.
+ * else, for the installed command, {@linkcode userSessionsRoot}, else `./sessions` (a
+ * checkout's). An empty value counts as unset.
  */
 export function resolveSessionsRoot(explicit?: string): string {
-  return explicit || Deno.env.get(SESSIONS_DIR_ENV) || "sessions";
+  return explicit || Deno.env.get(SESSIONS_DIR_ENV) ||
+    (installedCommand() ? userSessionsRoot() : "sessions");
 }
 
 const FILE_NAME =

@@ -1,0 +1,97 @@
+/**
+ * `turnlog <command>`: one command for what turnlog does (resume, inspect, repair, import,
+ * serve, search). The npm package's launcher (`bin/turnlog.mjs`) runs each command as the
+ * `deno.json` task of its name does (that task's permission set, flags and script), and this
+ * file for `--help`, `--version` and any other name; run directly, this file runs the command
+ * itself under the permissions it was given. In a checkout, `./denow task <command>` runs it.
+ *
+ * @module
+ */
+import config from "../deno.json" with { type: "json" };
+import { CHECKOUT_TASK, TASK } from "./_commands.ts";
+import { stderr, stdout } from "./_output.ts";
+
+/** A command of `turnlog`: one line for `--help`, and how it runs. */
+export interface Subcommand {
+  /** What it does, in one line. */
+  about: string;
+  /** Runs it with the arguments after its name; returns the exit code. */
+  run: (args: string[]) => Promise<number>;
+}
+
+/** The commands, in the order `--help` lists them (each loaded only when it runs). */
+export const COMMANDS: Readonly<Record<string, Subcommand>> = {
+  resume: {
+    about: "start a session with a message, or continue one (no arguments: a demo)",
+    run: async (args) => (await import("./resume.ts")).cli(args),
+  },
+  inspect: {
+    about: "show a session turn by turn, or list sessions (turnlog, Codex CLI, Claude Code)",
+    run: async (args) => (await import("./inspect.ts")).cli(args),
+  },
+  repair: {
+    about: "say how a damaged session file would be repaired; --write repairs it",
+    run: async (args) => (await import("./inspect.ts")).cli(["--repair", ...args]),
+  },
+  import: {
+    about: "continue a Codex CLI or Claude Code session in turnlog, as a new session",
+    run: async (args) => (await import("./import.ts")).cli(args),
+  },
+  serve: {
+    about: "serve the session browser and the agent's streaming route on loopback",
+    run: async (args) => (await import("./serve.ts")).cli(args),
+  },
+  search: {
+    about: "find sessions by what was said in them (turnlog's, Codex CLI's, Claude Code's)",
+    run: async (args) => (await import("./search.ts")).cli(args),
+  },
+};
+
+/** The version, from `deno.json`. */
+export const VERSION: string = config.version;
+
+/** The help text. */
+export function help(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, command]) =>
+    `  ${name.padEnd(width)}  ${command.about}`
+  );
+  return `Usage: ${TASK} <command> [options]
+
+Sessions of agents, kept so that a crash loses nothing: continue them, read them turn by
+turn, repair them, bring in Codex CLI and Claude Code sessions.
+
+Commands:
+${lines.join("\n")}
+
+${TASK} <command> --help shows a command's options.
+Options: -h, --help (this text), -V, --version (the version: ${VERSION})
+`;
+}
+
+/** Runs `turnlog` with its arguments; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "-h" || name === "--help" || name === "help") {
+    const topic = name === "help" ? rest[0] : undefined;
+    if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) {
+      return await COMMANDS[topic]!.run(["--help"]);
+    }
+    stdout(help());
+    return 0;
+  }
+  if (name === "-V" || name === "--version") {
+    stdout(`turnlog ${VERSION}\n`);
+    return 0;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (command === undefined) {
+    stderr(`turnlog: unknown command ${JSON.stringify(name)}\n`);
+    // In a checkout, `./denow task` alone lists the tasks, these commands among them.
+    stderr(`The commands: ${TASK === CHECKOUT_TASK ? CHECKOUT_TASK : `${TASK} --help`}\n`);
+    return 2;
+  }
+  return await command.run(rest);
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
