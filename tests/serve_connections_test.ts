@@ -5,6 +5,11 @@ import { startServe } from "../testing/serve_process.ts";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** `serve` on the scripted model with its sessions in `dir`, and `args`. */
+function serveIn(dir: string, args: string[]) {
+  return startServe(["--model", "scripted", "--sessions-dir", dir, ...args]);
+}
+
 /** What a raw connection to `port` read until the server closed it. */
 async function readToEnd(conn: Deno.Conn): Promise<string> {
   const buffer = new Uint8Array(4096);
@@ -32,14 +37,7 @@ async function rawRequest(port: number, parts: string[], pauseMs = 0): Promise<s
 
 Deno.test("serve --headers-timeout closes a connection that dribbles its headers, with a 408", async () => {
   await using dir = await tempDir();
-  await using serve = await startServe([
-    "--model",
-    "scripted",
-    "--sessions-dir",
-    dir.path,
-    "--headers-timeout",
-    "2",
-  ]);
+  await using serve = await serveIn(dir.path, ["--headers-timeout", "2"]);
   const port = Number(new URL(serve.base).port);
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   await conn.write(encoder.encode(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`));
@@ -70,14 +68,7 @@ Deno.test("serve --headers-timeout closes a connection that dribbles its headers
 
 Deno.test("serve keeps answering while 500 connections hold half a head, and closes them all", async () => {
   await using dir = await tempDir();
-  await using serve = await startServe([
-    "--model",
-    "scripted",
-    "--sessions-dir",
-    dir.path,
-    "--headers-timeout",
-    "3",
-  ]);
+  await using serve = await serveIn(dir.path, ["--headers-timeout", "3"]);
   const port = Number(new URL(serve.base).port);
   const held: Deno.Conn[] = [];
   try {
@@ -106,14 +97,7 @@ Deno.test("serve keeps answering while 500 connections hold half a head, and clo
 
 Deno.test("serve answers only its Hosts, and takes a POST only from its own origin, on its socket", async () => {
   await using dir = await tempDir();
-  await using serve = await startServe([
-    "--model",
-    "scripted",
-    "--sessions-dir",
-    dir.path,
-    "--allow-host",
-    "turnlog.example.com",
-  ]);
+  await using serve = await serveIn(dir.path, ["--allow-host", "turnlog.example.com"]);
   const port = Number(new URL(serve.base).port);
   const get = (host: string) =>
     rawRequest(port, [`GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`]);

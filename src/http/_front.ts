@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { concatBytes, writeAll } from "../io/mod.ts";
 
 /** Options of {@linkcode serveHttp}. */
 export interface ServeHttpOptions {
@@ -78,7 +79,7 @@ async function readHead(
   while (true) {
     const read = await conn.read(buffer);
     if (read === null) return undefined;
-    const grown = concat([bytes, buffer.subarray(0, read)]);
+    const grown = concatBytes([bytes, buffer.subarray(0, read)]);
     const end = headEnd(grown, bytes.length);
     bytes = grown;
     if (end !== -1) return { head: bytes.subarray(0, end), rest: bytes.subarray(end) };
@@ -119,21 +120,7 @@ function passedHead(head: Uint8Array, port: number): Uint8Array | undefined {
   }
   if (!host) kept.push(encoder.encode(`Host: localhost:${port}`));
   kept.push(encoder.encode("Connection: close"), new Uint8Array(0), new Uint8Array(0));
-  return concat(kept.flatMap((part, index) => index === 0 ? [part] : [CRLF, part]));
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length;) at += await conn.write(bytes.subarray(at));
+  return concatBytes(kept.flatMap((part, index) => index === 0 ? [part] : [CRLF, part]));
 }
 
 /**
@@ -209,7 +196,7 @@ async function passOn(conn: Deno.Conn, passing: Passing): Promise<void> {
     return closeQuietly(conn); // The server is stopping.
   }
   try {
-    await writeAll(inner, concat([head, read.rest]));
+    await writeAll(inner, concatBytes([head, read.rest]));
     // One direction ending (the answer sent, or the client gone) ends the connection, as
     // `Deno.serve` ends one whose client stops sending.
     await Promise.race([pump(conn, inner, 4096), pump(inner, conn, 16_384)]);
