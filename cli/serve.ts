@@ -23,11 +23,15 @@ import { resumeCommand } from "./_commands.ts";
 /** The help text. */
 export const HELP = `Usage: ./denow task serve [options]
 
-Serves, on loopback unless --hostname says otherwise:
+Serves, on loopback unless --hostname says otherwise, only requests whose Host it serves,
+and a POST only as application/json from its own origin or a client that names none
+(docs/serving.md); a refused request is a 403 with one line saying why:
   POST /api/agent/stream                      {"message": "...", "sessionId"?: "..."}
        streams the turn's events as Server-Sent Events (event: <type>, data: <json>);
-       an unknown sessionId streams one run_failed event and creates nothing
+       an unknown sessionId streams one run_failed event and creates nothing; the
+       response's turnlog-approval-token header answers the run's approvals
   POST /api/agent/approvals/<runId>/<callId>  {"decision": "approve" | "deny"}
+       with the header turnlog-approval-token: <the stream's token>
        answers an approval_requested event; no answer in time is a denial
   GET  /                                      the sessions, newest first (open it in a browser)
   GET  /sessions/<id | prefix>                a session's page, updated live while a run appends

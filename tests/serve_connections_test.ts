@@ -133,3 +133,24 @@ Deno.test("serve answers only its Hosts, and takes a POST only from its own orig
   for await (const _ of Deno.readDir(dir.path)) entries++;
   assertStrictEquals(entries, 0, "no session was started");
 });
+
+Deno.test("serve refuses a bad --allow-host or --headers-timeout in one line, exit 2", async () => {
+  const serve = new URL("../cli/serve.ts", import.meta.url).pathname;
+  const config = new URL("../deno.json", import.meta.url).pathname;
+  for (
+    const [flag, value, message] of [
+      ["--allow-host", "a/b", 'Invalid --allow-host "a/b": expected a host name or address'],
+      ["--headers-timeout", "0", 'Invalid --headers-timeout "0": expected a whole number above 0'],
+    ]
+  ) {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", `--config=${config}`, "-q", "-P=serve", serve, flag!, value!],
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+    }).output();
+    const stderr = decoder.decode(output.stderr);
+    assertStrictEquals(output.code, 2, stderr);
+    assert(stderr.startsWith(`turnlog serve: ${message}`), stderr);
+    assertStrictEquals(stderr.trimEnd().split("\n").length, 2, stderr);
+  }
+});
