@@ -13,7 +13,8 @@ import {
   type ModelConnection,
 } from "../src/runtime/mod.ts";
 import type { Policy, WireApi } from "../src/record/mod.ts";
-import { createServerHandler } from "../src/server/mod.ts";
+import { createServerHandler, parseHost } from "../src/server/mod.ts";
+import { serveHttp } from "../src/http/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
@@ -22,11 +23,15 @@ import { resumeCommand, TASK } from "./_commands.ts";
 /** The help text. */
 export const HELP = `Usage: ${TASK} serve [options]
 
-Serves, on loopback unless --hostname says otherwise:
+Serves, on loopback unless --hostname says otherwise, only requests whose Host it serves,
+and a POST only as application/json from its own origin or a client that names none
+(docs/serving.md); a refused request is a 403 with one line saying why:
   POST /api/agent/stream                      {"message": "...", "sessionId"?: "..."}
        streams the turn's events as Server-Sent Events (event: <type>, data: <json>);
-       an unknown sessionId streams one run_failed event and creates nothing
+       an unknown sessionId streams one run_failed event and creates nothing; the
+       response's turnlog-approval-token header answers the run's approvals
   POST /api/agent/approvals/<runId>/<callId>  {"decision": "approve" | "deny"}
+       with the header turnlog-approval-token: <the stream's token>
        answers an approval_requested event; no answer in time is a denial
   GET  /                                      the sessions, newest first (open it in a browser)
   GET  /sessions/<id | prefix>                a session's page, updated live while a run appends
@@ -35,7 +40,12 @@ Serves, on loopback unless --hostname says otherwise:
 
 Options:
       --port <n>               port (default 8787; 0 = any free port)
-      --hostname <h>           interface (default 127.0.0.1)
+      --hostname <h>           interface (default 127.0.0.1); a name or address other than
+                               0.0.0.0 or :: is also served as a Host
+      --allow-host <name>      also answer requests whose Host is <name> (any port) or
+                               <name:port>, as behind a proxy; repeat for more. Without it
+                               only 127.0.0.1, localhost and [::1] on serve's port are
+                               answered (see docs/serving.md)
       --sessions-dir <d>       sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
       --store <s>              where sessions are kept: postgres://user:password@host:port/db
                                (one database for every instance) or a sessions folder
@@ -44,6 +54,8 @@ Options:
       --model <name>           as for resume ("scripted" = the embedded model)
       --wire-api <api>         responses (default) or chat
       --policy <p>             policy of new sessions: auto | ask-changes (default) | ask-all
+      --headers-timeout <s>    seconds a connection has to send its request headers before
+                               it is closed (default 10)
       --approval-timeout <s>   seconds an approval waits before it counts as denied (default 300)
       --compact-threshold <n>  compact a session's history at this many tokens
                                (default: 75% of the model's context window)
@@ -58,6 +70,7 @@ interface ServeArgs {
   help: boolean;
   port: number;
   hostname: string;
+  allowedHosts: string[];
   sessionsDir: string | undefined;
   store: string | undefined;
   workspace: string | undefined;
@@ -65,6 +78,7 @@ interface ServeArgs {
   wireApi: WireApi | undefined;
   policy: Policy | undefined;
   timeout: number;
+  headersTimeout: number;
   compactThreshold: number | undefined;
   maxMessageChars: number | undefined;
 }
@@ -74,6 +88,7 @@ function parseServeArgs(argv: string[]): ServeArgs {
     help: { type: "boolean", short: "h" },
     port: { type: "string" },
     hostname: { type: "string" },
+    "allow-host": { type: "string", multiple: true },
     "sessions-dir": { type: "string" },
     store: { type: "string" },
     workspace: { type: "string" },
@@ -81,6 +96,7 @@ function parseServeArgs(argv: string[]): ServeArgs {
     "wire-api": { type: "string" },
     policy: { type: "string" },
     "approval-timeout": { type: "string" },
+    "headers-timeout": { type: "string" },
     "compact-threshold": { type: "string" },
     "max-message-chars": { type: "string" },
   });
@@ -93,6 +109,7 @@ function parseServeArgs(argv: string[]): ServeArgs {
     help: values.help === true,
     port,
     hostname: values.hostname ?? "127.0.0.1",
+    allowedHosts: allowedHosts(values["allow-host"] ?? [], values.hostname),
     sessionsDir: values["sessions-dir"],
     store: values.store,
     workspace: values.workspace,
@@ -100,9 +117,26 @@ function parseServeArgs(argv: string[]): ServeArgs {
     wireApi: parseWireApi(values["wire-api"]),
     policy: parsePolicy(values.policy),
     timeout: parsePositiveInt("approval-timeout", values["approval-timeout"]) ?? 300,
+    headersTimeout: parsePositiveInt("headers-timeout", values["headers-timeout"]) ?? 10,
     compactThreshold: parsePositiveInt("compact-threshold", values["compact-threshold"]),
     maxMessageChars: parsePositiveInt("max-message-chars", values["max-message-chars"]),
   };
+}
+
+/** The `--allow-host` values, checked, and the `--hostname` when it names one interface. */
+function allowedHosts(values: string[], hostname: string | undefined): string[] {
+  for (const value of values) {
+    if (parseHost(value) === undefined) {
+      throw new UsageError(
+        `Invalid --allow-host "${value}": expected a host name or address, optionally with :port`,
+      );
+    }
+  }
+  if (hostname === undefined || ["0.0.0.0", "::", "[::]"].includes(hostname)) return values;
+  return [
+    ...values,
+    hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname,
+  ];
 }
 
 /** Serves until Ctrl-C. */
@@ -112,22 +146,29 @@ async function serve(
   store: SessionStore,
 ): Promise<void> {
   const stopping = new AbortController();
-  const handler = createServerHandler({
-    connection,
-    wireApi: args.wireApi,
-    policy: args.policy,
-    store,
-    workspace: args.workspace,
-    approvals: new ApprovalRegistry({ timeoutMs: args.timeout * 1000 }),
-    compactor: createCompactor({ threshold: args.compactThreshold }),
-    maxMessageChars: args.maxMessageChars,
-    commandFor: resumeCommand,
-    signal: stopping.signal,
-  });
-  const server = Deno.serve({
+  const handlerOn = (port: number) =>
+    createServerHandler({
+      port,
+      allowedHosts: args.allowedHosts,
+      connection,
+      wireApi: args.wireApi,
+      policy: args.policy,
+      store,
+      workspace: args.workspace,
+      approvals: new ApprovalRegistry({ timeoutMs: args.timeout * 1000 }),
+      compactor: createCompactor({ threshold: args.compactThreshold }),
+      maxMessageChars: args.maxMessageChars,
+      commandFor: resumeCommand,
+      signal: stopping.signal,
+    });
+  let handler: ((request: Request) => Promise<Response>) | undefined;
+  const server = await serveHttp({
     hostname: args.hostname,
     port: args.port,
+    headersTimeoutMs: args.headersTimeout * 1000,
     onListen: ({ hostname, port }) => {
+      // The handler must know the port it was given (0: any free one) to check Hosts.
+      handler = handlerOn(port);
       const base = `http://${hostname}:${port}`;
       console.log(
         `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider}, ${connection.baseURL})`,
@@ -138,15 +179,22 @@ async function serve(
         `try: curl -N -X POST ${base}/api/agent/stream -H 'content-type: application/json' -d '{"message":"list the files"}'`,
       );
     },
-  }, handler);
+  }, (request) => handler!(request));
   const stop = () => {
     // Live pages' event streams never end by themselves; the server waits for them.
     stopping.abort();
     server.shutdown();
   };
+  // SIGTERM ends the process at once, as it always did, leaving no socket folder behind.
+  const end = () => {
+    server.removeSocketSync();
+    Deno.exit(143);
+  };
   Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", end);
   await server.finished;
   Deno.removeSignalListener("SIGINT", stop);
+  Deno.removeSignalListener("SIGTERM", end);
 }
 
 /** Runs the server until Ctrl-C; returns the exit code. */

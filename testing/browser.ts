@@ -69,20 +69,29 @@ export interface TestBrowser extends AsyncDisposable {
   open(url: string, options?: OpenOptions): Promise<OpenedPage>;
 }
 
+/** How the browser is started. */
+export interface StartOptions {
+  /**
+   * More Chromium flags, after {@linkcode CHROMIUM_ARGS}: e.g.
+   * `--host-resolver-rules=MAP rebind.test 127.0.0.1`, a name that resolves to loopback.
+   */
+  args?: readonly string[];
+}
+
 /**
  * Starts the system Chromium headless with a fresh profile (`--user-data-dir` in a temp
  * folder). Start one per test file: a start takes about half a second.
  *
  * @throws {Error} when Chromium is missing ({@linkcode hasChromium} tells first)
  */
-export async function startBrowser(): Promise<TestBrowser> {
+export async function startBrowser(options: StartOptions = {}): Promise<TestBrowser> {
   const profile = await Deno.makeTempDir({ prefix: "turnlog-chromium-" });
   let browser: Browser;
   try {
     browser = await puppeteer.launch({
       executablePath: chromiumPath(),
       headless: true,
-      args: [...CHROMIUM_ARGS, `--user-data-dir=${profile}`],
+      args: [...CHROMIUM_ARGS, ...options.args ?? [], `--user-data-dir=${profile}`],
       defaultViewport: { width: 1280, height: 900 },
       timeout: 20_000,
     });

@@ -293,8 +293,14 @@ Deno.test("10. the HTTP route limits bodies and messages, and refuses a malforme
     workspace: dir.path,
     maxMessageChars: 100,
   });
-  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-    handler(new Request(`http://localhost${path}`, { method: "POST", body, headers }));
+  const post = (path: string, body: string) =>
+    handler(
+      new Request(`http://localhost${path}`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json" },
+      }),
+    );
   const long = await post("/api/agent/stream", JSON.stringify({ message: "x".repeat(101) }));
   assertEquals(long.status, 413);
   assertMatch(

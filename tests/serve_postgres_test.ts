@@ -164,7 +164,7 @@ Deno.test({
       commandFor: resumeCommand,
       pollMs: 20,
     });
-    const get = (path: string) => handler(new Request(`http://turnlog.test${path}`));
+    const get = (path: string) => handler(new Request(`http://127.0.0.1:8787${path}`));
     const list = parsePage(await (await get("/")).text());
     assertEquals(attributes(list, ".sessions li", "data-session-id"), [
       second.sessionId,
@@ -212,7 +212,7 @@ Deno.test({
 /** A turn posted to the handler, read to its end. */
 async function postTurn(handler: (request: Request) => Promise<Response>, sessionId: string) {
   const response = await handler(
-    new Request("http://turnlog.test/api/agent/stream", {
+    new Request("http://127.0.0.1:8787/api/agent/stream", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ message: "what did I ask?", sessionId }),

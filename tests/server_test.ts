@@ -5,7 +5,7 @@ import { waitFor } from "../testing/wait.ts";
 import { eventOf, fileRecords, harness, labels } from "./_runtime_helpers.ts";
 import { ApprovalRegistry } from "../src/runtime/mod.ts";
 import type { RunEvent } from "../src/runtime/mod.ts";
-import { createAgentHandler, formatSseEvent } from "../src/server/mod.ts";
+import { APPROVAL_TOKEN_HEADER, createAgentHandler, formatSseEvent } from "../src/server/mod.ts";
 import { createCompactor } from "../src/runtime/mod.ts";
 
 /** Serves the agent routes over real HTTP on a free loopback port. */
@@ -65,10 +65,10 @@ async function collect(response: Response): Promise<RunEvent[]> {
   return events;
 }
 
-function post(url: string, body: unknown): Promise<Response> {
+function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
@@ -122,6 +122,8 @@ Deno.test("SSE: an approval is answered over HTTP (approve, then deny)", async (
     const response = await post(`${s.base}/api/agent/stream`, {
       message: `write ${decision}.txt with 'yes'`,
     });
+    const token = response.headers.get(APPROVAL_TOKEN_HEADER);
+    assert(token !== null && /^[0-9a-f]{64}$/.test(token), `a token: ${token}`);
     const events: RunEvent[] = [];
     for await (const event of sseEvents(response)) {
       events.push(event);
@@ -129,6 +131,7 @@ Deno.test("SSE: an approval is answered over HTTP (approve, then deny)", async (
         const answer = await post(
           `${s.base}/api/agent/approvals/${event.runId}/${event.callId}`,
           { decision },
+          { [APPROVAL_TOKEN_HEADER]: token },
         );
         assertEquals(await answer.json(), { ok: true, approved: decision === "approve" });
       }
@@ -163,10 +166,15 @@ Deno.test("SSE: an unanswered approval times out as a denial", async () => {
 
 Deno.test("approval route and bad requests answer with clear JSON errors", async () => {
   await using s = await serve();
-  const unknown = await post(`${s.base}/api/agent/approvals/r1/c1`, { decision: "approve" });
+  const token = { [APPROVAL_TOKEN_HEADER]: "0".repeat(64) };
+  const unknown = await post(`${s.base}/api/agent/approvals/r1/c1`, { decision: "approve" }, token);
   assertEquals(unknown.status, 404);
   assertEquals(await unknown.json(), { error: "No approval is pending for run r1, call c1" });
-  const badDecision = await post(`${s.base}/api/agent/approvals/r1/c1`, { decision: "maybe" });
+  const badDecision = await post(
+    `${s.base}/api/agent/approvals/r1/c1`,
+    { decision: "maybe" },
+    token,
+  );
   assertEquals(badDecision.status, 400);
   await badDecision.body?.cancel();
   const notJson = await post(`${s.base}/api/agent/stream`, "{");

@@ -5,7 +5,7 @@ import { countIo } from "../testing/io_counter.ts";
 import { pageHeaders } from "../src/html/mod.ts";
 import { createServerHandler, createSessionBrowserHandler } from "../src/server/mod.ts";
 
-const ORIGIN = "http://turnlog.test";
+const ORIGIN = "http://127.0.0.1:8787";
 
 function get(
   handler: (request: Request) => Promise<Response>,
@@ -149,7 +149,10 @@ Deno.test("createSessionBrowserHandler() answers 404, 400, 300, 405 with pages, 
   const links = attributes(parsePage(await ambiguous.text()), ".links a", "href");
   assertEquals(links, [`/sessions/${second.sessionId}`, `/sessions/${first.sessionId}`, "/"]);
 
-  const post = await get(handler, "/", { method: "POST" });
+  const post = await get(handler, "/", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+  });
   assertStrictEquals(post.status, 405);
   assertStrictEquals(post.headers.get("allow"), "GET, HEAD");
   await post.body?.cancel();

@@ -5,6 +5,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
+import { concatBytes } from "../io/mod.ts";
 
 /** A JSON response. */
 export function jsonResponse(status: number, body: unknown, headers: HeadersInit = {}): Response {
@@ -64,17 +65,7 @@ async function bodyText(request: Request, maxBytes: number): Promise<string> {
     if (size > maxBytes) throw tooLarge();
     chunks.push(chunk);
   }
-  return new TextDecoder().decode(concat(chunks, size));
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return new TextDecoder().decode(concatBytes(chunks, size));
 }
 
 /**

@@ -27,8 +27,11 @@ export function concatBytes(parts: readonly Uint8Array[], length?: number): Uint
   return out;
 }
 
-/** Writes every byte of `data` at the file's current position. */
-export async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
+/** Writes every byte of `data` at the file's current position (or to a connection). */
+export async function writeAll(
+  file: { write(data: Uint8Array): Promise<number> },
+  data: Uint8Array,
+): Promise<void> {
   let written = 0;
   while (written < data.length) written += await file.write(data.subarray(written));
 }

@@ -1,7 +1,8 @@
 /**
  * The agent route: `POST /api/agent/stream` runs one turn and streams its events as
  * Server-Sent Events (`event: <type>` / `data: <json>`); `POST
- * /api/agent/approvals/<runId>/<callId>` answers a pending approval.
+ * /api/agent/approvals/<runId>/<callId>` answers a pending approval, only with the token the
+ * run's stream came with. Every request passes the checks of `accessRefusal` first.
  *
  * @module
  */
@@ -16,6 +17,8 @@ import {
   type SseEvent,
   sseResponse,
 } from "../http/mod.ts";
+import { type AccessOptions, accessRefusal } from "./_access.ts";
+import { APPROVAL_TOKEN_HEADER, RunTokens } from "./_run_tokens.ts";
 import { firstIssue, type Policy, type WireApi } from "../record/mod.ts";
 import {
   ApprovalRegistry,
@@ -52,8 +55,8 @@ const ApprovalBodySchema: z.ZodType<ApprovalBody> = z.object({
   reason: z.string().optional(),
 });
 
-/** What the handler runs turns with. */
-export interface AgentHandlerOptions {
+/** What the handler runs turns with, and which Hosts it answers. */
+export interface AgentHandlerOptions extends AccessOptions {
   /** The model endpoint every turn talks to. */
   connection: ModelConnection;
   /** The model of new sessions; absent: the connection's. */
@@ -109,7 +112,11 @@ async function parseBody<T>(
   return parsed.data;
 }
 
-function streamTurn(options: AgentHandlerOptions, approvals: ApprovalRegistry) {
+function streamTurn(
+  options: AgentHandlerOptions,
+  approvals: ApprovalRegistry,
+  tokens: RunTokens,
+) {
   const maxChars = options.maxMessageChars ?? MAX_MESSAGE_CHARS;
   // A character is at most 4 bytes of UTF-8 (6 in a JSON escape); JSON adds the rest.
   const maxBytes = maxChars * 6 + BODY_OVERHEAD;
@@ -123,6 +130,7 @@ function streamTurn(options: AgentHandlerOptions, approvals: ApprovalRegistry) {
       );
     }
     const controller = new AbortController();
+    const issued = tokens.issue(approvals);
     const events = runTurn({
       message: body.message,
       sessionId: body.sessionId,
@@ -133,26 +141,33 @@ function streamTurn(options: AgentHandlerOptions, approvals: ApprovalRegistry) {
       wireApi: options.wireApi,
       policy: body.sessionId === undefined ? options.policy : undefined,
       workspace: options.workspace,
-      approver: approvals.approver,
+      approver: issued.approver,
       signal: controller.signal,
       maxRounds: options.maxRounds,
       compactor: options.compactor,
     });
     const frames = (async function* () {
-      for await (const event of events) yield frame(event);
+      try {
+        for await (const event of events) yield frame(event);
+      } finally {
+        issued.forget();
+      }
     })();
     return sseResponse(frames, {
+      headers: { [APPROVAL_TOKEN_HEADER]: issued.token },
       async onCancel() {
         controller.abort();
         // Let the run finish its records (cancelled outputs, run_finished).
         for await (const _ of events) { /* drained */ }
+        issued.forget();
       },
     });
   };
 }
 
-function answerApproval(approvals: ApprovalRegistry) {
+function answerApproval(approvals: ApprovalRegistry, tokens: RunTokens) {
   return async (request: Request, runId: string, callId: string): Promise<Response> => {
+    tokens.check(request, runId);
     const body = await parseBody(request, ApprovalBodySchema, {
       maxBytes: BODY_OVERHEAD,
       hint: ' (send {"decision": "approve"} or {"decision": "deny"})',
@@ -160,7 +175,7 @@ function answerApproval(approvals: ApprovalRegistry) {
     const approved = body.decision === "approve";
     const reason = body.reason ??
       (approved ? "approved through the approval route" : "denied through the approval route");
-    if (!approvals.resolve(runId, callId, { approved, reason })) {
+    if (!tokens.has(runId) || !approvals.resolve(runId, callId, { approved, reason })) {
       throw new HttpError(404, `No approval is pending for run ${runId}, call ${callId}`);
     }
     return jsonResponse(200, { ok: true, approved });
@@ -174,18 +189,21 @@ function post(request: Request): void {
 }
 
 /**
- * The request handler of the agent routes. A client that disconnects cancels its run (the run
- * still records how it ended).
+ * The request handler of the agent routes. A request refused by `accessRefusal` is answered
+ * 403; a client that disconnects cancels its run (the run still records how it ended).
  */
 export function createAgentHandler(
   options: AgentHandlerOptions,
 ): (request: Request) => Promise<Response> {
   const approvals = options.approvals ?? new ApprovalRegistry();
-  const stream = streamTurn(options, approvals);
-  const approve = answerApproval(approvals);
+  const tokens = new RunTokens();
+  const stream = streamTurn(options, approvals, tokens);
+  const approve = answerApproval(approvals, tokens);
   return async (request) => {
     const url = new URL(request.url);
     try {
+      const refused = accessRefusal(request, options);
+      if (refused !== undefined) throw new HttpError(403, refused);
       if (url.pathname === "/api/agent/stream") {
         post(request);
         return await stream(request);

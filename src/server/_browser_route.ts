@@ -1,7 +1,8 @@
 /**
  * The session browser: `GET /` lists the store's sessions newest first, `GET /sessions/<id>`
  * is a session's page, live through `GET /sessions/<id>/events` (Server-Sent Events). Every
- * page is self-contained and goes out under the strict policy of `pageHeaders()`.
+ * page is self-contained and goes out under the strict policy of `pageHeaders()`. A request
+ * `accessRefusal` refuses (a Host serve does not serve) is a 403 page.
  *
  * @module
  */
@@ -23,10 +24,14 @@ import {
   type SessionLocation,
   type SessionStore,
 } from "../store/mod.ts";
+import { type AccessOptions, accessRefusal } from "./_access.ts";
 import { sessionChanges, storeChanges } from "./_session_events.ts";
 
-/** What the session browser serves, and how its live pages are kept up to date. */
-export interface SessionBrowserOptions {
+/**
+ * What the session browser serves, to which Hosts, and how its live pages are kept up to
+ * date.
+ */
+export interface SessionBrowserOptions extends AccessOptions {
   /** The sessions root. @default `$TURNLOG_SESSIONS_DIR`, else `./sessions` */
   sessionsDir?: string | undefined;
   /** The store of the sessions (see `openStore`); absent: the file store at `sessionsDir`. */
@@ -155,6 +160,8 @@ export function createSessionBrowserHandler(
   return async (request) => {
     const path = new URL(request.url).pathname;
     try {
+      const refused = accessRefusal(request, options);
+      if (refused !== undefined) throw new PageError(403, "Forbidden", refused);
       if (request.method !== "GET" && request.method !== "HEAD") {
         const error = new PageError(405, "Method not allowed", `Use GET for ${path}`);
         return messageResponse(error, { allow: "GET, HEAD" });

@@ -1,13 +1,18 @@
 /**
  * The server's routes: `POST /api/agent/stream` runs a turn and streams its events as
- * Server-Sent Events, approvals are answered over HTTP, and the session browser lists the
- * sessions and shows each as a live page. Request handlers only: they take a `Request` and
- * return a `Response`; `cli/serve.ts` puts them on a port.
+ * Server-Sent Events, approvals are answered over HTTP with the run's token, and the session
+ * browser lists the sessions and shows each as a live page. Every request must name a Host
+ * serve serves; one that changes state must come from serve's own origin as JSON. The
+ * handlers take a `Request` and return a `Response`; `serveHttp` puts one on a port with a
+ * deadline for each connection's headers, as `cli/serve.ts` does.
  *
  * @module
  */
-export type { SseComment, SseEvent } from "../http/mod.ts";
+export type { ServedHttp, ServeHttpOptions, SseComment, SseEvent } from "../http/mod.ts";
+export { serveHttp } from "../http/mod.ts";
+export * from "./_access.ts";
 export * from "./_agent_route.ts";
 export * from "./_browser_route.ts";
 export * from "./_handler.ts";
+export { APPROVAL_TOKEN_HEADER } from "./_run_tokens.ts";
 export * from "./_session_events.ts";
