@@ -29,9 +29,22 @@ export function oneRootAtMost(
 
 /**
  * The `--help` lines of the home flags, each `  --flag   <what>` with the flag padded to
- * `width` and `what` worded by the command.
+ * `width` and `what` worded by the command, wrapped at `columns`.
  */
-export function homeFlagsHelp(what: (adapter: FormatAdapter) => string, width = 21): string {
-  return ADAPTERS.map((adapter) => `  ${`--${adapter.flag}`.padEnd(width)}${what(adapter)}`)
-    .join("\n");
+export function homeFlagsHelp(
+  what: (adapter: FormatAdapter) => string,
+  width = 21,
+  columns = 92,
+): string {
+  const indent = " ".repeat(width + 2);
+  return ADAPTERS.map((adapter) => {
+    const lines = [`  ${`--${adapter.flag}`.padEnd(width)}`];
+    for (const word of what(adapter).split(" ")) {
+      const last = lines.length - 1;
+      const fresh = lines[last]!.length === indent.length;
+      if (!fresh && lines[last]!.length + 1 + word.length > columns) lines.push(indent + word);
+      else lines[last] += (fresh ? "" : " ") + word;
+    }
+    return lines.join("\n");
+  }).join("\n");
 }

@@ -39,8 +39,11 @@ session_meta records where it came from. Prints the new id and the command that 
 it: ./denow task resume --session <id prefix> "..."
 
 Options:
-${homeFlagsHelp((adapter) => `find the id in ${adapter.shortTool}'s sessions`)}
-                       (${homeWhere()})
+${
+  homeFlagsHelp((adapter) =>
+    `find the id in ${adapter.shortTool}'s sessions (${adapter.home.described})`
+  )
+}
   --sessions-dir DIR   a Codex sessions root or a Claude Code projects root: where the id
                        is found; a turnlog sessions root: where the new session goes
   --to DIR             the turnlog sessions root the new session goes to (default:
@@ -57,11 +60,6 @@ unique id prefix, looked for in both tools' homes unless a flag names one. A fil
 another tool's session, or holds no conversation, is not imported (exit 2).
 
 ${EXIT_CODES_HELP}`;
-
-/** Where each home flag looks, in words. */
-function homeWhere(): string {
-  return ADAPTERS.map((adapter) => `--${adapter.flag}: ${adapter.home.described}`).join("; ");
-}
 
 function parseImportArgs(argv: string[]) {
   const { values, positionals } = parseFlags(argv, {

@@ -56,9 +56,9 @@ export interface FormatListing {
  * listed, checked and repaired, and the words a person reads about them. An adapter's folder
  * under `src/formats/` exports it from its `mod.ts`; `src/formats/registry.ts` lists it.
  */
-export interface FormatAdapter {
+export interface FormatAdapter<Name extends string = string> {
   /** The format's name in reports and records (`codex`, `claude-code`): lowercase, `-`. */
-  readonly name: string;
+  readonly name: Name;
   /** The tool, for people: `Codex CLI`, `Claude Code`. */
   readonly tool: string;
   /** The tool in a sentence: `Codex` ("Codex's check passes"), `Claude Code`. */

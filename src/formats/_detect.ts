@@ -7,14 +7,14 @@
  */
 import { isObject, type Json } from "./_line.ts";
 import { judgeTurnlogLine, namesTurnlogFile } from "./_turnlog.ts";
-import { type SessionFormat, type SessionState, TURNLOG_FORMAT } from "./_types.ts";
+import { type SessionState, TURNLOG_FORMAT } from "./_types.ts";
 import type { FormatAdapter } from "./_adapter.ts";
-import { adapterOf, ADAPTERS, fileNounOf, toolsInWords } from "./registry.ts";
+import { adapterOf, ADAPTERS, fileNounOf, type KnownFormat, toolsInWords } from "./registry.ts";
 
 /** The format a file is in, and how it showed. */
 export interface DetectedFormat {
-  /** The format. */
-  format: SessionFormat;
+  /** The format: `turnlog` or an adapter's name. */
+  format: KnownFormat;
   /** `empty` and `metadata-only` are told only when the head read covers the whole file. */
   state: SessionState;
   /** The line that told the format, or null when the file name did (an empty file). */
@@ -23,10 +23,7 @@ export interface DetectedFormat {
   evidence: string;
 }
 
-/**
- * A file in no format turnlog reads, and the one reason why (tell it apart with
- * `"reason" in detected`: a format's name is a string).
- */
+/** A file in no format turnlog reads, and the one reason why. */
 export interface UnknownFormat {
   /** No format turnlog reads. */
   format: "unknown";
@@ -43,7 +40,7 @@ export interface DetectOptions {
   headBytes?: number;
 }
 
-type Verdict = { format: SessionFormat; metadata: boolean; evidence: string } | undefined;
+type Verdict = { format: KnownFormat; metadata: boolean; evidence: string } | undefined;
 
 /** What one parsed line says about the format, if anything: turnlog's own first, then each adapter. */
 function judge(value: Json): Verdict {
@@ -58,7 +55,7 @@ function judge(value: Json): Verdict {
 
 /** The format an empty file's name and folder suggest. */
 function byName(path: string): DetectedFormat | undefined {
-  const empty = (format: SessionFormat): DetectedFormat => ({
+  const empty = (format: KnownFormat): DetectedFormat => ({
     format,
     state: "empty",
     line: null,
@@ -98,7 +95,7 @@ function describe(text: string, value: unknown): string {
  * @example
  * ```ts ignore
  * const detected = await detectFormat("rollout-2026-02-23T12-40-23-019c8a4c.jsonl");
- * if ("reason" in detected) console.error(detected.reason);
+ * if (detected.format === "unknown") console.error(detected.reason);
  * ```
  */
 export async function detectFormat(

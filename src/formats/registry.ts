@@ -17,13 +17,16 @@ import { claudeCodeAdapter } from "./claude_code/mod.ts";
 import { codexAdapter } from "./codex/mod.ts";
 
 /** Every other tool's format, in the order detection asks them. */
-export const ADAPTERS: readonly FormatAdapter[] = [
+export const ADAPTERS = [
   codexAdapter,
   claudeCodeAdapter,
-];
+] as const satisfies readonly FormatAdapter[];
+
+/** Every format turnlog reads, by name: `turnlog` and each adapter's (`codex`, `claude-code`). */
+export type KnownFormat = typeof TURNLOG_FORMAT | (typeof ADAPTERS)[number]["name"];
 
 /** Every format's name: turnlog's own first, then each adapter's. */
-export const FORMAT_NAMES: readonly [SessionFormat, ...SessionFormat[]] = [
+export const FORMAT_NAMES: readonly [KnownFormat, ...KnownFormat[]] = [
   TURNLOG_FORMAT,
   ...ADAPTERS.map((adapter) => adapter.name),
 ];
@@ -52,7 +55,7 @@ export function adapterOf(format: SessionFormat): FormatAdapter | undefined {
  * @throws {ForeignSessionError} when no adapter has that name
  */
 export function adapterFor(format: ForeignFormat): FormatAdapter {
-  const adapter = ADAPTERS.find((adapter) => adapter.name === format);
+  const adapter: FormatAdapter | undefined = ADAPTERS.find((adapter) => adapter.name === format);
   if (adapter === undefined) {
     throw new ForeignSessionError(
       `No adapter reads the format ${JSON.stringify(format)} (known: ${FORMAT_NAMES.join(", ")})`,

@@ -74,7 +74,7 @@ async function holdsProjects(dir: string): Promise<boolean> {
 }
 
 /** Claude Code transcripts: `$CLAUDE_CONFIG_DIR/projects/<project>/<session id>.jsonl`. */
-export const claudeCodeAdapter: FormatAdapter = {
+export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   name: "claude-code",
   tool: "Claude Code",
   shortTool: "Claude Code",

@@ -66,7 +66,7 @@ function codexNotes(facts: ForeignFacts): string[] {
 }
 
 /** Codex CLI rollouts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl`. */
-export const codexAdapter: FormatAdapter = {
+export const codexAdapter: FormatAdapter<"codex"> = {
   name: "codex",
   tool: "Codex CLI",
   shortTool: "Codex",
