@@ -94,7 +94,7 @@ export class ForeignRepairError extends TurnlogError {
   /** An error naming the file. */
   constructor(path: string, options?: ErrorOptions) {
     super(
-      "session_file",
+      "usage",
       `Repair plan of ${path}: another tool's file is planned from the file (planFileRepair)`,
       options,
     );
