@@ -136,3 +136,11 @@ export function parseResumeArgs(argv: string[]): ResumeArgs {
   }
   return args;
 }
+
+/**
+ * Whether a command's argument names a file rather than a session id: it contains `/` (or
+ * `\\`) or ends in `.jsonl`.
+ */
+export function isPath(target: string): boolean {
+  return target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
+}

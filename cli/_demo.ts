@@ -21,8 +21,8 @@ import type { ResumeArgs } from "./_args.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
 import { shortestUniquePrefix } from "../src/store/mod.ts";
 import { EventPrinter, styles } from "./_render.ts";
-import { colorEnabled } from "../src/text/mod.ts";
 import { CHECKOUT_TASK, TASK } from "./_commands.ts";
+import { colorFor, stdout } from "./_output.ts";
 
 /** The records of a session file grouped by turn (the records before the first turn_context go first). */
 async function recordsByTurn(path: string): Promise<SessionRecord[][]> {
@@ -147,7 +147,7 @@ ${demo.s.bold("Next")}     ${TASK} resume ${dir}--session ${prefix} "read notes.
 
 /** Runs the demo; returns the exit code. */
 export async function runDemo(): Promise<number> {
-  const colour = colorEnabled();
+  const colour = colorFor(stdout);
   const s = styles(colour);
   const out = (text = "") => console.log(text);
   const step = (n: number, text: string) => out(`\n${s.bold(s.blue(`[${n}]`))} ${s.bold(text)}`);

@@ -26,10 +26,10 @@ import {
   type SessionStore,
   storeFromEnvironment,
 } from "../src/store/mod.ts";
-import { colorEnabled, formatBytes } from "../src/text/mod.ts";
-import { parsePositiveInt, UsageError } from "./_args.ts";
+import { formatBytes } from "../src/text/mod.ts";
+import { isPath, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
-import { printPieces, type Sink, stderr } from "./_output.ts";
+import { colorFor, printPieces, type Sink, stderr } from "./_output.ts";
 
 /** The inspect flags this module reads (it may set `sessions-dir`). */
 export interface StoreInspectFlags {
@@ -47,14 +47,11 @@ export interface StoreInspectFlags {
   repair?: boolean | undefined;
 }
 
-const isPath = (target: string) =>
-  target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
-
 /** How the text views render: colours on a terminal only (a captured sink is not one). */
-function renderOptions(values: StoreInspectFlags): RenderOptions {
+function renderOptions(values: StoreInspectFlags, out: Sink): RenderOptions {
   const full = values.full === true;
   return {
-    color: colorEnabled(),
+    color: colorFor(out),
     ...(full ? { textChars: Number.MAX_SAFE_INTEGER, textLines: Number.MAX_SAFE_INTEGER } : {}),
   };
 }
@@ -150,7 +147,7 @@ async function show(
   }
   const report = await inspectStoredSession(store, location, options);
   if (values.json) await printPieces(out, [...reportJsonPieces(report), "\n"]);
-  else await out(renderReport(report, renderOptions(values)));
+  else await out(renderReport(report, renderOptions(values, out)));
   return report.healthy ? 0 : 1;
 }
 
@@ -166,7 +163,7 @@ async function list(
   await out(
     values.json
       ? JSON.stringify(listing, null, 2) + "\n"
-      : renderListing(listing, renderOptions(values)),
+      : renderListing(listing, renderOptions(values, out)),
   );
   return 0;
 }

@@ -1,10 +1,12 @@
 /**
- * Where the CLIs write: stdout and stderr, whole writes, and a reader that went away (`| head`)
- * is not an error of ours. Once a stream's pipe is closed, later writes to it are dropped, so
- * the work behind them (a turn appending to its session) goes on to its end.
+ * Where the CLIs write, the one writer: stdout and stderr, whole writes, and a reader that went
+ * away (`| head`) is not an error of ours. Once a stream's pipe is closed, later writes to it
+ * are dropped, so the work behind them (a turn appending to its session) goes on to its end.
+ * The one decision of colour too: stdout on a terminal, never a captured sink.
  *
  * @module
  */
+import { colorEnabled } from "../src/text/mod.ts";
 
 const encoder = new TextEncoder();
 
@@ -34,6 +36,29 @@ export const stderr: Write = writerTo(Deno.stderr);
 
 /** Where a command writes a long output: stdout, or what a test captures. */
 export type Sink = (text: string) => Promise<void>;
+
+/** Standard output as a sink (written whole at once, a closed pipe ignored). */
+export const stdoutSink: Sink = (text) => Promise.resolve(stdout(text));
+/** Standard error as a sink. */
+export const stderrSink: Sink = (text) => Promise.resolve(stderr(text));
+
+/**
+ * Whether what goes to `out` is coloured: only standard output, only on a terminal, never with
+ * `NO_COLOR` set; never a sink or writer a test captures.
+ */
+export function colorFor(out: Sink | Write): boolean {
+  return (out === stdoutSink || out === stdout) && colorEnabled("stdout");
+}
+
+/**
+ * A synchronous writer onto a sink, for a view written piece by piece as it is made: standard
+ * output written at once; another sink in order, finished once `done` resolves.
+ */
+export function syncWriterTo(out: Sink): { write: Write; done: () => Promise<void> } {
+  if (out === stdoutSink) return { write: stdout, done: () => Promise.resolve() };
+  let chain = Promise.resolve();
+  return { write: (text) => void (chain = chain.then(() => out(text))), done: () => chain };
+}
 
 /** Prints text given in pieces, a few at a time, never as one string. */
 export async function printPieces(out: Sink, pieces: Iterable<string>): Promise<void> {

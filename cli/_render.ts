@@ -5,8 +5,8 @@
  * @module
  */
 import type { RunEvent, RunEventOf } from "../src/runtime/mod.ts";
-import { stdout } from "./_output.ts";
-import { clipLines, colorEnabled, painter, plural, type Style, visible } from "../src/text/mod.ts";
+import { colorFor, stdout } from "./_output.ts";
+import { clipLines, painter, plural, type Style, visible } from "../src/text/mod.ts";
 
 /** Styles as functions, plain when colour is off. */
 export function styles(enabled: boolean) {
@@ -35,7 +35,7 @@ export class EventPrinter {
 
   constructor(options: { write?: (text: string) => void; colour?: boolean } = {}) {
     this.#write = options.write ?? stdout;
-    this.#s = styles(options.colour ?? colorEnabled());
+    this.#s = styles(options.colour ?? colorFor(this.#write));
   }
 
   #line(text: string): void {

@@ -19,10 +19,9 @@ import {
   terminalApprover,
 } from "../src/runtime/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
-import { colorEnabled } from "../src/text/mod.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
-import { stdout, type Write } from "./_output.ts";
+import { colorFor, stdout, type Write } from "./_output.ts";
 import { EventPrinter, styles } from "./_render.ts";
 import { fail } from "./_voice.ts";
 
@@ -104,7 +103,7 @@ async function runAndPrint(
   const { sessionId, store } = target;
   const controller = new AbortController();
   const stop = onInterrupt(controller);
-  const printer = new EventPrinter({ write, colour: write === stdout && colorEnabled() });
+  const printer = new EventPrinter({ write, colour: colorFor(write) });
   let started: RunEventOf<"run_started"> | undefined;
   let terminal: RunEvent | undefined;
   // A resumed turn keeps the session's model unless one was chosen (flag or OPENAI_MODEL).
@@ -223,7 +222,7 @@ async function turnOnStore(
   const terminal = result.terminal;
   result.recordsAfter = terminal && "recordCount" in terminal ? terminal.recordCount : undefined;
   if (!args.json) {
-    const colour = write === stdout && colorEnabled();
+    const colour = colorFor(write);
     write(await summary(store, result.started, { recordsAfter: result.recordsAfter, colour }));
   }
   return result;

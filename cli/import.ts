@@ -6,7 +6,14 @@
  * @module
  */
 import { errorKind } from "../src/errors/mod.ts";
-import { detectFormat, foreignSource } from "../src/formats/mod.ts";
+import {
+  adapterOf,
+  ADAPTERS,
+  detectFormat,
+  fileNounOf,
+  foreignSource,
+  foreignToolsInWords,
+} from "../src/formats/mod.ts";
 import { type ImportedSession, importSession, locateForeignSession } from "../src/import/mod.ts";
 import {
   importTurnlogFile,
@@ -15,8 +22,9 @@ import {
   storeFromEnvironment,
 } from "../src/store/mod.ts";
 import { formatNumber, plural } from "../src/text/mod.ts";
-import { parseFlags, UsageError } from "./_args.ts";
+import { isPath, parseFlags, UsageError } from "./_args.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
+import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
 import { stdout } from "./_output.ts";
 import { EXIT_CODES_HELP, fail, hintFor } from "./_voice.ts";
 
@@ -31,10 +39,11 @@ session_meta records where it came from. Prints the new id and the command that 
 it: ${TASK} resume --session <id prefix> "..."
 
 Options:
-  --codex              find the id in Codex's sessions ($CODEX_HOME/sessions, else
-                       ~/.codex/sessions)
-  --claude             find the id in Claude Code's projects ($CLAUDE_CONFIG_DIR/projects,
-                       else ~/.claude/projects)
+${
+  homeFlagsHelp((adapter) =>
+    `find the id in ${adapter.shortTool}'s sessions (${adapter.home.described})`
+  )
+}
   --sessions-dir DIR   a Codex sessions root or a Claude Code projects root: where the id
                        is found; a turnlog sessions root: where the new session goes
   --to DIR             the turnlog sessions root the new session goes to (default:
@@ -52,13 +61,9 @@ another tool's session, or holds no conversation, is not imported (exit 2).
 
 ${EXIT_CODES_HELP}`;
 
-const isPath = (target: string) =>
-  target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
-
 function parseImportArgs(argv: string[]) {
   const { values, positionals } = parseFlags(argv, {
-    codex: { type: "boolean" },
-    claude: { type: "boolean" },
+    ...HOME_FLAGS,
     "sessions-dir": { type: "string" },
     to: { type: "string" },
     store: { type: "string" },
@@ -73,10 +78,7 @@ function parseImportArgs(argv: string[]) {
         : `Expected one session, got ${positionals.length}: ${positionals.join(" ")}`,
     );
   }
-  const roots = (["codex", "claude", "sessions-dir"] as const).filter((f) =>
-    values[f] !== undefined
-  );
-  if (roots.length > 1) throw new UsageError(`--${roots[0]} and --${roots[1]} do not go together`);
+  oneRootAtMost(values);
   if (values.to !== undefined && values.store !== undefined) {
     throw new UsageError("--to and --store do not go together: --store takes a folder too");
   }
@@ -88,29 +90,20 @@ type Values = ReturnType<typeof parseImportArgs>["values"];
 /** The source file and the turnlog root the new session goes to. */
 async function plan(target: string, values: Values): Promise<{ path: string; root?: string }> {
   const dir = values["sessions-dir"];
-  const source = await foreignSource({
-    sessionsDir: dir,
-    codex: values.codex,
-    claude: values.claude,
-  });
+  const home = homeAdapter(values)?.name;
+  const source = await foreignSource({ sessionsDir: dir, home });
   // A folder that holds no other tool's sessions is where the new one goes.
   const toDir = values.to ?? (source === undefined ? dir : undefined);
   if (values.to !== undefined && dir !== undefined && source === undefined) {
     throw new UsageError(
-      `--sessions-dir ${dir} holds no Codex or Claude Code sessions; with --to, name one`,
+      `--sessions-dir ${dir} holds no ${foreignToolsInWords()} sessions; with --to, name one`,
     );
   }
   const root = toDir === undefined ? {} : { root: toDir };
   if (isPath(target)) return { path: target, ...root };
-  const located = await locateForeignSession(target, {
-    sessionsDir: source?.root,
-    codex: values.codex,
-    claude: values.claude,
-  });
+  const located = await locateForeignSession(target, { sessionsDir: source?.root, home });
   return { path: located.path, ...root };
 }
-
-const TOOL_FILES = { codex: "Codex CLI rollout", "claude-code": "Claude Code transcript" };
 
 async function describe(imported: ImportedSession, store: SessionStore): Promise<string> {
   const { source } = imported;
@@ -123,7 +116,7 @@ async function describe(imported: ImportedSession, store: SessionStore): Promise
     imported.problems > 0 ? `${plural(imported.problems, "bad line")} passed over` : "",
   ].filter(Boolean);
   return [
-    `Imported the ${TOOL_FILES[source.format]} ${source.path}`,
+    `Imported the ${fileNounOf(source.format)} ${source.path}`,
     `  ${source.sessionId ? `session ${source.sessionId}: ` : ""}${facts.join(", ")}`,
     `  (the file was only read)`,
     `New turnlog session ${imported.sessionId}`,
@@ -141,6 +134,12 @@ async function importTurnlog(path: string, store: SessionStore): Promise<string>
     `Continue it: ${resumeCommand({ prefix, root: store.name })}\n`;
 }
 
+/** Whether the file is turnlog's own session file (told from its head). */
+async function isTurnlogFile(path: string): Promise<boolean> {
+  const detected = await detectFormat(path);
+  return !("reason" in detected) && adapterOf(detected.format) === undefined;
+}
+
 /** Runs the command; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const { values, target } = parseImportArgs(argv);
@@ -154,7 +153,7 @@ export async function main(argv: string[]): Promise<number> {
     // A turnlog file moves between stores when one is named; else it needs no import.
     const named = values.store !== undefined || root !== undefined ||
       storeFromEnvironment() !== undefined;
-    if (named && (await detectFormat(path)).format === "turnlog") {
+    if (named && await isTurnlogFile(path)) {
       stdout(await importTurnlog(path, store));
       return 0;
     }
@@ -178,7 +177,9 @@ function hint(error: unknown, argv: string[]): string | undefined {
   }
   switch (errorKind(error)) {
     case "not_found":
-      return `List the sessions: ${TASK} inspect --codex (or --claude, or --sessions-dir DIR)`;
+      return `List the sessions: ${TASK} inspect ${
+        [...ADAPTERS.map((adapter) => `--${adapter.flag}`), "--sessions-dir DIR"].join(" or ")
+      }`;
     case "session_file":
       return target === undefined ? undefined : `Look at it: ${TASK} inspect ${target}`;
     default:

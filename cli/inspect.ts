@@ -7,30 +7,36 @@
  */
 import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
-  claudeProjectsRoot,
-  codexSessionsRoot,
   findForeignSession,
   type ForeignSource,
   foreignSource,
+  foreignToolsInWords,
+  type FormatAdapter,
   listForeignSessions,
 } from "../src/formats/mod.ts";
 import {
   type InspectOptions,
   inspectSession,
-  planFileRepair,
   renderForeignListing,
   renderListing,
   type RenderOptions,
-  renderRepair,
-  repairSession,
   reportJsonPieces,
   writeReportText,
 } from "../src/inspect/mod.ts";
+import { planFileRepair, renderRepair, repairSession } from "../src/repair/mod.ts";
 import { resumeFile } from "../src/resume/mod.ts";
-import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
+import { isPath, parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { importCommand, resumeCommand, TASK } from "./_commands.ts";
+import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
 import { inspectInStore } from "./_inspect_store.ts";
-import { printPieces, type Sink } from "./_output.ts";
+import {
+  colorFor,
+  printPieces,
+  type Sink,
+  stderrSink,
+  stdoutSink,
+  syncWriterTo,
+} from "./_output.ts";
 import {
   FileChangedError,
   findSession,
@@ -61,8 +67,7 @@ Options:
   --limit N            Sessions listed (default 25)
   --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions); a
                        Codex sessions root or a Claude Code projects root works too
-  --codex              Codex's sessions: $CODEX_HOME/sessions, else ~/.codex/sessions
-  --claude             Claude Code's: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
+${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}
   --store STORE        Where sessions are kept: postgres://user:password@host:port/db or a
                        sessions folder (default: $TURNLOG_STORE, else the sessions root)
   --export FILE        Write the session to FILE as JSONL, each stored record on a line of
@@ -105,30 +110,6 @@ class NoSuchFileError extends TurnlogError {
   }
 }
 
-const encoder = new TextEncoder();
-
-async function print(stream: typeof Deno.stdout | typeof Deno.stderr, text: string) {
-  const bytes = encoder.encode(text);
-  try {
-    let written = 0;
-    while (written < bytes.length) written += await stream.write(bytes.subarray(written));
-  } catch (error) {
-    // A reader that went away (`| head`) is not an error of ours.
-    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
-  }
-}
-
-const toStdout: Sink = (text) => print(Deno.stdout, text);
-const toStderr: Sink = (text) => print(Deno.stderr, text);
-
-/** Colour on a terminal, never with NO_COLOR set (Deno.noColor needs no permission). */
-function useColor(): boolean {
-  return Deno.stdout.isTerminal() && !Deno.noColor;
-}
-
-const isPath = (target: string) =>
-  target.includes("/") || target.includes("\\") || target.endsWith(".jsonl");
-
 type Values = ReturnType<typeof parseInspectArgs>["values"];
 
 /** What a mode handler works with: the flags and where it writes. */
@@ -153,8 +134,7 @@ function parseInspectArgs(args: string[]) {
     repair: { type: "boolean" },
     write: { type: "boolean" },
     html: { type: "string" },
-    codex: { type: "boolean" },
-    claude: { type: "boolean" },
+    ...HOME_FLAGS,
     help: { type: "boolean", short: "h" },
   });
   const { values, positionals } = parsed;
@@ -176,20 +156,13 @@ function parseInspectArgs(args: string[]) {
     throw new UsageError("--last names the session: give no id, path or --list with it");
   }
   checkHtmlFlags(values);
-  const roots = (["codex", "claude", "sessions-dir"] as const).filter((f) =>
-    values[f] !== undefined
-  );
-  if (roots.length > 1) throw new UsageError(`--${roots[0]} and --${roots[1]} do not go together`);
+  oneRootAtMost(values);
   return parsed;
 }
 
-/** The Codex or Claude Code root the flags name, if any. */
+/** Another tool's root the flags name (its home flag, or a folder of its sessions), if any. */
 function foreignSourceOf(values: Values): Promise<ForeignSource | undefined> {
-  return foreignSource({
-    sessionsDir: values["sessions-dir"],
-    codex: values.codex,
-    claude: values.claude,
-  });
+  return foreignSource({ sessionsDir: values["sessions-dir"], home: homeAdapter(values)?.name });
 }
 
 /** The flags that name a foreign root again, for the commands a listing suggests. */
@@ -202,7 +175,7 @@ function sourceFlags(values: Values): string | undefined {
 function renderOptions({ values, out }: Command): RenderOptions {
   const full = values.full === true;
   return {
-    color: out === toStdout && useColor(),
+    color: colorFor(out),
     command: TASK,
     ...(full ? { textChars: Number.MAX_SAFE_INTEGER, textLines: Number.MAX_SAFE_INTEGER } : {}),
   };
@@ -289,7 +262,7 @@ async function report(path: string, options: InspectOptions, cmd: Command): Prom
   const { values, out } = cmd;
   if (!values.json) {
     // Turn by turn as the file is read: the view of a large session stays small in memory.
-    const writer = syncWriter(out);
+    const writer = syncWriterTo(out);
     const report = await writeReportText(path, {
       ...options,
       render: renderOptions(cmd),
@@ -305,31 +278,7 @@ async function report(path: string, options: InspectOptions, cmd: Command): Prom
   return report.healthy ? 0 : 1;
 }
 
-/**
- * A synchronous writer for the text view: to stdout, written at once (a reader that went away
- * ends the writing, not the command); to another sink, in order.
- */
-function syncWriter(out: Sink): { write: (text: string) => void; done: () => Promise<void> } {
-  if (out !== toStdout) {
-    let chain = Promise.resolve();
-    return { write: (text) => void (chain = chain.then(() => out(text))), done: () => chain };
-  }
-  let closed = false;
-  const write = (text: string) => {
-    if (closed) return;
-    const bytes = encoder.encode(text);
-    try {
-      let written = 0;
-      while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
-      closed = true;
-    }
-  };
-  return { write, done: () => Promise.resolve() };
-}
-
-/** The id of the newest session (turnlog's store, or the Codex or Claude Code root), for `--last`. */
+/** The id of the newest session (turnlog's store, or another tool's root), for `--last`. */
 async function newestSession(values: Values): Promise<string> {
   const source = await foreignSourceOf(values);
   if (source) {
@@ -343,7 +292,7 @@ async function newestSession(values: Values): Promise<string> {
 }
 
 /** Runs the command, writing to `out` (stdout by default); returns the exit code. */
-export async function main(args: string[], out: Sink = toStdout): Promise<number> {
+export async function main(args: string[], out: Sink = stdoutSink): Promise<number> {
   const { values, positionals } = parseInspectArgs(args);
   const cmd: Command = { values, out };
   if (values.help) {
@@ -408,9 +357,8 @@ function inspectNeeds(args: string[]): Need[] {
     const write = values.repair && values.write ? needsToWrite([dirname(target)]) : [];
     return [...needsToRead([dir ?? impliedSessionsRoot(target) ?? dirname(target)], []), ...write];
   }
-  if (values.codex || values.claude) {
-    return homeNeeds(values.codex ? "codex" : "claude", values.repair === true && values.write);
-  }
+  const home = homeAdapter(values);
+  if (home) return homeNeeds(home, values.repair === true && values.write);
   const store = values.store;
   const variables = dir === undefined && store === undefined ? [SESSIONS_DIR_ENV] : [];
   const folder = dir ?? (store !== undefined && !isPostgresUrl(store) ? store : "sessions");
@@ -418,16 +366,16 @@ function inspectNeeds(args: string[]): Need[] {
 }
 
 /**
- * What `--codex` or `--claude` needs: the variables that name the home, then the home (to
- * write in too, for a repair).
+ * What a home flag (`--codex`, `--claude`) needs: the variables that name the home, then the
+ * home (to write in too, for a repair).
  */
-function homeNeeds(tool: "codex" | "claude", write = false): Need[] {
-  const variables = [tool === "codex" ? "CODEX_HOME" : "CLAUDE_CONFIG_DIR", "HOME"];
+function homeNeeds(adapter: FormatAdapter, write = false): Need[] {
+  const variables = [...adapter.home.variables];
   const known = variables.every((variable) =>
     Deno.permissions.querySync({ name: "env", variable }).state === "granted"
   );
   // The folder is known once the variables may be read; Deno asks for it then.
-  const root = known ? (tool === "codex" ? codexSessionsRoot() : claudeProjectsRoot()) : [];
+  const root = known ? adapter.home.root(Deno.env) : [];
   return [...needsToRead([root].flat(), variables), ...(write ? needsToWrite([root].flat()) : [])];
 }
 
@@ -437,13 +385,13 @@ function homeNeeds(tool: "codex" | "claude", write = false): Need[] {
  */
 export async function run(
   args: string[],
-  io: { out: Sink; err: Sink } = { out: toStdout, err: toStderr },
+  io: { out: Sink; err: Sink } = { out: stdoutSink, err: stderrSink },
 ): Promise<number> {
   try {
     return await main(args, io.out);
   } catch (error) {
     const hint = error instanceof FileChangedError
-      ? `Close Codex or Claude Code on that session first, then repair again: ${TASK} inspect ${
+      ? `Close ${foreignToolsInWords()} on that session first, then repair again: ${TASK} inspect ${
         shellQuote(error.path)
       } --repair --write`
       : hintFor("inspect", error);

@@ -45,6 +45,7 @@ export * from "./store/mod.ts";
 export * from "./compaction/mod.ts";
 export * from "./resume/mod.ts";
 export * from "./inspect/mod.ts";
+export * from "./repair/mod.ts";
 export * from "./runtime/mod.ts";
 export * from "./formats/mod.ts";
 export * from "./import/mod.ts";

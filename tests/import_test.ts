@@ -133,7 +133,7 @@ Deno.test("locateForeignSession() finds an id in the home a flag names, else in 
   assertEquals((await locateForeignSession("019c8a70", { env })).path, codex[1]!.path);
   assertEquals((await locateForeignSession("5f0e", { env })).path, claude.forks);
   assertEquals(
-    (await locateForeignSession("7acd37a8", { env, claude: true })).source.format,
+    (await locateForeignSession("7acd37a8", { env, home: "claude-code" })).source.format,
     "claude-code",
   );
   assertEquals(
@@ -141,7 +141,7 @@ Deno.test("locateForeignSession() finds an id in the home a flag names, else in 
     codex[2]!.path,
   );
   await assertRejects(
-    () => locateForeignSession("7acd37a8", { env, codex: true }),
+    () => locateForeignSession("7acd37a8", { env, home: "codex" }),
     SessionNotFoundError,
   );
   const none = await assertRejects(

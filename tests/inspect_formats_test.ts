@@ -8,14 +8,12 @@ import { tempDir } from "./_helpers.ts";
 import { attributes, parsePage } from "./_html_helpers.ts";
 import { renderSessionPage } from "../src/html/mod.ts";
 import {
-  ForeignRepairError,
   type InspectReport,
   inspectSession,
-  planFileRepair,
-  planRepair,
   renderReport,
   type TurnEntry,
 } from "../src/inspect/mod.ts";
+import { ForeignRepairError, planFileRepair, planRepair } from "../src/repair/mod.ts";
 import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { codexOrphans, codexTurnIds } from "../testing/formats/codex_fixtures.ts";

@@ -19,7 +19,7 @@ import type { InspectReport, TurnEntry } from "../src/inspect/mod.ts";
 import { newId } from "../src/record/mod.ts";
 import { initializeSessionForRun } from "../src/resume/mod.ts";
 import { findSession } from "../src/store/mod.ts";
-import { repairSession } from "../src/inspect/mod.ts";
+import { repairSession } from "../src/repair/mod.ts";
 import { harness, killedSession } from "./_runtime_helpers.ts";
 import { generateSessionText, Rng } from "../testing/generate/mod.ts";
 import { normalizeHistory, readRecords } from "../src/history/mod.ts";

@@ -8,7 +8,7 @@ import { assertEquals, assertRejects } from "./_assert.ts";
 import { assistant, call, itemRecords, output, RUN_BASE, tempDir } from "./_helpers.ts";
 import { makeStory } from "./_inspect_fixtures.ts";
 import { collectRecords } from "../src/history/mod.ts";
-import { isEmptyPlan, repairSession } from "../src/inspect/mod.ts";
+import { isEmptyPlan, repairSession } from "../src/repair/mod.ts";
 import { SessionFileError } from "../src/record/mod.ts";
 import { initializeSessionForRun, resumeSession } from "../src/resume/mod.ts";
 

@@ -8,7 +8,8 @@ import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { eventOf, fileRecords, harness, labels } from "./_runtime_helpers.ts";
 import { assistant, call, itemRecords, output, RUN_BASE, tempDir, user } from "./_helpers.ts";
 import { byteString, sidecarPayloadLines } from "./_inspect_fixtures.ts";
-import { inspectSession, planFileRepair, repairSession } from "../src/inspect/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { planFileRepair, repairSession } from "../src/repair/mod.ts";
 import { makeRecord, SessionFileError } from "../src/record/mod.ts";
 import { initializeSessionForRun, resumeFile } from "../src/resume/mod.ts";
 import {

@@ -11,7 +11,8 @@ import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { byteString, sidecarPayloadLines, splitLines } from "./_inspect_fixtures.ts";
 import { type ForeignFormat, validateSessionFile } from "../src/formats/mod.ts";
-import { inspectSession, isEmptyPlan, repairSession } from "../src/inspect/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { isEmptyPlan, repairSession } from "../src/repair/mod.ts";
 import { quarantinePath } from "../src/store/mod.ts";
 
 import { CORPUS, CORPUS_MISSING, corpusFiles } from "./_corpus.ts";

@@ -9,7 +9,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { run } from "../cli/inspect.ts";
 import { INTERRUPTED_RESULT } from "../src/formats/mod.ts";
-import { repairForeignFile, repairSession } from "../src/inspect/mod.ts";
+import { repairForeignFile, repairSession } from "../src/repair/mod.ts";
 import {
   FileChangedError,
   type FileEdit,

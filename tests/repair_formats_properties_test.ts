@@ -9,8 +9,9 @@ import fc from "fast-check";
 import { join } from "node:path";
 import { assertEquals } from "./_assert.ts";
 import { byteString } from "./_inspect_fixtures.ts";
-import { detectFormat, type ForeignFormat, validateSessionFile } from "../src/formats/mod.ts";
-import { inspectSession, isEmptyPlan, planFileRepair, repairSession } from "../src/inspect/mod.ts";
+import { detectFormat, validateSessionFile } from "../src/formats/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { isEmptyPlan, planFileRepair, repairSession } from "../src/repair/mod.ts";
 import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
 import { claudeBasic, claudeCompaction } from "../testing/formats/claude_fixtures.ts";
 import { CODEX_SESSION_ID } from "../testing/formats/codex_builder.ts";
@@ -23,6 +24,9 @@ import {
   splitLines,
 } from "../testing/properties/damage.ts";
 import { readSidecar } from "../testing/sidecar.ts";
+
+/** The two formats these fixtures are written in. */
+type ForeignFormat = "codex" | "claude-code";
 
 /** Runs per property; `TURNLOG_PROPERTY_RUNS` raises it. */
 const RUNS = Number(Deno.env.get("TURNLOG_PROPERTY_RUNS") ?? 100);

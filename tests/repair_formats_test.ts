@@ -10,17 +10,16 @@ import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { byteString, sidecarPayloadLines, splitLines } from "./_inspect_fixtures.ts";
 import { describeEntry } from "./_formats.ts";
-import {
-  collectSession,
-  type ForeignFormat,
-  INTERRUPTED_RESULT,
-  validateSessionFile,
-} from "../src/formats/mod.ts";
-import { inspectSession, isEmptyPlan, planFileRepair, repairSession } from "../src/inspect/mod.ts";
+import { collectSession, INTERRUPTED_RESULT, validateSessionFile } from "../src/formats/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { isEmptyPlan, planFileRepair, repairSession } from "../src/repair/mod.ts";
 import { quarantinePath } from "../src/store/mod.ts";
 import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
 import { CODEX_SESSION_ID } from "../testing/formats/codex_builder.ts";
 import { REPAIR_FIXTURES, type RepairFixture } from "../testing/formats/repair_fixtures.ts";
+
+/** The two formats these fixtures are written in. */
+type ForeignFormat = "codex" | "claude-code";
 
 const NAMES: Record<ForeignFormat, string> = {
   "claude-code": `${CLAUDE_SESSION_ID}.jsonl`,

@@ -10,7 +10,7 @@ import {
   strayOutputLine,
 } from "./_inspect_fixtures.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
-import { renderRepair } from "../src/inspect/mod.ts";
+import { renderRepair } from "../src/repair/mod.ts";
 import { collectRecords, synthesizedOutputFor } from "../src/history/mod.ts";
 import { quarantinePath } from "../src/store/mod.ts";
 import {
@@ -19,7 +19,7 @@ import {
   planRepair,
   repairSession,
   splitGluedRecords,
-} from "../src/inspect/mod.ts";
+} from "../src/repair/mod.ts";
 import { resumeSession } from "../src/resume/mod.ts";
 import { SessionInUseError, SessionWriter } from "../src/store/mod.ts";
 

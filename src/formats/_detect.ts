@@ -1,17 +1,20 @@
 /**
- * Tells a session file's format from its first lines only (at most 64 KiB): turnlog's own,
- * a Codex rollout, or a Claude Code transcript; anything else gets one line saying why not.
+ * Tells a session file's format from its first lines only (at most 64 KiB): turnlog's own, or
+ * the format of the first adapter of the registry that knows a line; anything else gets one
+ * line saying why not.
  *
  * @module
  */
-import { basename, dirname } from "node:path";
-import { isObject, type Json, obj, str } from "./_line.ts";
-import type { SessionFormat, SessionState } from "./_types.ts";
+import { isObject, type Json } from "./_line.ts";
+import { judgeTurnlogLine, namesTurnlogFile } from "./_turnlog.ts";
+import { type SessionState, TURNLOG_FORMAT } from "./_types.ts";
+import type { FormatAdapter } from "./_adapter.ts";
+import { adapterOf, ADAPTERS, fileNounOf, type KnownFormat, toolsInWords } from "./registry.ts";
 
 /** The format a file is in, and how it showed. */
 export interface DetectedFormat {
-  /** The format. */
-  format: SessionFormat;
+  /** The format: `turnlog` or an adapter's name. */
+  format: KnownFormat;
   /** `empty` and `metadata-only` are told only when the head read covers the whole file. */
   state: SessionState;
   /** The line that told the format, or null when the file name did (an empty file). */
@@ -37,98 +40,30 @@ export interface DetectOptions {
   headBytes?: number;
 }
 
-const TURNLOG_TYPES = new Set(["session_meta", "turn_context", "response_item", "run_finished"]);
-const CODEX_TYPES = new Set([
-  "session_meta",
-  "turn_context",
-  "response_item",
-  "event_msg",
-  "compacted",
-]);
-const CLAUDE_CONVERSATION = new Set(["user", "assistant", "system", "progress", "attachment"]);
-const CLAUDE_METADATA = new Set([
-  "summary",
-  "file-history-snapshot",
-  "queue-operation",
-  "last-prompt",
-  "permission-mode",
-  "custom-title",
-]);
+type Verdict = { format: KnownFormat; metadata: boolean; evidence: string } | undefined;
 
-type Verdict = { format: SessionFormat; metadata: boolean; evidence: string } | undefined;
-
-function turnlogShape(type: string, payload: Json): boolean {
-  switch (type) {
-    case "session_meta":
-      return typeof payload.wireApi === "string" && typeof payload.createdAt === "string";
-    case "turn_context":
-      return typeof payload.runId === "string";
-    case "run_finished":
-      return typeof payload.outcome === "string";
-    default:
-      return typeof payload.content === "string" || typeof payload.callId === "string" ||
-        typeof payload.replacementHistory === "object";
-  }
-}
-
-function codexShape(type: string, payload: Json): boolean {
-  switch (type) {
-    case "session_meta":
-      return "cli_version" in payload || "originator" in payload ||
-        (typeof payload.id === "string" && typeof payload.timestamp === "string");
-    case "turn_context":
-      return "approval_policy" in payload || "sandbox_policy" in payload || "turn_id" in payload;
-    case "response_item":
-      return Array.isArray(payload.content) || typeof payload.call_id === "string" ||
-        payload.type === "reasoning" || payload.type === "web_search_call";
-    default:
-      return true;
-  }
-}
-
-/** What one parsed line says about the format, if anything. */
+/** What one parsed line says about the format, if anything: turnlog's own first, then each adapter. */
 function judge(value: Json): Verdict {
-  const type = str(value, "type") ?? "";
-  const payload = obj(value, "payload");
-  if (payload && typeof value.timestamp === "string") {
-    if (TURNLOG_TYPES.has(type) && turnlogShape(type, payload)) {
-      return { format: "turnlog", metadata: false, evidence: `a turnlog ${type} record` };
-    }
-    if (CODEX_TYPES.has(type) && codexShape(type, payload)) {
-      return { format: "codex", metadata: false, evidence: `a Codex ${type} line` };
-    }
-  }
-  if (CLAUDE_CONVERSATION.has(type) && ("uuid" in value || "sessionId" in value)) {
-    return { format: "claude-code", metadata: false, evidence: `a Claude Code ${type} line` };
-  }
-  if (CLAUDE_METADATA.has(type)) {
-    return { format: "claude-code", metadata: true, evidence: `a Claude Code ${type} line` };
+  const own = judgeTurnlogLine(value);
+  if (own) return { format: TURNLOG_FORMAT, ...own };
+  for (const adapter of ADAPTERS) {
+    const verdict = adapter.judgeLine(value);
+    if (verdict) return { format: adapter.name, ...verdict };
   }
   return undefined;
 }
 
 /** The format an empty file's name and folder suggest. */
 function byName(path: string): DetectedFormat | undefined {
-  const name = basename(path);
-  const empty = (format: SessionFormat, evidence: string): DetectedFormat => ({
+  const empty = (format: KnownFormat): DetectedFormat => ({
     format,
     state: "empty",
     line: null,
-    evidence,
+    evidence: `an empty file named like a ${fileNounOf(format)}`,
   });
-  if (/^rollout-.*\.jsonl$/.test(name)) {
-    return empty("codex", "an empty file named like a Codex rollout");
-  }
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-.+\.jsonl$/.test(name)) {
-    return empty("turnlog", "an empty file named like a turnlog session");
-  }
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i.test(name);
-  if (
-    uuid || /^agent-[0-9A-Za-z_-]+\.jsonl$/.test(name) || basename(dirname(path)).startsWith("-")
-  ) {
-    return empty("claude-code", "an empty file named like a Claude Code transcript");
-  }
-  return undefined;
+  if (namesTurnlogFile(path)) return empty(TURNLOG_FORMAT);
+  const adapter = ADAPTERS.find((adapter) => adapter.namesFile(path));
+  return adapter ? empty(adapter.name) : undefined;
 }
 
 async function readHead(path: string, max: number): Promise<{ text: string; whole: boolean }> {
@@ -149,7 +84,7 @@ function describe(text: string, value: unknown): string {
   if (!isObject(value)) return "is JSON but not an object";
   const type = (value as Json).type;
   return typeof type === "string"
-    ? `is a JSON object of type ${JSON.stringify(type)}, not a turnlog, Codex or Claude Code line`
+    ? `is a JSON object of type ${JSON.stringify(type)}, not a ${toolsInWords()} line`
     : `is a JSON object without a "type" (${JSON.stringify(text.slice(0, 40))}...)`;
 }
 
@@ -214,4 +149,16 @@ export async function detectFormat(
     };
   }
   return { format: "unknown", reason: `${path}: not a session file: ${firstIssue}` };
+}
+
+/**
+ * The adapter of the file at `path`, told from its head; undefined for turnlog's own format
+ * and for a file in no format turnlog reads (which turnlog reads as its own, however broken).
+ */
+export async function adapterOfFile(
+  path: string,
+  options: DetectOptions = {},
+): Promise<FormatAdapter | undefined> {
+  const detected = await detectFormat(path, options);
+  return "reason" in detected ? undefined : adapterOf(detected.format);
 }

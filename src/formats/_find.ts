@@ -1,6 +1,6 @@
 /**
  * What finding and listing sessions where other tools keep them share: the listed session's
- * shape, the default homes, the head reader for previews, and which kind of root a folder is.
+ * shape, the user's home, and the walk of a `YYYY/MM/DD` tree that tells a root's kind.
  *
  * @module
  */
@@ -61,18 +61,9 @@ export interface ListOptions {
 /** Reads `env` the way Deno's environment does (injectable for tests). */
 export type Env = { get(name: string): string | undefined };
 
-function home(env: Env): string {
+/** The user's home folder: `$HOME` (else `%USERPROFILE%`, else the current folder). */
+export function homeDir(env: Env): string {
   return env.get("HOME") ?? env.get("USERPROFILE") ?? ".";
-}
-
-/** Codex's sessions root: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
-export function codexSessionsRoot(env: Env = Deno.env): string {
-  return join(env.get("CODEX_HOME") ?? join(home(env), ".codex"), "sessions");
-}
-
-/** Claude Code's projects root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
-export function claudeProjectsRoot(env: Env = Deno.env): string {
-  return join(env.get("CLAUDE_CONFIG_DIR") ?? join(home(env), ".claude"), "projects");
 }
 
 /** A folder recognised as a sessions root, and the root to use (a home resolves to its root). */
@@ -83,7 +74,11 @@ export interface SessionsRoot {
   root: string;
 }
 
-async function dayFolderFormat(root: string): Promise<SessionFormat | undefined> {
+/**
+ * The name of the first `.jsonl` file in the newest day folder of a `YYYY/MM/DD` tree (Codex's
+ * and turnlog's layout), or undefined when the folder is no such tree.
+ */
+export async function firstDatedFile(root: string): Promise<string | undefined> {
   const sorted = async (dir: string, digits: number) =>
     (await dirEntries(dir)).filter((e) =>
       e.isDirectory && new RegExp(`^\\d{${digits}}$`).test(e.name)
@@ -93,39 +88,9 @@ async function dayFolderFormat(root: string): Promise<SessionFormat | undefined>
     for (const month of await sorted(join(root, year), 2)) {
       for (const day of await sorted(join(root, year, month), 2)) {
         for (const entry of await dirEntries(join(root, year, month, day))) {
-          if (!entry.isFile || !entry.name.endsWith(".jsonl")) continue;
-          return entry.name.startsWith("rollout-") ? "codex" : "turnlog";
+          if (entry.isFile && entry.name.endsWith(".jsonl")) return entry.name;
         }
       }
-    }
-  }
-  return undefined;
-}
-
-/**
- * Which tool's sessions a folder holds, from names alone: date folders of `rollout-*.jsonl`
- * (Codex), date folders of turnlog files, or project folders of `<id>.jsonl` (Claude Code).
- * A tool's home (`~/.codex`, `~/.claude`) resolves to its sessions root.
- */
-export async function detectSessionsRoot(dir: string): Promise<SessionsRoot | undefined> {
-  const entries = await dirEntries(dir);
-  const names = new Set(entries.filter((e) => e.isDirectory).map((e) => e.name));
-  if (names.has("sessions")) {
-    const inner = await detectSessionsRoot(join(dir, "sessions"));
-    if (inner) return inner;
-  }
-  if (names.has("projects")) {
-    const inner = await detectSessionsRoot(join(dir, "projects"));
-    if (inner?.format === "claude-code") return inner;
-  }
-  if ([...names].some((name) => /^\d{4}$/.test(name))) {
-    const format = await dayFolderFormat(dir);
-    if (format) return { format, root: dir };
-  }
-  for (const name of [...names].sort()) {
-    const files = await dirEntries(join(dir, name));
-    if (files.some((e) => e.isFile && e.name.endsWith(".jsonl"))) {
-      return { format: "claude-code", root: dir };
     }
   }
   return undefined;

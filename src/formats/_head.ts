@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readLines } from "../io/_lines.ts";
+import { readLines } from "../io/mod.ts";
 import { isObject, type Json } from "./_line.ts";
 
 /** How far into a file a listing reads for its preview. */

@@ -6,8 +6,8 @@
  * @module
  */
 import type { ApprovalMode, SessionRecord } from "../record/mod.ts";
-import type { Line } from "../io/_lines.ts";
-import type { LineProblem, ProblemKind } from "../record/_parse.ts";
+import type { Line } from "../io/mod.ts";
+import type { LineProblem, ProblemKind } from "../record/mod.ts";
 import type { ForeignEntry, LineSpan } from "./_types.ts";
 
 /** A parsed JSON object of unknown shape. */

@@ -5,8 +5,7 @@
  * @module
  */
 import type { SessionRecord } from "../record/mod.ts";
-import { readClaudeTranscript } from "./claude_code/_transcript.ts";
-import { readCodexRollout } from "./codex/_reader.ts";
+import type { ReadSessionOptions } from "./_adapter.ts";
 import { detectFormat, type DetectOptions } from "./_detect.ts";
 import { readTurnlogSession } from "./_turnlog.ts";
 import {
@@ -15,12 +14,7 @@ import {
   ForeignSessionError,
   type SessionFormat,
 } from "./_types.ts";
-
-/** Options of {@linkcode readForeignSession}. */
-export interface ReadSessionOptions {
-  /** Claude Code: look for the session's subagent transcripts beside it. @default {true} */
-  subagents?: boolean;
-}
+import { adapterOf } from "./registry.ts";
 
 /**
  * A session file being read: iterate it (once) for its entries, then ask for its facts.
@@ -66,10 +60,9 @@ export class ForeignSession implements AsyncIterable<ForeignEntry> {
     this.#started = true;
     // The size now: lines appended while the file is read are left for the next read.
     const { size } = await Deno.stat(this.path);
-    const reader = this.format === "codex"
-      ? readCodexRollout(this.path, size)
-      : this.format === "claude-code"
-      ? readClaudeTranscript(this.path, size, this.#options)
+    const adapter = adapterOf(this.format);
+    const reader = adapter
+      ? adapter.read(this.path, size, this.#options)
       : readTurnlogSession(this.path, size);
     try {
       while (true) {
@@ -109,7 +102,7 @@ export async function openSessionFile(
   options: ReadSessionOptions & DetectOptions = {},
 ): Promise<ForeignSession> {
   const detected = await detectFormat(path, options);
-  if (detected.format === "unknown") throw new ForeignSessionError(detected.reason);
+  if ("reason" in detected) throw new ForeignSessionError(detected.reason);
   return readForeignSession(path, detected.format, options);
 }
 

@@ -1,22 +1,23 @@
 /**
- * Where a command looks for sessions: turnlog's own store, a Codex sessions root or a Claude
- * Code projects root, told from a folder's names or from the tools' default homes, and the
- * finder and lister of the foreign ones behind one call each.
+ * Where a command looks for sessions: turnlog's own store or another tool's sessions root,
+ * told from a folder's names or from a tool's default home, and the finder and lister of the
+ * foreign ones behind one call each (each asked of the root's adapter).
  *
  * @module
  */
-import { findClaudeSession, listClaudeSessions } from "./claude_code/_find.ts";
-import { findCodexSession, listCodexSessions } from "./codex/_find.ts";
+import { join } from "node:path";
 import {
-  claudeProjectsRoot,
-  codexSessionsRoot,
-  detectSessionsRoot,
-  type Env,
+  firstDatedFile,
   type ForeignListing,
   type FoundSession,
   type ListOptions,
+  type SessionsRoot,
 } from "./_find.ts";
-import type { ForeignFormat, SessionFormat } from "./_types.ts";
+import type { Env } from "./_find.ts";
+import { dirEntries } from "./_head.ts";
+import { namesTurnlogFile } from "./_turnlog.ts";
+import { type ForeignFormat, type SessionFormat, TURNLOG_FORMAT } from "./_types.ts";
+import { adapterFor, adapterOf, ADAPTERS } from "./registry.ts";
 
 /** A sessions root and the tool whose sessions it holds. */
 export interface SessionSource {
@@ -26,7 +27,7 @@ export interface SessionSource {
   root: string;
 }
 
-/** A Codex sessions root or a Claude Code projects root. */
+/** Another tool's sessions root (a Codex sessions root, a Claude Code projects root). */
 export interface ForeignSource extends SessionSource {
   /** Which tool's sessions the root holds. */
   format: ForeignFormat;
@@ -34,12 +35,13 @@ export interface ForeignSource extends SessionSource {
 
 /** What a command was told about where sessions are. */
 export interface SourceOptions {
-  /** A folder: turnlog's store, a Codex sessions root or home, a Claude Code projects root or home. */
+  /** A folder: turnlog's store, or another tool's sessions root or home. */
   sessionsDir?: string | undefined;
-  /** Codex's default home: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
-  codex?: boolean | undefined;
-  /** Claude Code's default home: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
-  claude?: boolean | undefined;
+  /**
+   * A tool whose default home to use, by its format's name (`codex`: `$CODEX_HOME/sessions`,
+   * else `~/.codex/sessions`; see each adapter's `home`).
+   */
+  home?: ForeignFormat | undefined;
   /** The environment the homes come from (injectable for tests). @default {Deno.env} */
   env?: Env;
 }
@@ -53,7 +55,7 @@ export interface SourceOptions {
  * import assert from "node:assert/strict";
  * import { foreignSource } from "./mod.ts";
  * const env = { get: (name: string) => (name === "CODEX_HOME" ? "/x/.codex" : undefined) };
- * assert.deepEqual(await foreignSource({ codex: true, env }), {
+ * assert.deepEqual(await foreignSource({ home: "codex", env }), {
  *   format: "codex",
  *   root: "/x/.codex/sessions",
  * });
@@ -61,17 +63,49 @@ export interface SourceOptions {
  */
 export async function foreignSource(options: SourceOptions): Promise<ForeignSource | undefined> {
   const env = options.env ?? Deno.env;
-  if (options.codex) return { format: "codex", root: codexSessionsRoot(env) };
-  if (options.claude) return { format: "claude-code", root: claudeProjectsRoot(env) };
+  if (options.home !== undefined) {
+    const adapter = adapterFor(options.home);
+    return { format: adapter.name, root: adapter.home.root(env) };
+  }
   if (options.sessionsDir === undefined) return undefined;
   const found = await detectSessionsRoot(options.sessionsDir);
-  return found && found.format !== "turnlog"
-    ? { format: found.format, root: found.root }
-    : undefined;
+  return found && adapterOf(found.format) ? { format: found.format, root: found.root } : undefined;
+}
+
+/** Whether a folder is turnlog's own store: date folders of turnlog session files. */
+async function turnlogRoot(dir: string): Promise<boolean> {
+  const first = await firstDatedFile(dir);
+  return first !== undefined &&
+    (namesTurnlogFile(first) || !ADAPTERS.some((a) => a.namesFile(first)));
 }
 
 /**
- * Finds a session of a Codex or Claude Code root by id or unique prefix, from names alone.
+ * Which tool's sessions a folder holds, from names alone: turnlog's store (date folders of
+ * turnlog files), else the first adapter that claims it (Codex: date folders of
+ * `rollout-*.jsonl`; Claude Code: project folders of `<id>.jsonl`). A tool's home (`~/.codex`,
+ * `~/.claude`) resolves to its sessions root.
+ */
+export async function detectSessionsRoot(dir: string): Promise<SessionsRoot | undefined> {
+  const entries = await dirEntries(dir);
+  const names = new Set(entries.filter((e) => e.isDirectory).map((e) => e.name));
+  // A home: the folder of it that holds the sessions, for the tools that keep them there.
+  const insides = [...new Set(ADAPTERS.map((adapter) => adapter.home.inside))];
+  for (const inside of insides.filter((name) => names.has(name))) {
+    const inner = await detectSessionsRoot(join(dir, inside));
+    const owners = ADAPTERS.filter((adapter) => adapter.home.inside === inside);
+    const own = inner && (owners.some((a) => a.name === inner.format) ||
+      (inside === "sessions" && inner.format === TURNLOG_FORMAT));
+    if (own) return inner;
+  }
+  if (await turnlogRoot(dir)) return { format: TURNLOG_FORMAT, root: dir };
+  for (const adapter of ADAPTERS) {
+    if (await adapter.claimsRoot(dir)) return { format: adapter.name, root: dir };
+  }
+  return undefined;
+}
+
+/**
+ * Finds a session of another tool's root by id or unique prefix, from names alone.
  *
  * @throws {SessionNotFoundError} when no session matches
  * @throws {AmbiguousSessionError} when several match
@@ -81,17 +115,13 @@ export function findForeignSession(
   source: ForeignSource,
   idOrPrefix: string,
 ): Promise<FoundSession> {
-  return source.format === "codex"
-    ? findCodexSession(source.root, idOrPrefix)
-    : findClaudeSession(source.root, idOrPrefix);
+  return adapterFor(source.format).find(source.root, idOrPrefix);
 }
 
-/** Lists a Codex or Claude Code root's newest sessions with a preview each. */
+/** Lists another tool's root's newest sessions with a preview each. */
 export function listForeignSessions(
   source: ForeignSource,
   options: ListOptions = {},
 ): Promise<ForeignListing> {
-  return source.format === "codex"
-    ? listCodexSessions(source.root, options)
-    : listClaudeSessions(source.root, options);
+  return adapterFor(source.format).list(source.root, options);
 }

@@ -1,15 +1,51 @@
 /**
- * turnlog's own files behind the same interface as the foreign formats: each line is its
- * record or its problem, and the facts come from `session_meta`, `turn_context` and
- * `run_finished`.
+ * turnlog's own files behind the same interface as the foreign formats: told from a line's
+ * shape or the file's name, each line read as its record or its problem, and the facts from
+ * `session_meta`, `turn_context` and `run_finished`.
  *
  * @module
  */
-import { readLines } from "../io/_lines.ts";
-import { parseRecordLine } from "../record/_parse.ts";
-import type { SessionMeta, SessionRecord } from "../record/mod.ts";
-import { FirstSeen, problemEntry, recordEntry, TimeSpan } from "./_line.ts";
-import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "./_types.ts";
+import { readLines } from "../io/mod.ts";
+import { parseRecordLine, type SessionMeta, type SessionRecord } from "../record/mod.ts";
+import { basename } from "node:path";
+import { FirstSeen, type Json, obj, problemEntry, recordEntry, str, TimeSpan } from "./_line.ts";
+import {
+  type ForeignEntry,
+  type ForeignFacts,
+  noTokens,
+  type TokenTotals,
+  TURNLOG_FORMAT,
+} from "./_types.ts";
+
+const TYPES = new Set(["session_meta", "turn_context", "response_item", "run_finished"]);
+
+function turnlogShape(type: string, payload: Json): boolean {
+  switch (type) {
+    case "session_meta":
+      return typeof payload.wireApi === "string" && typeof payload.createdAt === "string";
+    case "turn_context":
+      return typeof payload.runId === "string";
+    case "run_finished":
+      return typeof payload.outcome === "string";
+    default:
+      return typeof payload.content === "string" || typeof payload.callId === "string" ||
+        typeof payload.replacementHistory === "object";
+  }
+}
+
+/** Detection: whether a parsed line is a turnlog record (checked before any adapter's). */
+export function judgeTurnlogLine(value: Json): { metadata: false; evidence: string } | undefined {
+  const type = str(value, "type") ?? "";
+  const payload = obj(value, "payload");
+  if (!payload || typeof value.timestamp !== "string") return undefined;
+  if (!TYPES.has(type) || !turnlogShape(type, payload)) return undefined;
+  return { metadata: false, evidence: `a turnlog ${type} record` };
+}
+
+/** Detection of an empty file: whether it is named like a turnlog session file. */
+export function namesTurnlogFile(path: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-.+\.jsonl$/.test(basename(path));
+}
 
 interface TurnlogState {
   meta: SessionMeta | undefined;
@@ -79,7 +115,7 @@ export async function* readTurnlogSession(
   }
   const meta = state.meta;
   return {
-    format: "turnlog",
+    format: TURNLOG_FORMAT,
     path,
     sizeBytes,
     lines: state.lines,

@@ -6,14 +6,19 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import type { LineProblem } from "../record/_parse.ts";
-import type { ApprovalMode, SessionRecord } from "../record/mod.ts";
+import type { ApprovalMode, LineProblem, SessionRecord } from "../record/mod.ts";
 
-/** Every session file format turnlog reads. */
-export type SessionFormat = "turnlog" | "codex" | "claude-code";
+/**
+ * Another tool's format, by its adapter's name (`codex`, `claude-code`): the names are written
+ * once, in the adapters `src/formats/registry.ts` lists.
+ */
+export type ForeignFormat = string;
 
-/** The formats of other tools. */
-export type ForeignFormat = Exclude<SessionFormat, "turnlog">;
+/** A session file's format: `turnlog` (turnlog's own, the default) or another tool's. */
+export type SessionFormat = "turnlog" | ForeignFormat;
+
+/** turnlog's own format: the default every other format is told apart from. */
+export const TURNLOG_FORMAT = "turnlog";
 
 /** Where an entry came from: a line number and the line's byte range, terminator included. */
 export interface LineSpan {

@@ -7,9 +7,7 @@
  * @module
  */
 import { jsonObjectsIn, type Line, readLines } from "../io/mod.ts";
-import { isObject, type Json, lineProblem, obj, parseJsonLine, str } from "./_line.ts";
-import { mapCodexItem } from "./codex/_items.ts";
-import type { ForeignFormat } from "./_types.ts";
+import { isObject, type Json, lineProblem, parseJsonLine, str } from "./_line.ts";
 
 /** Why a line cannot be read: the kinds of the format readers' problems. */
 export type BadLineKind =
@@ -69,40 +67,39 @@ export interface ViewLine extends ViewPlace {
 /** One step of the view: a line, or a bad line set aside. */
 export type ViewItem = { line: ViewLine; bad?: undefined } | { bad: BadLine; line?: undefined };
 
-/** Why a parsed object is not a line of the format, or undefined when it is one. */
-function notALineOf(
-  format: ForeignFormat,
-  value: Json,
-): { kind: BadLineKind; what: string } | undefined {
-  if (format === "claude-code") return undefined;
-  const type = str(value, "type");
-  if (type === undefined) {
-    return { kind: "unknown_type", what: 'a JSON object without a "type": not a Codex record' };
-  }
-  if (type !== "response_item") return undefined;
-  const mapped = mapCodexItem(obj(value, "payload") ?? {}, {
-    toolName: () => undefined,
-    reported: () => undefined,
-  });
-  return mapped.invalid === undefined
-    ? undefined
-    : { kind: "invalid_record", what: mapped.invalid };
+/**
+ * What a format counts as one of its lines, beyond a JSON object: each adapter gives its own
+ * (its `lines`), and its check and repair read the file through it.
+ */
+export interface LineRules {
+  /** Why a parsed object is not a line of the format, or undefined when it is one. */
+  notALine(value: Record<string, unknown>): { kind: BadLineKind; what: string } | undefined;
+  /**
+   * Whether lines link to a parent (Claude Code's `uuid` / `parentUuid`): a bad line's links
+   * are read as far as they can be, so its children can be re-linked once it leaves.
+   */
+  links: boolean;
+  /** The keys a line of the format may start with: where a line glued after another starts. */
+  firstKeys: readonly string[];
 }
 
 /** A recovered record, when the text is one line of the format. */
-function pieceOf(format: ForeignFormat, text: string): { type: string; text: string } | undefined {
+function pieceOf(rules: LineRules, text: string): { type: string; text: string } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (!isObject(value) || notALineOf(format, value) !== undefined) return undefined;
+  if (!isObject(value) || rules.notALine(value) !== undefined) return undefined;
   return { type: str(value, "type") ?? "object", text };
 }
 
-/** Where a line of either format may start: its first key, unescaped (never inside a string). */
-const LINE_START = /\{"(?:parentUuid|type|uuid|leafUuid|sessionId|timestamp)":/g;
+/** Where a line of the format may start: its first key, unescaped (never inside a string). */
+function lineStart(rules: LineRules): RegExp {
+  return new RegExp(`\\{"(?:${rules.firstKeys.join("|")})":`, "g");
+}
+
 /** Start positions tried after a torn fragment, at most. */
 const MAX_STARTS = 32;
 
@@ -114,20 +111,21 @@ const MAX_STARTS = 32;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { recoverPieces } from "./_view.ts";
+ * import { recoverLinePieces } from "./_view.ts";
+ * const anyObject = { notALine: () => undefined, links: false, firstKeys: ["type"] };
  * const glued = '{"type":"user","uuid":"a"}{"type":"user","uuid":"b"}';
- * assert.equal(recoverPieces("claude-code", glued).length, 2);
- * assert.equal(recoverPieces("claude-code", "\u0000\u0000").length, 0);
+ * assert.equal(recoverLinePieces(anyObject, glued).length, 2);
+ * assert.equal(recoverLinePieces(anyObject, "\u0000\u0000").length, 0);
  * ```
  */
-export function recoverPieces(
-  format: ForeignFormat,
+export function recoverLinePieces(
+  rules: LineRules,
   text: string,
 ): { type: string; text: string }[] {
   const whole = jsonObjectsIn(text, { nulIsBlank: true });
   const tries = whole === null ? [] : [whole];
   if (whole === null) {
-    for (const match of text.matchAll(LINE_START)) {
+    for (const match of text.matchAll(lineStart(rules))) {
       if (match.index === 0) continue;
       if (tries.length >= MAX_STARTS) break;
       const rest = jsonObjectsIn(text.slice(match.index), { nulIsBlank: true });
@@ -135,7 +133,7 @@ export function recoverPieces(
     }
   }
   for (const objects of tries) {
-    const pieces = objects.map((piece) => pieceOf(format, piece));
+    const pieces = objects.map((piece) => pieceOf(rules, piece));
     if (pieces.every((piece) => piece !== undefined)) return pieces;
   }
   return [];
@@ -154,15 +152,15 @@ function linksOf(text: string): BadLine["links"] {
 
 /** A bad line of the file, with what it still holds. */
 function badLine(
-  format: ForeignFormat,
+  rules: LineRules,
   line: Line,
   problem: { kind: BadLineKind; message: string },
 ): BadLine {
-  const pieces = recoverPieces(format, line.text);
+  const pieces = recoverLinePieces(rules, line.text);
   // What is left once the records that come back are taken out: a torn line's own fragment.
   let lost = line.text;
   for (const piece of pieces) lost = lost.replace(piece.text, "");
-  const links = format === "claude-code" ? linksOf(lost) : undefined;
+  const links = rules.links ? linksOf(lost) : undefined;
   return {
     line: line.line,
     kind: problem.kind,
@@ -176,13 +174,13 @@ function badLine(
 }
 
 /**
- * The view of the session file at `path` in `format`, up to `sizeBytes`: each line the
+ * The view of the session file at `path` by a format's line `rules`, up to `sizeBytes`: each line the
  * reader reads, and each line it cannot read (then the records recovered from it, as lines of
  * the view), in file order. Empty lines are passed over, as the readers pass them over.
  */
 export async function* readView(
   path: string,
-  format: ForeignFormat,
+  rules: LineRules,
   sizeBytes: number,
 ): AsyncGenerator<ViewItem> {
   let k = 0;
@@ -190,7 +188,7 @@ export async function* readView(
     if (line.start >= sizeBytes) break;
     if (line.text.length === 0 && line.terminated) continue;
     const parsed = parseJsonLine(path, line);
-    const wrong = "value" in parsed ? notALineOf(format, parsed.value) : undefined;
+    const wrong = "value" in parsed ? rules.notALine(parsed.value) : undefined;
     if ("value" in parsed && wrong === undefined) {
       yield { line: { ...line, k: k++, piece: null, value: parsed.value } };
       continue;
@@ -198,7 +196,7 @@ export async function* readView(
     const problem = "problem" in parsed
       ? parsed.problem
       : lineProblem(path, line, wrong!.kind, wrong!.what);
-    const bad = badLine(format, line, problem as { kind: BadLineKind; message: string });
+    const bad = badLine(rules, line, problem as { kind: BadLineKind; message: string });
     yield { bad };
     for (const [piece, { text }] of bad.pieces.entries()) {
       const value = JSON.parse(text) as Json;

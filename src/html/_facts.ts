@@ -3,11 +3,12 @@
  *
  * @module
  */
+import { adapterOf } from "../formats/mod.ts";
 import type { InspectReport } from "../inspect/mod.ts";
 
 /** What fixes a call without an output: resume for turnlog's files, repair for the others. */
 export function orphanFix(report: InspectReport): string {
-  return sessionFormat(report) === "turnlog"
+  return adapterOf(sessionFormat(report)) === undefined
     ? "resume would synthesize one (inspect --repair --write appends it now)"
     : "inspect --repair --write gives it a result saying it was interrupted";
 }

@@ -1,6 +1,6 @@
 /**
- * Import: another tool's session (a Codex rollout, a Claude Code transcript) continued in
- * turnlog. The active branch's history, replayed and normalized, is written as a NEW turnlog
+ * Import: another tool's session (a Codex rollout, a Claude Code transcript: any format an
+ * adapter reads) continued in turnlog. The active branch's history, replayed and normalized, is written as a NEW turnlog
  * session whose `session_meta` says where it came from; the source file is only read.
  *
  * @module
@@ -8,12 +8,15 @@
 import { resolve } from "node:path";
 import { TurnlogError } from "../errors/mod.ts";
 import {
+  adapterOf,
+  ADAPTERS,
   detectFormat,
   findForeignSession,
   type ForeignFormat,
   ForeignSessionError,
   type ForeignSource,
   foreignSource,
+  foreignToolsInWords,
   type SourceOptions,
 } from "../formats/mod.ts";
 import { makeRecord, responseItemRecord, type SessionMeta } from "../record/mod.ts";
@@ -110,17 +113,14 @@ export async function importSession(
 
 async function foreignFormatOf(path: string): Promise<ForeignFormat> {
   const detected = await detectFormat(path);
-  switch (detected.format) {
-    case "codex":
-    case "claude-code":
-      return detected.format;
-    case "turnlog":
-      throw new ForeignSessionError(
-        `${path} is a turnlog session already: continue it with resume, no import needed`,
-      );
-    default:
-      throw new ForeignSessionError(detected.reason);
+  if ("reason" in detected) throw new ForeignSessionError(detected.reason);
+  const adapter = adapterOf(detected.format);
+  if (adapter === undefined) {
+    throw new ForeignSessionError(
+      `${path} is a turnlog session already: continue it with resume, no import needed`,
+    );
   }
+  return adapter.name;
 }
 
 /** A session found by id in a Codex or Claude Code root. */
@@ -135,8 +135,8 @@ export interface LocatedSession {
 
 /**
  * Finds another tool's session by id or unique prefix: in the root the options name (a
- * tool's home, or a folder holding a tool's sessions), else in Codex's and Claude Code's
- * default homes both, from file names alone.
+ * tool's home, or a folder holding a tool's sessions), else in every adapter's default home
+ * (Codex's and Claude Code's), from file names alone.
  *
  * @throws {SessionNotFoundError} when no session matches
  * @throws {AmbiguousSessionError} when several match (in one home, or one in each)
@@ -151,15 +151,16 @@ export async function locateForeignSession(
     return { id, path, source: named };
   }
   if (options.sessionsDir !== undefined) {
+    const flags = ADAPTERS.map((adapter) => `--${adapter.flag}`);
     throw new TurnlogError(
       "not_found",
-      `No Codex or Claude Code sessions in ${options.sessionsDir}: ` +
-        "name a Codex sessions root or a Claude Code projects root (or use --codex, --claude)",
+      `No ${foreignToolsInWords()} sessions in ${options.sessionsDir}: ` +
+        `name a tool's sessions root or its home (or use ${flags.join(", ")})`,
     );
   }
   const found: LocatedSession[] = [];
-  for (const flag of ["codex", "claude"] as const) {
-    const source = (await foreignSource({ ...options, [flag]: true }))!;
+  for (const adapter of ADAPTERS) {
+    const source = (await foreignSource({ ...options, home: adapter.name }))!;
     try {
       const { id, path } = await findForeignSession(source, idOrPrefix);
       found.push({ id, path, source });
@@ -169,7 +170,7 @@ export async function locateForeignSession(
   }
   if (found.length === 1) return found[0]!;
   if (found.length === 0) {
-    throw new SessionNotFoundError(idOrPrefix, "Codex's and Claude Code's homes");
+    throw new SessionNotFoundError(idOrPrefix, `${foreignToolsInWords("and", true)} homes`);
   }
   throw new AmbiguousSessionError(
     idOrPrefix,

@@ -1,18 +1,18 @@
 /**
- * The inspector on another tool's file: a Codex rollout or a Claude Code transcript read by
- * its adapter (src/formats), its entries fed to the same segmenter as turnlog's own lines, and
- * the report completed with what the adapter knows (title, models, branch, tokens, forks,
+ * The inspector on another tool's file (a Codex rollout, a Claude Code transcript) read by its
+ * adapter (src/formats), its entries fed to the same segmenter as turnlog's own lines, and the
+ * report completed with what the adapter knows (title, models, branch, tokens, forks,
  * subagents, how the file was read).
  *
  * @module
  */
 import { basename } from "node:path";
 import {
+  adapterFor,
   type ForeignFacts,
   type ForeignFork,
   type ForeignFormat,
-  parseRolloutName,
-  previewClaudeSession,
+  type FormatAdapter,
   readForeignSession,
   type SessionValidation,
   type SubagentLink,
@@ -62,10 +62,10 @@ function forkOf(fork: ForeignFork, turns: readonly Turn[]): InspectFork {
 }
 
 /** The subagent's task: the first prompt of its transcript's head, or null. */
-async function subagentTitle(link: SubagentLink): Promise<string | null> {
+async function subagentTitle(adapter: FormatAdapter, link: SubagentLink): Promise<string | null> {
   try {
-    const listed = await previewClaudeSession({
-      format: "claude-code",
+    const listed = await adapter.preview({
+      format: adapter.name,
       id: link.agentId ?? basename(link.path),
       path: link.path,
       created: null,
@@ -79,72 +79,24 @@ async function subagentTitle(link: SubagentLink): Promise<string | null> {
   }
 }
 
-async function subagentOf(link: SubagentLink, turns: readonly Turn[]): Promise<InspectSubagent> {
+async function subagentOf(
+  adapter: FormatAdapter,
+  link: SubagentLink,
+  turns: readonly Turn[],
+): Promise<InspectSubagent> {
   return {
     id: link.agentId ?? basename(link.path).replace(/\.jsonl$/, ""),
     path: link.path,
     style: link.style,
     line: link.line,
     turn: turnAt(turns, link.line),
-    title: await subagentTitle(link),
+    title: await subagentTitle(adapter, link),
   };
 }
 
-const TURN_MARKERS: Record<string, string> = {
-  task_events: "turns from task_started and task_complete events",
-  turn_context: "turns from the turn ids of turn_context lines (no task events)",
-  user_message: "turns from user_message events (no task events, no turn ids)",
-  none: "no turn markers in the file",
-};
-
-/** How the file was read, for a person. */
-function notesOf(facts: ForeignFacts): string[] {
-  const notes: string[] = [];
-  const { codex, claudeCode: claude } = facts;
-  if (codex) {
-    notes.push(TURN_MARKERS[codex.turnMarkers] ?? codex.turnMarkers);
-    if (codex.forkedFromId) notes.push(`forked from session ${codex.forkedFromId}`);
-    for (const rollback of codex.rollbacks) {
-      notes.push(
-        `line ${rollback.line}: ${
-          plural(rollback.turns, "turn")
-        } rolled back (they stay in the records)`,
-      );
-    }
-  }
-  if (claude) {
-    if (claude.leafLine !== null) {
-      notes.push(`the conversation is the branch walked back from line ${claude.leafLine}`);
-    }
-    if (claude.cycleLine !== null) {
-      notes.push(`line ${claude.cycleLine}: a cycle of parent links stops the walk back`);
-    }
-    if (claude.danglingParentLine !== null) {
-      notes.push(`line ${claude.danglingParentLine}: its parent is not in the file`);
-    }
-    for (const join of claude.boundaryJoins) {
-      notes.push(
-        `line ${join.line}: the compaction's logical parent is not in the file; the ` +
-          `conversation before it (back from line ${join.continuesLine}) is its past, in file order`,
-      );
-    }
-    if (claude.supersededLines > 0) {
-      notes.push(`${plural(claude.supersededLines, "line")} repeated by a resume passed over`);
-    }
-    if (claude.sideLines > 0) {
-      notes.push(`${plural(claude.sideLines, "hook or progress line")} off the branch not shown`);
-    }
-    if (claude.turnEnds === "final_answer") {
-      notes.push("turns end at a final answer (no turn_duration lines)");
-    }
-    if (claude.agentId !== null) {
-      notes.push(
-        `a subagent's transcript (agent ${claude.agentId}${
-          claude.parentSessionId ? ` of session ${claude.parentSessionId}` : ""
-        })`,
-      );
-    }
-  }
+/** How the file was read, for a person: the adapter's notes, then what every format may have. */
+function notesOf(adapter: FormatAdapter, facts: ForeignFacts): string[] {
+  const notes = adapter.notes(facts);
   if (facts.sessionIds.length > 1) {
     notes.push(`its lines carry ${facts.sessionIds.length} session ids (resumed or forked)`);
   }
@@ -155,8 +107,8 @@ function notesOf(facts: ForeignFacts): string[] {
 const CHECK_NOTES = 5;
 
 /** What the format's validator finds beyond bad lines (those are problems already), as notes. */
-function checkNotes(validation: SessionValidation): string[] {
-  const tool = validation.format === "codex" ? "Codex" : "Claude Code";
+function checkNotes(adapter: FormatAdapter, validation: SessionValidation): string[] {
+  const tool = adapter.shortTool;
   const found = validation.findings.filter((finding) => finding.kind !== "bad_line");
   const notes = found.slice(0, CHECK_NOTES).map((finding) =>
     `${tool}'s check, line ${finding.line}: ${
@@ -171,19 +123,15 @@ function checkNotes(validation: SessionValidation): string[] {
   return notes;
 }
 
-/** The id a file's name gives when the file itself names none (an empty file). */
-function idFromName(path: string, format: ForeignFormat): string | null {
-  const name = basename(path);
-  if (format === "codex") return parseRolloutName(name, ".")?.id ?? null;
-  const stem = name.replace(/\.jsonl$/, "");
-  return /^[0-9A-Za-z][0-9A-Za-z_-]*$/.test(stem) ? stem : null;
-}
-
-function sessionOf(segmented: SegmentedSession, facts: ForeignFacts): SessionFacts {
+function sessionOf(
+  adapter: FormatAdapter,
+  segmented: SegmentedSession,
+  facts: ForeignFacts,
+): SessionFacts {
   const session = segmented.session;
   return {
     ...session,
-    id: facts.sessionId ?? session.id ?? idFromName(facts.path, facts.format as ForeignFormat),
+    id: facts.sessionId ?? session.id ?? adapter.idFromName(facts.path),
     format: facts.format,
     state: facts.state,
     lines: facts.lines,
@@ -197,7 +145,7 @@ function sessionOf(segmented: SegmentedSession, facts: ForeignFacts): SessionFac
     toolVersion: facts.version,
     approvalSource: facts.approval.source,
     tokens: facts.tokens,
-    notes: notesOf(facts),
+    notes: notesOf(adapter, facts),
   };
 }
 
@@ -212,6 +160,7 @@ export async function inspectForeignFile(
   format: ForeignFormat,
   options: SegmenterOptions = {},
 ): Promise<SegmentedSession> {
+  const adapter = adapterFor(format);
   const session = readForeignSession(path, format);
   const segmenter = new TurnSegmenter(path, options);
   for await (const entry of session) {
@@ -222,13 +171,15 @@ export async function inspectForeignFile(
   const facts = session.facts;
   const segmented = segmenter.finish({ sizeBytes: facts.sizeBytes, state: facts.state });
   const subagents: InspectSubagent[] = [];
-  for (const link of facts.subagents) subagents.push(await subagentOf(link, segmented.turns));
+  for (const link of facts.subagents) {
+    subagents.push(await subagentOf(adapter, link, segmented.turns));
+  }
   const validation = await validateSessionFile(path, format);
-  const about = sessionOf(segmented, facts);
+  const about = sessionOf(adapter, segmented, facts);
   return {
     ...segmented,
     healthy: segmented.healthy && validation.valid,
-    session: { ...about, notes: [...about.notes, ...checkNotes(validation)] },
+    session: { ...about, notes: [...about.notes, ...checkNotes(adapter, validation)] },
     forks: facts.forks.map((fork) => forkOf(fork, segmented.turns)),
     subagents,
   };

@@ -5,7 +5,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { detectFormat } from "../formats/mod.ts";
+import { adapterOfFile } from "../formats/mod.ts";
 import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/mod.ts";
@@ -48,8 +48,8 @@ export class NotAFileError extends TurnlogError {
 /**
  * Segments the session file at `path`, streaming, without changing it, and works out where
  * the session continues from (the shortest id prefix that finds it in its store). A Codex
- * rollout or a Claude Code transcript (told from its head) is read by its adapter; any other
- * file as turnlog's own, however broken.
+ * rollout, a Claude Code transcript or any other tool's file an adapter knows (told from its
+ * head) is read by its adapter; any other file as turnlog's own, however broken.
  *
  * @throws {Deno.errors.NotFound} when there is no such file
  * @throws {NotAFileError} when the path is a folder or another special file
@@ -60,9 +60,9 @@ export async function inspectSession(
 ): Promise<InspectReport> {
   const info = await Deno.stat(path);
   if (!info.isFile) throw new NotAFileError(path);
-  const detected = await detectFormat(path);
-  if (detected.format === "codex" || detected.format === "claude-code") {
-    const segmented = await inspectForeignFile(path, detected.format, options);
+  const adapter = await adapterOfFile(path);
+  if (adapter) {
+    const segmented = await inspectForeignFile(path, adapter.name, options);
     const command = segmented.session.state === "records" ? options.importCommandFor : undefined;
     return { ...segmented, continueCommand: command?.(path) ?? null, continuePrefix: null };
   }

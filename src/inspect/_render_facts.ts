@@ -5,15 +5,9 @@
  *
  * @module
  */
+import { adapterOf, fileNounOf } from "../formats/mod.ts";
 import { formatNumber, formatTime, oneLine, type Painter, plural, visible } from "../text/mod.ts";
 import type { InspectReport, SessionFacts } from "./_types.ts";
-
-/** How a person names each format. */
-export const FORMAT_NAMES: Record<SessionFacts["format"], string> = {
-  turnlog: "turnlog session",
-  codex: "Codex CLI rollout",
-  "claude-code": "Claude Code transcript",
-};
 
 /** Counts by kind, largest first: `12 reasoning, 1 image`. */
 export function kindCounts(counts: Record<string, number>): string {
@@ -71,10 +65,10 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
   out.push(
     `${paint("bold", `Session ${session.id ?? "(unknown id)"}`)}  ${verdict(report, paint)}`,
   );
-  if (session.format !== "turnlog") {
+  if (adapterOf(session.format) !== undefined) {
     field(
       "format",
-      `${FORMAT_NAMES[session.format]}${
+      `${fileNounOf(session.format)}${
         session.toolVersion ? ` (version ${visible(session.toolVersion)})` : ""
       }`,
     );
@@ -115,7 +109,7 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
   if (from) {
     field(
       "imported",
-      `from the ${FORMAT_NAMES[from.format]} ${visible(from.path)}${
+      `from the ${visible(fileNounOf(from.format))} ${visible(from.path)}${
         from.sessionId ? ` (session ${visible(from.sessionId)})` : ""
       }`,
     );

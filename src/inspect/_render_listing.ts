@@ -1,10 +1,10 @@
 /**
- * The text views of a listing: turnlog's store, or a Codex or Claude Code root; the newest
- * sessions first, one line each.
+ * The text views of a listing: turnlog's store, or another tool's root (its adapter gives the
+ * words and the time column); the newest sessions first, one line each.
  *
  * @module
  */
-import type { ForeignListing } from "../formats/mod.ts";
+import { adapterFor, type ForeignListing } from "../formats/mod.ts";
 import type { SessionListing } from "../store/mod.ts";
 import { clip, formatNumber, formatTime, painter, visible } from "../text/mod.ts";
 import type { RenderOptions } from "./_render_text.ts";
@@ -60,26 +60,28 @@ function shortIds(ids: readonly string[]): string[] {
 
 /** Options of {@linkcode renderForeignListing}. */
 export interface ForeignListingOptions extends RenderOptions {
-  /** The flags that name the root in the commands it suggests. @default {"--codex"} or {"--claude"} */
+  /** The flags that name the root in the commands it suggests. @default {the adapter's flag: "--codex"} */
   flags?: string;
 }
 
 /**
- * Renders a listing of Codex or Claude Code sessions, newest first: id prefix, time, git
- * branch, and the title or first prompt.
+ * Renders a listing of another tool's sessions, newest first: id prefix, time (created or
+ * modified, as the adapter says), git branch, and the title or first prompt.
  */
 export function renderForeignListing(
   listing: ForeignListing,
   options: ForeignListingOptions,
 ): string {
   const paint = painter(options.color);
-  const tool = listing.format === "codex" ? "Codex" : "Claude Code";
+  const adapter = adapterFor(listing.format);
+  const tool = adapter.shortTool;
+  const timeColumn = adapter.listing.time;
   if (listing.sessions.length === 0) {
     return `No ${tool} sessions in ${visible(listing.root)}\n`;
   }
   const prefixes = shortIds(listing.sessions.map((s) => s.id));
   const rows = listing.sessions.map((s, i) => {
-    const time = listing.format === "codex" ? s.created : s.modified ?? s.created;
+    const time = timeColumn === "created" ? s.created : s.modified ?? s.created;
     const what = s.title ?? s.preview ?? "(no prompt)";
     return [
       prefixes[i]!,
@@ -90,7 +92,7 @@ export function renderForeignListing(
   });
   const title = [
     "id prefix",
-    listing.format === "codex" ? "created" : "modified",
+    timeColumn,
     "branch",
     "title or first prompt",
   ];
@@ -103,7 +105,7 @@ export function renderForeignListing(
     ...rows.map(line),
   ];
   if (listing.more) out.push(paint("dim", `(more sessions: --limit N shows more)`));
-  const flag = options.flags ?? (listing.format === "codex" ? "--codex" : "--claude");
+  const flag = options.flags ?? `--${adapter.flag}`;
   const task = options.command ?? "./denow task";
   out.push(
     paint(

@@ -5,9 +5,10 @@
  *
  * @module
  */
+import { adapterOf } from "../formats/mod.ts";
 import { formatNumber, formatTime, type Painter, plural, visible } from "../text/mod.ts";
 import { renderBlock } from "./_render_entries.ts";
-import { FORMAT_NAMES, linkedSections, sessionHeader } from "./_render_facts.ts";
+import { linkedSections, sessionHeader } from "./_render_facts.ts";
 import { type RenderOptions, sizeWithBytes, type View, viewOf } from "./_render_text.ts";
 import {
   type Header,
@@ -47,7 +48,7 @@ export function blockLines(
 ): string[] {
   const { view, lineWidth } = layout;
   const { paint } = view;
-  const foreign = report.session.format !== "turnlog";
+  const foreign = adapterOf(report.session.format) !== undefined;
   if (!("index" in block)) {
     if ((block.entries?.length ?? 0) === 0) return [];
     return [
@@ -130,7 +131,7 @@ function countTable(report: InspectReport, paint: Painter): string[] {
 
 function findings(report: InspectReport, paint: Painter): string[] {
   const out: string[] = [];
-  const fix = report.session.format === "turnlog"
+  const fix = adapterOf(report.session.format) === undefined
     ? "resume would synthesize an output"
     : "--repair --write gives it a result saying it was interrupted";
   const section = (title: string, lines: string[]) => out.push(title, ...lines, "");
@@ -168,8 +169,8 @@ function findings(report: InspectReport, paint: Painter): string[] {
 }
 
 function nextSteps(report: InspectReport, paint: Painter): string[] {
-  const format = report.session.format;
-  if (format !== "turnlog") {
+  const adapter = adapterOf(report.session.format);
+  if (adapter !== undefined) {
     if (report.session.state !== "records") return [];
     const out = report.continueCommand
       ? [paint("bold", "Continue it in turnlog (a new session; this file is only read):"), [
@@ -179,7 +180,7 @@ function nextSteps(report: InspectReport, paint: Painter): string[] {
     if (!report.healthy) {
       out.push(paint(
         "dim",
-        `Repair: add --repair to see what would change in this ${FORMAT_NAMES[format]} ` +
+        `Repair: add --repair to see what would change in this ${adapter.fileNoun} ` +
           "(its own shapes, every original kept), --repair --write to do it.",
       ));
     }

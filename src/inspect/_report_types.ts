@@ -1,13 +1,20 @@
 /**
  * The shape of the inspector's report as a whole (`inspect --json`): the session's facts, the
  * findings (orphans, synthesized outputs, forks, subagents), the sums, and the document. The
- * parts each turn is made of are in `./_types.ts`.
+ * parts each turn is made of are in `./_turn_types.ts`.
  *
  * @module
  */
 import type { ForkKind, SessionFormat, SessionState, TokenTotals } from "../formats/mod.ts";
 import type { ForkedFrom, ImportedFrom, Policy, Usage, WireApi } from "../record/mod.ts";
-import type { Checkpoint, Header, InspectProblem, LineRef, RecordCounts, Turn } from "./_types.ts";
+import type {
+  Checkpoint,
+  Header,
+  InspectProblem,
+  LineRef,
+  RecordCounts,
+  Turn,
+} from "./_turn_types.ts";
 
 /** The session as its `session_meta` and file describe it; null where unknown. */
 export interface SessionFacts {

@@ -1,6 +1,6 @@
 /**
- * The inspector: a session file turn by turn, as a report (JSON) or as text, and the lossless
- * repair of a damaged file.
+ * The inspector: a session file turn by turn, as a report (JSON) or as text, and the text
+ * views of listings. Repair is in `src/repair/`.
  *
  * @module
  */
@@ -20,8 +20,4 @@ export { type RenderOptions, shortenText } from "./_render_text.ts";
 export { renderReport } from "./_render_report.ts";
 export * from "./_text_view.ts";
 export * from "./_render_listing.ts";
-export * from "./_render_repair.ts";
-export * from "./_repair_plan.ts";
-export * from "./_repair.ts";
-export { repairForeignFile, type RepairForeignOptions } from "./_repair_foreign.ts";
 export * from "./_stored.ts";

@@ -14,6 +14,7 @@ import {
   WireApiSchema,
 } from "../record/schemas.ts";
 import { z } from "zod";
+import { FORMAT_NAMES, type SessionFormat } from "../formats/mod.ts";
 import type { SessionListing } from "../store/mod.ts";
 import type * as T from "./_types.ts";
 
@@ -237,7 +238,8 @@ export const TokenTotalsSchema = z.object({
 export const SessionFactsSchema = z.object({
   /** The id from `session_meta`, else from the file name, else null. */
   id: z.string().nullable(),
-  format: z.enum(["turnlog", "codex", "claude-code"]),
+  /** `turnlog`, or another tool's format by its adapter's name (the formats registry). */
+  format: z.enum(FORMAT_NAMES as readonly [SessionFormat, ...SessionFormat[]]),
   /** `empty` and `metadata-only` files are no problem. */
   state: z.enum(["records", "empty", "metadata-only"]),
   path: z.string(),

@@ -103,8 +103,8 @@ export type ResponseItemPayload = ResponseItem | CompactionCheckpoint;
 
 /** Where an imported session came from: another tool's session file. */
 export interface ImportedFrom {
-  /** The tool whose file it was: `codex` or `claude-code`. */
-  format: "codex" | "claude-code";
+  /** The tool whose file it was, by its format's name in the formats registry (`codex`). */
+  format: string;
   /** The source file's absolute path when it was imported. */
   path: string;
   /** The source session's id, or null when the file names none. */

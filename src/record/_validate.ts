@@ -45,7 +45,8 @@ const ROLES: ReadonlySet<unknown> = new Set(["system", "user", "assistant"]);
 const WIRE_APIS: ReadonlySet<unknown> = new Set(["responses", "chat"]);
 const APPROVALS: ReadonlySet<unknown> = new Set(["auto", "ask-changes", "ask-all"]);
 const OUTCOMES: ReadonlySet<unknown> = new Set(["succeeded", "failed", "cancelled"]);
-const FORMATS: ReadonlySet<unknown> = new Set(["codex", "claude-code"]);
+/** A format's name as the formats registry writes it (`codex`, `claude-code`). */
+const FORMAT_NAME = /^[a-z][a-z0-9-]*$/;
 
 /** A history item, or undefined. */
 function historyItem(payload: Json): ResponseItem | undefined {
@@ -126,10 +127,9 @@ function forkedFrom(value: unknown): ForkedFrom | undefined {
 function importedFrom(value: unknown): ImportedFrom | undefined {
   if (!isObject(value)) return undefined;
   const { format, path, sessionId } = value;
-  if (!FORMATS.has(format) || !isString(path) || (sessionId !== null && !isString(sessionId))) {
-    return undefined;
-  }
-  return { format: format as ImportedFrom["format"], path, sessionId };
+  if (!isString(format) || !FORMAT_NAME.test(format) || !isString(path)) return undefined;
+  if (sessionId !== null && !isString(sessionId)) return undefined;
+  return { format, path, sessionId };
 }
 
 function sessionMeta(payload: Json): SessionMeta | undefined {
@@ -281,7 +281,6 @@ const HAND_CHECKED_ENUMS: readonly [{ options: readonly string[] }, ReadonlySet<
   [S.WireApiSchema, WIRE_APIS],
   [S.ApprovalModeSchema, APPROVALS],
   [S.RunOutcomeSchema, OUTCOMES],
-  [S.ImportedFromSchema.shape.format, FORMATS],
 ];
 
 /**

@@ -85,9 +85,12 @@ export const ResponseItemPayloadSchema = z.discriminatedUnion("type", [
   CompactionCheckpointSchema,
 ]);
 
-/** Where an imported session came from: another tool's session file. */
+/**
+ * Where an imported session came from: another tool's session file, its format by the name
+ * the formats registry gives it (any such name, so a file a newer turnlog imported still reads).
+ */
 export const ImportedFromSchema = z.object({
-  format: z.enum(["codex", "claude-code"]),
+  format: z.string().regex(/^[a-z][a-z0-9-]*$/),
   path: z.string(),
   sessionId: z.string().nullable(),
 });

@@ -14,7 +14,7 @@ import {
   type SessionLocation,
   type SessionStore,
 } from "../store/mod.ts";
-import { detectFormat } from "../formats/mod.ts";
+import { adapterOfFile } from "../formats/mod.ts";
 import { resumeForeignFile } from "./_foreign.ts";
 import { type LoadedSession, normalizeLoaded, type ResumedSession } from "./_loaded.ts";
 
@@ -120,10 +120,8 @@ export async function resumeSession(
  * tool's file: when it holds no conversation)
  */
 export async function resumeFile(path: string): Promise<ResumedSession> {
-  const detected = await detectFormat(path);
-  if (detected.format === "codex" || detected.format === "claude-code") {
-    return await resumeForeignFile(path, detected.format);
-  }
+  const adapter = await adapterOfFile(path);
+  if (adapter) return await resumeForeignFile(path, adapter.name);
   let meta: SessionMeta | undefined;
   for await (const entry of readRecords(path, { chunkSize: 16 * 1024 })) {
     if (entry.record?.type === "session_meta") meta = entry.record.payload;

@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { isPostgresUrl } from "../store/mod.ts";
 import { type CompiledQuery, compileQuery, type SearchQuery } from "./_query.ts";
 import type { Piece, SearchProfile } from "./_profile.ts";
-import { SEARCH_PROFILES } from "./_profiles.ts";
+import { searchProfile } from "./_profiles.ts";
 import { candidateLines, placeLines, scanBuffer } from "./_scan.ts";
 import type { ScanBuffer } from "./_simd.ts";
 import { hitOf, matchLine } from "./_hits.ts";
@@ -77,7 +77,7 @@ async function searchFile(
 }
 
 async function summaryOf(session: SourcedSession): Promise<SessionSummary> {
-  const profile = SEARCH_PROFILES[session.source.format];
+  const profile = searchProfile(session.source.format);
   const head = await profile.head(session).catch(() => undefined);
   return {
     id: session.id,
@@ -118,7 +118,7 @@ async function* searchSession(
 ): AsyncGenerator<SearchEvent> {
   const summary = project === undefined ? undefined : await summaryOf(session);
   if (summary && project !== undefined && !inProject(summary, project)) return;
-  const profile = SEARCH_PROFILES[session.source.format];
+  const profile = searchProfile(session.source.format);
   const hits: SearchHit[] = [];
   for (const path of [session.path, ...session.subagents]) {
     try {

@@ -15,7 +15,7 @@ import {
 import { TurnlogError } from "../errors/mod.ts";
 import { resolveStoreSpec, storeName } from "../store/mod.ts";
 import type { SessionFiles } from "./_profile.ts";
-import { SEARCH_PROFILES } from "./_profiles.ts";
+import { searchProfile } from "./_profiles.ts";
 
 /** A folder of sessions of one format, and the flags that name it to other commands. */
 export interface SearchSource {
@@ -133,7 +133,7 @@ export async function sessionsOf(sources: readonly SearchSource[]): Promise<Sour
   const all: SourcedSession[] = [];
   for (const source of sources) {
     const found: SessionFiles[] = [];
-    for await (const session of SEARCH_PROFILES[source.format].walk(source.root)) {
+    for await (const session of searchProfile(source.format).walk(source.root)) {
       found.push(session);
     }
     const prefixes = uniquePrefixes(found.map((session) => session.id));

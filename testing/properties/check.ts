@@ -11,13 +11,8 @@
 import fc from "fast-check";
 import { dirname } from "node:path";
 import { TurnlogError } from "../../src/errors/mod.ts";
-import {
-  type InspectReport,
-  inspectSession,
-  isEmptyPlan,
-  planFileRepair,
-  repairSession,
-} from "../../src/inspect/mod.ts";
+import { type InspectReport, inspectSession } from "../../src/inspect/mod.ts";
+import { isEmptyPlan, planFileRepair, repairSession } from "../../src/repair/mod.ts";
 import type { ResponseItem } from "../../src/record/mod.ts";
 import {
   initializeSessionForRun,

@@ -7,10 +7,11 @@
  *
  * @module
  */
-import type { Line } from "../../io/_lines.ts";
+import type { Line } from "../../io/mod.ts";
 import { isObject, obj, str } from "../_line.ts";
 import type { ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewLine, type ViewPlace } from "../_view.ts";
+import { CLAUDE_LINES } from "./_lines.ts";
 import { type Branch, findBranch } from "./_branch.ts";
 import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
 
@@ -213,7 +214,7 @@ export async function analyzeClaude(path: string, sizeBytes: number): Promise<Cl
   const bad: BadLine[] = [];
   const pieces = new Map<number, string>();
   async function* lines(): AsyncGenerator<Line> {
-    for await (const item of readView(path, "claude-code", sizeBytes)) {
+    for await (const item of readView(path, CLAUDE_LINES, sizeBytes)) {
       if (item.bad) {
         bad.push(item.bad);
         continue;

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { checkSessionId } from "../../record/_ids.ts";
+import { checkSessionId } from "../../record/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
 import type { ForeignListing, FoundSession, ListedForeignSession, ListOptions } from "../_find.ts";
 import { dirEntries, previewLine, scanHead } from "../_head.ts";

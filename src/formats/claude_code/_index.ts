@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { forEachLine, type Line } from "../../io/_lines.ts";
+import { forEachLine, type Line } from "../../io/mod.ts";
 import {
   FirstSeen,
   isObject,

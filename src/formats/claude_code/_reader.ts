@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readLineChunks } from "../../io/_lines.ts";
+import { readLineChunks } from "../../io/mod.ts";
 import {
   CHECKPOINT_VERSION,
   FORMAT_VERSION,

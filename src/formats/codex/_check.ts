@@ -9,6 +9,7 @@
 import { obj, str } from "../_line.ts";
 import type { ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewPlace } from "../_view.ts";
+import { CODEX_LINES } from "./_lines.ts";
 
 /** A call of the history, where it is. */
 export interface CodexCall {
@@ -51,7 +52,7 @@ export async function analyzeCodex(path: string, sizeBytes: number): Promise<Cod
     for (const call of waiting.values()) unanswered.push({ call, before });
     waiting.clear();
   };
-  for await (const item of readView(path, "codex", sizeBytes)) {
+  for await (const item of readView(path, CODEX_LINES, sizeBytes)) {
     if (item.bad) {
       bad.push(item.bad);
       continue;

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename } from "node:path";
-import { readLineChunks } from "../../io/_lines.ts";
+import { readLineChunks } from "../../io/mod.ts";
 import { CHECKPOINT_VERSION, makeRecord } from "../../record/mod.ts";
 import {
   countKind,

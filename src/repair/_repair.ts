@@ -7,16 +7,16 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { detectFormat, type SessionValidation } from "../formats/mod.ts";
+import { adapterOfFile, type SessionValidation } from "../formats/mod.ts";
 import { normalizeHistory } from "../history/mod.ts";
+import { type InspectReport, inspectSession } from "../inspect/mod.ts";
 import { readRange, writeAll } from "../io/mod.ts";
 import { encodeRecords, responseItemRecord, type SessionRecord } from "../record/mod.ts";
 import { loadSession } from "../resume/mod.ts";
 import { type QuarantinedLine, quarantineLines, rewriteFile, SessionWriter } from "../store/mod.ts";
-import { inspectSession } from "./_inspect.ts";
-import { type MovedLine, planFileRepair, type RepairPlan } from "./_repair_plan.ts";
-import { repairForeignFile } from "./_repair_foreign.ts";
-import type { InspectReport } from "./_types.ts";
+import { repairForeignFile } from "./_foreign.ts";
+import type { MovedLine, RepairPlan } from "./_plan.ts";
+import { planTurnlogFileRepair } from "./_turnlog.ts";
 
 /** What {@linkcode repairSession} did. */
 export interface RepairResult {
@@ -52,9 +52,9 @@ export interface RepairOptions {
  * nothing to do. A file without its `session_meta`, or one whose `session_meta` names
  * another session, is left untouched.
  *
- * A Codex rollout or a Claude Code transcript is repaired in that tool's own shapes (see
- * {@linkcode repairForeignFile}) with the same guarantees, then checked by its format's
- * validator.
+ * Another tool's file (a Codex rollout, a Claude Code transcript) is repaired in that tool's
+ * own shapes (see {@linkcode repairForeignFile}) with the same guarantees, then checked by its
+ * adapter's check.
  *
  * @throws {SessionInUseError} when a run holds the session
  * @throws {FileChangedError} when another tool's file changed during the repair
@@ -63,12 +63,12 @@ export async function repairSession(
   path: string,
   options: RepairOptions = {},
 ): Promise<RepairResult> {
-  const detected = await detectFormat(path);
-  if (detected.format === "codex" || detected.format === "claude-code") {
-    const { plan, validation } = await repairForeignFile(path, detected.format);
+  const adapter = await adapterOfFile(path);
+  if (adapter) {
+    const { plan, validation } = await repairForeignFile(path, adapter.name);
     return { plan, after: await inspectSession(path, options), validation };
   }
-  const first = await planFileRepair(await inspectSession(path, options));
+  const first = await planTurnlogFileRepair(await inspectSession(path, options));
   if (first.refused !== null) {
     return { plan: first, after: await inspectSession(path, options), validation: null };
   }
@@ -76,7 +76,7 @@ export async function repairSession(
   let plan = first;
   try {
     const locked = await inspectSession(path, options);
-    plan = await planFileRepair(locked);
+    plan = await planTurnlogFileRepair(locked);
     if (plan.refused !== null) return { plan, after: locked, validation: null };
     if (plan.moved.length > 0) {
       await quarantineLines(path, await readMovedLines(path, plan.moved));

@@ -1,22 +1,18 @@
 /**
- * A repair's plan, worked out from an inspection: which lines go to the sidecar, which glued
- * lines split back into their records, which outputs are appended, and what is left as is.
+ * turnlog's own repair plan, worked out from an inspection: which lines go to the sidecar,
+ * which glued lines split back into their records, which outputs are appended, and what is
+ * left as is.
  *
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import type {
-  ForeignInsertedLine,
-  ForeignRewrittenLine,
-  SessionFormat,
-  ValidationFinding,
-} from "../formats/mod.ts";
+import { adapterOf } from "../formats/mod.ts";
+import type { InspectProblemKind, InspectReport } from "../inspect/mod.ts";
 import { jsonObjectsIn, readRange } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { quarantinePath } from "../store/mod.ts";
-import { planForeignFileRepair } from "./_repair_foreign.ts";
-import { metaFitsFile, pairAfterSplitting, unsplitBeforeFirstRecord } from "./_repair_split.ts";
-import type { InspectProblemKind, InspectReport } from "./_types.ts";
+import { methodOf, type RepairPlan } from "./_plan.ts";
+import { metaFitsFile, pairAfterSplitting, unsplitBeforeFirstRecord } from "./_split.ts";
 
 /** Problem kinds whose line repair moves to the sidecar. */
 const MOVED_KINDS: ReadonlySet<InspectProblemKind> = new Set<InspectProblemKind>([
@@ -28,80 +24,6 @@ const MOVED_KINDS: ReadonlySet<InspectProblemKind> = new Set<InspectProblemKind>
   "orphan_output",
   "duplicate_output",
 ]);
-
-/** A line repair moves from the session file to the sidecar. */
-export interface MovedLine {
-  /** The line's number before the repair. */
-  line: number;
-  /** What is wrong with it. */
-  kind: InspectProblemKind;
-  /** Byte range in the session file, terminator included. */
-  start: number;
-  /** Byte offset just past the line's terminator. */
-  end: number;
-  /** The problem, `path:line: what is wrong`. */
-  message: string;
-  /** The bytes the sidecar keeps: the line without its newline. */
-  bytes: number;
-  /**
-   * The records a line of several records glued together splits into, each written back on
-   * a line of its own in the line's place; null for a line that only moves.
-   */
-  split: { type: string; text: string }[] | null;
-}
-
-/** An output repair appends for a call without one. */
-export interface AppendedOutput {
-  /** The call's id. */
-  callId: string;
-  /** The called tool's name. */
-  toolName: string;
-  /** The call's line and turn. */
-  line: number;
-  /** The call's turn, or null for the header. */
-  turn: number | null;
-}
-
-/** What a repair does to one file. */
-export interface RepairPlan {
-  /** The session file. */
-  path: string;
-  /** Its format: turnlog's own, or another tool's (repaired in that tool's own shapes). */
-  format: SessionFormat;
-  /** The sidecar that keeps every byte taken out (`<file>.quarantine`). */
-  sidecar: string;
-  /** Lines moved to the sidecar, in file order. */
-  moved: MovedLine[];
-  /**
-   * How the lines leave the session file: `truncate` when only the last line goes (it is cut
-   * off), `rewrite` otherwise (temp file, fsync, atomic rename).
-   */
-  method: "none" | "truncate" | "rewrite";
-  /** Synthesized outputs appended at the end, exactly as resume would write them. */
-  appended: AppendedOutput[];
-  /**
-   * Lines changed in place, each original kept in the sidecar (another tool's file: a line
-   * re-parented onto a synthesized result, a result no call asked for taken out of a line).
-   */
-  rewritten: ForeignRewrittenLine[];
-  /**
-   * Lines written where they belong (another tool's file: the result of a call that has
-   * none, in that tool's own shape, right after the call or its other results).
-   */
-  inserted: ForeignInsertedLine[];
-  /** What the format's validator found before the repair (another tool's file; else empty). */
-  findings: ValidationFinding[];
-  /** Problems repair leaves as they are, and why. */
-  leftAsIs: string[];
-  /** Why repair refuses to touch the file at all, or null. */
-  refused: string | null;
-}
-
-/** True when a plan changes nothing. */
-export function isEmptyPlan(plan: RepairPlan): boolean {
-  return plan.moved.length === 0 && plan.appended.length === 0 && plan.rewritten.length === 0 &&
-    plan.inserted.length === 0;
-}
 
 /**
  * Works out what a repair would do from an inspection. Pure.
@@ -117,7 +39,7 @@ export function isEmptyPlan(plan: RepairPlan): boolean {
 export function planRepair(report: InspectReport): RepairPlan {
   const path = report.session.path;
   const format = report.session.format;
-  if (format !== "turnlog") throw new ForeignRepairError(path);
+  if (adapterOf(format) !== undefined) throw new ForeignRepairError(path);
   const plan: RepairPlan = {
     path,
     format,
@@ -180,13 +102,6 @@ export class ForeignRepairError extends TurnlogError {
   }
 }
 
-/** How the moved lines leave the file: cut off when only the last line goes, else a rewrite. */
-export function methodOf(moved: readonly MovedLine[], size: number): RepairPlan["method"] {
-  if (moved.length === 0) return "none";
-  const only = moved[0]!;
-  return moved.length === 1 && only.end === size && only.split === null ? "truncate" : "rewrite";
-}
-
 /**
  * Splits a line of several complete JSON objects glued together (a writer that lost a
  * newline) into their texts, when every one is a valid record; otherwise null.
@@ -220,12 +135,9 @@ export function splitGluedRecords(text: string): { type: string; text: string }[
  * {@linkcode planRepair}, then a look at the bad lines themselves: a line of records glued
  * together is split back into them (it still goes to the sidecar as it was), and the calls and
  * outputs it gives back are paired with the rest of the file. When such a line gives back the
- * `session_meta` record, the file is no longer refused. Another tool's file is planned from
- * the file itself (its format's check and repair, in `src/formats`).
+ * `session_meta` record, the file is no longer refused.
  */
-export async function planFileRepair(report: InspectReport): Promise<RepairPlan> {
-  const format = report.session.format;
-  if (format !== "turnlog") return await planForeignFileRepair(report.session.path, format);
+export async function planTurnlogFileRepair(report: InspectReport): Promise<RepairPlan> {
   const plan = planRepair(report);
   if (plan.moved.length === 0) return plan;
   const decoder = new TextDecoder();

@@ -4,12 +4,11 @@
  *
  * @module
  */
-import { type Painter, painter, plural, visible } from "../text/mod.ts";
 import type { SessionValidation } from "../formats/mod.ts";
-import type { RepairPlan } from "./_repair_plan.ts";
-import { changesLines, foreignFindings, foreignFooter } from "./_render_foreign_repair.ts";
-import type { RenderOptions } from "./_render_text.ts";
-import type { InspectReport } from "./_types.ts";
+import type { InspectReport, RenderOptions } from "../inspect/mod.ts";
+import { type Painter, painter, plural, visible } from "../text/mod.ts";
+import type { RepairPlan } from "./_plan.ts";
+import { changesLines, foreignFindings, foreignFooter } from "./_render_foreign.ts";
 
 type Verb = (doing: string, done: string) => string;
 

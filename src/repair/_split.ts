@@ -10,9 +10,8 @@ import { basename, dirname } from "node:path";
 import { readLines } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { parseSessionFileName } from "../store/mod.ts";
-import type { MovedLine, RepairPlan } from "./_repair_plan.ts";
-import { TurnSegmenter } from "./_segmenter.ts";
-import type { InspectProblemKind } from "./_types.ts";
+import { type InspectProblemKind, TurnSegmenter } from "../inspect/mod.ts";
+import type { MovedLine, RepairPlan } from "./_plan.ts";
 
 const DROPPED: ReadonlySet<InspectProblemKind> = new Set<InspectProblemKind>([
   "orphan_output",

@@ -12,6 +12,7 @@ import {
   type ForeignFormat,
   type ForeignInsertedLine,
   planForeignRepair,
+  type SessionValidation,
   validateSessionFile,
 } from "../formats/mod.ts";
 import { readRange } from "../io/mod.ts";
@@ -25,11 +26,11 @@ import {
   SessionWriter,
   stampOf,
 } from "../store/mod.ts";
-import { isEmptyPlan, methodOf, type MovedLine, type RepairPlan } from "./_repair_plan.ts";
+import { isEmptyPlan, methodOf, type MovedLine, type RepairPlan } from "./_plan.ts";
 
 /**
- * Works out the repair of another tool's session file from the file itself: its format's
- * validator and plan (src/formats), as the inspector's plan. Reads only.
+ * Works out the repair of another tool's session file from the file itself: its adapter's
+ * check and plan (src/formats), as a repair plan. Reads only.
  */
 export async function planForeignFileRepair(
   path: string,
@@ -134,7 +135,7 @@ export async function repairForeignFile(
   path: string,
   format: ForeignFormat,
   options: RepairForeignOptions = {},
-): Promise<{ plan: RepairPlan; validation: Awaited<ReturnType<typeof validateSessionFile>> }> {
+): Promise<{ plan: RepairPlan; validation: SessionValidation }> {
   let plan = await planForeignFileRepair(path, format);
   if (!isEmptyPlan(plan)) {
     const writer = await SessionWriter.open(path, { seal: false });

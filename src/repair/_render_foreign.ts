@@ -4,11 +4,9 @@
  *
  * @module
  */
-import type { SessionValidation } from "../formats/mod.ts";
+import { adapterOf, type SessionValidation } from "../formats/mod.ts";
 import { type Painter, plural, visible } from "../text/mod.ts";
-import type { RepairPlan } from "./_repair_plan.ts";
-
-const TOOLS = { turnlog: "turnlog", codex: "Codex", "claude-code": "Claude Code" } as const;
+import type { RepairPlan } from "./_plan.ts";
 
 /** Findings listed at most; the rest are counted. */
 const SHOWN = 20;
@@ -28,9 +26,10 @@ function listed(findings: SessionValidation["findings"], paint: Painter): string
 
 /** A dry run on another tool's file: what its tool needs and the file lacks. */
 export function foreignFindings(plan: RepairPlan, paint: Painter): string[] {
-  if (plan.format === "turnlog" || plan.findings.length === 0) return [];
+  const adapter = adapterOf(plan.format);
+  if (adapter === undefined || plan.findings.length === 0) return [];
   return [
-    paint("bold", `What ${TOOLS[plan.format]} needs and the file lacks:`),
+    paint("bold", `What ${adapter.shortTool} needs and the file lacks:`),
     ...listed(plan.findings, paint),
   ];
 }
@@ -44,8 +43,9 @@ export function foreignFooter(
   options: { written: boolean; validation?: SessionValidation | null | undefined },
   paint: Painter,
 ): string[] {
-  if (plan.format === "turnlog") return [];
-  const tool = TOOLS[plan.format];
+  const adapter = adapterOf(plan.format);
+  if (adapter === undefined) return [];
+  const tool = adapter.shortTool;
   const out: string[] = [];
   const verdict = options.validation;
   if (options.written && verdict) {

@@ -1,0 +1,50 @@
+/**
+ * The other tools' homes on the command line: one flag per adapter of the formats registry
+ * (`--codex`, `--claude`), what they name, and their lines of `--help`.
+ *
+ * @module
+ */
+import { ADAPTERS, type FormatAdapter } from "../src/formats/mod.ts";
+import { UsageError } from "./_args.ts";
+
+/** One boolean flag per adapter, for `parseFlags`: `--codex`, `--claude`. */
+export const HOME_FLAGS: Readonly<Record<string, { type: "boolean" }>> = Object.fromEntries(
+  ADAPTERS.map((adapter) => [adapter.flag, { type: "boolean" as const }]),
+);
+
+/** The adapter whose home flag is set, or undefined. */
+export function homeAdapter(values: Readonly<Record<string, unknown>>): FormatAdapter | undefined {
+  return ADAPTERS.find((adapter) => values[adapter.flag] === true);
+}
+
+/** Throws a usage error when more than one of the home flags and `others` is set. */
+export function oneRootAtMost(
+  values: Readonly<Record<string, unknown>>,
+  others: readonly string[] = ["sessions-dir"],
+): void {
+  const flags = [...ADAPTERS.map((adapter) => adapter.flag), ...others];
+  const set = flags.filter((flag) => values[flag] !== undefined);
+  if (set.length > 1) throw new UsageError(`--${set[0]} and --${set[1]} do not go together`);
+}
+
+/**
+ * The `--help` lines of the home flags, each `  --flag   <what>` with the flag padded to
+ * `width` and `what` worded by the command, wrapped at `columns`.
+ */
+export function homeFlagsHelp(
+  what: (adapter: FormatAdapter) => string,
+  width = 21,
+  columns = 92,
+): string {
+  const indent = " ".repeat(width + 2);
+  return ADAPTERS.map((adapter) => {
+    const lines = [`  ${`--${adapter.flag}`.padEnd(width)}`];
+    for (const word of what(adapter).split(" ")) {
+      const last = lines.length - 1;
+      const fresh = lines[last]!.length === indent.length;
+      if (!fresh && lines[last]!.length + 1 + word.length > columns) lines.push(indent + word);
+      else lines[last] += (fresh ? "" : " ") + word;
+    }
+    return lines.join("\n");
+  }).join("\n");
+}

@@ -1,0 +1,108 @@
+/**
+ * What a format adapter is: everything turnlog knows about one other tool's session files, in
+ * one object its folder's face exports and the registry lists. Nothing outside the format
+ * folders asks which format a file is in; it asks the file's adapter.
+ *
+ * @module
+ */
+import type {
+  Env,
+  ForeignListing,
+  FoundSession,
+  ListedForeignSession,
+  ListOptions,
+} from "./_find.ts";
+import type { ForeignRepair, ValidationFinding } from "./_repair_types.ts";
+import type { ForeignEntry, ForeignFacts } from "./_types.ts";
+import type { LineRules } from "./_view.ts";
+
+/** Options of reading a session file (see `readForeignSession`). */
+export interface ReadSessionOptions {
+  /** Look for the session's subagent transcripts beside it (Claude Code). @default {true} */
+  subagents?: boolean;
+}
+
+/** What one line of a file's head says about its format. */
+export interface LineVerdict {
+  /**
+   * True when the line is the tool's but holds no conversation (Claude Code's title and
+   * file-history lines): a file of such lines only is `metadata-only`.
+   */
+  metadata: boolean;
+  /** What told it, in a few words: `a Codex session_meta line`. */
+  evidence: string;
+}
+
+/** Where the tool keeps its sessions, and which variables say so. */
+export interface FormatHome {
+  /** Every variable {@linkcode FormatHome.root} reads, in order (`CODEX_HOME`, `HOME`). */
+  variables: readonly string[];
+  /** The sessions root the environment names (`$CODEX_HOME/sessions`, else `~/.codex/sessions`). */
+  root(env: Env): string;
+  /** The folder of the tool's home that holds the sessions root (`sessions`, `projects`). */
+  inside: string;
+  /** The root for `--help`, in words: `$CODEX_HOME/sessions, else ~/.codex/sessions`. */
+  described: string;
+}
+
+/** How a listing of the tool's sessions shows them. */
+export interface FormatListing {
+  /** The time column: when a session was `created` (Codex names carry it) or last `modified`. */
+  time: "created" | "modified";
+}
+
+/**
+ * One other tool's session format: its names, how its files are told apart, read, found,
+ * listed, checked and repaired, and the words a person reads about them. An adapter's folder
+ * under `src/formats/` exports it from its `mod.ts`; `src/formats/registry.ts` lists it.
+ */
+export interface FormatAdapter<Name extends string = string> {
+  /** The format's name in reports and records (`codex`, `claude-code`): lowercase, `-`. */
+  readonly name: Name;
+  /** The tool, for people: `Codex CLI`, `Claude Code`. */
+  readonly tool: string;
+  /** The tool in a sentence: `Codex` ("Codex's check passes"), `Claude Code`. */
+  readonly shortTool: string;
+  /** One session file, for people: `Codex CLI rollout`, `Claude Code transcript`. */
+  readonly fileNoun: string;
+  /** The command-line flag that names the tool's home, without dashes: `codex`, `claude`. */
+  readonly flag: string;
+  /** Where the tool keeps its sessions. */
+  readonly home: FormatHome;
+  /** How listings of its sessions look. */
+  readonly listing: FormatListing;
+  /** What its repair and its check count as one line of the format (see `readView`). */
+  readonly lines: LineRules;
+
+  /** Detection: what a parsed line of a file's head says, or undefined when it is not the tool's. */
+  judgeLine(value: Record<string, unknown>): LineVerdict | undefined;
+  /** Detection of an empty file: whether its path is named like one of the tool's files. */
+  namesFile(path: string): boolean;
+  /** Whether a folder is a sessions root of the tool, from names alone. */
+  claimsRoot(dir: string): Promise<boolean>;
+  /** The session id a file's name gives (for a file that names none inside), or null. */
+  idFromName(path: string): string | null;
+
+  /**
+   * Reads the file into turnlog records with their lines, streaming, up to `sizeBytes`; the
+   * generator's return value is the file's facts. Import reads through this too.
+   */
+  read(
+    path: string,
+    sizeBytes: number,
+    options: ReadSessionOptions,
+  ): AsyncGenerator<ForeignEntry, ForeignFacts>;
+  /** Finds a session of a root by id or unique prefix, from names alone. */
+  find(root: string, idOrPrefix: string): Promise<FoundSession>;
+  /** Lists a root's newest sessions, each with a preview from its head. */
+  list(root: string, options: ListOptions): Promise<ForeignListing>;
+  /** A found session's preview from its head. */
+  preview(session: FoundSession): Promise<ListedForeignSession>;
+  /** How the file was read, as notes for a person (from the facts only this format has). */
+  notes(facts: ForeignFacts): string[];
+
+  /** What the tool's API (or its reader) would refuse in the file, by line, up to `sizeBytes`. */
+  check(path: string, sizeBytes: number): Promise<ValidationFinding[]>;
+  /** The repair of the file as it is now, in the tool's own shapes. Reads only. */
+  planRepair(path: string, sizeBytes: number): Promise<ForeignRepair>;
+}

@@ -1,0 +1,120 @@
+/**
+ * The Claude Code adapter: everything turnlog knows about Claude Code transcripts, in one
+ * object.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import { plural } from "../../text/mod.ts";
+import type { FormatAdapter } from "../_adapter.ts";
+import { type Env, homeDir } from "../_find.ts";
+import { dirEntries } from "../_head.ts";
+import { str } from "../_line.ts";
+import type { ForeignFacts } from "../_types.ts";
+import { analyzeClaude, claudeFindings } from "./_check.ts";
+import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_find.ts";
+import { CLAUDE_LINES } from "./_lines.ts";
+import { planClaudeRepair } from "./_repair.ts";
+import { readClaudeTranscript } from "./_transcript.ts";
+
+/** Claude Code's projects root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
+export function claudeProjectsRoot(env: Env = Deno.env): string {
+  return join(env.get("CLAUDE_CONFIG_DIR") ?? join(homeDir(env), ".claude"), "projects");
+}
+
+const CONVERSATION = new Set(["user", "assistant", "system", "progress", "attachment"]);
+const METADATA = new Set([
+  "summary",
+  "file-history-snapshot",
+  "queue-operation",
+  "last-prompt",
+  "permission-mode",
+  "custom-title",
+]);
+const UUID_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+
+/** How a transcript was read: the branch, what the walk back met, what was passed over. */
+function claudeNotes(facts: ForeignFacts): string[] {
+  const claude = facts.claudeCode;
+  if (claude === null) return [];
+  const notes: string[] = [];
+  if (claude.leafLine !== null) {
+    notes.push(`the conversation is the branch walked back from line ${claude.leafLine}`);
+  }
+  if (claude.cycleLine !== null) {
+    notes.push(`line ${claude.cycleLine}: a cycle of parent links stops the walk back`);
+  }
+  if (claude.danglingParentLine !== null) {
+    notes.push(`line ${claude.danglingParentLine}: its parent is not in the file`);
+  }
+  for (const join of claude.boundaryJoins) {
+    notes.push(
+      `line ${join.line}: the compaction's logical parent is not in the file; the ` +
+        `conversation before it (back from line ${join.continuesLine}) is its past, in file order`,
+    );
+  }
+  if (claude.supersededLines > 0) {
+    notes.push(`${plural(claude.supersededLines, "line")} repeated by a resume passed over`);
+  }
+  if (claude.sideLines > 0) {
+    notes.push(`${plural(claude.sideLines, "hook or progress line")} off the branch not shown`);
+  }
+  if (claude.turnEnds === "final_answer") {
+    notes.push("turns end at a final answer (no turn_duration lines)");
+  }
+  if (claude.agentId !== null) {
+    const of = claude.parentSessionId ? ` of session ${claude.parentSessionId}` : "";
+    notes.push(`a subagent's transcript (agent ${claude.agentId}${of})`);
+  }
+  return notes;
+}
+
+/** Whether a folder holds project folders of transcripts (`<project>/<id>.jsonl`). */
+async function holdsProjects(dir: string): Promise<boolean> {
+  const folders = (await dirEntries(dir)).filter((e) => e.isDirectory).map((e) => e.name).sort();
+  for (const name of folders) {
+    const files = await dirEntries(join(dir, name));
+    if (files.some((e) => e.isFile && e.name.endsWith(".jsonl"))) return true;
+  }
+  return false;
+}
+
+/** Claude Code transcripts: `$CLAUDE_CONFIG_DIR/projects/<project>/<session id>.jsonl`. */
+export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
+  name: "claude-code",
+  tool: "Claude Code",
+  shortTool: "Claude Code",
+  fileNoun: "Claude Code transcript",
+  flag: "claude",
+  home: {
+    variables: ["CLAUDE_CONFIG_DIR", "HOME"],
+    root: claudeProjectsRoot,
+    inside: "projects",
+    described: "$CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects",
+  },
+  listing: { time: "modified" },
+  lines: CLAUDE_LINES,
+  judgeLine(value) {
+    const type = str(value, "type") ?? "";
+    if (CONVERSATION.has(type) && ("uuid" in value || "sessionId" in value)) {
+      return { metadata: false, evidence: `a Claude Code ${type} line` };
+    }
+    if (METADATA.has(type)) return { metadata: true, evidence: `a Claude Code ${type} line` };
+    return undefined;
+  },
+  namesFile: (path) =>
+    UUID_NAME.test(basename(path)) || /^agent-[0-9A-Za-z_-]+\.jsonl$/.test(basename(path)) ||
+    basename(dirname(path)).startsWith("-"),
+  claimsRoot: holdsProjects,
+  idFromName(path) {
+    const stem = basename(path).replace(/\.jsonl$/, "");
+    return /^[0-9A-Za-z][0-9A-Za-z_-]*$/.test(stem) ? stem : null;
+  },
+  read: (path, sizeBytes, options) => readClaudeTranscript(path, sizeBytes, options),
+  find: findClaudeSession,
+  list: listClaudeSessions,
+  preview: previewClaudeSession,
+  notes: claudeNotes,
+  check: async (path, sizeBytes) => claudeFindings(path, await analyzeClaude(path, sizeBytes)),
+  planRepair: planClaudeRepair,
+};

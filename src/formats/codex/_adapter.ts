@@ -1,0 +1,100 @@
+/**
+ * The Codex CLI adapter: everything turnlog knows about Codex rollouts, in one object.
+ *
+ * @module
+ */
+import { basename, join } from "node:path";
+import { plural } from "../../text/mod.ts";
+import type { FormatAdapter } from "../_adapter.ts";
+import { type Env, firstDatedFile, homeDir } from "../_find.ts";
+import { type Json, obj, str } from "../_line.ts";
+import type { ForeignFacts } from "../_types.ts";
+import { analyzeCodex, codexFindings } from "./_check.ts";
+import {
+  findCodexSession,
+  listCodexSessions,
+  parseRolloutName,
+  previewCodexSession,
+} from "./_find.ts";
+import { CODEX_LINES } from "./_lines.ts";
+import { readCodexRollout } from "./_reader.ts";
+import { planCodexRepair } from "./_repair.ts";
+
+/** Codex's sessions root: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
+export function codexSessionsRoot(env: Env = Deno.env): string {
+  return join(env.get("CODEX_HOME") ?? join(homeDir(env), ".codex"), "sessions");
+}
+
+const TYPES = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
+
+function codexShape(type: string, payload: Json): boolean {
+  switch (type) {
+    case "session_meta":
+      return "cli_version" in payload || "originator" in payload ||
+        (typeof payload.id === "string" && typeof payload.timestamp === "string");
+    case "turn_context":
+      return "approval_policy" in payload || "sandbox_policy" in payload || "turn_id" in payload;
+    case "response_item":
+      return Array.isArray(payload.content) || typeof payload.call_id === "string" ||
+        payload.type === "reasoning" || payload.type === "web_search_call";
+    default:
+      return true;
+  }
+}
+
+const TURN_MARKERS: Record<string, string> = {
+  task_events: "turns from task_started and task_complete events",
+  turn_context: "turns from the turn ids of turn_context lines (no task events)",
+  user_message: "turns from user_message events (no task events, no turn ids)",
+  none: "no turn markers in the file",
+};
+
+/** How a rollout was read: what marked its turns, its fork, its rollbacks. */
+function codexNotes(facts: ForeignFacts): string[] {
+  const codex = facts.codex;
+  if (codex === null) return [];
+  const notes = [TURN_MARKERS[codex.turnMarkers] ?? codex.turnMarkers];
+  if (codex.forkedFromId) notes.push(`forked from session ${codex.forkedFromId}`);
+  for (const rollback of codex.rollbacks) {
+    notes.push(
+      `line ${rollback.line}: ${
+        plural(rollback.turns, "turn")
+      } rolled back (they stay in the records)`,
+    );
+  }
+  return notes;
+}
+
+/** Codex CLI rollouts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl`. */
+export const codexAdapter: FormatAdapter<"codex"> = {
+  name: "codex",
+  tool: "Codex CLI",
+  shortTool: "Codex",
+  fileNoun: "Codex CLI rollout",
+  flag: "codex",
+  home: {
+    variables: ["CODEX_HOME", "HOME"],
+    root: codexSessionsRoot,
+    inside: "sessions",
+    described: "$CODEX_HOME/sessions, else ~/.codex/sessions",
+  },
+  listing: { time: "created" },
+  lines: CODEX_LINES,
+  judgeLine(value) {
+    const type = str(value, "type") ?? "";
+    const payload = obj(value, "payload");
+    if (!payload || typeof value.timestamp !== "string") return undefined;
+    if (!TYPES.has(type) || !codexShape(type, payload)) return undefined;
+    return { metadata: false, evidence: `a Codex ${type} line` };
+  },
+  namesFile: (path) => /^rollout-.*\.jsonl$/.test(basename(path)),
+  claimsRoot: async (dir) => (await firstDatedFile(dir))?.startsWith("rollout-") === true,
+  idFromName: (path) => parseRolloutName(basename(path), ".")?.id ?? null,
+  read: (path, sizeBytes) => readCodexRollout(path, sizeBytes),
+  find: findCodexSession,
+  list: listCodexSessions,
+  preview: previewCodexSession,
+  notes: codexNotes,
+  check: async (path, sizeBytes) => codexFindings(path, await analyzeCodex(path, sizeBytes)),
+  planRepair: planCodexRepair,
+};

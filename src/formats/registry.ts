@@ -1,0 +1,95 @@
+/**
+ * The registry: every other tool's format turnlog reads, one adapter a line. Detection asks
+ * them in this order (after turnlog's own format, the default), and the commands offer one
+ * home flag each (`--codex`, `--claude`). Adding a format is a folder beside these and one
+ * line here (docs/layout.md, "Adding a format").
+ *
+ * @module
+ */
+import type { FormatAdapter } from "./_adapter.ts";
+import {
+  type ForeignFormat,
+  ForeignSessionError,
+  type SessionFormat,
+  TURNLOG_FORMAT,
+} from "./_types.ts";
+import { claudeCodeAdapter } from "./claude_code/mod.ts";
+import { codexAdapter } from "./codex/mod.ts";
+
+/** Every other tool's format, in the order detection asks them. */
+export const ADAPTERS = [
+  codexAdapter,
+  claudeCodeAdapter,
+] as const satisfies readonly FormatAdapter[];
+
+/** Every format turnlog reads, by name: `turnlog` and each adapter's (`codex`, `claude-code`). */
+export type KnownFormat = typeof TURNLOG_FORMAT | (typeof ADAPTERS)[number]["name"];
+
+/** Every format's name: turnlog's own first, then each adapter's. */
+export const FORMAT_NAMES: readonly [KnownFormat, ...KnownFormat[]] = [
+  TURNLOG_FORMAT,
+  ...ADAPTERS.map((adapter) => adapter.name),
+];
+
+/**
+ * The adapter of a file's format, or undefined for turnlog's own (the default, read and
+ * repaired by turnlog itself).
+ *
+ * @throws {ForeignSessionError} for a name no adapter has
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { adapterOf } from "./mod.ts";
+ * assert.equal(adapterOf("codex")?.tool, "Codex CLI");
+ * assert.equal(adapterOf("turnlog"), undefined);
+ * ```
+ */
+export function adapterOf(format: SessionFormat): FormatAdapter | undefined {
+  return format === TURNLOG_FORMAT ? undefined : adapterFor(format);
+}
+
+/**
+ * The adapter of another tool's format.
+ *
+ * @throws {ForeignSessionError} when no adapter has that name
+ */
+export function adapterFor(format: ForeignFormat): FormatAdapter {
+  const adapter: FormatAdapter | undefined = ADAPTERS.find((adapter) => adapter.name === format);
+  if (adapter === undefined) {
+    throw new ForeignSessionError(
+      `No adapter reads the format ${JSON.stringify(format)} (known: ${FORMAT_NAMES.join(", ")})`,
+    );
+  }
+  return adapter;
+}
+
+/** The adapter whose home flag is `flag` (`codex` for `--codex`), or undefined. */
+export function adapterByFlag(flag: string): FormatAdapter | undefined {
+  return ADAPTERS.find((adapter) => adapter.flag === flag);
+}
+
+/** One session file of a format, for people: `turnlog session`, `Codex CLI rollout`. */
+export function fileNounOf(format: SessionFormat): string {
+  if (format === TURNLOG_FORMAT) return "turnlog session";
+  return ADAPTERS.find((adapter) => adapter.name === format)?.fileNoun ?? format;
+}
+
+function inWords(names: readonly string[], conjunction: string): string {
+  return names.length < 2
+    ? names.join("")
+    : `${names.slice(0, -1).join(", ")} ${conjunction} ${names.at(-1)}`;
+}
+
+/** The tools whose files turnlog reads, in a sentence: `turnlog, Codex or Claude Code`. */
+export function toolsInWords(conjunction = "or"): string {
+  return inWords([TURNLOG_FORMAT, ...ADAPTERS.map((adapter) => adapter.shortTool)], conjunction);
+}
+
+/** The other tools, in a sentence: `Codex or Claude Code`, `Codex's and Claude Code's`. */
+export function foreignToolsInWords(conjunction = "or", possessive = false): string {
+  const names = ADAPTERS.map((adapter) =>
+    possessive ? `${adapter.shortTool}'s` : adapter.shortTool
+  );
+  return inWords(names, conjunction);
+}
