@@ -9,7 +9,7 @@ import { errorMessage } from "../errors/mod.ts";
 import { openStore, type SessionStore, storeName } from "../store/mod.ts";
 import type { CompiledQuery } from "./_query.ts";
 import { hitOf, matchLine } from "./_hits.ts";
-import { SEARCH_PROFILES } from "./_profiles.ts";
+import { searchProfile } from "./_profiles.ts";
 import type { SearchSource } from "./_sources.ts";
 import type { SearchEvent, SearchHit, SessionSummary } from "./_types.ts";
 
@@ -36,7 +36,7 @@ async function cwdOf(store: SessionStore, listed: Listed): Promise<string | null
 }
 
 function summaryOf(source: SearchSource, listed: Listed, cwd: string | null): SessionSummary {
-  const profile = SEARCH_PROFILES[source.format];
+  const profile = searchProfile(source.format);
   return {
     id: listed.id,
     shortId: listed.shortId,
@@ -61,7 +61,7 @@ async function sessionHits(
   query: CompiledQuery,
 ): Promise<SearchHit[]> {
   const location = locationOf(listed);
-  const profile = SEARCH_PROFILES[source.format];
+  const profile = searchProfile(source.format);
   const turns = profile.turns();
   const hits: SearchHit[] = [];
   for await (const entry of store.read(location)) {

@@ -8,8 +8,9 @@
  */
 import { basename, dirname, join } from "node:path";
 import { assert, assertEquals } from "../_assert.ts";
-import { CORPUS, corpusFiles, corpusPresent } from "../_corpus.ts";
-import { inspectSession, repairSession } from "../../src/inspect/mod.ts";
+import { CORPUS, corpusFiles, corpusMissing } from "../_corpus.ts";
+import { inspectSession } from "../../src/inspect/mod.ts";
+import { repairSession } from "../../src/repair/mod.ts";
 import type { CallEntry, InspectReport } from "../../src/inspect/mod.ts";
 import { CLAUDE_CODE, installedRealClient } from "../../testing/real_clients/install.ts";
 import {
@@ -29,7 +30,7 @@ import {
 
 const client = installedRealClient(CLAUDE_CODE);
 const corpus = join(CORPUS, "claude", "projects");
-const hasCorpus = await corpusPresent(corpus);
+const hasCorpus = corpusMissing(corpus) === undefined;
 if (typeof client === "string") console.log(`claude_code_corpus_test: ignored: ${client}`);
 if (!hasCorpus) console.log(`claude_code_corpus_test: corpus part ignored: no ${corpus}`);
 

@@ -9,7 +9,8 @@
  */
 import { assert, assertEquals } from "../_assert.ts";
 import { byteString, sidecarPayloadLines, splitLines } from "../_inspect_fixtures.ts";
-import { inspectSession, isEmptyPlan, repairSession } from "../../src/inspect/mod.ts";
+import { inspectSession } from "../../src/inspect/mod.ts";
+import { isEmptyPlan, repairSession } from "../../src/repair/mod.ts";
 import type { CallEntry, InspectReport, OutputEntry } from "../../src/inspect/mod.ts";
 import { INTERRUPTED_RESULT } from "../../src/formats/mod.ts";
 import { quarantinePath } from "../../src/store/mod.ts";
