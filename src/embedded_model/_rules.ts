@@ -10,6 +10,7 @@
  * | 1  | the request has no tools (a compaction request) | a summary in six sections: Goal, Decisions, Files touched, Work done, Work left, Errors |
  * | 2  | tool outputs follow the last user message | an answer about each output, in order: one starting `Error [SESSION_RESUME_INTERRUPTED]`: "was interrupted"; `Error`: "failed" + its first line; `Cancelled`: "was cancelled"; a first line saying denied / not approved / rejected: acknowledged, not retried; else the output quoted (at most 12 lines) |
  * | 3  | continue / retry / resume / again / finish, and the latest tool output of the whole conversation is an `Error [SESSION_RESUME_INTERRUPTED]` one | that call again: same name and arguments, new call id |
+ * | 3a | run / exec / execute and commands in backquotes, `exec_command` offered (Codex's shell) | one `exec_command {cmd}` per backquoted command, all in one response (parallel calls) |
  * | 4  | "what did I ask / say", recall, or history (with no path in the message) | a numbered list of the earlier user messages |
  * | 5  | write / create / save and a path | `write_file {path, content}`, content = the quoted text; else the words between the verb and "to / into / in <path>", or after "with / containing"; "" when none |
  * | 6  | read / open / show / cat / view / print and a path | one `read_file {path}` per path in the message |
@@ -49,6 +50,7 @@ const READ_WORDS = ["read", "open", "show", "cat", "view", "print"];
 const SEARCH_WORDS = ["search", "grep", "find"];
 const LIST_WORDS = ["list", "ls", "files", "dir", "directory", "folder"];
 const SLOW_WORDS = ["slow", "wait", "sleep", "long"];
+const RUN_WORDS = ["run", "exec", "execute"];
 const CONTINUE_WORDS = ["continue", "retry", "resume", "again", "finish"];
 /** Words after "in" that mean the workspace itself rather than a folder name. */
 const HERE_WORDS = [
@@ -104,6 +106,13 @@ export function decideReply(request: ConversationRequest): Reply {
       return { kind: "calls", calls: [{ name: retry.name, arguments: retry.arguments }] };
     }
   }
+  const commands = has(RUN_WORDS) ? backquoted(message) : [];
+  if (commands.length > 0 && offers("exec_command")) {
+    return {
+      kind: "calls",
+      calls: commands.map((cmd) => ({ name: "exec_command", arguments: JSON.stringify({ cmd }) })),
+    };
+  }
   if (
     /\bwhat did i (ask|say|write|type)\b/i.test(message) || has(["recall"]) ||
     (has(["history"]) && paths.length === 0)
@@ -144,6 +153,11 @@ export function decideReply(request: ConversationRequest): Reply {
     });
   }
   return { kind: "text", text: plainAnswer(items, message) };
+}
+
+/** The texts between backquotes, in order: `run \`ls\` and \`pwd\`` gives ls, pwd. */
+function backquoted(message: string): string[] {
+  return [...message.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
 }
 
 function call(name: string, args: Record<string, unknown>): Reply {
