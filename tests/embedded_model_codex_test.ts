@@ -84,3 +84,17 @@ Deno.test("responses: a request in Codex's shape is accepted, its calls answered
   assertEquals(unanswered.status, 400);
   assertEquals(unanswered.body.error.message, "No tool output found for function call call_p.");
 });
+
+Deno.test("responses: a developer message between a call and its output is accepted, a user message is not", async () => {
+  const around = (role: string) => [
+    { type: "message", role: "user", content: "run `make`" },
+    { type: "function_call", call_id: "call_m", name: "exec_command", arguments: '{"cmd":"make"}' },
+    { type: "message", role, content: "Approval granted." },
+    { type: "function_call_output", call_id: "call_m", output: "built" },
+  ];
+  // Codex sends this shape (a real session went on after it).
+  assertEquals((await post({ input: around("developer") })).status, 200);
+  const refused = await post({ input: around("user") });
+  assertEquals(refused.status, 400);
+  assertEquals(refused.body.error.message, "No tool output found for function call call_m.");
+});

@@ -202,14 +202,13 @@ export async function rolloutRecords(path: string): Promise<Record<string, unkno
   return records;
 }
 
-/** The children (and their children) of a process, by `/proc`. */
+/** The children (and their children) of a process, from `ps`. */
 async function descendants(pid: number): Promise<number[]> {
+  const listed = await new Deno.Command("ps", { args: ["-e", "-o", "pid=,ppid="] }).output();
   const parents = new Map<number, number[]>();
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
-    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    parents.set(parent, [...(parents.get(parent) ?? []), Number(entry.name)]);
+  for (const row of new TextDecoder().decode(listed.stdout).trim().split("\n")) {
+    const [child, parent] = row.trim().split(/\s+/).map(Number) as [number, number];
+    parents.set(parent, [...(parents.get(parent) ?? []), child]);
   }
   const all: number[] = [];
   const visit = (at: number) => {
@@ -295,4 +294,33 @@ async function copyTree(from: string, to: string): Promise<void> {
 export function sentInput(request: SentRequest): Record<string, unknown>[] {
   const input = request.body.input;
   return Array.isArray(input) ? input : [];
+}
+
+/**
+ * Puts another rollout into the home (named `rollout-<time>-<id>.jsonl`, as Codex finds it),
+ * and, for one recorded with the built-in `openai` provider (which a resume keeps and
+ * `model_providers` cannot redefine), points that provider at the API with `openai_base_url`
+ * and an API-key login.
+ *
+ * @returns the rollout's path and thread id
+ */
+export async function placeRollout(
+  home: CodexHome,
+  text: string,
+): Promise<{ rollout: string; threadId: string }> {
+  const meta = JSON.parse(text.slice(0, text.indexOf("\n"))).payload;
+  const time = String(meta.timestamp).slice(0, 19).replaceAll(":", "-");
+  const day = join(home.home, "sessions", ...time.slice(0, 10).split("-"));
+  await Deno.mkdir(day, { recursive: true });
+  const rollout = join(day, `rollout-${time}-${meta.id}.jsonl`);
+  await Deno.writeTextFile(rollout, text);
+  if ((meta.model_provider ?? "openai") === "openai") {
+    const config = `model = "${home.api.model}"\nopenai_base_url = "${home.api.baseURL}"\n`;
+    await Deno.writeTextFile(join(home.home, "config.toml"), config);
+    await Deno.writeTextFile(
+      join(home.home, "auth.json"),
+      JSON.stringify({ OPENAI_API_KEY: home.api.apiKey }),
+    );
+  }
+  return { rollout, threadId: String(meta.id) };
 }
