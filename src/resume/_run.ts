@@ -27,7 +27,8 @@ import {
   type SessionStore,
   type StoreWriter,
 } from "../store/mod.ts";
-import { loadSession, normalizeLoaded } from "./_load.ts";
+import { loadSession } from "./_load.ts";
+import { normalizeLoaded } from "./_loaded.ts";
 
 /** The policy of a fresh session when none is given: ask before changing anything. */
 export const DEFAULT_POLICY: Policy = { approval: "ask-changes" };
@@ -120,7 +121,7 @@ async function startFresh(
       onCommit: input.onCommit,
     });
   } catch (error) {
-    writer.close();
+    await writer.close();
     throw error;
   }
   return {
