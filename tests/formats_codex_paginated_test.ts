@@ -19,21 +19,14 @@ import {
   paginatedClean,
   paginatedKilled,
   paginatedKilledThenResumed,
-  type PaginatedUsage,
+  turnlogTokens,
 } from "../testing/formats/codex_paginated.ts";
 
 const NAME = `rollout-2026-12-01T20-07-41-${PAGINATED_ID}.jsonl`;
 const CLI = new URL("../cli/inspect.ts", import.meta.url).pathname;
 
 /** Codex's own total in turnlog's terms. */
-const codexTotal = (usage: PaginatedUsage) => ({
-  input: usage.input_tokens,
-  output: usage.output_tokens,
-  cacheRead: usage.cached_input_tokens,
-  cacheCreation: 0,
-  reasoningOutput: usage.reasoning_output_tokens,
-  total: usage.total_tokens,
-});
+const codexTotal = turnlogTokens;
 
 Deno.test("readForeignSession(codex) reads a 0.169 rollout: new record types known, injected context as system, tokens as Codex counts them", async () => {
   await using dir = await tempDir();

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { TokenTotals } from "../../src/formats/mod.ts";
 
 /** The session id of the generated rollouts (a UUIDv7 of 2026-12-01). */
 export const PAGINATED_ID = "01a23338-5d13-7120-b718-6f736a425521";
@@ -25,6 +26,18 @@ export interface PaginatedUsage {
   output_tokens: number;
   reasoning_output_tokens: number;
   total_tokens: number;
+}
+
+/** Codex's usage in turnlog's terms (`ForeignFacts.tokens`): what turnlog must count. */
+export function turnlogTokens(usage: PaginatedUsage): TokenTotals {
+  return {
+    input: usage.input_tokens,
+    output: usage.output_tokens,
+    cacheRead: usage.cached_input_tokens,
+    cacheCreation: 0,
+    reasoningOutput: usage.reasoning_output_tokens,
+    total: usage.total_tokens,
+  };
 }
 
 const usage = (input: number, output: number): PaginatedUsage => ({

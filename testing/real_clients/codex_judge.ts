@@ -11,6 +11,7 @@ import nodeAssert from "node:assert/strict";
 import { collectSession } from "../../src/formats/mod.ts";
 import { quarantinePath } from "../../src/store/mod.ts";
 import { readSidecar } from "../sidecar.ts";
+import { type PaginatedUsage, turnlogTokens } from "../formats/codex_paginated.ts";
 import {
   type CodexHome,
   codexResume,
@@ -137,17 +138,9 @@ export async function reading(path: string): Promise<Reading> {
 export async function codexTotal(path: string): Promise<unknown> {
   const records = await rolloutRecords(path);
   const last = records.findLast((record) => record.type === "token_usage_record");
-  const payload = last?.payload as Record<string, Record<string, number>> | undefined;
+  const payload = last?.payload as { thread_token_usage?: PaginatedUsage } | undefined;
   const usage = payload?.thread_token_usage;
-  if (usage === undefined) return null;
-  return {
-    input: usage.input_tokens,
-    output: usage.output_tokens,
-    cacheRead: usage.cached_input_tokens,
-    cacheCreation: 0,
-    reasoningOutput: usage.reasoning_output_tokens,
-    total: usage.total_tokens,
-  };
+  return usage === undefined ? null : turnlogTokens(usage);
 }
 
 async function bytesOr(path: string): Promise<Uint8Array> {
