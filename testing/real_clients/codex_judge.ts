@@ -134,13 +134,24 @@ export async function reading(path: string): Promise<Reading> {
   };
 }
 
-/** Codex's own total: the last `token_usage_record`'s `thread_token_usage`, in turnlog's terms. */
+/**
+ * Codex's own total, in turnlog's terms: the last `token_usage_record`'s `thread_token_usage`
+ * (0.169), else (older files) the last `token_count` event's `total_token_usage`.
+ */
 export async function codexTotal(path: string): Promise<unknown> {
   const records = await rolloutRecords(path);
   const last = records.findLast((record) => record.type === "token_usage_record");
-  const payload = last?.payload as { thread_token_usage?: PaginatedUsage } | undefined;
-  const usage = payload?.thread_token_usage;
-  return usage === undefined ? null : turnlogTokens(usage);
+  if (last !== undefined) {
+    return turnlogTokens(
+      (last.payload as { thread_token_usage: PaginatedUsage }).thread_token_usage,
+    );
+  }
+  const count = records.findLast((record) =>
+    payloadType(record) === "token_count" &&
+    (record.payload as { info?: unknown }).info !== undefined
+  );
+  const info = (count?.payload as { info?: { total_token_usage: PaginatedUsage } })?.info;
+  return info === undefined ? null : turnlogTokens(info.total_token_usage);
 }
 
 async function bytesOr(path: string): Promise<Uint8Array> {

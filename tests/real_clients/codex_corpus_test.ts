@@ -6,7 +6,7 @@
  * own `aborted` are the ones turnlog calls orphans. Then turnlog repairs the file (in the same
  * home, at the same path) and Codex resumes it again: every request accepted, each of those
  * outputs sent unchanged, nothing aborted any more, no byte lost; a file Codex resumed with
- * nothing to mend is left as it was. Ignored, saying why, without the corpus or Codex 0.169.0.
+ * nothing to mend is left as it was. turnlog's tokens are Codex's own totals. Ignored, saying why, without the corpus or Codex 0.169.0.
  */
 import { join } from "node:path";
 import { assertEquals } from "../_assert.ts";
@@ -24,6 +24,7 @@ import {
   abortedInRequest,
   assertAcceptedResume,
   assertNothingLost,
+  codexTotal,
   lastRequest,
   reading,
   realOutputs,
@@ -59,6 +60,7 @@ for (const name of typeof files === "string" ? ["(corpus)"] : files) {
       const { rollout, threadId } = await placeRollout(home, text);
       await snapshotHome(home, "placed");
       const read = await reading(rollout);
+      assertEquals(read.tokens, await codexTotal(rollout), "tokens as Codex counted them");
       const ran = await codexResume(home, threadId, "say done");
       assertEquals(ran.code, 0, ran.stderr);
       assertEquals(api.requests.map((request) => [request.status, request.error]), [[200, null]]);
