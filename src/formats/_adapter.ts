@@ -105,4 +105,9 @@ export interface FormatAdapter<Name extends string = string> {
   check(path: string, sizeBytes: number): Promise<ValidationFinding[]>;
   /** The repair of the file as it is now, in the tool's own shapes. Reads only. */
   planRepair(path: string, sizeBytes: number): Promise<ForeignRepair>;
+  /**
+   * The base instructions the tool sent first in every request, when its files keep them
+   * (Codex's `session_meta`): import carries them over as the first system message.
+   */
+  instructions?(path: string): Promise<string | null>;
 }

@@ -15,6 +15,7 @@ import {
   listCodexSessions,
   parseRolloutName,
   previewCodexSession,
+  readCodexInstructions,
 } from "./_find.ts";
 import { CODEX_LINES } from "./_lines.ts";
 import { readCodexRollout } from "./_reader.ts";
@@ -97,4 +98,5 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   notes: codexNotes,
   check: async (path, sizeBytes) => codexFindings(path, await analyzeCodex(path, sizeBytes)),
   planRepair: planCodexRepair,
+  instructions: readCodexInstructions,
 };
