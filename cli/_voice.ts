@@ -10,7 +10,7 @@ import { TASK } from "./_commands.ts";
 import { stderr } from "./_output.ts";
 
 /** The commands, as `turnlog <command>:` names them. */
-export type Command = "resume" | "inspect" | "serve" | "import";
+export type Command = "resume" | "inspect" | "serve" | "import" | "search";
 
 /** What to do next about each kind of error. */
 const HINTS: Partial<Record<ErrorKind, (command: Command) => string>> = {
