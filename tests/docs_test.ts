@@ -95,6 +95,7 @@ const WITHOUT_COMMANDS = [
   "docs/other-tools.md",
   "docs/reliability.md",
   "docs/runtime.md",
+  "docs/serving.md",
 ];
 
 const COMMANDS = new Map(
