@@ -26,7 +26,7 @@ import {
   type SessionStore,
   storeFromEnvironment,
 } from "../src/store/mod.ts";
-import { colorEnabled, formatBytes } from "../src/text/mod.ts";
+import { colorEnabled, formatBytes, visibleJson } from "../src/text/mod.ts";
 import { parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
 import { printPieces, type Sink, stderr } from "./_output.ts";
@@ -130,7 +130,7 @@ async function show(
   const location = await found(store, target);
   if (values.history) {
     const resumed = normalizeLoaded(await loadSession(location, { store }));
-    await printPieces(out, resumed.history.map((item) => JSON.stringify(item) + "\n"));
+    await printPieces(out, resumed.history.map((item) => visibleJson(item) + "\n"));
     return 0;
   }
   const full = values.full === true;
@@ -164,9 +164,7 @@ async function list(
   const limit = parsePositiveInt("limit", values.limit) ?? 25;
   const listing = await store.list({ limit });
   await out(
-    values.json
-      ? JSON.stringify(listing, null, 2) + "\n"
-      : renderListing(listing, renderOptions(values)),
+    values.json ? visibleJson(listing, 2) + "\n" : renderListing(listing, renderOptions(values)),
   );
   return 0;
 }

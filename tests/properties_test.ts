@@ -3,6 +3,7 @@ import { normalizeHistory } from "../src/history/mod.ts";
 import type { ResponseItem } from "../src/record/mod.ts";
 import { checkPairing, historyPairingItems } from "../testing/pairing.ts";
 import { checkSessionCase, sessionCaseArbitrary } from "../testing/properties/check.ts";
+import { hostileText, rawControlPrinted } from "../testing/properties/terminal.ts";
 import { assertEquals } from "./_assert.ts";
 
 /** Runs per property; `TURNLOG_PROPERTY_RUNS` raises it (the faults task runs many more). */
@@ -60,4 +61,18 @@ Deno.test("inspect, resume and repair keep their promises on randomly damaged se
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("inspect's views and resume's printer never print a raw control character from a session", async () => {
+  await fc.assert(
+    fc.asyncProperty(hostileText, async (text) => {
+      const root = await Deno.makeTempDir({ prefix: "turnlog-terminal-" });
+      try {
+        assertEquals(await rawControlPrinted(root, text), undefined);
+      } finally {
+        await Deno.remove(root, { recursive: true });
+      }
+    }),
+    { numRuns: Math.max(10, RUNS / 4) },
+  );
 });
