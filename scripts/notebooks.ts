@@ -233,7 +233,7 @@ interface Run {
  * The clock of notebook number `n`: fixed, so that its session ids and times (and so its
  * outputs) are the same every run; each notebook its own, so two never share an id.
  */
-function notebookClock(n: number): string {
+export function notebookClock(n: number): string {
   return `${new Date(Date.UTC(2026, 0, 15, 9, n)).toISOString()},${n}`;
 }
 

@@ -58,6 +58,12 @@ export interface RunTurnOptions {
   tools?: ToolSet | undefined;
   /** The workspace folder of the default tools; absent: the current directory. */
   workspace?: string | undefined;
+  /**
+   * The folder a new session records as its `cwd`; absent: the workspace's absolute path. A
+   * notebook or fixture that works in a temp folder passes a fixed one, so that its session
+   * file is the same bytes wherever and however often it runs.
+   */
+  recordedCwd?: string | undefined;
   /** Decides calls that need approval; absent: every such call is denied. */
   approver?: Approver | undefined;
   /** Cancels the turn: the tool in flight is aborted and the run ends as cancelled. */
@@ -122,7 +128,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
       root: options.sessionsDir,
       store: options.store,
       systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-      cwd: tools.workspace.root,
+      cwd: options.recordedCwd ?? tools.workspace.root,
       modelProvider: options.connection.modelProvider,
       model: options.model ??
         (options.sessionId === undefined ? options.connection.model : undefined),
