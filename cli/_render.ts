@@ -60,8 +60,18 @@ export class EventPrinter {
         )
       }`,
     );
-    this.#line(s.dim(`workspace ${visible(event.workspace)}`));
-    if (event.resumed && event.policy.approval === "auto") {
+    const recorded = event.recordedCwd === undefined
+      ? ""
+      : ` (its tools work here; the session was recorded in ${visible(event.recordedCwd)})`;
+    this.#line(s.dim(`workspace ${visible(event.workspace)}${recorded}`));
+    if (event.heldPolicy !== undefined) {
+      const { recorded, reason } = event.heldPolicy;
+      this.#line(s.yellow(
+        `Policy ${event.policy.approval}, not the recorded ${recorded.approval}: ${
+          visible(reason)
+        }; --policy ${recorded.approval} on this run gives it back.`,
+      ));
+    } else if (event.resumed && event.policy.approval === "auto") {
       this.#line(s.yellow(
         "Policy auto (recorded in this session): tools run without asking; --policy ask-changes asks again.",
       ));

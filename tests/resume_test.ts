@@ -321,3 +321,32 @@ Deno.test("resume skips a corrupt middle line and reports it as path:line", asyn
   // The lost output leaves an orphan call, which normalization repairs.
   assertEquals(resumed.synthesizedItems.map((item) => item.callId), ["c1"]);
 });
+
+Deno.test("a session recorded in another folder resumes under the default policy, not its recorded auto, unless told", async () => {
+  await using dir = await tempDir();
+  const first = await initializeSessionForRun({
+    ...RUN_BASE,
+    root: dir.path,
+    message: "hi",
+    policy: { approval: "auto" },
+  });
+  first.writer.close();
+  const elsewhere = { ...RUN_BASE, root: dir.path, sessionId: first.sessionId, cwd: "/other" };
+  const held = await initializeSessionForRun({ ...elsewhere, message: "again" });
+  held.writer.close();
+  assertEquals(held.turn.policy, { approval: "ask-changes" });
+  assertEquals(held.heldPolicy, {
+    recorded: { approval: "auto" },
+    reason: "the session was recorded in /work/project, not in this workspace",
+  });
+  const told = await initializeSessionForRun({
+    ...elsewhere,
+    message: "go",
+    policy: { approval: "auto" },
+  });
+  told.writer.close();
+  assertEquals([told.turn.policy, told.heldPolicy], [{ approval: "auto" }, undefined]);
+  const home = await initializeSessionForRun({ ...elsewhere, cwd: RUN_BASE.cwd, message: "home" });
+  home.writer.close();
+  assertEquals([home.turn.policy, home.heldPolicy], [{ approval: "auto" }, undefined]);
+});

@@ -174,6 +174,10 @@ function* opening(turn: ActiveTurn): Generator<RunEvent> {
     workspace: turn.settings.tools.workspace.root,
     sessionPath: session.location.path,
     recordCountBefore: session.recordCountBefore,
+    ...(session.resumed && session.meta.cwd !== turn.settings.tools.workspace.root
+      ? { recordedCwd: session.meta.cwd }
+      : {}),
+    ...(session.heldPolicy === undefined ? {} : { heldPolicy: session.heldPolicy }),
   };
   if (session.problems.length > 0) {
     yield {
