@@ -70,7 +70,7 @@ async function exportTo(values: StoreInspectFlags, target: string | undefined, f
   if (file === "" || file === "-") throw new UsageError("--export needs a file name");
   const { store, location } = await locate(values, target);
   try {
-    if (store instanceof FileStore && location.path === file) {
+    if (store.fileOf(location) === file) {
       throw new UsageError(`Refusing to export ${location.path} onto itself`);
     }
     const exported = await exportSession(store, location, file);

@@ -317,6 +317,19 @@ function checkpointTests(test: Register, backend: StoreBackend): void {
     const plain = await sessionAt(store, "2026-11-30T11:00:00Z", "hello");
     assertStrictEquals(await store.lastCheckpoint(plain), undefined);
   });
+
+  test("SessionStore.readFromLastCheckpoint() yields the checkpoint and what follows it, else every record", async ({ store }) => {
+    const { location, checkpoint } = await sessionWithCheckpoint(store, { before: 300, after: 40 });
+    const tail = [];
+    for await (const entry of store.readFromLastCheckpoint(location)) tail.push(entry.record);
+    assertStrictEquals(tail.length, 41);
+    assertEquals(tail[0], checkpoint);
+    assertEquals(tail, (await readAll(store, location)).slice(-41));
+    const plain = await sessionAt(store, "2026-11-30T11:00:00Z", "hello");
+    const whole = [];
+    for await (const entry of store.readFromLastCheckpoint(plain)) whole.push(entry.record);
+    assertEquals(whole, await readAll(store, plain));
+  });
 }
 
 /** The contract: one writer at a time. */

@@ -1,3 +1,4 @@
+import { TurnlogError } from "../src/errors/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { findLastCheckpoint } from "../src/history/mod.ts";
 import { includesBytes, readLinesBackward } from "../src/io/mod.ts";
@@ -91,7 +92,7 @@ Deno.test("readLinesBackward: an empty file yields nothing, an invalid block siz
     error = caught;
   }
   assert(
-    error instanceof RangeError &&
+    error instanceof TurnlogError && error.kind === "usage" &&
       error.message === "Invalid block size 0: expected a positive integer",
   );
 });

@@ -11,9 +11,10 @@ import {
   user,
 } from "./_helpers.ts";
 import { collectRecords, INTERRUPTED_CODE } from "../src/history/mod.ts";
-import { initializeSessionForRun, resumeSession } from "../src/resume/mod.ts";
-import { findSession, SessionNotFoundError } from "../src/store/mod.ts";
-import type { ResponseItem } from "../src/record/mod.ts";
+import { forkSession, initializeSessionForRun, resumeSession } from "../src/resume/mod.ts";
+import { findSession, sessionFilePath, SessionNotFoundError } from "../src/store/mod.ts";
+import { newId, type ResponseItem, SessionFileError } from "../src/record/mod.ts";
+import { dirname } from "node:path";
 
 async function countFiles(dir: string): Promise<number> {
   let count = 0;
@@ -320,6 +321,25 @@ Deno.test("resume skips a corrupt middle line and reports it as path:line", asyn
   );
   // The lost output leaves an orphan call, which normalization repairs.
   assertEquals(resumed.synthesizedItems.map((item) => item.callId), ["c1"]);
+});
+
+Deno.test("resumeSession() and forkSession() refuse alike a file copied under another id, and one whose session_meta is not first", async () => {
+  await using dir = await tempDir();
+  const id = await firstTurn(dir.path);
+  const source = await findSession(dir.path, id);
+  const other = newId();
+  const copy = sessionFilePath(dir.path, other, new Date());
+  await Deno.mkdir(dirname(copy), { recursive: true });
+  await Deno.copyFile(source.path, copy);
+  const renamed = `${copy}:1: session_meta names the session "${id}", but the file is found as ` +
+    `"${other}"; it was copied or renamed by hand`;
+  await assertRejects(() => resumeSession(other, { root: dir.path }), SessionFileError, renamed);
+  await assertRejects(() => forkSession(other, { root: dir.path }), SessionFileError, renamed);
+  const [meta, turn, ...rest] = await fileLines(source.path);
+  await Deno.writeTextFile(source.path, [turn, meta, ...rest].join("\n") + "\n");
+  const notFirst = `${source.path}:1: expected the session_meta record first, found turn_context`;
+  await assertRejects(() => resumeSession(id, { root: dir.path }), SessionFileError, notFirst);
+  await assertRejects(() => forkSession(id, { root: dir.path }), SessionFileError, notFirst);
 });
 
 Deno.test("a session recorded in another folder resumes under the default policy, not its recorded auto, unless told", async () => {

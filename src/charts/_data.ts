@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { replayRecord } from "../history/mod.ts";
-import type { ResponseItem, SessionRecord } from "../record/mod.ts";
+import { SessionReplay } from "../history/mod.ts";
+import type { SessionRecord } from "../record/mod.ts";
 
 /**
  * The kinds of line a record-count chart stacks, in stacking order: the record types, with
@@ -155,19 +155,17 @@ export interface HistorySizePoint {
  * {@linkcode historySizeChart}. Records before the first `turn_context` count in turn 1.
  */
 export function historySizePerTurn(records: Iterable<SessionRecord>): HistorySizePoint[] {
-  const history: ResponseItem[] = [];
+  const replay = new SessionReplay();
   const points: HistorySizePoint[] = [];
-  let turn = 0;
+  const point = (moment: HistorySizePoint["moment"]) =>
+    points.push({ turn: Math.max(replay.turns, 1), items: replay.history.length, moment });
   for (const record of records) {
-    if (record.type === "turn_context") {
-      if (turn > 0) points.push({ turn, items: history.length, moment: "end of turn" });
-      turn++;
-    }
+    if (record.type === "turn_context" && replay.turns > 0) point("end of turn");
     if (record.type === "response_item" && record.payload.type === "compaction_checkpoint") {
-      points.push({ turn: Math.max(turn, 1), items: history.length, moment: "before compaction" });
+      point("before compaction");
     }
-    replayRecord(history, record);
+    replay.pushRecord(record);
   }
-  if (turn > 0) points.push({ turn, items: history.length, moment: "end of turn" });
+  if (replay.turns > 0) point("end of turn");
   return points;
 }

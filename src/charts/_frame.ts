@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import type * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { clip } from "../text/mod.ts";
@@ -164,7 +165,7 @@ export function finishSvg(rendered: unknown, header: ChartHeader): string {
   const plot = rendered as SvgNode;
   const document = plot.ownerDocument;
   const svg = plot.tagName.toLowerCase() === "svg" ? plot : plot.querySelector("svg");
-  if (svg === null) throw new Error("Plot did not render an SVG element");
+  if (svg === null) throw new TurnlogError("internal", "Plot did not render an SVG element");
   const element = (name: string, attributes: Record<string, string | number>) => {
     const node = document.createElementNS(SVG_NS, name);
     for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));

@@ -1,6 +1,6 @@
 /**
  * turnlog's errors: one base class whose `kind` says what went wrong, and one table that maps
- * each kind to a command's exit code and a run's failure kind.
+ * each kind to a command's exit code, a run's failure kind and an HTTP response's status.
  *
  * @module
  */
@@ -53,32 +53,35 @@ export const RUN_FAILURE_KINDS = [
   "internal",
 ] as const satisfies readonly RunFailureKind[];
 
-/** How one kind of error ends a command and a run. */
+/** How one kind of error ends a command, a run and an HTTP request. */
 export interface ErrorOutcome {
   /** The process exit code of a command that ends with it. */
   exitCode: number;
   /** The `kind` of the `run_failed` event of a run that ends with it. */
   failure: RunFailureKind;
+  /** The status of an HTTP response that answers a request with it. */
+  httpStatus: number;
 }
 
 /**
- * The one table from error kinds to exit codes and run failure kinds. Exit codes: 0 done,
- * 1 a failure to retry or look into (the run failed, the session is in use, the store cannot be
- * reached, problems found),
- * 2 a command that cannot work as given (usage, unknown or ambiguous session, an unusable file
- * or workspace), 130 cancelled.
+ * The one table from error kinds to exit codes, run failure kinds and HTTP statuses. Exit
+ * codes: 0 done, 1 a failure to retry or look into (the run failed, the session is in use, the
+ * store cannot be reached, problems found), 2 a command that cannot work as given (usage,
+ * unknown or ambiguous session, an unusable file or workspace), 130 cancelled. HTTP: 4xx the
+ * request's fault (300: an ambiguous prefix, answered with the choices), 5xx the server's or
+ * what it stands on (502 the model, 503 the store); 499 a request cancelled before its answer.
  */
 export const ERROR_OUTCOMES: Readonly<Record<ErrorKind, ErrorOutcome>> = {
-  usage: { exitCode: 2, failure: "internal" },
-  not_found: { exitCode: 2, failure: "session" },
-  ambiguous: { exitCode: 2, failure: "session" },
-  in_use: { exitCode: 1, failure: "session" },
-  session_file: { exitCode: 2, failure: "session" },
-  workspace: { exitCode: 2, failure: "workspace" },
-  model: { exitCode: 1, failure: "model" },
-  store: { exitCode: 1, failure: "session" },
-  cancelled: { exitCode: 130, failure: "internal" },
-  internal: { exitCode: 1, failure: "internal" },
+  usage: { exitCode: 2, failure: "internal", httpStatus: 400 },
+  not_found: { exitCode: 2, failure: "session", httpStatus: 404 },
+  ambiguous: { exitCode: 2, failure: "session", httpStatus: 300 },
+  in_use: { exitCode: 1, failure: "session", httpStatus: 409 },
+  session_file: { exitCode: 2, failure: "session", httpStatus: 422 },
+  workspace: { exitCode: 2, failure: "workspace", httpStatus: 422 },
+  model: { exitCode: 1, failure: "model", httpStatus: 502 },
+  store: { exitCode: 1, failure: "session", httpStatus: 503 },
+  cancelled: { exitCode: 130, failure: "internal", httpStatus: 499 },
+  internal: { exitCode: 1, failure: "internal", httpStatus: 500 },
 };
 
 /**
@@ -90,7 +93,7 @@ export const ERROR_OUTCOMES: Readonly<Record<ErrorKind, ErrorOutcome>> = {
  * import assert from "node:assert/strict";
  * import { outcomeOf, TurnlogError } from "./mod.ts";
  * const error = new TurnlogError("in_use", "Session is in use");
- * assert.deepEqual(outcomeOf(error), { exitCode: 1, failure: "session" });
+ * assert.deepEqual(outcomeOf(error), { exitCode: 1, failure: "session", httpStatus: 409 });
  * ```
  */
 export class TurnlogError extends Error {

@@ -8,4 +8,5 @@ export * from "./_read.ts";
 export * from "./_checkpoint.ts";
 export * from "./_tail.ts";
 export * from "./_replay.ts";
+export * from "./_session_replay.ts";
 export * from "./_normalize.ts";

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 
 /** One server-sent event: an optional `event:` name and `id:`, and its data. */
 export interface SseEvent {
@@ -32,7 +33,7 @@ export interface SseComment {
  * One event in the wire format: `retry:`, `event:`, `id:` and `data:` lines (or a `:`
  * comment), then a blank line.
  *
- * @throws {RangeError} when the event name, id or comment holds a newline, which would end
+ * @throws {TurnlogError} (internal) when the event name, id or comment holds a newline, which would end
  * the field, or `retry` is not a whole number of milliseconds
  *
  * @example
@@ -49,11 +50,17 @@ export function formatSse(event: SseEvent | SseComment): string {
     : { event: event.event, id: event.id };
   for (const [field, value] of Object.entries(named)) {
     if (/[\r\n]/.test(value ?? "")) {
-      throw new RangeError(`An SSE ${field} cannot hold a newline: ${JSON.stringify(value)}`);
+      throw new TurnlogError(
+        "internal",
+        `An SSE ${field} cannot hold a newline: ${JSON.stringify(value)}`,
+      );
     }
   }
   if (event.retry !== undefined && !(Number.isInteger(event.retry) && event.retry >= 0)) {
-    throw new RangeError(`An SSE retry must be a whole number of milliseconds: ${event.retry}`);
+    throw new TurnlogError(
+      "internal",
+      `An SSE retry must be a whole number of milliseconds: ${event.retry}`,
+    );
   }
   const retry = event.retry === undefined ? "" : `retry: ${event.retry}\n`;
   if ("comment" in event) return `${retry}: ${event.comment}\n\n`;

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import { detectFormat, type SessionValidation } from "../formats/mod.ts";
 import { normalizeHistory } from "../history/mod.ts";
 import { readRange, writeAll } from "../io/mod.ts";
@@ -112,7 +113,10 @@ async function appendSynthesized(
   const { synthesized } = normalizeHistory(loaded.replayed);
   const planned = plan.appended.map((a) => a.callId).join(",");
   if (synthesized.map((item) => item.callId).join(",") !== planned) {
-    throw new Error(`Repair of ${path}: the outputs to synthesize are not the planned ones`);
+    throw new TurnlogError(
+      "internal",
+      `Repair of ${path}: the outputs to synthesize are not the planned ones`,
+    );
   }
   await terminateLastLine(path);
   await writer.append(synthesized.map((item) => responseItemRecord(item)));

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import type {
   ForeignInsertedLine,
   ForeignRewrittenLine,
@@ -167,10 +168,11 @@ export function planRepair(report: InspectReport): RepairPlan {
 }
 
 /** A pure plan asked of another tool's file, whose plan needs the file itself. */
-export class ForeignRepairError extends Error {
+export class ForeignRepairError extends TurnlogError {
   /** An error naming the file. */
   constructor(path: string, options?: ErrorOptions) {
     super(
+      "usage",
       `Repair plan of ${path}: another tool's file is planned from the file (planFileRepair)`,
       options,
     );

@@ -7,7 +7,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { FileStore, type SessionLocation, type SessionStore } from "../store/mod.ts";
+import type { SessionLocation, SessionStore } from "../store/mod.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { TurnSegmenter } from "./_segmenter.ts";
 import type { InspectReport } from "./_types.ts";
@@ -29,8 +29,8 @@ export class RepairNotForStoreError extends TurnlogError {
 const encoder = new TextEncoder();
 
 /**
- * Segments the session at `location` in `store`, streaming, without changing it. A file store's
- * session is inspected as its file ({@linkcode inspectSession}, continuing from the store's
+ * Segments the session at `location` in `store`, streaming, without changing it. A session
+ * kept in a file of its own is inspected as its file ({@linkcode inspectSession}, continuing from the store's
  * folder); any other store's records are read in append order, each record's position its
  * sequence number, and the session's size is its size as a JSONL file.
  */
@@ -39,9 +39,8 @@ export async function inspectStoredSession(
   location: SessionLocation,
   options: Omit<InspectOptions, "root"> = {},
 ): Promise<InspectReport> {
-  if (store instanceof FileStore) {
-    return await inspectSession(location.path, { ...options, root: store.root });
-  }
+  const file = store.fileOf(location);
+  if (file !== undefined) return await inspectSession(file, { ...options, root: store.name });
   const segmenter = new TurnSegmenter(location.path, options);
   let sizeBytes = 0;
   for await (const entry of store.read(location)) {

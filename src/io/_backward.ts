@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import { concatBytes, readRangeSync } from "./_bytes.ts";
 import { type Line, Pauses } from "./_lines.ts";
 
@@ -60,7 +61,7 @@ class LineFromEnd implements BackwardLine {
 
 function checkBlockSize(blockSize = DEFAULT_BLOCK_SIZE): number {
   if (!Number.isSafeInteger(blockSize) || blockSize <= 0) {
-    throw new RangeError(`Invalid block size ${blockSize}: expected a positive integer`);
+    throw new TurnlogError("usage", `Invalid block size ${blockSize}: expected a positive integer`);
   }
   return blockSize;
 }

@@ -5,16 +5,10 @@
  *
  * @module
  */
-import { replayRecord } from "../history/mod.ts";
+import { SessionReplay } from "../history/mod.ts";
 import { type ForeignFormat, readForeignSession } from "../formats/mod.ts";
-import {
-  type LineProblem,
-  type ResponseItem,
-  SessionFileError,
-  type SessionMeta,
-  type TurnContext,
-} from "../record/mod.ts";
-import { normalizeLoaded, type ResumedSession } from "./_load.ts";
+import { SessionFileError } from "../record/mod.ts";
+import { normalizeLoaded, type ResumedSession } from "./_loaded.ts";
 
 /** A foreign session read back: what resume would work with, and the adapter's facts. */
 export interface ResumedForeignSession extends ResumedSession {
@@ -33,20 +27,9 @@ export async function resumeForeignFile(
   format: ForeignFormat,
 ): Promise<ResumedForeignSession> {
   const session = readForeignSession(path, format, { subagents: false });
-  let meta: SessionMeta | undefined;
-  let lastTurn: TurnContext | undefined;
-  const replayed: ResponseItem[] = [];
-  const problems: LineProblem[] = [];
-  let recordCount = 0;
-  for await (const entry of session) {
-    if (entry.problem) problems.push(entry.problem);
-    const record = entry.record;
-    if (record === undefined) continue;
-    recordCount++;
-    if (record.type === "session_meta") meta ??= record.payload;
-    else if (record.type === "turn_context") lastTurn = record.payload;
-    else replayRecord(replayed, record);
-  }
+  const replay = new SessionReplay();
+  for await (const entry of session) replay.push(entry);
+  const { meta, lastTurn, problems, history: replayed, records: recordCount } = replay;
   const facts = session.facts;
   if (meta === undefined || facts.state !== "records") {
     throw new SessionFileError(

@@ -5,14 +5,13 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { normalizeHistory, replayRecord } from "../history/mod.ts";
+import { normalizeHistory, SessionReplay } from "../history/mod.ts";
 import {
   makeRecord,
   newId,
   type ResponseItem,
   responseItemRecord,
   type SessionMeta,
-  type TurnContext,
 } from "../record/mod.ts";
 import { createSession, FileStore, type SessionLocation, type SessionStore } from "../store/mod.ts";
 
@@ -49,29 +48,28 @@ export class NoSuchTurnError extends TurnlogError {
   }
 }
 
-/** The source's meta, its history before turn `atTurn` and the context of the turn it ends in. */
+/**
+ * The source's meta (checked as resume checks it: its `session_meta` first, naming its id), its
+ * history before turn `atTurn` and the context of the turn it ends in.
+ */
 async function historyBefore(
   store: SessionStore,
   source: SessionLocation,
   atTurn: number | undefined,
 ) {
-  let meta: SessionMeta | undefined;
-  let context: TurnContext | undefined;
-  let turns = 0;
-  const history: ResponseItem[] = [];
+  const replay = new SessionReplay();
+  let reached = false;
   for await (const entry of store.read(source)) {
-    const record = entry.record;
-    if (!record) continue;
-    if (record.type === "session_meta") meta ??= record.payload;
-    if (record.type === "turn_context") {
-      turns++;
-      if (atTurn !== undefined && turns >= atTurn) break;
-      context = record.payload;
-    }
-    replayRecord(history, record);
+    reached = atTurn !== undefined && entry.record?.type === "turn_context" &&
+      replay.turns + 1 >= atTurn;
+    if (reached) break;
+    replay.push(entry);
   }
-  if (atTurn !== undefined && turns < atTurn) throw new NoSuchTurnError(atTurn, turns);
-  return { meta, context, history };
+  if (atTurn !== undefined && !reached && replay.turns < atTurn) {
+    throw new NoSuchTurnError(atTurn, replay.turns);
+  }
+  const meta = replay.sessionMeta(source.path, source.id);
+  return { meta, context: replay.lastTurn, history: replay.history };
 }
 
 /**
@@ -87,9 +85,6 @@ export async function forkSession(sourceId: string, options: ForkOptions = {}): 
   const store = options.store ?? new FileStore(options.root);
   const source = await store.find(sourceId);
   const { meta, context, history } = await historyBefore(store, source, options.atTurn);
-  if (meta === undefined) {
-    throw new TurnlogError("session_file", `${source.path}:1: no session_meta record first`);
-  }
   const normalized = normalizeHistory(history).history;
   const id = options.id ?? newId();
   const recorded = context ?? { ...meta, runId: meta.id, resumed: false };

@@ -27,7 +27,8 @@ import {
   type SessionStore,
   type StoreWriter,
 } from "../store/mod.ts";
-import { loadSession, normalizeLoaded } from "./_load.ts";
+import { loadSession } from "./_load.ts";
+import { normalizeLoaded } from "./_loaded.ts";
 import { type HeldPolicy, policyForContinued } from "./_policy.ts";
 
 /** The policy of a fresh session when none is given: ask before changing anything. */
@@ -126,7 +127,7 @@ async function startFresh(
       onCommit: input.onCommit,
     });
   } catch (error) {
-    writer.close();
+    await writer.close();
     throw error;
   }
   return {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+export * from "./_loaded.ts";
 export * from "./_load.ts";
 export * from "./_run.ts";
 export * from "./_foreign.ts";

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../errors/mod.ts";
 import {
   compactHistory,
   estimateTokens,
@@ -79,7 +80,7 @@ async function summarize(
     signal: context.signal,
   });
   for await (const part of parts) if (part.kind === "done") summary = part.result.text;
-  if (summary.trim() === "") throw new Error("The model returned an empty summary");
+  if (summary.trim() === "") throw new TurnlogError("model", "The model returned an empty summary");
   return summary;
 }
 

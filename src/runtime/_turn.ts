@@ -91,6 +91,24 @@ class Cancelled extends TurnlogError {
   }
 }
 
+/** The workspace folder `where` could not be opened: a workspace error saying why. */
+function workspaceError(where: string, error: unknown): TurnlogError {
+  const message = error instanceof Deno.errors.NotFound
+    ? `Workspace folder not found: ${where}`
+    : `Cannot open the workspace ${where}: ${errorMessage(error)}`;
+  return new TurnlogError("workspace", message, { cause: error });
+}
+
+/** The `run_failed` of a run that ended before it started, its kinds from the error table. */
+function failedBeforeStart(error: unknown): RunEvent {
+  return {
+    type: "run_failed",
+    kind: outcomeOf(error).failure,
+    errorKind: errorKind(error),
+    error: errorMessage(error),
+  };
+}
+
 /**
  * Runs one turn and yields its events, ending with exactly one of `run_succeeded`,
  * `run_failed` or `run_cancelled`. It never throws; a session that cannot be opened (unknown
@@ -110,14 +128,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
   try {
     tools = options.tools ?? await ToolSet.open(where);
   } catch (error) {
-    yield {
-      type: "run_failed",
-      kind: "workspace",
-      errorKind: "workspace",
-      error: error instanceof Deno.errors.NotFound
-        ? `Workspace folder not found: ${where}`
-        : `Cannot open the workspace ${where}: ${errorMessage(error)}`,
-    };
+    yield failedBeforeStart(workspaceError(where, error));
     return;
   }
   let session: RunSession;
@@ -138,13 +149,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
       onCommit: options.onCommit,
     });
   } catch (error) {
-    const kind = errorKind(error);
-    yield {
-      type: "run_failed",
-      kind: outcomeOf(error).failure,
-      errorKind: kind,
-      error: errorMessage(error),
-    };
+    yield failedBeforeStart(error);
     return;
   }
   const settings: TurnSettings = {

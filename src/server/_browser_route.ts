@@ -12,6 +12,7 @@ import {
   sessionPageStream,
   sessionPath,
 } from "../html/mod.ts";
+import { ERROR_OUTCOMES, type ErrorKind, errorKind } from "../errors/mod.ts";
 import { HttpError, sseResponse } from "../http/mod.ts";
 import { inspectStoredSession } from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
@@ -20,7 +21,6 @@ import {
   type ContinuePoint,
   FileStore,
   type SessionLocation,
-  SessionNotFoundError,
   type SessionStore,
 } from "../store/mod.ts";
 import { sessionChanges, storeChanges } from "./_session_events.ts";
@@ -64,27 +64,37 @@ function messageResponse(error: PageError, headers: Record<string, string> = {})
   return new Response(page, { status: error.status, headers: { ...pageHeaders(), ...headers } });
 }
 
-/** The error a failed lookup of `raw` is answered with. */
+/** The page titles of the errors a lookup ends with, by kind. */
+const LOOKUP_TITLES: Partial<Record<ErrorKind, string>> = {
+  not_found: "No such session",
+  ambiguous: "More than one session",
+};
+
+/**
+ * The error a failed lookup of `raw` is answered with: a page under the status the error
+ * table gives its kind; an id that is not one is the request's fault, a usage error.
+ */
 function lookupError(raw: string, error: unknown): unknown {
   if (error instanceof InvalidSessionIdError) {
-    return new PageError(400, "Not a session id", error.message);
+    return new PageError(ERROR_OUTCOMES.usage.httpStatus, "Not a session id", error.message);
   }
-  if (error instanceof SessionNotFoundError || error instanceof Deno.errors.NotFound) {
-    return new PageError(404, "No such session", `No session with id or prefix "${raw}" here`);
-  }
+  const kind = errorKind(error);
+  const title = LOOKUP_TITLES[kind];
+  if (title === undefined) return error;
+  const status = ERROR_OUTCOMES[kind].httpStatus;
   if (error instanceof AmbiguousSessionError) {
     const links = error.candidates.map((c) => ({
       href: sessionPath(c.id),
       text: `${c.id} (${c.createdAt})`,
     }));
     return new PageError(
-      300,
-      "More than one session",
+      status,
+      title,
       `The prefix "${raw}" matches ${error.candidates.length} sessions; pick one`,
       [...links, { href: "/", text: "All sessions" }],
     );
   }
-  return error;
+  return new PageError(status, title, `No session with id or prefix "${raw}" here`);
 }
 
 async function locate(store: SessionStore, raw: string): Promise<SessionLocation> {
@@ -133,9 +143,10 @@ export function createSessionBrowserHandler(
     const stop = new AbortController();
     const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
     const watch = { pollMs: options.pollMs, pingMs: options.pingMs, signal };
-    const changes = store instanceof FileStore
-      ? sessionChanges(found.path, watch)
-      : storeChanges(store, found, watch);
+    const file = store.fileOf(found);
+    const changes = file === undefined
+      ? storeChanges(store, found, watch)
+      : sessionChanges(file, watch);
     return sseResponse(changes, {
       onCancel: () => stop.abort(),
       headers: { "x-content-type-options": "nosniff" },

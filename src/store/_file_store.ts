@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { findLastCheckpoint } from "../history/mod.ts";
+import { entriesFromLastCheckpoint, findLastCheckpoint } from "../history/mod.ts";
 import { type Line, readLines, readLinesBackward } from "../io/mod.ts";
 import {
   checkSessionId,
@@ -26,6 +26,7 @@ import {
   type ListSessionsOptions,
   type LockOptions,
   type RecordPosition,
+  type ReplayEntry,
   SessionExistsError,
   type SessionSize,
   type SessionStore,
@@ -63,8 +64,6 @@ function storedEntry(path: string, line: Line): StoredEntry {
  * ```
  */
 export class FileStore implements SessionStore {
-  /** Always `"files"`. */
-  readonly kind = "files" as const;
   /** The sessions folder. */
   readonly root: string;
   /** The sessions folder, as messages name the store. */
@@ -159,6 +158,14 @@ export class FileStore implements SessionStore {
   }
 
   /**
+   * The entries from the last checkpoint on, parsed from the file's end (see
+   * {@linkcode entriesFromLastCheckpoint}); line numbers are 0 when the checkpoint was found.
+   */
+  async *readFromLastCheckpoint(location: SessionLocation): AsyncGenerator<ReplayEntry> {
+    yield* await entriesFromLastCheckpoint(location.path, { blockSize: this.#blockSize });
+  }
+
+  /**
    * The last checkpoint, found by reading the file backward (see {@linkcode findLastCheckpoint});
    * its position's line is 0: the backward search does not count lines.
    */
@@ -189,6 +196,11 @@ export class FileStore implements SessionStore {
   async size(location: SessionLocation): Promise<SessionSize> {
     const { records, sizeBytes } = await summarizeSessionFile(location.path);
     return { records, sizeBytes };
+  }
+
+  /** The session's file: its location's path. */
+  fileOf(location: SessionLocation): string {
+    return location.path;
   }
 
   /** Nothing to release: every file is opened and closed by the call that reads it. */

@@ -87,9 +87,9 @@ export function isDefaultStore(name: string): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { openStore } from "./mod.ts";
+ * import { FileStore, openStore } from "./mod.ts";
  * const store = await openStore("sessions");
- * assert.equal(store.kind, "files");
+ * assert(store instanceof FileStore);
  * await store.close();
  * ```
  */

@@ -8,7 +8,8 @@
 import { dirname } from "node:path";
 import { TurnlogError } from "../errors/mod.ts";
 import { readRange, writeAll } from "../io/mod.ts";
-import { repairTempPath, SessionInUseError } from "./_writer.ts";
+import { SessionInUseError } from "./_lock.ts";
+import { repairTempPath } from "./_repair_temp.ts";
 
 /** A change of a file's bytes: `[start, end)` replaced by `text` (an insertion when equal). */
 export interface FileEdit {

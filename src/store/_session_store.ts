@@ -29,14 +29,18 @@ export interface RecordPosition {
 }
 
 /**
- * One stored record read back: a record or a problem, where it is (`start`/`end`: its byte
- * range in a file; `seq` and `seq + 1` in a database), and its exact stored text.
+ * One record read back for replay: a record or a problem, and where it is (`start`/`end`: its
+ * byte range in a file; `seq` and `seq + 1` in a database).
  */
-export type StoredEntry = RecordEntry & {
+export type ReplayEntry = RecordEntry & {
   /** Where the record starts: a byte offset in a file, a sequence number in a database. */
   start: number;
   /** Where the next record starts. */
   end: number;
+};
+
+/** One stored record read back: a {@linkcode ReplayEntry} and its exact stored text. */
+export type StoredEntry = ReplayEntry & {
   /** The record's JSON text exactly as it was appended (a file's line, without its newline). */
   text: string;
 };
@@ -103,8 +107,6 @@ export interface StoreWriter {
  * once with {@linkcode SessionInUseError}.
  */
 export interface SessionStore {
-  /** `"files"` or `"postgres"`. */
-  readonly kind: "files" | "postgres";
   /** The store for messages: the sessions folder, or the database's URL without a password. */
   readonly name: string;
   /**
@@ -138,6 +140,13 @@ export interface SessionStore {
   head(location: SessionLocation): Promise<StoredEntry | undefined>;
   /** Yields the session's entries forward, in append order, from `from` (inclusive) on. */
   read(location: SessionLocation, from?: RecordPosition): AsyncIterable<StoredEntry>;
+  /**
+   * Yields what a replay needs, in append order: the entries from the last compaction
+   * checkpoint on (the checkpoint first) when it stores its record count and no entry after it
+   * is a problem; else every entry from the first. A file is parsed once, from its end back to
+   * the checkpoint; a database reads the key range from the checkpoint's sequence number.
+   */
+  readFromLastCheckpoint(location: SessionLocation): AsyncIterable<ReplayEntry>;
   /** The session's last valid compaction checkpoint, or undefined when it has none. */
   lastCheckpoint(location: SessionLocation): Promise<StoredCheckpoint | undefined>;
   /** The newest valid `turn_context` before `position`, or undefined. */
@@ -147,6 +156,12 @@ export interface SessionStore {
   ): Promise<TurnContext | undefined>;
   /** How large the session is now. */
   size(location: SessionLocation): Promise<SessionSize>;
+  /**
+   * The file that keeps the session, when the store keeps each session in a JSONL file of its
+   * own (what only a file has: its bytes to repair, its growth to watch); undefined when the
+   * store keeps whole records only (a database).
+   */
+  fileOf(location: SessionLocation): string | undefined;
   /** Releases the store's connections (a writer keeps its own until it closes). */
   close(): Promise<void>;
 }

@@ -52,7 +52,9 @@ export class Workspace {
     const root = resolve(dir);
     const realRoot = await Deno.realPath(root);
     const info = await Deno.stat(realRoot);
-    if (!info.isDirectory) throw new Error(`Workspace ${root} is not a directory`);
+    if (!info.isDirectory) {
+      throw new TurnlogError("workspace", `Workspace ${root} is not a directory`);
+    }
     return new Workspace(root, realRoot);
   }
 

@@ -60,9 +60,10 @@ export function isPostgresUrl(text: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { displayUrl } from "./_errors.ts";
  * const shown = displayUrl("postgres://app:s3cret@db.internal:6432/turnlog?sslmode=require");
- * if (shown !== "postgres://app@db.internal:6432/turnlog") throw new Error(shown);
+ * assert.equal(shown, "postgres://app@db.internal:6432/turnlog");
  * ```
  */
 export function displayUrl(url: string): string {

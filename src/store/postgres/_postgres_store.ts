@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { TurnlogError } from "../../errors/mod.ts";
 import {
   checkSessionId,
   InvalidSessionIdError,
@@ -21,6 +22,7 @@ import {
   InvalidStoreError,
   type ListSessionsOptions,
   type RecordPosition,
+  type ReplayEntry,
   type SessionSize,
   type SessionStore,
   type StoredCheckpoint,
@@ -149,8 +151,6 @@ function prefixBeside(id: string, neighbours: (string | null)[], min: number): s
  * ```
  */
 export class PostgresStore implements SessionStore {
-  /** Always `"postgres"`. */
-  readonly kind = "postgres" as const;
   /** The database's URL without password: `postgres://user@host:port/db`. */
   readonly name: string;
   readonly #link: LinkOptions;
@@ -234,7 +234,10 @@ export class PostgresStore implements SessionStore {
     }
     const createdAt = new Date(meta.createdAt);
     if (Number.isNaN(createdAt.getTime())) {
-      throw new RangeError(`Invalid createdAt ${JSON.stringify(meta.createdAt)} of ${meta.id}`);
+      throw new TurnlogError(
+        "usage",
+        `Invalid createdAt ${JSON.stringify(meta.createdAt)} of ${meta.id}`,
+      );
     }
     await this.#migrated();
     const location = locationOf(this.name, meta.id, createdAt);
@@ -356,6 +359,26 @@ export class PostgresStore implements SessionStore {
     }
   }
 
+  /**
+   * The records from the last checkpoint on, by key range from its sequence number (those
+   * after it are few: compaction keeps them so), or all of them when a record after it
+   * cannot be read or the checkpoint stores no record count.
+   */
+  async *readFromLastCheckpoint(location: SessionLocation): AsyncGenerator<ReplayEntry> {
+    const found = await this.lastCheckpoint(location);
+    if (found?.checkpoint.recordsBefore !== undefined) {
+      const tail: ReplayEntry[] = [];
+      let whole = true;
+      for await (const entry of this.read(location, found.position)) {
+        whole = entry.problem === undefined;
+        if (!whole) break;
+        tail.push(entry);
+      }
+      if (whole) return yield* tail;
+    }
+    yield* this.read(location);
+  }
+
   /** The last compaction checkpoint: one lookup by the position the sessions row keeps. */
   async lastCheckpoint(location: SessionLocation): Promise<StoredCheckpoint | undefined> {
     const [row] = await this.#query<RecordRow>(
@@ -409,6 +432,11 @@ export class PostgresStore implements SessionStore {
     );
     if (row === undefined) throw new SessionNotFoundError(location.id, this.name);
     return { records: Number(row.record_count), sizeBytes: Number(row.size_bytes) };
+  }
+
+  /** None: a database keeps whole records, in no file of a session's own. */
+  fileOf(_location: SessionLocation): undefined {
+    return undefined;
   }
 
   /** Closes the store's connections; writers keep theirs until they close. */

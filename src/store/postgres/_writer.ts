@@ -13,7 +13,9 @@ import {
 import { SessionNotFoundError } from "../_find.ts";
 import type { SessionLocation } from "../_layout.ts";
 import { SessionExistsError, type StoreWriter } from "../_session_store.ts";
-import { SessionInUseError } from "../_writer.ts";
+import { SessionInUseError } from "../_lock.ts";
+import { ClosedWriterError } from "../_writer.ts";
+import { TurnlogError } from "../../errors/mod.ts";
 import { type ClientLink, transaction } from "./_connection.ts";
 import { SessionLockLostError, SessionStoreUnreachableError } from "./_errors.ts";
 
@@ -69,8 +71,11 @@ function encodeBatch(records: readonly SessionRecord[], after: number, hasPrevie
 }
 
 /** The sessions row no longer matches what this writer knows: its lock or its count changed. */
-class StaleWriterError extends Error {
-  override name = "StaleWriterError";
+class StaleWriterError extends TurnlogError {
+  constructor() {
+    super("store", "The session changed under this writer: its lock or its record count moved");
+    this.name = "StaleWriterError";
+  }
 }
 
 const UNIQUE_VIOLATION = "23505";
@@ -232,7 +237,7 @@ export class PostgresSessionWriter implements StoreWriter {
   }
 
   async #appendNow(records: readonly SessionRecord[]): Promise<void> {
-    if (this.#closed) throw new Error(`Session writer for ${this.location.path} is closed`);
+    if (this.#closed) throw new ClosedWriterError(this.location.path);
     if (records.length === 0) return;
     const batch = encodeBatch(records, this.#recordCount, this.#hasPreview);
     try {
