@@ -4,6 +4,7 @@ import type { ResponseItem } from "../src/record/mod.ts";
 import { checkPairing, historyPairingItems } from "../testing/pairing.ts";
 import { checkSessionCase, sessionCaseArbitrary } from "../testing/properties/check.ts";
 import { hostileText, rawControlPrinted } from "../testing/properties/terminal.ts";
+import { appenderCaseArbitrary, appenderLosesLine } from "../testing/properties/appender.ts";
 import { assertEquals } from "./_assert.ts";
 
 /** Runs per property; `TURNLOG_PROPERTY_RUNS` raises it (the faults task runs many more). */
@@ -71,6 +72,20 @@ Deno.test("inspect's views and resume's printer never print a raw control charac
         assertEquals(await rawControlPrinted(root, text), undefined);
       } finally {
         await Deno.remove(root, { recursive: true });
+      }
+    }),
+    { numRuns: Math.max(10, RUNS / 4) },
+  );
+});
+
+Deno.test("an appender during a repair of another tool's file never loses a line", async () => {
+  await fc.assert(
+    fc.asyncProperty(appenderCaseArbitrary, async (c) => {
+      const dir = await Deno.makeTempDir({ prefix: "turnlog-appender-" });
+      try {
+        assertEquals(await appenderLosesLine(dir, c), undefined);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
       }
     }),
     { numRuns: Math.max(10, RUNS / 4) },

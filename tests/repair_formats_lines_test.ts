@@ -25,6 +25,7 @@ import {
   claudeCrashOneCall,
   claudeCrashSeveralCalls,
   claudeOrphanResult,
+  claudeTornLine,
   codexCrashSeveralCalls,
 } from "../testing/formats/repair_fixtures.ts";
 
@@ -258,3 +259,55 @@ Deno.test("repairSession() on another tool's file a turnlog run holds: in use, n
   await assertRejects(() => repairSession(path), SessionInUseError);
   assertEquals(await Deno.readTextFile(path), fixture.damaged);
 });
+
+/**
+ * Runs `work` with the rename onto `path` and every ftruncate slowed down, and `during` run in
+ * that delay: a tool appending while repair replaces or cuts the file.
+ */
+async function withSlowReplace<T>(
+  path: string,
+  during: () => Promise<void>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const rename = Deno.rename;
+  const truncate = Deno.FsFile.prototype.truncate;
+  const slow = async () => {
+    await during();
+    await new Promise((done) => setTimeout(done, 50));
+  };
+  Deno.rename = async (from, to) => {
+    if (to === path) await slow();
+    return await rename(from, to);
+  };
+  Deno.FsFile.prototype.truncate = async function (length?: number) {
+    await slow();
+    return await truncate.call(this, length);
+  };
+  try {
+    return await work();
+  } finally {
+    Deno.rename = rename;
+    Deno.FsFile.prototype.truncate = truncate;
+  }
+}
+
+const REPLACED = [["a crash (rewrite)", claudeCrashOneCall], ["a torn line (cut)", claudeTornLine]];
+for (const [name, fixture] of REPLACED as [string, () => { damaged: string }][]) {
+  Deno.test(`repairForeignFile() of ${name} keeps the lines the tool appends while the file is replaced`, async () => {
+    await using dir = await tempDir();
+    const path = await claudeFile(dir.path, fixture().damaged);
+    const line = '{"type":"queue-operation","operation":"enqueue"}\n';
+    let appends = 0;
+    await withSlowReplace(
+      path,
+      async () => {
+        if (appends++ === 0) await Deno.writeTextFile(path, line, { append: true });
+      },
+      () => repairForeignFile(path, "claude-code"),
+    );
+    assertEquals(appends > 0, true, "the file was replaced or cut");
+    const text = await Deno.readTextFile(path);
+    assert(text.endsWith(line), text.slice(-300));
+    assertEquals(text.indexOf(line), text.lastIndexOf(line));
+  });
+}
