@@ -173,7 +173,9 @@ function gluedVerdict(line: string): Verdict {
   for (const piece of pieces) {
     const value = parseJson(piece);
     const verdict = isObject(value) ? judge(value) : undefined;
-    if (verdict && !verdict.metadata) return { ...verdict, evidence: `${verdict.evidence} (glued)` };
+    if (verdict && !verdict.metadata) {
+      return { ...verdict, evidence: `${verdict.evidence} (glued)` };
+    }
     metadata ??= verdict;
   }
   return metadata;
