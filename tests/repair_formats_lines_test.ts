@@ -20,7 +20,7 @@ import {
   stampOf,
 } from "../src/store/mod.ts";
 import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
-import { CODEX_SESSION_ID } from "../testing/formats/codex_builder.ts";
+import { CODEX_SESSION_ID, CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 import {
   claudeCrashOneCall,
   claudeCrashSeveralCalls,
@@ -311,3 +311,22 @@ for (const [name, fixture] of REPLACED as [string, () => { damaged: string }][])
     assertEquals(text.indexOf(line), text.lastIndexOf(line));
   });
 }
+
+Deno.test("a Codex rollout with a function_call line copied: inspect and the plan agree, repair moves the copy, once", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, `rollout-2026-02-23T12-00-00-${CODEX_SESSION_ID}.jsonl`);
+  const b = new CodexRolloutBuilder().meta().turnContext({ turnId: "t1" }).taskStarted("t1")
+    .prompt("ls").call("c1");
+  const clean = new CodexRolloutBuilder().meta().turnContext({ turnId: "t1" }).taskStarted("t1")
+    .prompt("ls").call("c1").output("c1", "a.txt").answer("Done.").taskComplete("t1").text();
+  b.raw(b.lines.at(-1)!).output("c1", "a.txt").answer("Done.").taskComplete("t1");
+  await Deno.writeTextFile(path, b.text());
+  assertEquals((await inspect([path])).code, 1, "inspect finds the copy's call unanswered");
+  const plan = await inspect(["--repair", path]);
+  assertEquals(plan.code, 1);
+  assertMatch(plan.stdout, /1\. move line 7 \(duplicate_call, \d+ bytes\) to the sidecar/);
+  assertEquals((await inspect(["--repair", "--write", path])).code, 0);
+  assertEquals(await Deno.readTextFile(path), clean);
+  assertEquals((await inspect([path])).code, 0);
+  assertMatch((await inspect(["--repair", path])).stdout, /^Nothing to repair in /);
+});

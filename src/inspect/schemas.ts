@@ -30,6 +30,7 @@ export const InspectProblemKindSchema = z.enum([
   "record_before_first_turn",
   "orphan_output",
   "duplicate_output",
+  "duplicate_call",
 ]);
 
 /** Something wrong with the file, at a line. */
