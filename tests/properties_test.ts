@@ -64,30 +64,28 @@ Deno.test("inspect, resume and repair keep their promises on randomly damaged se
   }
 });
 
-Deno.test("inspect's views and resume's printer never print a raw control character from a session", async () => {
+/** Asserts that `failure` finds nothing wrong, each run in a fresh temp folder. */
+async function assertNoFailure<T>(
+  arbitrary: fc.Arbitrary<T>,
+  failure: (dir: string, value: T) => Promise<string | undefined>,
+): Promise<void> {
   await fc.assert(
-    fc.asyncProperty(hostileText, async (text) => {
-      const root = await Deno.makeTempDir({ prefix: "turnlog-terminal-" });
+    fc.asyncProperty(arbitrary, async (value) => {
+      const dir = await Deno.makeTempDir({ prefix: "turnlog-property-" });
       try {
-        assertEquals(await rawControlPrinted(root, text), undefined);
-      } finally {
-        await Deno.remove(root, { recursive: true });
-      }
-    }),
-    { numRuns: Math.max(10, RUNS / 4) },
-  );
-});
-
-Deno.test("an appender during a repair of another tool's file never loses a line", async () => {
-  await fc.assert(
-    fc.asyncProperty(appenderCaseArbitrary, async (c) => {
-      const dir = await Deno.makeTempDir({ prefix: "turnlog-appender-" });
-      try {
-        assertEquals(await appenderLosesLine(dir, c), undefined);
+        assertEquals(await failure(dir, value), undefined);
       } finally {
         await Deno.remove(dir, { recursive: true });
       }
     }),
     { numRuns: Math.max(10, RUNS / 4) },
   );
+}
+
+Deno.test("inspect's views and resume's printer never print a raw control character from a session", async () => {
+  await assertNoFailure(hostileText, rawControlPrinted);
+});
+
+Deno.test("an appender during a repair of another tool's file never loses a line", async () => {
+  await assertNoFailure(appenderCaseArbitrary, appenderLosesLine);
 });
