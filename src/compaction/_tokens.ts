@@ -23,7 +23,7 @@ export function estimateTokens(text: string): number {
  * import assert from "node:assert/strict";
  * import { historyChars } from "./mod.ts";
  * const history = [{ type: "message", role: "user", content: "hi" }] as const;
- * assert.deepEqual(historyChars(history), JSON.stringify(history).length - 1);
+ * assert.deepEqual(historyChars(history), JSON.stringify(history).length - 2);
  * ```
  */
 export function historyChars(history: readonly ResponseItem[]): number {
