@@ -97,6 +97,7 @@ Deno.test("a tiny benchmark run produces every figure and a table", async () => 
     "import Codex 48KB",
     "append (48KB vs empty)",
     ...postgres,
+    "search vs ripgrep, home of 48KB",
   ]);
   assertEquals(results.benchmarks[0]!.variants.map((v) => v.name), [
     "turnlog resumeSession",

@@ -112,6 +112,7 @@ Deno.test("readForeignSession(claude-code) merges split responses and keeps para
     agentId: null,
     parentSessionId: null,
     compactions: 0,
+    boundaryJoins: [],
   });
   const report = segment(path, entries);
   assertEquals(report.problems, []);

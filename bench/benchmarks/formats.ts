@@ -33,7 +33,7 @@ type Format = typeof FORMATS[number];
 const LABEL: Record<Format, string> = { "claude-code": "Claude Code", codex: "Codex" };
 
 /** The command of a deno.json task, as argv run from the repository's root. */
-async function taskArgv(task: string): Promise<string[]> {
+export async function taskArgv(task: string): Promise<string[]> {
   const config = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json"))) as {
     tasks: Record<string, { command: string }>;
   };

@@ -13,6 +13,7 @@ import { inspectMemory } from "./inspect.ts";
 import { otherTools } from "./formats.ts";
 import { appendRecord } from "./append.ts";
 import { postgresStore } from "./postgres.ts";
+import { searchVsRipgrep } from "./search.ts";
 
 export * from "./_definition.ts";
 
@@ -26,4 +27,5 @@ export const BENCHMARKS: readonly BenchmarkDefinition[] = [
   otherTools,
   appendRecord,
   postgresStore,
+  searchVsRipgrep,
 ];

@@ -10,6 +10,7 @@
  * | 1  | the request has no tools (a compaction request) | a summary in six sections: Goal, Decisions, Files touched, Work done, Work left, Errors |
  * | 2  | tool outputs follow the last user message | an answer about each output, in order: one starting `Error [SESSION_RESUME_INTERRUPTED]`: "was interrupted"; `Error`: "failed" + its first line; `Cancelled`: "was cancelled"; a first line saying denied / not approved / rejected: acknowledged, not retried; else the output quoted (at most 12 lines) |
  * | 3  | continue / retry / resume / again / finish, and the latest tool output of the whole conversation is an `Error [SESSION_RESUME_INTERRUPTED]` one | that call again: same name and arguments, new call id |
+ * | 3b | `Bash` is offered and the message quotes commands in backticks (run `echo hi`) | one `Bash {command, description}` per quoted command, all in one message (parallel calls) |
  * | 4  | "what did I ask / say", recall, or history (with no path in the message) | a numbered list of the earlier user messages |
  * | 5  | write / create / save and a path | `write_file {path, content}`, content = the quoted text; else the words between the verb and "to / into / in <path>", or after "with / containing"; "" when none |
  * | 6  | read / open / show / cat / view / print and a path | one `read_file {path}` per path in the message |
@@ -104,6 +105,8 @@ export function decideReply(request: ConversationRequest): Reply {
       return { kind: "calls", calls: [{ name: retry.name, arguments: retry.arguments }] };
     }
   }
+  const bash = bashCalls(message, toolNames);
+  if (bash) return bash;
   if (
     /\bwhat did i (ask|say|write|type)\b/i.test(message) || has(["recall"]) ||
     (has(["history"]) && paths.length === 0)
@@ -144,6 +147,21 @@ export function decideReply(request: ConversationRequest): Reply {
     });
   }
   return { kind: "text", text: plainAnswer(items, message) };
+}
+
+/** Claude Code's shell tool: one call per command the message quotes in backticks. */
+function bashCalls(message: string, toolNames: readonly string[]): Reply | undefined {
+  if (!toolNames.includes("Bash")) return undefined;
+  const commands = [...message.matchAll(/`([^`]+)`/g)].map((match) => match[1]!.trim())
+    .filter((command) => command !== "");
+  if (commands.length === 0) return undefined;
+  return {
+    kind: "calls",
+    calls: commands.map((command) => ({
+      name: "Bash",
+      arguments: JSON.stringify({ command, description: `Run ${gist(command, 40)}` }),
+    })),
+  };
 }
 
 function call(name: string, args: Record<string, unknown>): Reply {
@@ -263,6 +281,7 @@ function describeCall(call: Call | undefined): string {
     return `search_text("${args.pattern}"${where})`;
   }
   if (typeof args.path === "string") return `${call.name}(${args.path})`;
+  if (typeof args.command === "string") return `${call.name}(${args.command})`;
   return `${call.name}(${call.arguments})`;
 }
 

@@ -26,6 +26,15 @@ import {
   ResponsesRequestSchema,
   responsesSerializedInput,
 } from "./_responses.ts";
+import {
+  messageEvents,
+  messageObject,
+  MessagesApiError,
+  messagesConversation,
+  MessagesRequestSchema,
+  messagesSerializedInput,
+  pacedEvents,
+} from "./_messages.ts";
 import { decideReply } from "./_rules.ts";
 import { countTokens } from "./_usage.ts";
 
@@ -37,6 +46,22 @@ export interface ServerConfig {
   apiKey: string;
   /** A pause between stream events, in milliseconds (0: none). */
   chunkDelayMs: number;
+  /** A pause before each parallel call after the first in a Messages stream (0: none). */
+  callPauseMs: number;
+  /** Where every request is recorded, when set. */
+  requests: RecordedRequest[] | undefined;
+}
+
+/** A request the server got, as tests read it back. */
+export interface RecordedRequest {
+  /** `POST /v1/messages` and the like (no query). */
+  route: string;
+  /** The parsed JSON body (null when there was none or it was not JSON). */
+  body: unknown;
+  /** The HTTP status answered. */
+  status: number;
+  /** The error message answered, for a status of 400 and up. */
+  error: string | undefined;
 }
 
 function modelObject(model: string) {
@@ -94,10 +119,70 @@ async function createChatCompletion(config: ServerConfig, request: Request): Pro
   return json(200, chatCompletion(answer));
 }
 
-/** Answers one HTTP request; every failure becomes an OpenAI-shaped error body. */
+/** The Messages API's route, with its own key header and Anthropic-shaped errors. */
+async function createMessage(config: ServerConfig, request: Request): Promise<Response> {
+  try {
+    const key = request.headers.get("x-api-key") ??
+      request.headers.get("authorization")?.replace(/^Bearer /, "");
+    if (key !== config.apiKey) {
+      throw new MessagesApiError(401, "invalid x-api-key", "authentication_error");
+    }
+    const raw = await readJson(request);
+    const body = parseRequestBody(MessagesRequestSchema, raw);
+    if (body.model !== config.model) {
+      throw new MessagesApiError(404, `model: ${body.model}`, "not_found_error");
+    }
+    const betas = (request.headers.get("anthropic-beta") ?? "").split(",").map((b) => b.trim());
+    const reply = decideReply(messagesConversation(body, betas));
+    const usage = countTokens(messagesSerializedInput(raw), reply);
+    const digest = await requestDigest(["messages", body.model, body.messages, body.tools ?? []]);
+    const answer = { request: body, reply, usage, digest };
+    if (!body.stream) return json(200, messageObject(answer));
+    return sseResponse(pacedEvents(messageEvents(answer), config.callPauseMs), {
+      delayMs: config.chunkDelayMs,
+    });
+  } catch (error) {
+    if (error instanceof MessagesApiError) return errorResponse(error);
+    if (error instanceof ApiRequestError) {
+      return errorResponse(new MessagesApiError(error.status, error.message));
+    }
+    const said = error instanceof Error ? error.message : String(error);
+    return errorResponse(
+      new MessagesApiError(500, `The embedded model failed: ${said}`, "api_error"),
+    );
+  }
+}
+
+/** Answers one HTTP request, and records it when the config says so. */
 export async function handleRequest(config: ServerConfig, request: Request): Promise<Response> {
+  if (config.requests === undefined) return await answer(config, request);
+  const body = await request.clone().json().catch(() => null);
+  const response = await answer(config, request);
+  const { pathname } = new URL(request.url);
+  const error = response.status >= 400
+    ? await response.clone().json().then(errorMessageOf, () => undefined)
+    : undefined;
+  config.requests.push({
+    route: `${request.method} ${pathname}`,
+    body,
+    status: response.status,
+    error,
+  });
+  return response;
+}
+
+function errorMessageOf(body: unknown): string | undefined {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (typeof error === "string") return error;
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" ? message : undefined;
+}
+
+/** Answers one HTTP request; every failure becomes an OpenAI- (or Anthropic-) shaped body. */
+async function answer(config: ServerConfig, request: Request): Promise<Response> {
   const { pathname } = new URL(request.url);
   const route = `${request.method} ${pathname.replace(/\/+$/, "")}`;
+  if (route === "POST /v1/messages") return await createMessage(config, request);
   try {
     if (request.headers.get("authorization") !== `Bearer ${config.apiKey}`) {
       throw new ApiRequestError(

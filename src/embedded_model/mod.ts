@@ -1,7 +1,8 @@
 /**
  * The embedded model: a deterministic stand-in for an OpenAI model, served on loopback in the
  * real Responses and Chat Completions wire formats, so the runtime talks to it through
- * `npm:openai` exactly as to the real API. Its answers follow the documented rules in
+ * `npm:openai` exactly as to the real API; and in the Anthropic Messages format
+ * (`POST /v1/messages`), so the real Claude Code can run against it. Its answers follow the documented rules in
  * {@link ./rules.ts}.
  *
  * @example
@@ -23,7 +24,10 @@
  *
  * @module
  */
-import { handleRequest } from "./_server.ts";
+import { handleRequest, type RecordedRequest } from "./_server.ts";
+
+export type { RecordedRequest } from "./_server.ts";
+export { messagesOrphanCallMessage, messagesOrphanResultMessage } from "./_messages.ts";
 
 export { decideReply } from "./_rules.ts";
 export type { ConversationItem, ConversationRequest, PlannedCall, Reply } from "./_conversation.ts";
@@ -42,6 +46,14 @@ export interface EmbeddedModelOptions {
   apiKey?: string;
   /** A pause between stream events in milliseconds, to make streaming visible. Default 0. */
   chunkDelayMs?: number;
+  /**
+   * In a Messages stream, a pause in milliseconds before each parallel `tool_use` block after
+   * the first, as a real model takes (Claude Code starts each tool at its block's end, so the
+   * pause decides the shape of its file). Default 500.
+   */
+  callPauseMs?: number;
+  /** Record every request in {@linkcode EmbeddedModel.requests}. Default false. */
+  record?: boolean;
 }
 
 /** A running embedded model. */
@@ -52,6 +64,10 @@ export interface EmbeddedModel {
   apiKey: string;
   /** The model name to request. */
   model: string;
+  /** The base URL of the Messages API (`ANTHROPIC_BASE_URL`): `http://127.0.0.1:<port>`. */
+  anthropicBaseURL: string;
+  /** The requests it got, in order, when started with `record: true` (else empty). */
+  requests: RecordedRequest[];
   /** Stops the server; waits for requests in flight to finish. Safe to call twice. */
   close(): Promise<void>;
   /** Same as {@linkcode EmbeddedModel.close}, for `await using`. */
@@ -75,6 +91,8 @@ export function startEmbeddedModel(options: EmbeddedModelOptions = {}): Promise<
     model: options.model ?? EMBEDDED_MODEL_NAME,
     apiKey: options.apiKey ?? EMBEDDED_MODEL_API_KEY,
     chunkDelayMs: options.chunkDelayMs ?? 0,
+    callPauseMs: options.callPauseMs ?? 500,
+    requests: options.record ? [] as RecordedRequest[] : undefined,
   };
   return new Promise((resolve, reject) => {
     try {
@@ -86,6 +104,8 @@ export function startEmbeddedModel(options: EmbeddedModelOptions = {}): Promise<
           const close = () => closing ??= server.shutdown();
           resolve({
             baseURL: `http://127.0.0.1:${port}/v1`,
+            anthropicBaseURL: `http://127.0.0.1:${port}`,
+            requests: config.requests ?? [],
             apiKey: config.apiKey,
             model: config.model,
             close,

@@ -160,6 +160,11 @@ export interface ClaudeCodeFacts {
   parentSessionId: string | null;
   /** Compactions: `compact_boundary` lines on the active branch. */
   compactions: number;
+  /**
+   * Compactions whose `logicalParentUuid` names no line of the file: the conversation before
+   * each (from `continuesLine` back) is read as the session's earlier turns, in file order.
+   */
+  boundaryJoins: { line: number; continuesLine: number }[];
 }
 
 /** What is known about a session file once it has been read. */

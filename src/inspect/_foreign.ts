@@ -122,6 +122,12 @@ function notesOf(facts: ForeignFacts): string[] {
     if (claude.danglingParentLine !== null) {
       notes.push(`line ${claude.danglingParentLine}: its parent is not in the file`);
     }
+    for (const join of claude.boundaryJoins) {
+      notes.push(
+        `line ${join.line}: the compaction's logical parent is not in the file; the ` +
+          `conversation before it (back from line ${join.continuesLine}) is its past, in file order`,
+      );
+    }
     if (claude.supersededLines > 0) {
       notes.push(`${plural(claude.supersededLines, "line")} repeated by a resume passed over`);
     }

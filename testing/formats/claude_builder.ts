@@ -116,10 +116,12 @@ export class ClaudeTranscriptBuilder {
       split?: boolean;
       stop?: string;
       usage?: { input: number; output: number };
+      /** Another line of an earlier response (its `message.id`): Claude Code's parallel calls. */
+      messageId?: string;
     } = {},
   ): string[] {
-    const id = `msg_${(++this.#messages).toString().padStart(4, "0")}`;
-    const requestId = `req_${this.#messages.toString().padStart(4, "0")}`;
+    const id = options.messageId ?? `msg_${(++this.#messages).toString().padStart(4, "0")}`;
+    const requestId = `req_${id.slice(4)}`;
     const usage = options.usage ?? { input: 10, output: 50 };
     const content = blocks.map((block) =>
       "text" in block

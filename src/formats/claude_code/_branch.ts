@@ -29,6 +29,16 @@ export interface Branch {
   forks: ForeignFork[];
   /** Lines on no branch that holds a message (hook progress and the like). */
   sideLines: number;
+  /** Boundaries whose logical parent the file lacks, and the line the walk went on from. */
+  joins: BoundaryJoin[];
+}
+
+/** A compaction whose logical parent is in no line: the line before it that it continues. */
+export interface BoundaryJoin {
+  /** The `compact_boundary` line. */
+  line: number;
+  /** The newest line before it in file order, which the walk went on from. */
+  continuesLine: number;
 }
 
 /** Nodes that take part in the conversation's tree. */
@@ -65,11 +75,12 @@ function newest(nodes: Node[], test: (node: Node) => boolean): number {
  * first caveat) is then a fork, not the conversation; trailing hook and timing lines that
  * follow the last message stay on the branch.
  */
-function findLeaf(nodes: Node[]): number {
-  const message = newest(nodes, (node) => MESSAGE_KINDS.has(node.kind));
-  if (message < 0) return newest(nodes, () => true);
-  const budget = nodes.length - message;
-  for (let i = nodes.length - 1; i > message; i--) {
+function findLeaf(nodes: Node[], end = nodes.length): number {
+  const before = end === nodes.length ? nodes : nodes.slice(0, end);
+  const message = newest(before, (node) => MESSAGE_KINDS.has(node.kind));
+  if (message < 0) return newest(before, () => true);
+  const budget = end - message;
+  for (let i = end - 1; i > message; i--) {
     if (!inTree(nodes[i]!) || nodes[i]!.sidechain !== nodes[message]!.sidechain) continue;
     let at = i;
     for (let step = 0; step < budget && at > message; step++) at = nodes[at]!.parent;
@@ -81,17 +92,20 @@ function findLeaf(nodes: Node[]): number {
 /**
  * Where the walk goes after a boundary: the line it continues (`logicalParentUuid`), or,
  * when that line was rewritten after the boundary (a preserved tail), the last preserved
- * message written before it.
+ * message written before it. When the file holds neither (Claude Code can name a line it
+ * never wrote), the conversation before the boundary in file order is still the session's own
+ * past: the walk goes on from its newest line (`joined`).
  */
-function acrossBoundary(index: ClaudeIndex, boundary: number): number {
+function acrossBoundary(index: ClaudeIndex, boundary: number): { at: number; joined: boolean } {
   const info = index.nodes[boundary]!.boundary!;
   const candidates = [info.logicalParentUuid, ...[...info.preserved].reverse()];
   for (const uuid of candidates) {
     if (uuid === undefined) continue;
     const at = index.byUuid.get(uuid);
-    if (at !== undefined && at < boundary) return at;
+    if (at !== undefined && at < boundary) return { at, joined: false };
   }
-  return -1;
+  const at = findLeaf(index.nodes, boundary);
+  return { at, joined: at >= 0 };
 }
 
 interface Walk {
@@ -99,6 +113,7 @@ interface Walk {
   segments: number[][];
   cycleLine: number | null;
   danglingParentLine: number | null;
+  joins: BoundaryJoin[];
 }
 
 /** Walks back from the leaf. A line met twice in one segment is a cycle: the walk stops. */
@@ -118,6 +133,7 @@ function walkBack(index: ClaudeIndex, leaf: number): Walk {
   let seen = new Set<number>();
   let cycleLine: number | null = null;
   let danglingParentLine: number | null = null;
+  const joins: BoundaryJoin[] = [];
   let current = leaf;
   let steps = 0;
   while (current >= 0 && steps++ <= 2 * nodes.length + 2) {
@@ -132,7 +148,9 @@ function walkBack(index: ClaudeIndex, leaf: number): Walk {
       crossed.add(current);
       segments.unshift([]);
       seen = new Set();
-      current = acrossBoundary(index, current);
+      const across = acrossBoundary(index, current);
+      if (across.joined) joins.push({ line: node.line, continuesLine: nodes[across.at]!.line });
+      current = across.at;
       continue;
     }
     const relink = relinks.get(current);
@@ -145,7 +163,7 @@ function walkBack(index: ClaudeIndex, leaf: number): Walk {
   }
   for (const segment of segments) segment.reverse();
   // The first segment may be empty (a boundary that continues no line of the file).
-  return { segments, cycleLine, danglingParentLine };
+  return { segments, cycleLine, danglingParentLine, joins };
 }
 
 /** Lines a tool result may hang off between it and its call's line. */
@@ -287,12 +305,14 @@ export function findBranch(index: ClaudeIndex): Branch {
     danglingParentLine: null,
     forks: [],
     sideLines: 0,
+    joins: [],
   };
   if (leaf < 0) return branch;
   const walk = walkBack(index, leaf);
   branch.segments = walk.segments;
   branch.cycleLine = walk.cycleLine;
   branch.danglingParentLine = walk.danglingParentLine;
+  branch.joins = walk.joins;
   for (const at of walk.segments[0] ?? []) branch.active.add(at);
   placeCheckpoints(nodes, walk.segments, branch);
   recoverParallel(nodes, branch.active);

@@ -44,6 +44,8 @@ export interface ClaudeMessage {
   ks: number[];
   uses: ToolUse[];
   results: ToolResult[];
+  /** Blocks of a user message that are not tool results (string content counts as none). */
+  texts: number;
 }
 
 /** Calls of a message that the next message does not answer. */
@@ -107,11 +109,32 @@ function infoOf(line: ViewLine): ClaudeLineInfo {
   };
 }
 
-/** The branch's messages in file order; `reset` where a compaction starts the history again. */
+/**
+ * The earlier assistant message a line of the same API response joins: Claude Code writes each
+ * `tool_use` block of a response on a line of its own as the block ends and runs the tool at
+ * once, so the results of its first calls can come before its later calls' lines. Building its
+ * request, it merges every line of one `message.id` into one message, passing back over
+ * messages that hold tool results only.
+ */
+function sameResponse(
+  list: readonly (ClaudeMessage | "reset")[],
+  keys: ReadonlyMap<ClaudeMessage, string>,
+  id: string,
+): ClaudeMessage | undefined {
+  for (let at = list.length - 1; at >= 0; at--) {
+    const message = list[at]!;
+    if (message === "reset") return undefined;
+    if (message.role === "assistant") return keys.get(message) === id ? message : undefined;
+    if (message.results.length === 0 || message.texts > 0) return undefined;
+  }
+  return undefined;
+}
+
+/** The branch's messages as Claude Code sends them; `reset` where a compaction starts again. */
 function messagesOf(analysis: Omit<ClaudeAnalysis, "unanswered" | "unexpected">) {
   const { index, branch, infos } = analysis;
   const list: (ClaudeMessage | "reset")[] = [];
-  let key: string | undefined;
+  const keys = new Map<ClaudeMessage, string>();
   for (const k of [...branch.active].sort((a, b) => a - b)) {
     const node = index.nodes[k]!;
     const info = infos[k]!;
@@ -120,19 +143,29 @@ function messagesOf(analysis: Omit<ClaudeAnalysis, "unanswered" | "unexpected">)
       list.push("reset");
     } else if (node.kind === "assistant" && info.type === "assistant") {
       const id = node.messageId ?? `line:${k}`;
-      if (last !== "reset" && last?.role === "assistant" && key === id) {
-        last.ks.push(k);
-        last.uses.push(...info.uses);
+      const joined = sameResponse(list, keys, id);
+      if (joined) {
+        joined.ks.push(k);
+        joined.uses.push(...info.uses);
       } else {
-        list.push({ role: "assistant", ks: [k], uses: [...info.uses], results: [] });
+        const message: ClaudeMessage = {
+          role: "assistant",
+          ks: [k],
+          uses: [...info.uses],
+          results: [],
+          texts: 0,
+        };
+        keys.set(message, id);
+        list.push(message);
       }
-      key = id;
     } else if (USER_KINDS.has(node.kind) && info.type === "user") {
+      const texts = info.blocks - info.results.length;
       if (last !== "reset" && last?.role === "user") {
         last.ks.push(k);
         last.results.push(...info.results);
+        last.texts += texts;
       } else {
-        list.push({ role: "user", ks: [k], uses: [], results: [...info.results] });
+        list.push({ role: "user", ks: [k], uses: [], results: [...info.results], texts });
       }
     }
   }

@@ -150,6 +150,32 @@ function boundaryInfo(value: Json): BoundaryInfo {
   };
 }
 
+/** Lines without a uuid whose facts the reader takes (titles, the permission mode). */
+const ABSORBED: ReadonlySet<string> = new Set([
+  "summary",
+  "last-prompt",
+  "permission-mode",
+  "custom-title",
+]);
+
+/**
+ * Claude Code's own bookkeeping, known by name and counted as ignored under it: nothing of the
+ * conversation. 2.1.328 adds the request log (`api-request`, its `api-request-shape` and
+ * `api-request-blob`s), `atis-latch`, `tools-used`, `cost-state` and `mode`. Any other type
+ * is counted as `unknown:<type>`.
+ */
+const BOOKKEEPING: ReadonlySet<string> = new Set([
+  "file-history-snapshot",
+  "queue-operation",
+  "atis-latch",
+  "api-request-shape",
+  "api-request-blob",
+  "api-request",
+  "tools-used",
+  "cost-state",
+  "mode",
+]);
+
 /** The kind and ignored label of a line that has been parsed. */
 function classify(value: Json): { kind: NodeKind; label: string | undefined } {
   const type = str(value, "type") ?? "";
@@ -158,8 +184,8 @@ function classify(value: Json): { kind: NodeKind; label: string | undefined } {
   if (type === "user" && message) return { kind: userKind(value, message), label: undefined };
   if (type === "assistant" && message) return { kind: "assistant", label: undefined };
   if (!hasUuid) {
-    const absorbed = ["summary", "last-prompt", "permission-mode", "custom-title"].includes(type);
-    return { kind: "meta", label: absorbed ? undefined : type || "unknown_line" };
+    if (ABSORBED.has(type)) return { kind: "meta", label: undefined };
+    return { kind: "meta", label: BOOKKEEPING.has(type) ? type : `unknown:${type || "line"}` };
   }
   switch (type) {
     case "system": {

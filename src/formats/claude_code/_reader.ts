@@ -32,6 +32,11 @@ import type { Branch } from "./_branch.ts";
 import { type ClaudeIndex, type Node, usageKey } from "./_index.ts";
 import { ClaudeTurns } from "./_turns.ts";
 
+/** How a turn that Claude Code's resume found cut off ended. */
+export const INTERRUPTED_TURN =
+  "interrupted: the session ended in the middle of the turn (Claude Code's resume gave its " +
+  'unanswered calls interrupted results and answered it with "No response requested.")';
+
 /** A prompt as a person reads it: a slash command's echo becomes the command and its arguments. */
 function promptText(text: string): string {
   const name = /<command-name>([^<]*)<\/command-name>/.exec(text)?.[1];
@@ -51,6 +56,22 @@ interface Run {
   usageKey: string | undefined;
   /** Entries of other lines met while the response was being merged. */
   held: ForeignEntry[];
+  /** Results of its calls met before its last line (parallel calls), in file order. */
+  results: { entries: ForeignEntry[]; callIds: string[] };
+  /** The node of its last line on the branch: until then, it may go on. */
+  last: number;
+  /** Claude Code's own stand-in answer (`<synthetic>`, `No response requested.`). */
+  synthetic: boolean;
+}
+
+/** The text Claude Code's resume writes as the answer of a turn it found cut off. */
+const NO_RESPONSE = "No response requested.";
+
+/** Whether an assistant line is Claude Code's stand-in answer of a turn cut off by a crash. */
+function isNoResponse(message: Json): boolean {
+  if (str(message, "model") !== "<synthetic>") return false;
+  const content = assistantContent(message);
+  return content.calls.length === 0 && content.texts.join("") === NO_RESPONSE;
 }
 
 /** The second pass: fed every node with its parsed line, in file order. */
@@ -64,6 +85,8 @@ export class ClaudeRead {
   readonly #names = new Map<string, string>();
   readonly #keptItems = new Map<number, ResponseItem[]>();
   readonly #nextModel = new Map<number, string>();
+  /** The last node of each API response on the branch, by its key. */
+  readonly #lastOfResponse = new Map<string, number>();
   #historyLength = 0;
   #clock = "1970-01-01T00:00:00.000Z";
   #firstPrompt = -1;
@@ -82,6 +105,9 @@ export class ClaudeRead {
     for (let at = index.nodes.length - 1; at >= 0; at--) {
       const node = index.nodes[at]!;
       if (!branch.active.has(at)) continue;
+      if (node.kind === "assistant" && node.messageId !== undefined) {
+        if (!this.#lastOfResponse.has(node.messageId)) this.#lastOfResponse.set(node.messageId, at);
+      }
       if (node.kind === "assistant" && node.model && node.model !== "<synthetic>") {
         next = node.model;
       }
@@ -172,6 +198,10 @@ export class ClaudeRead {
     if (this.branch.kept.has(at)) this.#keptItems.set(at, this.#itemsOf(node, value));
     if (!this.branch.active.has(at)) return;
     if (node.kind === "assistant") return this.#assistant(at, value, span);
+    if (this.#goesOn(at, value)) {
+      if (node.label !== undefined) return this.#note(ignoredEntry(span, node.label));
+      return this.#holdResults(at, value, span);
+    }
     this.#flush();
     if (node.label !== undefined) return this.#note(ignoredEntry(span, node.label));
     if (this.#isPrompt(at)) this.#prompt(at, span);
@@ -197,14 +227,46 @@ export class ClaudeRead {
     this.#begin(at, span);
   }
 
+  /**
+   * Whether the open response goes on past this line: Claude Code writes each `tool_use` of a
+   * message as its block ends and starts the tool at once, so the results (and hook lines) of
+   * its first calls can come before its later calls' lines. It merges the message back into
+   * one, and sends the results after it, in the file order of their lines.
+   */
+  #goesOn(at: number, value: Json): boolean {
+    const run = this.#run;
+    if (!run || at > run.last) return false;
+    const kind = this.index.nodes[at]!.kind;
+    if (kind === "progress" || kind === "attachment" || kind === "system") return true;
+    if (kind !== "tool_result") return false;
+    const content = userContent(obj(value, "message") ?? {}, () => undefined);
+    return content.text === undefined &&
+      content.outputs.every((output) => run.calls.includes(output.callId));
+  }
+
+  /** The results of the open response's calls, held until the response is written. */
+  #holdResults(at: number, value: Json, span: LineSpan): void {
+    const run = this.#run!;
+    const { entries, callIds } = this.#userEntries(at, value, span);
+    run.results.entries.push(...entries);
+    run.results.callIds.push(...callIds);
+  }
+
   #user(at: number, value: Json, span: LineSpan): void {
+    const { entries, callIds } = this.#userEntries(at, value, span);
+    for (const callId of callIds) this.turns.output(callId);
+    if (entries.length > 0) this.#emit(at, span, entries);
+  }
+
+  #userEntries(
+    at: number,
+    value: Json,
+    span: LineSpan,
+  ): { entries: ForeignEntry[]; callIds: string[] } {
     const message = obj(value, "message") ?? {};
     const content = userContent(message, (id) => this.#names.get(id));
     const entries: ForeignEntry[] = [];
-    for (const output of content.outputs) {
-      entries.push(this.#record(span, output));
-      this.turns.output(output.callId);
-    }
+    for (const output of content.outputs) entries.push(this.#record(span, output));
     const kind = this.index.nodes[at]!.kind;
     const text = kind === "summary" ? summaryText(value) : content.text;
     if (text !== undefined) {
@@ -215,7 +277,7 @@ export class ClaudeRead {
       countKind(this.ignored, kind);
       entries.push(ignoredEntry(span, kind));
     }
-    if (entries.length > 0) this.#emit(at, span, entries);
+    return { entries, callIds: content.outputs.map((output) => output.callId) };
   }
 
   #assistant(at: number, value: Json, span: LineSpan): void {
@@ -232,6 +294,9 @@ export class ClaudeRead {
       calls: [],
       usageKey: usageKey(value, message),
       held: [],
+      results: { entries: [], callIds: [] },
+      last: this.#lastOfResponse.get(key) ?? at,
+      synthetic: isNoResponse(message),
     };
     const content = assistantContent(message);
     if (content.texts.length > 0) {
@@ -261,18 +326,23 @@ export class ClaudeRead {
       parts.push({ span: run.textSpan, order: 0.5, entry });
     }
     parts.sort((a, b) => a.span.line - b.span.line || a.order - b.order);
-    if (parts.length > 0) {
-      this.#emit(run.node, parts[0]!.span, parts.map((part) => part.entry));
-    }
-    const usage = run.usageKey === undefined ? undefined : this.index.usage.get(run.usageKey);
-    const turnUsage: Usage | undefined = usage && {
-      inputTokens: usage.input + usage.cacheRead + usage.cacheCreation,
-      outputTokens: usage.output,
-      totalTokens: usage.input + usage.cacheRead + usage.cacheCreation + usage.output,
-    };
-    this.turns.response(run.usageKey ?? run.key, turnUsage, run.calls);
+    const entries = [...parts.map((part) => part.entry), ...run.results.entries];
+    if (parts[0] !== undefined) this.#emit(run.node, parts[0].span, entries);
     const end = parts[parts.length - 1]?.span;
-    if (end) this.turns.answered(end, this.#clock);
+    if (run.synthetic) {
+      // Claude Code's resume found the turn cut off and answered it for the API: not a round.
+      if (end) this.turns.finish(end, "cancelled", this.#clock, INTERRUPTED_TURN);
+    } else {
+      const usage = run.usageKey === undefined ? undefined : this.index.usage.get(run.usageKey);
+      const turnUsage: Usage | undefined = usage && {
+        inputTokens: usage.input + usage.cacheRead + usage.cacheCreation,
+        outputTokens: usage.output,
+        totalTokens: usage.input + usage.cacheRead + usage.cacheCreation + usage.output,
+      };
+      this.turns.response(run.usageKey ?? run.key, turnUsage, run.calls);
+      for (const callId of run.results.callIds) this.turns.output(callId);
+      if (end) this.turns.answered(end, this.#clock);
+    }
     this.out.push(...run.held);
   }
 

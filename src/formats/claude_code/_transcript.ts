@@ -112,6 +112,7 @@ function claudeFacts(
       agentId: index.agentId ?? null,
       parentSessionId: index.agentId === undefined ? null : index.sessionIds.values[0] ?? null,
       compactions: [...branch.active].filter((at) => nodes[at]!.kind === "boundary").length,
+      boundaryJoins: branch.joins,
     },
   };
 }

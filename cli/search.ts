@@ -1,0 +1,197 @@
+/**
+ * `deno task search`: finds sessions by what was said in them, across turnlog's store and the
+ * Codex and Claude Code homes. A thin shell over src/search.
+ *
+ * @module
+ */
+import { errorMessage, outcomeOf } from "../src/errors/mod.ts";
+import {
+  hitRecords,
+  renderSession,
+  type SearchEvent,
+  searchSessions,
+  searchSources,
+  type SessionCommands,
+  type SessionSummary,
+} from "../src/search/mod.ts";
+import { plural, shellQuote } from "../src/text/mod.ts";
+import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
+import { resumeCommand, TASK } from "./_commands.ts";
+import { stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
+import { hintFor } from "./_voice.ts";
+
+/** The help text. */
+export const HELP = `Usage: ./denow task search [options] <word | "a phrase">...
+
+Finds sessions by what was said in them: the user's and the assistant's text, tool call
+inputs, tool outputs and compaction summaries (not metadata, progress, hook or snapshot
+lines). A line matches when it holds every word and phrase, case-insensitively; a subagent's
+lines belong to its session. Searches turnlog's store and the Codex and Claude Code homes, or
+only the places the options name.
+
+Shows the sessions most recently written first, as they are found: each one's short id,
+tool, working directory, start (from its records) and first prompt; its hits with the turn,
+the line, who said it and the match marked; then the command that opens it and the one that
+continues it.
+
+Options:
+  --regex PATTERN      Search for a regular expression (case-insensitive) instead of words:
+                       every line is then parsed, which is slower
+  --codex              Codex's sessions: $CODEX_HOME/sessions, else ~/.codex/sessions
+  --claude             Claude Code's: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
+  --sessions-dir DIR   A folder of sessions: turnlog's, a Codex or Claude Code root or home
+                       (may be given more than once)
+  --store DIR          turnlog's store, a sessions folder (default: $TURNLOG_STORE, else
+                       $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --limit N            Sessions shown at most (default 20)
+  --since DATE         Only sessions written on or after DATE (2026-02-23, or an ISO time)
+  --project TEXT       Only sessions whose working directory holds TEXT
+  --json               One JSON record per hit, a line each: {path, line, turn, role,
+                       sessionId, format, snippet, marks, session, open, continue, ...}
+  -h, --help           Show this help
+
+Without --codex, --claude, --sessions-dir or --store, every place is searched. A file that
+cannot be read, or a line that is not JSON, is skipped with one line on stderr saying so.
+
+Exit codes: 0 sessions found; 1 none found; 2 the command cannot work as given (usage, a
+folder that is not there).
+`;
+
+function parseSearchArgs(args: string[]) {
+  const { values, positionals } = parseFlags(args, {
+    regex: { type: "string" },
+    codex: { type: "boolean" },
+    claude: { type: "boolean" },
+    "sessions-dir": { type: "string", multiple: true },
+    store: { type: "string" },
+    limit: { type: "string" },
+    since: { type: "string" },
+    project: { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) return { values, positionals, since: undefined, limit: 20 };
+  if (values.regex !== undefined && positionals.length > 0) {
+    throw new UsageError("--regex takes the pattern: give no words with it");
+  }
+  if (values.regex === undefined && positionals.length === 0) {
+    throw new UsageError("Nothing to search for: give a word, e.g. ./denow task search tokenizer");
+  }
+  const since = values.since === undefined ? undefined : parseSince(values.since);
+  const limit = parsePositiveInt("limit", values.limit) ?? 20;
+  return { values, positionals, since, limit };
+}
+
+function parseSince(text: string): Date {
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (Number.isNaN(date.getTime())) {
+    throw new UsageError(`Invalid --since "${text}": expected a date like 2026-02-23`);
+  }
+  return date;
+}
+
+/** The commands that open and continue a session, with the flags that name its source. */
+export function commandsFor(session: SessionSummary): SessionCommands {
+  const flags = session.source.flags.map(shellQuote);
+  const open = [TASK, "inspect", ...flags, session.shortId].join(" ");
+  const next = session.continuedBy === "resume"
+    ? resumeCommand({ prefix: session.shortId, root: session.source.root })
+    : [TASK, "import", ...flags, session.shortId].join(" ");
+  return { open, continue: next };
+}
+
+function describe(terms: string[], regex: string | undefined): string {
+  return regex === undefined
+    ? terms.map((term) => JSON.stringify(term)).join(" and ")
+    : `the pattern ${JSON.stringify(regex)}`;
+}
+
+/** Where the command writes. */
+export interface SearchIo {
+  out: Write;
+  err: Write;
+  /** Colour the text view. @default {false} */
+  color?: boolean;
+}
+
+/** Prints one event; returns the hits it printed. */
+function printEvent(event: SearchEvent, json: boolean, io: SearchIo): number {
+  if (event.kind === "skipped") {
+    const where = event.line === null ? event.path : `${event.path}:${event.line}`;
+    io.err(`turnlog search: ${where}: ${event.reason}\n`);
+    return 0;
+  }
+  if (event.kind === "limit") return 0;
+  const commands = commandsFor(event.session);
+  io.out(
+    json
+      ? hitRecords(event.session, event.hits, commands)
+      : renderSession(event.session, event.hits, commands, { color: io.color === true }),
+  );
+  return event.hits.length;
+}
+
+/** Runs the command, writing to `io`; returns the exit code. */
+export async function main(args: string[], io: SearchIo): Promise<number> {
+  const { values, positionals, since, limit } = parseSearchArgs(args);
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  const sources = await searchSources({
+    codex: values.codex,
+    claude: values.claude,
+    sessionsDirs: values["sessions-dir"],
+    store: values.store,
+  });
+  const query = values.regex === undefined ? { terms: positionals } : { regex: values.regex };
+  let sessions = 0;
+  let hits = 0;
+  let more = false;
+  const options = { sources, limit, ...(since ? { since } : {}) };
+  const project = values.project === undefined ? {} : { project: values.project };
+  for await (const event of searchSessions(query, { ...options, ...project })) {
+    if (event.kind === "session") sessions++;
+    if (event.kind === "limit") more = true;
+    hits += printEvent(event, values.json === true, io);
+  }
+  const what = describe(positionals, values.regex);
+  if (sessions === 0) {
+    io.err(`turnlog search: No session holds ${what}\n`);
+    return 1;
+  }
+  if (!values.json) {
+    const tail = more ? ` (the newest ${limit}: --limit for more)` : "";
+    io.out(`${plural(sessions, "session")}, ${plural(hits, "hit")} of ${what}${tail}\n`);
+  }
+  return 0;
+}
+
+/**
+ * Runs the command as the shell does: output to `io.out`, an error as one message and a hint
+ * to `io.err` (never a stack trace); returns the exit code.
+ */
+export async function run(
+  args: string[],
+  io: SearchIo = { out: toStdout, err: toStderr, color: useColor() },
+): Promise<number> {
+  try {
+    return await main(args, io);
+  } catch (error) {
+    const hint = hintFor("search", error);
+    io.err(`turnlog search: ${errorMessage(error)}\n${hint === undefined ? "" : `${hint}\n`}`);
+    return outcomeOf(error).exitCode;
+  }
+}
+
+/** Colour on a terminal, never with NO_COLOR set. */
+function useColor(): boolean {
+  return Deno.stdout.isTerminal() && !Deno.noColor;
+}
+
+/** The command as a shell (or the `turnlog` command) runs it; returns the exit code. */
+export function cli(args: string[]): Promise<number> {
+  return run(args);
+}
+
+if (import.meta.main) Deno.exit(await cli(Deno.args));

@@ -1,0 +1,187 @@
+/**
+ * Claude Code transcripts as a search reads them: user and assistant text, tool_use inputs,
+ * tool_result contents and compact summaries; a turn starts at a prompt.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { previewClaudeSession } from "../formats/mod.ts";
+import { dirEntries } from "../formats/_head.ts";
+import { isObject, type Json, obj, str } from "../formats/_line.ts";
+import {
+  type HeadFacts,
+  type Piece,
+  type SearchProfile,
+  type SessionFiles,
+  stringsIn,
+  type TurnCounter,
+} from "./_profile.ts";
+
+/** A tool_result's content: a string, or blocks whose text counts. */
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.filter((b) => isObject(b) && typeof b.text === "string")
+    .map((b) => (b as Json).text as string).join("\n");
+}
+
+function userPieces(value: Json, content: unknown): Piece[] {
+  if (value.isMeta === true) return [];
+  const role = value.isCompactSummary === true ? "summary" : "user";
+  if (typeof content === "string") return [{ role, text: content }];
+  if (!Array.isArray(content)) return [];
+  const pieces: Piece[] = [];
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") {
+      pieces.push({ role, text: block.text });
+    } else if (block.type === "tool_result") {
+      pieces.push({ role: "tool output", text: resultText(block.content) });
+    }
+  }
+  return pieces;
+}
+
+function assistantPieces(content: unknown): Piece[] {
+  if (typeof content === "string") return [{ role: "assistant", text: content }];
+  if (!Array.isArray(content)) return [];
+  const pieces: Piece[] = [];
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") {
+      pieces.push({ role: "assistant", text: block.text });
+    } else if (block.type === "tool_use") {
+      const name = str(block, "name");
+      pieces.push({
+        role: "tool call",
+        text: stringsIn(block.input),
+        ...(name === undefined ? {} : { tool: name }),
+      });
+    }
+  }
+  return pieces;
+}
+
+/** A prompt: a user line that is not a tool result, injected, a summary or a local command. */
+const USER = '"type":"user"';
+const ASSISTANT = '"type":"assistant"';
+const NOT_PROMPT = /"tool_result"|"isMeta":true|"isCompactSummary":true/;
+const COMMAND_TEXT =
+  /"content":"\s*(?:<|Caveat: |\[Request interrupted)|"text":"\[Request interrupted/;
+
+const TRANSCRIPT = /^([0-9A-Za-z][0-9A-Za-z_-]*)\.jsonl$/;
+const AGENT = /^agent-/;
+
+async function entries(dir: string): Promise<Deno.DirEntry[]> {
+  return (await dirEntries(dir)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The session id on a file's first line, read from its first 16 KiB only. */
+async function headSessionId(path: string): Promise<string | undefined> {
+  using file = await Deno.open(path, { read: true });
+  const buffer = new Uint8Array(16 * 1024);
+  const read = await file.read(buffer);
+  if (read === null) return undefined;
+  const first = new TextDecoder().decode(buffer.subarray(0, read)).split("\n", 1)[0] ?? "";
+  return /"sessionId"\s*:\s*"([^"]+)"/.exec(first)?.[1];
+}
+
+/**
+ * The sessions of one project folder: each `<id>.jsonl` with its `<id>/subagents/` files and
+ * the old-style `agent-*.jsonl` beside it whose first line names it; an agent file whose
+ * session is not there is a session of its own.
+ */
+async function* projectSessions(root: string, project: string): AsyncGenerator<SessionFiles> {
+  const dir = join(root, project);
+  const sessions = new Map<string, SessionFiles>();
+  const agents: string[] = [];
+  for (const entry of await entries(dir)) {
+    const id = TRANSCRIPT.exec(entry.name)?.[1];
+    if (!entry.isFile || id === undefined) continue;
+    const path = join(dir, entry.name);
+    if (AGENT.test(id)) agents.push(path);
+    else sessions.set(id, { id, path, subagents: [], project });
+  }
+  for (const session of sessions.values()) {
+    const folder = join(dir, session.id, "subagents");
+    for (const entry of await entries(folder)) {
+      if (entry.isFile && entry.name.endsWith(".jsonl")) {
+        session.subagents.push(join(folder, entry.name));
+      }
+    }
+  }
+  for (const path of agents) {
+    const owner = sessions.get(await headSessionId(path).catch(() => undefined) ?? "");
+    if (owner) owner.subagents.push(path);
+    else {
+      const id = TRANSCRIPT.exec(path.slice(dir.length + 1))![1]!;
+      sessions.set(id, { id, path, subagents: [], project });
+    }
+  }
+  yield* sessions.values();
+}
+
+async function* walk(root: string): AsyncGenerator<SessionFiles> {
+  for (const entry of await entries(root)) {
+    if (entry.isDirectory) yield* projectSessions(root, entry.name);
+  }
+}
+
+async function head(session: SessionFiles): Promise<HeadFacts> {
+  const listed = await previewClaudeSession({
+    format: "claude-code",
+    id: session.id,
+    path: session.path,
+    created: null,
+    modified: null,
+    sizeBytes: 0,
+    project: session.project,
+  });
+  return {
+    started: listed.created,
+    cwd: listed.cwd,
+    firstPrompt: listed.preview,
+    title: listed.title,
+  };
+}
+
+/** What lets the next prompt open a turn: an answer, a turn's duration, an interruption. */
+const TURN_END = /"type":"assistant"|"subtype":"turn_duration"|\[Request interrupted/;
+
+/**
+ * A turn opens at the first conversation line, and again at a prompt once the model has
+ * answered in the turn before (a prompt after local commands alone belongs to their turn).
+ */
+function claudeTurns(): TurnCounter {
+  let turn = 0;
+  let open = false;
+  return {
+    turnOf(line) {
+      const conversation = line.includes(USER) || line.includes(ASSISTANT);
+      const prompt = line.includes(USER) && !NOT_PROMPT.test(line) && !COMMAND_TEXT.test(line);
+      if ((turn === 0 && conversation) || (prompt && !open)) {
+        turn++;
+        open = true;
+      }
+      const current = turn;
+      if (TURN_END.test(line)) open = false;
+      return current;
+    },
+  };
+}
+
+/** Claude Code's search profile. */
+export const claudeCodeSearch: SearchProfile = {
+  tool: "Claude Code",
+  continuedBy: "import",
+  walk,
+  head,
+  pieces(value) {
+    const message = obj(value, "message");
+    if (!message) return [];
+    if (value.type === "user") return userPieces(value, message.content);
+    if (value.type === "assistant") return assistantPieces(message.content);
+    return [];
+  },
+  turns: claudeTurns,
+};

@@ -1,0 +1,139 @@
+/**
+ * Codex rollouts as a search reads them: the model-visible items (user and assistant
+ * messages without injected context, calls' arguments, outputs) and compaction summaries;
+ * the display copies in `event_msg` lines are left out, so a hit is not found twice. A turn
+ * starts at a `task_started` event, else at a `turn_context` of a new turn id, else at a
+ * `user_message` event.
+ *
+ * @module
+ */
+import { isObject, type Json, obj, str } from "../formats/_line.ts";
+import { basename, dirname } from "node:path";
+import { parseRolloutName, previewCodexSession, walkCodexSessions } from "../formats/mod.ts";
+import {
+  argumentText,
+  type HeadFacts,
+  type Piece,
+  type SearchProfile,
+  type SessionFiles,
+  type TurnCounter,
+} from "./_profile.ts";
+
+/** Injected context (environment, instructions) is not what the user said. */
+const INJECTED = /^\s*(<|# AGENTS\.md)/;
+
+function messagePieces(payload: Json): Piece[] {
+  const role = payload.role;
+  if (role !== "user" && role !== "assistant") return [];
+  const content = Array.isArray(payload.content) ? payload.content : [];
+  return content.flatMap((part): Piece[] => {
+    const text = isObject(part) ? str(part, "text") : undefined;
+    if (text === undefined || (role === "user" && INJECTED.test(text))) return [];
+    return [{ role, text }];
+  });
+}
+
+function outputText(output: unknown): string {
+  if (typeof output === "string") return output;
+  if (isObject(output) && typeof output.content === "string") return output.content;
+  return output === undefined ? "" : JSON.stringify(output);
+}
+
+function itemPieces(payload: Json): Piece[] {
+  const name = str(payload, "name");
+  const tool = name === undefined ? {} : { tool: name };
+  const action = obj(payload, "action") ?? {};
+  switch (payload.type) {
+    case "message":
+      return messagePieces(payload);
+    case "function_call":
+      return [{ role: "tool call", text: argumentText(str(payload, "arguments") ?? ""), ...tool }];
+    case "custom_tool_call":
+      return [{ role: "tool call", text: str(payload, "input") ?? "", ...tool }];
+    case "local_shell_call": {
+      const command = Array.isArray(action.command) ? action.command.join(" ") : "";
+      return [{ role: "tool call", text: command, tool: "shell" }];
+    }
+    case "web_search_call":
+      return [{ role: "tool call", text: str(action, "query") ?? "", tool: "web_search" }];
+    case "function_call_output":
+    case "custom_tool_call_output":
+      return [{ role: "tool output", text: outputText(payload.output) }];
+    default:
+      return [];
+  }
+}
+
+const TASK_STARTED = '"type":"task_started"';
+const TURN_CONTEXT = '"type":"turn_context"';
+const USER_MESSAGE = '"type":"user_message"';
+const TURN_ENDED = /"type":"(?:task_complete|turn_aborted)"/;
+const TURN_ID = /"turn_id":"([^"]*)"/;
+/** A message that is not the model's: between turns it waits for the turn it opens. */
+const WAITING = /"type":"response_item".*"role":"(?:user|developer)"/;
+
+function codexTurns(): TurnCounter {
+  let turn = 0;
+  let open = false;
+  let tasks = false;
+  let ids = false;
+  let current: string | undefined;
+  const start = (id: string | undefined) => {
+    open = true;
+    if (id !== undefined && id === current) return;
+    current = id;
+    turn++;
+  };
+  const see = (line: string) => {
+    if (line.includes(TASK_STARTED)) {
+      tasks = true;
+      start(TURN_ID.exec(line)?.[1]);
+    } else if (TURN_ENDED.test(line)) {
+      open = false;
+    } else if (line.includes(TURN_CONTEXT)) {
+      const id = TURN_ID.exec(line)?.[1];
+      if (id !== undefined && !tasks) ids = true;
+      if (!tasks && id !== undefined) start(id);
+    } else if (!tasks && !ids && line.includes(USER_MESSAGE)) {
+      start(undefined);
+    }
+  };
+  return {
+    turnOf(line) {
+      see(line);
+      return !open && WAITING.test(line) ? turn + 1 : turn;
+    },
+  };
+}
+
+async function* walk(root: string): AsyncGenerator<SessionFiles> {
+  for await (const found of walkCodexSessions(root)) {
+    yield { id: found.id, path: found.path, subagents: [], project: null };
+  }
+}
+
+async function head(session: SessionFiles): Promise<HeadFacts> {
+  const found = parseRolloutName(basename(session.path), dirname(session.path));
+  if (!found) return { started: null, cwd: null, firstPrompt: null, title: null };
+  const listed = await previewCodexSession(found);
+  return { started: listed.created, cwd: listed.cwd, firstPrompt: listed.preview, title: null };
+}
+
+/** Codex's search profile. */
+export const codexSearch: SearchProfile = {
+  tool: "Codex",
+  continuedBy: "import",
+  walk,
+  head,
+  pieces(value) {
+    const payload = obj(value, "payload");
+    if (!payload) return [];
+    if (value.type === "response_item") return itemPieces(payload);
+    if (value.type === "compacted") {
+      const message = str(payload, "message") ?? "";
+      return message === "" ? [] : [{ role: "summary", text: message }];
+    }
+    return [];
+  },
+  turns: codexTurns,
+};

@@ -1,0 +1,114 @@
+/**
+ * A search's results for people and for programs: a session's block of text (its facts, its
+ * hits with the matches marked, the commands that open and continue it), safe for a terminal;
+ * and one JSON record per hit.
+ *
+ * @module
+ */
+import { painter, plural, visible } from "../text/mod.ts";
+import type { SearchHit, SessionSummary } from "./_search.ts";
+
+/** The commands a person runs next on a session. */
+export interface SessionCommands {
+  /** The command that shows it (`inspect`). */
+  open: string;
+  /** The command that continues it (`resume` or `import`). */
+  continue: string;
+}
+
+/** Options of {@linkcode renderSession}. */
+export interface RenderSearchOptions {
+  /** Colour (a terminal): matches in bold yellow; else they stand between `**`. */
+  color?: boolean;
+  /** Hits shown per session at most. @default {5} */
+  hits?: number;
+}
+
+/**
+ * A snippet with its marks shown, each piece made safe for a terminal.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { markSnippet } from "./mod.ts";
+ * const hit = { snippet: "a tok\x1b b", marks: [[2, 6]] as [number, number][] };
+ * assert.equal(markSnippet(hit, (t) => `*${t}*`), "a *tok\\x1b* b");
+ * ```
+ */
+export function markSnippet(
+  hit: Pick<SearchHit, "snippet" | "marks">,
+  mark: (text: string) => string,
+): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of hit.marks) {
+    out += visible(hit.snippet.slice(at, start)) + mark(visible(hit.snippet.slice(start, end)));
+    at = end;
+  }
+  return out + visible(hit.snippet.slice(at));
+}
+
+const day = (
+  iso: string | null,
+) => (iso === null ? "date unknown" : iso.slice(0, 16).replace("T", " "));
+
+function hitLine(hit: SearchHit, mark: (text: string) => string): string {
+  const where = hit.subagent === null ? `line ${hit.line}` : `${hit.subagent} line ${hit.line}`;
+  const role = hit.tool !== null && hit.role === "tool call" ? `${hit.role} ${hit.tool}` : hit.role;
+  const turn = hit.turn > 0 ? `turn ${hit.turn}` : "before turn 1";
+  return `  ${turn}, ${where}, ${visible(role)}: ${markSnippet(hit, mark)}\n`;
+}
+
+/** A session's block: id, tool, place, date and first prompt; its first hits; the commands. */
+export function renderSession(
+  session: SessionSummary,
+  hits: readonly SearchHit[],
+  commands: SessionCommands,
+  options: RenderSearchOptions = {},
+): string {
+  const paint = painter(options.color === true);
+  const mark = options.color
+    ? (text: string) => paint("bold", paint("yellow", text))
+    : (text: string) => `**${text}**`;
+  const place = session.cwd ?? session.project ?? session.path;
+  const shown = hits.slice(0, options.hits ?? 5);
+  const prompt = session.firstPrompt ?? session.title;
+  const lines = [
+    `${paint("bold", session.shortId)}  ${session.tool}  ${visible(place)}  ${
+      day(session.started)
+    }\n`,
+    ...(prompt === null ? [] : [`  ${paint("dim", `"${visible(prompt)}"`)}\n`]),
+    ...shown.map((hit) => hitLine(hit, mark)),
+    ...(hits.length > shown.length
+      ? [`  ... ${plural(hits.length - shown.length, "more hit")}\n`]
+      : []),
+    `  open:     ${commands.open}\n`,
+    `  continue: ${commands.continue}\n`,
+  ];
+  return lines.join("") + "\n";
+}
+
+/** The JSON records of a session's hits, one a line, with the session's facts on each. */
+export function hitRecords(
+  session: SessionSummary,
+  hits: readonly SearchHit[],
+  commands: SessionCommands,
+): string {
+  return hits.map((hit) =>
+    JSON.stringify({
+      ...hit,
+      shortId: session.shortId,
+      session: {
+        path: session.path,
+        tool: session.tool,
+        cwd: session.cwd,
+        project: session.project,
+        started: session.started,
+        modified: session.modified,
+        firstPrompt: session.firstPrompt,
+        title: session.title,
+      },
+      ...commands,
+    }) + "\n"
+  ).join("");
+}

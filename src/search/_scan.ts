@@ -1,0 +1,159 @@
+/**
+ * The byte side of a search: a file streamed in chunks, and within each chunk a native,
+ * case-insensitive search for the query's longest safe fragment; only a line that holds every
+ * fragment comes out, to be parsed. A second pass over a file that had hits counts its lines
+ * and turns up to the last hit, still without parsing.
+ *
+ * @module
+ */
+import type { CompiledQuery } from "./_query.ts";
+import { FragmentFinder } from "./_finder.ts";
+import { ScanBuffer } from "./_simd.ts";
+import type { TurnCounter } from "./_profile.ts";
+
+/** A line that may match: its text and the byte offset where it starts. */
+export interface CandidateLine {
+  /** The line's text, without its terminator. */
+  text: string;
+  /** Byte offset of its first byte. */
+  offset: number;
+}
+
+/** Bytes read at a time. */
+const CHUNK = 4 << 20;
+const NEWLINE = 10;
+const CR = 13;
+const decoder = new TextDecoder();
+
+/** Complete lines of a file: their bytes, and the offset of the first. */
+interface Chunk {
+  bytes: Uint8Array;
+  offset: number;
+}
+
+/**
+ * Yields the file in chunks that end at a line's end (the last one may not), each a view of
+ * one reused buffer; a line longer than the buffer grows it. Never the whole file.
+ */
+async function* byteChunks(path: string, buffer: ScanBuffer): AsyncGenerator<Chunk> {
+  using file = await Deno.open(path, { read: true });
+  let filled = 0;
+  let offset = 0;
+  while (true) {
+    if (filled === buffer.bytes.length) buffer.grow(buffer.bytes.length * 2);
+    const read = await file.read(buffer.bytes.subarray(filled));
+    if (read === null) {
+      if (filled > 0) yield { bytes: buffer.bytes.subarray(0, filled), offset };
+      return;
+    }
+    filled += read;
+    const last = buffer.bytes.subarray(0, filled).lastIndexOf(NEWLINE);
+    if (last === -1) continue;
+    const end = last + 1;
+    yield { bytes: buffer.bytes.subarray(0, end), offset };
+    buffer.bytes.copyWithin(0, end, filled);
+    filled -= end;
+    offset += end;
+  }
+}
+
+/** A buffer for the scans of one search: the files are read into it one after another. */
+export function scanBuffer(): ScanBuffer {
+  return new ScanBuffer(CHUNK);
+}
+
+/** A line's text from its bytes, without `\r` before its end. */
+function lineText(bytes: Uint8Array, start: number, end: number): string {
+  return decoder.decode(
+    bytes.subarray(start, end > start && bytes[end - 1] === CR ? end - 1 : end),
+  );
+}
+
+function lineEnd(bytes: Uint8Array, from: number): number {
+  const newline = bytes.indexOf(NEWLINE, from);
+  return newline === -1 ? bytes.length : newline;
+}
+
+function* everyLine(chunk: Chunk): Generator<CandidateLine> {
+  const { bytes } = chunk;
+  for (let start = 0; start < bytes.length;) {
+    const end = lineEnd(bytes, start);
+    const text = lineText(bytes, start, end);
+    if (text.trim() !== "") yield { text, offset: chunk.offset + start };
+    start = end + 1;
+  }
+}
+
+function* matchingLines(
+  chunk: Chunk,
+  primary: FragmentFinder,
+  others: readonly string[],
+): Generator<CandidateLine> {
+  const { bytes } = chunk;
+  primary.prepare(bytes.length);
+  for (let at = primary.find(0, bytes.length); at !== -1;) {
+    const start = bytes.lastIndexOf(NEWLINE, at) + 1;
+    const end = lineEnd(bytes, at);
+    const text = lineText(bytes, start, end);
+    if (others.length === 0 || holdsAll(text.toLowerCase(), others)) {
+      yield { text, offset: chunk.offset + start };
+    }
+    at = end + 1 < bytes.length ? primary.find(end + 1, bytes.length) : -1;
+  }
+}
+
+const holdsAll = (lower: string, fragments: readonly string[]) =>
+  fragments.every((fragment) => lower.includes(fragment));
+
+/**
+ * The lines of the file at `path` that can match `query`, in order: those holding every
+ * fragment (case-insensitively, in the raw bytes), or every non-empty line when the query
+ * has no fragment. Only those lines are decoded.
+ */
+export async function* candidateLines(
+  path: string,
+  query: CompiledQuery,
+  buffer: ScanBuffer = scanBuffer(),
+): AsyncGenerator<CandidateLine> {
+  const [first, ...others] = query.fragments;
+  const primary = first === undefined ? undefined : new FragmentFinder(first, buffer);
+  for await (const chunk of byteChunks(path, buffer)) {
+    yield* primary === undefined ? everyLine(chunk) : matchingLines(chunk, primary, others);
+  }
+}
+
+/** Where a line is: its number and the turn it is in. */
+export interface LinePlace {
+  /** 1-based line number. */
+  line: number;
+  /** The turn (1-based), or 0 before the first. */
+  turn: number;
+}
+
+/**
+ * The line numbers and turns of the lines starting at `offsets` (sorted), read forward to the
+ * last of them; every line is shown to `turns`, none is parsed.
+ */
+export async function placeLines(
+  path: string,
+  offsets: readonly number[],
+  turns: TurnCounter,
+  buffer: ScanBuffer = scanBuffer(),
+): Promise<Map<number, LinePlace>> {
+  const places = new Map<number, LinePlace>();
+  if (offsets.length === 0) return places;
+  const wanted = new Set(offsets);
+  const last = offsets[offsets.length - 1]!;
+  let line = 0;
+  for await (const { bytes, offset } of byteChunks(path, buffer)) {
+    for (let start = 0; start < bytes.length;) {
+      const end = lineEnd(bytes, start);
+      line++;
+      const turn = turns.turnOf(lineText(bytes, start, end));
+      if (wanted.has(offset + start)) places.set(offset + start, { line, turn });
+      if (offset + start >= last) return places;
+      start = end + 1;
+    }
+  }
+  return places;
+}

@@ -1,0 +1,86 @@
+/**
+ * turnlog's own session files as a search reads them: user and assistant messages, calls'
+ * arguments, outputs and compaction summaries; a turn starts at a `turn_context` record.
+ *
+ * @module
+ */
+import { isObject, type Json, obj, str } from "../formats/_line.ts";
+import { readLines } from "../io/mod.ts";
+import { walkSessions } from "../store/mod.ts";
+import {
+  argumentText,
+  type HeadFacts,
+  markerCounter,
+  type Piece,
+  previewText,
+  type SearchProfile,
+  type SessionFiles,
+} from "./_profile.ts";
+
+function itemPieces(item: Json): Piece[] {
+  const name = str(item, "name") ?? str(item, "toolName");
+  const tool = name === undefined ? {} : { tool: name };
+  switch (item.type) {
+    case "message": {
+      const role = item.role;
+      if (role !== "user" && role !== "assistant") return [];
+      return [{ role, text: str(item, "content") ?? "" }];
+    }
+    case "function_call":
+      return [{ role: "tool call", text: argumentText(str(item, "arguments") ?? ""), ...tool }];
+    case "function_call_output":
+      return [{ role: "tool output", text: str(item, "output") ?? "", ...tool }];
+    case "compaction_summary":
+      return [{ role: "summary", text: str(item, "content") ?? "" }];
+    default:
+      return [];
+  }
+}
+
+/** A record's own `"type"`: inside a string, JSON escapes the quotes. */
+const TURN_CONTEXT = '"type":"turn_context"';
+
+async function* walk(root: string): AsyncGenerator<SessionFiles> {
+  for await (const location of walkSessions(root)) {
+    yield { id: location.id, path: location.path, subagents: [], project: null };
+  }
+}
+
+/** The session's start and cwd from its `session_meta`, and its first user message. */
+async function head(session: SessionFiles): Promise<HeadFacts> {
+  const facts: HeadFacts = { started: null, cwd: null, firstPrompt: null, title: null };
+  for await (const { text, start } of readLines(session.path, { chunkSize: 16 * 1024 })) {
+    if (start >= HEAD_BYTES) break;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const payload = isObject(value) ? obj(value, "payload") : undefined;
+    if (!isObject(value) || !payload) continue;
+    if (value.type === "session_meta") {
+      facts.started = str(payload, "createdAt") ?? null;
+      facts.cwd = str(payload, "cwd") ?? null;
+    } else if (payload.type === "message" && payload.role === "user") {
+      facts.firstPrompt = previewText(str(payload, "content") ?? "");
+      break;
+    }
+  }
+  return facts;
+}
+
+const HEAD_BYTES = 256 * 1024;
+
+/** turnlog's search profile. */
+export const turnlogSearch: SearchProfile = {
+  tool: "turnlog",
+  continuedBy: "resume",
+  walk,
+  head,
+  pieces(value) {
+    const payload = obj(value, "payload");
+    return value.type === "response_item" && payload ? itemPieces(payload) : [];
+  },
+  turns: () => markerCounter((line) => line.includes(TURN_CONTEXT)),
+};
