@@ -22,10 +22,11 @@ const ESCAPES: Record<string, string> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { escapeHtml } from "./_escape.ts";
- * console.assert(escapeHtml(`<img src=x onerror="a()">`) ===
- *   "&lt;img src=x onerror=&quot;a()&quot;&gt;");
- * console.assert(escapeHtml("a\u202eb") === "a\\u202eb");
+ * const escaped = escapeHtml(`<img src=x onerror="a()">`);
+ * assert.equal(escaped, "&lt;img src=x onerror=&quot;a()&quot;&gt;");
+ * assert.equal(escapeHtml("a\u202eb"), "a\\u202eb");
  * ```
  */
 export function escapeHtml(text: string): string {
