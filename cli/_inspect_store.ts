@@ -26,7 +26,7 @@ import {
   type SessionStore,
   storeFromEnvironment,
 } from "../src/store/mod.ts";
-import { formatBytes } from "../src/text/mod.ts";
+import { formatBytes, visibleJson } from "../src/text/mod.ts";
 import { isPath, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
 import { colorFor, printPieces, type Sink, stderr } from "./_output.ts";
@@ -127,7 +127,7 @@ async function show(
   const location = await found(store, target);
   if (values.history) {
     const resumed = normalizeLoaded(await loadSession(location, { store }));
-    await printPieces(out, resumed.history.map((item) => JSON.stringify(item) + "\n"));
+    await printPieces(out, resumed.history.map((item) => visibleJson(item) + "\n"));
     return 0;
   }
   const full = values.full === true;
@@ -162,7 +162,7 @@ async function list(
   const listing = await store.list({ limit });
   await out(
     values.json
-      ? JSON.stringify(listing, null, 2) + "\n"
+      ? visibleJson(listing, 2) + "\n"
       : renderListing(listing, renderOptions(values, out)),
   );
   return 0;

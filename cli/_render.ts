@@ -50,18 +50,28 @@ export class EventPrinter {
   #started(event: RunEventOf<"run_started">): void {
     const s = this.#s;
     const head = event.resumed ? "Resuming session" : "New session";
-    const where = `model ${event.model} (${event.modelProvider}, ${event.endpoint})`;
+    const where = visible(`model ${event.model} (${event.modelProvider}, ${event.endpoint})`);
     this.#line(
-      `${s.bold(head)} ${event.sessionId}  ${
+      `${s.bold(head)} ${visible(event.sessionId)}  ${
         s.dim(
           `run ${
-            event.runId.slice(0, 13)
+            visible(event.runId.slice(0, 13))
           } · ${where} · ${event.wireApi} · policy ${event.policy.approval}`,
         )
       }`,
     );
-    this.#line(s.dim(`workspace ${event.workspace}`));
-    if (event.resumed && event.policy.approval === "auto") {
+    const recorded = event.recordedCwd === undefined
+      ? ""
+      : ` (its tools work here; the session was recorded in ${visible(event.recordedCwd)})`;
+    this.#line(s.dim(`workspace ${visible(event.workspace)}${recorded}`));
+    if (event.heldPolicy !== undefined) {
+      const { recorded, reason } = event.heldPolicy;
+      this.#line(s.yellow(
+        `Policy ${event.policy.approval}, not the recorded ${recorded.approval}: ${
+          visible(reason)
+        }; --policy ${recorded.approval} on this run gives it back.`,
+      ));
+    } else if (event.resumed && event.policy.approval === "auto") {
       this.#line(s.yellow(
         "Policy auto (recorded in this session): tools run without asking; --policy ask-changes asks again.",
       ));
@@ -74,9 +84,9 @@ export class EventPrinter {
     else if (event.type === "assistant_delta") {
       if (!this.#streaming) this.#write(this.#s.bold("assistant: "));
       this.#streaming = true;
-      this.#write(event.text);
+      this.#write(visible(event.text));
     } else if (event.type === "assistant_message") {
-      if (!this.#streaming) this.#line(`${this.#s.bold("assistant:")} ${event.text}`);
+      if (!this.#streaming) this.#line(`${this.#s.bold("assistant:")} ${visible(event.text)}`);
       else this.#write("\n");
       this.#streaming = false;
     } else {
@@ -99,14 +109,14 @@ function eventLines(event: RunEvent, s: Styles): string[] {
         s.dim(`  round ${event.round}: ${event.messageCount} history items sent to the model`),
       ];
     case "tool_requested":
-      return [`  ${s.cyan("→")} ${s.cyan(event.name)} ${event.arguments}`];
+      return [`  ${s.cyan("→")} ${s.cyan(visible(event.name))} ${visible(event.arguments)}`];
     case "approval_requested":
-      return [`  ${s.yellow("?")} ${event.name} needs approval`];
+      return [`  ${s.yellow("?")} ${visible(event.name)} needs approval`];
     case "approval_resolved":
       return [
         event.approved
-          ? `  ${s.green("✓ approved")} (${event.reason})`
-          : `  ${s.red("✗ denied")} (${event.reason})`,
+          ? `  ${s.green("✓ approved")} (${visible(event.reason)})`
+          : `  ${s.red("✗ denied")} (${visible(event.reason)})`,
       ];
     case "tool_finished":
       return [toolFinishedLine(event, s)];
@@ -117,11 +127,13 @@ function eventLines(event: RunEvent, s: Styles): string[] {
           `a checkpoint record stores the new history`,
       )];
     case "compaction_failed":
-      return [s.yellow(`  compaction skipped, the turn goes on uncompacted: ${event.error}`)];
+      return [
+        s.yellow(`  compaction skipped, the turn goes on uncompacted: ${visible(event.error)}`),
+      ];
     case "run_succeeded":
       return succeededLines(event, s);
     case "run_failed":
-      return [s.red(`Error: ${event.error}`)];
+      return [s.red(`Error: ${visible(event.error)}`)];
     case "run_cancelled":
       return [
         s.yellow(
@@ -138,11 +150,13 @@ function repairLines(event: RunEventOf<"session_repaired">, s: Styles): string[]
   if (event.synthesized > 0) {
     lines.push(s.yellow(
       `Resume repaired the history: ${plural(event.synthesized, "tool call")} had no ` +
-        `output (${event.callIds.join(", ")}); a synthesized output was appended for each:`,
+        `output (${
+          visible(event.callIds.join(", "))
+        }); a synthesized output was appended for each:`,
     ));
   }
   for (const output of event.outputs) {
-    lines.push(indent(s.yellow(clipLines(output.output, 3, 150)), "    "));
+    lines.push(indent(s.yellow(clipLines(visible(output.output), 3, 150)), "    "));
   }
   if (event.dropped > 0) {
     lines.push(s.yellow(
@@ -167,8 +181,9 @@ function skippedLines(event: RunEventOf<"lines_skipped">, s: Styles): string[] {
 }
 
 function toolFinishedLine(event: RunEventOf<"tool_finished">, s: Styles): string {
-  const mark = event.isError ? s.red(`← ${event.name} error:`) : s.green(`← ${event.name}:`);
-  const body = clipLines(event.output);
+  const name = visible(event.name);
+  const mark = event.isError ? s.red(`← ${name} error:`) : s.green(`← ${name}:`);
+  const body = clipLines(visible(event.output));
   return body.includes("\n")
     ? `  ${mark}\n${indent(s.dim(body), "      ")}`
     : `  ${mark} ${s.dim(body)}`;

@@ -19,6 +19,7 @@ import {
   terminalApprover,
 } from "../src/runtime/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
+import { visible, visibleJson } from "../src/text/mod.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
 import { colorFor, stdout, type Write } from "./_output.ts";
@@ -55,7 +56,9 @@ async function targetSession(
       ? "every turn"
       : `the turns before turn ${forkedFrom.turn}`;
     write(
-      `Forked session ${fork.meta.id} from ${forkedFrom?.sessionId} (${upTo}); the original is unchanged\n`,
+      `Forked session ${visible(fork.meta.id)} from ${
+        visible(forkedFrom?.sessionId ?? "")
+      } (${upTo}); the original is unchanged\n`,
     );
   }
   return fork.meta.id;
@@ -128,7 +131,7 @@ async function runAndPrint(
     ) {
       if (event.type === "run_started") started = event;
       if (isTerminalEvent(event)) terminal = event;
-      if (args.json) write(JSON.stringify(event) + "\n");
+      if (args.json) write(visibleJson(event) + "\n");
       else if (event.type !== "run_failed" || started) printer.print(event);
     }
   } finally {
@@ -160,9 +163,9 @@ async function summary(
     policy,
     message: "your next message",
   });
-  return `\n${s.bold("Session")}  ${started.sessionId}\n` +
+  return `\n${s.bold("Session")}  ${visible(started.sessionId)}\n` +
     `${s.bold("Records")}  ${started.recordCountBefore} before → ${options.recordsAfter} after  ${
-      s.dim(started.sessionPath)
+      s.dim(visible(started.sessionPath))
     }\n` +
     `${s.bold("Continue")} ${command}\n`;
 }

@@ -7,6 +7,7 @@
  */
 import { ERROR_OUTCOMES, type ErrorKind, errorKind, errorMessage } from "../src/errors/mod.ts";
 import { TASK } from "./_commands.ts";
+import { visible } from "../src/text/mod.ts";
 import { stderr } from "./_output.ts";
 
 /** The commands, as `turnlog <command>:` names them. */
@@ -33,7 +34,7 @@ export function hintFor(command: Command, error: unknown): string | undefined {
 
 /** Prints `turnlog <command>: <message>` and the hint; returns the exit code for the error. */
 export function fail(command: Command, error: unknown, hint = hintFor(command, error)): number {
-  stderr(`turnlog ${command}: ${errorMessage(error)}\n`);
+  stderr(`turnlog ${command}: ${visible(errorMessage(error))}\n`);
   if (hint !== undefined) stderr(`${hint}\n`);
   return ERROR_OUTCOMES[errorKind(error)].exitCode;
 }

@@ -21,7 +21,7 @@ import {
   type SessionStore,
   storeFromEnvironment,
 } from "../src/store/mod.ts";
-import { formatNumber, plural } from "../src/text/mod.ts";
+import { formatNumber, plural, visible, visibleJson } from "../src/text/mod.ts";
 import { isPath, parseFlags, UsageError } from "./_args.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
@@ -116,11 +116,11 @@ async function describe(imported: ImportedSession, store: SessionStore): Promise
     imported.problems > 0 ? `${plural(imported.problems, "bad line")} passed over` : "",
   ].filter(Boolean);
   return [
-    `Imported the ${fileNounOf(source.format)} ${source.path}`,
-    `  ${source.sessionId ? `session ${source.sessionId}: ` : ""}${facts.join(", ")}`,
+    `Imported the ${fileNounOf(source.format)} ${visible(source.path)}`,
+    `  ${source.sessionId ? `session ${visible(source.sessionId)}: ` : ""}${facts.join(", ")}`,
     `  (the file was only read)`,
-    `New turnlog session ${imported.sessionId}`,
-    `  ${imported.path}`,
+    `New turnlog session ${visible(imported.sessionId)}`,
+    `  ${visible(imported.path)}`,
     `Continue it: ${resumeCommand({ prefix, root: imported.root })}`,
     "",
   ].join("\n");
@@ -130,7 +130,9 @@ async function describe(imported: ImportedSession, store: SessionStore): Promise
 async function importTurnlog(path: string, store: SessionStore): Promise<string> {
   const { location, records } = await importTurnlogFile(store, path);
   const prefix = await store.shortestUniquePrefix(location.id);
-  return `Imported session ${location.id} (${formatNumber(records)} records) into ${store.name}\n` +
+  return `Imported session ${visible(location.id)} (${formatNumber(records)} records) into ${
+    visible(store.name)
+  }\n` +
     `Continue it: ${resumeCommand({ prefix, root: store.name })}\n`;
 }
 
@@ -159,7 +161,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const imported = await importSession(path, { store });
     stdout(
-      values.json ? JSON.stringify(imported, null, 2) + "\n" : await describe(imported, store),
+      values.json ? visibleJson(imported, 2) + "\n" : await describe(imported, store),
     );
     return 0;
   } finally {

@@ -49,7 +49,7 @@ import {
 } from "../src/store/mod.ts";
 import { ensurePermissions, type Need, needsToRead, needsToWrite } from "./_permissions.ts";
 import { hintFor } from "./_voice.ts";
-import { shellQuote } from "../src/text/mod.ts";
+import { shellQuote, visible, visibleJson } from "../src/text/mod.ts";
 import { dirname } from "node:path";
 
 const HELP = `Usage: ${TASK} inspect [options] [<id | id prefix | path>]
@@ -196,16 +196,14 @@ async function list(cmd: Command): Promise<number> {
     const flags = sourceFlags(values);
     await out(
       values.json
-        ? JSON.stringify(listing, null, 2) + "\n"
+        ? visibleJson(listing, 2) + "\n"
         : renderForeignListing(listing, { ...renderOptions(cmd), ...(flags ? { flags } : {}) }),
     );
     return 0;
   }
   const listing = await listSessions(resolveSessionsRoot(values["sessions-dir"]), { limit });
   await out(
-    values.json
-      ? JSON.stringify(listing, null, 2) + "\n"
-      : renderListing(listing, renderOptions(cmd)),
+    values.json ? visibleJson(listing, 2) + "\n" : renderListing(listing, renderOptions(cmd)),
   );
   return 0;
 }
@@ -231,7 +229,7 @@ async function locate(
 /** `--history`: the model-visible history the next resume would send, one JSON item a line. */
 async function history(path: string, out: Sink): Promise<number> {
   const resumed = await resumeFile(path);
-  await printPieces(out, resumed.history.map((item) => JSON.stringify(item) + "\n"));
+  await printPieces(out, resumed.history.map((item) => visibleJson(item) + "\n"));
   return 0;
 }
 
@@ -243,7 +241,7 @@ async function repair(path: string, options: InspectOptions, cmd: Command): Prom
     const written = plan.refused === null;
     await out(
       values.json
-        ? JSON.stringify({ written, plan, after, validation }, null, 2) + "\n"
+        ? visibleJson({ written, plan, after, validation }, 2) + "\n"
         : renderRepair(plan, { ...render, written, after, validation }),
     );
     return after.healthy ? 0 : 1;
@@ -252,7 +250,7 @@ async function repair(path: string, options: InspectOptions, cmd: Command): Prom
   const plan = await planFileRepair(report);
   await out(
     values.json
-      ? JSON.stringify({ written: false, plan }, null, 2) + "\n"
+      ? visibleJson({ written: false, plan }, 2) + "\n"
       : renderRepair(plan, { ...render, written: false }),
   );
   return report.healthy ? 0 : 1;
@@ -396,7 +394,7 @@ export async function run(
       } --repair --write`
       : hintFor("inspect", error);
     await io.err(
-      `turnlog inspect: ${errorMessage(error)}\n${hint === undefined ? "" : `${hint}\n`}`,
+      `turnlog inspect: ${visible(errorMessage(error))}\n${hint === undefined ? "" : `${hint}\n`}`,
     );
     return outcomeOf(error).exitCode;
   }

@@ -6,7 +6,9 @@
  * earlier bytes changed, ...) and exits 1 when any count but the first is not 0.
  *
  * Then the property tests of tests/properties_test.ts with many more runs (`--property-runs N`,
- * default 500): random sessions with random damage, inspected, resumed and repaired.
+ * default 500): random sessions with random damage, inspected, resumed and repaired; and, a
+ * fifth as many runs each, another tool's file repaired while it is appended to (no line
+ * lost), and random session text printed by inspect and resume (no raw control character).
  *
  * `--only <text>` runs the kill cases whose label contains the text; `--jobs N` runs N at once.
  *
@@ -25,7 +27,9 @@ import {
   runFaultCase,
 } from "../testing/faults/case.ts";
 import { addCounts, badCounts, zeroCounts } from "../testing/faults/checks.ts";
+import { appenderCaseArbitrary, appenderLosesLine } from "../testing/properties/appender.ts";
 import { checkSessionCase, sessionCaseArbitrary } from "../testing/properties/check.ts";
+import { hostileText, rawControlPrinted } from "../testing/properties/terminal.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -77,18 +81,56 @@ for (const result of failed) {
   for (const note of result.notes) console.error(`  ${note}`);
 }
 const propertyRuns = Number(values["property-runs"] ?? 500);
-const root = await Deno.makeTempDir({ prefix: "turnlog-properties-" });
-const property = await fc.check(
-  fc.asyncProperty(sessionCaseArbitrary, (c) => checkSessionCase(root, c)),
-  { numRuns: propertyRuns },
-);
-await Deno.remove(root, { recursive: true });
-if (property.failed) {
-  console.error(
-    `FAIL property: ${JSON.stringify(property.counterexample)} (seed ${property.seed})`,
+
+/** Checks one property in a temp folder of its own; says a counterexample on stderr. */
+async function checkProperty<T>(
+  name: string,
+  arbitrary: fc.Arbitrary<T>,
+  holds: (root: string, value: T) => Promise<boolean | void>,
+  numRuns: number,
+): Promise<fc.RunDetails<[T]>> {
+  const root = await Deno.makeTempDir({ prefix: "turnlog-properties-" });
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, async (value) => {
+      const dir = await Deno.makeTempDir({ dir: root });
+      try {
+        return await holds(dir, value);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    }),
+    { numRuns },
   );
-  console.error(`  ${property.errorInstance}`);
+  await Deno.remove(root, { recursive: true });
+  if (details.failed) {
+    console.error(
+      `FAIL property ${name}: ${JSON.stringify(details.counterexample)} (seed ${details.seed})`,
+    );
+    console.error(`  ${details.errorInstance}`);
+  }
+  return details;
 }
+
+const property = await checkProperty(
+  "damaged sessions",
+  sessionCaseArbitrary,
+  checkSessionCase,
+  propertyRuns,
+);
+const raced = await checkProperty(
+  "an appender during a repair",
+  appenderCaseArbitrary,
+  async (dir, c) => (await appenderLosesLine(dir, c)) === undefined,
+  Math.ceil(propertyRuns / 5),
+);
+const printed = await checkProperty(
+  "terminal output",
+  hostileText,
+  async (dir, text) => (await rawControlPrinted(dir, text)) === undefined,
+  Math.ceil(propertyRuns / 5),
+);
+const verdict = (details: { numRuns: number; failed: boolean }, held: string) =>
+  `${details.numRuns} (${details.failed ? "the property failed" : held})`;
 
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
@@ -104,12 +146,11 @@ console.log(`Earlier bytes changed:      ${total.bytesChanged}`);
 console.log(`Resumes failed:             ${total.resumesFailed}`);
 console.log(`Bad lines left:             ${total.problemsLeft}`);
 console.log(`Cases that could not run:   ${errors}`);
-console.log(
-  `Damaged sessions checked:   ${property.numRuns} (${
-    property.failed ? "a property failed" : "every property held"
-  })`,
-);
+console.log(`Damaged sessions checked:   ${verdict(property, "every property held")}`);
+console.log(`Repairs raced by appends:   ${verdict(raced, "no appended line lost")}`);
+console.log(`Hostile texts printed:      ${verdict(printed, "no raw control character")}`);
 console.log(`Run time:                   ${seconds} s`);
-if (badCounts(total).length > 0 || errors > 0 || chosen.length === 0 || property.failed) {
+const propertyFailed = property.failed || raced.failed || printed.failed;
+if (badCounts(total).length > 0 || errors > 0 || chosen.length === 0 || propertyFailed) {
   Deno.exit(1);
 }

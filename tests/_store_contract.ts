@@ -427,6 +427,25 @@ function moveTests(test: Register): void {
     assertEquals(back, lines.filter((line) => line !== ""));
   });
 
+  test("importTurnlogFile() keeps each line's bytes (\\u00e9, \\/, spaces), and export gives them back", async ({ store }) => {
+    await using dir = await tempDir();
+    const meta = metaAt("2026-11-30T13:00:00Z");
+    const spaced = (line: string) => line.replaceAll('":', '": ').replaceAll(",", ", ");
+    const lines = [
+      spaced(JSON.stringify(metaRecord(meta))),
+      spaced(JSON.stringify(turnContext(meta.id))),
+      '{"type": "response_item", "timestamp": "2026-11-30T13:00:01.000Z", "payload": ' +
+      '{"type": "message", "role": "user", "content": "caf\\u00e9 a\\/b \\u2028"}}',
+      spaced(JSON.stringify(finished(meta.id, 2))),
+    ];
+    const file = join(dir.path, "in.jsonl");
+    await Deno.writeTextFile(file, lines.join("\n") + "\n");
+    const imported = await importTurnlogFile(store, file);
+    const exported = join(dir.path, "out.jsonl");
+    await exportSession(store, imported.location, exported);
+    assertEquals(await Deno.readTextFile(exported), await Deno.readTextFile(file));
+  });
+
   test("importTurnlogFile() refuses a file with a bad line and stores nothing", async ({ store }) => {
     await using dir = await tempDir();
     const meta = metaAt("2026-11-30T12:00:00Z");

@@ -523,6 +523,38 @@ Deno.test("responses: an output must follow its call's block, before any message
   });
 });
 
+Deno.test("responses: a call id answered twice, even in another turn, is refused as the real API does", async () => {
+  await withModel(async (client) => {
+    const turn = [
+      { type: "function_call", call_id: "call_1", name: "list_dir", arguments: "{}" },
+      { type: "function_call_output", call_id: "call_1", output: "a.txt" },
+    ] as const;
+    const error = await assertRejects(
+      () =>
+        client.responses.create({
+          model: "scripted",
+          input: [
+            { role: "user", content: "list the files" },
+            ...turn,
+            { role: "user", content: "again" },
+            ...turn,
+          ],
+        }),
+      BadRequestError,
+    );
+    assertEquals(
+      error.message,
+      "400 Duplicate function_call_output for call_id call_1. Each function_call must have " +
+        "exactly one matching function_call_output",
+    );
+    assertEquals([error.status, error.type, error.param], [
+      400,
+      "invalid_request_error",
+      "input[5]",
+    ]);
+  });
+});
+
 Deno.test("http: a bad body names the field, a wrong path or key is refused", async () => {
   await using model = await startEmbeddedModel();
   const post = async (path: string, body: unknown, key = model.apiKey) => {

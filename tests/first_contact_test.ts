@@ -54,7 +54,11 @@ Deno.test("a continued session works in its recorded workspace unless --workspac
       elsewhere,
       "list the files",
     ]);
-    assertEquals(there.stdout.split("\n")[1], `workspace ${await Deno.realPath(elsewhere)}`);
+    assertEquals(
+      there.stdout.split("\n")[1],
+      `workspace ${await Deno.realPath(elsewhere)} (its tools work here; the session was ` +
+        `recorded in ${await Deno.realPath(f.workspace)})`,
+    );
   } finally {
     await Deno.remove(elsewhere, { recursive: true });
   }

@@ -18,6 +18,8 @@ import { generateSessionText } from "../testing/generate/mod.ts";
 import { codexDamage, codexTurnIds } from "../testing/formats/codex_fixtures.ts";
 import { claudeBasic, writeClaudeProject } from "../testing/formats/claude_fixtures.ts";
 import { assertRejects } from "./_assert.ts";
+import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+import { repairForeignFile } from "../src/inspect/mod.ts";
 
 const stateOf = (detected: FormatDetection) =>
   "state" in detected ? detected.state : detected.reason;
@@ -243,4 +245,22 @@ Deno.test("ForeignSession closes its file when the reader stops early", async ()
   const counts = io.take();
   assert(counts.filesOpened >= 3, `opened ${counts.filesOpened}`);
   assertEquals(counts.filesClosed, counts.filesOpened);
+});
+
+Deno.test("detectFormat() tells a Claude Code file of two lines glued into one, and repair splits it", async () => {
+  await using dir = await tempDir();
+  const b = new ClaudeTranscriptBuilder();
+  b.user("List the files");
+  b.assistant([{ text: "There is a.txt." }], { stop: "end_turn" });
+  const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
+  await Deno.writeTextFile(path, b.lines.join("") + "\n");
+  const detected = await detectFormat(path);
+  assertEquals(
+    [detected.format, "evidence" in detected && detected.evidence],
+    ["claude-code", "a Claude Code user line (glued)"],
+  );
+  const { plan, validation } = await repairForeignFile(path, "claude-code");
+  assertEquals([plan.refused, plan.moved.map((m) => m.split?.length)], [null, [2]]);
+  assertEquals(validation?.valid, true);
+  assertEquals(await Deno.readTextFile(path), b.text());
 });

@@ -10,6 +10,7 @@ import { isUuidV7, SessionFileError } from "../src/record/mod.ts";
 import { resumeForeignFile } from "../src/resume/mod.ts";
 import { findSession, SessionNotFoundError } from "../src/store/mod.ts";
 import { writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
+import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 const cliPath = (name: string) => fileURLToPath(new URL(`../cli/${name}.ts`, import.meta.url));
@@ -217,4 +218,49 @@ Deno.test("cli/import.ts: usage errors and files it cannot import exit 2, saying
     assertMatch(ran.stderr, expected);
     assert(!/\n\s+at /.test(ran.stderr), "no stack trace");
   }
+});
+
+Deno.test("an imported session that ran without asking resumes under the default policy, saying so and where its tools work", async () => {
+  await using dir = await tempDir();
+  const workspace = join(dir.path, "checkout");
+  await Deno.mkdir(workspace);
+  const rollout = join(dir.path, "rollout-2026-02-23T12-00-00-019c8a4c.jsonl");
+  await Deno.writeTextFile(
+    rollout,
+    new CodexRolloutBuilder().meta({ cwd: "/nonexistent/elsewhere" })
+      .turnContext({ approval: "never", cwd: "/nonexistent/elsewhere" })
+      .prompt("hello").answer("Hi.").text(),
+  );
+  const sessions = join(dir.path, "sessions");
+  const env = { TURNLOG_SESSIONS_DIR: sessions };
+  assertEquals((await run("import", [rollout], env)).code, 0);
+  const resume = (policy: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        `--config=${CONFIG}`,
+        "-A",
+        cliPath("resume"),
+        "--last",
+        ...policy,
+        "write hello to probe.md",
+      ],
+      env: { NO_COLOR: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...env },
+      cwd: workspace,
+      stdin: "null",
+    }).output().then((o) => new TextDecoder().decode(o.stdout));
+  const asked = await resume([]);
+  assertMatch(
+    asked,
+    new RegExp(
+      `\nworkspace ${workspace} \\(its tools work here; the session was recorded in /nonexistent/elsewhere\\)\n` +
+        "Policy ask-changes, not the recorded auto: the session was imported from another tool's file ",
+    ),
+  );
+  assertMatch(asked, /write_file needs approval/);
+  assertEquals(await Deno.stat(join(workspace, "probe.md")).then(() => true, () => false), false);
+  // Said on this run, the looser policy applies.
+  const told = await resume(["--policy", "auto"]);
+  assert(!told.includes("not the recorded"), told);
+  assertEquals(await Deno.readTextFile(join(workspace, "probe.md")), "hello");
 });

@@ -228,3 +228,58 @@ Deno.test("cli: --full shows whole texts, without the shortening note", async ()
   assert(!/… \(\+\d+ chars\)/.test(full.stdout));
   assert(full.stdout.includes("x".repeat(900)));
 });
+
+Deno.test("cli: a session path that is a symlink loop is a not-found error, exit 2, one line and a hint", async () => {
+  await using dir = await tempDir();
+  const a = `${dir.path}/a.jsonl`;
+  await Deno.symlink(`${dir.path}/b.jsonl`, a);
+  await Deno.symlink(a, `${dir.path}/b.jsonl`);
+  for (const args of [[a], [a, "--repair", "--write"], ["--list", "--sessions-dir", a]]) {
+    const ran = await inspect(args, { NO_COLOR: "1" });
+    assertEquals(ran.code, 2, `${args}: ${ran.stderr}`);
+    assertMatch(ran.stderr, /^turnlog inspect: .*symbolic links.*\nList the sessions: /);
+    assertNoStackTrace(ran);
+  }
+});
+
+/** Three sessions of the story in one root; the path of the middle one. */
+async function threeSessions(root: string): Promise<string> {
+  const paths = [];
+  for (let i = 0; i < 3; i++) paths.push((await makeStory(root)).path);
+  return paths[1]!;
+}
+
+Deno.test("cli: --list with one session file it may not read lists the others and says which, exit 0", async () => {
+  await using dir = await tempDir();
+  const denied = await threeSessions(dir.path);
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `--deny-read=${denied}`, CLI, "--list", "--sessions-dir", dir.path],
+    env: { NO_COLOR: "1" },
+  }).output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  assertEquals(output.code, 0, new TextDecoder().decode(output.stderr));
+  const rows = stdout.split("\n").filter((line) => /^[0-9a-f]{8}/.test(line));
+  assertEquals(rows.length, 3, stdout);
+  assertEquals(
+    rows.filter((row) => row.includes("(cannot read the file: permission denied)")).length,
+    1,
+  );
+});
+
+Deno.test({
+  name: "cli: --list with a session file of mode 000 lists the others and says which, exit 0",
+  ignore: Deno.uid() === 0, // root reads a file of mode 000: this needs another user
+  async fn() {
+    await using dir = await tempDir();
+    const denied = await threeSessions(dir.path);
+    await Deno.chmod(denied, 0o000);
+    const ran = await inspect(["--list", "--sessions-dir", dir.path, "--json"]);
+    assertEquals(ran.code, 0, ran.stderr);
+    const listing = SessionListingSchema.parse(JSON.parse(ran.stdout));
+    assertEquals(listing.sessions.map((s) => s.unreadable ?? "read"), [
+      "read",
+      "permission denied",
+      "read",
+    ]);
+  },
+});

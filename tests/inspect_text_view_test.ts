@@ -7,6 +7,7 @@ import {
   renderReport,
   writeReportText,
 } from "../src/inspect/mod.ts";
+import { endLines } from "../src/inspect/_render_report.ts";
 import { makeRecord } from "../src/record/mod.ts";
 import { generateSessionText, writeSession } from "../testing/generate/mod.ts";
 import { CLAUDE_FIXTURES } from "../testing/formats/claude_fixtures.ts";
@@ -179,4 +180,28 @@ Deno.test("writeReportText() of a Codex rollout and a Claude Code transcript is 
     assertStrictEquals(text, await whole(path, { color: false }), name);
   }
   assert(fixtures.length >= 10, `${fixtures.length} fixtures`);
+});
+
+Deno.test("endLines() of 200,000 turns, and renderReport() of 200,000 problems, fit the stack (no spread into Math.max)", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path);
+  const small = await inspectSession(story.path);
+  const turn = small.turns[0]!;
+  const manyTurns = {
+    ...small,
+    turns: Array.from({ length: 200_000 }, (_, i) => ({ ...turn, index: i + 1 })),
+  };
+  // The table after the turns, as the streamed view writes it (the blocks are not the point).
+  const table = endLines(manyTurns, (_, text) => text);
+  assert(table.some((line) => line.startsWith(`  200000  ${turn.startLine}-`)), "the last row");
+  const problem = {
+    kind: "malformed_json" as const,
+    line: 9_999_999,
+    message: `${story.path}:9999999: not JSON`,
+    turn: null,
+    start: null,
+    end: null,
+  };
+  const manyProblems = { ...small, problems: Array.from({ length: 200_000 }, () => problem) };
+  assert(renderReport(manyProblems, { color: false }).includes("Problems (200000)"));
 });

@@ -3,6 +3,8 @@ import { normalizeHistory } from "../src/history/mod.ts";
 import type { ResponseItem } from "../src/record/mod.ts";
 import { checkPairing, historyPairingItems } from "../testing/pairing.ts";
 import { checkSessionCase, sessionCaseArbitrary } from "../testing/properties/check.ts";
+import { hostileText, rawControlPrinted } from "../testing/properties/terminal.ts";
+import { appenderCaseArbitrary, appenderLosesLine } from "../testing/properties/appender.ts";
 import { assertEquals } from "./_assert.ts";
 
 /** Runs per property; `TURNLOG_PROPERTY_RUNS` raises it (the faults task runs many more). */
@@ -60,4 +62,30 @@ Deno.test("inspect, resume and repair keep their promises on randomly damaged se
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+/** Asserts that `failure` finds nothing wrong, each run in a fresh temp folder. */
+async function assertNoFailure<T>(
+  arbitrary: fc.Arbitrary<T>,
+  failure: (dir: string, value: T) => Promise<string | undefined>,
+): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(arbitrary, async (value) => {
+      const dir = await Deno.makeTempDir({ prefix: "turnlog-property-" });
+      try {
+        assertEquals(await failure(dir, value), undefined);
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    }),
+    { numRuns: Math.max(10, RUNS / 4) },
+  );
+}
+
+Deno.test("inspect's views and resume's printer never print a raw control character from a session", async () => {
+  await assertNoFailure(hostileText, rawControlPrinted);
+});
+
+Deno.test("an appender during a repair of another tool's file never loses a line", async () => {
+  await assertNoFailure(appenderCaseArbitrary, appenderLosesLine);
 });

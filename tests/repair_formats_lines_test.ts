@@ -20,11 +20,12 @@ import {
   stampOf,
 } from "../src/store/mod.ts";
 import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
-import { CODEX_SESSION_ID } from "../testing/formats/codex_builder.ts";
+import { CODEX_SESSION_ID, CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 import {
   claudeCrashOneCall,
   claudeCrashSeveralCalls,
   claudeOrphanResult,
+  claudeTornLine,
   codexCrashSeveralCalls,
 } from "../testing/formats/repair_fixtures.ts";
 
@@ -257,4 +258,75 @@ Deno.test("repairSession() on another tool's file a turnlog run holds: in use, n
   assertMatch(cli.stderr, /^turnlog inspect: Session is in use: another run holds the lock on /);
   await assertRejects(() => repairSession(path), SessionInUseError);
   assertEquals(await Deno.readTextFile(path), fixture.damaged);
+});
+
+/**
+ * Runs `work` with the rename onto `path` and every ftruncate slowed down, and `during` run in
+ * that delay: a tool appending while repair replaces or cuts the file.
+ */
+async function withSlowReplace<T>(
+  path: string,
+  during: () => Promise<void>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const rename = Deno.rename;
+  const truncate = Deno.FsFile.prototype.truncate;
+  const slow = async () => {
+    await during();
+    await new Promise((done) => setTimeout(done, 50));
+  };
+  Deno.rename = async (from, to) => {
+    if (to === path) await slow();
+    return await rename(from, to);
+  };
+  Deno.FsFile.prototype.truncate = async function (length?: number) {
+    await slow();
+    return await truncate.call(this, length);
+  };
+  try {
+    return await work();
+  } finally {
+    Deno.rename = rename;
+    Deno.FsFile.prototype.truncate = truncate;
+  }
+}
+
+const REPLACED = [["a crash (rewrite)", claudeCrashOneCall], ["a torn line (cut)", claudeTornLine]];
+for (const [name, fixture] of REPLACED as [string, () => { damaged: string }][]) {
+  Deno.test(`repairForeignFile() of ${name} keeps the lines the tool appends while the file is replaced`, async () => {
+    await using dir = await tempDir();
+    const path = await claudeFile(dir.path, fixture().damaged);
+    const line = '{"type":"queue-operation","operation":"enqueue"}\n';
+    let appends = 0;
+    await withSlowReplace(
+      path,
+      async () => {
+        if (appends++ === 0) await Deno.writeTextFile(path, line, { append: true });
+      },
+      () => repairForeignFile(path, "claude-code"),
+    );
+    assertEquals(appends > 0, true, "the file was replaced or cut");
+    const text = await Deno.readTextFile(path);
+    assert(text.endsWith(line), text.slice(-300));
+    assertEquals(text.indexOf(line), text.lastIndexOf(line));
+  });
+}
+
+Deno.test("a Codex rollout with a function_call line copied: inspect and the plan agree, repair moves the copy, once", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, `rollout-2026-02-23T12-00-00-${CODEX_SESSION_ID}.jsonl`);
+  const b = new CodexRolloutBuilder().meta().turnContext({ turnId: "t1" }).taskStarted("t1")
+    .prompt("ls").call("c1");
+  const clean = new CodexRolloutBuilder().meta().turnContext({ turnId: "t1" }).taskStarted("t1")
+    .prompt("ls").call("c1").output("c1", "a.txt").answer("Done.").taskComplete("t1").text();
+  b.raw(b.lines.at(-1)!).output("c1", "a.txt").answer("Done.").taskComplete("t1");
+  await Deno.writeTextFile(path, b.text());
+  assertEquals((await inspect([path])).code, 1, "inspect finds the copy's call unanswered");
+  const plan = await inspect(["--repair", path]);
+  assertEquals(plan.code, 1);
+  assertMatch(plan.stdout, /1\. move line 7 \(duplicate_call, \d+ bytes\) to the sidecar/);
+  assertEquals((await inspect(["--repair", "--write", path])).code, 0);
+  assertEquals(await Deno.readTextFile(path), clean);
+  assertEquals((await inspect([path])).code, 0);
+  assertMatch((await inspect(["--repair", path])).stdout, /^Nothing to repair in /);
 });

@@ -341,3 +341,32 @@ Deno.test("resumeSession() and forkSession() refuse alike a file copied under an
   await assertRejects(() => resumeSession(id, { root: dir.path }), SessionFileError, notFirst);
   await assertRejects(() => forkSession(id, { root: dir.path }), SessionFileError, notFirst);
 });
+
+Deno.test("a session recorded in another folder resumes under the default policy, not its recorded auto, unless told", async () => {
+  await using dir = await tempDir();
+  const first = await initializeSessionForRun({
+    ...RUN_BASE,
+    root: dir.path,
+    message: "hi",
+    policy: { approval: "auto" },
+  });
+  first.writer.close();
+  const elsewhere = { ...RUN_BASE, root: dir.path, sessionId: first.sessionId, cwd: "/other" };
+  const held = await initializeSessionForRun({ ...elsewhere, message: "again" });
+  held.writer.close();
+  assertEquals(held.turn.policy, { approval: "ask-changes" });
+  assertEquals(held.heldPolicy, {
+    recorded: { approval: "auto" },
+    reason: "the session was recorded in /work/project, not in this workspace",
+  });
+  const told = await initializeSessionForRun({
+    ...elsewhere,
+    message: "go",
+    policy: { approval: "auto" },
+  });
+  told.writer.close();
+  assertEquals([told.turn.policy, told.heldPolicy], [{ approval: "auto" }, undefined]);
+  const home = await initializeSessionForRun({ ...elsewhere, cwd: RUN_BASE.cwd, message: "home" });
+  home.writer.close();
+  assertEquals([home.turn.policy, home.heldPolicy], [{ approval: "auto" }, undefined]);
+});

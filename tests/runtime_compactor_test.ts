@@ -134,3 +134,61 @@ Deno.test("a failed summary call leaves the turn intact and says so", async () =
     "nothing was removed",
   );
 });
+
+/**
+ * Runs `work` with the engine's longest string made `limit` characters: JSON.stringify throws
+ * what V8 throws past its own limit (about 512 Mi characters), at a size a test can reach.
+ */
+async function withStringLimit<T>(limit: number, work: () => Promise<T>): Promise<T> {
+  const stringify = JSON.stringify;
+  JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+    const text = stringify(...args);
+    if (text !== undefined && text.length > limit) throw new RangeError("Invalid string length");
+    return text;
+  }) as typeof stringify;
+  try {
+    return await work();
+  } finally {
+    JSON.stringify = stringify;
+  }
+}
+
+/** A session whose history is about 145,000 characters: eight reads of a long file. */
+async function largeSession(h: Awaited<ReturnType<typeof harness>>): Promise<string> {
+  let sessionId: string | undefined;
+  for (let i = 0; i < 8; i++) {
+    const events = await h.turn("read big.txt", { sessionId, policy: { approval: "auto" } });
+    sessionId ??= eventOf(events, "run_started").sessionId;
+  }
+  return sessionId!;
+}
+
+const BIG = { "big.txt": "0123456789abcdef\n".repeat(3000) };
+
+Deno.test("a history too large for any request is compacted before the first request, with no string of it all", async () => {
+  await using h = await harness(BIG);
+  const sessionId = await largeSession(h);
+  h.sent.length = 0;
+  const events = await withStringLimit(100_000, () =>
+    h.turn("what did I ask?", {
+      sessionId,
+      compactor: createCompactor({ threshold: 5_000 }),
+      maxRequestChars: 100_000,
+    }));
+  assertEquals(events.at(-1)?.type, "run_succeeded", JSON.stringify(events.at(-1)));
+  assertEquals(eventOf(events, "history_compacted").when, "turn_start");
+  assert(h.sent.every((body) => JSON.stringify(body).length < 100_000));
+});
+
+Deno.test("a history too large for any request, not compacted, fails the turn in one line before the request", async () => {
+  await using h = await harness(BIG);
+  const sessionId = await largeSession(h);
+  h.sent.length = 0;
+  const events = await h.turn("what did I ask?", { sessionId, maxRequestChars: 100_000 });
+  const failed = eventOf(events, "run_failed");
+  assertMatch(
+    failed.error,
+    /: the history is [\d,]+ characters, more than one request can carry \(100,000\), and compaction did not shrink it: /,
+  );
+  assertEquals([failed.errorKind, h.sent.length], ["session_file", 0]);
+});

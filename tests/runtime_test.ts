@@ -446,3 +446,31 @@ Deno.test("a session held by another run fails as 'in use' and is left untouched
   ]);
   assertEquals(await Deno.readTextFile(sessionPath), before);
 });
+
+for (const wireApi of WIRE_APIS) {
+  Deno.test(`${wireApi}: a file whose two turns use one call id is sent with the repeat renamed, and the file keeps it`, async () => {
+    await using h = await harness({ "notes.txt": "one\n", "a.md": "two\n" });
+    const first = eventOf(await h.turn("read notes.txt", { wireApi }), "run_started");
+    const sessionId = first.sessionId;
+    await h.turn("read a.md", { sessionId, wireApi });
+    const ids = (await fileRecords(first.sessionPath)).flatMap((r) =>
+      r.type === "response_item" && r.payload.type === "function_call" ? [r.payload.callId] : []
+    );
+    assertEquals(ids.length, 2);
+    // The second turn's call takes the first's id, as a model that numbers calls per turn does.
+    const text = await Deno.readTextFile(first.sessionPath);
+    await Deno.writeTextFile(first.sessionPath, text.replaceAll(ids[1]!, ids[0]!));
+    const before = await Deno.readTextFile(first.sessionPath);
+    h.sent.length = 0;
+    const events = await h.turn("what did I ask?", { sessionId, wireApi });
+    assertEquals(events.at(-1)?.type, "run_succeeded", JSON.stringify(events.at(-1)));
+    const sent = wireApi === "responses"
+      ? h.sent[0].input.filter((i: { type?: string }) => i.type === "function_call")
+        .map((i: { call_id: string }) => i.call_id)
+      : h.sent[0].messages.flatMap((m: { tool_calls?: { id: string }[] }) =>
+        (m.tool_calls ?? []).map((c) => c.id)
+      );
+    assertEquals(sent, [ids[0], `${ids[0]}~2`]);
+    assert((await Deno.readTextFile(first.sessionPath)).startsWith(before), "the file as it was");
+  });
+}

@@ -81,6 +81,12 @@ export function orphanOutputMessage(callId: string): string {
   return `No tool call found for function call output with call_id ${callId}.`;
 }
 
+/** The Responses API's message for a second output of one call id in one input. */
+export function duplicateOutputMessage(callId: string): string {
+  return `Duplicate function_call_output for call_id ${callId}. Each function_call must have ` +
+    "exactly one matching function_call_output";
+}
+
 /** Chat Completions' message for an assistant message whose calls lack their tool messages. */
 export function chatOrphanCallMessage(callIds: readonly string[]): string {
   return "An assistant message with 'tool_calls' must be followed by tool messages responding " +
@@ -94,16 +100,22 @@ export const CHAT_ORPHAN_OUTPUT_MESSAGE =
   "with 'tool_calls'.";
 
 /**
- * Rejects a Responses conversation in which an output has no call before it, or a call is not
- * answered before the next user or assistant message (HTTP 400, the real API's messages).
+ * Rejects a Responses conversation in which an output has no call before it, a call is not
+ * answered before the next user or assistant message, or a call id is answered twice, even in
+ * another turn (HTTP 400, the real API's messages).
  */
 export function checkPairing(items: readonly ConversationItem[], param: string): void {
   const waiting: string[] = [];
+  const answered = new Set<string>();
   for (const [index, item] of items.entries()) {
     const at = `${param}[${index}]`;
     if (item.kind === "call") {
       waiting.push(item.callId);
     } else if (item.kind === "output") {
+      if (answered.has(item.callId)) {
+        throw new ApiRequestError(400, duplicateOutputMessage(item.callId), { param: at });
+      }
+      answered.add(item.callId);
       const position = waiting.indexOf(item.callId);
       if (position === -1) {
         throw new ApiRequestError(400, orphanOutputMessage(item.callId), { param: at });

@@ -107,10 +107,15 @@ export class TurnlogError extends Error {
   }
 }
 
-/** The error kind of anything thrown: a turnlog error's own, else `internal`. */
+/**
+ * The error kind of anything thrown: a turnlog error's own; `not_found` for a path that names
+ * no file (missing, a symlink loop, a file where a folder should be); else `internal`.
+ */
 export function errorKind(error: unknown): ErrorKind {
   if (error instanceof TurnlogError) return error.kind;
-  return error instanceof Deno.errors.NotFound ? "not_found" : "internal";
+  const noFile = error instanceof Deno.errors.NotFound ||
+    error instanceof Deno.errors.FilesystemLoop || error instanceof Deno.errors.NotADirectory;
+  return noFile ? "not_found" : "internal";
 }
 
 /** How anything thrown ends a command and a run, from {@linkcode ERROR_OUTCOMES}. */

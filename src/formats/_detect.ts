@@ -10,6 +10,7 @@ import { judgeTurnlogLine, namesTurnlogFile } from "./_turnlog.ts";
 import { type SessionState, TURNLOG_FORMAT } from "./_types.ts";
 import type { FormatAdapter } from "./_adapter.ts";
 import { adapterOf, ADAPTERS, fileNounOf, type KnownFormat, toolsInWords } from "./registry.ts";
+import { jsonObjectsIn } from "../io/mod.ts";
 
 /** The format a file is in, and how it showed. */
 export interface DetectedFormat {
@@ -88,6 +89,33 @@ function describe(text: string, value: unknown): string {
     : `is a JSON object without a "type" (${JSON.stringify(text.slice(0, 40))}...)`;
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the first telling object of a line of several glued together (a lost newline) says:
+ * a file whose every line is glued is still its tool's file, for its repair to split.
+ */
+function gluedVerdict(line: string): Verdict {
+  const pieces = jsonObjectsIn(line) ?? [];
+  if (pieces.length < 2) return undefined;
+  let metadata: Verdict;
+  for (const piece of pieces) {
+    const value = parseJson(piece);
+    const verdict = isObject(value) ? judge(value) : undefined;
+    if (verdict && !verdict.metadata) {
+      return { ...verdict, evidence: `${verdict.evidence} (glued)` };
+    }
+    metadata ??= verdict;
+  }
+  return metadata;
+}
+
 /**
  * Tells the format of the session file at `path` from its head. An empty file is told by its
  * name; a Claude Code file of titles and file-history lines only is `metadata-only`.
@@ -112,13 +140,8 @@ export async function detectFormat(
   for (const [index, raw] of lines.entries()) {
     const line = raw.replace(/\r$/, "").replace(/^\uFEFF/, "");
     if (line.trim().length === 0) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      value = undefined;
-    }
-    const verdict = isObject(value) ? judge(value) : undefined;
+    const value = parseJson(line);
+    const verdict = isObject(value) ? judge(value) : gluedVerdict(line);
     if (verdict && !verdict.metadata) {
       return {
         format: verdict.format,

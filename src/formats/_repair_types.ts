@@ -39,7 +39,7 @@ export interface SessionValidation {
 }
 
 /** Why a line leaves the file: it cannot be read, or it is a result no call asked for. */
-export type MovedKind = BadLineKind | "orphan_output" | "duplicate_output";
+export type MovedKind = BadLineKind | "orphan_output" | "duplicate_output" | "duplicate_call";
 
 /** A line repair moves to the sidecar, with the records written back in its place. */
 export interface ForeignMovedLine {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { clip } from "../text/mod.ts";
+import { BIDI_CONTROLS, clip, escapeCharacter, UNSAFE_CHARACTERS } from "../text/mod.ts";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -17,7 +17,8 @@ const ESCAPES: Record<string, string> = {
 
 /**
  * Escapes text for HTML, in element content and in a double- or single-quoted attribute
- * alike, so no string from a session file can become markup.
+ * alike, so no string from a session file can become markup; a bidi control is written as
+ * its escape (`\u202e`), so it cannot reorder what the page shows.
  *
  * @example
  * ```ts
@@ -25,23 +26,35 @@ const ESCAPES: Record<string, string> = {
  * import { escapeHtml } from "./_escape.ts";
  * const escaped = escapeHtml(`<img src=x onerror="a()">`);
  * assert.equal(escaped, "&lt;img src=x onerror=&quot;a()&quot;&gt;");
+ * assert.equal(escapeHtml("a\u202eb"), "a\\u202eb");
  * ```
  */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(BIDI_CONTROLS, escapeCharacter);
 }
 
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-
 /**
- * Escapes text for HTML and shows control characters (but tab and newline) as `\xNN`: a
- * NUL or an escape sequence in a tool output is a fact about the file, shown, not applied.
+ * Escapes text for HTML element content and shows every unsafe character (but tab and
+ * newline) as its escape (`\x1b`): a NUL or an escape sequence in a tool output is a fact
+ * about the file, shown, not applied. A bidi control is escaped and marked as well
+ * (`<mark class="bidi">`), so a reader sees where the file tried to reorder the text.
  */
 export function escapeText(text: string): string {
-  return escapeHtml(
-    text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`),
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(
+    UNSAFE_CHARACTERS,
+    (c) =>
+      c.match(BIDI_CONTROLS)
+        ? `<mark class="bidi" title="bidi control in the file">${escapeCharacter(c)}</mark>`
+        : escapeCharacter(c),
   );
+}
+
+/**
+ * {@linkcode escapeText} without markup, for where a page holds text only (its `<title>`):
+ * every unsafe character, bidi controls too, written as its escape.
+ */
+export function escapeTitle(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(UNSAFE_CHARACTERS, escapeCharacter);
 }
 
 /** A text cut to what a page shows, and how much of it that is. */

@@ -23,7 +23,9 @@ export function sessionPath(id: string): string {
 }
 
 function item(session: ListedSession, href: string): string {
-  const prompt = session.firstUserMessage === null
+  const prompt = session.unreadable !== undefined
+    ? `<p class="prompt muted">(cannot read the file: ${escapeText(session.unreadable)})</p>`
+    : session.firstUserMessage === null
     ? `<p class="prompt muted">(no user message)</p>`
     : `<p class="prompt">${escapeText(session.firstUserMessage)}</p>`;
   return `<li data-session-id="${escapeHtml(session.id)}"><div class="top"><a href="${

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { escapeHtml, escapeText } from "./_escape.ts";
+import { escapeHtml, escapeText, escapeTitle } from "./_escape.ts";
 import { contentSecurityPolicy } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
 
@@ -23,7 +23,7 @@ export function simplePageHead(title: string): string {
   }">
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
-<title>${escapeText(title)} · turnlog</title>
+<title>${escapeTitle(title)} · turnlog</title>
 <style>${PAGE_STYLE}</style>
 </head>`;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { InspectReport, OrphanCall } from "../inspect/mod.ts";
-import { escapeHtml, escapeText, firstLine } from "./_escape.ts";
+import { escapeHtml, escapeText, escapeTitle, firstLine } from "./_escape.ts";
 import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
 import { orphanFix, sessionFormat } from "./_facts.ts";
 import { chartsHtml, findingsHtml } from "./_sections.ts";
@@ -116,8 +116,8 @@ function headHtml(report: InspectReport, title: string, options: SessionPageOpti
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
 <meta name="generator" content="turnlog">
-<title>${escapeText(firstLine(title, 80))} · session ${
-    escapeText(id.slice(0, 13))
+<title>${escapeTitle(firstLine(title, 80))} · session ${
+    escapeTitle(id.slice(0, 13))
   } · turnlog</title>
 <style>${PAGE_STYLE}</style>
 </head>

@@ -36,6 +36,7 @@ h1 { font-size: 1.35rem; line-height: 1.3; margin: 0 0 8px; white-space: pre-wra
 h2 { font-size: 1.1rem; margin: 28px 0 10px; }
 code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 code { font-size: 0.85em; background: var(--code); padding: 1px 4px; border-radius: 4px; }
+mark.bidi { background: var(--bad-bg); color: var(--bad); outline: 1px solid var(--bad); }
 pre {
   margin: 4px 0 0; padding: 8px 10px; background: var(--code); border-radius: 6px;
   font-size: 12.5px; line-height: 1.45; white-space: pre-wrap; overflow-wrap: anywhere;

@@ -3,10 +3,11 @@
  *
  * @module
  */
+import { visibleJson } from "../text/mod.ts";
 import type { InspectReport } from "./_types.ts";
 
 /**
- * The text of `JSON.stringify(report, null, 2)`, in pieces: one per top-level field and one
+ * The text of `JSON.stringify(report, null, 2)` (its unsafe characters escaped: `visibleJson`), in pieces: one per top-level field and one
  * per turn, so a report with every line's entry is never one string of the whole document.
  *
  * @example
@@ -16,11 +17,11 @@ import type { InspectReport } from "./_types.ts";
  */
 export function* reportJsonPieces(report: InspectReport): Generator<string> {
   const nested = (value: unknown, indent: string) =>
-    JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
+    visibleJson(value, 2).replaceAll("\n", `\n${indent}`);
   const fields = Object.entries(report).filter(([, value]) => value !== undefined);
   yield "{";
   for (const [index, [key, value]] of fields.entries()) {
-    yield `${index === 0 ? "" : ","}\n  ${JSON.stringify(key)}: `;
+    yield `${index === 0 ? "" : ","}\n  ${visibleJson(key)}: `;
     if (Array.isArray(value) && value.length > 0) {
       for (const [i, item] of value.entries()) {
         yield `${i === 0 ? "[" : ","}\n    ${nested(item, "    ")}`;

@@ -63,7 +63,9 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
     }
   };
   out.push(
-    `${paint("bold", `Session ${session.id ?? "(unknown id)"}`)}  ${verdict(report, paint)}`,
+    `${paint("bold", `Session ${session.id === null ? "(unknown id)" : visible(session.id)}`)}  ${
+      verdict(report, paint)
+    }`,
   );
   if (adapterOf(session.format) !== undefined) {
     field(
@@ -103,7 +105,7 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
   const forked = session.forkedFrom;
   if (forked) {
     const upTo = forked.turn === null ? "every turn" : `the turns before turn ${forked.turn}`;
-    field("forked", `from ${forked.sessionId} (${upTo})`);
+    field("forked", `from ${visible(forked.sessionId)} (${upTo})`);
   }
   const from = session.importedFrom;
   if (from) {

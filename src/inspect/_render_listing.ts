@@ -6,7 +6,7 @@
  */
 import { adapterFor, type ForeignListing } from "../formats/mod.ts";
 import type { SessionListing } from "../store/mod.ts";
-import { clip, formatNumber, formatTime, painter, visible } from "../text/mod.ts";
+import { clip, columnWidths, formatNumber, formatTime, painter, visible } from "../text/mod.ts";
 import type { RenderOptions } from "./_render_text.ts";
 
 /** Renders a listing of sessions, newest first. */
@@ -16,18 +16,20 @@ export function renderListing(listing: SessionListing, options: RenderOptions): 
     return `No sessions in ${visible(listing.root)}\n`;
   }
   const rows = listing.sessions.map((s) => [
-    s.shortId,
+    visible(s.shortId),
     formatTime(s.created),
     formatNumber(s.turns),
     formatNumber(s.records),
     visible(clip(
       (s.forkedFrom ? `(fork of ${s.forkedFrom.slice(0, 8)}) ` : "") +
-        (s.firstUserMessage ?? "(no user message)"),
+        (s.unreadable === undefined
+          ? s.firstUserMessage ?? "(no user message)"
+          : `(cannot read the file: ${s.unreadable})`),
       options.textChars ?? 60,
     )),
   ]);
   const title = ["id prefix", "created", "turns", "records", "first user message"];
-  const widths = title.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
+  const widths = columnWidths(title, rows);
   const line = (row: string[]) =>
     row.map((cell, i) =>
       i === 4 ? cell : i === 2 || i === 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)
@@ -84,7 +86,7 @@ export function renderForeignListing(
     const time = timeColumn === "created" ? s.created : s.modified ?? s.created;
     const what = s.title ?? s.preview ?? "(no prompt)";
     return [
-      prefixes[i]!,
+      visible(prefixes[i]!),
       time ? formatTime(time) : "unknown",
       visible(s.gitBranch ?? "-"),
       visible(clip(what, options.textChars ?? 60)),
@@ -96,7 +98,7 @@ export function renderForeignListing(
     "branch",
     "title or first prompt",
   ];
-  const widths = title.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
+  const widths = columnWidths(title, rows);
   const line = (row: string[]) =>
     row.map((cell, i) => (i === 3 ? cell : cell.padEnd(widths[i]!))).join("  ");
   const out = [

@@ -6,7 +6,14 @@
  * @module
  */
 import { adapterOf } from "../formats/mod.ts";
-import { formatNumber, formatTime, type Painter, plural, visible } from "../text/mod.ts";
+import {
+  columnWidths,
+  formatNumber,
+  formatTime,
+  type Painter,
+  plural,
+  visible,
+} from "../text/mod.ts";
 import { renderBlock } from "./_render_entries.ts";
 import { linkedSections, sessionHeader } from "./_render_facts.ts";
 import { type RenderOptions, sizeWithBytes, type View, viewOf } from "./_render_text.ts";
@@ -34,7 +41,9 @@ function turnHeading(turn: Turn, paint: Painter): string {
 
 /** Digits of the gutter: enough for the largest line number the report names. */
 export function lineWidthOf(report: InspectReport): number {
-  return String(Math.max(1, report.session.lines, ...report.problems.map((p) => p.line))).length;
+  let largest = Math.max(1, report.session.lines);
+  for (const problem of report.problems) largest = Math.max(largest, problem.line);
+  return String(largest).length;
 }
 
 /**
@@ -114,9 +123,7 @@ function countTable(report: InspectReport, paint: Painter): string[] {
     rows.push([String(turn.index), `${turn.startLine}-${turn.endLine}`, ...cells(turn.counts)]);
   }
   const total = ["total", "", ...cells(report.totals.counts)];
-  const widths = title.map((t, i) =>
-    Math.max(t.length, ...[...rows, total].map((r) => r[i]!.length))
-  );
+  const widths = columnWidths(title, [...rows, total]);
   const line = (row: string[]) =>
     "  " + row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
       .join("  ");
@@ -134,7 +141,11 @@ function findings(report: InspectReport, paint: Painter): string[] {
   const fix = adapterOf(report.session.format) === undefined
     ? "resume would synthesize an output"
     : "--repair --write gives it a result saying it was interrupted";
-  const section = (title: string, lines: string[]) => out.push(title, ...lines, "");
+  const section = (title: string, lines: string[]) => {
+    out.push(title);
+    for (const line of lines) out.push(line);
+    out.push("");
+  };
   if (report.synthesizedOutputs.length > 0) {
     section(
       paint("bold", `Synthesized outputs (${report.synthesizedOutputs.length})`),

@@ -19,7 +19,8 @@ export type InspectProblemKind =
   | "id_mismatch"
   | "record_before_first_turn"
   | "orphan_output"
-  | "duplicate_output";
+  | "duplicate_output"
+  | "duplicate_call";
 
 /** Something wrong with the file, at a line. */
 export interface InspectProblem {

@@ -31,6 +31,7 @@ export const InspectProblemKindSchema = z.enum([
   "record_before_first_turn",
   "orphan_output",
   "duplicate_output",
+  "duplicate_call",
 ]);
 
 /** Something wrong with the file, at a line. */
@@ -371,6 +372,8 @@ export const ListedSessionSchema = z.object({
   /** The first user message, on one line, shortened; null when the head holds none. */
   firstUserMessage: z.string().nullable(),
   forkedFrom: z.string().nullable(),
+  /** Why the file could not be read (its size and counts are then 0); absent when it was. */
+  unreadable: z.string().optional(),
 });
 
 /** The `inspect --list --json` document. */

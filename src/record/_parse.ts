@@ -121,7 +121,43 @@ function lineProblem(path: string, line: Line, kind: ProblemKind, what: string):
 
 const encoder = new TextEncoder();
 
+/** The texts records were read from, for the ones that must be written back as they were. */
+const KEPT_TEXTS = new WeakMap<SessionRecord, string>();
+
+/**
+ * Marks `record` as written exactly as `text` (the line it was parsed from): a store appending
+ * it writes those characters, not a new serialization. Import keeps a file's bytes this way.
+ * Returns the record.
+ */
+export function keepText<T extends SessionRecord>(record: T, text: string): T {
+  KEPT_TEXTS.set(record, text);
+  return record;
+}
+
+/**
+ * The text a store writes for a record: the line it was read from when {@linkcode keepText}
+ * kept it, else its JSON.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { keepText, makeRecord, recordText } from "./mod.ts";
+ * const record = makeRecord("run_finished", {
+ *   runId: "r",
+ *   outcome: "succeeded",
+ *   rounds: 1,
+ *   usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+ * });
+ * assert.deepEqual(recordText(record), JSON.stringify(record));
+ * const line = JSON.stringify(record).replace(":1,", ": 1,");
+ * assert.deepEqual(recordText(keepText(record, line)), line);
+ * ```
+ */
+export function recordText(record: SessionRecord): string {
+  return KEPT_TEXTS.get(record) ?? JSON.stringify(record);
+}
+
 /** Encodes records as JSONL, one line each, in one buffer. */
 export function encodeRecords(records: readonly SessionRecord[]): Uint8Array {
-  return encoder.encode(records.map((r) => JSON.stringify(r) + "\n").join(""));
+  return encoder.encode(records.map((r) => recordText(r) + "\n").join(""));
 }

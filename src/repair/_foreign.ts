@@ -119,14 +119,18 @@ export interface RepairForeignOptions {
    * changes the file there, as a tool still writing it would).
    */
   beforeWrite?: (() => Promise<void>) | undefined;
+  /** Called after the last check, just before the rename (a test appends there). */
+  beforeReplace?: (() => Promise<void>) | undefined;
 }
 
 /**
  * Repairs another tool's session file at `path`, holding its lock (the one turnlog's writers
  * take), and does exactly the plan worked out under the lock: the originals of every line it
- * moves or changes go to the sidecar (flushed) first; then the last line alone is cut off, or
- * the file is rewritten through a temp file and an atomic rename. The file's size and
- * modification time are taken before the plan and checked again before the rename.
+ * moves or changes go to the sidecar (flushed) first; then the file is rewritten through a temp
+ * file and an atomic rename (a cut of the last line too). The file's size and modification
+ * time are taken before the plan and checked again before the rename; what the tool appends
+ * after that check (it takes no lock) lands in the old file, and is put back at the end of
+ * the new one.
  *
  * @throws {FileChangedError} when the file changed meanwhile (the tool is still writing it)
  * @throws {SessionInUseError} when a turnlog run holds the file's lock
@@ -146,14 +150,12 @@ export async function repairForeignFile(
         await options.beforeWrite?.();
         await checkUnchanged(path, stamp);
         await quarantineLines(path, await originals(path, plan));
-        if (plan.method === "truncate") {
-          await checkUnchanged(path, stamp);
-          await writer.cutAt(plan.moved[0]!.start);
-        } else {
-          const newline = await endsWithNewline(path, stamp.size);
-          const edits = editsOf(plan, newline, stamp.size);
-          (await rewriteFile(path, edits, { unchanged: stamp })).close();
-        }
+        // Even a cut is a rewrite here: the tool appends without a lock, and only a rename
+        // leaves what it wrote meanwhile in the old file, to be put back.
+        const newline = await endsWithNewline(path, stamp.size);
+        const edits = editsOf(plan, newline, stamp.size);
+        const replace = { unchanged: stamp, putBack: true, beforeRename: options.beforeReplace };
+        (await rewriteFile(path, edits, replace)).close();
       }
     } finally {
       writer.close();

@@ -29,6 +29,7 @@ import {
 } from "../store/mod.ts";
 import { loadSession } from "./_load.ts";
 import { normalizeLoaded } from "./_loaded.ts";
+import { type HeldPolicy, policyForContinued } from "./_policy.ts";
 
 /** The policy of a fresh session when none is given: ask before changing anything. */
 export const DEFAULT_POLICY: Policy = { approval: "ask-changes" };
@@ -53,7 +54,10 @@ export interface RunSessionInput {
   model?: string | undefined;
   /** The wire API; absent on resume: the one the session last used. */
   wireApi?: WireApi | undefined;
-  /** An explicit policy; absent on resume: the recorded one, never a silent escalation. */
+  /**
+   * An explicit policy; absent on resume: the recorded one, never a silent escalation, and
+   * never looser than the default for a session imported or recorded in another folder.
+   */
   policy?: Policy | undefined;
   /** The run id; absent: a new UUIDv7. */
   runId?: string | undefined;
@@ -89,6 +93,8 @@ export interface RunSession {
   recordCountBefore: number;
   /** The locked writer; the run appends through it and closes it at the end. */
   writer: StoreWriter;
+  /** The recorded policy this run does not get, and why (see `policyForContinued`). */
+  heldPolicy?: HeldPolicy | undefined;
 }
 
 async function startFresh(
@@ -155,11 +161,17 @@ async function continueSession(
     await writer.seal();
     const recorded = resumed.lastTurn ??
       { ...resumed.meta, runId: resumed.meta.id, resumed: false };
+    const { policy, held } = input.policy === undefined
+      ? policyForContinued(recorded.policy, resumed.meta, {
+        workspace: input.cwd,
+        fallback: DEFAULT_POLICY,
+      })
+      : { policy: input.policy, held: undefined };
     const turn: TurnContext = {
       runId,
       model: input.model ?? recorded.model,
       wireApi: input.wireApi ?? recorded.wireApi,
-      policy: input.policy ?? recorded.policy,
+      policy,
       resumed: true,
     };
     const userMessage: ResponseItem = { type: "message", role: "user", content: input.message };
@@ -185,6 +197,7 @@ async function continueSession(
       problems: resumed.problems,
       recordCountBefore: resumed.recordCount,
       writer,
+      ...(held === undefined ? {} : { heldPolicy: held }),
     };
   } catch (error) {
     await writer.close();

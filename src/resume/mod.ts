@@ -9,3 +9,4 @@ export * from "./_load.ts";
 export * from "./_run.ts";
 export * from "./_foreign.ts";
 export * from "./_fork.ts";
+export * from "./_policy.ts";

@@ -29,6 +29,7 @@ export interface TurnSettings {
   approver: Approver;
   compactor: Compactor | undefined;
   maxRounds: number;
+  maxRequestChars: number;
   signal: AbortSignal;
   onCommit: CommitHook | undefined;
 }

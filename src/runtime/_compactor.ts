@@ -8,7 +8,7 @@
 import { TurnlogError } from "../errors/mod.ts";
 import {
   compactHistory,
-  estimateTokens,
+  estimateHistoryTokens,
   makeCheckpoint,
   resolveCompactThreshold,
   shouldCompact,
@@ -96,7 +96,7 @@ export function createCompactor(options: CompactorOptions = {}): Compactor {
     const threshold = options.threshold ??
       resolveCompactThreshold({ model: context.turn.model }).tokens;
     const usage = context.lastUsage ??
-      (context.when === "turn_start" ? estimateTokens(JSON.stringify(context.history)) : undefined);
+      (context.when === "turn_start" ? estimateHistoryTokens(context.history) : undefined);
     const budget = options.userBudgetTokens === undefined
       ? {}
       : { userBudgetTokens: options.userBudgetTokens };

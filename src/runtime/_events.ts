@@ -37,6 +37,10 @@ export interface RunStartedEvent {
   sessionPath: string;
   /** Valid records in the file before this turn (0 for a fresh session). */
   recordCountBefore: number;
+  /** A continued session's recorded folder, when the tools work in another. */
+  recordedCwd?: string | undefined;
+  /** The recorded policy this turn does not get (looser than the default), and why. */
+  heldPolicy?: { recorded: Policy; reason: string } | undefined;
 }
 
 /** Resume found tool calls without outputs and persisted synthesized outputs for them. */

@@ -28,6 +28,12 @@ import type { SessionStore } from "../store/mod.ts";
 /** How many model rounds a turn may take before it ends on its own. */
 export const DEFAULT_MAX_ROUNDS = 8;
 
+/**
+ * The characters of history one request may carry: more than any model's context window
+ * holds (32 Mi characters, some 8 million tokens), far less than the engine's longest string.
+ */
+export const MAX_REQUEST_CHARS = 32 * 1024 * 1024;
+
 /** The system message of a fresh session. */
 export const DEFAULT_SYSTEM_PROMPT: string =
   "You are a careful assistant working in the user's workspace folder through tools: " +
@@ -74,6 +80,11 @@ export interface RunTurnOptions {
   systemPrompt?: string | undefined;
   /** Context compaction, checked at the start of a resumed turn and after every round. */
   compactor?: Compactor | undefined;
+  /**
+   * The characters of history a request may carry ({@linkcode MAX_REQUEST_CHARS}): a longer
+   * history that compaction did not shrink ends the turn before the request, saying so.
+   */
+  maxRequestChars?: number | undefined;
   /** The run id; absent: a new UUIDv7. */
   runId?: string | undefined;
   /**
@@ -158,6 +169,7 @@ export async function* runTurn(options: RunTurnOptions): AsyncGenerator<RunEvent
     approver: options.approver ?? denyingApprover("no approver is configured for this run"),
     compactor: options.compactor,
     maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+    maxRequestChars: options.maxRequestChars ?? MAX_REQUEST_CHARS,
     signal: options.signal ?? new AbortController().signal,
     onCommit: options.onCommit,
   };
@@ -179,6 +191,10 @@ function* opening(turn: ActiveTurn): Generator<RunEvent> {
     workspace: turn.settings.tools.workspace.root,
     sessionPath: session.location.path,
     recordCountBefore: session.recordCountBefore,
+    ...(session.resumed && session.meta.cwd !== turn.settings.tools.workspace.root
+      ? { recordedCwd: session.meta.cwd }
+      : {}),
+    ...(session.heldPolicy === undefined ? {} : { heldPolicy: session.heldPolicy }),
   };
   if (session.problems.length > 0) {
     yield {

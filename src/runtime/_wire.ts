@@ -28,9 +28,61 @@ export class ModelResponseError extends TurnlogError {
   }
 }
 
-/** The history as Responses API input items. */
+/**
+ * The history with each call id used once: a call whose id an earlier call already had (ids a
+ * model repeats from turn to turn) gets `<id>~2`, `<id>~3`... (an id no item has), and the
+ * outputs answering it the same; the first keeps its id. The APIs refuse an id twice in one
+ * request; the session file keeps the ids as they were.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { uniqueCallIds } from "./_wire.ts";
+ * const call = { type: "function_call", callId: "c", name: "read_file", arguments: "{}" } as const;
+ * const output = {
+ *   type: "function_call_output", callId: "c", toolName: "read_file", output: "", isError: false,
+ * } as const;
+ * const ids = uniqueCallIds([call, output, call, output]).map((item) =>
+ *   item.type === "function_call" || item.type === "function_call_output" ? item.callId : ""
+ * );
+ * assert.deepEqual(ids, ["c", "c", "c~2", "c~2"]);
+ * ```
+ */
+export function uniqueCallIds(history: readonly ResponseItem[]): readonly ResponseItem[] {
+  const taken = new Set<string>();
+  for (const item of history) if (item.type === "function_call") taken.add(item.callId);
+  const calls = new Map<string, number>(); // calls seen per id
+  const waiting = new Map<string, string[]>(); // wire ids of the calls not yet answered, per id
+  const latest = new Map<string, string>(); // the wire id of the latest call, per id
+  let renamed = false;
+  const out = history.map((item): ResponseItem => {
+    if (item.type === "function_call") {
+      const seen = calls.get(item.callId) ?? 0;
+      calls.set(item.callId, seen + 1);
+      let wireId = item.callId;
+      for (let n = seen + 1; seen > 0 && (wireId === item.callId || taken.has(wireId)); n++) {
+        wireId = `${item.callId}~${n}`;
+      }
+      taken.add(wireId);
+      latest.set(item.callId, wireId);
+      waiting.set(item.callId, [...(waiting.get(item.callId) ?? []), wireId]);
+      if (wireId === item.callId) return item;
+      renamed = true;
+      return { ...item, callId: wireId };
+    }
+    if (item.type !== "function_call_output") return item;
+    // The oldest call of the id not answered yet; an output past them all, the latest call's.
+    const wireId = waiting.get(item.callId)?.shift() ?? latest.get(item.callId);
+    if (wireId === undefined || wireId === item.callId) return item;
+    renamed = true;
+    return { ...item, callId: wireId };
+  });
+  return renamed ? out : history;
+}
+
+/** The history as Responses API input items, each call id once ({@linkcode uniqueCallIds}). */
 export function toResponsesInput(history: readonly ResponseItem[]): ResponseInputItem[] {
-  return history.map((item): ResponseInputItem => {
+  return uniqueCallIds(history).map((item): ResponseInputItem => {
     switch (item.type) {
       case "message":
         return { type: "message", role: item.role, content: item.content };
@@ -66,7 +118,7 @@ export function toResponsesTools(tools: readonly ToolDefinition[]): ResponsesToo
  */
 export function toChatMessages(history: readonly ResponseItem[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
-  for (const item of history) {
+  for (const item of uniqueCallIds(history)) {
     switch (item.type) {
       case "message":
         messages.push({ role: item.role, content: item.content });

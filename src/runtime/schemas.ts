@@ -26,6 +26,10 @@ export const RunStartedEventSchema = z.object({
   sessionPath: z.string(),
   /** Valid records in the file before this turn (0 for a fresh session). */
   recordCountBefore: z.number().int().nonnegative(),
+  /** A continued session's recorded folder, when the tools work in another. */
+  recordedCwd: z.string().optional(),
+  /** The recorded policy this turn does not get (looser than the default), and why. */
+  heldPolicy: z.object({ recorded: PolicySchema, reason: z.string() }).optional(),
 });
 
 /** Resume found tool calls without outputs and persisted synthesized outputs for them. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { painter, plural, visible } from "../text/mod.ts";
+import { painter, plural, visible, visibleJson } from "../text/mod.ts";
 import type { SearchHit, SessionSummary } from "./_search.ts";
 
 /** The commands a person runs next on a session. */
@@ -74,7 +74,7 @@ export function renderSession(
   const shown = hits.slice(0, options.hits ?? 5);
   const prompt = session.firstPrompt ?? session.title;
   const lines = [
-    `${paint("bold", session.shortId)}  ${session.tool}  ${visible(place)}  ${
+    `${paint("bold", visible(session.shortId))}  ${session.tool}  ${visible(place)}  ${
       day(session.started)
     }\n`,
     ...(prompt === null ? [] : [`  ${paint("dim", `"${visible(prompt)}"`)}\n`]),
@@ -95,7 +95,7 @@ export function hitRecords(
   commands: SessionCommands,
 ): string {
   return hits.map((hit) =>
-    JSON.stringify({
+    visibleJson({
       ...hit,
       shortId: session.shortId,
       session: {

@@ -34,6 +34,8 @@ export interface ListedSession {
   firstUserMessage: string | null;
   /** The id of the session this one was forked from, or null. */
   forkedFrom: string | null;
+  /** Why the file could not be read (its size and counts are then 0); absent when it was. */
+  unreadable?: string | undefined;
 }
 
 /** A listing of a store's newest sessions (`inspect --list --json`). */
@@ -201,7 +203,7 @@ export async function listSessions(
   }
   const sessions: ListedSession[] = [];
   for (const [index, location] of locations.slice(0, limit).entries()) {
-    const summary = await summarizeSessionFile(location.path);
+    const summary = await summarizeOrSay(location.path);
     const neighbours = [locations[index - 1]?.id, locations[index + 1]?.id];
     sessions.push({
       id: location.id,
@@ -217,10 +219,38 @@ export async function listSessions(
         ? null
         : oneLine(summary.firstUserMessage, 500),
       forkedFrom: summary.forkedFrom ?? null,
+      ...(summary.unreadable === undefined ? {} : { unreadable: summary.unreadable }),
     });
   }
   const more = locations.length > limit;
   return { format: "turnlog-sessions", version: LISTING_VERSION, root, sessions, more };
+}
+
+/** Errors of one file that leave the rest of the listing as it is, and how a person says them. */
+const FILE_ERRORS: [new (...args: never[]) => Error, string][] = [
+  [Deno.errors.PermissionDenied, "permission denied"],
+  [Deno.errors.NotCapable, "permission denied"],
+  [Deno.errors.NotFound, "removed meanwhile"],
+  [Deno.errors.IsADirectory, "a folder"],
+  [Deno.errors.FilesystemLoop, "a symlink loop"],
+];
+
+/** A file's summary, or, when it cannot be read (unreadable, gone meanwhile), why not. */
+async function summarizeOrSay(path: string): Promise<FileSummary & { unreadable?: string }> {
+  try {
+    return await summarizeSessionFile(path);
+  } catch (error) {
+    const known = FILE_ERRORS.find(([kind]) => error instanceof kind);
+    if (known === undefined) throw error;
+    return {
+      sizeBytes: 0,
+      records: 0,
+      turns: 0,
+      firstUserMessage: undefined,
+      forkedFrom: undefined,
+      unreadable: known[1],
+    };
+  }
 }
 
 /**

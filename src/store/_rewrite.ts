@@ -75,7 +75,20 @@ export interface RewrittenFile {
 export interface RewriteOptions {
   /** Refuse (before the rename) when the file no longer has this stamp. */
   unchanged?: FileStamp | undefined;
+  /**
+   * Programs may append to the file without taking its lock (another tool's session): after
+   * the rename, whatever they appended to the old file since the last check is put back at
+   * the end of the new one, until the old file has stayed the same for a moment.
+   *
+   * @default {false}
+   */
+  putBack?: boolean | undefined;
+  /** Called after the last check, just before the rename (a test delays it there). */
+  beforeRename?: (() => Promise<void>) | undefined;
 }
+
+/** How long the old file must stay the same after a rename before put-back stops. */
+const SETTLE_WAITS_MS = [10, 20, 40, 80];
 
 const encoder = new TextEncoder();
 
@@ -109,7 +122,9 @@ export async function rewriteFile(
     }
     await target.syncData();
     if (options.unchanged) await checkUnchanged(path, options.unchanged);
+    await options.beforeRename?.();
     await Deno.rename(temp, path);
+    if (options.putBack) await putBack(source, target, info.size);
   } catch (error) {
     target.close();
     await Deno.remove(temp).catch(() => {});
@@ -123,6 +138,25 @@ export async function rewriteFile(
     },
     close: () => target.close(),
   };
+}
+
+/**
+ * Copies to the new file what was appended to the old one (open as `source`) past `copied`:
+ * an appender that opened the path before the rename writes there. Stops once the old file
+ * has not grown through every wait of {@linkcode SETTLE_WAITS_MS}.
+ */
+async function putBack(source: Deno.FsFile, target: Deno.FsFile, copied: number): Promise<void> {
+  for (let quiet = 0; quiet <= SETTLE_WAITS_MS.length;) {
+    const { size } = await source.stat();
+    if (size > copied) {
+      await copyRange(source, target, copied, size);
+      await target.syncData();
+      copied = size;
+      quiet = 0;
+    } else if (quiet++ < SETTLE_WAITS_MS.length) {
+      await new Promise((done) => setTimeout(done, SETTLE_WAITS_MS[quiet - 1]));
+    }
+  }
 }
 
 async function copyRange(

@@ -8,7 +8,12 @@
 import { basename, dirname, join } from "node:path";
 import { TurnlogError } from "../errors/mod.ts";
 import { readLines, writeAll } from "../io/mod.ts";
-import { parseRecordLine, type SessionMetaRecord, type SessionRecord } from "../record/mod.ts";
+import {
+  keepText,
+  parseRecordLine,
+  type SessionMetaRecord,
+  type SessionRecord,
+} from "../record/mod.ts";
 import type { SessionLocation } from "./_layout.ts";
 import type { SessionStore } from "./_session_store.ts";
 
@@ -88,8 +93,8 @@ export interface ImportedFile {
 }
 
 /**
- * The record a line holds, validated, with its keys in the order the line has them (what the
- * store then keeps), or an {@linkcode ImportError} naming the line.
+ * The record a line holds, validated, kept with the line's text (what the store then writes),
+ * or an {@linkcode ImportError} naming the line.
  */
 function recordOf(path: string, line: Parameters<typeof parseRecordLine>[1]): SessionRecord {
   const entry = parseRecordLine(path, line);
@@ -98,12 +103,13 @@ function recordOf(path: string, line: Parameters<typeof parseRecordLine>[1]): Se
       `${entry.problem.message}; repair the file first (./denow task inspect ${path} --repair)`,
     );
   }
-  return JSON.parse(line.text) as SessionRecord;
+  // Stored as the line holds it: the same characters come back out of any store.
+  return keepText(JSON.parse(line.text) as SessionRecord, line.text);
 }
 
 /**
  * Brings the turnlog session file at `path` into `store` as the same session: its id, and
- * every record, in order, as the file holds it (keys in the file's order). A file with a bad
+ * every record, in order, each line's characters exactly as the file holds them. A file with a bad
  * line is refused (repair it first); nothing is stored then. The session is locked while it is
  * written, and a failure part way removes nothing: the records stored so far stay, and a
  * second import of the file is refused as the session exists.

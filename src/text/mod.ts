@@ -8,3 +8,4 @@ export * from "./_clip.ts";
 export * from "./_color.ts";
 export * from "./_format.ts";
 export * from "./_shell.ts";
+export * from "./_visible.ts";

@@ -26,10 +26,10 @@ export interface CodexCall {
   ordinal: number | undefined;
 }
 
-/** An output no waiting call claims. */
+/** An output no waiting call claims, or a second call of an id that is still waiting. */
 export interface CodexStrayOutput extends ViewPlace {
   callId: string;
-  kind: "orphan_output" | "duplicate_output";
+  kind: "orphan_output" | "duplicate_output" | "duplicate_call";
 }
 
 /** Everything the check learns. */
@@ -72,6 +72,12 @@ export async function analyzeCodex(path: string, sizeBytes: number): Promise<Cod
     if (itemType === "message" && (role === "user" || role === "assistant")) close(line);
     if (CALLS.has(itemType)) {
       const callId = str(payload, "call_id") || str(payload, "id")!;
+      if (waiting.has(callId)) {
+        // A duplicated line: the one output can answer one call only, so the copy goes.
+        const { start, end, terminated, piece } = item.line;
+        stray.push({ callId, kind: "duplicate_call", k, line, start, end, terminated, piece });
+        continue;
+      }
       waiting.set(callId, {
         callId,
         type: itemType,
@@ -99,6 +105,18 @@ export async function analyzeCodex(path: string, sizeBytes: number): Promise<Cod
   return { bad, unanswered, stray };
 }
 
+/** What is wrong with a stray line, in words. */
+export function strayWords(stray: CodexStrayOutput): string {
+  switch (stray.kind) {
+    case "duplicate_output":
+      return `a second output for ${stray.callId}`;
+    case "duplicate_call":
+      return `a second call ${stray.callId} while the first waits for its output (a copied line)`;
+    case "orphan_output":
+      return `output for ${stray.callId}, which no call waiting for it has`;
+  }
+}
+
 /** The validator's findings on an analysis, by line. */
 export function codexFindings(path: string, analysis: CodexAnalysis): ValidationFinding[] {
   const findings: ValidationFinding[] = analysis.bad.map((line) => ({
@@ -121,12 +139,10 @@ export function codexFindings(path: string, analysis: CodexAnalysis): Validation
   }
   for (const output of analysis.stray) {
     findings.push({
-      kind: "unexpected_result",
+      kind: output.kind === "duplicate_call" ? "unanswered_call" : "unexpected_result",
       line: output.line,
       callId: output.callId,
-      message: output.kind === "duplicate_output"
-        ? `${path}:${output.line}: a second output for ${output.callId}`
-        : `${path}:${output.line}: output for ${output.callId}, which no call waiting for it has`,
+      message: `${path}:${output.line}: ${strayWords(output)}`,
     });
   }
   return findings.sort((a, b) => a.line - b.line);

@@ -2,8 +2,8 @@
  * The repair plan of a Codex rollout: bad lines to the sidecar (the records they hold written
  * back), an output right after each call that has none (the shape Codex itself gives an
  * interrupted call when it builds a prompt: `function_call_output` or
- * `custom_tool_call_output`, saying `aborted`), and each output no call waits for moved to
- * the sidecar.
+ * `custom_tool_call_output`, saying `aborted`), and each output no call waits for (and each
+ * copy of a call still waiting) moved to the sidecar.
  *
  * @module
  */
@@ -14,7 +14,7 @@ import {
   INTERRUPTED_RESULT,
 } from "../_repair_types.ts";
 import { movedBadLine } from "../_moved.ts";
-import { analyzeCodex, codexFindings } from "./_check.ts";
+import { analyzeCodex, codexFindings, strayWords } from "./_check.ts";
 
 /** What a synthesized output says: Codex's own word first, then why. */
 export const ABORTED_OUTPUT = `aborted: ${INTERRUPTED_RESULT}`;
@@ -29,9 +29,6 @@ export async function planCodexRepair(path: string, sizeBytes: number): Promise<
   // Pieces are taken out by their place; places shift once one is gone.
   const removedPieces = new Map<number, Set<number>>();
   for (const output of analysis.stray) {
-    const why = output.kind === "duplicate_output"
-      ? `a second output for ${output.callId}`
-      : `output for ${output.callId}, which no call waiting for it has`;
     if (output.piece !== null) {
       const set = removedPieces.get(output.line) ?? new Set();
       removedPieces.set(output.line, set.add(output.piece));
@@ -43,7 +40,7 @@ export async function planCodexRepair(path: string, sizeBytes: number): Promise<
       start: output.start,
       end: output.end,
       bytes: output.end - output.start - (output.terminated ? 1 : 0),
-      message: `${path}:${output.line}: ${why}`,
+      message: `${path}:${output.line}: ${strayWords(output)}`,
       split: null,
     });
   }

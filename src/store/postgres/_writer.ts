@@ -4,7 +4,12 @@
  *
  * @module
  */
-import type { SessionMeta, SessionMetaRecord, SessionRecord } from "../../record/mod.ts";
+import {
+  recordText,
+  type SessionMeta,
+  type SessionMetaRecord,
+  type SessionRecord,
+} from "../../record/mod.ts";
 import { SessionNotFoundError } from "../_find.ts";
 import type { SessionLocation } from "../_layout.ts";
 import { SessionExistsError, type StoreWriter } from "../_session_store.ts";
@@ -49,7 +54,7 @@ function encodeBatch(records: readonly SessionRecord[], after: number, hasPrevie
   };
   records.forEach((record, i) => {
     const seq = after + i + 1;
-    const text = JSON.stringify(record);
+    const text = recordText(record);
     batch.types.push(record.type);
     batch.texts.push(text);
     batch.bytes += encoder.encode(text).length + 1;
