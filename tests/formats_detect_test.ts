@@ -19,7 +19,7 @@ import { codexDamage, codexTurnIds } from "../testing/formats/codex_fixtures.ts"
 import { claudeBasic, writeClaudeProject } from "../testing/formats/claude_fixtures.ts";
 import { assertRejects } from "./_assert.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
-import { repairForeignFile } from "../src/inspect/mod.ts";
+import { repairForeignFile } from "../src/repair/mod.ts";
 
 const stateOf = (detected: FormatDetection) =>
   "state" in detected ? detected.state : detected.reason;

@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { join } from "node:path";
 import type { ForeignFormat } from "../../src/formats/mod.ts";
-import { repairForeignFile } from "../../src/inspect/mod.ts";
+import { repairForeignFile } from "../../src/repair/mod.ts";
 import {
   claudeCrashOneCall,
   claudeTornLine,
