@@ -134,7 +134,7 @@ const OS_ERROR = /^(.+?) \(os error \d+\)(?:: \w+ '(.*)')?$/s;
  * ```ts
  * import assert from "node:assert/strict";
  * import { errorMessage } from "./mod.ts";
- * const error = new Error("No such file or directory (os error 2): open '/x.jsonl'");
+ * const error = new Deno.errors.NotFound("No such file or directory (os error 2): open '/x.jsonl'");
  * assert.equal(errorMessage(error), "No such file or directory: /x.jsonl");
  * ```
  */

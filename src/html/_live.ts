@@ -42,7 +42,7 @@ export const LIVE_SCRIPT = `(() => {
     try {
       say("updating", "updating");
       const response = await fetch(location.href, { cache: "no-store" });
-      if (!response.ok) throw new Error("HTTP " + response.status);
+      if (!response.ok) return say("not updated: HTTP " + response.status, "stale");
       const next = new DOMParser().parseFromString(await response.text(), "text/html");
       const open = new Map();
       for (const d of document.querySelectorAll("details[id], details[data-key]")) open.set(key(d), d.open);
