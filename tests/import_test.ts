@@ -176,7 +176,7 @@ Deno.test("cli/import.ts imports by id from the Codex home, prints the resume co
   assertMatch(ran.stdout, new RegExp(`^Imported the Codex CLI rollout ${codex[1]!.path}\n`));
   assertMatch(
     ran.stdout,
-    /\n {2}session 019c8a70-dda7-7f33-98ea-f30553347322: 13 history items, 3 tool calls, 2 outputs synthesized\n/,
+    /\n {2}session 019c8a70-dda7-7f33-98ea-f30553347322: 14 history items, 3 tool calls, 2 outputs synthesized\n/,
   );
   const command = /\nContinue it: \.\/denow task resume --session (\S+) "<your message>"\n$/.exec(
     ran.stdout,

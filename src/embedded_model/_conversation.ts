@@ -95,8 +95,7 @@ export const CHAT_ORPHAN_OUTPUT_MESSAGE =
 
 /**
  * Rejects a Responses conversation in which an output has no call before it, or a call is not
- * answered before the next message (HTTP 400, the real API's messages): the outputs of a block
- * of calls follow the block, before anything else.
+ * answered before the next user or assistant message (HTTP 400, the real API's messages).
  */
 export function checkPairing(items: readonly ConversationItem[], param: string): void {
   const waiting: string[] = [];
@@ -110,7 +109,9 @@ export function checkPairing(items: readonly ConversationItem[], param: string):
         throw new ApiRequestError(400, orphanOutputMessage(item.callId), { param: at });
       }
       waiting.splice(position, 1);
-    } else if (waiting[0] !== undefined) {
+    } else if (waiting[0] !== undefined && (item.role === "user" || item.role === "assistant")) {
+      // A system or developer message between a call and its output is accepted: Codex sends
+      // such requests and real sessions went on after them.
       throw new ApiRequestError(400, orphanCallMessage(waiting[0]), { param: at });
     }
   }

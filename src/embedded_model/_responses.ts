@@ -38,6 +38,25 @@ const FunctionCallOutputInputSchema = z.object({
   output: TextContentSchema,
 });
 
+/** A custom (free-form) tool call, such as Codex's `apply_patch`: paired like a function call. */
+const CustomCallInputSchema = z.object({
+  type: z.literal("custom_tool_call"),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.string(),
+});
+
+const CustomCallOutputInputSchema = z.object({
+  type: z.literal("custom_tool_call_output"),
+  call_id: z.string().min(1),
+  output: TextContentSchema,
+});
+
+/** Items the model produced that answer nothing and wait for nothing (reasoning, searches). */
+const PassiveInputSchema = z.looseObject({
+  type: z.enum(["reasoning", "web_search_call"]),
+});
+
 /** One input item; a message may leave out `type`, as the real API allows. */
 const InputItemSchema = z.preprocess(
   (value) =>
@@ -48,6 +67,9 @@ const InputItemSchema = z.preprocess(
     MessageInputSchema,
     FunctionCallInputSchema,
     FunctionCallOutputInputSchema,
+    CustomCallInputSchema,
+    CustomCallOutputInputSchema,
+    PassiveInputSchema,
   ]),
 );
 
@@ -60,12 +82,17 @@ const FunctionToolSchema = z.looseObject({
   strict: z.boolean().nullish(),
 });
 
+/** A tool of another kind (`namespace`, `web_search`, `custom`...): accepted, never called. */
+const OtherToolSchema = z.looseObject({
+  type: z.string().refine((type) => type !== "function"),
+});
+
 /** The part of a `POST /v1/responses` body the embedded model reads. */
 export const ResponsesRequestSchema = z.object({
   model: z.string(),
   input: z.union([z.string(), z.array(InputItemSchema)]),
   instructions: z.string().nullish(),
-  tools: z.array(FunctionToolSchema).nullish(),
+  tools: z.array(z.union([FunctionToolSchema, OtherToolSchema])).nullish(),
   stream: z.boolean().nullish(),
   store: z.boolean().nullish(),
   previous_response_id: z.string().nullish(),
@@ -95,20 +122,23 @@ export function responsesConversation(request: ResponsesRequest): ConversationRe
     for (const item of request.input) {
       if (item.type === "message") {
         items.push({ kind: "message", role: item.role, text: contentText(item.content) });
-      } else if (item.type === "function_call") {
-        items.push({
-          kind: "call",
-          callId: item.call_id,
-          name: item.name,
-          arguments: item.arguments,
-        });
-      } else {
+      } else if (item.type === "function_call" || item.type === "custom_tool_call") {
+        const args = item.type === "function_call" ? item.arguments : item.input;
+        items.push({ kind: "call", callId: item.call_id, name: item.name, arguments: args });
+      } else if (item.type === "function_call_output" || item.type === "custom_tool_call_output") {
         items.push({ kind: "output", callId: item.call_id, output: contentText(item.output) });
       }
     }
   }
   checkPairing(items, "input");
-  return { items, toolNames: (request.tools ?? []).map((tool) => tool.name) };
+  return { items, toolNames: functionTools(request).map((tool) => tool.name) };
+}
+
+/** The request's function tools (the only ones the embedded model calls). */
+function functionTools(request: ResponsesRequest) {
+  return (request.tools ?? []).filter((tool) => tool.type === "function").map((tool) =>
+    FunctionToolSchema.parse(tool)
+  );
 }
 
 /**
@@ -193,7 +223,7 @@ function outputText(text: string): OutputText {
  */
 export function responseObject(answer: ResponsesAnswer, done: boolean): WireResponse {
   const { request, usage, digest } = answer;
-  const tools: OpenAI.Responses.FunctionTool[] = (request.tools ?? []).map((tool) => ({
+  const tools: OpenAI.Responses.FunctionTool[] = functionTools(request).map((tool) => ({
     type: "function",
     name: tool.name,
     description: tool.description ?? null,

@@ -10,6 +10,7 @@
  * | 1  | the request has no tools (a compaction request) | a summary in six sections: Goal, Decisions, Files touched, Work done, Work left, Errors |
  * | 2  | tool outputs follow the last user message | an answer about each output, in order: one starting `Error [SESSION_RESUME_INTERRUPTED]`: "was interrupted"; `Error`: "failed" + its first line; `Cancelled`: "was cancelled"; a first line saying denied / not approved / rejected: acknowledged, not retried; else the output quoted (at most 12 lines) |
  * | 3  | continue / retry / resume / again / finish, and the latest tool output of the whole conversation is an `Error [SESSION_RESUME_INTERRUPTED]` one | that call again: same name and arguments, new call id |
+ * | 3a | run / exec / execute and commands in backquotes, `exec_command` offered (Codex's shell) | one `exec_command {cmd}` per backquoted command, all in one response (parallel calls) |
  * | 3b | `Bash` is offered and the message quotes commands in backticks (run `echo hi`) | one `Bash {command, description}` per quoted command, all in one message (parallel calls) |
  * | 4  | "what did I ask / say", recall, or history (with no path in the message) | a numbered list of the earlier user messages |
  * | 5  | write / create / save and a path | `write_file {path, content}`, content = the quoted text; else the words between the verb and "to / into / in <path>", or after "with / containing"; "" when none |
@@ -37,7 +38,6 @@ import {
 import { TRANSCRIPT_HEADING } from "../compaction/mod.ts";
 import { oneLine } from "../text/mod.ts";
 import { INTERRUPTED_CODE } from "../history/mod.ts";
-import { bashCalls } from "./_bash.ts";
 
 /** How a synthesized output for an interrupted call starts. */
 const INTERRUPTED_PREFIX = `Error [${INTERRUPTED_CODE}]`;
@@ -51,6 +51,7 @@ const READ_WORDS = ["read", "open", "show", "cat", "view", "print"];
 const SEARCH_WORDS = ["search", "grep", "find"];
 const LIST_WORDS = ["list", "ls", "files", "dir", "directory", "folder"];
 const SLOW_WORDS = ["slow", "wait", "sleep", "long"];
+const RUN_WORDS = ["run", "exec", "execute"];
 const CONTINUE_WORDS = ["continue", "retry", "resume", "again", "finish"];
 /** Words after "in" that mean the workspace itself rather than a folder name. */
 const HERE_WORDS = [
@@ -106,7 +107,14 @@ export function decideReply(request: ConversationRequest): Reply {
       return { kind: "calls", calls: [{ name: retry.name, arguments: retry.arguments }] };
     }
   }
-  const bash = bashCalls(message, toolNames);
+  const commands = backquoted(message);
+  if (commands.length > 0 && has(RUN_WORDS) && offers("exec_command")) {
+    return {
+      kind: "calls",
+      calls: commands.map((cmd) => ({ name: "exec_command", arguments: JSON.stringify({ cmd }) })),
+    };
+  }
+  const bash = bashCalls(commands, toolNames);
   if (bash) return bash;
   if (
     /\bwhat did i (ask|say|write|type)\b/i.test(message) || has(["recall"]) ||
@@ -148,6 +156,24 @@ export function decideReply(request: ConversationRequest): Reply {
     });
   }
   return { kind: "text", text: plainAnswer(items, message) };
+}
+
+/** The commands a message quotes in backticks, in order: `run \`ls\` and \`pwd\`` gives ls, pwd. */
+function backquoted(message: string): string[] {
+  return [...message.matchAll(/`([^`]+)`/g)].map((match) => match[1]!.trim())
+    .filter((command) => command !== "");
+}
+
+/** Claude Code's shell tool: one call per command the message quotes in backticks. */
+function bashCalls(commands: string[], toolNames: readonly string[]): Reply | undefined {
+  if (!toolNames.includes("Bash") || commands.length === 0) return undefined;
+  return {
+    kind: "calls",
+    calls: commands.map((command) => ({
+      name: "Bash",
+      arguments: JSON.stringify({ command, description: `Run ${gist(command, 40)}` }),
+    })),
+  };
 }
 
 function call(name: string, args: Record<string, unknown>): Reply {

@@ -14,9 +14,15 @@ import {
   ForeignSessionError,
   type ForeignSource,
   foreignSource,
+  readCodexInstructions,
   type SourceOptions,
 } from "../formats/mod.ts";
-import { makeRecord, responseItemRecord, type SessionMeta } from "../record/mod.ts";
+import {
+  makeRecord,
+  type ResponseItem,
+  responseItemRecord,
+  type SessionMeta,
+} from "../record/mod.ts";
 import { resumeForeignFile } from "../resume/mod.ts";
 import {
   AmbiguousSessionError,
@@ -72,7 +78,8 @@ export async function importSession(
 ): Promise<ImportedSession> {
   const format = await foreignFormatOf(path);
   const resumed = await resumeForeignFile(path, format);
-  const { meta, history } = resumed;
+  const { meta } = resumed;
+  const history = await withInstructions(path, format, resumed.history);
   const policy = resumed.lastTurn?.policy ?? meta.policy;
   const model = resumed.lastTurn?.model ?? meta.model;
   const source = { format, path: resolve(path), sessionId: resumed.sourceSessionId };
@@ -106,6 +113,20 @@ export async function importSession(
     dropped: resumed.droppedItems.length,
     problems: resumed.problems.length,
   };
+}
+
+/**
+ * A Codex session's history with Codex's base instructions (its `session_meta`) as the first
+ * system message: what Codex sent first in every request, turnlog sends too.
+ */
+async function withInstructions(
+  path: string,
+  format: ForeignFormat,
+  history: ResponseItem[],
+): Promise<ResponseItem[]> {
+  const instructions = format === "codex" ? await readCodexInstructions(path) : null;
+  if (instructions === null) return history;
+  return [{ type: "message", role: "system", content: instructions }, ...history];
 }
 
 async function foreignFormatOf(path: string): Promise<ForeignFormat> {

@@ -21,6 +21,8 @@ export interface CodexCall {
   end: number;
   piece: number | null;
   timestamp: string | undefined;
+  /** The record's `ordinal` (Codex 0.169 numbers every record of a paginated rollout). */
+  ordinal: number | undefined;
 }
 
 /** An output no waiting call claims. */
@@ -78,6 +80,7 @@ export async function analyzeCodex(path: string, sizeBytes: number): Promise<Cod
         end: item.line.end,
         piece: item.line.piece,
         timestamp: str(value, "timestamp"),
+        ordinal: typeof value.ordinal === "number" ? value.ordinal : undefined,
       });
     } else if (OUTPUTS.has(itemType)) {
       const callId = str(payload, "call_id")!;

@@ -9,6 +9,7 @@ import { checkSessionId, idTime, prefixTimeRange } from "../../record/_ids.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
 import type { ForeignListing, FoundSession, ListedForeignSession, ListOptions } from "../_find.ts";
 import { dirEntries, previewLine, scanHead } from "../_head.ts";
+import { isInjectedContext } from "./_items.ts";
 import { obj, str } from "../_line.ts";
 
 const ROLLOUT = /^rollout-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})-(.+)\.jsonl$/;
@@ -135,7 +136,7 @@ export async function previewCodexSession(session: FoundSession): Promise<Listed
         "\n",
       );
       // Injected context (environment, instructions) is not the user's prompt.
-      if (!text.startsWith("<") && !text.startsWith("# AGENTS.md")) fallback ??= text;
+      if (!isInjectedContext(text)) fallback ??= text;
     }
     return preview !== null && model !== null;
   });
@@ -148,6 +149,25 @@ export async function previewCodexSession(session: FoundSession): Promise<Listed
     gitBranch,
     model,
   };
+}
+
+/**
+ * Codex's base instructions, from the rollout's `session_meta` (its first record):
+ * `base_instructions.text` (0.1xx), else `instructions` (older); null when it has none. Codex
+ * sends them first in every request. Reads the head only.
+ */
+export async function readCodexInstructions(path: string): Promise<string | null> {
+  let found: string | null = null;
+  await scanHead(path, (value) => {
+    if (str(value, "type") !== "session_meta") return false;
+    const payload = obj(value, "payload") ?? {};
+    const base = obj(payload, "base_instructions");
+    const text = (base && str(base, "text")) ?? str(payload, "base_instructions") ??
+      str(payload, "instructions");
+    if (text !== undefined && text.length > 0) found = text;
+    return true;
+  });
+  return found;
 }
 
 /** Lists the newest rollouts with a preview each, reading only the listed files' heads. */

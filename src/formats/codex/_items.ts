@@ -93,6 +93,17 @@ export function outputFailed(output: unknown, text: string): boolean | undefined
   return match ? Number(match[1]) !== 0 : undefined;
 }
 
+const WRAPPED_CONTEXT = /^<([a-z_]+)>[\s\S]*<\/\1>\s*$/;
+
+/**
+ * Whether a user message is context Codex injected rather than the user's words: a block
+ * wholly wrapped in one tag (`<environment_context>`, `<user_instructions>`, ...) or the
+ * `# AGENTS.md instructions` Codex sends as a user message.
+ */
+export function isInjectedContext(text: string): boolean {
+  return text.startsWith("# AGENTS.md") || WRAPPED_CONTEXT.test(text);
+}
+
 function mapRole(role: string | undefined): "system" | "user" | "assistant" | undefined {
   if (role === "developer" || role === "system") return "system";
   if (role === "user" || role === "assistant") return role;
@@ -111,8 +122,10 @@ function mapMessage(payload: Json): MappedItem {
     };
   }
   const content = contentText(payload.content, ignored);
+  // Injected context is what it is to the model: instructions, not a prompt.
+  const said = role === "user" && isInjectedContext(content) ? "system" : role;
   return {
-    items: [{ type: "message", role, content }],
+    items: [{ type: "message", role: said, content }],
     ignored,
     fromModel: role === "assistant",
   };
@@ -179,8 +192,8 @@ function mapOutput(payload: Json, type: string, calls: CallContext): MappedItem 
 }
 
 /**
- * Maps one `response_item` payload. Developer messages become `system` messages (what they
- * are to the model); `custom_tool_call` (such as `apply_patch`) and `local_shell_call` become
+ * Maps one `response_item` payload. Developer messages and the context Codex injects as user
+ * messages become `system` messages (what they are to the model); `custom_tool_call` (such as `apply_patch`) and `local_shell_call` become
  * function calls; reasoning, web searches, snapshots and encrypted compaction items are
  * counted, not kept.
  */

@@ -50,6 +50,9 @@ const ABSORBED_EVENTS = new Set([
   "context_compacted",
   "exec_command_end",
   "patch_apply_end",
+  // Codex 0.169: display copies of history items, and the settings turn_context also holds.
+  "item_completed",
+  "thread_settings_applied",
 ]);
 
 const usageOf = (value: Json | undefined) => ({
@@ -92,6 +95,8 @@ class CodexRead {
   lines = 0;
   sawTasks = false;
   #lastTotal = "";
+  /** A `token_usage_record` counted a response whose `token_count` event has not come yet. */
+  #recordedUsage = false;
   #lastContextTokens = 0;
   /** A user message item came since the last `user_message` event (its display copy). */
   #userItemPending = false;
@@ -117,6 +122,11 @@ class CodexRead {
         return this.#event(payload, span);
       case "compacted":
         return this.#compacted(payload, span);
+      case "token_usage_record":
+        return this.#tokenUsageRecord(payload);
+      case "world_state":
+        // Codex 0.169's snapshot of the environment its injected messages already tell.
+        return;
       case undefined:
         this.problem(span, "unknown_type", 'a JSON object without a "type": not a Codex record');
         return;
@@ -200,9 +210,7 @@ class CodexRead {
       if (item.type === "function_call") this.#calls.set(item.callId, item.name);
       if (item.type === "message" && item.role === "user") {
         this.#userItemPending = true;
-        if (!item.content.startsWith("<") && !item.content.startsWith("# AGENTS.md")) {
-          this.firstUserItem ??= item.content;
-        }
+        this.firstUserItem ??= item.content;
       }
       entries.push(recordEntry(span, makeRecord("response_item", item, this.#now())));
       this.#historyLength++;
@@ -284,14 +292,34 @@ class CodexRead {
     return new Date(this.turns.clock);
   }
 
+  /**
+   * A `token_count` event: the usage of the response just made, counted unless a
+   * `token_usage_record` (Codex 0.169) already counted it, or the same totals came before.
+   */
   #tokenCount(payload: Json): void {
     const info = obj(payload, "info");
     if (!info) return;
     const total = usageOf(obj(info, "total_token_usage"));
     const key = `${total.input}/${total.output}/${total.total}`;
-    if (key === this.#lastTotal) return;
+    const recorded = this.#recordedUsage;
+    this.#recordedUsage = false;
+    if (key === this.#lastTotal || recorded) return;
     this.#lastTotal = key;
-    const last = usageOf(obj(info, "last_token_usage") ?? obj(info, "total_token_usage"));
+    this.#addTokens(usageOf(obj(info, "last_token_usage") ?? obj(info, "total_token_usage")));
+  }
+
+  /**
+   * A `token_usage_record` (Codex 0.169): one response's usage, written at once, also for a
+   * turn killed before its `token_count` event; its `thread_token_usage` is Codex's own total.
+   */
+  #tokenUsageRecord(payload: Json): void {
+    const usage = obj(payload, "usage");
+    if (!usage) return;
+    this.#recordedUsage = true;
+    this.#addTokens(usageOf(usage));
+  }
+
+  #addTokens(last: ReturnType<typeof usageOf>): void {
     this.#lastContextTokens = last.total;
     const tokens = this.tokens ??= noTokens();
     tokens.input += last.input;

@@ -63,6 +63,8 @@ export async function planCodexRepair(path: string, sizeBytes: number): Promise<
     callLine: call.line,
     text: JSON.stringify({
       timestamp: call.timestamp,
+      // Where the file's records are numbered, Codex 0.169 refuses a last record without one.
+      ...(call.ordinal === undefined ? {} : { ordinal: call.ordinal }),
       type: "response_item",
       payload: {
         type: call.type === "custom_tool_call" ? "custom_tool_call_output" : "function_call_output",
