@@ -9,6 +9,7 @@
 import { basename, dirname, join } from "node:path";
 import { assert, assertEquals } from "../_assert.ts";
 import { CORPUS, corpusFiles, corpusMissing } from "../_corpus.ts";
+import { needing } from "../_needs.ts";
 import { inspectSession } from "../../src/inspect/mod.ts";
 import { repairSession } from "../../src/repair/mod.ts";
 import type { CallEntry, InspectReport } from "../../src/inspect/mod.ts";
@@ -30,9 +31,9 @@ import {
 
 const client = installedRealClient(CLAUDE_CODE);
 const corpus = join(CORPUS, "claude", "projects");
-const hasCorpus = corpusMissing(corpus) === undefined;
-if (typeof client === "string") console.log(`claude_code_corpus_test: ignored: ${client}`);
-if (!hasCorpus) console.log(`claude_code_corpus_test: corpus part ignored: no ${corpus}`);
+const missingCorpus = corpusMissing(corpus);
+const hasCorpus = missingCorpus === undefined;
+const missingClient = typeof client === "string" ? client : undefined;
 
 const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
 const PROMPT = "say done";
@@ -142,8 +143,10 @@ const realClient = typeof client === "string" ? undefined : client;
 
 for (const [label, text] of Object.entries(SHAPES)) {
   Deno.test({
-    name: `Claude Code 2.1.328 resumes a generated file of ${label} as turnlog reads it`,
-    ignore: realClient === undefined,
+    ...needing(
+      `Claude Code 2.1.328 resumes a generated file of ${label} as turnlog reads it`,
+      missingClient,
+    ),
     sanitizeResources: false,
     sanitizeOps: false,
     async fn() {
@@ -155,8 +158,10 @@ for (const [label, text] of Object.entries(SHAPES)) {
 
 for (const session of await corpusSessions()) {
   Deno.test({
-    name: `Claude Code 2.1.328 resumes the corpus session ${session.name} as turnlog reads it`,
-    ignore: realClient === undefined,
+    ...needing(
+      `Claude Code 2.1.328 resumes the corpus session ${session.name} as turnlog reads it`,
+      missingClient,
+    ),
     sanitizeResources: false,
     sanitizeOps: false,
     async fn() {
@@ -167,8 +172,7 @@ for (const session of await corpusSessions()) {
 }
 
 Deno.test({
-  name: "claude_code_corpus_test: the corpus of real Claude Code sessions",
-  ignore: !hasCorpus,
+  ...needing("the corpus holds real Claude Code sessions with tool calls", missingCorpus),
   async fn() {
     assert((await corpusSessions()).length > 0, `no session with a tool call under ${corpus}`);
   },

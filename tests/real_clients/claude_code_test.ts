@@ -8,6 +8,7 @@
  * is sent as the file held it, never moved or replaced.
  */
 import { assert, assertEquals } from "../_assert.ts";
+import { needing } from "../_needs.ts";
 import { byteString, sidecarPayloadLines, splitLines } from "../_inspect_fixtures.ts";
 import { inspectSession } from "../../src/inspect/mod.ts";
 import { isEmptyPlan, repairSession } from "../../src/repair/mod.ts";
@@ -26,8 +27,7 @@ import {
 } from "../../testing/real_clients/claude_code.ts";
 
 const client = installedRealClient(CLAUDE_CODE);
-const ignore = typeof client === "string";
-if (ignore) console.log(`claude_code_test: ignored: ${client}`);
+const missing = typeof client === "string" ? client : undefined;
 
 const SLOW = "echo waiting; sleep 60; echo woke";
 const CLAUDE_INTERRUPTED = "[Tool call interrupted";
@@ -35,8 +35,7 @@ const CLAUDE_INTERRUPTED = "[Tool call interrupted";
 /** A test with a fresh home for the real Claude Code. */
 function realTest(name: string, fn: (home: ClaudeHome) => Promise<void>): void {
   Deno.test({
-    name,
-    ignore,
+    ...needing(name, missing),
     sanitizeResources: false,
     sanitizeOps: false,
     async fn() {
