@@ -8,14 +8,18 @@ import { fileURLToPath } from "node:url";
 /** The corpus folder (`../shared/corpus/` from the repository). */
 export const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
 
-/** Whether the corpus folder is there. */
-export async function corpusPresent(path = CORPUS): Promise<boolean> {
+/** What a corpus test lacks: the corpus folder at `path`, when it is not there; else undefined. */
+export function corpusMissing(path: string = CORPUS): string | undefined {
   try {
-    return (await Deno.stat(path)).isDirectory;
+    if (Deno.statSync(path).isDirectory) return undefined;
   } catch {
-    return false;
+    // Not there: said below.
   }
+  return `no corpus at ${path} (the shared folder beside the repository)`;
 }
+
+/** What the corpus tests lack here (see {@linkcode corpusMissing}). */
+export const CORPUS_MISSING: string | undefined = corpusMissing();
 
 /** The `.jsonl` files under `dir`, sorted by name, folders first-walked in order. */
 export async function* corpusFiles(dir: string): AsyncGenerator<string> {

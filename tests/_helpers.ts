@@ -81,3 +81,17 @@ export function finished(runId: string, rounds = 1): SessionRecord {
 export async function fileLines(path: string): Promise<string[]> {
   return (await Deno.readTextFile(path)).split("\n").filter((line) => line.length > 0);
 }
+
+/**
+ * Runs `script` in a child Deno whose `globalThis.gc` can be called (a heap measured after a
+ * collection is the live heap), and gives back the JSON it printed.
+ */
+export async function evalWithGc(script: string): Promise<Record<string, unknown>> {
+  const ran = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--v8-flags=--expose-gc", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!ran.success) throw new Error(new TextDecoder().decode(ran.stderr));
+  return JSON.parse(new TextDecoder().decode(ran.stdout));
+}

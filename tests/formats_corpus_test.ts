@@ -23,7 +23,8 @@ import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { SessionFileError } from "../src/record/mod.ts";
 import { run as runInspect } from "../cli/inspect.ts";
 
-import { CORPUS, corpusFiles, corpusPresent } from "./_corpus.ts";
+import { CORPUS, CORPUS_MISSING, corpusFiles } from "./_corpus.ts";
+import { needing } from "./_needs.ts";
 /** The format a corpus file is in, from the folder it was filed under. */
 const expectedFormat = (path: string): SessionFormat =>
   relative(CORPUS, path).startsWith("codex/") ? "codex" : "claude-code";
@@ -61,93 +62,96 @@ async function naiveCalls(path: string, format: SessionFormat): Promise<Map<stri
   return calls;
 }
 
-Deno.test("readForeignSession() reads every file of the shared corpus", async (t) => {
-  if (!(await corpusPresent())) {
-    console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
-    return;
-  }
-  const findings: string[] = [];
-  let count = 0;
-  for await (const path of corpusFiles(CORPUS)) {
-    count++;
-    const name = relative(CORPUS, path);
-    await t.step(name, async () => {
-      const format = expectedFormat(path);
-      const detected = await detectFormat(path);
-      assertEquals(detected.format, format, `${name}: ${JSON.stringify(detected)}`);
-      const { entries, records, facts } = await collectSession(path, format);
-      assertEquals(facts.format, format);
-      // Every call on the active branch is a record; every other call is on a line off it.
-      const calls = await naiveCalls(path, format);
-      const branchCalls = new Set<string>();
-      for (const record of records) {
-        if (record.type === "response_item" && record.payload.type === "function_call") {
-          branchCalls.add(record.payload.callId);
+Deno.test({
+  ...needing("readForeignSession() reads every file of the shared corpus", CORPUS_MISSING),
+  fn: async (t) => {
+    const findings: string[] = [];
+    let count = 0;
+    for await (const path of corpusFiles(CORPUS)) {
+      count++;
+      const name = relative(CORPUS, path);
+      await t.step(name, async () => {
+        const format = expectedFormat(path);
+        const detected = await detectFormat(path);
+        assertEquals(detected.format, format, `${name}: ${JSON.stringify(detected)}`);
+        const { entries, records, facts } = await collectSession(path, format);
+        assertEquals(facts.format, format);
+        // Every call on the active branch is a record; every other call is on a line off it.
+        const calls = await naiveCalls(path, format);
+        const branchCalls = new Set<string>();
+        for (const record of records) {
+          if (record.type === "response_item" && record.payload.type === "function_call") {
+            branchCalls.add(record.payload.callId);
+          }
         }
-      }
-      const recordLines = new Set(entries.filter((e) => e.record).map((e) => e.line));
-      for (const [id, lines] of calls) {
-        if (branchCalls.has(id)) continue;
-        assert(
-          lines.every((line) => !recordLines.has(line)),
-          `${name}: call ${id} on an active line is missing`,
+        const recordLines = new Set(entries.filter((e) => e.record).map((e) => e.line));
+        for (const [id, lines] of calls) {
+          if (branchCalls.has(id)) continue;
+          assert(
+            lines.every((line) => !recordLines.has(line)),
+            `${name}: call ${id} on an active line is missing`,
+          );
+        }
+        for (const id of branchCalls) {
+          assert(calls.has(id), `${name}: call ${id} is not in the file`);
+        }
+        // The inspector's per-turn counts add up to the calls on the branch.
+        const report = segment(path, entries);
+        const counted = report.turns.reduce((sum, turn) => sum + turn.counts.function_call, 0) +
+          report.header.counts.function_call;
+        assertEquals(
+          counted,
+          records.filter((r) => r.type === "response_item" && r.payload.type === "function_call")
+            .length,
         );
-      }
-      for (const id of branchCalls) assert(calls.has(id), `${name}: call ${id} is not in the file`);
-      // The inspector's per-turn counts add up to the calls on the branch.
-      const report = segment(path, entries);
-      const counted = report.turns.reduce((sum, turn) => sum + turn.counts.function_call, 0) +
-        report.header.counts.function_call;
-      assertEquals(
-        counted,
-        records.filter((r) => r.type === "response_item" && r.payload.type === "function_call")
-          .length,
-      );
-      // A resume of the records pairs every call.
-      const resumed = resumedHistory(records);
-      assert(paired(resumed.history), `${name}: unpaired history`);
-      const offBranch = [...calls.keys()].filter((id) => !branchCalls.has(id)).length;
-      const notes = [
-        facts.state !== "records" ? facts.state : "",
-        report.problems.length
-          ? `${report.problems.length} problems (${
-            [...new Set(report.problems.map((p) => p.kind))].join(", ")
-          })`
-          : "",
-        report.orphanCalls.length
-          ? `orphan calls at lines ${report.orphanCalls.map((o) => o.line).join(", ")}`
-          : "",
-        facts.forks.length
-          ? `forks ${
-            facts.forks.map((f) => `${f.kind}@${f.fromLine}:${f.firstLine}-${f.lastLine}`).join(" ")
-          }`
-          : "",
-        offBranch ? `${offBranch} calls off the branch` : "",
-        facts.claudeCode?.cycleLine ? `cycle at line ${facts.claudeCode.cycleLine}` : "",
-        facts.claudeCode?.danglingParentLine
-          ? `dangling parent at line ${facts.claudeCode.danglingParentLine}`
-          : "",
-        facts.claudeCode?.supersededLines
-          ? `${facts.claudeCode.supersededLines} replayed lines`
-          : "",
-        facts.claudeCode?.sideLines ? `${facts.claudeCode.sideLines} side lines` : "",
-        facts.claudeCode?.compactions ? `${facts.claudeCode.compactions} compactions` : "",
-        facts.subagents.length ? `${facts.subagents.length} subagents` : "",
-        resumed.synthesized.length
-          ? `${resumed.synthesized.length} outputs resume would synthesize`
-          : "",
-        resumed.dropped.length ? `${resumed.dropped.length} outputs resume would drop` : "",
-      ].filter((note) => note !== "");
-      findings.push(
-        `${basename(path).slice(0, 44).padEnd(44)} ${format.padEnd(11)} turns ${
-          String(facts.turns).padStart(2)
-        }  calls ${String(branchCalls.size).padStart(3)}${
-          notes.length ? "  " + notes.join("; ") : ""
-        }`,
-      );
-    });
-  }
-  console.log(`corpus: ${count} files read from ${CORPUS}\n${findings.join("\n")}`);
+        // A resume of the records pairs every call.
+        const resumed = resumedHistory(records);
+        assert(paired(resumed.history), `${name}: unpaired history`);
+        const offBranch = [...calls.keys()].filter((id) => !branchCalls.has(id)).length;
+        const notes = [
+          facts.state !== "records" ? facts.state : "",
+          report.problems.length
+            ? `${report.problems.length} problems (${
+              [...new Set(report.problems.map((p) => p.kind))].join(", ")
+            })`
+            : "",
+          report.orphanCalls.length
+            ? `orphan calls at lines ${report.orphanCalls.map((o) => o.line).join(", ")}`
+            : "",
+          facts.forks.length
+            ? `forks ${
+              facts.forks.map((f) => `${f.kind}@${f.fromLine}:${f.firstLine}-${f.lastLine}`).join(
+                " ",
+              )
+            }`
+            : "",
+          offBranch ? `${offBranch} calls off the branch` : "",
+          facts.claudeCode?.cycleLine ? `cycle at line ${facts.claudeCode.cycleLine}` : "",
+          facts.claudeCode?.danglingParentLine
+            ? `dangling parent at line ${facts.claudeCode.danglingParentLine}`
+            : "",
+          facts.claudeCode?.supersededLines
+            ? `${facts.claudeCode.supersededLines} replayed lines`
+            : "",
+          facts.claudeCode?.sideLines ? `${facts.claudeCode.sideLines} side lines` : "",
+          facts.claudeCode?.compactions ? `${facts.claudeCode.compactions} compactions` : "",
+          facts.subagents.length ? `${facts.subagents.length} subagents` : "",
+          resumed.synthesized.length
+            ? `${resumed.synthesized.length} outputs resume would synthesize`
+            : "",
+          resumed.dropped.length ? `${resumed.dropped.length} outputs resume would drop` : "",
+        ].filter((note) => note !== "");
+        findings.push(
+          `${basename(path).slice(0, 44).padEnd(44)} ${format.padEnd(11)} turns ${
+            String(facts.turns).padStart(2)
+          }  calls ${String(branchCalls.size).padStart(3)}${
+            notes.length ? "  " + notes.join("; ") : ""
+          }`,
+        );
+      });
+    }
+    console.log(`corpus: ${count} files read from ${CORPUS}\n${findings.join("\n")}`);
+  },
 });
 
 const CLI = fileURLToPath(new URL("../cli/inspect.ts", import.meta.url));
@@ -179,117 +183,127 @@ async function fingerprint(path: string) {
   return { bytes: await Deno.readFile(path), mtime: (await Deno.stat(path)).mtime?.getTime() };
 }
 
-Deno.test("cli/inspect.ts, then import and resume, on every file of the shared corpus", async () => {
-  if (!(await corpusPresent())) {
-    console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
-    return;
-  }
-  const paths = await Array.fromAsync(corpusFiles(CORPUS));
-  for (const path of paths) {
-    const name = relative(CORPUS, path);
-    const { records } = await collectSession(path);
-    const calls = records.filter((r) =>
-      r.type === "response_item" && r.payload.type === "function_call"
-    ).length;
-    for (const args of [[path], ["--json", path], ["--json", "--entries", path]]) {
-      const ran = await inspectInProcess(args);
-      const all = ran.stdout + ran.stderr;
-      assert(!/\n\s+at .*(file|ext):/.test(all) && !/Uncaught/.test(all), `${name}: ${all}`);
-      assert(
-        ran.code === 0 || ran.code === 1,
-        `${name} ${args[0]}: exit ${ran.code} ${ran.stderr}`,
-      );
-      if (args[0] !== "--json") continue;
-      const report = InspectReportSchema.parse(JSON.parse(ran.stdout));
-      assertEquals(report.session.format, expectedFormat(path), name);
-      assertEquals(ran.code, report.healthy ? 0 : 1, name);
-      if (!report.healthy) {
-        assert(report.problems.length + report.orphanCalls.length > 0, name);
+Deno.test({
+  ...needing(
+    "cli/inspect.ts, then import and resume, on every file of the shared corpus",
+    CORPUS_MISSING,
+  ),
+  fn: async () => {
+    const paths = await Array.fromAsync(corpusFiles(CORPUS));
+    for (const path of paths) {
+      const name = relative(CORPUS, path);
+      const { records } = await collectSession(path);
+      const calls = records.filter((r) =>
+        r.type === "response_item" && r.payload.type === "function_call"
+      ).length;
+      for (const args of [[path], ["--json", path], ["--json", "--entries", path]]) {
+        const ran = await inspectInProcess(args);
+        const all = ran.stdout + ran.stderr;
+        assert(!/\n\s+at .*(file|ext):/.test(all) && !/Uncaught/.test(all), `${name}: ${all}`);
+        assert(
+          ran.code === 0 || ran.code === 1,
+          `${name} ${args[0]}: exit ${ran.code} ${ran.stderr}`,
+        );
+        if (args[0] !== "--json") continue;
+        const report = InspectReportSchema.parse(JSON.parse(ran.stdout));
+        assertEquals(report.session.format, expectedFormat(path), name);
+        assertEquals(ran.code, report.healthy ? 0 : 1, name);
+        if (!report.healthy) {
+          assert(report.problems.length + report.orphanCalls.length > 0, name);
+        }
+        const counted = report.turns.reduce((sum, turn) => sum + turn.counts.function_call, 0) +
+          report.header.counts.function_call;
+        assertEquals(counted, calls, `${name}: per-turn calls`);
       }
-      const counted = report.turns.reduce((sum, turn) => sum + turn.counts.function_call, 0) +
-        report.header.counts.function_call;
-      assertEquals(counted, calls, `${name}: per-turn calls`);
     }
-  }
-  // A child process as a user runs it, once per format.
-  for (const dir of ["codex", "claude/projects"]) {
-    const path = paths.find((p) => relative(CORPUS, p).startsWith(dir))!;
-    const ran = await inspectCli([path]);
-    assert(ran.code === 0 || ran.code === 1, ran.stderr);
-    assert(ran.stdout.startsWith("Session "), ran.stdout);
-  }
-  await using h = await harness();
-  for (const path of paths) {
-    const name = relative(CORPUS, path);
-    const before = await fingerprint(path);
-    const { facts } = await collectSession(path);
-    if (facts.state !== "records") {
-      await assertRejects(() => importSession(path, { root: h.sessionsDir }), SessionFileError);
-      continue;
+    // A child process as a user runs it, once per format.
+    for (const dir of ["codex", "claude/projects"]) {
+      const path = paths.find((p) => relative(CORPUS, p).startsWith(dir))!;
+      const ran = await inspectCli([path]);
+      assert(ran.code === 0 || ran.code === 1, ran.stderr);
+      assert(ran.stdout.startsWith("Session "), ran.stdout);
     }
-    const imported = await importSession(path, { root: h.sessionsDir });
-    for (const wireApi of ["responses", "chat"] as const) {
-      const sent = h.sent.length;
-      const events = await h.turn("what have we done so far?", {
-        sessionId: imported.sessionId,
-        model: h.model.model,
-        wireApi,
-      });
-      eventOf(events, "run_succeeded");
-      // The first request of the turn carries the whole imported history, every call paired.
-      assert(pairedCallCount(h.sent[sent]) >= imported.calls, `${name} (${wireApi})`);
-      assertEquals(Array.isArray(h.sent[sent].input), wireApi === "responses");
+    await using h = await harness();
+    for (const path of paths) {
+      const name = relative(CORPUS, path);
+      const before = await fingerprint(path);
+      const { facts } = await collectSession(path);
+      if (facts.state !== "records") {
+        await assertRejects(() => importSession(path, { root: h.sessionsDir }), SessionFileError);
+        continue;
+      }
+      const imported = await importSession(path, { root: h.sessionsDir });
+      for (const wireApi of ["responses", "chat"] as const) {
+        const sent = h.sent.length;
+        const events = await h.turn("what have we done so far?", {
+          sessionId: imported.sessionId,
+          model: h.model.model,
+          wireApi,
+        });
+        eventOf(events, "run_succeeded");
+        // The first request of the turn carries the whole imported history, every call paired.
+        assert(pairedCallCount(h.sent[sent]) >= imported.calls, `${name} (${wireApi})`);
+        assertEquals(Array.isArray(h.sent[sent].input), wireApi === "responses");
+      }
+      assertEquals(await fingerprint(path), before, `${name} was written`);
     }
-    assertEquals(await fingerprint(path), before, `${name} was written`);
-  }
+  },
 });
 
-Deno.test("listing and lookup work on the corpus's Claude Code projects folder and a Codex tree of its rollouts", async () => {
-  if (!(await corpusPresent())) {
-    console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
-    return;
-  }
-  const projects = join(CORPUS, "claude", "projects");
-  const listing = await listClaudeSessions(projects, { limit: 1000 });
-  assert(listing.sessions.length > 0);
-  for (const session of listing.sessions) {
-    assert(!session.id.startsWith("agent-") && session.sizeBytes > 0, session.path);
-    assertEquals((await findClaudeSession(projects, session.id)).path, session.path);
-  }
-  const listed = await inspectInProcess(["--list", "--limit", "1000", "--sessions-dir", projects]);
-  assertEquals(listed.code, 0, listed.stderr);
-  assertEquals(
-    listed.stdout.split("\n").filter((line) => /^[0-9a-f]{8}/.test(line)).length,
-    listing.sessions.length,
-  );
-  const first = listing.sessions[0]!;
-  const shown = await inspectInProcess(["--sessions-dir", projects, first.id.slice(0, 8)]);
-  assert(shown.stdout.startsWith(`Session ${first.id}`), shown.stdout + shown.stderr);
-  // Codex keeps rollouts in day folders: a tree of the corpus's rollouts, in a temp folder.
-  await using tree = await tempDir();
-  const rollouts = (await Array.fromAsync(corpusFiles(join(CORPUS, "codex"))))
-    .filter((path) => basename(path).startsWith("rollout-"));
-  for (const path of rollouts) {
-    const day = basename(path).slice(8, 18).replaceAll("-", "/");
-    await Deno.mkdir(join(tree.path, day), { recursive: true });
-    await Deno.copyFile(path, join(tree.path, day, basename(path)));
-  }
-  const codex = await listCodexSessions(tree.path, { limit: 1000 });
-  assertEquals(codex.sessions.length, rollouts.length);
-  for (const session of codex.sessions) {
+Deno.test({
+  ...needing(
+    "listing and lookup work on the corpus's Claude Code projects folder and a Codex tree of its rollouts",
+    CORPUS_MISSING,
+  ),
+  fn: async () => {
+    const projects = join(CORPUS, "claude", "projects");
+    const listing = await listClaudeSessions(projects, { limit: 1000 });
+    assert(listing.sessions.length > 0);
+    for (const session of listing.sessions) {
+      assert(!session.id.startsWith("agent-") && session.sizeBytes > 0, session.path);
+      assertEquals((await findClaudeSession(projects, session.id)).path, session.path);
+    }
+    const listed = await inspectInProcess([
+      "--list",
+      "--limit",
+      "1000",
+      "--sessions-dir",
+      projects,
+    ]);
+    assertEquals(listed.code, 0, listed.stderr);
     assertEquals(
-      basename((await findCodexSession(tree.path, session.id)).path),
-      basename(session.path),
+      listed.stdout.split("\n").filter((line) => /^[0-9a-f]{8}/.test(line)).length,
+      listing.sessions.length,
     );
-  }
-  const byPrefix = await inspectInProcess([
-    "--json",
-    "--sessions-dir",
-    tree.path,
-    codex.sessions[0]!.id.slice(0, 13),
-  ]);
-  assertEquals(
-    InspectReportSchema.parse(JSON.parse(byPrefix.stdout)).session.id,
-    codex.sessions[0]!.id,
-  );
+    const first = listing.sessions[0]!;
+    const shown = await inspectInProcess(["--sessions-dir", projects, first.id.slice(0, 8)]);
+    assert(shown.stdout.startsWith(`Session ${first.id}`), shown.stdout + shown.stderr);
+    // Codex keeps rollouts in day folders: a tree of the corpus's rollouts, in a temp folder.
+    await using tree = await tempDir();
+    const rollouts = (await Array.fromAsync(corpusFiles(join(CORPUS, "codex"))))
+      .filter((path) => basename(path).startsWith("rollout-"));
+    for (const path of rollouts) {
+      const day = basename(path).slice(8, 18).replaceAll("-", "/");
+      await Deno.mkdir(join(tree.path, day), { recursive: true });
+      await Deno.copyFile(path, join(tree.path, day, basename(path)));
+    }
+    const codex = await listCodexSessions(tree.path, { limit: 1000 });
+    assertEquals(codex.sessions.length, rollouts.length);
+    for (const session of codex.sessions) {
+      assertEquals(
+        basename((await findCodexSession(tree.path, session.id)).path),
+        basename(session.path),
+      );
+    }
+    const byPrefix = await inspectInProcess([
+      "--json",
+      "--sessions-dir",
+      tree.path,
+      codex.sessions[0]!.id.slice(0, 13),
+    ]);
+    assertEquals(
+      InspectReportSchema.parse(JSON.parse(byPrefix.stdout)).session.id,
+      codex.sessions[0]!.id,
+    );
+  },
 });

@@ -9,16 +9,14 @@ import { renderSessionPage } from "../src/html/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { runKilledTurn } from "../testing/killed_turn.ts";
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
+import { needing } from "./_needs.ts";
 
 /** Screenshots and pages are kept here (git-ignored) for a person to look at. */
 const OUT = resolve(import.meta.dirname ?? ".", "out", "html_browser");
 const PHONE = { width: 390, height: 844 };
-const SKIP = !hasChromium();
-if (SKIP) {
-  console.log(
-    `html_browser_test: SKIPPED, no Chromium at ${chromiumPath()} (apt-get install chromium, or set TURNLOG_CHROMIUM)`,
-  );
-}
+const NO_CHROMIUM = hasChromium()
+  ? undefined
+  : `no Chromium at ${chromiumPath()} (apt-get install chromium, or set TURNLOG_CHROMIUM)`;
 
 /** What every page must be: nothing ran from the session, nothing fetched, nothing failed. */
 async function assertClean(opened: OpenedPage, allowed: string[]) {
@@ -40,8 +38,10 @@ async function assertPhoneDark(opened: OpenedPage) {
 }
 
 Deno.test({
-  name: "renderSessionPage() in Chromium: runtime, damaged and example sessions, from files",
-  ignore: SKIP,
+  ...needing(
+    "renderSessionPage() in Chromium: runtime, damaged and example sessions, from files",
+    NO_CHROMIUM,
+  ),
   async fn(t) {
     await Deno.mkdir(OUT, { recursive: true });
     await using browser = await startBrowser();

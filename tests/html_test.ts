@@ -15,6 +15,7 @@ import {
   sessionPageStream,
 } from "../src/html/mod.ts";
 import { type InspectReport, inspectSession } from "../src/inspect/mod.ts";
+import { claudeForks, writeClaudeProject } from "../testing/formats/claude_fixtures.ts";
 import { listSessions } from "../src/store/mod.ts";
 import { historySizePerTurn } from "../src/charts/mod.ts";
 import { collectRecords } from "../src/history/mod.ts";
@@ -266,36 +267,48 @@ Deno.test("historySizeFromReport() equals historySizePerTurn() over the file's r
   assertStrictEquals(historySizeFromReport(bare).exact, false);
 });
 
-Deno.test("renderSessionPage() shows forks and subagents when the report lists them", async () => {
+Deno.test("renderSessionPage() shows the forks and subagents a real report lists, each in its turn", async () => {
   await using dir = await tempDir();
-  const { report } = await storyReport(dir.path);
-  // Read defensively: fields of other shapes (an older or newer report) are passed over.
-  const linked = {
-    ...report,
-    forks: [{ id: "fork-1", line: 6, turn: 1, title: `try <b>again</b>` }],
-    subagents: [{ sessionId: "sub-1", turn: 3, task: "look it up" }, { nothing: true }],
-  } as unknown as InspectReport;
-  const page = parsePage(
-    renderSessionPage(linked, { sessionHref: (id) => `/sessions/${encodeURIComponent(id)}` }),
-  );
-  const fork = page.querySelector("[data-turn='1'] [data-fork]")!;
-  assertStrictEquals(fork.getAttribute("data-fork"), "fork-1");
-  assertMatch(fork.textContent!, /fork fork-1 try <b>again<\/b>/);
-  assertStrictEquals(fork.querySelector("a")!.getAttribute("href"), "/sessions/fork-1");
-  // In its place in the turn: after the call whose output is line 6, before line 7.
-  assertStrictEquals(
-    page.querySelector("[data-turn='1'] .body")!.querySelectorAll(".entry")
-      .map((e) => e.getAttribute("id") ?? "link").join(","),
-    "line-3,line-4,line-5,link,line-7,line-8",
-  );
-  assertStrictEquals(
-    page.querySelector("[data-turn='3'] [data-subagent]")!.getAttribute("data-subagent"),
-    "sub-1",
-  );
-  assertEquals(attributes(page, "#findings [data-fork], #findings [data-subagent]", "data-fork"), [
-    "fork-1",
+  const sessionHref = (id: string) => `/sessions/${encodeURIComponent(id)}`;
+  const entryOrder = (page: ReturnType<typeof parsePage>, turn: number): (string | null)[] => {
+    const body = page.querySelector(`[data-turn='${turn}'] .body`)!;
+    return [...body.querySelectorAll(".entry, [data-fork], [data-subagent]")].map((e) =>
+      e.getAttribute("data-fork") ?? e.getAttribute("data-subagent") ?? e.getAttribute("id")
+    );
+  };
+  // A Claude Code transcript with a rewind and a local command: two forks off turn 1.
+  const path = `${dir.path}/forks.jsonl`;
+  await Deno.writeTextFile(path, claudeForks());
+  const forked = await inspectSession(path, { entries: true });
+  const forks = forked.forks.map((fork) => fork.id);
+  assertEquals(forked.forks.map((fork) => [fork.kind, fork.turn]), [["rewind", 1], [
+    "local_command",
+    1,
+  ]]);
+  const page = parsePage(renderSessionPage(forked, { sessionHref }));
+  assertEquals(attributes(page, "#findings [data-fork]", "data-fork"), forks);
+  // In their places in turn 1: after its last entry (line 8), in line order.
+  assertEquals(entryOrder(page, 1).slice(-2), forks);
+  const link = page.querySelector(`[data-turn='1'] [data-fork='${forks[0]}']`)!;
+  assertMatch(link.textContent!, /a rewind \(another prompt\): 2 messages on lines 9-10/);
+  assertStrictEquals(link.querySelector("a")!.getAttribute("href"), sessionHref(forks[0]!));
+  // A session that ran a Task: its subagent's transcript, and an old-style one beside it.
+  const project = await writeClaudeProject(dir.path);
+  const tasked = await inspectSession(project.session, { entries: true });
+  assertEquals(tasked.subagents.map((agent) => [agent.id, agent.turn]), [["a1b2c3d", 1], [
+    "0badc0de",
     null,
+  ]]);
+  const withAgents = parsePage(renderSessionPage(tasked, { sessionHref }));
+  assertEquals(attributes(withAgents, "#findings [data-subagent]", "data-subagent"), [
+    "a1b2c3d",
+    "0badc0de",
   ]);
+  // In turn 1 where the Task result names it (line 4): after the Task call (line 2, shown with
+  // its result), before the next entry (line 5).
+  const order = entryOrder(withAgents, 1);
+  const at = order.indexOf("a1b2c3d");
+  assertEquals(order.slice(at - 1, at + 2), ["line-2", "a1b2c3d", "line-5"]);
 });
 
 Deno.test("renderSessionList() lists sessions newest first, each linking to /sessions/<id>", async () => {

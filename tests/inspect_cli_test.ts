@@ -1,4 +1,5 @@
 import { InspectReportSchema, SessionListingSchema } from "../src/inspect/schemas.ts";
+import { needing } from "./_needs.ts";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { RUN_BASE, tempDir } from "./_helpers.ts";
 import { joinLines, makeStory, replaceLine, splitLines } from "./_inspect_fixtures.ts";
@@ -192,8 +193,10 @@ Deno.test("cli: --repair is a dry run (exit 1), --repair --write fixes (exit 0),
 const hasScript = await Deno.stat("/usr/bin/script").then(() => true, () => false);
 
 Deno.test({
-  name: "cli: colours on a terminal, none with NO_COLOR (run under script(1) for a tty)",
-  ignore: !hasScript,
+  ...needing(
+    "cli: colours on a terminal, none with NO_COLOR (run under script(1) for a tty)",
+    hasScript ? undefined : "no script(1) at /usr/bin/script (apt-get install bsdutils)",
+  ),
   async fn() {
     await using dir = await tempDir();
     await makeStory(dir.path);

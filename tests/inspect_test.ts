@@ -1,6 +1,6 @@
 import { InspectReportSchema, SessionListingSchema } from "../src/inspect/schemas.ts";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
-import { RUN_BASE, tempDir } from "./_helpers.ts";
+import { evalWithGc, RUN_BASE, tempDir } from "./_helpers.ts";
 import {
   byteString,
   joinLines,
@@ -672,13 +672,7 @@ Deno.test("a shortened text is a copy: the entry does not keep the whole text al
     const heap = Deno.memoryUsage().heapUsed;
     console.log(JSON.stringify({ heap, texts: report.turns[0].entries.length }));
   `;
-  const ran = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--v8-flags=--expose-gc", script],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert(ran.success, new TextDecoder().decode(ran.stderr));
-  const { heap, texts } = JSON.parse(new TextDecoder().decode(ran.stdout));
+  const { heap, texts } = await evalWithGc(script) as { heap: number; texts: number };
   assertEquals(texts, 40);
   assert(heap < 20_000_000, `heap ${(heap / 1e6).toFixed(1)} MB with 40 shortened texts`);
 });

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
-import { tempDir } from "./_helpers.ts";
+import { evalWithGc, tempDir } from "./_helpers.ts";
 import { makeStory, splitLines, strayOutputLine } from "./_inspect_fixtures.ts";
 import {
   inspectSession,
@@ -96,7 +96,7 @@ Deno.test("writeReportText() of a file without turns says so, like the whole rep
   assert(text.includes("(no turns)"));
 });
 
-Deno.test("writeReportText() writes each turn as soon as it is complete, and keeps none", async () => {
+Deno.test("writeReportText() writes the header, one piece per turn, and the end", async () => {
   await using dir = await tempDir();
   const session = await writeSession(dir.path, { seed: 5, turns: 12 });
   const turns = (await inspectSession(session.path)).turns.length;
@@ -110,20 +110,60 @@ Deno.test("writeReportText() writes each turn as soon as it is complete, and kee
   for (const [index, piece] of seen.slice(1, -1).entries()) {
     assert(piece.startsWith(`━━ Turn ${index + 1} `), piece.slice(0, 40));
   }
-  // Each turn is written while the file is read, before the next one is complete: a turn's
-  // entries are let go of once written.
-  let written = 0;
-  let heldAtMost = 0;
-  await inspectSession(session.path, {
-    entries: true,
-    onBlock(block) {
-      written++;
-      heldAtMost = Math.max(heldAtMost, block.entries?.length ?? 0);
-      block.entries = [];
-    },
-  });
-  assertEquals(written, turns + 1);
-  assert(heldAtMost > 0);
+});
+
+Deno.test("writeReportText() keeps no turn's entries once it is written: the heap stays flat while the turns go by", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/many.jsonl`;
+  const lines: string[] = [];
+  for (let turn = 0; turn < 40; turn++) {
+    lines.push(JSON.stringify(makeRecord("turn_context", {
+      runId: `r${turn}`,
+      model: "m",
+      wireApi: "chat",
+      policy: { approval: "auto" },
+      resumed: false,
+    })));
+    for (let i = 0; i < 150; i++) {
+      const content = `${turn}.${i} ${"z".repeat(200)}`;
+      lines.push(
+        JSON.stringify(makeRecord("response_item", { type: "message", role: "user", content })),
+      );
+    }
+  }
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
+  // In a child with a callable gc: the live heap at every piece written, and the heap a
+  // report holding every turn's entries takes, for scale.
+  const inspect = JSON.stringify(new URL("../src/inspect/mod.ts", import.meta.url).href);
+  const script = `
+    import { inspectSession, writeReportText } from ${inspect};
+    const live = () => (globalThis.gc(), Deno.memoryUsage().heapUsed);
+    const heaps = [];
+    await writeReportText(${JSON.stringify(path)}, {
+      render: { color: false },
+      write: () => void heaps.push(live()),
+    });
+    const before = live();
+    const report = await inspectSession(${JSON.stringify(path)}, { entries: true });
+    const held = live() - before;
+    const entries = report.turns.reduce((n, turn) => n + turn.entries.length, 0);
+    console.log(JSON.stringify({ heaps, held, entries }));
+  `;
+  const { heaps, held, entries } = await evalWithGc(script) as {
+    heaps: number[];
+    held: number;
+    entries: number;
+  };
+  assertEquals(entries, 40 * 150);
+  assertEquals(heaps.length, 40 + 2, "the header, one piece per turn, the end");
+  // Kept entries would grow the heap by a fortieth of `held` with every turn.
+  const grown = heaps.at(-2)! - heaps[1]!;
+  assert(
+    grown < held / 4,
+    `the heap grew ${(grown / 1e6).toFixed(2)} MB over 40 turns; all entries take ${
+      (held / 1e6).toFixed(2)
+    } MB`,
+  );
 });
 
 Deno.test("writeReportText() of a Codex rollout and a Claude Code transcript is the whole report's text", async () => {

@@ -1,6 +1,7 @@
 import { checkExecutedNotebook, notebookModule } from "../scripts/notebooks.ts";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
+import { needing } from "./_needs.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -16,13 +17,8 @@ function jupyterInstalled(): boolean {
   }
 }
 
-const JUPYTER = jupyterInstalled();
-if (!JUPYTER) {
-  console.log(
-    "skipped: Jupyter not installed, the notebooks were not run " +
-      "(Debian: apt-get install jupyter-nbconvert jupyter-client python3-nbclient)",
-  );
-}
+const NO_JUPYTER = jupyterInstalled() ? undefined : "Jupyter not installed " +
+  "(Debian: apt-get install jupyter-nbconvert jupyter-client python3-nbclient)";
 
 /** What each notebook must show once executed: the facts it exists to teach. */
 const EXPECTED: Record<string, { svgCharts: number; phrases: string[] }> = {
@@ -68,10 +64,10 @@ function outputText(output: Output): string {
 }
 
 Deno.test({
-  name: JUPYTER
-    ? "every notebook runs headless on the Deno kernel and shows what it teaches"
-    : "notebooks skipped: Jupyter not installed",
-  ignore: !JUPYTER,
+  ...needing(
+    "every notebook runs headless on the Deno kernel and shows what it teaches",
+    NO_JUPYTER,
+  ),
   async fn() {
     await using out = await tempDir();
     const result = await new Deno.Command(Deno.execPath(), {

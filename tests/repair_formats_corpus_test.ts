@@ -14,7 +14,8 @@ import { type ForeignFormat, validateSessionFile } from "../src/formats/mod.ts";
 import { inspectSession, isEmptyPlan, repairSession } from "../src/inspect/mod.ts";
 import { quarantinePath } from "../src/store/mod.ts";
 
-import { CORPUS, corpusFiles, corpusPresent } from "./_corpus.ts";
+import { CORPUS, CORPUS_MISSING, corpusFiles } from "./_corpus.ts";
+import { needing } from "./_needs.ts";
 /** The lines after which a cut leaves a call without its result: the first, middle and last. */
 function cutPoints(lines: string[], format: ForeignFormat): number[] {
   const found: number[] = [];
@@ -86,27 +87,29 @@ async function sessionsOf(format: ForeignFormat): Promise<string[]> {
 for (const format of ["claude-code", "codex"] as const) {
   const what = format === "codex" ? "Codex rollout cut after a call" : "Claude Code transcript " +
     "cut after a tool_use";
-  Deno.test(`repairSession() on each corpus ${what}: paired, connected, lossless, idempotent`, async () => {
-    if (!(await corpusPresent())) {
-      console.log(`skipped: no corpus at ${CORPUS} (the shared folder beside the repository)`);
-      return;
-    }
-    await using dir = await tempDir();
-    let repaired = 0;
-    for (const source of await sessionsOf(format)) {
-      const lines = (await Deno.readTextFile(source)).split("\n");
-      for (const cut of cutPoints(lines, format)) {
-        const copy = join(dir.path, `${repaired}`);
-        await Deno.mkdir(copy);
-        await cutAndRepair(copy, source, cut);
-        assertEquals(
-          (await validateSessionFile(join(copy, `cut-${cut}`, basename(source)), format)).valid,
-          true,
-        );
-        repaired++;
+  Deno.test({
+    ...needing(
+      `repairSession() on each corpus ${what}: paired, connected, lossless, idempotent`,
+      CORPUS_MISSING,
+    ),
+    fn: async () => {
+      await using dir = await tempDir();
+      let repaired = 0;
+      for (const source of await sessionsOf(format)) {
+        const lines = (await Deno.readTextFile(source)).split("\n");
+        for (const cut of cutPoints(lines, format)) {
+          const copy = join(dir.path, `${repaired}`);
+          await Deno.mkdir(copy);
+          await cutAndRepair(copy, source, cut);
+          assertEquals(
+            (await validateSessionFile(join(copy, `cut-${cut}`, basename(source)), format)).valid,
+            true,
+          );
+          repaired++;
+        }
       }
-    }
-    assert(repaired >= (format === "codex" ? 4 : 10), `only ${repaired} cut copies repaired`);
-    console.log(`${repaired} cut copies repaired`);
+      assert(repaired >= (format === "codex" ? 4 : 10), `only ${repaired} cut copies repaired`);
+      console.log(`${repaired} cut copies repaired`);
+    },
   });
 }

@@ -8,7 +8,8 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { CORPUS, corpusPresent } from "./_corpus.ts";
+import { CORPUS, corpusMissing } from "./_corpus.ts";
+import { needing } from "./_needs.ts";
 import { conversationWords, homeFiles, matchingLines } from "./_search_oracle.ts";
 import { writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { collectSession, type SessionFormat } from "../src/formats/mod.ts";
@@ -155,8 +156,10 @@ Deno.test("searchSessions() finds exactly the lines whose conversation holds the
 });
 
 Deno.test({
-  name: "searchSessions() finds exactly the lines whose conversation holds the words (corpus)",
-  ignore: !(await corpusPresent(CORPUS_DIR)),
+  ...needing(
+    "searchSessions() finds exactly the lines whose conversation holds the words (corpus)",
+    corpusMissing(CORPUS_DIR),
+  ),
   async fn() {
     await using dir = await tempDir();
     const home = await corpusHome(dir.path);

@@ -6,16 +6,14 @@ import { pageHeaders } from "../src/html/mod.ts";
 import { createServerHandler } from "../src/server/mod.ts";
 import { runKilledTurn } from "../testing/killed_turn.ts";
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
+import { needing } from "./_needs.ts";
 
 /** Screenshots are kept here (git-ignored) for a person to look at. */
 const OUT = resolve(import.meta.dirname ?? ".", "out", "serve_browser");
 const PHONE = { width: 390, height: 844 };
-const SKIP = !hasChromium();
-if (SKIP) {
-  console.log(
-    `serve_browser_test: SKIPPED, no Chromium at ${chromiumPath()} (apt-get install chromium, or set TURNLOG_CHROMIUM)`,
-  );
-}
+const NO_CHROMIUM = hasChromium()
+  ? undefined
+  : `no Chromium at ${chromiumPath()} (apt-get install chromium, or set TURNLOG_CHROMIUM)`;
 
 /**
  * What every served page must be: nothing ran from the session, every request stayed on the
@@ -47,9 +45,10 @@ async function assertClean(
 }
 
 Deno.test({
-  name:
+  ...needing(
     "createServerHandler() in Chromium: the list, live session pages, and a turn posted while one is open",
-  ignore: SKIP,
+    NO_CHROMIUM,
+  ),
   async fn(t) {
     await Deno.mkdir(OUT, { recursive: true });
     await using browser = await startBrowser();

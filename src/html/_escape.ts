@@ -21,9 +21,10 @@ const ESCAPES: Record<string, string> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { escapeHtml } from "./_escape.ts";
- * console.assert(escapeHtml(`<img src=x onerror="a()">`) ===
- *   "&lt;img src=x onerror=&quot;a()&quot;&gt;");
+ * const escaped = escapeHtml(`<img src=x onerror="a()">`);
+ * assert.equal(escaped, "&lt;img src=x onerror=&quot;a()&quot;&gt;");
  * ```
  */
 export function escapeHtml(text: string): string {

@@ -41,11 +41,12 @@ function item(session: ListedSession, href: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderSessionList } from "./_list.ts";
  * const html = renderSessionList({
  *   format: "turnlog-sessions", version: 1, root: "/tmp/s", more: false, sessions: [],
  * });
- * console.assert(html.includes("No sessions"));
+ * assert(html.includes("No sessions"));
  * ```
  */
 export function renderSessionList(

@@ -103,9 +103,10 @@ export interface CspOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { contentSecurityPolicy } from "./_live.ts";
  * const csp = contentSecurityPolicy({ live: true });
- * console.assert(csp.startsWith("default-src 'none'") && csp.includes("'sha256-"));
+ * assert(csp.startsWith("default-src 'none'") && csp.includes("'sha256-"));
  * ```
  */
 export function contentSecurityPolicy(options: CspOptions = {}): string {

@@ -43,6 +43,16 @@ export function needsApproval(mode: ApprovalMode, tool: { changes: boolean }): b
   return true;
 }
 
+/**
+ * A wait as a person reads it: whole milliseconds under a second, else seconds with at most
+ * one decimal ("10 ms", "1 second", "1.5 seconds"), never rounded down to nothing.
+ */
+function waitText(ms: number): string {
+  if (ms < 1000) return `${Math.max(1, Math.round(ms))} ms`;
+  const seconds = Math.round(ms / 100) / 10;
+  return `${seconds} second${seconds === 1 ? "" : "s"}`;
+}
+
 /** The tool output the model gets for a denied call. */
 export function deniedOutput(name: string, reason: string): string {
   return `Approval denied: ${reason}. The user did not allow this ${name} call; do not retry it. ` +
@@ -151,7 +161,7 @@ export class ApprovalRegistry {
         () =>
           finish({
             approved: false,
-            reason: `no decision within ${Math.round(this.timeoutMs / 1000)} seconds`,
+            reason: `no decision within ${waitText(this.timeoutMs)}`,
           }),
         this.timeoutMs,
       );
