@@ -169,10 +169,10 @@ Deno.test("notebookModule joins the code cells and remembers where each line cam
 });
 
 Deno.test({
-  name: JUPYTER
-    ? "every chart of the committed notebooks carries a PNG and survives an HTML export"
-    : "HTML export skipped: Jupyter not installed",
-  ignore: !JUPYTER,
+  ...needing(
+    "every chart of the committed notebooks carries a PNG and survives an HTML export",
+    NO_JUPYTER,
+  ),
   async fn() {
     for (const [name, expected] of Object.entries(EXPECTED)) {
       const path = new URL(`notebooks/${name}`, ROOT);

@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { type Said, said, tempDir } from "./_helpers.ts";
+import { needing } from "./_needs.ts";
 import { COMMANDS } from "../cli/turnlog.ts";
 import { writeClaudeProject } from "../testing/formats/claude_fixtures.ts";
 import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
@@ -32,8 +33,7 @@ function npmInstalled(): boolean {
   }
 }
 
-const NPM = npmInstalled();
-if (!NPM) console.log("skipped: npm not installed, the package was not packed nor installed");
+const NO_NPM = npmInstalled() ? undefined : "npm not installed";
 
 /** Runs `command` in `cwd`; with `env`, in that environment only. */
 async function run(
@@ -99,10 +99,10 @@ Deno.test("package.json names the version of deno.json and the Deno of ./denow",
 });
 
 Deno.test({
-  name: NPM
-    ? "the packed package installs with npm and its turnlog command works from any folder"
-    : "package skipped: npm not installed",
-  ignore: !NPM,
+  ...needing(
+    "the packed package installs with npm and its turnlog command works from any folder",
+    NO_NPM,
+  ),
   async fn(t) {
     await using dir = await tempDir();
     const { tarball, size, files } = await pack(dir.path);
