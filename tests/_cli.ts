@@ -3,6 +3,7 @@ import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assertEquals } from "./_assert.ts";
+import { said } from "./_helpers.ts";
 
 const CLI = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
 const INSPECT = fileURLToPath(new URL("../cli/inspect.ts", import.meta.url));
@@ -25,12 +26,7 @@ export async function cli(args: string[], cwd?: string, env: Record<string, stri
     env: { NO_COLOR: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_MODEL: "", ...env },
     ...(cwd ? { cwd } : {}),
   }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  return said(output);
 }
 
 /** Runs the CLI with `--json`, expecting success, and parses its events. */

@@ -17,6 +17,23 @@ export async function tempDir(): Promise<AsyncDisposable & { path: string }> {
   };
 }
 
+/** What a finished command said, as text. */
+export interface Said {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A command's output with its streams decoded. */
+export function said(output: Deno.CommandOutput): Said {
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
 /** The common part of a run's input in tests. */
 export const RUN_BASE = {
   systemPrompt: "You are a careful assistant.",

@@ -9,7 +9,8 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
-import { tempDir } from "./_helpers.ts";
+import { type Said, said, tempDir } from "./_helpers.ts";
+import { needing } from "./_needs.ts";
 import { COMMANDS } from "../cli/turnlog.ts";
 import { writeClaudeProject } from "../testing/formats/claude_fixtures.ts";
 import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
@@ -32,32 +33,22 @@ function npmInstalled(): boolean {
   }
 }
 
-const NPM = npmInstalled();
-if (!NPM) console.log("skipped: npm not installed, the package was not packed nor installed");
+const NO_NPM = npmInstalled() ? undefined : "npm not installed";
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
+/** Runs `command` in `cwd`; with `env`, in that environment only. */
 async function run(
   command: string,
   args: string[],
   options: { cwd: string; env?: Record<string, string> },
-): Promise<Ran> {
-  const output = await new Deno.Command(command, {
-    args,
-    cwd: options.cwd,
-    stdin: "null",
-    ...(options.env ? { env: options.env, clearEnv: true } : {}),
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+): Promise<Said> {
+  return said(
+    await new Deno.Command(command, {
+      args,
+      cwd: options.cwd,
+      stdin: "null",
+      ...(options.env ? { env: options.env, clearEnv: true } : {}),
+    }).output(),
+  );
 }
 
 /** The files of `cli/turnlog.ts`'s module graph (its lazy commands too), from the root. */
@@ -108,10 +99,10 @@ Deno.test("package.json names the version of deno.json and the Deno of ./denow",
 });
 
 Deno.test({
-  name: NPM
-    ? "the packed package installs with npm and its turnlog command works from any folder"
-    : "package skipped: npm not installed",
-  ignore: !NPM,
+  ...needing(
+    "the packed package installs with npm and its turnlog command works from any folder",
+    NO_NPM,
+  ),
   async fn(t) {
     await using dir = await tempDir();
     const { tarball, size, files } = await pack(dir.path);
