@@ -1,7 +1,8 @@
 /**
  * `./denow task real-clients`: the real-client suite. Installs the pinned Codex CLI and Claude
  * Code from npm into a cache folder outside the repository (testing/real_clients/install.ts),
- * then runs `tests/real_clients/`, where each tool runs against the embedded model in a
+ * then runs the suites of `tests/real_clients/` (`*_suite.ts`: named so that the main test task,
+ * which finds `*_test.ts`, leaves them out), where each tool runs against the embedded model in a
  * temporary home and judges what turnlog reads and repairs. When a tool cannot be had (no
  * registry, no binary), it says so in one line and its tests are reported as ignored; the
  * suite exits 0 then.
@@ -19,6 +20,9 @@ for (const spec of REAL_CLIENTS) {
     console.log(`turnlog real-clients: ${spec.package}@${spec.version} unavailable: ${client}`);
   }
 }
-const args = ["test", "-q", "--parallel", "-P=real-clients", "tests/real_clients/", ...Deno.args];
+const suites = [...Deno.readDirSync(`${root}tests/real_clients`)]
+  .map((entry) => entry.name).filter((name) => name.endsWith("_suite.ts")).sort()
+  .map((name) => `tests/real_clients/${name}`);
+const args = ["test", "-q", "--parallel", "-P=real-clients", ...suites, ...Deno.args];
 const run = await new Deno.Command(Deno.execPath(), { args, cwd: root }).spawn().status;
 Deno.exit(run.code);
