@@ -4,7 +4,6 @@
  *
  * @module
  */
-import process from "node:process";
 import { styleText } from "node:util";
 
 /** The styles turnlog paints with. */
@@ -32,9 +31,10 @@ export function painter(enabled: boolean): Painter {
 }
 
 /**
- * Whether `stream` may be coloured: `styleText` colours only a terminal, and never with
- * `NO_COLOR` set (or with `FORCE_COLOR` against it).
+ * Whether `stream` may be coloured: only a terminal, and never with `NO_COLOR` set. Decided
+ * here rather than by `styleText`'s stream check, which also turns colour off wherever a `CI`
+ * variable is set, even on a terminal (`Deno.noColor` needs no permission).
  */
 export function colorEnabled(stream: "stdout" | "stderr" = "stdout"): boolean {
-  return styleText("bold", "x", { stream: process[stream] }) !== "x";
+  return (stream === "stdout" ? Deno.stdout : Deno.stderr).isTerminal() && !Deno.noColor;
 }
