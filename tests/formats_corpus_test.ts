@@ -10,6 +10,7 @@ import { paired, resumedHistory, segment } from "./_formats.ts";
 import { tempDir } from "./_helpers.ts";
 import { eventOf, harness, pairedCallCount } from "./_runtime_helpers.ts";
 import {
+  claudeCodeFactsOf,
   collectSession,
   detectFormat,
   findClaudeSession,
@@ -126,15 +127,21 @@ Deno.test({
             }`
             : "",
           offBranch ? `${offBranch} calls off the branch` : "",
-          facts.claudeCode?.cycleLine ? `cycle at line ${facts.claudeCode.cycleLine}` : "",
-          facts.claudeCode?.danglingParentLine
-            ? `dangling parent at line ${facts.claudeCode.danglingParentLine}`
+          claudeCodeFactsOf(facts)?.cycleLine
+            ? `cycle at line ${claudeCodeFactsOf(facts)!.cycleLine}`
             : "",
-          facts.claudeCode?.supersededLines
-            ? `${facts.claudeCode.supersededLines} replayed lines`
+          claudeCodeFactsOf(facts)?.danglingParentLine
+            ? `dangling parent at line ${claudeCodeFactsOf(facts)!.danglingParentLine}`
             : "",
-          facts.claudeCode?.sideLines ? `${facts.claudeCode.sideLines} side lines` : "",
-          facts.claudeCode?.compactions ? `${facts.claudeCode.compactions} compactions` : "",
+          claudeCodeFactsOf(facts)?.supersededLines
+            ? `${claudeCodeFactsOf(facts)!.supersededLines} replayed lines`
+            : "",
+          claudeCodeFactsOf(facts)?.sideLines
+            ? `${claudeCodeFactsOf(facts)!.sideLines} side lines`
+            : "",
+          claudeCodeFactsOf(facts)?.compactions
+            ? `${claudeCodeFactsOf(facts)!.compactions} compactions`
+            : "",
           facts.subagents.length ? `${facts.subagents.length} subagents` : "",
           resumed.synthesized.length
             ? `${resumed.synthesized.length} outputs resume would synthesize`
