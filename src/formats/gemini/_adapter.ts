@@ -11,6 +11,7 @@ import { type Env, homeDir } from "../_find.ts";
 import { dirEntries } from "../_head.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeGemini, geminiFindings } from "./_check.ts";
+import { geminiFactsOf } from "./_facts.ts";
 import {
   findGeminiSession,
   listGeminiSessions,
@@ -21,7 +22,7 @@ import { GEMINI_LINES } from "./_lines.ts";
 import { readGeminiSession } from "./_reader.ts";
 import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
-import { parentOf } from "./_subagents.ts";
+import { geminiSearch } from "./_search.ts";
 
 /** Gemini CLI's sessions root: `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`. */
 export function geminiSessionsRoot(env: Env = Deno.env): string {
@@ -32,26 +33,26 @@ const MESSAGE_TYPES = new Set(["user", "gemini", "info", "error", "warning"]);
 
 /** How a session file was read: the copies and messages its replay passed over. */
 function geminiNotes(facts: ForeignFacts): string[] {
+  const gemini = geminiFactsOf(facts);
+  if (gemini === null) return [];
   const notes: string[] = [];
-  const count = (kind: string) => facts.ignored[kind] ?? 0;
-  if (count("superseded copy") > 0) {
+  if (gemini.supersededCopies > 0) {
     notes.push(
-      `${plural(count("superseded copy"), "line")} passed over: an earlier copy of a message ` +
+      `${plural(gemini.supersededCopies, "line")} passed over: an earlier copy of a message ` +
         "(the last copy of a message id wins)",
     );
   }
-  if (count("replaced by a checkpoint") > 0) {
+  if (gemini.replacedByCheckpoint > 0) {
     notes.push(
-      `${plural(count("replaced by a checkpoint"), "message")} replaced by a later checkpoint ` +
+      `${plural(gemini.replacedByCheckpoint, "message")} replaced by a later checkpoint ` +
         "($set of messages)",
     );
   }
-  if (count("rewound") > 0) {
-    notes.push(`${plural(count("rewound"), "message")} rewound ($rewindTo)`);
+  if (gemini.rewound > 0) notes.push(`${plural(gemini.rewound, "message")} rewound ($rewindTo)`);
+  if (gemini.parentSessionId !== null) {
+    notes.push(`a subagent's session (of session ${gemini.parentSessionId})`);
   }
-  const parent = parentOf(facts.path);
-  if (parent !== null) notes.push(`a subagent's session (of session ${parent})`);
-  if (facts.path.endsWith(".json")) notes.push("a legacy single-object session file (before 0.39)");
+  if (gemini.legacy) notes.push("a legacy single-object session file (before 0.39)");
   return notes;
 }
 
@@ -79,6 +80,7 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   },
   listing: { time: "created" },
   lines: GEMINI_LINES,
+  search: geminiSearch,
   judgeLine(value) {
     switch (roleOf(value)) {
       case "metadata":

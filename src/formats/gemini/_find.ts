@@ -170,6 +170,18 @@ async function projectRoot(session: FoundSession): Promise<string | null> {
 }
 
 /**
+ * The sessions of one project: each the largest of the files its short id names (a resume's
+ * stub is small), empty files and subagents' sessions left out. Its `id` is the short id.
+ */
+export async function sessionFiles(root: string, project: string): Promise<FoundSession[]> {
+  const named: FoundSession[] = [];
+  for (const { short, ...found } of await sessionsOf(root, project, false)) {
+    named.push(await withStat({ ...found, id: short }));
+  }
+  return largestOfEach(named.filter((s) => s.sizeBytes > 0));
+}
+
+/**
  * Lists the newest sessions (by the time their names carry, then their modification) with a
  * preview each; subagents' sessions are left out (they are their parents'), and a resume's
  * stub is left out beside its session's file.
@@ -179,14 +191,8 @@ export async function listGeminiSessions(
   options: ListOptions = {},
 ): Promise<ForeignListing> {
   const limit = options.limit ?? 25;
-  const named: FoundSession[] = [];
-  for (const project of await projects(root)) {
-    for (const { short, ...found } of await sessionsOf(root, project, false)) {
-      named.push(await withStat({ ...found, id: `${project}/${short}` }));
-    }
-  }
-  // Files of one session share the short id; the session is the largest of them.
-  const sessions = largestOfEach(named.filter((s) => s.sizeBytes > 0));
+  const sessions: FoundSession[] = [];
+  for (const project of await projects(root)) sessions.push(...await sessionFiles(root, project));
   sessions.sort((a, b) =>
     (b.created ?? "").localeCompare(a.created ?? "") ||
     (b.modified ?? "").localeCompare(a.modified ?? "") || a.path.localeCompare(b.path)

@@ -24,13 +24,15 @@ import {
 import type { ForeignEntry, ForeignFacts, LineSpan } from "../_types.ts";
 import { GeminiReplay } from "./_replay.ts";
 import { GeminiTurns } from "./_turns.ts";
-import { subagentsOf } from "./_subagents.ts";
+import type { GeminiFacts } from "./_facts.ts";
+import { parentOf, subagentsOf } from "./_subagents.ts";
 
 /** The state of one read. */
 interface Read {
   replay: GeminiReplay<LineSpan>;
   problems: { seq: number; entry: ForeignEntry }[];
   lines: number;
+  checkpoints: number;
   first: LineSpan | undefined;
   times: TimeSpan;
 }
@@ -38,6 +40,7 @@ interface Read {
 function feed(read: Read, path: string, value: Json, span: LineSpan): void {
   const role = read.replay.feed(value, span);
   read.times.see(value.timestamp);
+  if (role === "checkpoint") read.checkpoints++;
   if (role === "unknown") {
     const problem = lineProblem(path, span, "unknown_type", "not a Gemini CLI session record");
     read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
@@ -112,6 +115,7 @@ export async function* readGeminiSession(
     replay: new GeminiReplay(),
     problems: [],
     lines: 0,
+    checkpoints: 0,
     first: undefined,
     times: new TimeSpan(),
   };
@@ -176,8 +180,19 @@ export async function* readGeminiSession(
     subagents,
     ignored: countIgnored(turns.out),
     problems: read.problems.length,
-    codex: null,
-    claudeCode: null,
+    formatFacts: geminiFacts(path, read),
+  };
+}
+
+function geminiFacts(path: string, read: Read): GeminiFacts {
+  const dropped = (why: string) => read.replay.dropped.filter((d) => d.why === why).length;
+  return {
+    supersededCopies: dropped("superseded"),
+    checkpoints: read.checkpoints,
+    replacedByCheckpoint: dropped("checkpoint"),
+    rewound: dropped("rewound"),
+    parentSessionId: parentOf(path),
+    legacy: isLegacyFile(path),
   };
 }
 
