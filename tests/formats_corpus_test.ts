@@ -22,7 +22,7 @@ import {
 import { importSession } from "../src/import/mod.ts";
 import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { SessionFileError } from "../src/record/mod.ts";
-import { run as runInspect } from "../cli/inspect.ts";
+import { inspectInProcess } from "./_cli.ts";
 
 import { CORPUS, CORPUS_MISSING, corpusFiles } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
@@ -172,17 +172,6 @@ async function inspectCli(args: string[]) {
   }).output();
   const decoder = new TextDecoder();
   return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
-}
-
-/** Runs `cli/inspect.ts` in this process (its `run()`), capturing what it writes. */
-async function inspectInProcess(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runInspect(args, {
-    out: (text) => Promise.resolve(void (stdout += text)),
-    err: (text) => Promise.resolve(void (stderr += text)),
-  });
-  return { code, stdout, stderr };
 }
 
 /** The bytes and modification time of a file: what "never written" means. */
