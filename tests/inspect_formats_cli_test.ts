@@ -82,7 +82,7 @@ Deno.test("cli: --codex and --claude list those tools' sessions newest first, wi
   assertMatch(claude.stdout, /\(more sessions: --limit N shows more\)/);
   // A file whose records name no time shows its dates as missing, never 1970.
   const every = await inspect(["--claude"], h.env);
-  assertMatch(every.stdout, /\n33333333 {3}- {21}- {20}-work-project {2}An old title\n/);
+  assertMatch(every.stdout, /\n33333333 {3}- {21}- {21}-work-project {2}An old title\n/);
   assert(!every.stdout.includes("1970"), every.stdout);
   const json = JSON.parse((await inspect(["--claude", "--json"], h.env)).stdout);
   assertEquals(json.format, "claude-code");
