@@ -156,7 +156,9 @@ export async function listClaudeSessions(
   );
   const sessions: ListedForeignSession[] = [];
   for (const session of all.slice(0, limit)) {
-    sessions.push(options.heads === false ? unpreviewed(session) : await previewClaudeSession(session));
+    sessions.push(
+      options.heads === false ? unpreviewed(session) : await previewClaudeSession(session),
+    );
   }
   // The listed ones by their own last record (a copied home's files all have the minute of
   // the copy); one whose tail names no time goes last.

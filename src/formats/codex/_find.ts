@@ -202,7 +202,9 @@ export async function listCodexSessions(
     }
     const stated = await withStat(session).catch(() => undefined);
     if (stated === undefined) continue; // removed since the folder was read
-    sessions.push(options.heads === false ? unpreviewed(stated) : await previewCodexSession(stated));
+    sessions.push(
+      options.heads === false ? unpreviewed(stated) : await previewCodexSession(stated),
+    );
   }
   return { format: "codex", root, sessions, more };
 }
