@@ -205,7 +205,8 @@ function groups(sessions: readonly BrowsedSession[]): BrowsedSession[][] {
 
 function projectSection(group: BrowsedSession[]): string {
   const first = group[0]!;
-  const label = first.projectLabel ?? first.project ?? "(no project)";
+  const named = group.find((session) => session.projectLabel !== null);
+  const label = named?.projectLabel ?? first.project ?? "(no project)";
   return `<section class="project" data-project="${escapeHtml(first.project ?? "")}"><h2>${
     escapeText(label)
   } <span class="muted">· ${escapeText(first.tool)} · ${plural(group.length, "session")}</span></h2>

@@ -181,7 +181,7 @@ async function homeRow(
     return {
       ...row,
       project: listed.project ?? listed.cwd,
-      projectLabel: listed.cwd ?? listed.project,
+      projectLabel: listed.cwd,
       firstAt: listed.firstAt ?? listed.created,
       lastAt: listed.lastAt ?? null,
       prompt: listed.title ?? listed.preview,

@@ -7,7 +7,13 @@
  *
  * @module
  */
-import { ADAPTERS, type Env, type FormatAdapter, type FoundSession } from "../formats/mod.ts";
+import {
+  ADAPTERS,
+  type Env,
+  type FormatAdapter,
+  type FoundSession,
+  TURNLOG_FORMAT,
+} from "../formats/mod.ts";
 import type { SearchSource } from "../search/mod.ts";
 import {
   AmbiguousSessionError,
@@ -49,7 +55,7 @@ export function searchSourcesOf(
 ): SearchSource[] {
   const store: SearchSource[] = storeRoot === undefined
     ? []
-    : [{ format: "turnlog", root: storeRoot, flags: ["--sessions-dir", storeRoot] }];
+    : [{ format: TURNLOG_FORMAT, root: storeRoot, flags: ["--sessions-dir", storeRoot] }];
   return [
     ...store,
     ...homes.map((h) => ({ format: h.adapter.name, root: h.root, flags: [`--${h.adapter.flag}`] })),

@@ -15,7 +15,7 @@ export * from "./_access.ts";
 export * from "./_agent_route.ts";
 export * from "./_browser_route.ts";
 export * from "./_handler.ts";
-export { type BrowseHome, browseHomes, FactsMemo, locateAnywhere } from "./_homes.ts";
+export * from "./_homes.ts";
 export { browsePage, type CatalogOptions, WRITING_MS } from "./_catalog.ts";
 export { queryTerms, SEARCH_PAGE_SESSIONS } from "./_search_route.ts";
 export { APPROVAL_TOKEN_HEADER } from "./_run_tokens.ts";
