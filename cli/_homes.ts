@@ -5,6 +5,7 @@
  * @module
  */
 import { ADAPTERS, type FormatAdapter } from "../src/formats/mod.ts";
+import { wrapWords } from "../src/text/mod.ts";
 import { UsageError } from "./_args.ts";
 
 /** One boolean flag per adapter, for `parseFlags`: `--codex`, `--claude`. */
@@ -15,6 +16,11 @@ export const HOME_FLAGS: Readonly<Record<string, { type: "boolean" }>> = Object.
 /** The adapter whose home flag is set, or undefined. */
 export function homeAdapter(values: Readonly<Record<string, unknown>>): FormatAdapter | undefined {
   return ADAPTERS.find((adapter) => values[adapter.flag] === true);
+}
+
+/** The home flags that are set, in the registry's order (`["codex"]`). */
+export function homeFlagsSet(values: Readonly<Record<string, unknown>>): string[] {
+  return ADAPTERS.filter((adapter) => values[adapter.flag] === true).map((a) => a.flag);
 }
 
 /** Throws a usage error when more than one of the home flags and `others` is set. */
@@ -37,14 +43,7 @@ export function homeFlagsHelp(
   columns = 92,
 ): string {
   const indent = " ".repeat(width + 2);
-  return ADAPTERS.map((adapter) => {
-    const lines = [`  ${`--${adapter.flag}`.padEnd(width)}`];
-    for (const word of what(adapter).split(" ")) {
-      const last = lines.length - 1;
-      const fresh = lines[last]!.length === indent.length;
-      if (!fresh && lines[last]!.length + 1 + word.length > columns) lines.push(indent + word);
-      else lines[last] += (fresh ? "" : " ") + word;
-    }
-    return lines.join("\n");
-  }).join("\n");
+  return ADAPTERS.map((adapter) =>
+    wrapWords(what(adapter), columns, `  ${`--${adapter.flag}`.padEnd(width)}`, indent)
+  ).join("\n");
 }

@@ -1,6 +1,6 @@
 /**
- * `deno task import`: continues another tool's conversation (a Codex CLI rollout, a Claude
- * Code transcript) in turnlog, as a new session; and brings a turnlog session file into a store
+ * `deno task import`: continues another tool's conversation (any format of the registry) in
+ * turnlog, as a new session; and brings a turnlog session file into a store
  * (`--store postgres://...`) as the same session. A thin shell over src/import and src/store.
  *
  * @module
@@ -11,8 +11,10 @@ import {
   ADAPTERS,
   detectFormat,
   fileNounOf,
+  fileNounsInWords,
   foreignSource,
   foreignToolsInWords,
+  rootsInWords,
 } from "../src/formats/mod.ts";
 import { type ImportedSession, importSession, locateForeignSession } from "../src/import/mod.ts";
 import {
@@ -21,7 +23,7 @@ import {
   type SessionStore,
   storeFromEnvironment,
 } from "../src/store/mod.ts";
-import { formatNumber, plural, visible, visibleJson } from "../src/text/mod.ts";
+import { formatNumber, plural, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
 import { isPath, parseFlags, UsageError } from "./_args.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
@@ -31,12 +33,17 @@ import { EXIT_CODES_HELP, fail, hintFor } from "./_voice.ts";
 /** The help text. */
 export const HELP = `Usage: ${TASK} import [options] <path | id | id prefix>
 
-Continues another tool's conversation in turnlog. Reads a Codex CLI rollout or a Claude Code
-transcript (never writes it) and writes a NEW turnlog session (a new id) holding the
-conversation's history as the model saw it last, normalized: every tool call followed by
-its output (a call the file left without one gets a synthesized error output). Its
-session_meta records where it came from. Prints the new id and the command that continues
-it: ${TASK} resume --session <id prefix> "..."
+${
+  wrapWords(
+    `Continues another tool's conversation in turnlog. Reads ${fileNounsInWords()} (never
+writes it) and writes a NEW turnlog session (a new id) holding the conversation's history as
+the model saw it last, normalized: every tool call followed by its output (a call the file
+left without one gets a synthesized error output). Its session_meta records where it came
+from. Prints the new id and the command that continues it:`,
+    92,
+  )
+}
+  ${TASK} resume --session <id prefix> "..."
 
 Options:
 ${
@@ -44,8 +51,14 @@ ${
     `find the id in ${adapter.shortTool}'s sessions (${adapter.home.described})`
   )
 }
-  --sessions-dir DIR   a Codex sessions root or a Claude Code projects root: where the id
-                       is found; a turnlog sessions root: where the new session goes
+${
+  wrapWords(
+    `${rootsInWords()}: where the id is found; a turnlog sessions root: where the new session goes`,
+    92,
+    "  --sessions-dir DIR   ",
+    " ".repeat(23),
+  )
+}
   --to DIR             the turnlog sessions root the new session goes to (default:
                        $TURNLOG_SESSIONS_DIR, else ./sessions)
   --store STORE        the store the session goes to instead: postgres://user:password@
@@ -56,7 +69,7 @@ ${
   -h, --help           this help
 
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is an id or
-unique id prefix, looked for in both tools' homes unless a flag names one. A file that is not
+unique id prefix, looked for in every tool's home unless a flag names one. A file that is not
 another tool's session, or holds no conversation, is not imported (exit 2).
 
 ${EXIT_CODES_HELP}`;

@@ -1,18 +1,21 @@
 /**
- * `deno task inspect`: shows a session turn by turn (turnlog's own, a Codex rollout, a Claude
- * Code transcript), lists sessions, or repairs a damaged turnlog session file. A thin shell
+ * `deno task inspect`: shows a session turn by turn (turnlog's own, or another tool's file
+ * read through its format's adapter), lists sessions, or repairs a damaged turnlog session file. A thin shell
  * over src/inspect, src/formats and src/resume.
  *
  * @module
  */
 import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
+  ADAPTERS,
   findForeignSession,
   type ForeignSource,
   foreignSource,
   foreignToolsInWords,
   type FormatAdapter,
+  inWords,
   listForeignSessions,
+  rootsInWords,
 } from "../src/formats/mod.ts";
 import {
   type InspectOptions,
@@ -49,7 +52,7 @@ import {
 } from "../src/store/mod.ts";
 import { ensurePermissions, type Need, needsToRead, needsToWrite } from "./_permissions.ts";
 import { hintFor } from "./_voice.ts";
-import { shellQuote, visible, visibleJson } from "../src/text/mod.ts";
+import { shellQuote, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
 import { dirname } from "node:path";
 
 const HELP = `Usage: ${TASK} inspect [options] [<id | id prefix | path>]
@@ -58,15 +61,27 @@ Shows a session turn by turn: each turn's messages, tool calls paired with their
 synthesized outputs, orphan calls, compaction checkpoints, a table of records per turn,
 every problem with its line, and the command that continues the session.
 Without an argument (or with --list), lists the sessions, newest first.
-Reads turnlog's own files, Codex CLI rollouts and Claude Code transcripts (the format is
-told from the file's first lines); other tools' files are only written by --repair --write.
+${
+  wrapWords(
+    `Reads turnlog's own files, ${inWords(ADAPTERS.map((a) => `${a.fileNoun}s`), "and")} (the
+format is told from the file's first lines); other tools' files are only written by --repair
+--write.`,
+    92,
+  )
+}
 
 Options:
   --list               List sessions (the default without an argument)
   --last               The newest session
   --limit N            Sessions listed (default 25)
-  --sessions-dir DIR   Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions); a
-                       Codex sessions root or a Claude Code projects root works too
+${
+  wrapWords(
+    `Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions); ${rootsInWords()} works too`,
+    92,
+    "  --sessions-dir DIR   ",
+    " ".repeat(23),
+  )
+}
 ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}
   --store STORE        Where sessions are kept: postgres://user:password@host:port/db or a
                        sessions folder (default: $TURNLOG_STORE, else the sessions root)
@@ -87,8 +102,7 @@ ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.de
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
                        atomically without them, append the outputs resume would synthesize
                        (a database keeps whole records, with nothing to repair).
-                       A Codex rollout or Claude Code transcript is repaired in its own
-                       shapes: each call without a result gets one saying it was
+                       Another tool's file is repaired in its own shapes: each call without a result gets one saying it was
                        interrupted, a result without its call leaves the branch; every
                        line taken out or changed is kept in <file>.quarantine (close the
                        tool first: a file that changes meanwhile is left as it was)

@@ -1,6 +1,6 @@
 /**
  * `deno task search`: finds sessions by what was said in them, across turnlog's store and the
- * Codex and Claude Code homes. A thin shell over src/search.
+ * other tools' homes. A thin shell over src/search.
  *
  * @module
  */
@@ -14,12 +14,16 @@ import {
   type SessionCommands,
   type SessionSummary,
 } from "../src/search/mod.ts";
+import { ADAPTERS, foreignToolsInWords } from "../src/formats/mod.ts";
 import { storeName } from "../src/store/mod.ts";
 import { plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
 import { stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
+import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { hintFor } from "./_voice.ts";
+
+const HOME_NAMES = ADAPTERS.map((adapter) => `--${adapter.flag}`).join(", ");
 
 /** The help text. */
 export const HELP = `Usage: ${TASK} search [options] <word | "a phrase">...
@@ -27,8 +31,8 @@ export const HELP = `Usage: ${TASK} search [options] <word | "a phrase">...
 Finds sessions by what was said in them: the user's and the assistant's text, tool call
 inputs, tool outputs and compaction summaries (not metadata, progress, hook or snapshot
 lines). A line matches when it holds every word and phrase, case-insensitively; a subagent's
-lines belong to its session. Searches turnlog's store and the Codex and Claude Code homes, or
-only the places the options name.
+lines belong to its session. Searches turnlog's store and the ${foreignToolsInWords("and")}
+homes, or only the places the options name.
 
 Shows the sessions most recently written first, as they are found: each one's short id,
 tool, working directory, start (from its records) and first prompt; its hits with the turn,
@@ -38,9 +42,8 @@ continues it.
 Options:
   --regex PATTERN      Search for a regular expression (case-insensitive) instead of words:
                        every line is then parsed, which is slower
-  --codex              Codex's sessions: $CODEX_HOME/sessions, else ~/.codex/sessions
-  --claude             Claude Code's: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects
-  --sessions-dir DIR   A folder of sessions: turnlog's, a Codex or Claude Code root or home
+${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}
+  --sessions-dir DIR   A folder of sessions: turnlog's, a ${foreignToolsInWords()} root or home
                        (may be given more than once)
   --store STORE        turnlog's store: a sessions folder or postgres://user:password@
                        host:port/db (default: $TURNLOG_STORE, else $TURNLOG_SESSIONS_DIR,
@@ -52,7 +55,7 @@ Options:
                        sessionId, format, snippet, marks, session, open, continue, ...}
   -h, --help           Show this help
 
-Without --codex, --claude, --sessions-dir or --store, every place is searched. A file that
+Without ${HOME_NAMES}, --sessions-dir or --store, every place is searched. A file that
 cannot be read, or a line that is not JSON, is skipped with one line on stderr saying so.
 
 Exit codes: 0 sessions found; 1 none found; 2 the command cannot work as given (usage, a
@@ -62,8 +65,7 @@ folder that is not there).
 function parseSearchArgs(args: string[]) {
   const { values, positionals } = parseFlags(args, {
     regex: { type: "string" },
-    codex: { type: "boolean" },
-    claude: { type: "boolean" },
+    ...HOME_FLAGS,
     "sessions-dir": { type: "string", multiple: true },
     store: { type: "string" },
     limit: { type: "string" },
@@ -141,8 +143,7 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     return 0;
   }
   const sources = await searchSources({
-    codex: values.codex,
-    claude: values.claude,
+    homes: homeFlagsSet(values),
     sessionsDirs: values["sessions-dir"],
     store: values.store,
   });

@@ -11,10 +11,16 @@ import config from "../deno.json" with { type: "json" };
 import { CHECKOUT_TASK, TASK } from "./_commands.ts";
 import { stderr, stdout } from "./_output.ts";
 
+/** The other tools' names, for `--help`: `Codex CLI, Claude Code`. */
+export interface ToolWords {
+  /** Each tool's name, joined: `Codex CLI, Claude Code`. */
+  tools: string;
+}
+
 /** A command of `turnlog`: one line for `--help`, and how it runs. */
 export interface Subcommand {
-  /** What it does, in one line. */
-  about: string;
+  /** What it does, in one line (worded with the other tools' names). */
+  about: (words: ToolWords) => string;
   /** Runs it with the arguments after its name; returns the exit code. */
   run: (args: string[]) => Promise<number>;
 }
@@ -22,27 +28,27 @@ export interface Subcommand {
 /** The commands, in the order `--help` lists them (each loaded only when it runs). */
 export const COMMANDS: Readonly<Record<string, Subcommand>> = {
   resume: {
-    about: "start a session with a message, or continue one (no arguments: a demo)",
+    about: () => "start a session with a message, or continue one (no arguments: a demo)",
     run: async (args) => (await import("./resume.ts")).cli(args),
   },
   inspect: {
-    about: "show a session turn by turn, or list sessions (turnlog, Codex CLI, Claude Code)",
+    about: ({ tools }) => `show a session turn by turn, or list sessions (turnlog, ${tools})`,
     run: async (args) => (await import("./inspect.ts")).cli(args),
   },
   repair: {
-    about: "say how a damaged session file would be repaired; --write repairs it",
+    about: () => "say how a damaged session file would be repaired; --write repairs it",
     run: async (args) => (await import("./inspect.ts")).cli(["--repair", ...args]),
   },
   import: {
-    about: "continue a Codex CLI or Claude Code session in turnlog, as a new session",
+    about: () => "continue another tool's session in turnlog, as a new session",
     run: async (args) => (await import("./import.ts")).cli(args),
   },
   serve: {
-    about: "serve the session browser and the agent's streaming route on loopback",
+    about: () => "serve the session browser and the agent's streaming route on loopback",
     run: async (args) => (await import("./serve.ts")).cli(args),
   },
   search: {
-    about: "find sessions by what was said in them (turnlog's, Codex CLI's, Claude Code's)",
+    about: ({ tools }) => `find sessions by what was said in them (turnlog, ${tools})`,
     run: async (args) => (await import("./search.ts")).cli(args),
   },
 };
@@ -50,16 +56,18 @@ export const COMMANDS: Readonly<Record<string, Subcommand>> = {
 /** The version, from `deno.json`. */
 export const VERSION: string = config.version;
 
-/** The help text. */
-export function help(): string {
+/** The help text (the registry is loaded for the tools' names only when it is asked for). */
+export async function help(): Promise<string> {
+  const { ADAPTERS } = await import("../src/formats/mod.ts");
+  const words = { tools: ADAPTERS.map((adapter) => adapter.tool).join(", ") };
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, command]) =>
-    `  ${name.padEnd(width)}  ${command.about}`
+    `  ${name.padEnd(width)}  ${command.about(words)}`
   );
   return `Usage: ${TASK} <command> [options]
 
 Sessions of agents, kept so that a crash loses nothing: continue them, read them turn by
-turn, repair them, bring in Codex CLI and Claude Code sessions.
+turn, repair them, bring in other tools' sessions.
 
 Commands:
 ${lines.join("\n")}
@@ -77,7 +85,7 @@ export async function main(args: string[]): Promise<number> {
     if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) {
       return await COMMANDS[topic]!.run(["--help"]);
     }
-    stdout(help());
+    stdout(await help());
     return 0;
   }
   if (name === "-V" || name === "--version") {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assertEquals } from "./_assert.ts";
 import { said } from "./_helpers.ts";
+import { run as runInspect } from "../cli/inspect.ts";
 
 const CLI = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
 const INSPECT = fileURLToPath(new URL("../cli/inspect.ts", import.meta.url));
@@ -71,4 +72,15 @@ export async function inspect(args: string[], env: Record<string, string> = {}):
   }).output();
   const decoder = new TextDecoder();
   return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
+
+/** Runs `cli/inspect.ts` in this process (its `run()`), capturing what it writes. */
+export async function inspectInProcess(args: string[]): Promise<Ran> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runInspect(args, {
+    out: (text) => Promise.resolve(void (stdout += text)),
+    err: (text) => Promise.resolve(void (stderr += text)),
+  });
+  return { code, stdout, stderr };
 }

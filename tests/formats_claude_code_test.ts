@@ -3,6 +3,7 @@ import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { invalidRecords, paired, readText, resumedHistory, segment } from "./_formats.ts";
 import {
+  claudeCodeFactsOf,
   collectSession,
   findClaudeSession,
   listClaudeSessions,
@@ -102,7 +103,7 @@ Deno.test("readForeignSession(claude-code) merges split responses and keeps para
     attachment: 1,
     system: 1,
   });
-  assertEquals(facts.claudeCode, {
+  assertEquals(claudeCodeFactsOf(facts), {
     leafLine: 23,
     cycleLine: null,
     danglingParentLine: null,
@@ -231,7 +232,7 @@ Deno.test("readForeignSession(claude-code) makes compactions checkpoints, keepin
     ) => [c.line, c.turn, c.tokensBefore, c.keptItemCount]),
     [[9, 2, 50000, 0], [15, 4, 160000, 2]],
   );
-  assertEquals([facts.claudeCode?.compactions, facts.forks], [2, []]);
+  assertEquals([claudeCodeFactsOf(facts)?.compactions, facts.forks], [2, []]);
 });
 
 Deno.test("readForeignSession(claude-code) stops at a cycle and at a parent the file lacks", async () => {
@@ -246,7 +247,7 @@ Deno.test("readForeignSession(claude-code) stops at a cycle and at a parent the 
     `3 turn_context ${uuid(3)} claude-opus-4-5-20251101 ask-changes`,
     "3 user: C",
   ]);
-  assertEquals(cycle.facts.claudeCode?.cycleLine, 3);
+  assertEquals(claudeCodeFactsOf(cycle.facts)?.cycleLine, 3);
   const resumed = await read(dir.path, "resumed", claudeResumed());
   assertEquals(resumed.lines, [
     "1 session_meta resumed claude-opus-4-5-20251101 ask-changes",
@@ -260,7 +261,10 @@ Deno.test("readForeignSession(claude-code) stops at a cycle and at a parent the 
     `5 run_finished ${uuid(3)} succeeded rounds=1`,
   ]);
   assertEquals(
-    [resumed.facts.claudeCode?.danglingParentLine, resumed.facts.claudeCode?.supersededLines],
+    [
+      claudeCodeFactsOf(resumed.facts)?.danglingParentLine,
+      claudeCodeFactsOf(resumed.facts)?.supersededLines,
+    ],
     [1, 1],
   );
 });
@@ -295,13 +299,13 @@ Deno.test("readForeignSession(claude-code) links subagent transcripts, old and n
     { path: project.newAgent, agentId: "a1b2c3d", style: "folder", line: 4 },
     { path: project.oldAgent, agentId: "0badc0de", style: "sidecar", line: null },
   ]);
-  assertEquals(main.facts.claudeCode?.sideLines, 1);
+  assertEquals(claudeCodeFactsOf(main.facts)?.sideLines, 1);
   const agent = await collectSession(project.newAgent);
   assertEquals(
     [
       agent.facts.sessionId,
-      agent.facts.claudeCode?.agentId,
-      agent.facts.claudeCode?.parentSessionId,
+      claudeCodeFactsOf(agent.facts)?.agentId,
+      claudeCodeFactsOf(agent.facts)?.parentSessionId,
       agent.facts.models,
     ],
     ["agent-a1b2c3d", "a1b2c3d", CLAUDE_SESSION_ID, ["claude-haiku-4-5-20251001"]],
@@ -404,7 +408,7 @@ Deno.test("claudeTranscriptLines() grows a transcript to a target size in the re
   // Every parallel result is on the branch; the hooks beside the chain are side lines.
   assert(calls > 50 && calls === outputs, `${calls} calls, ${outputs} outputs`);
   assertEquals([session.facts.forks, session.facts.problems], [[], 0]);
-  assert(session.facts.claudeCode!.sideLines > 0);
+  assert(claudeCodeFactsOf(session.facts)!.sideLines > 0);
 });
 
 Deno.test("readForeignSession(claude-code) starts a turn at a slash command the model answers", async () => {

@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { invalidRecords, readText, resumedHistory } from "./_formats.ts";
-import { planForeignRepair, validateSessionFile } from "../src/formats/mod.ts";
+import { claudeCodeFactsOf, planForeignRepair, validateSessionFile } from "../src/formats/mod.ts";
 import type { ResponseItem } from "../src/record/mod.ts";
 import {
   claudeAlternatingParallel,
@@ -89,7 +89,7 @@ Deno.test("readForeignSession(claude-code) continues a compaction whose logical 
   const { lines, facts, validation, plan } = await readShape(claudeLostLogicalParent());
   assertEquals(facts.forks, [], "the turns before the boundary are no separate conversation");
   assertEquals(facts.turns, 3);
-  assertEquals(facts.claudeCode?.boundaryJoins, [{ line: 5, continuesLine: 4 }]);
+  assertEquals(claudeCodeFactsOf(facts)?.boundaryJoins, [{ line: 5, continuesLine: 4 }]);
   assertEquals(lines.filter((line) => / (user|assistant): /.test(line)), [
     "1 user: Step one",
     "2 assistant: One done.",

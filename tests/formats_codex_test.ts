@@ -3,6 +3,7 @@ import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { invalidRecords, paired, readText, resumedHistory, segment } from "./_formats.ts";
 import {
+  codexFactsOf,
   findCodexSession,
   listCodexSessions,
   readForeignSession,
@@ -114,7 +115,7 @@ Deno.test("readForeignSession(codex) makes turns from task events with turn ids"
     subagents: [],
     ignored: { image: 1, reasoning: 1, web_search_call: 1 },
     problems: 0,
-    codex: {
+    formatFacts: {
       originator: "codex_cli_rs",
       source: "cli",
       forkedFromId: null,
@@ -122,7 +123,6 @@ Deno.test("readForeignSession(codex) makes turns from task events with turn ids"
       turnMarkers: "task_events",
       rollbacks: [],
     },
-    claudeCode: null,
   });
   const report = segment(path, entries);
   assertEquals(report.problems, []);
@@ -190,7 +190,7 @@ Deno.test("readForeignSession(codex) falls back to turn_context ids and user_mes
     "12 output c1 exec_command: ok",
     "14 assistant: Second answer.",
   ]);
-  assertEquals([trimmed.facts.models, trimmed.facts.codex?.turnMarkers], [[
+  assertEquals([trimmed.facts.models, codexFactsOf(trimmed.facts)?.turnMarkers], [[
     "gpt-5.3-codex",
     "gpt-5.4",
   ], "turn_context"]);
@@ -204,7 +204,7 @@ Deno.test("readForeignSession(codex) falls back to turn_context ids and user_mes
     "5 user: Only the event is left",
     "6 assistant: Answer to the event.",
   ]);
-  assertEquals(bare.facts.codex?.turnMarkers, "user_message");
+  assertEquals(codexFactsOf(bare.facts)?.turnMarkers, "user_message");
 });
 
 Deno.test("readForeignSession(codex) keeps orphan calls and puts re-injected context in the next turn", async () => {

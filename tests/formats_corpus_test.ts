@@ -10,6 +10,7 @@ import { paired, resumedHistory, segment } from "./_formats.ts";
 import { tempDir } from "./_helpers.ts";
 import { eventOf, harness, pairedCallCount } from "./_runtime_helpers.ts";
 import {
+  claudeCodeFactsOf,
   collectSession,
   detectFormat,
   findClaudeSession,
@@ -21,7 +22,7 @@ import {
 import { importSession } from "../src/import/mod.ts";
 import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { SessionFileError } from "../src/record/mod.ts";
-import { run as runInspect } from "../cli/inspect.ts";
+import { inspectInProcess } from "./_cli.ts";
 
 import { CORPUS, CORPUS_MISSING, corpusFiles } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
@@ -126,15 +127,21 @@ Deno.test({
             }`
             : "",
           offBranch ? `${offBranch} calls off the branch` : "",
-          facts.claudeCode?.cycleLine ? `cycle at line ${facts.claudeCode.cycleLine}` : "",
-          facts.claudeCode?.danglingParentLine
-            ? `dangling parent at line ${facts.claudeCode.danglingParentLine}`
+          claudeCodeFactsOf(facts)?.cycleLine
+            ? `cycle at line ${claudeCodeFactsOf(facts)!.cycleLine}`
             : "",
-          facts.claudeCode?.supersededLines
-            ? `${facts.claudeCode.supersededLines} replayed lines`
+          claudeCodeFactsOf(facts)?.danglingParentLine
+            ? `dangling parent at line ${claudeCodeFactsOf(facts)!.danglingParentLine}`
             : "",
-          facts.claudeCode?.sideLines ? `${facts.claudeCode.sideLines} side lines` : "",
-          facts.claudeCode?.compactions ? `${facts.claudeCode.compactions} compactions` : "",
+          claudeCodeFactsOf(facts)?.supersededLines
+            ? `${claudeCodeFactsOf(facts)!.supersededLines} replayed lines`
+            : "",
+          claudeCodeFactsOf(facts)?.sideLines
+            ? `${claudeCodeFactsOf(facts)!.sideLines} side lines`
+            : "",
+          claudeCodeFactsOf(facts)?.compactions
+            ? `${claudeCodeFactsOf(facts)!.compactions} compactions`
+            : "",
           facts.subagents.length ? `${facts.subagents.length} subagents` : "",
           resumed.synthesized.length
             ? `${resumed.synthesized.length} outputs resume would synthesize`
@@ -165,17 +172,6 @@ async function inspectCli(args: string[]) {
   }).output();
   const decoder = new TextDecoder();
   return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
-}
-
-/** Runs `cli/inspect.ts` in this process (its `run()`), capturing what it writes. */
-async function inspectInProcess(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runInspect(args, {
-    out: (text) => Promise.resolve(void (stdout += text)),
-    err: (text) => Promise.resolve(void (stderr += text)),
-  });
-  return { code, stdout, stderr };
 }
 
 /** The bytes and modification time of a file: what "never written" means. */

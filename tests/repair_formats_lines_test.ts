@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { run } from "../cli/inspect.ts";
+import { inspectInProcess } from "./_cli.ts";
 import { INTERRUPTED_RESULT } from "../src/formats/mod.ts";
 import { repairForeignFile, repairSession } from "../src/repair/mod.ts";
 import {
@@ -164,22 +164,11 @@ Deno.test("repairSession() writes Codex's aborted outputs right after each call,
   assertEquals(after.filter((_, i) => i !== at("o1") + 1 && i !== at("o2") + 1), before);
 });
 
-/** Runs the CLI in-process on `args`. */
-async function inspect(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(args, {
-    out: (text) => Promise.resolve(void (stdout += text)),
-    err: (text) => Promise.resolve(void (stderr += text)),
-  });
-  return { code, stdout, stderr };
-}
-
 Deno.test("cli: inspect --repair on a Claude Code transcript: the dry run exits 1, --write 0, again 0 with nothing to do", async () => {
   await using dir = await tempDir();
   const path = await claudeFile(dir.path, claudeCrashOneCall().damaged);
   const before = await Deno.readFile(path);
-  const dry = await inspect(["--repair", path]);
+  const dry = await inspectInProcess(["--repair", path]);
   assertEquals([dry.code, dry.stderr], [1, ""]);
   assertEquals(
     dry.stdout,
@@ -194,7 +183,7 @@ Deno.test("cli: inspect --repair on a Claude Code transcript: the dry run exits 
     ].join("\n"),
   );
   assertEquals(await Deno.readFile(path), before);
-  const write = await inspect(["--repair", "--write", path]);
+  const write = await inspectInProcess(["--repair", "--write", path]);
   assertEquals([write.code, write.stderr], [0, ""]);
   assertMatch(write.stdout, /^Repaired .*\n {2}1\. wrote after line 9 a result for toolu_T /);
   assertMatch(
@@ -206,11 +195,11 @@ Deno.test("cli: inspect --repair on a Claude Code transcript: the dry run exits 
     /\nUndo \(docs\/other-tools\.md\): delete the lines that say "written by turnlog repair"\.\n/,
   );
   assertMatch(write.stdout, /\nThe session is healthy now: /);
-  const again = await inspect(["--repair", "--write", "--json", path]);
+  const again = await inspectInProcess(["--repair", "--write", "--json", path]);
   assertEquals(again.code, 0);
   const json = JSON.parse(again.stdout);
   assertEquals([json.written, json.plan.inserted, json.validation.valid], [true, [], true]);
-  const shown = await inspect([path]);
+  const shown = await inspectInProcess([path]);
   assertEquals(shown.code, 0, "the inspector finds it healthy");
 });
 
@@ -253,7 +242,7 @@ Deno.test("repairSession() on another tool's file a turnlog run holds: in use, n
   const fixture = claudeCrashOneCall();
   const path = await claudeFile(dir.path, fixture.damaged);
   using _held = await SessionWriter.open(path, { seal: false });
-  const cli = await inspect(["--repair", "--write", path]);
+  const cli = await inspectInProcess(["--repair", "--write", path]);
   assertEquals(cli.code, 1);
   assertMatch(cli.stderr, /^turnlog inspect: Session is in use: another run holds the lock on /);
   await assertRejects(() => repairSession(path), SessionInUseError);
@@ -321,12 +310,16 @@ Deno.test("a Codex rollout with a function_call line copied: inspect and the pla
     .prompt("ls").call("c1").output("c1", "a.txt").answer("Done.").taskComplete("t1").text();
   b.raw(b.lines.at(-1)!).output("c1", "a.txt").answer("Done.").taskComplete("t1");
   await Deno.writeTextFile(path, b.text());
-  assertEquals((await inspect([path])).code, 1, "inspect finds the copy's call unanswered");
-  const plan = await inspect(["--repair", path]);
+  assertEquals(
+    (await inspectInProcess([path])).code,
+    1,
+    "inspect finds the copy's call unanswered",
+  );
+  const plan = await inspectInProcess(["--repair", path]);
   assertEquals(plan.code, 1);
   assertMatch(plan.stdout, /1\. move line 7 \(duplicate_call, \d+ bytes\) to the sidecar/);
-  assertEquals((await inspect(["--repair", "--write", path])).code, 0);
+  assertEquals((await inspectInProcess(["--repair", "--write", path])).code, 0);
   assertEquals(await Deno.readTextFile(path), clean);
-  assertEquals((await inspect([path])).code, 0);
-  assertMatch((await inspect(["--repair", path])).stdout, /^Nothing to repair in /);
+  assertEquals((await inspectInProcess([path])).code, 0);
+  assertMatch((await inspectInProcess(["--repair", path])).stdout, /^Nothing to repair in /);
 });

@@ -14,6 +14,7 @@ import type {
 } from "./_find.ts";
 import type { ForeignRepair, ValidationFinding } from "./_repair_types.ts";
 import type { ForeignEntry, ForeignFacts } from "./_types.ts";
+import type { FormatSearch } from "./_search.ts";
 import type { LineRules } from "./_view.ts";
 
 /** Options of reading a session file (see `readForeignSession`). */
@@ -73,6 +74,8 @@ export interface FormatAdapter<Name extends string = string> {
   readonly listing: FormatListing;
   /** What its repair and its check count as one line of the format (see `readView`). */
   readonly lines: LineRules;
+  /** How `search` walks its sessions and reads their conversation (`src/formats/_search.ts`). */
+  readonly search: FormatSearch;
 
   /** Detection: what a parsed line of a file's head says, or undefined when it is not the tool's. */
   judgeLine(value: Record<string, unknown>): LineVerdict | undefined;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ApprovalMode, SessionRecord } from "../record/mod.ts";
+import type { SessionRecord } from "../record/mod.ts";
 import type { Line } from "../io/mod.ts";
 import type { LineProblem, ProblemKind } from "../record/mod.ts";
 import type { ForeignEntry, LineSpan } from "./_types.ts";
@@ -119,41 +119,6 @@ export const spanOf = (line: LineSpan): LineSpan => ({
   start: line.start,
   end: line.end,
 });
-
-/**
- * Codex's `approval_policy` in turnlog's terms: `never` and `on-failure` run without asking
- * (`auto`), `on-request` asks before changes outside the sandbox (`ask-changes`), `untrusted`
- * asks for anything not known to be safe (`ask-all`).
- */
-export function mapCodexApproval(policy: string | undefined): ApprovalMode {
-  switch (policy) {
-    case "never":
-    case "on-failure":
-      return "auto";
-    case "untrusted":
-    case "unless-trusted":
-      return "ask-all";
-    default:
-      return "ask-changes";
-  }
-}
-
-/**
- * Claude Code's `permissionMode` in turnlog's terms: `bypassPermissions` (and `dontAsk`) never
- * ask, `plan` lets nothing change without asking, `default` and `acceptEdits` ask before
- * commands and changes.
- */
-export function mapClaudePermission(mode: string | undefined): ApprovalMode {
-  switch (mode) {
-    case "bypassPermissions":
-    case "dontAsk":
-      return "auto";
-    case "plan":
-      return "ask-all";
-    default:
-      return "ask-changes";
-  }
-}
 
 /** Counts one more of `kind`. */
 export function countKind(counts: Record<string, number>, kind: string, by = 1): void {

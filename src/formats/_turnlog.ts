@@ -141,7 +141,6 @@ export async function* readTurnlogSession(
     subagents: [],
     ignored: {},
     problems: state.problems,
-    codex: null,
-    claudeCode: null,
+    formatFacts: null,
   };
 }

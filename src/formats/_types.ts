@@ -118,59 +118,12 @@ export interface ApprovalFacts {
   source: string | null;
 }
 
-/** A `thread_rolled_back` event of a Codex rollout. */
-export interface CodexRollback {
-  /** The event's line. */
-  line: number;
-  /** Turns the user rolled back. */
-  turns: number;
-}
-
-/** Facts only a Codex rollout has. */
-export interface CodexFacts {
-  /** `session_meta.originator` (the Codex client). */
-  originator: string | null;
-  /** `session_meta.source` (`cli`, `vscode`, `exec`, a subagent's origin as JSON). */
-  source: string | null;
-  /** The session this one was forked from. */
-  forkedFromId: string | null;
-  /** The sandbox policy's type, from the latest `turn_context`. */
-  sandbox: string | null;
-  /** What marked the turns: task events, turn ids of `turn_context`, `user_message` events. */
-  turnMarkers: "task_events" | "turn_context" | "user_message" | "none";
-  /** Every `thread_rolled_back` event (the rolled-back turns stay in the records). */
-  rollbacks: CodexRollback[];
-}
-
-/** Facts only a Claude Code transcript has. */
-export interface ClaudeCodeFacts {
-  /** The line the active branch was walked back from. */
-  leafLine: number | null;
-  /** Where the walk back met a line it had already passed (a cycle), or null. */
-  cycleLine: number | null;
-  /** The active branch's root line when its `parentUuid` names no line of the file. */
-  danglingParentLine: number | null;
-  /**
-   * Lines passed over because another line has their `uuid`: a resume's replay of a line (the
-   * first copy counts) or a line re-parented later (the last copy counts).
-   */
-  supersededLines: number;
-  /** Lines on no active branch and in no reported fork (progress and hook lines off the branch). */
-  sideLines: number;
-  /** What closed the turns: `turn_duration` lines, or a final answer (`end_turn`). */
-  turnEnds: "turn_duration" | "final_answer";
-  /** The file's own agent id, when it is a subagent's transcript. */
-  agentId: string | null;
-  /** The session a subagent's transcript belongs to. */
-  parentSessionId: string | null;
-  /** Compactions: `compact_boundary` lines on the active branch. */
-  compactions: number;
-  /**
-   * Compactions whose `logicalParentUuid` names no line of the file: the conversation before
-   * each (from `continuesLine` back) is read as the session's earlier turns, in file order.
-   */
-  boundaryJoins: { line: number; continuesLine: number }[];
-}
+/**
+ * Facts only one format has (Codex's originator and rollbacks, Claude Code's branch walk), in
+ * the shape its adapter's folder exports with a reader of it (`codexFactsOf`,
+ * `claudeCodeFactsOf`).
+ */
+export type FormatFacts = object;
 
 /** What is known about a session file once it has been read. */
 export interface ForeignFacts {
@@ -220,10 +173,8 @@ export interface ForeignFacts {
   ignored: Record<string, number>;
   /** Lines that are not valid. */
   problems: number;
-  /** Codex-only facts, or null. */
-  codex: CodexFacts | null;
-  /** Claude Code-only facts, or null. */
-  claudeCode: ClaudeCodeFacts | null;
+  /** Facts only the file's format has, in its adapter's shape; null for turnlog's own files. */
+  formatFacts: FormatFacts | null;
 }
 
 /** A foreign file that cannot be read as asked (a command exits with 2). */

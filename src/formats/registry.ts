@@ -15,11 +15,13 @@ import {
 } from "./_types.ts";
 import { claudeCodeAdapter } from "./claude_code/mod.ts";
 import { codexAdapter } from "./codex/mod.ts";
+import { geminiAdapter } from "./gemini/mod.ts";
 
 /** Every other tool's format, in the order detection asks them. */
 export const ADAPTERS = [
   codexAdapter,
   claudeCodeAdapter,
+  geminiAdapter,
 ] as const satisfies readonly FormatAdapter[];
 
 /** Every format turnlog reads, by name: `turnlog` and each adapter's (`codex`, `claude-code`). */
@@ -75,7 +77,8 @@ export function fileNounOf(format: SessionFormat): string {
   return ADAPTERS.find((adapter) => adapter.name === format)?.fileNoun ?? format;
 }
 
-function inWords(names: readonly string[], conjunction: string): string {
+/** Names in a sentence: `a, b or c`. */
+export function inWords(names: readonly string[], conjunction: string): string {
   return names.length < 2
     ? names.join("")
     : `${names.slice(0, -1).join(", ")} ${conjunction} ${names.at(-1)}`;
@@ -84,6 +87,17 @@ function inWords(names: readonly string[], conjunction: string): string {
 /** The tools whose files turnlog reads, in a sentence: `turnlog, Codex or Claude Code`. */
 export function toolsInWords(conjunction = "or"): string {
   return inWords([TURNLOG_FORMAT, ...ADAPTERS.map((adapter) => adapter.shortTool)], conjunction);
+}
+
+/** One file of each other tool, in a sentence: `a Codex CLI rollout or a Claude Code transcript`. */
+export function fileNounsInWords(conjunction = "or"): string {
+  return inWords(ADAPTERS.map((adapter) => `a ${adapter.fileNoun}`), conjunction);
+}
+
+/** Each other tool's sessions root, in a sentence: `a Codex sessions root or a Claude Code projects root`. */
+export function rootsInWords(conjunction = "or"): string {
+  const roots = ADAPTERS.map((adapter) => `a ${adapter.shortTool} ${adapter.home.inside} root`);
+  return inWords(roots, conjunction);
 }
 
 /** The other tools, in a sentence: `Codex or Claude Code`, `Codex's and Claude Code's`. */

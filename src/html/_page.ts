@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { InspectReport, OrphanCall } from "../inspect/mod.ts";
+import { type InspectReport, type OrphanCall, tokenTotal, verdictOf } from "../inspect/mod.ts";
 import { escapeHtml, escapeText, escapeTitle, firstLine } from "./_escape.ts";
 import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
 import { orphanFix, sessionFormat } from "./_facts.ts";
@@ -127,19 +127,19 @@ function headHtml(report: InspectReport, title: string, options: SessionPageOpti
 `;
 }
 
-/** `healthy`, or how many problems and orphan calls. */
+/** The verdict's badge: `healthy`, what is wrong, or that the file holds no conversation. */
 function healthBadges(report: InspectReport): string {
-  if (report.healthy) return `<span class="badge ok">healthy</span>`;
-  const badges: string[] = [];
-  if (report.problems.length > 0) {
-    badges.push(`<span class="badge bad">${plural(report.problems.length, "problem")}</span>`);
-  }
-  if (report.orphanCalls.length > 0) {
-    badges.push(
-      `<span class="badge warn">${plural(report.orphanCalls.length, "orphan call")}</span>`,
-    );
-  }
-  return badges.join(" ");
+  const { tone, words } = verdictOf(report);
+  return `<span class="badge ${tone}">${escapeText(words)}</span>`;
+}
+
+/** The session's tokens as the text view gives them: the total, then in and out. */
+function tokensHtml(report: InspectReport): string {
+  const tokens = report.session.tokens;
+  if (tokens === null || tokens.total === 0) return "none reported";
+  return `${formatNumber(tokens.total)} <span class="muted">(${formatNumber(tokens.input)} in, ${
+    formatNumber(tokens.output)
+  } out)</span>`;
 }
 
 function sessionHeader(report: InspectReport, title: string, options: SessionPageOptions): string {
@@ -147,7 +147,6 @@ function sessionHeader(report: InspectReport, title: string, options: SessionPag
   const models = [...new Set([session.model, ...report.turns.map((t) => t.model)])]
     .filter((m): m is string => m !== null);
   const field = (name: string, value: string) => `<dt>${name}</dt><dd>${value}</dd>`;
-  const usage = totals.usage;
   const health = healthBadges(report);
   const kicker = [
     `turnlog session`,
@@ -157,7 +156,9 @@ function sessionHeader(report: InspectReport, title: string, options: SessionPag
   const lastTurn = report.turns.at(-1);
   return `<header id="session" data-session-id="${
     escapeHtml(session.id ?? "")
-  }" data-size-bytes="${session.sizeBytes}" data-format="${escapeHtml(sessionFormat(report))}">
+  }" data-size-bytes="${session.sizeBytes}" data-healthy="${report.healthy}" data-tokens="${
+    tokenTotal(report)
+  }" data-format="${escapeHtml(sessionFormat(report))}">
 <p class="kicker">${kicker.join(" · ")}</p>
 <h1>${escapeText(title)}</h1>
 ${options.notice ? `<p id="writing" class="note">${escapeText(options.notice)}</p>\n` : ""}<dl>
@@ -200,16 +201,7 @@ ${
       } resumed, ${formatNumber(totals.unfinishedTurns)} did not finish)</span>`,
     )
   }
-${
-    field(
-      "tokens",
-      usage.totalTokens === 0
-        ? "none reported"
-        : `${formatNumber(usage.totalTokens)} <span class="muted">(${
-          formatNumber(usage.inputTokens)
-        } in, ${formatNumber(usage.outputTokens)} out)</span>`,
-    )
-  }
+${field("tokens", tokensHtml(report))}
 ${field("file", `<span class="mono">${escapeText(session.path)}</span>`)}
 </dl>
 <nav><a href="#findings">Findings</a><a href="#charts">Charts</a><a href="#turns">Turns</a>${

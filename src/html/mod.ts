@@ -10,7 +10,9 @@
  * `[data-call-id]` (an orphan one also `[data-orphan]`), each tool output
  * `[data-output-for="<call id>"]` (a synthesized one also `[data-synthesized]`, one resume
  * drops `[data-dropped]`), each problem of the findings `[data-line="<n>"]` with
- * `data-kind`, each line of the file `#line-<n>`, the charts `figure[data-chart]`.
+ * `data-kind`, each line of the file `#line-<n>`, the charts `figure[data-chart]`, and the
+ * verdict on `#session`: `data-healthy="true|false"`, `data-tokens="<total>"` (the text view's,
+ * `--json`'s and the exit code's), beside `data-size-bytes`.
  *
  * @module
  */

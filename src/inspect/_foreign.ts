@@ -16,11 +16,22 @@ import {
   readForeignSession,
   type SessionValidation,
   type SubagentLink,
+  type TokenTotals,
   validateSessionFile,
+  type ValidationFinding,
 } from "../formats/mod.ts";
+import type { Usage } from "../record/mod.ts";
 import { plural } from "../text/mod.ts";
 import { type SegmentedSession, type SegmenterOptions, TurnSegmenter } from "./_segmenter.ts";
-import type { InspectFork, InspectSubagent, SessionFacts, Turn } from "./_types.ts";
+import type {
+  InspectFork,
+  InspectProblem,
+  InspectProblemKind,
+  InspectSubagent,
+  SessionFacts,
+  Turn,
+} from "./_types.ts";
+import { isHealthy } from "./_verdict.ts";
 
 /** The number of the turn a line is in: the last turn starting at or before it. */
 function turnAt(turns: readonly Turn[], line: number | null): number | null {
@@ -106,21 +117,69 @@ function notesOf(adapter: FormatAdapter, facts: ForeignFacts): string[] {
 /** Notes shown at most for the validator's findings; the rest are counted. */
 const CHECK_NOTES = 5;
 
-/** What the format's validator finds beyond bad lines (those are problems already), as notes. */
-function checkNotes(adapter: FormatAdapter, validation: SessionValidation): string[] {
+/** The validator's findings split: those the report shows already, and those it lacks. */
+function sortFindings(segmented: SegmentedSession, validation: SessionValidation) {
+  const orphanCalls = new Set(segmented.orphanCalls.map((call) => call.callId));
+  const orphanOutputs = new Set(segmented.orphanOutputs.map((output) => output.callId));
+  const shown: ValidationFinding[] = [];
+  const missing: ValidationFinding[] = [];
+  for (const finding of validation.findings) {
+    const known = finding.kind === "bad_line" || // a problem of the report already
+      (finding.kind === "unanswered_call" && orphanCalls.has(finding.callId ?? "")) ||
+      (finding.kind === "unexpected_result" && orphanOutputs.has(finding.callId ?? ""));
+    (known ? shown : missing).push(finding);
+  }
+  return { shown, missing };
+}
+
+/** What the tool's check says of what the report shows already (orphans), as notes. */
+function checkNotes(
+  adapter: FormatAdapter,
+  path: string,
+  found: readonly ValidationFinding[],
+): string[] {
   const tool = adapter.shortTool;
-  const found = validation.findings.filter((finding) => finding.kind !== "bad_line");
-  const notes = found.slice(0, CHECK_NOTES).map((finding) =>
-    `${tool}'s check, line ${finding.line}: ${
-      finding.message.slice(`${validation.path}:${finding.line}: `.length)
-    }`
-  );
+  const notes = found.filter((finding) => finding.kind !== "bad_line").slice(0, CHECK_NOTES)
+    .map((finding) => `${tool}'s check, line ${finding.line}: ${what(path, finding)}`);
   if (found.length > CHECK_NOTES) {
     notes.push(
       `${plural(found.length - CHECK_NOTES, "more such line")} (inspect --repair lists them)`,
     );
   }
   return notes;
+}
+
+/** A finding's message without its `path:line: ` prefix. */
+function what(path: string, finding: ValidationFinding): string {
+  return finding.message.slice(`${path}:${finding.line}: `.length);
+}
+
+/**
+ * What the tool's check finds that the report does not show yet (a parent chain that does not
+ * reach its root, a call answered too late): problems of the file, in the tool's words, so
+ * the verdict and the problems every view lists say the same.
+ */
+function checkProblems(
+  adapter: FormatAdapter,
+  path: string,
+  missing: readonly ValidationFinding[],
+  turns: readonly Turn[],
+): InspectProblem[] {
+  return missing.map((finding) => ({
+    line: finding.line,
+    kind: finding.kind as InspectProblemKind,
+    message: `${path}:${finding.line}: ${adapter.shortTool}'s check: ${what(path, finding)}`,
+    turn: turnAt(turns, finding.line),
+    start: null,
+    end: null,
+  }));
+}
+
+/** The session's token counts as the turnlog totals' usage, so both say one total. */
+function usageOf(tokens: TokenTotals | null): Usage {
+  return tokens === null
+    ? { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
+    : { inputTokens: tokens.input, outputTokens: tokens.output, totalTokens: tokens.total };
 }
 
 function sessionOf(
@@ -175,12 +234,19 @@ export async function inspectForeignFile(
     subagents.push(await subagentOf(adapter, link, segmented.turns));
   }
   const validation = await validateSessionFile(path, format);
+  const { shown, missing } = sortFindings(segmented, validation);
+  const problems = [
+    ...segmented.problems,
+    ...checkProblems(adapter, path, missing, segmented.turns),
+  ].sort((a, b) => a.line - b.line);
   const about = sessionOf(adapter, segmented, facts);
   return {
     ...segmented,
-    healthy: segmented.healthy && validation.valid,
-    session: { ...about, notes: [...about.notes, ...checkNotes(adapter, validation)] },
+    healthy: isHealthy({ problems, orphanCalls: segmented.orphanCalls }),
+    session: { ...about, notes: [...about.notes, ...checkNotes(adapter, path, shown)] },
+    totals: { ...segmented.totals, usage: usageOf(facts.tokens) },
     forks: facts.forks.map((fork) => forkOf(fork, segmented.turns)),
     subagents,
+    problems,
   };
 }

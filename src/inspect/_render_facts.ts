@@ -6,8 +6,9 @@
  * @module
  */
 import { adapterOf, fileNounOf } from "../formats/mod.ts";
-import { formatNumber, formatTime, oneLine, type Painter, plural, visible } from "../text/mod.ts";
+import { formatNumber, formatTime, oneLine, type Painter, visible } from "../text/mod.ts";
 import type { InspectReport, SessionFacts } from "./_types.ts";
+import { verdictOf } from "./_verdict.ts";
 
 /** Counts by kind, largest first: `12 reasoning, 1 image`. */
 export function kindCounts(counts: Record<string, number>): string {
@@ -15,19 +16,12 @@ export function kindCounts(counts: Record<string, number>): string {
     .map(([kind, n]) => `${formatNumber(n)} ${visible(kind)}`).join(", ");
 }
 
+const TONES = { ok: "green", bad: "red", warn: "yellow" } as const;
+
 /** The verdict beside the session's id: healthy, its findings, or a file without a conversation. */
 function verdict(report: InspectReport, paint: Painter): string {
-  const state = report.session.state;
-  const findings = [
-    report.problems.length > 0 ? plural(report.problems.length, "problem") : "",
-    report.orphanCalls.length > 0 ? plural(report.orphanCalls.length, "orphan call") : "",
-  ].filter(Boolean);
-  if (findings.length > 0) return paint("red", findings.join(", "));
-  if (state === "empty") return paint("yellow", "empty file: no conversation");
-  if (state === "metadata-only") {
-    return paint("yellow", "no conversation: only titles and file-history lines");
-  }
-  return paint("green", "healthy");
+  const { tone, words } = verdictOf(report);
+  return paint(TONES[tone], words);
 }
 
 function modelLine(session: SessionFacts): string {

@@ -174,7 +174,11 @@ export interface Totals {
   resumedTurns: number;
   /** Records by type over the whole file. */
   counts: RecordCounts;
-  /** Token usage added up over the `run_finished` records that report it. */
+  /**
+   * Token usage: turnlog's file, added up over the `run_finished` records that report it;
+   * another tool's file, its counts over the whole file (`session.tokens`, branches and
+   * unfinished turns included). One total with `session.tokens` in either case.
+   */
   usage: Usage;
   /** What turnlog's model cannot hold, by kind, over the whole file. */
   ignored: Record<string, number>;
@@ -186,7 +190,10 @@ export interface InspectReport {
   format: "turnlog-inspect";
   /** The layout's version, {@linkcode INSPECT_REPORT_VERSION}. */
   version: 2;
-  /** True when there are no problems and no orphan calls. */
+  /**
+   * True when there are no problems and no orphan calls (`isHealthy`): the verdict every
+   * view states, and the exit code's.
+   */
   healthy: boolean;
   /** The session's facts. */
   session: SessionFacts;

@@ -51,6 +51,8 @@ import {
   type TurnEntry,
 } from "./_types.ts";
 
+import { isHealthy } from "./_verdict.ts";
+
 /** The default number of characters of each text kept in a report. */
 export const DEFAULT_TEXT_LIMIT = 2000;
 
@@ -418,7 +420,7 @@ export class TurnSegmenter {
     return {
       format: "turnlog-inspect",
       version: INSPECT_REPORT_VERSION,
-      healthy: problems.length === 0 && calls.length === 0,
+      healthy: isHealthy({ problems, orphanCalls: calls }),
       session: sessionFacts(this.path, this.#meta, {
         sizeBytes: file.sizeBytes,
         records: this.#records,

@@ -7,7 +7,10 @@
  */
 import type { Policy, RunOutcome, Usage, WireApi } from "../record/mod.ts";
 
-/** Every kind of problem the inspector reports: the reader's per-line kinds, then its own. */
+/**
+ * Every kind of problem the inspector reports: the reader's per-line kinds, then its own, then
+ * what another tool's check finds that no other problem or orphan call shows.
+ */
 export type InspectProblemKind =
   | "torn_tail"
   | "malformed_json"
@@ -20,7 +23,10 @@ export type InspectProblemKind =
   | "record_before_first_turn"
   | "orphan_output"
   | "duplicate_output"
-  | "duplicate_call";
+  | "duplicate_call"
+  | "unanswered_call"
+  | "unexpected_result"
+  | "broken_chain";
 
 /** Something wrong with the file, at a line. */
 export interface InspectProblem {

@@ -21,3 +21,4 @@ export { renderReport } from "./_render_report.ts";
 export * from "./_text_view.ts";
 export * from "./_render_listing.ts";
 export * from "./_stored.ts";
+export * from "./_verdict.ts";

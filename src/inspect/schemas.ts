@@ -32,6 +32,9 @@ export const InspectProblemKindSchema = z.enum([
   "orphan_output",
   "duplicate_output",
   "duplicate_call",
+  "unanswered_call",
+  "unexpected_result",
+  "broken_chain",
 ]);
 
 /** Something wrong with the file, at a line. */

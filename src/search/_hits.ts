@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { Json } from "../formats/_line.ts";
 import { type CompiledQuery, matchAll } from "./_query.ts";
-import type { Piece, SearchProfile } from "./_profile.ts";
+import type { Json, Piece } from "../formats/mod.ts";
+import type { SearchProfile } from "./_profile.ts";
 import { snippetOf } from "./_snippet.ts";
 import type { SearchHit } from "./_types.ts";
 

@@ -9,7 +9,7 @@
 import type { CompiledQuery } from "./_query.ts";
 import { FragmentFinder } from "./_finder.ts";
 import { ScanBuffer } from "./_simd.ts";
-import type { TurnCounter } from "./_profile.ts";
+import type { TurnCounter } from "../formats/mod.ts";
 
 /** A line that may match: its text and the byte offset where it starts. */
 export interface CandidateLine {

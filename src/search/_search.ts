@@ -8,7 +8,8 @@
 import { basename } from "node:path";
 import { isPostgresUrl } from "../store/mod.ts";
 import { type CompiledQuery, compileQuery, type SearchQuery } from "./_query.ts";
-import type { Piece, SearchProfile } from "./_profile.ts";
+import type { Piece } from "../formats/mod.ts";
+import type { SearchProfile } from "./_profile.ts";
 import { searchProfile } from "./_profiles.ts";
 import { candidateLines, placeLines, scanBuffer } from "./_scan.ts";
 import type { ScanBuffer } from "./_simd.ts";

@@ -1,20 +1,22 @@
 /**
- * Where a search looks: turnlog's store and the Codex and Claude Code homes (the tools' own
- * variables, else the usual folders under `HOME`), or only the ones a command names; and every
- * session under them, most recently written first.
+ * Where a search looks: turnlog's store and every other tool's home (each adapter's, from the
+ * tool's own variables, else the usual folder under `HOME`), or only the ones a command names;
+ * and every session under them, most recently written first.
  *
  * @module
  */
 import {
-  claudeProjectsRoot,
-  codexSessionsRoot,
+  adapterByFlag,
+  ADAPTERS,
   detectSessionsRoot,
   type Env,
+  type FormatAdapter,
+  type SessionFiles,
   type SessionFormat,
+  TURNLOG_FORMAT,
 } from "../formats/mod.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import { resolveStoreSpec, storeName } from "../store/mod.ts";
-import type { SessionFiles } from "./_profile.ts";
 import { searchProfile } from "./_profiles.ts";
 
 /** A folder of sessions of one format, and the flags that name it to other commands. */
@@ -29,11 +31,12 @@ export interface SearchSource {
 
 /** What a command named as the places to search; nothing named means all of them. */
 export interface SourceChoice {
-  /** Codex's home: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
-  codex?: boolean | undefined;
-  /** Claude Code's: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
-  claude?: boolean | undefined;
-  /** Folders: turnlog stores, Codex or Claude Code roots or homes (told from their names). */
+  /**
+   * Other tools' homes, by their adapters' flags (`codex` for Codex's home,
+   * `$CODEX_HOME/sessions`, else `~/.codex/sessions`).
+   */
+  homes?: readonly string[] | undefined;
+  /** Folders: turnlog stores, other tools' roots or homes (told from their names). */
   sessionsDirs?: readonly string[] | undefined;
   /** turnlog's store: a sessions folder or a `postgres://` URL. */
   store?: string | undefined;
@@ -54,39 +57,53 @@ async function folderSource(dir: string, flag: string): Promise<SearchSource> {
   const info = await Deno.stat(dir).catch(() => undefined);
   if (!info?.isDirectory) throw new NoSuchSourceError(dir);
   const found = await detectSessionsRoot(dir);
-  return { format: found?.format ?? "turnlog", root: found?.root ?? dir, flags: [flag, dir] };
+  return { format: found?.format ?? TURNLOG_FORMAT, root: found?.root ?? dir, flags: [flag, dir] };
 }
 
 /** turnlog's store: a sessions folder, or a database (named without its password). */
 function storeSource(spec: string, flags: string[]): SearchSource {
   const named = flags.length === 0 ? [] : [flags[0]!, storeName(spec)];
-  return { format: "turnlog", root: spec, flags: named };
+  return { format: TURNLOG_FORMAT, root: spec, flags: named };
+}
+
+/** An adapter's home as a source, named by its flag (`--codex`). */
+function homeSource(adapter: FormatAdapter, env: Env): SearchSource {
+  return { format: adapter.name, root: adapter.home.root(env), flags: [`--${adapter.flag}`] };
+}
+
+/** The adapter of a home flag a choice names. */
+function homeAdapter(flag: string): FormatAdapter {
+  const adapter = adapterByFlag(flag);
+  if (adapter === undefined) {
+    const known = ADAPTERS.map((a) => a.flag).join(", ");
+    throw new TurnlogError("usage", `No tool's home is named ${flag} (known: ${known})`);
+  }
+  return adapter;
 }
 
 /**
  * The sources a choice names: with nothing named, turnlog's store (`TURNLOG_STORE`, else
- * `TURNLOG_SESSIONS_DIR`, else `./sessions`), Codex's home and Claude Code's.
+ * `TURNLOG_SESSIONS_DIR`, else `./sessions`) and every adapter's home.
  *
  * @throws {NoSuchSourceError} for a named folder that is not there
  */
 export async function searchSources(choice: SourceChoice = {}): Promise<SearchSource[]> {
   const env = choice.env ?? Deno.env;
-  const codex: SearchSource = { format: "codex", root: codexSessionsRoot(env), flags: ["--codex"] };
-  const claude: SearchSource = {
-    format: "claude-code",
-    root: claudeProjectsRoot(env),
-    flags: ["--claude"],
-  };
+  const homes = choice.homes ?? [];
   const dirs = choice.sessionsDirs ?? [];
-  const named = choice.codex || choice.claude || dirs.length > 0 || choice.store !== undefined;
-  if (!named) return [storeSource(resolveStoreSpec(), []), codex, claude];
+  const named = homes.length > 0 || dirs.length > 0 || choice.store !== undefined;
+  if (!named) {
+    return [
+      storeSource(resolveStoreSpec(), []),
+      ...ADAPTERS.map((adapter) => homeSource(adapter, env)),
+    ];
+  }
   const sources: SearchSource[] = [];
   if (choice.store !== undefined) {
     sources.push(storeSource(choice.store, ["--store", choice.store]));
   }
   for (const dir of dirs) sources.push(await folderSource(dir, "--sessions-dir"));
-  if (choice.codex) sources.push(codex);
-  if (choice.claude) sources.push(claude);
+  for (const flag of homes) sources.push(homeSource(homeAdapter(flag), env));
   return sources;
 }
 

@@ -4,18 +4,22 @@
  *
  * @module
  */
-import { isObject, type Json, obj, str } from "../formats/_line.ts";
 import { readLines } from "../io/mod.ts";
 import { walkSessions } from "../store/mod.ts";
 import {
   argumentText,
   type HeadFacts,
+  isObject,
+  type Json,
   markerCounter,
+  obj,
   type Piece,
   previewText,
-  type SearchProfile,
   type SessionFiles,
-} from "./_profile.ts";
+  str,
+  TURNLOG_FORMAT,
+} from "../formats/mod.ts";
+import type { SearchProfile } from "./_profile.ts";
 
 function itemPieces(item: Json): Piece[] {
   const name = str(item, "name") ?? str(item, "toolName");
@@ -74,7 +78,7 @@ const HEAD_BYTES = 256 * 1024;
 
 /** turnlog's search profile. */
 export const turnlogSearch: SearchProfile = {
-  tool: "turnlog",
+  tool: TURNLOG_FORMAT,
   continuedBy: "resume",
   walk,
   head,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { SessionFormat } from "../formats/mod.ts";
-import type { HitRole } from "./_profile.ts";
+import type { HitRole } from "../formats/mod.ts";
 import type { SearchSource } from "./_sources.ts";
 
 /** One line whose conversation holds every term. */

@@ -11,4 +11,4 @@ export * from "./_snippet.ts";
 export * from "./_sources.ts";
 export * from "./_search.ts";
 export * from "./_render.ts";
-export type { HeadFacts, HitRole, SessionFiles } from "./_profile.ts";
+export type { HeadFacts, HitRole, SessionFiles } from "../formats/mod.ts";

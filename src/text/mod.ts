@@ -9,3 +9,4 @@ export * from "./_color.ts";
 export * from "./_format.ts";
 export * from "./_shell.ts";
 export * from "./_visible.ts";
+export * from "./_wrap.ts";

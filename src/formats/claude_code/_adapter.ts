@@ -12,8 +12,10 @@ import { dirEntries } from "../_head.ts";
 import { str } from "../_line.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeClaude, claudeFindings } from "./_check.ts";
+import { claudeCodeFactsOf } from "./_facts.ts";
 import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_find.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
+import { claudeCodeSearch } from "./_search.ts";
 import { planClaudeRepair } from "./_repair.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
 
@@ -35,7 +37,7 @@ const UUID_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 
 /** How a transcript was read: the branch, what the walk back met, what was passed over. */
 function claudeNotes(facts: ForeignFacts): string[] {
-  const claude = facts.claudeCode;
+  const claude = claudeCodeFactsOf(facts);
   if (claude === null) return [];
   const notes: string[] = [];
   if (claude.leafLine !== null) {
@@ -94,6 +96,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   },
   listing: { time: "modified" },
   lines: CLAUDE_LINES,
+  search: claudeCodeSearch,
   judgeLine(value) {
     const type = str(value, "type") ?? "";
     if (CONVERSATION.has(type) && ("uuid" in value || "sessionId" in value)) {

@@ -18,7 +18,6 @@ import {
   ignoredEntry,
   isoTime,
   type Json,
-  mapClaudePermission,
   obj,
   parseJsonLine,
   problemEntry,
@@ -29,6 +28,7 @@ import {
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 import { oneLine } from "../../text/mod.ts";
 import { assistantContent, summaryText, userContent } from "./_blocks.ts";
+import { mapClaudePermission } from "./_facts.ts";
 import type { Branch } from "./_branch.ts";
 import { type ClaudeIndex, type Node, usageKey } from "./_index.ts";
 import { ClaudeTurns } from "./_turns.ts";

@@ -6,8 +6,8 @@
  */
 import { basename } from "node:path";
 import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "../_types.ts";
-import { mapClaudePermission } from "../_line.ts";
 import { type Branch, findBranch } from "./_branch.ts";
+import { mapClaudePermission } from "./_facts.ts";
 import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
 import { ClaudeRead, readBranch } from "./_reader.ts";
 import { findSubagents } from "./_subagents.ts";
@@ -101,8 +101,7 @@ function claudeFacts(
     forks: branch.forks,
     ignored: read.ignored,
     problems: read.problems,
-    codex: null,
-    claudeCode: {
+    formatFacts: {
       leafLine: leaf?.line ?? null,
       cycleLine: branch.cycleLine,
       danglingParentLine: branch.danglingParentLine,

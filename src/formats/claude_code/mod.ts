@@ -7,5 +7,6 @@
  * @module
  */
 export * from "./_adapter.ts";
+export * from "./_facts.ts";
 export * from "./_transcript.ts";
 export * from "./_find.ts";

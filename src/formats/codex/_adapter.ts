@@ -10,6 +10,7 @@ import { type Env, firstDatedFile, homeDir } from "../_find.ts";
 import { type Json, obj, str } from "../_line.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeCodex, codexFindings } from "./_check.ts";
+import { codexFactsOf } from "./_facts.ts";
 import {
   findCodexSession,
   listCodexSessions,
@@ -18,6 +19,7 @@ import {
   readCodexInstructions,
 } from "./_find.ts";
 import { CODEX_LINES } from "./_lines.ts";
+import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
 import { planCodexRepair } from "./_repair.ts";
 
@@ -52,7 +54,7 @@ const TURN_MARKERS: Record<string, string> = {
 
 /** How a rollout was read: what marked its turns, its fork, its rollbacks. */
 function codexNotes(facts: ForeignFacts): string[] {
-  const codex = facts.codex;
+  const codex = codexFactsOf(facts);
   if (codex === null) return [];
   const notes = [TURN_MARKERS[codex.turnMarkers] ?? codex.turnMarkers];
   if (codex.forkedFromId) notes.push(`forked from session ${codex.forkedFromId}`);
@@ -81,6 +83,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   },
   listing: { time: "created" },
   lines: CODEX_LINES,
+  search: codexSearch,
   judgeLine(value) {
     const type = str(value, "type") ?? "";
     const payload = obj(value, "payload");

@@ -15,7 +15,6 @@ import {
   isoTime,
   type Json,
   lineProblem,
-  mapCodexApproval,
   num,
   obj,
   parseJsonLine,
@@ -25,8 +24,8 @@ import {
   str,
   TimeSpan,
 } from "../_line.ts";
+import { type CodexFacts, mapCodexApproval } from "./_facts.ts";
 import {
-  type CodexFacts,
   type ForeignEntry,
   type ForeignFacts,
   type LineSpan,
@@ -422,7 +421,6 @@ function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
     subagents: [],
     ignored: read.ignored,
     problems: read.problems,
-    codex: read.codex,
-    claudeCode: null,
+    formatFacts: read.codex,
   };
 }

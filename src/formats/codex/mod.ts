@@ -6,5 +6,6 @@
  * @module
  */
 export * from "./_adapter.ts";
+export * from "./_facts.ts";
 export * from "./_reader.ts";
 export * from "./_find.ts";

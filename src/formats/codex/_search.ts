@@ -7,17 +7,17 @@
  *
  * @module
  */
-import { isObject, type Json, obj, str } from "../formats/_line.ts";
+import { isObject, type Json, obj, str } from "../_line.ts";
 import { basename, dirname } from "node:path";
-import { parseRolloutName, previewCodexSession, walkCodexSessions } from "../formats/mod.ts";
+import { parseRolloutName, previewCodexSession, walkCodexSessions } from "./_find.ts";
 import {
   argumentText,
+  type FormatSearch,
   type HeadFacts,
   type Piece,
-  type SearchProfile,
   type SessionFiles,
   type TurnCounter,
-} from "./_profile.ts";
+} from "../_search.ts";
 
 /** Injected context (environment, instructions) is not what the user said. */
 const INJECTED = /^\s*(<|# AGENTS\.md)/;
@@ -120,9 +120,7 @@ async function head(session: SessionFiles): Promise<HeadFacts> {
 }
 
 /** Codex's search profile. */
-export const codexSearch: SearchProfile = {
-  tool: "Codex",
-  continuedBy: "import",
+export const codexSearch: FormatSearch = {
   walk,
   head,
   pieces(value) {

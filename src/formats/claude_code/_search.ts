@@ -5,17 +5,17 @@
  * @module
  */
 import { join } from "node:path";
-import { previewClaudeSession } from "../formats/mod.ts";
-import { dirEntries } from "../formats/_head.ts";
-import { isObject, type Json, obj, str } from "../formats/_line.ts";
+import { previewClaudeSession } from "./_find.ts";
+import { dirEntries } from "../_head.ts";
+import { isObject, type Json, obj, str } from "../_line.ts";
 import {
+  type FormatSearch,
   type HeadFacts,
   type Piece,
-  type SearchProfile,
   type SessionFiles,
   stringsIn,
   type TurnCounter,
-} from "./_profile.ts";
+} from "../_search.ts";
 
 /** A tool_result's content: a string, or blocks whose text counts. */
 function resultText(content: unknown): string {
@@ -171,9 +171,7 @@ function claudeTurns(): TurnCounter {
 }
 
 /** Claude Code's search profile. */
-export const claudeCodeSearch: SearchProfile = {
-  tool: "Claude Code",
-  continuedBy: "import",
+export const claudeCodeSearch: FormatSearch = {
   walk,
   head,
   pieces(value) {

@@ -1,0 +1,112 @@
+/**
+ * What a search asks of a session format (each adapter's `search`, and turnlog's own): its
+ * sessions under a root from names alone, what a session's head tells, the conversation a
+ * parsed line holds (who said what), and where turns start, told from a line's text without
+ * parsing it. With the few helpers the profiles share.
+ *
+ * @module
+ */
+import { isObject, type Json } from "./_line.ts";
+
+export { isObject, type Json, obj, str } from "./_line.ts";
+
+/** Who said a piece of the conversation. */
+export type HitRole = "user" | "assistant" | "tool call" | "tool output" | "summary";
+
+/** One piece of conversation on a line. */
+export interface Piece {
+  /** Who said it. */
+  role: HitRole;
+  /** Its text, as the conversation holds it. */
+  text: string;
+  /** The tool called, for a tool call or its output, when the line names it. */
+  tool?: string;
+}
+
+/** Counts the turns of one file as its lines go by, from their raw text alone. */
+export interface TurnCounter {
+  /** Sees the next line; returns the turn it belongs to (0 before the first). */
+  turnOf(line: string): number;
+}
+
+/** A session's files: its own, and its subagents' that belong to it. */
+export interface SessionFiles {
+  /** The session id its file name carries. */
+  id: string;
+  /** The session's file. */
+  path: string;
+  /** Subagent transcripts that belong to the session. */
+  subagents: string[];
+  /** The project folder the tool filed it under (Claude Code), else null. */
+  project: string | null;
+}
+
+/** What a session's head tells a search result. */
+export interface HeadFacts {
+  /** The session's start, from its records. */
+  started: string | null;
+  /** Its working directory. */
+  cwd: string | null;
+  /** The first real prompt, on one line, shortened. */
+  firstPrompt: string | null;
+  /** A title the file gives it. */
+  title: string | null;
+}
+
+/** How a search finds and reads one format's sessions. */
+export interface FormatSearch {
+  /** Every session under a root of this format, from names alone (in no particular order). */
+  walk(root: string): AsyncIterable<SessionFiles>;
+  /** What the session's head tells (its first lines only). */
+  head(session: SessionFiles): Promise<HeadFacts>;
+  /** The conversation pieces of a parsed line; none for metadata, progress, hooks. */
+  pieces(value: Json): Piece[];
+  /** A new turn counter for a file. */
+  turns(): TurnCounter;
+}
+
+/** The string values inside a JSON value (a tool's input), in order, one a line. */
+export function stringsIn(value: unknown): string {
+  const found: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") found.push(v);
+    else if (typeof v === "number" || typeof v === "boolean") found.push(String(v));
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (isObject(v)) Object.values(v).forEach(walk);
+  };
+  walk(value);
+  return found.join("\n");
+}
+
+/** A tool call's arguments as written (a JSON text, or not): the strings they hold. */
+export function argumentText(text: string): string {
+  try {
+    const parsed = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null ? stringsIn(parsed) : text;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A counter of lines that hold a marker (`marker` decides from the raw text); a line that
+ * `opens` tells opens the first turn when no marker came before it.
+ */
+export function markerCounter(
+  marker: (line: string) => boolean,
+  opens: (line: string) => boolean = () => false,
+): TurnCounter {
+  let turn = 0;
+  return {
+    turnOf(line) {
+      if (marker(line) || (turn === 0 && opens(line))) turn++;
+      return turn;
+    },
+  };
+}
+
+/** Text on one line of at most 120 characters. */
+export function previewText(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,70 @@
+/**
+ * The one verdict on a session file that every view states: the text view's header, `--json`'s
+ * `healthy`, the exit code and the page's `data-healthy` all come from here, and so do the
+ * token totals they show.
+ *
+ * @module
+ */
+import { plural } from "../text/mod.ts";
+import type { InspectReport } from "./_types.ts";
+
+/**
+ * Whether a file is healthy: nothing in its problems and no call without an output. Every
+ * report's `healthy` is this, so a view that lists the problems and orphan calls says why.
+ */
+export function isHealthy(
+  findings: { problems: readonly unknown[]; orphanCalls: readonly unknown[] },
+): boolean {
+  return findings.problems.length === 0 && findings.orphanCalls.length === 0;
+}
+
+/** The verdict of a report as every view states it. */
+export interface Verdict {
+  /** The report's `healthy`. */
+  healthy: boolean;
+  /** How a view colours it: `ok` healthy, `bad` with findings, `warn` no conversation. */
+  tone: "ok" | "bad" | "warn";
+  /** The verdict in words: `healthy`, `2 problems, 1 orphan call`, `empty file: ...`. */
+  words: string;
+  /** The session's token total (0 when the file reports none): {@linkcode tokenTotal}. */
+  tokens: number;
+}
+
+/** The session's token total, the one number every view shows; 0 when the file reports none. */
+export function tokenTotal(report: InspectReport): number {
+  return report.session.tokens?.total ?? 0;
+}
+
+/**
+ * The verdict of `report`: healthy or what is wrong (its problems and orphan calls counted),
+ * or that the file holds no conversation, with the token total.
+ *
+ * @example
+ * ```ts ignore
+ * const { healthy, words } = verdictOf(await inspectSession("s.jsonl"));
+ * ```
+ */
+export function verdictOf(report: InspectReport): Verdict {
+  const tokens = tokenTotal(report);
+  const findings = [
+    report.problems.length > 0 ? plural(report.problems.length, "problem") : "",
+    report.orphanCalls.length > 0 ? plural(report.orphanCalls.length, "orphan call") : "",
+  ].filter(Boolean);
+  if (!report.healthy) {
+    return { healthy: false, tone: "bad", words: findings.join(", ") || "not healthy", tokens };
+  }
+  const state = report.session.state;
+  if (state === "empty") {
+    return { healthy: true, tone: "warn", words: "empty file: no conversation", tokens };
+  }
+  if (state === "metadata-only") {
+    const words = "no conversation: only titles and file-history lines";
+    return { healthy: true, tone: "warn", words, tokens };
+  }
+  return { healthy: true, tone: "ok", words: "healthy", tokens };
+}
+
+/** The exit code of a command that inspected `report`: 0 healthy, 1 not. */
+export function exitCodeOf(report: InspectReport): 0 | 1 {
+  return report.healthy ? 0 : 1;
+}
