@@ -132,7 +132,7 @@ export async function* readClaudeTranscript(
   // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
   const infos: ClaudeLineInfo[] = [];
   const index = await indexTranscript(path, sizeBytes, {
-    parsed: (value, line, k) => infos.push(lineInfo(value, { ...line, k, piece: null })),
+    parsed: (value, line, k) => infos.push(lineInfo(value, k, line, null)),
   });
   const branch = findBranch(index);
   const sessionId = sessionIdOf(path, index);
