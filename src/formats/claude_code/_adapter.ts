@@ -7,6 +7,7 @@
 import { basename, dirname, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
+import { claudeEdits } from "./_edits.ts";
 import { type Env, homeDir } from "../_find.ts";
 import { dirEntries } from "../_head.ts";
 import { str } from "../_line.ts";
@@ -119,5 +120,6 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   preview: previewClaudeSession,
   notes: claudeNotes,
   check: async (path, sizeBytes) => claudeFindings(path, await analyzeClaude(path, sizeBytes)),
+  edits: claudeEdits,
   planRepair: planClaudeRepair,
 };
