@@ -11,7 +11,13 @@
 import { join } from "node:path";
 import { checkSessionId } from "../../record/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
-import type { ForeignListing, FoundSession, ListedForeignSession, ListOptions } from "../_find.ts";
+import {
+  type ForeignListing,
+  type FoundSession,
+  type ListedForeignSession,
+  type ListOptions,
+  unpreviewed,
+} from "../_find.ts";
 import { dirEntries, previewLine, scanHead } from "../_head.ts";
 import { str } from "../_line.ts";
 import { isIgnoredUserText, textOf } from "./_history.ts";
@@ -199,7 +205,9 @@ export async function listGeminiSessions(
   );
   const listed: ListedForeignSession[] = [];
   for (const session of sessions.slice(0, limit)) {
-    listed.push(await previewGeminiSession(session));
+    listed.push(
+      options.heads === false ? unpreviewed(session) : await previewGeminiSession(session),
+    );
   }
   return { format: "gemini", root, sessions: listed, more: sessions.length > limit };
 }
