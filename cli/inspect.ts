@@ -26,8 +26,6 @@ import {
   reportJsonPieces,
   writeReportText,
 } from "../src/inspect/mod.ts";
-import { planFileRepair, renderRepair, repairSession } from "../src/repair/mod.ts";
-import { resumeFile } from "../src/resume/mod.ts";
 import { isPath, parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { importCommand, resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
@@ -242,6 +240,8 @@ async function locate(
 
 /** `--history`: the model-visible history the next resume would send, one JSON item a line. */
 async function history(path: string, out: Sink): Promise<number> {
+  // Imported here, as repair is: the views that do not resume or repair do not load them.
+  const { resumeFile } = await import("../src/resume/mod.ts");
   const resumed = await resumeFile(path);
   await printPieces(out, resumed.history.map((item) => visibleJson(item) + "\n"));
   return 0;
@@ -250,6 +250,7 @@ async function history(path: string, out: Sink): Promise<number> {
 async function repair(path: string, options: InspectOptions, cmd: Command): Promise<number> {
   const { values, out } = cmd;
   const render = renderOptions(cmd);
+  const { planFileRepair, renderRepair, repairSession } = await import("../src/repair/mod.ts");
   if (values.write) {
     const { plan, after, validation } = await repairSession(path, options);
     const written = plan.refused === null;

@@ -13,12 +13,14 @@ import {
   type ModelConnection,
 } from "../src/runtime/mod.ts";
 import type { Policy, WireApi } from "../src/record/mod.ts";
-import { createServerHandler, parseHost } from "../src/server/mod.ts";
+import { adapterOf, ADAPTERS, detectSessionsRoot } from "../src/formats/mod.ts";
+import { type BrowseHome, browseHomes, createServerHandler, parseHost } from "../src/server/mod.ts";
 import { serveHttp } from "../src/http/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
+import { HOME_FLAGS } from "./_homes.ts";
 
 /** The help text. */
 export const HELP = `Usage: ${TASK} serve [options]
@@ -33,8 +35,12 @@ and a POST only as application/json from its own origin or a client that names n
   POST /api/agent/approvals/<runId>/<callId>  {"decision": "approve" | "deny"}
        with the header turnlog-approval-token: <the stream's token>
        answers an approval_requested event; no answer in time is a denial
-  GET  /                                      the sessions, newest first (open it in a browser)
-  GET  /sessions/<id | prefix>                a session's page, updated live while a run appends
+  GET  /                                      the sessions of turnlog's store and of the other
+                                              tools' homes, newest first, by project, a page at
+                                              a time (open it in a browser)
+  GET  /search?q=<words | "a phrase">         the sessions that hold them (as the search command)
+  GET  /sessions/<id | prefix>                a session's page, of any tool, updated live while
+                                              a run (or the tool) appends
   GET  /sessions/<id>/events                  the page's Server-Sent Events:
        event: changed, data: {"records": n, "sizeBytes": n} when the session file changes
 
@@ -46,7 +52,16 @@ Options:
                                <name:port>, as behind a proxy; repeat for more. Without it
                                only 127.0.0.1, localhost and [::1] on serve's port are
                                answered (see docs/serving.md)
-      --sessions-dir <d>       sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
+      --sessions-dir <d>       sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions);
+                               another tool's root or home is browsed as that home, alone
+${
+  ADAPTERS.map((adapter) =>
+    `      ${`--${adapter.flag}`.padEnd(23)}  browse ${adapter.shortTool}'s home, read-only:\n` +
+    `${" ".repeat(31)}${adapter.home.described}`
+  ).join("\n")
+}
+      --store-only             browse turnlog's store only (without it or a home flag, every
+                               home is browsed beside the store)
       --store <s>              where sessions are kept: postgres://user:password@host:port/db
                                (one database for every instance) or a sessions folder
                                (default: $TURNLOG_STORE, else the sessions root)
@@ -81,6 +96,9 @@ interface ServeArgs {
   headersTimeout: number;
   compactThreshold: number | undefined;
   maxMessageChars: number | undefined;
+  /** The home flags given (`codex`, `claude`). */
+  homeFlags: string[];
+  storeOnly: boolean;
 }
 
 function parseServeArgs(argv: string[]): ServeArgs {
@@ -99,6 +117,8 @@ function parseServeArgs(argv: string[]): ServeArgs {
     "headers-timeout": { type: "string" },
     "compact-threshold": { type: "string" },
     "max-message-chars": { type: "string" },
+    "store-only": { type: "boolean" },
+    ...HOME_FLAGS,
   });
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
   const port = values.port === undefined ? 8787 : Number(values.port);
@@ -120,7 +140,31 @@ function parseServeArgs(argv: string[]): ServeArgs {
     headersTimeout: parsePositiveInt("headers-timeout", values["headers-timeout"]) ?? 10,
     compactThreshold: parsePositiveInt("compact-threshold", values["compact-threshold"]),
     maxMessageChars: parsePositiveInt("max-message-chars", values["max-message-chars"]),
+    homeFlags: ADAPTERS.map((a) => a.flag).filter((flag) =>
+      (values as Record<string, unknown>)[flag] === true
+    ),
+    storeOnly: values["store-only"] === true,
   };
+}
+
+/**
+ * The homes serve browses, and the sessions folder left for the store: a `--sessions-dir`
+ * that is another tool's root is that home alone; else the homes the flags name, every home
+ * without one, none with `--store-only`.
+ */
+async function homesOf(
+  args: ServeArgs,
+): Promise<{ homes: BrowseHome[]; sessionsDir: string | undefined }> {
+  if (args.storeOnly && args.homeFlags.length > 0) {
+    throw new UsageError(`--store-only and --${args.homeFlags[0]} do not go together`);
+  }
+  if (args.sessionsDir !== undefined) {
+    const found = await detectSessionsRoot(args.sessionsDir);
+    const adapter = found && adapterOf(found.format);
+    if (found && adapter) return { homes: [{ adapter, root: found.root }], sessionsDir: undefined };
+  }
+  const homes = args.storeOnly ? [] : browseHomes(Deno.env, args.homeFlags);
+  return { homes, sessionsDir: args.sessionsDir };
 }
 
 /** The `--allow-host` values, checked, and the `--hostname` when it names one interface. */
@@ -144,6 +188,7 @@ async function serve(
   args: ServeArgs,
   connection: ModelConnection,
   store: SessionStore,
+  homes: readonly BrowseHome[],
 ): Promise<void> {
   const stopping = new AbortController();
   const handlerOn = (port: number) =>
@@ -160,6 +205,8 @@ async function serve(
       maxMessageChars: args.maxMessageChars,
       commandFor: resumeCommand,
       signal: stopping.signal,
+      homes,
+      readInBackground: true,
     });
   let handler: ((request: Request) => Promise<Response>) | undefined;
   const server = await serveHttp({
@@ -174,6 +221,7 @@ async function serve(
         `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider}, ${connection.baseURL})`,
       );
       console.log(`sessions: ${store.name}`);
+      for (const home of homes) console.log(`${home.adapter.tool} (read-only): ${home.root}`);
       console.log(`browse the sessions: ${base}/`);
       console.log(
         `try: curl -N -X POST ${base}/api/agent/stream -H 'content-type: application/json' -d '{"message":"list the files"}'`,
@@ -210,8 +258,11 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   let store: SessionStore;
+  let homes: BrowseHome[];
   try {
-    store = await openStore({ store: args.store, sessionsDir: args.sessionsDir });
+    const places = await homesOf(args);
+    homes = places.homes;
+    store = await openStore({ store: args.store, sessionsDir: places.sessionsDir });
     // A database that cannot be reached is said now, not at the first request.
     await store.newest();
   } catch (error) {
@@ -225,7 +276,7 @@ export async function main(argv: string[]): Promise<number> {
     return fail("serve", error);
   }
   try {
-    await serve(args, connection, store);
+    await serve(args, connection, store, homes);
   } finally {
     await connection.close();
     await store.close();

@@ -96,7 +96,7 @@ Deno.test("detectFormat() gives one reason for a file in no known format", async
   assertEquals(await detectFormat(other), {
     format: "unknown",
     reason:
-      `${other}: not a session file: line 1 is a JSON object of type "event", not a turnlog, Codex or Claude Code line`,
+      `${other}: not a session file: line 1 is a JSON object of type "event", not a turnlog, Codex, Claude Code or Gemini line`,
   });
   const error = await assertRejects(() => openSessionFile(other), ForeignSessionError);
   assertEquals(error.message, (await detectFormat(other) as { reason: string }).reason);

@@ -149,7 +149,7 @@ Deno.test("locateForeignSession() finds an id in the home a flag names, else in 
     () => locateForeignSession("7acd", { sessionsDir: dir.path }),
     Error,
   );
-  assertMatch(none.message, /^No Codex or Claude Code sessions in /);
+  assertMatch(none.message, /^No Codex, Claude Code or Gemini sessions in /);
 });
 
 async function run(script: string, args: string[], env: Record<string, string>) {

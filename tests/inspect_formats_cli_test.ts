@@ -75,8 +75,21 @@ Deno.test("cli: --codex and --claude list those tools' sessions newest first, wi
   ]);
   const claude = await inspect(["--list", "--claude", "--limit", "2"], h.env);
   assertEquals(claude.code, 0, claude.stderr);
-  assertEquals(rows(claude).map((row) => row.slice(0, 8)), ["6a7b8c9d", "5f0e1d2c"]);
+  // The newest two files, in the order of their own last records (forks: 17:00:17).
+  assertEquals(rows(claude).map((row) => row.slice(0, 8)), ["5f0e1d2c", "6a7b8c9d"]);
+  assertMatch(
+    claude.stdout,
+    /\nid prefix {2}first {17}last {18}project {8}title or first prompt\n/,
+  );
+  assertMatch(
+    claude.stdout,
+    /\n5f0e1d2c {3}2026-01-23 17:00:00Z {2}2026-01-23 17:00:17Z {2}\/work\/project {2}/,
+  );
   assertMatch(claude.stdout, /\(more sessions: --limit N shows more\)/);
+  // A file whose records name no time shows its dates as missing, never 1970.
+  const every = await inspect(["--claude"], h.env);
+  assertMatch(every.stdout, /\n33333333 {3}- {21}- {21}-work-project {2}An old title\n/);
+  assert(!every.stdout.includes("1970"), every.stdout);
   const json = JSON.parse((await inspect(["--claude", "--json"], h.env)).stdout);
   assertEquals(json.format, "claude-code");
   assertEquals(json.sessions.length, 4);

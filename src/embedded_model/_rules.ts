@@ -36,7 +36,23 @@ import {
   SUMMARY_PREFIX,
 } from "./_conversation.ts";
 import { TRANSCRIPT_HEADING } from "../compaction/mod.ts";
-import { oneLine } from "../text/mod.ts";
+import {
+  backquoted,
+  CONTINUE_WORDS,
+  FILLER_WORDS,
+  gist,
+  HERE_WORDS,
+  LIST_WORDS,
+  pathsOf,
+  READ_WORDS,
+  RUN_WORDS,
+  SEARCH_WORDS,
+  SLOW_WORDS,
+  unquotedContent,
+  wordAfter,
+  wordsOf,
+  WRITE_WORDS,
+} from "./_words.ts";
 import { INTERRUPTED_CODE } from "../history/mod.ts";
 
 /** How a synthesized output for an interrupted call starts. */
@@ -45,28 +61,6 @@ const INTERRUPTED_PREFIX = `Error [${INTERRUPTED_CODE}]`;
 const QUOTED_LINES = 12;
 /** The default duration of `slow_task`, in seconds. */
 const DEFAULT_SLOW_SECONDS = 3;
-
-const WRITE_WORDS = ["write", "create", "save"];
-const READ_WORDS = ["read", "open", "show", "cat", "view", "print"];
-const SEARCH_WORDS = ["search", "grep", "find"];
-const LIST_WORDS = ["list", "ls", "files", "dir", "directory", "folder"];
-const SLOW_WORDS = ["slow", "wait", "sleep", "long"];
-const RUN_WORDS = ["run", "exec", "execute"];
-const CONTINUE_WORDS = ["continue", "retry", "resume", "again", "finish"];
-/** Words after "in" that mean the workspace itself rather than a folder name. */
-const HERE_WORDS = [
-  "this",
-  "that",
-  "my",
-  "current",
-  "folder",
-  "directory",
-  "dir",
-  "workspace",
-  "here",
-];
-/** Words between "search for" and the text searched. */
-const FILLER_WORDS = ["for", "the", "a", "an", "text", "word", "string", "pattern", "all", "of"];
 
 type Message = Extract<ConversationItem, { kind: "message" }>;
 type Call = Extract<ConversationItem, { kind: "call" }>;
@@ -158,12 +152,6 @@ export function decideReply(request: ConversationRequest): Reply {
   return { kind: "text", text: plainAnswer(items, message) };
 }
 
-/** The commands a message quotes in backticks, in order: `run \`ls\` and \`pwd\`` gives ls, pwd. */
-function backquoted(message: string): string[] {
-  return [...message.matchAll(/`([^`]+)`/g)].map((match) => match[1]!.trim())
-    .filter((command) => command !== "");
-}
-
 /** Claude Code's shell tool: one call per command the message quotes in backticks. */
 function bashCalls(commands: string[], toolNames: readonly string[]): Reply | undefined {
   if (!toolNames.includes("Bash") || commands.length === 0) return undefined;
@@ -197,67 +185,6 @@ function userMessages(items: readonly ConversationItem[]): Message[] {
   return items.filter((item): item is Message =>
     item.kind === "message" && item.role === "user" && !isSummaryMessage(item)
   );
-}
-
-function wordsOf(text: string): string[] {
-  return text.toLowerCase().match(/[a-z]+/g) ?? [];
-}
-
-/** The path-like words of a message (outside quotes first), and its quoted texts. */
-function pathsOf(message: string): { paths: string[]; quoted: string[] } {
-  const quoted: string[] = [];
-  const quotePattern = /"([^"]*)"|`([^`]*)`|(?:^|(?<=\s))'([^']*)'(?=$|[\s.,;:!?])/g;
-  const unquoted = message.replace(quotePattern, (_all, a, b, c) => {
-    quoted.push(a ?? b ?? c ?? "");
-    return " ";
-  });
-  const paths: string[] = [];
-  for (const raw of unquoted.split(/\s+/)) {
-    const token = cleanToken(raw);
-    if (looksLikePath(token) && !paths.includes(token)) paths.push(token);
-  }
-  if (paths.length === 0) {
-    for (const text of quoted) if (looksLikePath(text) && !paths.includes(text)) paths.push(text);
-  }
-  return { paths, quoted };
-}
-
-function cleanToken(raw: string): string {
-  let token = raw.replace(/^[([{"'`]+/, "").replace(/[)\]}"'`,;:!?]+$/, "");
-  if (/[^.]\.$/.test(token)) token = token.slice(0, -1);
-  return token;
-}
-
-function looksLikePath(token: string): boolean {
-  if (token === "." || token === "..") return true;
-  if (token === "" || /^\d+(\.\d+)*$/.test(token)) return false;
-  return token.includes("/") || /^[^.].*\.[A-Za-z0-9]{1,8}$/.test(token) ||
-    /^\.[A-Za-z0-9_-]+$/.test(token);
-}
-
-/**
- * The content of an unquoted write: "write hello world to out.txt" gives "hello world",
- * "create out.txt with hello" gives "hello"; "" when the message names none.
- */
-function unquotedContent(message: string, path: string): string {
-  const at = message.indexOf(path);
-  const before = message.slice(0, at).match(
-    /\b(?:write|save|create)\s+(.+?)\s+(?:to|into|in)\s*$/i,
-  );
-  if (before) return before[1]!.replace(/^(?:the text|the words|text)\s+/i, "");
-  const after = message.slice(at + path.length).match(/^\s+(?:with|containing|saying)\s+(.+)$/i);
-  return after ? after[1]!.trim() : "";
-}
-
-/** The word right after one of `keywords`, skipping `skip` words (case-insensitive). */
-function wordAfter(message: string, keywords: string[], skip: string[]): string | undefined {
-  const tokens = message.split(/\s+/).map(cleanToken).filter((token) => token !== "");
-  const start = tokens.findIndex((token) => keywords.includes(token.toLowerCase()));
-  if (start < 0) return undefined;
-  for (const token of tokens.slice(start + 1)) {
-    if (!skip.includes(token.toLowerCase())) return token;
-  }
-  return undefined;
 }
 
 /** The call of the most recent tool output, when that output says the call was interrupted. */
@@ -320,10 +247,6 @@ function answerFromOutputs(items: readonly ConversationItem[], outputs: Output[]
     if (lines.length > QUOTED_LINES) shown.push(`  (${lines.length - QUOTED_LINES} more lines)`);
     return `${label} returned ${lines.length} lines:\n${shown.join("\n")}`;
   }).join("\n\n");
-}
-
-function gist(text: string, length = 80): string {
-  return oneLine(text, length, "...");
 }
 
 function recall(items: readonly ConversationItem[], lastUser: number): string {

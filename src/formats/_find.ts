@@ -22,7 +22,10 @@ export interface FoundSession {
   modified: string | null;
   /** The file's size in bytes. */
   sizeBytes: number;
-  /** Claude Code's project folder (the working directory with `/` as `-`), else null. */
+  /**
+   * The project it belongs to: Claude Code's project folder (the working directory with `/`
+   * as `-`); in a listing, Codex's working directory from the head; else null.
+   */
   project: string | null;
 }
 
@@ -38,6 +41,13 @@ export interface ListedForeignSession extends FoundSession {
   gitBranch: string | null;
   /** The first model the head names. */
   model: string | null;
+  /** The first record's time (ISO 8601) from the head; null when it names none. */
+  firstAt?: string | null;
+  /**
+   * The last record's time (ISO 8601), read from the end of the file (a bounded tail); null
+   * when the tail names none.
+   */
+  lastAt?: string | null;
 }
 
 /** A listing, newest first. */
@@ -56,6 +66,17 @@ export interface ForeignListing {
 export interface ListOptions {
   /** Sessions listed at most. @default {25} */
   limit?: number;
+  /**
+   * Read the listed files' heads for their previews. False: every session of the root from
+   * names and a `stat` alone (size, modification time), the preview fields null, for a caller
+   * that orders them itself and previews the few it shows. @default {true}
+   */
+  heads?: boolean;
+}
+
+/** A found session as a listing holds it before its head is read: the preview fields null. */
+export function unpreviewed(session: FoundSession): ListedForeignSession {
+  return { ...session, preview: null, title: null, cwd: null, gitBranch: null, model: null };
 }
 
 /** Reads `env` the way Deno's environment does (injectable for tests). */

@@ -46,3 +46,60 @@ export async function dirEntries(dir: string): Promise<Deno.DirEntry[]> {
   }
   return found;
 }
+
+/** How far from a file's end a listing looks for its last record's time. */
+export const TAIL_BYTES = 64 * 1024;
+
+const decoder = new TextDecoder();
+
+/** The last complete line's `field` of `text` (lines parsed from the end), or undefined. */
+function lastField(text: string, field: string): string | undefined {
+  const lines = text.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    if (line.length === 0) continue;
+    try {
+      const value: unknown = JSON.parse(line);
+      const found = isObject(value) ? value[field] : undefined;
+      if (typeof found === "string" && found.length > 0) return found;
+    } catch {
+      // A torn line (the tool is writing it) or one cut by the window: look further back.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The string `field` (`timestamp`) of the last JSON line that has one, read from the end of
+ * the file: at most {@linkcode TAIL_BYTES}, so a listing learns a session's last time without
+ * reading the file. Undefined when the tail holds none (or the file cannot be read).
+ */
+export async function lastFieldOf(
+  path: string,
+  field = "timestamp",
+  maxBytes = TAIL_BYTES,
+): Promise<string | undefined> {
+  try {
+    using file = await Deno.open(path, { read: true });
+    const size = (await file.stat()).size;
+    const length = Math.min(size, maxBytes);
+    if (length === 0) return undefined;
+    await file.seek(size - length, Deno.SeekMode.Start);
+    const buffer = new Uint8Array(length);
+    let read = 0;
+    while (read < length) {
+      const n = await file.read(buffer.subarray(read));
+      if (n === null) break;
+      read += n;
+    }
+    let text = decoder.decode(buffer.subarray(0, read));
+    // The window's first line is cut unless it starts the file.
+    if (length < size) text = text.slice(text.indexOf("\n") + 1);
+    return lastField(text, field);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) {
+      return undefined;
+    }
+    throw error;
+  }
+}

@@ -15,11 +15,13 @@ import {
 } from "./_types.ts";
 import { claudeCodeAdapter } from "./claude_code/mod.ts";
 import { codexAdapter } from "./codex/mod.ts";
+import { geminiAdapter } from "./gemini/mod.ts";
 
 /** Every other tool's format, in the order detection asks them. */
 export const ADAPTERS = [
   codexAdapter,
   claudeCodeAdapter,
+  geminiAdapter,
 ] as const satisfies readonly FormatAdapter[];
 
 /** Every format turnlog reads, by name: `turnlog` and each adapter's (`codex`, `claude-code`). */

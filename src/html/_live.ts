@@ -88,6 +88,8 @@ export const LIVE_SCRIPT_SOURCE = `'sha256-${
 export interface CspOptions {
   /** The page runs the live script (and so connects to its own origin). @default false */
   live?: boolean;
+  /** The page has a form (the search box) that submits to its own origin. @default false */
+  form?: boolean;
   /**
    * The policy as an HTTP header, which may say what a `<meta>` policy cannot
    * (`frame-ancestors`). @default true
@@ -112,19 +114,25 @@ export interface CspOptions {
 export function contentSecurityPolicy(options: CspOptions = {}): string {
   const directives = ["default-src 'none'", "style-src 'unsafe-inline'"];
   if (options.live) directives.push(`script-src ${LIVE_SCRIPT_SOURCE}`, "connect-src 'self'");
-  directives.push("base-uri 'none'", "form-action 'none'");
+  directives.push("base-uri 'none'", `form-action ${options.form ? "'self'" : "'none'"}`);
   if (options.header ?? true) directives.push("frame-ancestors 'none'");
   return directives.join("; ");
 }
 
 /**
- * The headers a server sends with a page of this module: its type, its policy, and no
- * sniffing, referrer or caching (a live session changes under the same URL).
+ * The headers a server sends with a page of this module: its type, its policy (`live`: the
+ * live script allowed; `form`: the search box's form), and no sniffing, referrer or caching
+ * (a live session changes under the same URL).
  */
-export function pageHeaders(options: { live?: boolean } = {}): Record<string, string> {
+export function pageHeaders(
+  options: { live?: boolean; form?: boolean } = {},
+): Record<string, string> {
   return {
     "content-type": "text/html; charset=utf-8",
-    "content-security-policy": contentSecurityPolicy({ live: options.live ?? false }),
+    "content-security-policy": contentSecurityPolicy({
+      live: options.live ?? false,
+      form: options.form ?? false,
+    }),
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     "cache-control": "no-store",

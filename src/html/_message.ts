@@ -5,21 +5,21 @@
  * @module
  */
 import { escapeHtml, escapeText, escapeTitle } from "./_escape.ts";
-import { contentSecurityPolicy } from "./_live.ts";
+import { contentSecurityPolicy, type CspOptions } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
 
 /**
- * The head of a page without a script (the session list, a message): the strict policy, the
- * style, the title.
+ * The head of a page without a script (the session list, a message): the strict policy (with
+ * `policy`'s allowances: `form` for a page with the search box), the style, the title.
  */
-export function simplePageHead(title: string): string {
+export function simplePageHead(title: string, policy: Omit<CspOptions, "header"> = {}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${
-    escapeHtml(contentSecurityPolicy({ header: false }))
+    escapeHtml(contentSecurityPolicy({ ...policy, header: false }))
   }">
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">

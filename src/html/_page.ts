@@ -55,6 +55,8 @@ export interface SessionPageOptions {
   sessionHref?: (id: string) => string;
   /** The URL of the list of sessions, linked from the page's top (served pages). */
   listHref?: string;
+  /** A line said under the title (a served page: "Claude Code is writing this session"). */
+  notice?: string;
 }
 
 type Resolved = TurnSettings & {
@@ -171,7 +173,7 @@ function sessionHeader(report: InspectReport, title: string, options: SessionPag
   }" data-format="${escapeHtml(sessionFormat(report))}">
 <p class="kicker">${kicker.join(" · ")}</p>
 <h1>${escapeText(title)}</h1>
-<dl>
+${options.notice ? `<p id="writing" class="note">${escapeText(options.notice)}</p>\n` : ""}<dl>
 ${field("id", `<code>${escapeText(session.id ?? "unknown")}</code> ${health}`)}
 ${field("format", escapeText(formatWords(report)))}
 ${

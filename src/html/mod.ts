@@ -28,3 +28,4 @@ export * from "./_live.ts";
 export * from "./_list.ts";
 export * from "./_message.ts";
 export * from "./_page.ts";
+export * from "./_search.ts";

@@ -66,9 +66,21 @@ export interface ForeignListingOptions extends RenderOptions {
   flags?: string;
 }
 
+/** `text` of at most `max` characters, its start cut off (a path's end tells most). */
+function clipStart(text: string, max: number): string {
+  return text.length <= max ? text : `…${text.slice(text.length - max + 1)}`;
+}
+
+/** A session's time for a column: the date, or `-` when the session names none. */
+function timeCell(iso: string | null | undefined): string {
+  return iso ? formatTime(iso) : "-";
+}
+
 /**
- * Renders a listing of another tool's sessions, newest first: id prefix, time (created or
- * modified, as the adapter says), git branch, and the title or first prompt.
+ * Renders a listing of another tool's sessions, in the adapter's order (newest first): id
+ * prefix, the session's own first and last record times (from its head and its tail; `-`
+ * when it names none, never the file's modification time), its project (the working
+ * directory the head names, else the project folder), and the title or first prompt.
  */
 export function renderForeignListing(
   listing: ForeignListing,
@@ -77,30 +89,24 @@ export function renderForeignListing(
   const paint = painter(options.color);
   const adapter = adapterFor(listing.format);
   const tool = adapter.shortTool;
-  const timeColumn = adapter.listing.time;
   if (listing.sessions.length === 0) {
     return `No ${tool} sessions in ${visible(listing.root)}\n`;
   }
   const prefixes = shortIds(listing.sessions.map((s) => s.id));
   const rows = listing.sessions.map((s, i) => {
-    const time = timeColumn === "created" ? s.created : s.modified ?? s.created;
     const what = s.title ?? s.preview ?? "(no prompt)";
     return [
       visible(prefixes[i]!),
-      time ? formatTime(time) : "unknown",
-      visible(s.gitBranch ?? "-"),
+      timeCell(s.firstAt ?? s.created),
+      timeCell(s.lastAt),
+      visible(clipStart(s.cwd ?? s.project ?? "-", 40)),
       visible(clip(what, options.textChars ?? 60)),
     ];
   });
-  const title = [
-    "id prefix",
-    timeColumn,
-    "branch",
-    "title or first prompt",
-  ];
+  const title = ["id prefix", "first", "last", "project", "title or first prompt"];
   const widths = columnWidths(title, rows);
   const line = (row: string[]) =>
-    row.map((cell, i) => (i === 3 ? cell : cell.padEnd(widths[i]!))).join("  ");
+    row.map((cell, i) => (i === 4 ? cell : cell.padEnd(widths[i]!))).join("  ");
   const out = [
     paint("bold", `${tool} sessions in ${visible(listing.root)}, newest first`),
     paint("dim", line(title)),

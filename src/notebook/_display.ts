@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { escapeHtml } from "../html/mod.ts";
 import type { SessionRecord } from "../record/mod.ts";
 import { oneLine } from "../text/mod.ts";
 import type { RunEvent } from "../runtime/mod.ts";
@@ -291,11 +292,6 @@ export function eventRows(events: readonly RunEvent[]): { event: string; what: s
 function cellText(value: TableValue): string {
   if (value === null || value === undefined) return "";
   return String(value).replaceAll(/\s+/g, " ");
-}
-
-function escapeHtml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
 }
 
 function escapeMarkdown(text: string): string {

@@ -1,31 +1,43 @@
 /**
- * The session browser: `GET /` lists the store's sessions newest first, `GET /sessions/<id>`
- * is a session's page, live through `GET /sessions/<id>/events` (Server-Sent Events). Every
- * page is self-contained and goes out under the strict policy of `pageHeaders()`. A request
+ * The session browser: `GET /` lists the sessions of the store and of other tools' homes,
+ * newest first, a page at a time (`?after=<cursor>`); `GET /search?q=` searches them;
+ * `GET /sessions/<id>` is a session's page, of any tool, live through
+ * `GET /sessions/<id>/events` (Server-Sent Events). The homes are only read. Every page is
+ * self-contained and goes out under the strict policy of `pageHeaders()`. A request
  * `accessRefusal` refuses (a Host serve does not serve) is a 403 page.
  *
  * @module
  */
 import {
+  type InspectReport,
   pageHeaders,
+  renderBrowseList,
   renderMessagePage,
-  renderSessionList,
   sessionPageStream,
   sessionPath,
 } from "../html/mod.ts";
 import { ERROR_OUTCOMES, type ErrorKind, errorKind } from "../errors/mod.ts";
 import { HttpError, sseResponse } from "../http/mod.ts";
-import { inspectStoredSession } from "../inspect/mod.ts";
+import { inspectSession, inspectStoredSession } from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
+import { TURNLOG_FORMAT } from "../formats/mod.ts";
 import {
   AmbiguousSessionError,
   type ContinuePoint,
   FileStore,
-  type SessionLocation,
   type SessionStore,
 } from "../store/mod.ts";
 import { type AccessOptions, accessRefusal } from "./_access.ts";
 import { sessionChanges, storeChanges } from "./_session_events.ts";
+import {
+  type BrowseHome,
+  FactsMemo,
+  locateAnywhere,
+  type Located,
+  searchSourcesOf,
+} from "./_homes.ts";
+import { browsePage, WRITING_MS } from "./_catalog.ts";
+import { searchResponse } from "./_search_route.ts";
 
 /**
  * What the session browser serves, to which Hosts, and how its live pages are kept up to
@@ -36,8 +48,13 @@ export interface SessionBrowserOptions extends AccessOptions {
   sessionsDir?: string | undefined;
   /** The store of the sessions (see `openStore`); absent: the file store at `sessionsDir`. */
   store?: SessionStore | undefined;
-  /** Sessions on the list at most (newest first). @default 50 */
+  /** Sessions on a page of the list (newest first; a link leads to the next). @default 50 */
   listLimit?: number | undefined;
+  /**
+   * Other tools' homes to list and show beside the store, read-only (see `browseHomes`).
+   * @default [] (the store only)
+   */
+  homes?: readonly BrowseHome[] | undefined;
   /** The command a session page shows for continuing the session; absent: none. */
   commandFor?: ((point: ContinuePoint) => string) | undefined;
   /** Milliseconds between two looks at a watched session file's size. @default 300 */
@@ -46,6 +63,13 @@ export interface SessionBrowserOptions extends AccessOptions {
   pingMs?: number | undefined;
   /** Ends every open events stream (the server is stopping: streams never end otherwise). */
   signal?: AbortSignal | undefined;
+  /**
+   * After answering a page of the list, read its sessions whose turns and health no full read
+   * told yet, one at a time, so the list shows them next time. @default false
+   */
+  readInBackground?: boolean | undefined;
+  /** What full reads told (shared, or for a test to wait on); absent: the handler's own. */
+  facts?: FactsMemo | undefined;
 }
 
 /** A request answered with a page that says what went wrong, under its status. */
@@ -102,12 +126,28 @@ function lookupError(raw: string, error: unknown): unknown {
   return new PageError(status, title, `No session with id or prefix "${raw}" here`);
 }
 
-async function locate(store: SessionStore, raw: string): Promise<SessionLocation> {
+async function locate(
+  store: SessionStore,
+  homes: readonly BrowseHome[],
+  raw: string,
+): Promise<Located> {
   try {
-    return await store.find(raw);
+    if (homes.length === 0) {
+      const location = await store.find(raw);
+      return { kind: "store", id: location.id, location };
+    }
+    return await locateAnywhere(store, homes, raw);
   } catch (error) {
     throw lookupError(raw, error);
   }
+}
+
+/** What a page says of a file written to a moment ago: its tool may be writing it. */
+function writingNotice(tool: string, modified: Date | null): string | undefined {
+  const ago = modified === null ? Infinity : Date.now() - modified.getTime();
+  if (!(ago < WRITING_MS)) return undefined;
+  const seconds = Math.max(0, Math.round(ago / 1000));
+  return `${tool} is writing this session (its file changed ${seconds} s ago); this page follows it.`;
 }
 
 const SESSION_PATH = /^\/sessions\/([^/]+)(\/events)?\/?$/;
@@ -121,41 +161,130 @@ function idOf(encoded: string): string {
   }
 }
 
-/** The request handler of the session browser: its three routes and `/favicon.ico`. */
+/** The browser's state: where it looks, what full reads told, how it watches. */
+interface Browser {
+  options: SessionBrowserOptions;
+  store: SessionStore;
+  homes: readonly BrowseHome[];
+  facts: FactsMemo;
+}
+
+async function listResponse(browser: Browser, url: URL): Promise<Response> {
+  const page = await browsePage({
+    store: browser.store,
+    homes: browser.homes,
+    facts: browser.facts,
+    pageSize: browser.options.listLimit ?? 50,
+    cursor: url.searchParams.get("after") ?? undefined,
+  });
+  if (browser.options.readInBackground) {
+    const unknown = page.sessions.filter((s) =>
+      s.path !== null && (s.healthy === null || s.turns === null)
+    );
+    browser.facts.readLater(
+      unknown.map((s) => ({ path: s.path!, sizeBytes: s.sizeBytes })),
+      async (path) => {
+        const report = await inspectSession(path);
+        return {
+          turns: report.turns.length,
+          healthy: report.healthy,
+          sizeBytes: report.session.sizeBytes,
+        };
+      },
+      browser.options.signal,
+    );
+  }
+  return new Response(renderBrowseList(page), { headers: pageHeaders({ form: true }) });
+}
+
+/** The report of a located session: the store's reading, or the file's (any format). */
+async function reportOf(browser: Browser, found: Located): Promise<InspectReport> {
+  if (found.kind === "store") {
+    return await inspectStoredSession(browser.store, found.location, {
+      entries: true,
+      commandFor: browser.options.commandFor,
+    });
+  }
+  return await inspectSession(found.found.path, { entries: true });
+}
+
+/** The file behind a located session, when it has one. */
+function fileOf(browser: Browser, found: Located): string | undefined {
+  return found.kind === "store" ? browser.store.fileOf(found.location) : found.found.path;
+}
+
+async function sessionResponse(browser: Browser, found: Located): Promise<Response> {
+  const report = await reportOf(browser, found);
+  const file = fileOf(browser, found);
+  let notice: string | undefined;
+  if (file !== undefined) {
+    browser.facts.set(file, report.session.sizeBytes, {
+      turns: report.turns.length,
+      healthy: report.healthy,
+    });
+    const tool = found.kind === "store" ? TURNLOG_FORMAT : found.home.adapter.tool;
+    const info = await Deno.stat(file).catch(() => undefined);
+    notice = writingNotice(tool, info?.mtime ?? null);
+  }
+  const page = sessionPageStream(report, {
+    live: { eventsUrl: `${sessionPath(found.id)}/events` },
+    listHref: "/",
+    sessionHref: sessionPath,
+    ...(notice === undefined ? {} : { notice }),
+  });
+  return new Response(page, { headers: pageHeaders({ live: true }) });
+}
+
+function eventsResponse(browser: Browser, found: Located): Response {
+  const { options, store } = browser;
+  // The stream is cancelled when the client goes away; `request.signal` is not used for
+  // that, as Deno aborts it once a response is sent.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
+  const watch = { pollMs: options.pollMs, pingMs: options.pingMs, signal };
+  const file = fileOf(browser, found);
+  const changes = file === undefined && found.kind === "store"
+    ? storeChanges(store, found.location, watch)
+    : sessionChanges(file!, watch);
+  return sseResponse(changes, {
+    onCancel: () => stop.abort(),
+    headers: { "x-content-type-options": "nosniff" },
+  });
+}
+
+/** The routes of a GET: the list, the search, a session's page and its events. */
+async function route(browser: Browser, url: URL): Promise<Response> {
+  const path = url.pathname;
+  if (path === "/") return await listResponse(browser, url);
+  if (path === "/favicon.ico") return new Response(null, { status: 204 });
+  if (path === "/search") {
+    const storeRoot = browser.store instanceof FileStore ? browser.store.root : undefined;
+    return await searchResponse(url, searchSourcesOf(storeRoot, browser.homes));
+  }
+  const match = SESSION_PATH.exec(path);
+  if (!match) throw new PageError(404, "Not found", `Nothing is served at ${path}`);
+  const raw = idOf(match[1]!);
+  const found = await locate(browser.store, browser.homes, raw);
+  if (match[2]) return eventsResponse(browser, found);
+  if (raw !== found.id) {
+    return new Response(null, { status: 302, headers: { location: sessionPath(found.id) } });
+  }
+  return await sessionResponse(browser, found);
+}
+
+/**
+ * The request handler of the session browser: the list of every place's sessions, the
+ * search, each session's live page and events, and `/favicon.ico`. Other tools' files are
+ * only read: no route repairs, resumes or runs anything on them.
+ */
 export function createSessionBrowserHandler(
   options: SessionBrowserOptions = {},
 ): (request: Request) => Promise<Response> {
-  const store = options.store ?? new FileStore(options.sessionsDir);
-  const listPage = async () => {
-    const listing = await store.list({ limit: options.listLimit ?? 50 });
-    return new Response(renderSessionList(listing), { headers: pageHeaders() });
-  };
-  const sessionPage = async (found: SessionLocation) => {
-    const report = await inspectStoredSession(store, found, {
-      entries: true,
-      commandFor: options.commandFor,
-    });
-    const page = sessionPageStream(report, {
-      live: { eventsUrl: `${sessionPath(found.id)}/events` },
-      listHref: "/",
-      sessionHref: sessionPath,
-    });
-    return new Response(page, { headers: pageHeaders({ live: true }) });
-  };
-  const events = (found: SessionLocation) => {
-    // The stream is cancelled when the client goes away; `request.signal` is not used for
-    // that, as Deno aborts it once a response is sent.
-    const stop = new AbortController();
-    const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
-    const watch = { pollMs: options.pollMs, pingMs: options.pingMs, signal };
-    const file = store.fileOf(found);
-    const changes = file === undefined
-      ? storeChanges(store, found, watch)
-      : sessionChanges(file, watch);
-    return sseResponse(changes, {
-      onCancel: () => stop.abort(),
-      headers: { "x-content-type-options": "nosniff" },
-    });
+  const browser: Browser = {
+    options,
+    store: options.store ?? new FileStore(options.sessionsDir),
+    homes: options.homes ?? [],
+    facts: options.facts ?? new FactsMemo(),
   };
   return async (request) => {
     const path = new URL(request.url).pathname;
@@ -166,17 +295,7 @@ export function createSessionBrowserHandler(
         const error = new PageError(405, "Method not allowed", `Use GET for ${path}`);
         return messageResponse(error, { allow: "GET, HEAD" });
       }
-      if (path === "/") return await listPage();
-      if (path === "/favicon.ico") return new Response(null, { status: 204 });
-      const match = SESSION_PATH.exec(path);
-      if (!match) throw new PageError(404, "Not found", `Nothing is served at ${path}`);
-      const raw = idOf(match[1]!);
-      const found = await locate(store, raw);
-      if (match[2]) return events(found);
-      if (raw !== found.id) {
-        return new Response(null, { status: 302, headers: { location: sessionPath(found.id) } });
-      }
-      return await sessionPage(found);
+      return await route(browser, new URL(request.url));
     } catch (error) {
       if (error instanceof PageError) return messageResponse(error);
       if (error instanceof Deno.errors.NotFound) {

@@ -100,7 +100,7 @@ function recordOf(path: string, line: Parameters<typeof parseRecordLine>[1]): Se
   const entry = parseRecordLine(path, line);
   if (entry.problem) {
     throw new ImportError(
-      `${entry.problem.message}; repair the file first (./denow task inspect ${path} --repair)`,
+      `${entry.problem.message}; repair the file first (inspect --repair)`,
     );
   }
   // Stored as the line holds it: the same characters come back out of any store.

@@ -8,8 +8,14 @@
 import { join } from "node:path";
 import { checkSessionId } from "../../record/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
-import type { ForeignListing, FoundSession, ListedForeignSession, ListOptions } from "../_find.ts";
-import { dirEntries, previewLine, scanHead } from "../_head.ts";
+import {
+  type ForeignListing,
+  type FoundSession,
+  type ListedForeignSession,
+  type ListOptions,
+  unpreviewed,
+} from "../_find.ts";
+import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
 import { isObject, obj, str } from "../_line.ts";
 
 const TRANSCRIPT = /^([0-9A-Za-z][0-9A-Za-z_-]*)\.jsonl$/;
@@ -87,7 +93,10 @@ function promptText(content: unknown): string | undefined {
   return texts.length > 0 ? texts.join("\n") : undefined;
 }
 
-/** What a transcript's head tells for a listing: title, first real prompt, cwd, branch, model. */
+/**
+ * What a transcript's head tells for a listing: title, first real prompt, cwd, branch, model,
+ * the first record's time; and its tail (read from the end, bounded) the last record's.
+ */
 export async function previewClaudeSession(session: FoundSession): Promise<ListedForeignSession> {
   let preview: string | null = null;
   let title: string | null = null;
@@ -118,13 +127,16 @@ export async function previewClaudeSession(session: FoundSession): Promise<Liste
     cwd,
     gitBranch,
     model,
+    firstAt: created,
+    lastAt: await lastFieldOf(session.path) ?? null,
   };
 }
 
 /**
  * Lists the newest transcripts (by modification time) with a preview each: every project
- * folder's names are read and every transcript stat'ed, but only the listed ones' heads are
- * read. Subagent transcripts and (unless asked) empty files are left out.
+ * folder's names are read and every transcript stat'ed, but only the listed ones' heads (and
+ * bounded tails) are read, none with `heads: false`. Subagent transcripts and (unless asked)
+ * empty files are left out.
  */
 export async function listClaudeSessions(
   root: string,
@@ -143,6 +155,14 @@ export async function listClaudeSessions(
     (b.modified ?? "").localeCompare(a.modified ?? "") || a.path.localeCompare(b.path)
   );
   const sessions: ListedForeignSession[] = [];
-  for (const session of all.slice(0, limit)) sessions.push(await previewClaudeSession(session));
+  for (const session of all.slice(0, limit)) {
+    sessions.push(
+      options.heads === false ? unpreviewed(session) : await previewClaudeSession(session),
+    );
+  }
+  // The listed ones by their own last record (a copied home's files all have the minute of
+  // the copy); one whose tail names no time goes last.
+  const last = (s: ListedForeignSession) => s.lastAt ?? "";
+  if (options.heads !== false) sessions.sort((a, b) => last(b).localeCompare(last(a)));
   return { format: "claude-code", root, sessions, more: all.length > limit };
 }

@@ -7,8 +7,14 @@
 import { join } from "node:path";
 import { checkSessionId, idTime, prefixTimeRange } from "../../record/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
-import type { ForeignListing, FoundSession, ListedForeignSession, ListOptions } from "../_find.ts";
-import { dirEntries, previewLine, scanHead } from "../_head.ts";
+import {
+  type ForeignListing,
+  type FoundSession,
+  type ListedForeignSession,
+  type ListOptions,
+  unpreviewed,
+} from "../_find.ts";
+import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
 import { isInjectedContext } from "./_items.ts";
 import { obj, str } from "../_line.ts";
 
@@ -113,8 +119,12 @@ async function withStat(session: FoundSession): Promise<FoundSession> {
   return { ...session, sizeBytes: info.size, modified: info.mtime?.toISOString() ?? null };
 }
 
-/** What a rollout's head tells for a listing: the first real prompt, cwd, branch, model. */
+/**
+ * What a rollout's head tells for a listing: the first real prompt, cwd (its project), branch,
+ * model, the first record's time; and its tail (read from the end, bounded) the last record's.
+ */
 export async function previewCodexSession(session: FoundSession): Promise<ListedForeignSession> {
+  let firstAt: string | null | undefined;
   let preview: string | null = null;
   let fallback: string | null = null;
   let cwd: string | null = null;
@@ -123,6 +133,7 @@ export async function previewCodexSession(session: FoundSession): Promise<Listed
   await scanHead(session.path, (value) => {
     const payload = obj(value, "payload") ?? {};
     const type = str(value, "type");
+    firstAt ??= str(value, "timestamp") ?? null;
     if (type === "session_meta") {
       cwd ??= str(payload, "cwd") ?? null;
       gitBranch ??= str(obj(payload, "git") ?? {}, "branch") ?? null;
@@ -148,6 +159,9 @@ export async function previewCodexSession(session: FoundSession): Promise<Listed
     cwd,
     gitBranch,
     model,
+    project: cwd,
+    firstAt: firstAt ?? null,
+    lastAt: await lastFieldOf(session.path) ?? null,
   };
 }
 
@@ -170,7 +184,10 @@ export async function readCodexInstructions(path: string): Promise<string | null
   return found;
 }
 
-/** Lists the newest rollouts with a preview each, reading only the listed files' heads. */
+/**
+ * Lists the newest rollouts (by the time their names carry) with a preview each, reading only
+ * the listed files' heads (and bounded tails); with `heads: false`, names and a `stat` only.
+ */
 export async function listCodexSessions(
   root: string,
   options: ListOptions = {},
@@ -183,7 +200,11 @@ export async function listCodexSessions(
       more = true;
       break;
     }
-    sessions.push(await previewCodexSession(session));
+    const stated = await withStat(session).catch(() => undefined);
+    if (stated === undefined) continue; // removed since the folder was read
+    sessions.push(
+      options.heads === false ? unpreviewed(stated) : await previewCodexSession(stated),
+    );
   }
   return { format: "codex", root, sessions, more };
 }

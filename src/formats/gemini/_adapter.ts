@@ -1,0 +1,108 @@
+/**
+ * The Gemini CLI adapter: everything turnlog knows about Gemini CLI session files, in one
+ * object.
+ *
+ * @module
+ */
+import { basename, join } from "node:path";
+import { plural } from "../../text/mod.ts";
+import type { FormatAdapter } from "../_adapter.ts";
+import { type Env, homeDir } from "../_find.ts";
+import { dirEntries } from "../_head.ts";
+import type { ForeignFacts } from "../_types.ts";
+import { analyzeGemini, geminiFindings } from "./_check.ts";
+import { geminiFactsOf } from "./_facts.ts";
+import {
+  findGeminiSession,
+  listGeminiSessions,
+  previewGeminiSession,
+  SESSION_NAME,
+} from "./_find.ts";
+import { GEMINI_LINES } from "./_lines.ts";
+import { readGeminiSession } from "./_reader.ts";
+import { planGeminiRepair } from "./_repair.ts";
+import { roleOf } from "./_replay.ts";
+import { geminiSearch } from "./_search.ts";
+
+/** Gemini CLI's sessions root: `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`. */
+export function geminiSessionsRoot(env: Env = Deno.env): string {
+  return join(env.get("GEMINI_CLI_HOME") ?? homeDir(env), ".gemini", "tmp");
+}
+
+const MESSAGE_TYPES = new Set(["user", "gemini", "info", "error", "warning"]);
+
+/** How a session file was read: the copies and messages its replay passed over. */
+function geminiNotes(facts: ForeignFacts): string[] {
+  const gemini = geminiFactsOf(facts);
+  if (gemini === null) return [];
+  const notes: string[] = [];
+  if (gemini.supersededCopies > 0) {
+    notes.push(
+      `${plural(gemini.supersededCopies, "line")} passed over: an earlier copy of a message ` +
+        "(the last copy of a message id wins)",
+    );
+  }
+  if (gemini.replacedByCheckpoint > 0) {
+    notes.push(
+      `${plural(gemini.replacedByCheckpoint, "message")} replaced by a later checkpoint ` +
+        "($set of messages)",
+    );
+  }
+  if (gemini.rewound > 0) notes.push(`${plural(gemini.rewound, "message")} rewound ($rewindTo)`);
+  if (gemini.parentSessionId !== null) {
+    notes.push(`a subagent's session (of session ${gemini.parentSessionId})`);
+  }
+  if (gemini.legacy) notes.push("a legacy single-object session file (before 0.39)");
+  return notes;
+}
+
+/** Whether a folder holds project folders of Gemini chats (`<project>/chats/session-*`). */
+async function holdsChats(dir: string): Promise<boolean> {
+  for (const project of (await dirEntries(dir)).filter((e) => e.isDirectory)) {
+    const chats = await dirEntries(join(dir, project.name, "chats"));
+    if (chats.some((e) => e.isFile && SESSION_NAME.test(e.name))) return true;
+  }
+  return false;
+}
+
+/** Gemini CLI sessions: `$GEMINI_CLI_HOME/.gemini/tmp/<project>/chats/session-*.jsonl`. */
+export const geminiAdapter: FormatAdapter<"gemini"> = {
+  name: "gemini",
+  tool: "Gemini CLI",
+  shortTool: "Gemini",
+  fileNoun: "Gemini CLI session",
+  flag: "gemini",
+  home: {
+    variables: ["GEMINI_CLI_HOME", "HOME"],
+    root: geminiSessionsRoot,
+    inside: "tmp",
+    described: "$GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp",
+  },
+  listing: { time: "created" },
+  lines: GEMINI_LINES,
+  search: geminiSearch,
+  judgeLine(value) {
+    switch (roleOf(value)) {
+      case "metadata":
+        return { metadata: true, evidence: "a Gemini CLI session's metadata line" };
+      case "message":
+        return MESSAGE_TYPES.has(String(value.type)) && "timestamp" in value
+          ? { metadata: false, evidence: `a Gemini CLI ${value.type} message` }
+          : undefined;
+      case "checkpoint":
+        return { metadata: false, evidence: "a Gemini CLI checkpoint ($set of messages)" };
+      default:
+        return undefined;
+    }
+  },
+  namesFile: (path) => SESSION_NAME.test(basename(path)),
+  claimsRoot: holdsChats,
+  idFromName: (path) => SESSION_NAME.exec(basename(path))?.[4] ?? null,
+  read: (path, sizeBytes, options) => readGeminiSession(path, sizeBytes, options),
+  find: findGeminiSession,
+  list: listGeminiSessions,
+  preview: previewGeminiSession,
+  notes: geminiNotes,
+  check: async (path, sizeBytes) => geminiFindings(path, await analyzeGemini(path, sizeBytes)),
+  planRepair: planGeminiRepair,
+};

@@ -1,0 +1,159 @@
+/**
+ * What Gemini's API refuses in the history a session file holds, checked: the file replayed as
+ * its repair will leave its lines, the history built as Gemini's resume sends it, and every
+ * model content's function calls answered by the function responses of the user content right
+ * after it, one response for each call ("Please ensure that the number of function response
+ * parts is equal to the number of function call parts of the function call turn."). The same
+ * analysis tells repair what to write and move.
+ *
+ * @module
+ */
+import { isObject } from "../_line.ts";
+import type { ValidationFinding } from "../_repair_types.ts";
+import { type BadLine, readView, type ViewLine } from "../_view.ts";
+import { type SentContent, sentContents, type SourcedPart } from "./_history.ts";
+import { GEMINI_LINES } from "./_lines.ts";
+import { isLegacyFile } from "./_reader.ts";
+import { GeminiReplay, type ReplayedMessage } from "./_replay.ts";
+
+/** A call no response answers. */
+export interface UnansweredCall {
+  part: SourcedPart;
+  message: ReplayedMessage<ViewLine>;
+}
+
+/** A response no call waits for (`orphan_output`), or a second one (`duplicate_output`). */
+export interface StrayResponse {
+  part: SourcedPart;
+  message: ReplayedMessage<ViewLine>;
+  kind: "orphan_output" | "duplicate_output";
+}
+
+/** Everything the check learns. */
+export interface GeminiAnalysis {
+  bad: BadLine[];
+  unanswered: UnansweredCall[];
+  stray: StrayResponse[];
+  /** The history, by message id. */
+  messages: Map<string, ReplayedMessage<ViewLine>>;
+}
+
+const keyOf = (part: SourcedPart) => part.id ?? `name:${part.name}`;
+
+/** The calls and responses of one model content and the user content after it, paired. */
+function pairTurn(
+  calls: SourcedPart[],
+  reply: SentContent | undefined,
+): { unanswered: SourcedPart[]; stray: { part: SourcedPart; duplicate: boolean }[] } {
+  const waiting = new Map(calls.map((part) => [keyOf(part), part]));
+  const answered = new Set<string>();
+  const stray: { part: SourcedPart; duplicate: boolean }[] = [];
+  for (const part of reply?.parts.filter((p) => p.kind === "response") ?? []) {
+    // A response without an id answers a waiting call of its name (as Gemini pairs them).
+    const key = part.id === null
+      ? [...waiting].find(([, call]) => call.name === part.name)?.[0]
+      : keyOf(part);
+    if (key !== undefined && waiting.delete(key)) {
+      answered.add(key);
+      continue;
+    }
+    stray.push({ part, duplicate: key !== undefined && answered.has(key) });
+  }
+  return { unanswered: [...waiting.values()], stray };
+}
+
+/** Pairs the calls and responses of a history as its request would carry them. */
+export function pairHistory(
+  messages: Map<string, ReplayedMessage<ViewLine>>,
+): Pick<GeminiAnalysis, "unanswered" | "stray"> {
+  const contents = sentContents(messages.values());
+  const unanswered: UnansweredCall[] = [];
+  const stray: StrayResponse[] = [];
+  const messageOf = (part: SourcedPart) => messages.get(part.messageId)!;
+  contents.forEach((content, at) => {
+    if (content.role === "model") {
+      const calls = content.parts.filter((part) => part.kind === "call");
+      if (calls.length === 0) return;
+      const next = contents[at + 1];
+      const paired = pairTurn(calls, next?.role === "user" ? next : undefined);
+      for (const part of paired.unanswered) unanswered.push({ part, message: messageOf(part) });
+      for (const { part, duplicate } of paired.stray) {
+        const kind = duplicate ? "duplicate_output" : "orphan_output";
+        stray.push({ part, message: messageOf(part), kind });
+      }
+      return;
+    }
+    const before = contents[at - 1];
+    if (before?.role === "model" && before.parts.some((part) => part.kind === "call")) return;
+    for (const part of content.parts.filter((p) => p.kind === "response")) {
+      stray.push({ part, message: messageOf(part), kind: "orphan_output" });
+    }
+  });
+  return { unanswered, stray };
+}
+
+/** Reads the session file at `path` (up to `sizeBytes`) as its repair will leave it, and checks it. */
+export async function analyzeGemini(path: string, sizeBytes: number): Promise<GeminiAnalysis> {
+  const bad: BadLine[] = [];
+  const replay = new GeminiReplay<ViewLine>();
+  if (isLegacyFile(path)) {
+    const legacy = await legacyLine(path, sizeBytes);
+    if (legacy) replay.feed(legacy.value, legacy);
+    return { bad, ...pairHistory(replay.messages), messages: replay.messages };
+  }
+  for await (const item of readView(path, GEMINI_LINES, sizeBytes)) {
+    if (item.bad) bad.push(item.bad);
+    else replay.feed(item.line.value, item.line);
+  }
+  return { bad, ...pairHistory(replay.messages), messages: replay.messages };
+}
+
+/** A legacy file's one object, as one line (its repair is Gemini's: it rewrites the file on resume). */
+async function legacyLine(path: string, sizeBytes: number): Promise<ViewLine | undefined> {
+  const text = new TextDecoder().decode((await Deno.readFile(path)).subarray(0, sizeBytes));
+  try {
+    const value = JSON.parse(text);
+    if (!isObject(value)) return undefined;
+    return { k: 0, line: 1, start: 0, end: sizeBytes, terminated: true, piece: null, text, value };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What is wrong with a stray response, in words. */
+export function strayWords(stray: StrayResponse): string {
+  const id = stray.part.id ?? stray.part.name;
+  return stray.kind === "duplicate_output"
+    ? `a second function response for ${id} (Gemini's resume would send the call's one result twice)`
+    : `a function response for ${id}, which no function call right before it makes`;
+}
+
+/** The validator's findings on an analysis, by line. */
+export function geminiFindings(path: string, analysis: GeminiAnalysis): ValidationFinding[] {
+  const findings: ValidationFinding[] = analysis.bad.map((line) => ({
+    kind: "bad_line",
+    line: line.line,
+    callId: null,
+    message: line.message,
+  }));
+  for (const { part, message } of analysis.unanswered) {
+    const line = message.last.place.line;
+    findings.push({
+      kind: "unanswered_call",
+      line,
+      callId: part.id,
+      message: `${path}:${line}: function call ${part.id ?? "without an id"} (${part.name}) ` +
+        "has no function response right after it",
+    });
+  }
+  for (const stray of analysis.stray) {
+    const line = stray.message.last.place.line;
+    findings.push({
+      kind: "unexpected_result",
+      line,
+      callId: stray.part.id,
+      message: `${path}:${line}: ${strayWords(stray)}`,
+    });
+  }
+  return findings.sort((a, b) => a.line - b.line);
+}

@@ -1,0 +1,171 @@
+/**
+ * A Gemini CLI history as its resume sends it to the API (its `convertSessionToClientHistory`):
+ * `info`, `error` and `warning` messages left out, and user messages that are empty, a slash
+ * command or injected context (`<session_context>`); a `gemini` message as the model's
+ * content (its thoughts and text, then a `functionCall` per entry of `toolCalls`, unless its
+ * content holds the calls itself), followed by a user content of the results its `toolCalls`
+ * hold; contents of one role in a row merged into one, as the request carries them. Every
+ * call and response part keeps the message it came from. Pure.
+ *
+ * @module
+ */
+import { isObject, type Json, obj, str } from "../_line.ts";
+
+/** The parts of a message's `content` (a string is one text part). */
+export function partsOf(content: unknown): Json[] {
+  if (typeof content === "string") return [{ text: content }];
+  if (Array.isArray(content)) {
+    return content.map((part) => typeof part === "string" ? { text: part } : part)
+      .filter(isObject);
+  }
+  return isObject(content) ? [content] : [];
+}
+
+/** The text parts of a content, joined (thoughts left out). */
+export function textOf(content: unknown): string {
+  return partsOf(content).filter((part) => part.thought !== true)
+    .flatMap((part) => typeof part.text === "string" ? [part.text] : []).join("");
+}
+
+/** A user message Gemini's resume leaves out: empty, a slash command, injected context. */
+export function isIgnoredUserText(text: string): boolean {
+  const trimmed = text.trim();
+  return trimmed.length === 0 || trimmed.startsWith("/") || trimmed.startsWith("?") ||
+    trimmed.startsWith("<session_context>") || trimmed.startsWith("<hook_context>");
+}
+
+/** Whether a user message holds something besides text (a function response, a file). */
+function hasOtherParts(content: unknown): boolean {
+  return partsOf(content).some((part) => typeof part.text !== "string");
+}
+
+/** Whether Gemini's resume leaves a user message out of the history. */
+export function isIgnoredUser(message: Json): boolean {
+  return !hasOtherParts(message.content) && isIgnoredUserText(textOf(message.content));
+}
+
+/** A tool call of a `gemini` message: `toolCalls[]` or a `functionCall` part. */
+export interface GeminiCall {
+  /** The stored id (`<name>__<wire id>`), or null when none is written. */
+  id: string | null;
+  name: string;
+  args: unknown;
+}
+
+/** The `functionResponse` of a part, when it is one. */
+export function responseOf(part: Json): GeminiCall & { response: Json } | undefined {
+  const fr = obj(part, "functionResponse");
+  if (!fr) return undefined;
+  return {
+    id: str(fr, "id") ?? null,
+    name: str(fr, "name") ?? "unknown",
+    args: undefined,
+    response: obj(fr, "response") ?? {},
+  };
+}
+
+/** The `functionCall` of a part, when it is one. */
+export function callOf(part: Json): GeminiCall | undefined {
+  const fc = obj(part, "functionCall");
+  if (!fc) return undefined;
+  return { id: str(fc, "id") ?? null, name: str(fc, "name") ?? "unknown", args: fc.args ?? {} };
+}
+
+/** The entries of a `gemini` message's `toolCalls`. */
+export function toolCallsOf(message: Json): Json[] {
+  return Array.isArray(message.toolCalls) ? message.toolCalls.filter(isObject) : [];
+}
+
+/** The calls a `gemini` message makes, as its resume sends them. */
+export function callsOf(message: Json): GeminiCall[] {
+  const inContent = partsOf(message.content).flatMap((part) => callOf(part) ?? []);
+  if (inContent.length > 0) return inContent;
+  return toolCallsOf(message).map((call) => ({
+    id: str(call, "id") ?? null,
+    name: str(call, "name") ?? "unknown",
+    args: call.args ?? {},
+  }));
+}
+
+/** The result parts a tool call entry holds (its `result`), as its resume sends them. */
+export function resultParts(call: Json): Json[] {
+  const result = call.result;
+  if (result === undefined || result === null || result === "") return [];
+  if (typeof result === "string") {
+    return [{
+      functionResponse: { id: call.id, name: call.name, response: { output: result } },
+    }];
+  }
+  return partsOf(result);
+}
+
+/** One call or response part of the history, with the message it came from. */
+export interface SourcedPart {
+  kind: "call" | "response";
+  id: string | null;
+  name: string;
+  /** The message it came from. */
+  messageId: string;
+  /** True for a result a `gemini` message's `toolCalls` hold (not a message of its own). */
+  fromToolCalls: boolean;
+}
+
+/** A content of the request: its role, and its call and response parts. */
+export interface SentContent {
+  role: "user" | "model";
+  parts: SourcedPart[];
+  /** The messages it was made of. */
+  messageIds: string[];
+}
+
+function push(contents: SentContent[], role: "user" | "model", id: string, parts: SourcedPart[]) {
+  const last = contents.at(-1);
+  if (last?.role === role) {
+    last.parts.push(...parts);
+    last.messageIds.push(id);
+  } else contents.push({ role, parts, messageIds: [id] });
+}
+
+/** The contents Gemini's resume sends for a history, in order, one role after the other. */
+export function sentContents(messages: Iterable<{ id: string; value: Json }>): SentContent[] {
+  const contents: SentContent[] = [];
+  for (const { id, value } of messages) {
+    const type = str(value, "type");
+    if (type === "user") {
+      if (isIgnoredUser(value)) continue;
+      const parts = partsOf(value.content).flatMap((part): SourcedPart[] => {
+        const fr = responseOf(part);
+        return fr
+          ? [{ kind: "response", id: fr.id, name: fr.name, messageId: id, fromToolCalls: false }]
+          : [];
+      });
+      push(contents, "user", id, parts);
+    } else if (type === "gemini") {
+      const calls = callsOf(value);
+      const parts = calls.map((call): SourcedPart => ({
+        kind: "call",
+        id: call.id,
+        name: call.name,
+        messageId: id,
+        fromToolCalls: false,
+      }));
+      // Gemini sends no model content for a message of no parts, thoughts or calls at all.
+      if (!hasModelParts(value)) continue;
+      push(contents, "model", id, parts);
+      const results = toolCallsOf(value).flatMap(resultParts).flatMap((part): SourcedPart[] => {
+        const fr = responseOf(part);
+        return fr
+          ? [{ kind: "response", id: fr.id, name: fr.name, messageId: id, fromToolCalls: true }]
+          : [];
+      });
+      if (results.length > 0) push(contents, "user", `${id}_response`, results);
+    }
+  }
+  return contents;
+}
+
+function hasModelParts(message: Json): boolean {
+  const content = message.content ? partsOf(message.content) : [];
+  return content.length > 0 || (Array.isArray(message.thoughts) && message.thoughts.length > 0) ||
+    toolCallsOf(message).length > 0;
+}

@@ -1,0 +1,192 @@
+/**
+ * The repair plan of a Gemini CLI session file: bad lines (torn, glued) to the sidecar with
+ * the records they hold written back; a user message of function responses right after each
+ * function call that has none (its response an error saying the call was interrupted); and
+ * each message whose function responses no call waits for (a second copy of a result, a
+ * result without its call) taken out: its lines moved to the sidecar, or the checkpoint line
+ * that holds it rewritten without it.
+ *
+ * @module
+ */
+import { movedBadLine } from "../_moved.ts";
+import {
+  type ForeignInsertedLine,
+  type ForeignMovedLine,
+  type ForeignRepair,
+  type ForeignRewrittenLine,
+  INTERRUPTED_RESULT,
+} from "../_repair_types.ts";
+import type { ViewLine } from "../_view.ts";
+import { analyzeGemini, geminiFindings, type StrayResponse, strayWords } from "./_check.ts";
+import { partsOf, responseOf } from "./_history.ts";
+import { isLegacyFile } from "./_reader.ts";
+import type { ReplayedMessage } from "./_replay.ts";
+
+type Message = ReplayedMessage<ViewLine>;
+
+/** What the plan is built of, line by line. */
+interface Plan {
+  path: string;
+  moved: ForeignMovedLine[];
+  /** Pieces of bad lines taken out, by line. */
+  pieces: Map<number, Set<number>>;
+  /** Messages taken out of checkpoint lines, by line. */
+  fromSets: Map<number, { line: ViewLine; drop: Set<number>; why: string }>;
+  leftAsIs: string[];
+}
+
+const bytesOf = (line: ViewLine) => line.end - line.start - (line.terminated ? 1 : 0);
+
+/** Whether every part of a message is one of the stray responses (so it can go whole). */
+function onlyStray(message: Message, strays: StrayResponse[]): boolean {
+  const parts = partsOf(message.value.content);
+  return message.value.type === "user" && parts.length === strays.length &&
+    parts.every((part) => responseOf(part) !== undefined);
+}
+
+/** Takes a message out of the file: every copy of it since it came into the history. */
+function takeOut(plan: Plan, message: Message, strays: StrayResponse[]): void {
+  const why = strayWords(strays[0]!);
+  for (const { place, inSet } of message.copies) {
+    if (inSet !== null) {
+      if (place.piece !== null) {
+        plan.leftAsIs.push(`line ${place.line}: ${why}, in a checkpoint glued to another line`);
+        continue;
+      }
+      const entry = plan.fromSets.get(place.line) ?? { line: place, drop: new Set(), why };
+      plan.fromSets.set(place.line, entry);
+      entry.drop.add(inSet);
+    } else if (place.piece !== null) {
+      const set = plan.pieces.get(place.line) ?? new Set();
+      plan.pieces.set(place.line, set.add(place.piece));
+    } else {
+      plan.moved.push({
+        line: place.line,
+        kind: strays[0]!.kind,
+        start: place.start,
+        end: place.end,
+        bytes: bytesOf(place),
+        message: `${plan.path}:${place.line}: ${why}`,
+        split: null,
+      });
+    }
+  }
+}
+
+/** A checkpoint line without the messages taken out of it. */
+function rewrittenSet(
+  path: string,
+  { line, drop, why }: { line: ViewLine; drop: Set<number>; why: string },
+): ForeignRewrittenLine {
+  const set = line.value.$set as Record<string, unknown>;
+  const messages = (set.messages as unknown[]).filter((_, at) => !drop.has(at));
+  return {
+    line: line.line,
+    kind: "orphan_output",
+    start: line.start,
+    end: line.end,
+    bytes: bytesOf(line),
+    message: `${path}:${line.line}: ${why}: taken out of the checkpoint`,
+    text: JSON.stringify({ ...line.value, $set: { ...set, messages } }),
+  };
+}
+
+/** The response written for an interrupted call: a user message of one function response. */
+function insertedResponse(
+  plan: Plan,
+  message: Message,
+  call: { id: string | null; name: string },
+): ForeignInsertedLine | undefined {
+  const { place, inSet } = message.last;
+  const set = (place.value.$set as { messages?: unknown[] } | undefined)?.messages;
+  if (inSet !== null && set !== undefined && inSet !== set.length - 1) {
+    plan.leftAsIs.push(
+      `line ${place.line}: function call ${call.id} has no response, inside a checkpoint ` +
+        "with messages after it",
+    );
+    return undefined;
+  }
+  const callId = call.id ?? `${call.name}__line-${place.line}`;
+  const gone = plan.pieces.get(place.line) ?? new Set();
+  let afterPiece: number | null = null;
+  if (place.piece !== null) {
+    afterPiece = -1;
+    for (let at = 0; at <= place.piece; at++) if (!gone.has(at)) afterPiece++;
+  }
+  return {
+    afterLine: place.line,
+    afterPiece,
+    at: place.end,
+    callId,
+    toolName: call.name,
+    callLine: place.line,
+    text: JSON.stringify({
+      id: `turnlog-repair-${callId}`,
+      timestamp: message.value.timestamp,
+      type: "user",
+      content: [{
+        functionResponse: {
+          ...(call.id === null ? {} : { id: call.id }),
+          name: call.name,
+          response: { error: INTERRUPTED_RESULT },
+        },
+      }],
+    }),
+  };
+}
+
+/**
+ * Works out the repair of the Gemini CLI session file at `path` as it is now (up to
+ * `sizeBytes`), with what its check found before. A legacy single-object file is left as it
+ * is (Gemini rewrites it as a `.jsonl` file when it resumes it).
+ */
+export async function planGeminiRepair(path: string, sizeBytes: number): Promise<ForeignRepair> {
+  const analysis = await analyzeGemini(path, sizeBytes);
+  const findings = geminiFindings(path, analysis);
+  const plan: Plan = {
+    path,
+    moved: analysis.bad.map(movedBadLine),
+    pieces: new Map(),
+    fromSets: new Map(),
+    leftAsIs: [],
+  };
+  if (isLegacyFile(path)) {
+    if (findings.length > 0) {
+      plan.leftAsIs.push("a legacy single-object file: Gemini rewrites it when it resumes it");
+    }
+    return {
+      format: "gemini",
+      moved: [],
+      rewritten: [],
+      inserted: [],
+      leftAsIs: plan.leftAsIs,
+      findings,
+    };
+  }
+  const byMessage = Map.groupBy(analysis.stray, (stray) => stray.message);
+  for (const [message, strays] of byMessage) {
+    if (strays.some((stray) => stray.part.fromToolCalls) || !onlyStray(message, strays)) {
+      plan.leftAsIs.push(
+        `line ${message.last.place.line}: ${strayWords(strays[0]!)}, in a message that ` +
+          "holds more than that",
+      );
+    } else takeOut(plan, message, strays);
+  }
+  const inserted = analysis.unanswered.flatMap(({ part, message }) =>
+    insertedResponse(plan, message, part) ?? []
+  );
+  for (const m of plan.moved) {
+    const gone = plan.pieces.get(m.line);
+    m.split = m.split?.filter((_, at) => !gone?.has(at)) ?? null;
+    if (m.split?.length === 0) m.split = null;
+  }
+  return {
+    format: "gemini",
+    moved: plan.moved.sort((a, b) => a.line - b.line),
+    rewritten: [...plan.fromSets.values()].map((entry) => rewrittenSet(path, entry))
+      .sort((a, b) => a.line - b.line),
+    inserted: inserted.sort((a, b) => a.afterLine - b.afterLine),
+    leftAsIs: plan.leftAsIs,
+    findings,
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * The browser's list: the sessions of turnlog's store and of every home, newest first by the
+ * last write of their files, in pages of a bounded size behind a cursor. Every session is
+ * known from names and a `stat` alone; only the sessions of the page asked for are opened,
+ * each for its head (the prompt, the project, the first time) and a bounded tail (the last
+ * time). Turns and health come from a full read when one told them (a session's page).
+ *
+ * @module
+ */
+import type { BrowsedPage, BrowsedSession } from "../html/mod.ts";
+import { uniquePrefixes } from "../search/mod.ts";
+import {
+  FileStore,
+  type ListedSession,
+  type SessionLocation,
+  type SessionStore,
+  summarizeSessionFile,
+  walkSessions,
+} from "../store/mod.ts";
+import { lastFieldOf, type ListedForeignSession, TURNLOG_FORMAT } from "../formats/mod.ts";
+import { oneLine } from "../text/mod.ts";
+import type { BrowseHome, FactsMemo } from "./_homes.ts";
+
+/** A file written to within this many milliseconds is said to be being written. */
+export const WRITING_MS = 60_000;
+
+/** A session known from names and a `stat`: where it is and when its file was last written. */
+type Candidate =
+  & { key: string; time: number; id: string; sizeBytes: number }
+  & (
+    | { kind: "store"; location: SessionLocation; listed?: ListedSession }
+    | { kind: "home"; home: BrowseHome; found: ListedForeignSession }
+  );
+
+/** A time of an ISO string, 0 when there is none. */
+function timeOf(iso: string | null | undefined): number {
+  const ms = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
+async function storeCandidates(store: SessionStore): Promise<Candidate[]> {
+  if (!(store instanceof FileStore)) {
+    // A database keeps no files to stat: its own newest sessions, by creation.
+    const listing = await store.list({ limit: 500 });
+    return listing.sessions.map((listed) => ({
+      kind: "store",
+      key: listed.path,
+      time: timeOf(listed.created),
+      id: listed.id,
+      sizeBytes: listed.sizeBytes,
+      location: { id: listed.id, path: listed.path, createdAt: listed.created },
+      listed,
+    }));
+  }
+  const found: Candidate[] = [];
+  for await (const location of walkSessions(store.root)) {
+    const info = await Deno.stat(location.path).catch(() => undefined);
+    if (info === undefined) continue;
+    const time = info.mtime?.getTime() ?? timeOf(location.createdAt);
+    found.push({
+      kind: "store",
+      key: location.path,
+      time,
+      id: location.id,
+      sizeBytes: info.size,
+      location,
+    });
+  }
+  return found;
+}
+
+async function homeCandidates(home: BrowseHome): Promise<Candidate[]> {
+  const listing = await home.adapter.list(home.root, { limit: Infinity, heads: false });
+  return listing.sessions.map((found) => ({
+    kind: "home",
+    key: found.path,
+    time: timeOf(found.modified) || timeOf(found.created),
+    id: found.id,
+    sizeBytes: found.sizeBytes,
+    home,
+    found,
+  }));
+}
+
+/** Newest first; the path breaks ties, so a cursor is a place in one order. */
+function newestFirst(a: Candidate, b: Candidate): number {
+  return b.time - a.time || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
+}
+
+/** A cursor: the time and key of the last session of the page before. */
+export function cursorOf(time: number, key: string): string {
+  return `${time}:${key}`;
+}
+
+function afterCursor(all: Candidate[], cursor: string | undefined): Candidate[] {
+  if (cursor === undefined) return all;
+  const at = cursor.indexOf(":");
+  const time = Number(cursor.slice(0, at));
+  const key = cursor.slice(at + 1);
+  if (at === -1 || !Number.isFinite(time)) return all;
+  const mark = { time, key } as Candidate;
+  return all.filter((candidate) => newestFirst(mark, candidate) < 0);
+}
+
+/** What the browser lists, and what it knows of files already read whole. */
+export interface CatalogOptions {
+  /** turnlog's store. */
+  store: SessionStore;
+  /** Other tools' homes. */
+  homes: readonly BrowseHome[];
+  /** Turns and health told by full reads. */
+  facts: FactsMemo;
+  /** Sessions on a page. */
+  pageSize: number;
+  /** The cursor of the page: after which session it starts; absent: the first page. */
+  cursor?: string | undefined;
+  /** The time now, in ms (for "being written"). @default {Date.now()} */
+  now?: number;
+}
+
+/** One page of the list: which sessions, their rows, and the cursor of the next page. */
+export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> {
+  const { store, homes } = options;
+  const all = [
+    ...await storeCandidates(store),
+    ...(await Promise.all(homes.map(homeCandidates))).flat(),
+  ].sort(newestFirst);
+  const prefixes = uniquePrefixes(all.map((candidate) => candidate.id));
+  const rest = afterCursor(all, options.cursor);
+  const page = rest.slice(0, options.pageSize);
+  const now = options.now ?? Date.now();
+  const sessions = await Promise.all(
+    page.map((candidate) => rowOf(candidate, options, prefixes.get(candidate.id), now)),
+  );
+  const last = page.at(-1);
+  const next = rest.length > page.length && last
+    ? `/?after=${encodeURIComponent(cursorOf(last.time, last.key))}`
+    : null;
+  const places = [
+    { tool: TURNLOG_FORMAT, root: store.name },
+    ...homes.map((home) => ({ tool: home.adapter.tool, root: home.root })),
+  ];
+  return { sessions, next, first: options.cursor === undefined, places, total: all.length };
+}
+
+function rowOf(
+  candidate: Candidate,
+  options: CatalogOptions,
+  shortId: string | undefined,
+  now: number,
+): Promise<BrowsedSession> {
+  const base = {
+    id: candidate.id,
+    shortId: shortId ?? candidate.id,
+    sizeBytes: candidate.sizeBytes,
+    writing: candidate.time > 0 && now - candidate.time < WRITING_MS,
+  };
+  const facts = options.facts.get(candidate.key, candidate.sizeBytes);
+  return candidate.kind === "store"
+    ? storeRow(options.store, candidate, base, facts?.healthy ?? null)
+    : homeRow(candidate, base, facts ?? null);
+}
+
+type RowBase = Pick<BrowsedSession, "id" | "shortId" | "sizeBytes" | "writing">;
+
+async function homeRow(
+  candidate: Candidate & { kind: "home" },
+  base: RowBase,
+  facts: { turns: number; healthy: boolean } | null,
+): Promise<BrowsedSession> {
+  const { adapter } = candidate.home;
+  const row = {
+    ...base,
+    tool: adapter.tool,
+    format: adapter.name,
+    path: candidate.found.path,
+    turns: facts?.turns ?? null,
+  };
+  try {
+    const listed = await adapter.preview(candidate.found);
+    return {
+      ...row,
+      project: listed.project ?? listed.cwd,
+      projectLabel: listed.cwd,
+      firstAt: listed.firstAt ?? listed.created,
+      lastAt: listed.lastAt ?? null,
+      prompt: listed.title ?? listed.preview,
+      healthy: facts?.healthy ?? null,
+    };
+  } catch (error) {
+    const unreadable = error instanceof Error ? error.message : String(error);
+    return {
+      ...row,
+      project: candidate.found.project,
+      projectLabel: candidate.found.project,
+      firstAt: null,
+      lastAt: null,
+      prompt: null,
+      healthy: null,
+      unreadable,
+    };
+  }
+}
+
+async function storeRow(
+  store: SessionStore,
+  candidate: Candidate & { kind: "store" },
+  base: RowBase,
+  healthy: boolean | null,
+): Promise<BrowsedSession> {
+  const { location } = candidate;
+  const file = store.fileOf(location);
+  const summary = candidate.listed ??
+    (file === undefined ? undefined : await summarizeSessionFile(file).catch(() => undefined));
+  const first = await store.head(location).catch(() => undefined);
+  const cwd = first?.record?.type === "session_meta" ? first.record.payload.cwd : null;
+  const prompt = summary?.firstUserMessage ?? null;
+  return {
+    ...base,
+    tool: TURNLOG_FORMAT,
+    format: TURNLOG_FORMAT,
+    path: file ?? null,
+    project: cwd,
+    projectLabel: cwd,
+    firstAt: first?.record?.timestamp ?? location.createdAt,
+    lastAt: file === undefined ? null : await lastFieldOf(file) ?? null,
+    prompt: prompt === null ? null : oneLine(prompt, 500),
+    turns: summary?.turns ?? null,
+    healthy,
+    ...(summary === undefined ? { unreadable: "cannot be read" } : {}),
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * serve's browser over every home, in headless Chromium: turnlog's store beside a Codex home
+ * and a Claude Code home (generated fixtures, never corpus files), listed by project with the
+ * sessions' own dates; a compacted Claude Code session's page with the turns on both sides of
+ * its boundaries; a Claude Code page following an append; the search box; the policy as
+ * strict as ever.
+ */
+import { join, resolve } from "node:path";
+import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
+import { eventOf, harness } from "./_runtime_helpers.ts";
+import { pageHeaders } from "../src/html/mod.ts";
+import { browseHomes, createSessionBrowserHandler, FactsMemo } from "../src/server/mod.ts";
+import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
+import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
+import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+import { needing } from "./_needs.ts";
+
+/** Screenshots are kept here (git-ignored) for a person to look at. */
+const OUT = resolve(import.meta.dirname ?? ".", "out", "serve_homes_browser");
+const NO_CHROMIUM = hasChromium()
+  ? undefined
+  : `no Chromium at ${chromiumPath()} (apt-get install chromium, or set TURNLOG_CHROMIUM)`;
+
+/** The first and last `timestamp` of a file's lines: the session's own dates. */
+async function ownDates(path: string): Promise<[string, string]> {
+  const times = (await Deno.readTextFile(path)).split("\n").flatMap((line) => {
+    try {
+      const value = JSON.parse(line);
+      return typeof value.timestamp === "string" ? [new Date(value.timestamp).toISOString()] : [];
+    } catch {
+      return [];
+    }
+  });
+  return [times[0]!, times.at(-1)!];
+}
+
+/** Every document came under the policy `pageHeaders` gives its kind, nothing left the origin. */
+function assertStrict(opened: OpenedPage, origin: string): void {
+  assertEquals(opened.requests.filter((url) => !url.startsWith(`${origin}/`)), []);
+  assertEquals(opened.consoleErrors, []);
+  assertEquals(opened.pageErrors, []);
+  for (const { url, status, headers } of opened.responses) {
+    if (!headers["content-type"]?.startsWith("text/html") || status !== 200) continue;
+    const { pathname } = new URL(url);
+    const expected = pageHeaders({
+      live: pathname.startsWith("/sessions/"),
+      form: pathname === "/" || pathname === "/search",
+    });
+    assertStrictEquals(headers["content-security-policy"], expected["content-security-policy"]);
+    assert(!headers["content-security-policy"]!.includes("unsafe-eval"));
+  }
+}
+
+Deno.test({
+  ...needing(
+    "serve's browser in Chromium: a Codex and a Claude Code home beside the store, by project, live",
+    NO_CHROMIUM,
+  ),
+  async fn(t) {
+    await Deno.mkdir(OUT, { recursive: true });
+    await using browser = await startBrowser();
+    await using h = await harness();
+    const turn = eventOf(await h.turn("list the files"), "run_started");
+    const home = await Deno.makeTempDir({ prefix: "turnlog-homes-" });
+    const codex = await writeCodexHome(join(home, ".codex"));
+    const claude = await writeClaudeHome(join(home, ".claude"));
+    // A session Claude Code is still writing: one turn now, one appended while it is open.
+    const liveId = "8c8c8c8c-0000-4000-8000-000000000004";
+    const live = new ClaudeTranscriptBuilder({ sessionId: liveId, cwd: "/work/live" });
+    live.user("First question", { parent: null });
+    live.assistant([{ text: "First answer." }], { stop: "end_turn" });
+    const livePath = join(claude.projects, "-work-live", `${liveId}.jsonl`);
+    await Deno.mkdir(join(livePath, ".."), { recursive: true });
+    await Deno.writeTextFile(livePath, live.text());
+
+    const env = { get: (name: string) => (name === "HOME" ? home : undefined) };
+    const stopping = new AbortController();
+    const facts = new FactsMemo();
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      createSessionBrowserHandler({
+        sessionsDir: h.sessionsDir,
+        homes: browseHomes(env),
+        pollMs: 100,
+        signal: stopping.signal,
+        readInBackground: true,
+        facts,
+      }),
+    );
+    const origin = `http://127.0.0.1:${server.addr.port}`;
+    try {
+      await t.step(
+        "GET / lists every place's sessions by project, with their own dates",
+        async () => {
+          await using list = await browser.open(`${origin}/`);
+          const rows = await list.page.$$eval(".sessions li", (items) =>
+            items.map((li) => ({
+              id: li.getAttribute("data-session-id"),
+              format: li.getAttribute("data-format"),
+              first: li.getAttribute("data-first-at"),
+              last: li.getAttribute("data-last-at"),
+              project: li.closest("section")?.getAttribute("data-project"),
+            })));
+          const ids = rows.map((row) => row.id);
+          for (const id of [turn.sessionId, liveId, ...codex.map((c) => c.id)]) {
+            assert(ids.includes(id), `${id} is listed`);
+          }
+          for (const id of Object.values(CLAUDE_HOME_IDS)) assert(ids.includes(id), id);
+          assertEquals(
+            new Set(rows.map((row) => row.format)),
+            new Set(["turnlog", "codex", "claude-code"]),
+          );
+          // Each session's own first and last record, never the file's modification time.
+          for (const session of codex) {
+            const row = rows.find((r) => r.id === session.id)!;
+            assertEquals([row.first, row.last], await ownDates(session.path), session.id);
+            assertStrictEquals(row.project, "/work/project");
+          }
+          const compaction = rows.find((r) => r.id === CLAUDE_HOME_IDS.compaction)!;
+          assertEquals([compaction.first, compaction.last], await ownDates(claude.compaction));
+          assertStrictEquals(compaction.project, "-work-other");
+          const text = await list.page.$eval("main", (node) => node.textContent ?? "");
+          assert(!text.includes("1970"), "no date is made up");
+          // Grouped: each Claude Code project folder under its own heading.
+          const projects = await list.page.$$eval(
+            ".project",
+            (sections) => sections.map((x) => x.getAttribute("data-project")),
+          );
+          for (const folder of ["-work-project", "-work-other", "-work-live", "/work/project"]) {
+            assert(projects.includes(folder), `${folder}: ${projects.join(", ")}`);
+          }
+          assertStrict(list, origin);
+          await list.page.screenshot({ path: join(OUT, "list.png"), fullPage: true });
+          // The background reads fill in turns and health for the next look.
+          await facts.idle();
+          await using again = await browser.open(`${origin}/`);
+          const checked = await again.attribute(
+            `li[data-session-id='${CLAUDE_HOME_IDS.compaction}']`,
+            "data-healthy",
+          );
+          assert(checked === "true" || checked === "false", `checked: ${checked}`);
+          assertStrictEquals(await again.count(".sessions .turns"), rows.length);
+          await again.page.screenshot({ path: join(OUT, "list-checked.png"), fullPage: true });
+        },
+      );
+
+      await t.step(
+        "a compacted Claude Code session's page shows the turns around both boundaries",
+        async () => {
+          await using opened = await browser.open(
+            `${origin}/sessions/${CLAUDE_HOME_IDS.compaction}`,
+          );
+          const turns = await opened.page.$eval("#turns", (node) => node.textContent ?? "");
+          for (
+            const said of [
+              "Start",
+              "Step two",
+              "Step three",
+              "Step four",
+              "Step five",
+              "Five done.",
+            ]
+          ) {
+            assert(turns.includes(said), `${said} is on the page`);
+          }
+          assertStrictEquals(await opened.count("[data-turn]"), 5);
+          assertStrict(opened, origin);
+        },
+      );
+
+      await t.step(
+        "a prefix of a Codex session redirects to its page, every turn on it",
+        async () => {
+          await using opened = await browser.open(`${origin}/sessions/${codex[0]!.id.slice(0, 8)}`);
+          assertStrictEquals(new URL(opened.page.url()).pathname, `/sessions/${codex[0]!.id}`);
+          assert(await opened.count("[data-turn]") > 0);
+          assertStrict(opened, origin);
+        },
+      );
+
+      await t.step("a page of a session being written says so and follows an append", async () => {
+        await using opened = await browser.open(`${origin}/sessions/${liveId}`);
+        await opened.page.waitForSelector("#live[data-state='live']", { timeout: 5000 });
+        const notice = await opened.page.$eval("#writing", (node) => node.textContent ?? "");
+        assert(notice.startsWith("Claude Code is writing this session"), notice);
+        assertStrictEquals(await opened.count("[data-turn]"), 1);
+        const before = live.lines.length;
+        live.user("Second question");
+        live.assistant([{ text: "Second answer." }], { stop: "end_turn" });
+        await Deno.writeTextFile(livePath, live.lines.slice(before).join("\n") + "\n", {
+          append: true,
+        });
+        const size = (await Deno.stat(livePath)).size;
+        await opened.page.waitForSelector(`#session[data-size-bytes='${size}']`, { timeout: 5000 });
+        assertStrictEquals(await opened.count("[data-turn]"), 2);
+        const turns = await opened.page.$eval("#turns", (node) => node.textContent ?? "");
+        assert(turns.includes("Second answer."), "the appended turn is on the page");
+        assertStrict(opened, origin);
+      });
+
+      await t.step("the search box finds a session in a home and leads to its page", async () => {
+        await using opened = await browser.open(`${origin}/`);
+        await opened.page.type("#search input[name='q']", '"Step three"');
+        await Promise.all([opened.page.waitForNavigation(), opened.page.click("#search button")]);
+        assertStrictEquals(new URL(opened.page.url()).pathname, "/search");
+        const found = await opened.page.$$eval(
+          "#results li[data-session-id]",
+          (items) => items.map((li) => li.getAttribute("data-session-id")),
+        );
+        assertEquals(found, [CLAUDE_HOME_IDS.compaction]);
+        assertStrictEquals(
+          await opened.page.$eval("#results mark", (m) => m.textContent),
+          "Step three",
+        );
+        await opened.page.screenshot({ path: join(OUT, "search.png"), fullPage: true });
+        await Promise.all([opened.page.waitForNavigation(), opened.page.click("#results li a")]);
+        assertStrictEquals(
+          new URL(opened.page.url()).pathname,
+          `/sessions/${CLAUDE_HOME_IDS.compaction}`,
+        );
+        assertStrict(opened, origin);
+      });
+    } finally {
+      stopping.abort();
+      await server.shutdown();
+      await facts.idle();
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});
+
+Deno.test("GET /sessions/<id>/events of another tool's file sends `changed` when the tool appends", async () => {
+  const home = await Deno.makeTempDir({ prefix: "turnlog-homes-" });
+  try {
+    const codex = await writeCodexHome(join(home, ".codex"));
+    const env = { get: (name: string) => (name === "HOME" ? home : undefined) };
+    const stopping = new AbortController();
+    const handler = createSessionBrowserHandler({
+      sessionsDir: join(home, "sessions"),
+      homes: browseHomes(env, ["codex"]),
+      pollMs: 50,
+      signal: stopping.signal,
+    });
+    const { id, path } = codex[0]!;
+    const response = await handler(new Request(`http://127.0.0.1/sessions/${id}/events`));
+    assertStrictEquals(response.status, 200);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let seen = "";
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(seen)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended: ${seen}`);
+        seen += value;
+      }
+    };
+    const size = (await Deno.stat(path)).size;
+    await until(new RegExp(`"sizeBytes":${size}\\}`));
+    const line = JSON.stringify({
+      timestamp: "2026-02-23T12:30:00.000Z",
+      type: "event_msg",
+      payload: { type: "user_message", message: "one more" },
+    });
+    await Deno.writeTextFile(path, `${line}\n`, { append: true });
+    const grown = size + new TextEncoder().encode(`${line}\n`).length;
+    await until(new RegExp(`event: changed\\ndata: \\{"records":\\d+,"sizeBytes":${grown}\\}`));
+    stopping.abort();
+    await reader.cancel();
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
