@@ -17,6 +17,8 @@ export interface BenchOptions {
   print: boolean;
   /** Install and measure the other tools (ccusage, claude-run); off for a smoke run. */
   peers: boolean;
+  /** Only the benchmarks whose names hold one of these words (all when absent). */
+  only?: string[];
 }
 
 /** Figures of one variant of one benchmark. */

@@ -7,7 +7,8 @@
  * Flags: `--large` adds the 1 GB session; `--sizes 1MB,10MB` replaces the sizes;
  * `--rounds N` child processes per variant; `--store N` sessions in the store;
  * `--out DIR` generated data; `--results FILE` the JSON; `--seed N`; `--no-peers` leaves the
- * other tools out (they are installed with npm into the output folder the first time).
+ * other tools out (they are installed with npm into the output folder the first time);
+ * `--only a,b` measures only the benchmarks whose names hold one of the words (a targeted run).
  *
  * @module
  */
@@ -98,9 +99,14 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchResults
   const machine = machineInfo();
   const context = await prepare(options, log);
   const benchmarks: BenchmarkFigures[] = [];
+  const picked = (name: string) =>
+    options.only === undefined || options.only.some((word) => name.includes(word));
   for (const definition of BENCHMARKS) {
+    const { word } = definition;
+    if (word && options.only && !options.only.some((only) => only.includes(word))) continue;
     for (const planned of await definition.plan(context)) {
-      benchmarks.push(await measure(planned, log));
+      if (picked(planned.name)) benchmarks.push(await measure(planned, log));
+      else await planned.cleanup?.();
     }
   }
   const results: BenchResults = {
@@ -134,6 +140,7 @@ function parseOptions(args: string[]): BenchOptions {
       out: { type: "string", default: "bench/out" },
       results: { type: "string", default: "bench/results.json" },
       "no-peers": { type: "boolean", default: false },
+      only: { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -141,7 +148,7 @@ function parseOptions(args: string[]): BenchOptions {
     console.log(
       "Usage: deno task bench [--large] [--sizes 1MB,10MB,100MB] [--rounds 5] [--store 10000]\n" +
         "                       [--seed 42] [--out bench/out] [--results bench/results.json]\n" +
-        "                       [--no-peers]",
+        "                       [--no-peers] [--only 'inspect Codex,vs ccusage']",
     );
     Deno.exit(0);
   }
@@ -163,6 +170,7 @@ function parseOptions(args: string[]): BenchOptions {
     resultsPath: values.results,
     print: true,
     peers: !values["no-peers"],
+    ...(values.only ? { only: values.only.split(",").map((word) => word.trim()) } : {}),
   };
 }
 

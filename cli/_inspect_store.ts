@@ -15,7 +15,6 @@ import {
   RepairNotForStoreError,
   reportJsonPieces,
 } from "../src/inspect/mod.ts";
-import { loadSession, normalizeLoaded } from "../src/resume/mod.ts";
 import {
   exportSession,
   FileStore,
@@ -126,6 +125,8 @@ async function show(
   if (values.repair) throw new RepairNotForStoreError(store.name);
   const location = await found(store, target);
   if (values.history) {
+    // Imported here: the views that do not resume do not load it.
+    const { loadSession, normalizeLoaded } = await import("../src/resume/mod.ts");
     const resumed = normalizeLoaded(await loadSession(location, { store }));
     await printPieces(out, resumed.history.map((item) => visibleJson(item) + "\n"));
     return 0;

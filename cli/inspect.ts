@@ -26,8 +26,6 @@ import {
   reportJsonPieces,
   writeReportText,
 } from "../src/inspect/mod.ts";
-import { planFileRepair, renderRepair, repairSession } from "../src/repair/mod.ts";
-import { resumeFile } from "../src/resume/mod.ts";
 import { isPath, parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { importCommand, resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
@@ -242,6 +240,8 @@ async function locate(
 
 /** `--history`: the model-visible history the next resume would send, one JSON item a line. */
 async function history(path: string, out: Sink): Promise<number> {
+  // Imported here, as repair is: the views that do not resume or repair do not load them.
+  const { resumeFile } = await import("../src/resume/mod.ts");
   const resumed = await resumeFile(path);
   await printPieces(out, resumed.history.map((item) => visibleJson(item) + "\n"));
   return 0;
@@ -250,6 +250,7 @@ async function history(path: string, out: Sink): Promise<number> {
 async function repair(path: string, options: InspectOptions, cmd: Command): Promise<number> {
   const { values, out } = cmd;
   const render = renderOptions(cmd);
+  const { planFileRepair, renderRepair, repairSession } = await import("../src/repair/mod.ts");
   if (values.write) {
     const { plan, after, validation } = await repairSession(path, options);
     const written = plan.refused === null;
@@ -330,9 +331,9 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
   if (values.html !== undefined) {
     // Imported here: the page's charts and DOM (Plot, d3, linkedom) would cost every other
     // view about 0.1 s and 30 MB to load.
-    const { checkHtmlTarget, writeHtmlPage } = await import("./_html.ts");
+    const { checkHtmlTarget, SESSION_PAGE_INSPECTION, writeHtmlPage } = await import("./_html.ts");
     await checkHtmlTarget(values.html, path);
-    const report = await inspectSession(path, { ...options, entries: true });
+    const report = await inspectSession(path, { ...options, ...SESSION_PAGE_INSPECTION });
     await writeHtmlPage(report, values.html, { full });
     return 0;
   }

@@ -43,6 +43,11 @@ export interface PlannedBenchmark {
 
 /** A kind of benchmark: plans this run's benchmarks of that kind (one per size, or one). */
 export interface BenchmarkDefinition {
+  /**
+   * A word every name of its benchmarks holds, when it has one: a targeted run (`--only`)
+   * whose words do not hold it does not plan it (its planning is costly: a database, a home).
+   */
+  word?: string;
   plan(context: BenchContext): PlannedBenchmark[] | Promise<PlannedBenchmark[]>;
 }
 

@@ -270,6 +270,7 @@ async function prepare(context: BenchContext) {
 
 /** PostgreSQL beside the file store: full resume and checkpoint resume per size, one append. */
 export const postgresStore: BenchmarkDefinition = {
+  word: "postgres",
   plan: async (context) => {
     const prepared = await prepare(context);
     if (prepared === undefined) return [];

@@ -122,6 +122,7 @@ async function planSize(
  * takes its largest size and gives no verdict.
  */
 export const searchVsRipgrep: BenchmarkDefinition = {
+  word: "search",
   plan: async ({ options }) => {
     const large = options.sizes.filter((size) => size >= MEASURED_FROM);
     const sizes = large.length > 0 ? large : [Math.max(...options.sizes)];

@@ -7,11 +7,13 @@
 import { basename, dirname, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
+import { claudeEdits } from "./_edits.ts";
 import { type Env, homeDir } from "../_find.ts";
 import { dirEntries } from "../_head.ts";
 import { str } from "../_line.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeClaude, claudeFindings } from "./_check.ts";
+import { takeCheck } from "../_checked.ts";
 import { claudeCodeFactsOf } from "./_facts.ts";
 import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_find.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
@@ -118,6 +120,9 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   list: listClaudeSessions,
   preview: previewClaudeSession,
   notes: claudeNotes,
-  check: async (path, sizeBytes) => claudeFindings(path, await analyzeClaude(path, sizeBytes)),
+  check: async (path, sizeBytes) =>
+    takeCheck("claude-code", path, sizeBytes) ??
+      claudeFindings(path, await analyzeClaude(path, sizeBytes)),
+  edits: claudeEdits,
   planRepair: planClaudeRepair,
 };

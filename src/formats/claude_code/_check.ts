@@ -8,7 +8,7 @@
  * @module
  */
 import type { Line } from "../../io/mod.ts";
-import { isObject, obj, str } from "../_line.ts";
+import { isObject, type Json, obj, str } from "../_line.ts";
 import type { ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewLine, type ViewPlace } from "../_view.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
@@ -80,29 +80,35 @@ const USER_KINDS: ReadonlySet<NodeKind> = new Set([
 ]);
 
 function infoOf(line: ViewLine): ClaudeLineInfo {
-  const type = str(line.value, "type");
-  const content = obj(line.value, "message")?.content;
+  return lineInfo(line.value, line);
+}
+
+/** What the check keeps of a line: its type, its calls and results, its place. */
+export function lineInfo(value: Json, place: ViewPlace): ClaudeLineInfo {
+  const type = str(value, "type");
+  const content = obj(value, "message")?.content;
   const uses: ToolUse[] = [];
   const results: ToolResult[] = [];
+  const k = place.k;
   if (Array.isArray(content)) {
     content.forEach((block, at) => {
       if (!isObject(block)) return;
       const id = str(block, block.type === "tool_use" ? "id" : "tool_use_id");
       if (id === undefined || id.length === 0) return;
       if (type === "assistant" && block.type === "tool_use") {
-        uses.push({ id, name: str(block, "name") || "unknown", k: line.k });
+        uses.push({ id, name: str(block, "name") || "unknown", k });
       } else if (type === "user" && block.type === "tool_result") {
-        results.push({ id, k: line.k, block: at });
+        results.push({ id, k, block: at });
       }
     });
   }
   return {
-    k: line.k,
-    line: line.line,
-    start: line.start,
-    end: line.end,
-    terminated: line.terminated,
-    piece: line.piece,
+    k,
+    line: place.line,
+    start: place.start,
+    end: place.end,
+    terminated: place.terminated,
+    piece: place.piece,
     type,
     uses,
     results,
@@ -234,6 +240,19 @@ export async function analyzeClaude(path: string, sizeBytes: number): Promise<Cl
   const index = await indexTranscript(path, sizeBytes, { lines: lines() });
   const branch = findBranch(index);
   const base = { infos, bad, index, branch, pieces };
+  return { ...base, ...pairing(messagesOf(base)) };
+}
+
+/**
+ * The analysis of a transcript its reader indexed whole with no bad line (the view is then
+ * the file's lines: `infos` by node index), from the reader's own index and branch.
+ */
+export function analyzeIndexed(
+  infos: ClaudeLineInfo[],
+  index: ClaudeIndex,
+  branch: Branch,
+): ClaudeAnalysis {
+  const base = { infos, bad: [], index, branch, pieces: new Map<number, string>() };
   return { ...base, ...pairing(messagesOf(base)) };
 }
 

@@ -289,6 +289,8 @@ function nodeOf(value: Json, span: { line: number; start: number; end: number })
 export interface IndexOptions {
   /** The lines to index instead of the file's own (repair indexes the file as it will be). */
   lines?: AsyncIterable<Line>;
+  /** Called with each line's parsed object (not a bad line's), as it is indexed. */
+  parsed?: (value: Json, line: Line, node: number) => void;
 }
 
 /** Reads the whole file once into an index; texts are parsed and dropped line by line. */
@@ -298,7 +300,7 @@ export async function indexTranscript(
   options: IndexOptions = {},
 ): Promise<ClaudeIndex> {
   const index = newIndex();
-  const take = (line: Line) => indexLine(index, path, line, sizeBytes);
+  const take = (line: Line) => indexLine(index, path, line, sizeBytes, options.parsed);
   if (options.lines) {
     for await (const line of options.lines) if (!take(line)) break;
   } else {
@@ -312,7 +314,13 @@ export async function indexTranscript(
 }
 
 /** Adds one line to the index; false once the line is past `sizeBytes` (the end). */
-function indexLine(index: ClaudeIndex, path: string, line: Line, sizeBytes: number): boolean {
+function indexLine(
+  index: ClaudeIndex,
+  path: string,
+  line: Line,
+  sizeBytes: number,
+  parsedBy: IndexOptions["parsed"],
+): boolean {
   if (line.text.length === 0 && line.terminated) return true;
   if (line.start >= sizeBytes) return false;
   const span = { line: line.line, start: line.start, end: line.end };
@@ -337,6 +345,7 @@ function indexLine(index: ClaudeIndex, path: string, line: Line, sizeBytes: numb
     }
   }
   noteFacts(index, parsed.value, node);
+  parsedBy?.(parsed.value, line, at);
   const message = obj(parsed.value, "message");
   if (node.kind === "assistant" && message) {
     if (node.model && node.model !== "<synthetic>") index.models.see(node.model, node.line);

@@ -11,6 +11,8 @@ import { mapClaudePermission } from "./_facts.ts";
 import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
 import { ClaudeRead, readBranch } from "./_reader.ts";
 import { findSubagents } from "./_subagents.ts";
+import { analyzeIndexed, claudeFindings, type ClaudeLineInfo, lineInfo } from "./_check.ts";
+import { keepCheck } from "../_checked.ts";
 
 /** Options of {@linkcode readClaudeTranscript}. */
 export interface ClaudeReadOptions {
@@ -125,11 +127,23 @@ export async function* readClaudeTranscript(
   sizeBytes: number,
   options: ClaudeReadOptions = {},
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
-  const index = await indexTranscript(path, sizeBytes);
+  // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
+  const infos: ClaudeLineInfo[] = [];
+  const index = await indexTranscript(path, sizeBytes, {
+    parsed: (value, line, k) => infos.push(lineInfo(value, { ...line, k, piece: null })),
+  });
   const branch = findBranch(index);
   const sessionId = sessionIdOf(path, index);
   const read = new ClaudeRead(path, index, branch, sessionId);
   yield* readBranch(read);
+  if (index.nodes.every((node) => node.kind !== "problem")) {
+    keepCheck(
+      "claude-code",
+      path,
+      sizeBytes,
+      claudeFindings(path, analyzeIndexed(infos, index, branch)),
+    );
+  }
   const facts = claudeFacts(path, sizeBytes, { index, branch, read, sessionId });
   const subagents = options.subagents === false
     ? []

@@ -6,10 +6,12 @@
 import { basename, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
+import { codexEdits } from "./_edits.ts";
 import { type Env, firstDatedFile, homeDir } from "../_find.ts";
 import { type Json, obj, str } from "../_line.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeCodex, codexFindings } from "./_check.ts";
+import { takeCheck } from "../_checked.ts";
 import { codexFactsOf } from "./_facts.ts";
 import {
   findCodexSession,
@@ -99,7 +101,9 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   list: listCodexSessions,
   preview: previewCodexSession,
   notes: codexNotes,
-  check: async (path, sizeBytes) => codexFindings(path, await analyzeCodex(path, sizeBytes)),
+  check: async (path, sizeBytes) =>
+    takeCheck("codex", path, sizeBytes) ?? codexFindings(path, await analyzeCodex(path, sizeBytes)),
+  edits: codexEdits,
   planRepair: planCodexRepair,
   instructions: readCodexInstructions,
 };

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { obj, str } from "../_line.ts";
+import { type Json, obj, str } from "../_line.ts";
 import type { ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 import { CODEX_LINES } from "./_lines.ts";
@@ -43,66 +43,91 @@ export interface CodexAnalysis {
 const CALLS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
 const OUTPUTS = new Set(["function_call_output", "custom_tool_call_output"]);
 
-/** Reads the rollout at `path` (up to `sizeBytes`) as its repair will leave it, and checks it. */
-export async function analyzeCodex(path: string, sizeBytes: number): Promise<CodexAnalysis> {
-  const bad: BadLine[] = [];
-  const unanswered: CodexAnalysis["unanswered"] = [];
-  const stray: CodexStrayOutput[] = [];
-  const waiting = new Map<string, CodexCall>();
-  const answered = new Set<string>();
-  const close = (before: number | null) => {
-    for (const call of waiting.values()) unanswered.push({ call, before });
-    waiting.clear();
-  };
-  for await (const item of readView(path, CODEX_LINES, sizeBytes)) {
-    if (item.bad) {
-      bad.push(item.bad);
-      continue;
-    }
-    const { value, k, line } = item.line;
+/**
+ * The check, fed a rollout's lines one by one (each line as the view has it, with its place):
+ * the calls that wait for their outputs, the outputs no call waits for.
+ */
+export class CodexChecker {
+  readonly bad: BadLine[] = [];
+  readonly #unanswered: CodexAnalysis["unanswered"] = [];
+  readonly #stray: CodexStrayOutput[] = [];
+  readonly #waiting = new Map<string, CodexCall>();
+  readonly #answered = new Set<string>();
+
+  #close(before: number | null): void {
+    for (const call of this.#waiting.values()) this.#unanswered.push({ call, before });
+    this.#waiting.clear();
+  }
+
+  /** One line of the view: its parsed object and its place. */
+  line(value: Json, place: ViewPlace): void {
     const type = str(value, "type");
     if (type === "compacted") {
-      waiting.clear();
-      answered.clear();
+      this.#waiting.clear();
+      this.#answered.clear();
     }
-    if (type !== "response_item") continue;
+    if (type !== "response_item") return;
     const payload = obj(value, "payload") ?? {};
     const itemType = str(payload, "type") ?? "";
     const role = str(payload, "role");
-    if (itemType === "message" && (role === "user" || role === "assistant")) close(line);
+    const { k, line } = place;
+    if (itemType === "message" && (role === "user" || role === "assistant")) this.#close(line);
     if (CALLS.has(itemType)) {
       const callId = str(payload, "call_id") || str(payload, "id")!;
-      if (waiting.has(callId)) {
+      if (this.#waiting.has(callId)) {
         // A duplicated line: the one output can answer one call only, so the copy goes.
-        const { start, end, terminated, piece } = item.line;
-        stray.push({ callId, kind: "duplicate_call", k, line, start, end, terminated, piece });
-        continue;
+        const { start, end, terminated, piece } = place;
+        this.#stray.push({
+          callId,
+          kind: "duplicate_call",
+          k,
+          line,
+          start,
+          end,
+          terminated,
+          piece,
+        });
+        return;
       }
-      waiting.set(callId, {
+      this.#waiting.set(callId, {
         callId,
         type: itemType,
         name: itemType === "local_shell_call" ? "local_shell" : str(payload, "name") || "unknown",
         k,
         line,
-        end: item.line.end,
-        piece: item.line.piece,
+        end: place.end,
+        piece: place.piece,
         timestamp: str(value, "timestamp"),
         ordinal: typeof value.ordinal === "number" ? value.ordinal : undefined,
       });
     } else if (OUTPUTS.has(itemType)) {
       const callId = str(payload, "call_id")!;
-      if (waiting.delete(callId)) {
-        answered.add(callId);
-        continue;
+      if (this.#waiting.delete(callId)) {
+        this.#answered.add(callId);
+        return;
       }
-      const { start, end, terminated, piece } = item.line;
-      const kind = answered.has(callId) ? "duplicate_output" : "orphan_output";
-      stray.push({ callId, kind, k, line, start, end, terminated, piece });
+      const { start, end, terminated, piece } = place;
+      const kind = this.#answered.has(callId) ? "duplicate_output" : "orphan_output";
+      this.#stray.push({ callId, kind, k, line, start, end, terminated, piece });
     }
   }
-  close(null);
-  unanswered.sort((a, b) => a.call.k - b.call.k);
-  return { bad, unanswered, stray };
+
+  /** The analysis, once every line has been fed. */
+  finish(): CodexAnalysis {
+    this.#close(null);
+    const unanswered = this.#unanswered.sort((a, b) => a.call.k - b.call.k);
+    return { bad: this.bad, unanswered, stray: this.#stray };
+  }
+}
+
+/** Reads the rollout at `path` (up to `sizeBytes`) as its repair will leave it, and checks it. */
+export async function analyzeCodex(path: string, sizeBytes: number): Promise<CodexAnalysis> {
+  const checker = new CodexChecker();
+  for await (const item of readView(path, CODEX_LINES, sizeBytes)) {
+    if (item.bad) checker.bad.push(item.bad);
+    else checker.line(item.line.value, item.line);
+  }
+  return checker.finish();
 }
 
 /** What is wrong with a stray line, in words. */

@@ -34,6 +34,8 @@ import {
 } from "../_types.ts";
 import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
 import { CodexTurns } from "./_turns.ts";
+import { CodexChecker, codexFindings } from "./_check.ts";
+import { keepCheck } from "../_checked.ts";
 
 /** Events whose content is elsewhere in the file or in a synthesized record: not counted. */
 const ABSORBED_EVENTS = new Set([
@@ -364,6 +366,8 @@ export async function* readCodexRollout(
   sizeBytes: number,
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
   const read = new CodexRead(path);
+  // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
+  const checker = new CodexChecker();
   let last: LineSpan | undefined;
   // A chunk's lines at a time: one step of the generator per chunk, not per line.
   for await (const lines of readLineChunks(path)) {
@@ -374,7 +378,7 @@ export async function* readCodexRollout(
         done = true;
         break;
       }
-      read.lines++;
+      const k = read.lines++;
       const span = spanOf(line);
       last = span;
       const parsed = parseJsonLine(path, line);
@@ -383,6 +387,7 @@ export async function* readCodexRollout(
         read.turns.note(problemEntry(parsed.problem));
       } else {
         read.line(parsed.value, span);
+        checker.line(parsed.value, { ...span, k, terminated: line.terminated, piece: null });
       }
     }
     yield* read.turns.out;
@@ -392,6 +397,9 @@ export async function* readCodexRollout(
   read.turns.end(last);
   yield* read.turns.out;
   read.turns.out = [];
+  if (read.problems === 0) {
+    keepCheck("codex", path, sizeBytes, codexFindings(path, checker.finish()));
+  }
   return codexFacts(read, sizeBytes);
 }
 
