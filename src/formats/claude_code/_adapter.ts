@@ -7,6 +7,7 @@
 import { basename, dirname, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
+import { claudeEdits } from "./_edits.ts";
 import { type Env, homeDir } from "../_find.ts";
 import { dirEntries } from "../_head.ts";
 import { str } from "../_line.ts";
@@ -122,5 +123,6 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   check: async (path, sizeBytes) =>
     takeCheck("claude-code", path, sizeBytes) ??
       claudeFindings(path, await analyzeClaude(path, sizeBytes)),
+  edits: claudeEdits,
   planRepair: planClaudeRepair,
 };
