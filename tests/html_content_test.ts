@@ -181,8 +181,12 @@ Deno.test("the page shows Edit and MultiEdit inputs as diffs, folds a long outpu
     output.querySelector("details.long > summary")!.textContent,
     "line 1 (40 lines, 310 chars)",
   );
-  // A Read is no edit: its input is shown as it is.
+  // A Read is no edit: its input is shown field by field, each string as written.
   assertEquals(page.querySelectorAll('[data-call-id="toolu_R"] .diff').length, 0);
+  const input = page.querySelector('[data-call-id="toolu_R"] dl.input')!;
+  assertEquals([texts(input, "dt"), texts(input, "dd pre")], [["file_path"], [
+    "/work/project/c.txt",
+  ]]);
   // An answer of blank lines says so instead of showing nothing.
   const blank = all(page.querySelectorAll(".msg.assistant .blank")).map((n) => n.textContent);
   assertEquals(blank, ["(only whitespace: 2 chars)"]);
