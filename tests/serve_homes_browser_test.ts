@@ -305,3 +305,31 @@ Deno.test("serve --sessions-dir <a Claude Code root> browses that home; --store-
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("the list says which home cannot be read, and lists the others", async () => {
+  const home = await Deno.makeTempDir({ prefix: "turnlog-homes-" });
+  try {
+    const codex = await writeCodexHome(join(home, ".codex"));
+    const env = { get: (name: string) => (name === "HOME" ? home : undefined) };
+    const [good, bad] = browseHomes(env, ["codex", "claude"]);
+    const broken = {
+      ...bad!,
+      adapter: {
+        ...bad!.adapter,
+        list: () => Promise.reject(new Deno.errors.PermissionDenied("permission denied")),
+      },
+    };
+    const handler = createSessionBrowserHandler({
+      sessionsDir: join(home, "sessions"),
+      homes: [good!, broken],
+    });
+    const page = await (await handler(new Request("http://127.0.0.1/"))).text();
+    for (const { id } of codex) assert(page.includes(`data-session-id="${id}"`), id);
+    assert(
+      page.includes(`${broken.root} cannot be read: permission denied`),
+      "the unread home is named",
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

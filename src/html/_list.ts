@@ -126,6 +126,8 @@ export interface BrowsedPage {
   places: { tool: string; root: string }[];
   /** Sessions in every place. */
   total: number;
+  /** The places that could not be read, each in a sentence. */
+  unread?: string[];
 }
 
 /** The search box of the list and the results pages: a GET of `/search?q=`. */
@@ -232,6 +234,7 @@ export function renderBrowseList(page: BrowsedPage): string {
     ? ""
     : `<p class="pager"><a rel="next" href="${escapeHtml(page.next)}">Older sessions →</a></p>`;
   const back = page.first ? "" : ` · <a href="/">newest</a>`;
+  const unread = (page.unread ?? []).map((line) => `<p class="note warn">${escapeText(line)}</p>`);
   return `${simplePageHead("Sessions", { form: true })}
 <body>
 ${BROWSE_STYLE}
@@ -239,7 +242,7 @@ ${BROWSE_STYLE}
     plural(page.total, "session")
   } in ${places}; newest first, by the last write of their files.</p>
 ${searchForm()}
-</header>
+${unread.join("\n")}</header>
 <main id="sessions">
 ${body}
 ${next}

@@ -126,10 +126,19 @@ export interface CatalogOptions {
 /** One page of the list: which sessions, their rows, and the cursor of the next page. */
 export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> {
   const { store, homes } = options;
-  const all = [
-    ...await storeCandidates(store),
-    ...(await Promise.all(homes.map(homeCandidates))).flat(),
-  ].sort(newestFirst);
+  const unread: string[] = [];
+  const orSay = async (place: string, candidates: Promise<Candidate[]>) => {
+    try {
+      return await candidates;
+    } catch (error) {
+      unread.push(`${place} cannot be read: ${error instanceof Error ? error.message : error}`);
+      return [];
+    }
+  };
+  const all = (await Promise.all([
+    orSay(store.name, storeCandidates(store)),
+    ...homes.map((home) => orSay(home.root, homeCandidates(home))),
+  ])).flat().sort(newestFirst);
   const prefixes = uniquePrefixes(all.map((candidate) => candidate.id));
   const rest = afterCursor(all, options.cursor);
   const page = rest.slice(0, options.pageSize);
@@ -145,7 +154,8 @@ export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> 
     { tool: TURNLOG_FORMAT, root: store.name },
     ...homes.map((home) => ({ tool: home.adapter.tool, root: home.root })),
   ];
-  return { sessions, next, first: options.cursor === undefined, places, total: all.length };
+  const first = options.cursor === undefined;
+  return { sessions, next, first, places, total: all.length, unread };
 }
 
 function rowOf(
