@@ -214,11 +214,13 @@ Deno.test({
           "Step three",
         );
         await opened.page.screenshot({ path: join(OUT, "search.png"), fullPage: true });
-        await Promise.all([opened.page.waitForNavigation(), opened.page.click("#results li a")]);
-        assertStrictEquals(
-          new URL(opened.page.url()).pathname,
-          `/sessions/${CLAUDE_HOME_IDS.compaction}`,
-        );
+        // The hit leads to its line on the session's page.
+        await Promise.all([opened.page.waitForNavigation(), opened.page.click("#results .hits a")]);
+        const url = new URL(opened.page.url());
+        assertStrictEquals(url.pathname, `/sessions/${CLAUDE_HOME_IDS.compaction}`);
+        assertStrictEquals(url.hash, "#line-10");
+        const line = await opened.page.$eval("#line-10", (node) => node.textContent ?? "");
+        assert(line.includes("Step three"), line);
         assertStrict(opened, origin);
       });
     } finally {

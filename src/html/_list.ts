@@ -147,6 +147,8 @@ export const BROWSE_STYLE = `<style>
 .sessions .writing { color: var(--ok); font-weight: 600; }
 .sessions .health.bad { color: var(--bad); } .sessions .health.ok { color: var(--ok); }
 mark { background: var(--warn-bg); color: inherit; }
+.sessions .hits { list-style: none; margin: 6px 0 0; padding: 0; }
+.sessions .hits li { border: 0; border-left: 3px solid var(--line); border-radius: 0; margin: 4px 0; padding: 0 0 0 8px; font-size: 14px; }
 .pager { margin: 16px 0; }
 </style>`;
 
