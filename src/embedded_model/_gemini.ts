@@ -113,8 +113,9 @@ function responseText(response: Record<string, unknown> | undefined): string {
 /**
  * Reads a Gemini request into the wire-neutral conversation, after checking it the way the
  * real API does. A call without an id is named by its turn and place; the k-th response of a
- * turn answers the k-th call of the turn before it. Thoughts are left out, and the context
- * Gemini CLI injects (`<session_context>`).
+ * turn answers the k-th call of the turn before it. Each text part of a user turn is a user
+ * message (Gemini CLI merges a resumed session's unanswered prompt with the new one). Thoughts
+ * are left out, and the context Gemini CLI injects (`<session_context>`).
  */
 export function geminiConversation(request: GeminiRequest): ConversationRequest {
   checkFunctionTurns(request);
@@ -143,9 +144,12 @@ export function geminiConversation(request: GeminiRequest): ConversationRequest 
         texts.push(part.text);
       }
     }
-    const text = texts.join("\n");
+    // Gemini CLI sends the turns of a resumed user side as one content: a part each.
+    const said = content.role === "model" ? [texts.join("")] : texts;
     const role = content.role === "model" ? "assistant" : "user";
-    if (text.trim() !== "") items.push({ kind: "message", role, text });
+    for (const text of said.filter((text) => text.trim() !== "")) {
+      items.push({ kind: "message", role, text });
+    }
     previousIds = ids;
   });
   const toolNames = (request.tools ?? []).flatMap((tool) =>

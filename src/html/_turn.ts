@@ -295,14 +295,14 @@ function entryHtml(
   }
 }
 
-/** What turnlog's model cannot hold (another tool's file): counted, not shown. */
+/** What turnlog's model cannot hold (another tool's file: thinking, images): counted, not shown. */
 function ignoredHtml(entry: Extract<TurnEntry, { kind: "ignored" }>): string {
   const kinds = Object.entries(entry.kinds).sort((a, b) => b[1] - a[1])
     .map(([kind, n]) => `${formatNumber(n)} ${escapeText(kind)}`).join(", ");
   const lines = entry.lastLine > entry.line ? ` (lines ${entry.line}-${entry.lastLine})` : "";
   return `<div class="entry ignored" data-ignored="${
     escapeHtml(Object.keys(entry.kinds).join(" "))
-  }">${head("ignored", entry.line, ` <span class="muted">${kinds}${lines}</span>`)}</div>`;
+  }">${head("not shown", entry.line, ` <span class="muted">${kinds}${lines}</span>`)}</div>`;
 }
 
 /** The lines of a block (the header or a turn) as HTML, with the links that fall in it. */
@@ -377,10 +377,11 @@ export function turnHtml(
     badges.push(`<span class="badge compact">compacted</span>`);
   }
   const prompt = turnPrompt(turn);
+  // Another tool's turn: its id and model; turnlog's run policy is not the tool's word.
   const boundary = [
     `${settings.adapter ? "turn" : "run"} <code>${escapeText(turn.runId)}</code>`,
     escapeText(turn.model),
-    `policy ${escapeText(turn.policy.approval)}`,
+    ...(settings.adapter ? [] : [`policy ${escapeText(turn.policy.approval)}`]),
     escapeText(formatTime(turn.time)),
     `lines ${turn.startLine}–${turn.endLine}`,
   ];
