@@ -7,6 +7,8 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { type InspectReport, sessionPageStream } from "../src/html/mod.ts";
+
+export { SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { formatBytes } from "../src/text/mod.ts";
 import { UsageError } from "./_args.ts";
 

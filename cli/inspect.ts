@@ -331,9 +331,9 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
   if (values.html !== undefined) {
     // Imported here: the page's charts and DOM (Plot, d3, linkedom) would cost every other
     // view about 0.1 s and 30 MB to load.
-    const { checkHtmlTarget, writeHtmlPage } = await import("./_html.ts");
+    const { checkHtmlTarget, SESSION_PAGE_INSPECTION, writeHtmlPage } = await import("./_html.ts");
     await checkHtmlTarget(values.html, path);
-    const report = await inspectSession(path, { ...options, entries: true });
+    const report = await inspectSession(path, { ...options, ...SESSION_PAGE_INSPECTION });
     await writeHtmlPage(report, values.html, { full });
     return 0;
   }

@@ -1,6 +1,6 @@
 /**
- * `./denow task real-clients`: the real-client suite. Installs the pinned Codex CLI and Claude
- * Code from npm into a cache folder outside the repository (testing/real_clients/install.ts),
+ * `./denow task real-clients`: the real-client suite. Installs the pinned Codex CLI, Claude
+ * Code and Gemini CLI from npm into a cache folder outside the repository (testing/real_clients/install.ts),
  * then runs the suites of `tests/real_clients/` (`*_suite.ts`: named so that the main test task,
  * which finds `*_test.ts`, leaves them out), where each tool runs against the embedded model in a
  * temporary home and judges what turnlog reads and repairs. When a tool cannot be had (no

@@ -101,6 +101,15 @@ Deno.test("cli: --codex and --claude list those tools' sessions newest first, wi
   assertMatch(last.stdout, /^Session 019c8bfe-ec25-79e0-97d7-bda6a9c575ff {2}healthy\n/);
 });
 
+Deno.test("cli: a Claude Code file that names no time says its creation is unknown, never 1970", async () => {
+  await using h = await homes();
+  const ran = await inspect([h.claude.metadataOnly], h.env);
+  assertMatch(ran.stdout, /\n {2}created {2}unknown\n/);
+  assert(!ran.stdout.includes("1970"), ran.stdout);
+  const json = JSON.parse((await inspect(["--json", h.claude.metadataOnly], h.env)).stdout);
+  assertEquals([json.session.created, json.session.updated], [null, null]);
+});
+
 Deno.test("cli: an id prefix finds another tool's session; --json reports its format and calls per turn", async () => {
   await using h = await homes();
   const text = await inspect(["--codex", "019c8a70"], h.env);

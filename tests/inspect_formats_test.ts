@@ -227,7 +227,8 @@ Deno.test("renderReport() and renderSessionPage() show each output of a shared l
     "toolu_A",
     "toolu_B",
   ]);
-  assert(page.querySelector("#session")!.textContent!.includes("claude-code"));
+  assertStrictEquals(page.querySelector("#session")!.getAttribute("data-format"), "claude-code");
+  assert(page.querySelector("#session")!.textContent!.includes("Claude Code transcript"));
 });
 
 Deno.test("renderSessionPage() of a Claude Code transcript lists its forks, subagents and what it cannot show", async () => {

@@ -6,7 +6,7 @@
  * strict as ever.
  */
 import { join, resolve } from "node:path";
-import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
 import { pageHeaders } from "../src/html/mod.ts";
 import { browseHomes, createSessionBrowserHandler, FactsMemo } from "../src/server/mod.ts";
@@ -14,6 +14,7 @@ import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../tes
 import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { needing } from "./_needs.ts";
+import { startServe } from "../testing/serve_process.ts";
 
 /** Screenshots are kept here (git-ignored) for a person to look at. */
 const OUT = resolve(import.meta.dirname ?? ".", "out", "serve_homes_browser");
@@ -213,11 +214,13 @@ Deno.test({
           "Step three",
         );
         await opened.page.screenshot({ path: join(OUT, "search.png"), fullPage: true });
-        await Promise.all([opened.page.waitForNavigation(), opened.page.click("#results li a")]);
-        assertStrictEquals(
-          new URL(opened.page.url()).pathname,
-          `/sessions/${CLAUDE_HOME_IDS.compaction}`,
-        );
+        // The hit leads to its line on the session's page.
+        await Promise.all([opened.page.waitForNavigation(), opened.page.click("#results .hits a")]);
+        const url = new URL(opened.page.url());
+        assertStrictEquals(url.pathname, `/sessions/${CLAUDE_HOME_IDS.compaction}`);
+        assertStrictEquals(url.hash, "#line-10");
+        const line = await opened.page.$eval("#line-10", (node) => node.textContent ?? "");
+        assert(line.includes("Step three"), line);
         assertStrict(opened, origin);
       });
     } finally {
@@ -265,6 +268,69 @@ Deno.test("GET /sessions/<id>/events of another tool's file sends `changed` when
     await until(new RegExp(`event: changed\\ndata: \\{"records":\\d+,"sizeBytes":${grown}\\}`));
     stopping.abort();
     await reader.cancel();
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("serve --sessions-dir <a Claude Code root> browses that home; --store-only none; the agent route leaves it alone", async () => {
+  const home = await Deno.makeTempDir({ prefix: "turnlog-homes-" });
+  try {
+    const claude = await writeClaudeHome(join(home, ".claude"));
+    const before = await Deno.readFile(claude.compaction);
+    const env = { HOME: home, TURNLOG_SESSIONS_DIR: join(home, "sessions") };
+    {
+      await using serve = await startServe(["--sessions-dir", claude.projects], { env });
+      const list = await (await fetch(`${serve.base}/`)).text();
+      for (const id of Object.values(CLAUDE_HOME_IDS)) {
+        assert(list.includes(`data-session-id="${id}"`), id);
+      }
+      const page = await fetch(`${serve.base}/sessions/${CLAUDE_HOME_IDS.compaction}`);
+      assertStrictEquals(page.status, 200);
+      assert((await page.text()).includes("Step five"));
+      // A turn on another tool's session: no such session of turnlog's, nothing written.
+      const posted = await fetch(`${serve.base}/api/agent/stream`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: "carry on", sessionId: CLAUDE_HOME_IDS.compaction }),
+      });
+      assertMatch(await posted.text(), /event: run_failed\n/);
+    }
+    assertEquals(await Deno.readFile(claude.compaction), before);
+    await using storeOnly = await startServe(["--store-only"], { env });
+    const list = await (await fetch(`${storeOnly.base}/`)).text();
+    assert(!list.includes(CLAUDE_HOME_IDS.compaction), "no home is browsed");
+    const page = await fetch(`${storeOnly.base}/sessions/${CLAUDE_HOME_IDS.compaction}`);
+    assertStrictEquals(page.status, 404);
+    await page.body?.cancel();
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("the list says which home cannot be read, and lists the others", async () => {
+  const home = await Deno.makeTempDir({ prefix: "turnlog-homes-" });
+  try {
+    const codex = await writeCodexHome(join(home, ".codex"));
+    const env = { get: (name: string) => (name === "HOME" ? home : undefined) };
+    const [good, bad] = browseHomes(env, ["codex", "claude"]);
+    const broken = {
+      ...bad!,
+      adapter: {
+        ...bad!.adapter,
+        list: () => Promise.reject(new Deno.errors.PermissionDenied("permission denied")),
+      },
+    };
+    const handler = createSessionBrowserHandler({
+      sessionsDir: join(home, "sessions"),
+      homes: [good!, broken],
+    });
+    const page = await (await handler(new Request("http://127.0.0.1/"))).text();
+    for (const { id } of codex) assert(page.includes(`data-session-id="${id}"`), id);
+    assert(
+      page.includes(`${broken.root} cannot be read: permission denied`),
+      "the unread home is named",
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -35,6 +35,15 @@ import {
   messagesSerializedInput,
   pacedEvents,
 } from "./_messages.ts";
+import {
+  GeminiApiError,
+  geminiConversation,
+  geminiEvents,
+  GeminiRequestSchema,
+  geminiResponse,
+  geminiSerializedInput,
+} from "./_gemini.ts";
+import { decideGeminiReply } from "./_gemini_rules.ts";
 import { decideReply } from "./_rules.ts";
 import { countTokens } from "./_usage.ts";
 
@@ -155,6 +164,48 @@ async function createMessage(config: ServerConfig, request: Request): Promise<Re
   }
 }
 
+/** Gemini's routes: `/v1beta/models/<model>:generateContent` and `:streamGenerateContent`. */
+const GEMINI_ROUTE = /^POST \/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+
+/** The Gemini API's routes, with its own key header and Google-shaped errors. */
+async function generateContent(
+  config: ServerConfig,
+  request: Request,
+  model: string,
+  stream: boolean,
+): Promise<Response> {
+  try {
+    const key = request.headers.get("x-goog-api-key") ??
+      new URL(request.url).searchParams.get("key");
+    if (key !== config.apiKey) {
+      throw new GeminiApiError(400, "API key not valid. Please pass a valid API key.");
+    }
+    if (model !== config.model) {
+      throw new GeminiApiError(
+        404,
+        `models/${model} is not found for API version v1beta, or is not supported for ` +
+          "generateContent.",
+        "NOT_FOUND",
+      );
+    }
+    const raw = await readJson(request);
+    const body = parseRequestBody(GeminiRequestSchema, raw);
+    const reply = decideGeminiReply(geminiConversation(body));
+    const usage = countTokens(geminiSerializedInput(raw), reply);
+    const digest = await requestDigest(["generateContent", model, body.contents, body.tools ?? []]);
+    const answer = { model, reply, usage, digest };
+    if (!stream) return json(200, geminiResponse(answer));
+    return sseResponse(geminiEvents(answer), { delayMs: config.chunkDelayMs });
+  } catch (error) {
+    if (error instanceof GeminiApiError) return errorResponse(error);
+    if (error instanceof ApiRequestError) {
+      return errorResponse(new GeminiApiError(error.status, error.message));
+    }
+    const said = error instanceof Error ? error.message : String(error);
+    return errorResponse(new GeminiApiError(500, `The embedded model failed: ${said}`, "INTERNAL"));
+  }
+}
+
 /** Answers one HTTP request, and records it when the config says so. */
 export async function handleRequest(config: ServerConfig, request: Request): Promise<Response> {
   if (config.requests === undefined) return await answer(config, request);
@@ -186,6 +237,10 @@ async function answer(config: ServerConfig, request: Request): Promise<Response>
   const { pathname } = new URL(request.url);
   const route = `${request.method} ${pathname.replace(/\/+$/, "")}`;
   if (route === "POST /v1/messages") return await createMessage(config, request);
+  const gemini = GEMINI_ROUTE.exec(decodeURIComponent(route));
+  if (gemini) {
+    return await generateContent(config, request, gemini[1]!, gemini[2] !== "generateContent");
+  }
   try {
     if (request.headers.get("authorization") !== `Bearer ${config.apiKey}`) {
       throw new ApiRequestError(

@@ -2,7 +2,8 @@
  * The embedded model: a deterministic stand-in for an OpenAI model, served on loopback in the
  * real Responses and Chat Completions wire formats, so the runtime talks to it through
  * `npm:openai` exactly as to the real API; and in the Anthropic Messages format
- * (`POST /v1/messages`), so the real Claude Code can run against it. Its answers follow the documented rules in
+ * (`POST /v1/messages`), so the real Claude Code can run against it; and in Google's Gemini
+ * format (`POST /v1beta/models/<model>:streamGenerateContent`), so the real Gemini CLI can. Its answers follow the documented rules in
  * {@link ./rules.ts}.
  *
  * @example
@@ -28,6 +29,7 @@ import { handleRequest, type RecordedRequest } from "./_server.ts";
 
 export type { RecordedRequest } from "./_server.ts";
 export { messagesOrphanCallMessage, messagesOrphanResultMessage } from "./_messages.ts";
+export { GEMINI_RESPONSE_COUNT_MESSAGE, GEMINI_RESPONSE_TURN_MESSAGE } from "./_gemini.ts";
 
 export { decideReply } from "./_rules.ts";
 export type { ConversationItem, ConversationRequest, PlannedCall, Reply } from "./_conversation.ts";
@@ -66,6 +68,8 @@ export interface EmbeddedModel {
   model: string;
   /** The base URL of the Messages API (`ANTHROPIC_BASE_URL`): `http://127.0.0.1:<port>`. */
   anthropicBaseURL: string;
+  /** The base URL of the Gemini API (`GOOGLE_GEMINI_BASE_URL`): `http://127.0.0.1:<port>`. */
+  geminiBaseURL: string;
   /** The requests it got, in order, when started with `record: true` (else empty). */
   requests: RecordedRequest[];
   /** Stops the server; waits for requests in flight to finish. Safe to call twice. */
@@ -105,6 +109,7 @@ export function startEmbeddedModel(options: EmbeddedModelOptions = {}): Promise<
           resolve({
             baseURL: `http://127.0.0.1:${port}/v1`,
             anthropicBaseURL: `http://127.0.0.1:${port}`,
+            geminiBaseURL: `http://127.0.0.1:${port}`,
             requests: config.requests ?? [],
             apiKey: config.apiKey,
             model: config.model,

@@ -13,7 +13,7 @@ import type {
   ListOptions,
 } from "./_find.ts";
 import type { ForeignRepair, ValidationFinding } from "./_repair_types.ts";
-import type { ForeignEntry, ForeignFacts } from "./_types.ts";
+import type { ForeignEntry, ForeignFacts, ToolEdit } from "./_types.ts";
 import type { FormatSearch } from "./_search.ts";
 import type { LineRules } from "./_view.ts";
 
@@ -108,6 +108,13 @@ export interface FormatAdapter<Name extends string = string> {
   check(path: string, sizeBytes: number): Promise<ValidationFinding[]>;
   /** The repair of the file as it is now, in the tool's own shapes. Reads only. */
   planRepair(path: string, sizeBytes: number): Promise<ForeignRepair>;
+  /**
+   * The file changes a tool call of the tool asks for (`Edit`, `apply_patch`), from its name
+   * and its input (the call's arguments as turnlog holds them), for a page to show as a diff.
+   * Null: not an edit, or an input that does not read as one (it is shown as it is). A format
+   * whose tools edit no files leaves it out.
+   */
+  edits?(name: string, input: string): ToolEdit[] | null;
   /**
    * The base instructions the tool sent first in every request, when its files keep them
    * (Codex's `session_meta`): import carries them over as the first system message.

@@ -185,3 +185,20 @@ export class ForeignSessionError extends TurnlogError {
     this.name = "ForeignSessionError";
   }
 }
+
+/** A line of a patch as a page shows it: added, removed, kept, or a hunk's heading. */
+export interface PatchLine {
+  /** What the line does. */
+  kind: "add" | "remove" | "context" | "hunk";
+  /** The line without its `+`, `-` or ` ` marker. */
+  text: string;
+}
+
+/**
+ * A change to a file a tool call asks for, as a page shows it (as a diff): the text replaced
+ * and its replacement (Claude Code's `Edit`), or a patch's lines as the tool wrote them
+ * (Codex's `apply_patch`).
+ */
+export type ToolEdit =
+  | { kind: "replace"; path: string | null; before: string; after: string }
+  | { kind: "patch"; path: string | null; lines: PatchLine[] };

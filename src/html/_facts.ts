@@ -17,3 +17,11 @@ export function orphanFix(report: InspectReport): string {
 export function sessionFormat(report: InspectReport): string {
   return report.session.format;
 }
+
+/** The session's format for people: `turnlog`, or the tool's file and its version. */
+export function formatWords(report: InspectReport): string {
+  const { format, toolVersion } = report.session;
+  const adapter = adapterOf(format);
+  if (adapter === undefined) return format;
+  return `${adapter.fileNoun}${toolVersion ? ` (version ${toolVersion})` : ""}`;
+}

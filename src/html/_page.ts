@@ -7,13 +7,20 @@
 import { type InspectReport, type OrphanCall, tokenTotal, verdictOf } from "../inspect/mod.ts";
 import { escapeHtml, escapeText, escapeTitle, firstLine } from "./_escape.ts";
 import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
-import { orphanFix, sessionFormat } from "./_facts.ts";
+import { adapterOf } from "../formats/mod.ts";
+import { formatWords, orphanFix, sessionFormat } from "./_facts.ts";
 import { chartsHtml, findingsHtml } from "./_sections.ts";
 import { planTurns, type TurnPlan } from "./_budget.ts";
 import { type LinkedSession, linkedSessions } from "./_links.ts";
 import { contentSecurityPolicy, LIVE_SCRIPT } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
 import { blockHtml, turnHtml, type TurnSettings } from "./_turn.ts";
+
+/**
+ * What the session page needs of an inspection (`inspectSession(path, { ...this })`): every
+ * line, and a tool call's input whole up to 20,000 characters, so an edit shows as a diff.
+ */
+export const SESSION_PAGE_INSPECTION = { entries: true, callTextLimit: 20_000 } as const;
 
 /** Options of {@linkcode renderSessionPage} and {@linkcode sessionPagePieces}. */
 export interface SessionPageOptions {
@@ -79,6 +86,7 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
   }
   return {
     orphanFix: orphanFix(report),
+    adapter: adapterOf(report.session.format),
     textChars: options.textChars ?? 2000,
     collapseChars: options.collapseChars ?? 600,
     collapseLines: options.collapseLines ?? 12,
@@ -96,14 +104,12 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
   };
 }
 
-/** The first user message of the session (from the entries), if the report has one. */
+/**
+ * The first prompt the user wrote (not context a tool injected before it): the one the text
+ * view's header shows (`session.firstPrompt`), if the session has one.
+ */
 export function firstPrompt(report: InspectReport): string | undefined {
-  for (const block of [report.header, ...report.turns]) {
-    for (const entry of block.entries ?? []) {
-      if (entry.kind === "message" && entry.role === "user") return entry.text;
-    }
-  }
-  return undefined;
+  return report.session.firstPrompt ?? undefined;
 }
 
 function headHtml(report: InspectReport, title: string, options: SessionPageOptions): string {
@@ -125,6 +131,12 @@ function headHtml(report: InspectReport, title: string, options: SessionPageOpti
 </head>
 <body>
 `;
+}
+
+/** What the page shows: `Claude Code session`, `Codex session`, a `turnlog session`. */
+function sessionNoun(report: InspectReport): string {
+  const adapter = adapterOf(report.session.format);
+  return adapter === undefined ? "turnlog session" : `${adapter.shortTool} session`;
 }
 
 /** The verdict's badge: `healthy`, what is wrong, or that the file holds no conversation. */
@@ -149,7 +161,7 @@ function sessionHeader(report: InspectReport, title: string, options: SessionPag
   const field = (name: string, value: string) => `<dt>${name}</dt><dd>${value}</dd>`;
   const health = healthBadges(report);
   const kicker = [
-    `turnlog session`,
+    escapeText(sessionNoun(report)),
     ...(options.live ? [`<span id="live" data-state="connecting">connecting</span>`] : []),
     ...(options.listHref ? [`<a href="${escapeHtml(options.listHref)}">all sessions</a>`] : []),
   ];
@@ -163,7 +175,8 @@ function sessionHeader(report: InspectReport, title: string, options: SessionPag
 <h1>${escapeText(title)}</h1>
 ${options.notice ? `<p id="writing" class="note">${escapeText(options.notice)}</p>\n` : ""}<dl>
 ${field("id", `<code>${escapeText(session.id ?? "unknown")}</code> ${health}`)}
-${field("format", escapeText(sessionFormat(report)))}
+${field("format", escapeText(formatWords(report)))}
+${session.title === null ? "" : field("title", escapeText(session.title))}
 ${
     field(
       models.length === 1 ? "model" : "models",
@@ -185,12 +198,16 @@ ${
     )
   }
 ${field("created", session.created === null ? "unknown" : escapeText(formatTime(session.created)))}
+${session.approvalSource === null ? "" : field("approvals", escapeText(session.approvalSource))}
 ${
     field(
       "size",
-      `${formatBytes(session.sizeBytes)} · ${plural(session.records, "record")} · ${
-        plural(session.lines, "line")
-      }`,
+      // Another tool's file has lines; the turnlog records they were read into are turnlog's.
+      [
+        formatBytes(session.sizeBytes),
+        ...(adapterOf(session.format) ? [] : [plural(session.records, "record")]),
+        plural(session.lines, "line"),
+      ].join(" · "),
     )
   }
 ${
@@ -250,18 +267,32 @@ function turnsOpening(report: InspectReport, settings: Resolved): string {
   }\n${header}`;
 }
 
-function footerHtml(report: InspectReport, options: SessionPageOptions): string {
+/** How the session goes on, and how to repair it, for its format. */
+function nextStepsHtml(report: InspectReport): string[] {
+  const adapter = adapterOf(report.session.format);
   const lines: string[] = [];
-  if (report.continueCommand) {
-    lines.push(`<p>Continue this session:</p><pre>${escapeText(report.continueCommand)}</pre>`);
-  } else {
-    lines.push(`<p>No continue command: the file is not in a sessions store under its id.</p>`);
-  }
+  const command = report.continueCommand ? `<pre>${escapeText(report.continueCommand)}</pre>` : "";
+  if (adapter !== undefined) {
+    if (command) {
+      lines.push(
+        `<p>Continue it in turnlog (a new session; this file is only read):</p>${command}`,
+      );
+    }
+  } else if (command) lines.push(`<p>Continue this session:</p>${command}`);
+  else lines.push(`<p>No continue command: the file is not in a sessions store under its id.</p>`);
   if (!report.healthy) {
+    const what = adapter === undefined
+      ? "what would be done"
+      : `what would change in this ${escapeText(adapter.fileNoun)}`;
     lines.push(
-      `<p>Repair: <code>inspect --repair</code> shows what would be done, <code>--repair --write</code> does it.</p>`,
+      `<p>Repair: <code>inspect --repair</code> shows ${what}, <code>--repair --write</code> does it.</p>`,
     );
   }
+  return lines;
+}
+
+function footerHtml(report: InspectReport, options: SessionPageOptions): string {
+  const lines = nextStepsHtml(report);
   lines.push(
     `<p>Made by turnlog from an inspection (report version ${report.version}) of ${
       escapeText(report.session.path)

@@ -5,7 +5,8 @@
  * @module
  */
 import { historySizeChart, recordCountRows, recordsPerTurnChart } from "../charts/mod.ts";
-import type { InspectReport } from "../inspect/mod.ts";
+import { adapterOf } from "../formats/mod.ts";
+import { type InspectReport, verdictOf } from "../inspect/mod.ts";
 import { escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
 import { formatNumber, plural } from "../text/mod.ts";
 import { historySizeFromReport } from "./_history.ts";
@@ -86,10 +87,20 @@ export function findingsHtml(
     list("Forks", links.filter((l) => l.kind === "fork").map(linkItem), max),
     list("Subagents", links.filter((l) => l.kind === "subagent").map(linkItem), max),
   ].join("");
-  const summary = report.healthy
-    ? "Healthy: no damaged line, no orphan call."
-    : "This file needs attention: resume would repair or skip what is listed below.";
+  const summary = escapeText(healthWords(report));
   return `<section id="findings" class="findings"><h2>Findings</h2><p>${summary}</p>${body}</section>\n`;
+}
+
+/** The verdict in a sentence, in the words of the file's tool. */
+function healthWords(report: InspectReport): string {
+  const adapter = adapterOf(report.session.format);
+  const { healthy, words } = verdictOf(report);
+  if (healthy) {
+    return words === "healthy" ? "Healthy: no damaged line, no orphan call." : `Healthy: ${words}.`;
+  }
+  return adapter === undefined
+    ? `This file needs attention (${words}): resume would repair or skip what is listed below.`
+    : `This file needs attention (${words}): ${adapter.shortTool} would refuse what is listed below; inspect --repair shows how it would be mended.`;
 }
 
 /** Two charts fit side by side at this width, and a phone scales them down by a third. */

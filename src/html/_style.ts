@@ -95,6 +95,7 @@ summary { cursor: pointer; }
 .call .io { display: grid; grid-template-columns: minmax(0, 1fr); gap: 6px; }
 @media (min-width: 900px) {
   .call .io { grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); }
+  .call .io.edit { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
 }
 .output { border-left: 3px solid var(--output); padding-left: 8px; min-width: 0; }
 .output > .head { font-size: 13px; display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: baseline; }
@@ -118,6 +119,23 @@ summary { cursor: pointer; }
 details.long > summary { font-size: 13px; color: var(--muted); margin-top: 2px; }
 details.long > summary .preview { color: var(--fg); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
 .clipped { font-size: 12px; color: var(--muted); margin: 2px 0 0; }
+.entry .text.md { white-space: normal; }
+dl.input { margin: 0; } dl.input dt { font-size: 12px; color: var(--muted); margin-top: 4px; }
+dl.input dd { margin: 0; } dl.input dd > pre { margin-top: 0; }
+.md > :first-child { margin-top: 0; } .md > :last-child { margin-bottom: 0; }
+.md p, .md ul, .md ol, .md pre, .md table, .md blockquote { margin: 6px 0; }
+.md h4, .md h5, .md h6 { margin: 10px 0 4px; font-size: 1em; }
+.md table { border-collapse: collapse; } .md th, .md td { border: 1px solid var(--line); padding: 2px 6px; }
+.md blockquote { border-left: 3px solid var(--line); margin-left: 0; padding-left: 8px; color: var(--muted); }
+.md pre code { background: none; padding: 0; font-size: 1em; }
+details.diff > summary { font-size: 13px; color: var(--muted); }
+details.diff > summary .mono { color: var(--fg); }
+.diff-lines ins, .diff-lines del, .diff-lines .ctx, .diff-lines .hunk { display: block; text-decoration: none; min-height: 1.45em; }
+.diff-lines ins { background: rgba(26, 127, 55, 0.15); } .diff-lines ins::before { content: "+ "; }
+.diff-lines del { background: rgba(209, 36, 47, 0.15); } .diff-lines del::before { content: "- "; }
+.diff-lines .ctx::before { content: "  "; } .diff-lines .hunk { color: var(--muted); }
+.diff-lines .hunk::before { content: "···"; }
+.blank { font-size: 13px; margin: 2px 0; }
 .linked { border-color: var(--link); }
 footer { margin: 28px 0 8px; padding-top: 12px; border-top: 1px solid var(--line); font-size: 13.5px; color: var(--muted); }
 footer pre { color: var(--fg); }

@@ -12,10 +12,14 @@ import {
   type OrphanCall,
   type Turn,
   type TurnEntry,
+  unfinishedWords,
 } from "../inspect/mod.ts";
+import type { FormatAdapter, ToolEdit } from "../formats/mod.ts";
 import { clipText, escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
-import { formatNumber, formatTime, plural } from "../text/mod.ts";
+import { blankText, formatNumber, formatTime, plural, trimBlank } from "../text/mod.ts";
+import { editsHtml } from "./_diff.ts";
 import type { LinkedSession } from "./_links.ts";
+import { markdownHtml } from "./_markdown.ts";
 
 /** What the turn renderer needs to know besides the turn (resolved page options). */
 export interface TurnSettings {
@@ -29,6 +33,8 @@ export interface TurnSettings {
   links: Map<number, LinkedSession[]>;
   /** What fixes a call without an output in this session's format, for the page's notes. */
   orphanFix: string;
+  /** The adapter of the session's format (its tool's words, its edits); undefined: turnlog's. */
+  adapter: FormatAdapter | undefined;
 }
 
 type CallEntry = Extract<TurnEntry, { kind: "function_call" }>;
@@ -43,29 +49,43 @@ const where = (ref: { line: number; turn: number | null }) =>
 /**
  * A text of the session: shown whole when short, else collapsed in a `<details>` whose
  * summary is its first line and its size; clipped to `textChars` with a note of the rest.
+ * Markdown (an assistant's) is rendered, raw HTML in it escaped; a message's blank lines
+ * before its words are left off, and a text of whitespace only says so.
  */
 export function textHtml(
   text: string,
   chars: number,
   settings: TurnSettings,
-  options: { key: string; pre: boolean; collapse?: boolean },
+  options: { key: string; pre: boolean; collapse?: boolean; markdown?: boolean; trim?: boolean },
 ): string {
-  const clip = clipText(text, chars, settings.textChars);
-  const body = escapeText(clip.shown);
-  const shown = options.pre ? `<pre>${body}</pre>` : `<div class="text">${body}</div>`;
-  const note = clip.clipped
-    ? `<p class="clipped">Clipped: ${formatNumber(clip.shown.length)} of ${
-      formatNumber(chars)
-    } characters shown.</p>`
-    : "";
-  const long = chars > settings.collapseChars || clip.lines > settings.collapseLines;
+  const blank = options.trim ? blankText(text, chars) : undefined;
+  if (blank !== undefined) return `<p class="muted blank">${blank}</p>`;
+  const body = options.trim ? trimBlank(text, text.length >= chars) : text;
+  const clip = clipText(body, chars - (text.length - body.length), settings.textChars);
+  const shown = options.pre
+    ? `<pre>${escapeText(clip.shown)}</pre>`
+    : options.markdown
+    ? `<div class="text md">${markdownHtml(clip.shown)}</div>`
+    : `<div class="text">${escapeText(clip.shown)}</div>`;
+  const note = clippedNote(clip);
+  const long = clip.chars > settings.collapseChars || clip.lines > settings.collapseLines;
   if (!(options.collapse ?? long)) return shown + note;
-  const size = `${plural(clip.lines, "line")}${clip.clipped ? "+" : ""}, ${plural(chars, "char")}`;
+  const size = `${plural(clip.lines, "line")}${clip.clipped ? "+" : ""}, ${
+    plural(clip.chars, "char")
+  }`;
   return `<details class="long" data-key="${
     escapeHtml(options.key)
   }"><summary><span class="preview">${
     escapeText(firstLine(clip.shown, 100))
   }</span> <span class="size">(${size})</span></summary>${shown}${note}</details>`;
+}
+
+function clippedNote(clip: { shown: string; chars: number; clipped: boolean }): string {
+  return clip.clipped
+    ? `<p class="clipped">Clipped: ${formatNumber(clip.shown.length)} of ${
+      formatNumber(clip.chars)
+    } characters shown.</p>`
+    : "";
 }
 
 function head(role: string, line: number, extra = ""): string {
@@ -106,6 +126,51 @@ function outputHtml(entry: OutputEntry, settings: TurnSettings, paired: boolean)
   }${notes.map((n) => `<p class="note warn">${n}</p>`).join("")}</div>`;
 }
 
+/** A call's arguments: the file changes it asks for as a diff, else its input as it is. */
+function argumentsHtml(
+  entry: CallEntry,
+  edits: ToolEdit[] | null,
+  settings: TurnSettings,
+): string {
+  if (!edits) {
+    return fieldsHtml(entry, settings) ??
+      textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: true });
+  }
+  const clipped = entry.text.length < entry.chars;
+  return editsHtml(edits, settings) +
+    clippedNote({ shown: entry.text, chars: entry.chars, clipped });
+}
+
+/** Fields of an input shown one by one at most; an object of more is shown as it is. */
+const MAX_FIELDS = 12;
+
+/**
+ * A call's input that is a whole JSON object of a few fields, field by field: a string as
+ * its text (a command, a path, a file's content: its newlines and quotes as written), any
+ * other value as JSON. Undefined for any other input (clipped, not JSON, not an object).
+ */
+function fieldsHtml(entry: CallEntry, settings: TurnSettings): string | undefined {
+  if (entry.text.length < entry.chars || !entry.text.startsWith("{")) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(entry.text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const fields = Object.entries(value);
+  if (fields.length === 0 || fields.length > MAX_FIELDS) return undefined;
+  return `<dl class="input">${
+    fields.map(([name, field]) => {
+      const text = typeof field === "string" ? field : JSON.stringify(field, null, 2);
+      const key = `line-${entry.line}-${name}`;
+      return `<dt>${escapeText(name)}</dt><dd>${
+        textHtml(text, text.length, settings, { key, pre: true })
+      }</dd>`;
+    }).join("")
+  }</dl>`;
+}
+
 function callHtml(
   entry: CallEntry,
   paired: OutputEntry | undefined,
@@ -118,9 +183,8 @@ function callHtml(
   const name = ` <span class="mono"><b>${escapeText(entry.name)}</b></span> <code>${
     escapeText(entry.callId)
   }</code>${badge}`;
-  const args = `<div class="args">${
-    textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: true })
-  }</div>`;
+  const edits = settings.adapter?.edits?.(entry.name, entry.text) ?? null;
+  const args = `<div class="args">${argumentsHtml(entry, edits, settings)}</div>`;
   let side: string;
   if (paired) {
     side = outputHtml(paired, settings, true);
@@ -131,9 +195,9 @@ function callHtml(
   } else {
     side = `<p class="note">No output; a later checkpoint removed the call from the history.</p>`;
   }
-  return `<div ${attributes.join(" ")}>${
-    head("tool call", entry.line, name)
-  }<div class="io">${args}${paired ? side : `<div>${side}</div>`}</div></div>`;
+  return `<div ${attributes.join(" ")}>${head("tool call", entry.line, name)}<div class="io${
+    edits ? " edit" : ""
+  }">${args}${paired ? side : `<div>${side}</div>`}</div></div>`;
 }
 
 function checkpointHtml(
@@ -168,7 +232,10 @@ function checkpointHtml(
   }.</p>${orphans}</div>`;
 }
 
-function finishedHtml(entry: Extract<TurnEntry, { kind: "run_finished" }>): string {
+function finishedHtml(
+  entry: Extract<TurnEntry, { kind: "run_finished" }>,
+  settings: TurnSettings,
+): string {
   const mark = entry.outcome === "succeeded" ? "✓" : "✗";
   const parts = [plural(entry.rounds, "round")];
   if (entry.usage) {
@@ -180,7 +247,11 @@ function finishedHtml(entry: Extract<TurnEntry, { kind: "run_finished" }>): stri
   }
   const error = entry.error ? `: <span class="mono">${escapeText(entry.error)}</span>` : "";
   return `<div class="entry finished ${escapeHtml(entry.outcome)}" id="line-${entry.line}">${
-    head(`${mark} run ${entry.outcome}`, entry.line, ` <span>${parts.join(", ")}${error}</span>`)
+    head(
+      `${mark} ${settings.adapter ? "turn" : "run"} ${entry.outcome}`,
+      entry.line,
+      ` <span>${parts.join(", ")}${error}</span>`,
+    )
   }</div>`;
 }
 
@@ -212,6 +283,8 @@ function entryHtml(
         textHtml(entry.text, entry.chars, settings, {
           key: `line-${entry.line}`,
           pre: false,
+          trim: true,
+          markdown: entry.role === "assistant",
           // The system prompt is the same every run: out of the way unless asked for.
           ...(entry.role === "system" ? { collapse: true } : {}),
         })
@@ -232,7 +305,7 @@ function entryHtml(
     case "compaction_checkpoint":
       return checkpointHtml(entry, settings);
     case "run_finished":
-      return finishedHtml(entry);
+      return finishedHtml(entry, settings);
     case "session_meta":
     case "turn_context":
       return `<div class="entry stray" id="line-${entry.line}">${
@@ -253,14 +326,14 @@ function entryHtml(
   }
 }
 
-/** What turnlog's model cannot hold (another tool's file): counted, not shown. */
+/** What turnlog's model cannot hold (another tool's file: thinking, images): counted, not shown. */
 function ignoredHtml(entry: Extract<TurnEntry, { kind: "ignored" }>): string {
   const kinds = Object.entries(entry.kinds).sort((a, b) => b[1] - a[1])
     .map(([kind, n]) => `${formatNumber(n)} ${escapeText(kind)}`).join(", ");
   const lines = entry.lastLine > entry.line ? ` (lines ${entry.line}-${entry.lastLine})` : "";
   return `<div class="entry ignored" data-ignored="${
     escapeHtml(Object.keys(entry.kinds).join(" "))
-  }">${head("ignored", entry.line, ` <span class="muted">${kinds}${lines}</span>`)}</div>`;
+  }">${head("not shown", entry.line, ` <span class="muted">${kinds}${lines}</span>`)}</div>`;
 }
 
 /** The lines of a block (the header or a turn) as HTML, with the links that fall in it. */
@@ -285,10 +358,24 @@ export function blockHtml(
   return out.join("\n");
 }
 
-/** The first user message of a turn, for its one-line summary. */
+/**
+ * The prompt of a turn, for its one-line summary: the last user message before the first
+ * answer or call (context a tool puts before the prompt comes first).
+ */
 function turnPrompt(turn: Turn): string | undefined {
-  const entry = turn.entries?.find((e) => e.kind === "message" && e.role === "user");
-  return entry?.kind === "message" ? entry.text : undefined;
+  let prompt: string | undefined;
+  for (const entry of turn.entries ?? []) {
+    if (entry.kind === "message" && entry.role === "user") prompt = entry.text;
+    else if (entry.kind === "message" && entry.role === "system") continue;
+    else if (entry.kind !== "ignored" && prompt !== undefined) break;
+  }
+  return prompt;
+}
+
+/** Why a turn has no end, in the words of its file's tool. */
+function unfinishedHtml(adapter: FormatAdapter | undefined, last: boolean): string {
+  const words = unfinishedWords(adapter?.shortTool, last);
+  return `<p class="unfinished">✗ ${escapeText(words[0]!.toUpperCase() + words.slice(1))}.</p>`;
 }
 
 /** A turn as a `<details data-turn>`: the boundary in its summary, its lines inside. */
@@ -321,18 +408,15 @@ export function turnHtml(
     badges.push(`<span class="badge compact">compacted</span>`);
   }
   const prompt = turnPrompt(turn);
+  // Another tool's turn: its id and model; turnlog's run policy is not the tool's word.
   const boundary = [
-    `run <code>${escapeText(turn.runId)}</code>`,
+    `${settings.adapter ? "turn" : "run"} <code>${escapeText(turn.runId)}</code>`,
     escapeText(turn.model),
-    `policy ${escapeText(turn.policy.approval)}`,
+    ...(settings.adapter ? [] : [`policy ${escapeText(turn.policy.approval)}`]),
     escapeText(formatTime(turn.time)),
     `lines ${turn.startLine}–${turn.endLine}`,
   ];
-  const unfinished = turn.outcome === null
-    ? `<p class="unfinished">✗ The run did not finish: no run_finished record (crashed or killed${
-      last ? ", or still running" : ""
-    }).</p>`
-    : "";
+  const unfinished = turn.outcome === null ? unfinishedHtml(settings.adapter, last) : "";
   return `<details class="turn" id="turn-${turn.index}" data-turn="${turn.index}"${
     settings.open ? " open" : ""
   }><summary><b>Turn ${turn.index}</b> ${badges.join(" ")}${

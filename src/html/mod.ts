@@ -4,7 +4,9 @@
  * checkpoints, problems, and the two charts inline as SVG), the list of sessions as a page,
  * a page that says one thing (a 404), the Content-Security-Policy they need, and the live
  * page's Server-Sent Events client.
- * Pure: no I/O. Everything from a session file is escaped text, never markup.
+ * Pure: no I/O. Everything from a session file is escaped text, never markup, but for the
+ * markup of an assistant's markdown (`_markdown.ts`: nothing that runs or loads) and of a
+ * diff (`_diff.ts`). Each edit is `.diff[data-diff="<path>"]` with `ins`, `del` and `.ctx` lines.
  *
  * Stable hooks for tests and tools: each turn is `[data-turn="<n>"]`, each tool call
  * `[data-call-id]` (an orphan one also `[data-orphan]`), each tool output

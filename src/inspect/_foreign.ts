@@ -199,8 +199,10 @@ function sessionOf(
     models: facts.models.length > 0 ? facts.models : session.models,
     cwd: facts.cwd ?? session.cwd,
     gitBranch: facts.gitBranch,
-    created: facts.created ?? session.created,
-    updated: facts.updated ?? session.updated,
+    // The file's own times, null when it names none (its synthesized records carry a
+    // placeholder time that is no date of the session).
+    created: facts.created,
+    updated: facts.updated,
     toolVersion: facts.version,
     approvalSource: facts.approval.source,
     tokens: facts.tokens,

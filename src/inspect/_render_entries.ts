@@ -9,6 +9,7 @@ import { BlockOutputs } from "./_pairing.ts";
 import { kindCounts } from "./_render_facts.ts";
 import type { View } from "./_render_text.ts";
 import type { Header, Turn, TurnEntry } from "./_types.ts";
+import { unfinishedWords } from "./_verdict.ts";
 
 type EntryOf<K extends TurnEntry["kind"]> = Extract<TurnEntry, { kind: K }>;
 
@@ -23,6 +24,8 @@ export interface BlockLayout {
   last: boolean;
   /** True for another tool's file: repair writes it a result in that tool's shape. */
   foreign?: boolean;
+  /** Another tool's file: the tool, in a sentence (its adapter's `shortTool`). */
+  tool?: string;
 }
 
 const LABEL = 10;
@@ -254,15 +257,8 @@ export function renderBlock(block: Header | Turn, layout: BlockLayout): string[]
     }
   }
   if ("outcome" in block && block.outcome === null) {
-    const still = layout.last ? ", or still running" : "";
-    w.out.push(
-      `${w.pad}${
-        w.view.paint(
-          "yellow",
-          `✗ the run did not finish: no run_finished record (crashed or killed${still})`,
-        )
-      }`,
-    );
+    const words = unfinishedWords(layout.tool, layout.last);
+    w.out.push(`${w.pad}${w.view.paint("yellow", `✗ ${words}`)}`);
   }
   return w.out;
 }

@@ -57,19 +57,21 @@ export function blockLines(
 ): string[] {
   const { view, lineWidth } = layout;
   const { paint } = view;
-  const foreign = adapterOf(report.session.format) !== undefined;
+  const adapter = adapterOf(report.session.format);
+  const foreign = adapter !== undefined;
+  const tool = adapter === undefined ? {} : { tool: adapter.shortTool };
   if (!("index" in block)) {
     if ((block.entries?.length ?? 0) === 0) return [];
     return [
       paint("bold", `── Before the first turn (lines 1-${block.endLine}) ──`),
-      ...renderBlock(block, { view, lineWidth, turn: null, last: false, foreign }),
+      ...renderBlock(block, { view, lineWidth, turn: null, last: false, foreign, ...tool }),
       "",
     ];
   }
   const last = block.index === report.turns.length;
   return [
     turnHeading(block, paint),
-    ...renderBlock(block, { view, lineWidth, turn: block.index, last, foreign }),
+    ...renderBlock(block, { view, lineWidth, turn: block.index, last, foreign, ...tool }),
     "",
   ];
 }

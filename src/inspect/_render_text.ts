@@ -4,7 +4,15 @@
  *
  * @module
  */
-import { formatBytes, formatNumber, type Painter, painter, visible } from "../text/mod.ts";
+import {
+  blankText,
+  formatBytes,
+  formatNumber,
+  type Painter,
+  painter,
+  trimBlank,
+  visible,
+} from "../text/mod.ts";
 
 /** Characters of a text the views show when `textChars` is not given. */
 export const DEFAULT_TEXT_CHARS = 300;
@@ -23,7 +31,9 @@ export interface RenderOptions {
 
 /**
  * Shortens `text` (whose full length is `chars`) to at most `maxChars` characters and
- * `maxLines` lines, with a note of what was left out: `… (+1234 chars)`.
+ * `maxLines` lines, with a note of what was left out: `… (+1234 chars)`. Blank lines before
+ * its words and whitespace after them are left off (and not counted); a text of whitespace
+ * only says so (`(only whitespace: 2 chars)`).
  *
  * @example
  * ```ts
@@ -37,14 +47,22 @@ export function shortenText(
   chars: number,
   options: { maxChars?: number; maxLines?: number } = {},
 ): string {
+  const blank = blankText(text, chars);
+  if (blank !== undefined) return blank;
   const maxChars = options.maxChars ?? 300;
   const maxLines = options.maxLines ?? 6;
-  let shown = text.length > maxChars ? text.slice(0, maxChars) : text;
+  // Blank lines before the words are not shown; nor is a rest of whitespace only counted as
+  // left, when the text is all there to tell.
+  const first = text.length > maxChars ? text.slice(0, maxChars) : text;
+  let shown = trimBlank(first, false);
+  const lead = first.length - shown.length;
   const lines = shown.split("\n");
   if (lines.length > maxLines) shown = lines.slice(0, maxLines).join("\n");
   shown = shown.replace(/\s+$/, "");
-  const left = chars - shown.length;
-  return left > 0 ? `${shown} … (+${left} chars)` : shown;
+  const left = chars - lead - shown.length;
+  const rest = text.length >= chars && text.slice(lead + shown.length).trim() === "";
+  if (shown === "" && left > 0) return `(blank at first, ${formatNumber(chars)} chars)`;
+  return left > 0 && !rest ? `${shown} … (+${left} chars)` : shown;
 }
 
 /** A size with its exact byte count: `1.5 KiB (1,536 bytes)`. */

@@ -95,6 +95,7 @@ export class TurnSegmenter {
   /** The session file's path, for problem messages. */
   readonly path: string;
   readonly #textLimit: number;
+  readonly #callTextLimit: number;
   readonly #keepEntries: boolean;
   #meta: SessionMeta | undefined;
   #sawValidRecord = false;
@@ -119,6 +120,7 @@ export class TurnSegmenter {
   constructor(path: string, options: SegmenterOptions = {}) {
     this.path = path;
     this.#textLimit = options.textLimit ?? DEFAULT_TEXT_LIMIT;
+    this.#callTextLimit = Math.max(this.#textLimit, options.callTextLimit ?? 0);
     this.#keepEntries = options.entries ?? false;
     this.#onBlock = options.onBlock;
     this.#onLaterOutput = options.onLaterOutput;
@@ -142,12 +144,10 @@ export class TurnSegmenter {
     this.#block().entries?.push(entry);
   }
 
-  #text(value: string): { text: string; chars: number } {
+  #text(value: string, limit = this.#textLimit): { text: string; chars: number } {
     return {
       // A slice would keep the whole text alive (V8 slices point into it): copy it instead.
-      text: value.length > this.#textLimit
-        ? (" " + value.slice(0, this.#textLimit)).slice(1)
-        : value,
+      text: value.length > limit ? (" " + value.slice(0, limit)).slice(1) : value,
       chars: value.length,
     };
   }
@@ -345,7 +345,7 @@ export class TurnSegmenter {
       line,
       callId: payload.callId,
       name: payload.name,
-      ...this.#text(payload.arguments),
+      ...this.#text(payload.arguments, this.#callTextLimit),
       output: null,
       orphan: false,
     };

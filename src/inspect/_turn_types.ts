@@ -316,6 +316,12 @@ export interface SegmenterOptions {
   /** Characters of each message, argument or output kept (the full length is recorded). */
   textLimit?: number;
   /**
+   * Characters of a tool call's arguments kept, when more than `textLimit` (the page shows an
+   * edit's whole input as a diff: see `SESSION_PAGE_INSPECTION` in `src/html`). Default:
+   * `textLimit`.
+   */
+  callTextLimit?: number;
+  /**
    * Keep every line of each turn as an entry (`entries` of the header and of each turn), as
    * the text view shows them. Default false: then memory does not grow with the file, only
    * with its turns and its damage.

@@ -68,3 +68,24 @@ export function verdictOf(report: InspectReport): Verdict {
 export function exitCodeOf(report: InspectReport): 0 | 1 {
   return report.healthy ? 0 : 1;
 }
+
+/**
+ * Why a turn has no end, in the words of its file's tool (`tool`: the adapter's `shortTool`;
+ * undefined for turnlog's own file, whose runs end with a `run_finished` record).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unfinishedWords } from "./mod.ts";
+ * assert.equal(
+ *   unfinishedWords("Claude Code", true),
+ *   "the turn did not finish: Claude Code wrote no end of it (stopped or killed, or still running)",
+ * );
+ * ```
+ */
+export function unfinishedWords(tool: string | undefined, last: boolean): string {
+  const still = last ? ", or still running" : "";
+  return tool === undefined
+    ? `the run did not finish: no run_finished record (crashed or killed${still})`
+    : `the turn did not finish: ${tool} wrote no end of it (stopped or killed${still})`;
+}

@@ -96,3 +96,37 @@ export function clipLines(text: string, maxLines = 4, width = 110): string {
   if (left > 0) shown.push(`… (${left} more line${left === 1 ? "" : "s"})`);
   return shown.join("\n");
 }
+
+/**
+ * A text as the views show it: without the blank lines before its first words and (unless
+ * `end` is false: the text is cut short, its end is not its own) the whitespace after its
+ * last (an assistant's text often starts with `\n\n`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { trimBlank } from "./mod.ts";
+ * assert.equal(trimBlank("\n \n  Done.\n\n"), "  Done.");
+ * ```
+ */
+export function trimBlank(text: string, end = true): string {
+  const start = text.replace(/^(?:[ \t]*\r?\n)+/, "");
+  return end ? start.trimEnd() : start;
+}
+
+/**
+ * What a view shows for a text that is only whitespace: `(empty)`, or how many characters of
+ * whitespace it is; undefined for a text with words.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { blankText } from "./mod.ts";
+ * assert.equal(blankText("\n\n", 2), "(only whitespace: 2 chars)");
+ * assert.equal(blankText("hi", 2), undefined);
+ * ```
+ */
+export function blankText(text: string, chars: number): string | undefined {
+  if (text.trim() !== "" || chars > text.length) return undefined;
+  return chars === 0 ? "(empty)" : `(only whitespace: ${chars} ${chars === 1 ? "char" : "chars"})`;
+}

@@ -1,5 +1,5 @@
 /**
- * The real Codex CLI and Claude Code, pinned, installed from npm into a cache folder outside the
+ * The real Codex CLI, Claude Code and Gemini CLI, pinned, installed from npm into a cache folder outside the
  * repository (`TURNLOG_REAL_CLIENTS_DIR`, else `$XDG_CACHE_HOME/turnlog/real-clients`, else
  * `~/.cache/turnlog/real-clients`), for the real-client suite (`./denow task real-clients`): the
  * real tools judge what turnlog reads and repairs. Each package ships its native binary, so an
@@ -12,7 +12,7 @@ import { join } from "node:path";
 /** A pinned npm package of a real tool. */
 export interface RealClientSpec {
   /** The short name used in folders and messages. */
-  name: "codex" | "claude-code";
+  name: "codex" | "claude-code" | "gemini-cli";
   /** The npm package. */
   package: string;
   /** The pinned version. */
@@ -41,8 +41,17 @@ export const CLAUDE_CODE: RealClientSpec = {
   versionLine: "2.1.328 (Claude Code)",
 };
 
-/** Both pinned tools. */
-export const REAL_CLIENTS: readonly RealClientSpec[] = [CODEX, CLAUDE_CODE];
+/** Gemini CLI 0.61.0 (JSONL sessions; it leaves a stub file on resume). */
+export const GEMINI_CLI: RealClientSpec = {
+  name: "gemini-cli",
+  package: "@google/gemini-cli",
+  version: "0.61.0",
+  command: "gemini",
+  versionLine: "0.61.0",
+};
+
+/** Every pinned tool. */
+export const REAL_CLIENTS: readonly RealClientSpec[] = [CODEX, CLAUDE_CODE, GEMINI_CLI];
 
 /** An installed real tool. */
 export interface RealClient {

@@ -1,12 +1,11 @@
 import { assertEquals } from "../_assert.ts";
 import {
-  CLAUDE_CODE,
-  CODEX,
   installedRealClient,
   installRealClient,
+  REAL_CLIENTS,
 } from "../../testing/real_clients/install.ts";
 
-for (const spec of [CODEX, CLAUDE_CODE]) {
+for (const spec of REAL_CLIENTS) {
   const found = installedRealClient(spec);
   Deno.test({
     name: `installRealClient() gives the pinned ${spec.package}@${spec.version}`,

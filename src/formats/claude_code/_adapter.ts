@@ -7,6 +7,7 @@
 import { basename, dirname, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
+import { claudeEdits } from "./_edits.ts";
 import { type Env, homeDir } from "../_find.ts";
 import { dirEntries } from "../_head.ts";
 import { str } from "../_line.ts";
@@ -121,6 +122,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   check: async (path, sizeBytes) =>
     takeCheck("claude-code", path, sizeBytes) ??
       claudeFindings(path, await analyzeClaude(path, sizeBytes)),
+  edits: claudeEdits,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),

@@ -6,6 +6,7 @@
 import { basename, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
+import { codexEdits } from "./_edits.ts";
 import { type Env, firstDatedFile, homeDir } from "../_find.ts";
 import { type Json, obj, str } from "../_line.ts";
 import type { ForeignFacts } from "../_types.ts";
@@ -101,6 +102,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   notes: codexNotes,
   check: async (path, sizeBytes) =>
     takeCheck("codex", path, sizeBytes) ?? codexFindings(path, await analyzeCodex(path, sizeBytes)),
+  edits: codexEdits,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planCodexRepair(path, sizeBytes),

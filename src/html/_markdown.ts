@@ -1,0 +1,64 @@
+/**
+ * Markdown in a session's texts (what assistants write) as HTML for the page, through `marked`
+ * with everything that could run or load taken out: raw HTML is escaped text, a link goes only
+ * to `http:`, `https:` or `mailto:` (with `rel="noopener noreferrer"`; any other link is its
+ * text), an image is a link to it (the page loads nothing), and headings sit below the page's.
+ *
+ * @module
+ */
+import { Marked, type Tokens } from "marked";
+import { escapeCharacter, UNSAFE_CHARACTERS } from "../text/mod.ts";
+import { escapeHtml, escapeText } from "./_escape.ts";
+
+/** The links a page may hold: none that runs (`javascript:`) or carries data (`data:`). */
+const SAFE_LINK = /^(https?:\/\/|mailto:)/i;
+
+function anchor(href: string, title: string | null | undefined, inner: string): string {
+  const titled = title ? ` title="${escapeHtml(title)}"` : "";
+  return `<a href="${escapeHtml(href)}"${titled} rel="noopener noreferrer">${inner}</a>`;
+}
+
+/** A link the page does not follow: its text, and where it pointed when that differs. */
+function unlinked(href: string, inner: string, text: string): string {
+  return href === "" || href === text ? inner : `${inner} (<code>${escapeText(href)}</code>)`;
+}
+
+const MARKDOWN = new Marked({
+  async: false,
+  gfm: true,
+  breaks: false,
+  renderer: {
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      const text = escapeText(token.text);
+      return "block" in token && token.block ? `<p>${text.trim()}</p>\n` : text;
+    },
+    link({ href, title, text, tokens }: Tokens.Link): string {
+      const inner = this.parser.parseInline(tokens);
+      return SAFE_LINK.test(href.trim()) ? anchor(href, title, inner) : unlinked(href, inner, text);
+    },
+    image({ href, title, text }: Tokens.Image): string {
+      const label = `image: ${escapeText(text || href)}`;
+      return SAFE_LINK.test(href.trim()) ? anchor(href, title, label) : `[${label}]`;
+    },
+    heading({ tokens, depth }: Tokens.Heading): string {
+      const level = Math.min(depth + 3, 6);
+      return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
+    },
+  },
+});
+
+/**
+ * A markdown text as HTML that cannot run or load anything: every character the source holds
+ * is text or markdown's own markup, control characters shown as their escapes (`\x1b`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { markdownHtml } from "./_markdown.ts";
+ * assert.equal(markdownHtml("**hi** <b>x</b>"), "<p><strong>hi</strong> &lt;b&gt;x&lt;/b&gt;</p>\n");
+ * assert.equal(markdownHtml("[a](javascript:alert(1))"), "<p>a (<code>javascript:alert(1)</code>)</p>\n");
+ * ```
+ */
+export function markdownHtml(text: string): string {
+  return MARKDOWN.parse(text.replace(UNSAFE_CHARACTERS, escapeCharacter)) as string;
+}
