@@ -4,13 +4,18 @@
  * first prompt, the tool's name and words, texts without their leading blank lines.
  */
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { type DomNode, parsePage, texts } from "./_html_helpers.ts";
 import { renderSessionPage, SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { inspectSession, renderReport } from "../src/inspect/mod.ts";
+import { claudeCodeAdapter } from "../src/formats/mod.ts";
+import { createSessionBrowserHandler } from "../src/server/mod.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
+import { chromiumPath, hasChromium, startBrowser } from "../testing/browser.ts";
+import { needing } from "./_needs.ts";
 
 const tool = (id: string, name: string, input: Record<string, unknown>) => ({
   toolUse: { id, name, input },
@@ -40,7 +45,7 @@ const LONG = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
 /** A Claude Code session: markdown, an Edit, a MultiEdit, a long output, a blank answer. */
 function claudeSession(): string {
   const b = new ClaudeTranscriptBuilder();
-  b.user("Fix the greeting");
+  b.user("Fix the greeting", { extra: { permissionMode: "acceptEdits" } });
   b.assistant([{ text: MARKDOWN }], { stop: "end_turn" });
   b.user("Go on");
   const [edit] = b.assistant([
@@ -178,8 +183,12 @@ Deno.test("the page shows Edit and MultiEdit inputs as diffs, folds a long outpu
     output.querySelector("details.long > summary")!.textContent,
     "line 1 (40 lines, 310 chars)",
   );
-  // A Read is no edit: its input is shown as it is.
+  // A Read is no edit: its input is shown field by field, each string as written.
   assertEquals(page.querySelectorAll('[data-call-id="toolu_R"] .diff').length, 0);
+  const input = page.querySelector('[data-call-id="toolu_R"] dl.input')!;
+  assertEquals([texts(input, "dt"), texts(input, "dd pre")], [["file_path"], [
+    "/work/project/c.txt",
+  ]]);
   // An answer of blank lines says so instead of showing nothing.
   const blank = all(page.querySelectorAll(".msg.assistant .blank")).map((n) => n.textContent);
   assertEquals(blank, ["(only whitespace: 2 chars)"]);
@@ -204,6 +213,15 @@ Deno.test("the page of a Claude Code file: its tool's name, its words, the user'
     "✗ The turn did not finish: Claude Code wrote no end of it (stopped or killed, or still running).",
   );
   assert(!page.querySelector("#turns")!.textContent!.includes("run_finished"));
+  // turnlog's own words stay off another tool's page: no records, no run policy.
+  const fields = all(page.querySelectorAll("#session dt")).map((dt) => dt.textContent);
+  const values = all(page.querySelectorAll("#session dd")).map((dd) => dd.textContent);
+  assertEquals(values[fields.indexOf("size")], "6.7 KiB · 11 lines");
+  assertEquals(values[fields.indexOf("approvals")], "acceptEdits");
+  assertEquals(
+    page.querySelector('[data-turn="1"] > summary .meta')!.textContent,
+    "turn 00000000-0000-4000-8000-000000000001 · claude-opus-4-5-20251101 · 2026-01-23 17:00:00Z · lines 1–2",
+  );
 });
 
 Deno.test("the page of a Codex rollout: titled by the prompt, not the injected context; apply_patch as a diff", async () => {
@@ -242,4 +260,60 @@ Deno.test("the text view: no leading blank lines, a blank text says so, and no '
   assertMatch(text, /\n *\d+ │ assistant {2}\(only whitespace: 2 chars\)\n/);
   assert(!/assistant {2}…/.test(text), "no text shown as its remainder only");
   assertMatch(text, /the turn did not finish: Claude Code wrote no end of it/);
+});
+
+Deno.test({
+  ...needing(
+    "in Chromium the markdown page runs nothing, loads nothing, and fits a phone",
+    hasChromium() ? undefined : `no Chromium at ${chromiumPath()} (apt-get install chromium)`,
+  ),
+  async fn() {
+    await using dir = await tempDir();
+    const { html } = await pageOf(dir.path, "claude.jsonl", claudeSession());
+    const file = join(dir.path, "page.html");
+    await Deno.writeTextFile(file, html);
+    const url = pathToFileURL(file).href;
+    await using browser = await startBrowser();
+    await using opened = await browser.open(url, { viewport: { width: 390, height: 844 } });
+    assertEquals(await opened.page.evaluate("typeof window.__pwned"), "undefined");
+    assertEquals(opened.requests, [url]); // the markdown image is a link: nothing is fetched
+    assertEquals([opened.consoleErrors, opened.pageErrors], [[], []]);
+    const answer = await opened.page.$eval("#line-2 .md", (node) => node.textContent ?? "");
+    assert(answer.includes("<script>window.__pwned = 1</script>"), "the script is text");
+    const [scroll, width] = await opened.page.evaluate(
+      "[document.documentElement.scrollWidth, document.documentElement.clientWidth]",
+    ) as [number, number];
+    assert(scroll <= width, `wider than the phone: ${scroll} > ${width}`);
+  },
+});
+
+Deno.test("the served page of another tool's session shows an edit of more than 2,000 characters as a diff", async () => {
+  await using dir = await tempDir();
+  const project = join(dir.path, "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const b = new ClaudeTranscriptBuilder();
+  b.user("Rewrite the table");
+  const old = Array.from({ length: 120 }, (_, i) => `row ${i};`).join("\n");
+  const [edit] = b.assistant([
+    tool("toolu_BIG", "Edit", {
+      file_path: "/work/project/table.ts",
+      old_string: old,
+      new_string: old.replace("row 60;", "row sixty;"),
+    }),
+  ], { stop: "tool_use" });
+  b.toolResult("toolu_BIG", "The file was updated", { parent: edit! });
+  b.assistant([{ text: "Done." }], { stop: "end_turn" });
+  const id = "7acd37a8-0000-4000-8000-000000000001";
+  await Deno.writeTextFile(join(project, `${id}.jsonl`), b.lines.join("\n") + "\n");
+  const handler = createSessionBrowserHandler({
+    sessionsDir: join(dir.path, "sessions"),
+    homes: [{ adapter: claudeCodeAdapter, root: join(dir.path, "projects") }],
+  });
+  const response = await handler(new Request(`http://127.0.0.1/sessions/${id}`));
+  assertEquals(response.status, 200);
+  const page = parsePage(await response.text());
+  const diff = page.querySelector('[data-call-id="toolu_BIG"] .diff')!;
+  assertEquals(diff.getAttribute("data-diff"), "/work/project/table.ts");
+  assertEquals(texts(diff, "del"), ["row 60;"]);
+  assertEquals(texts(diff, "ins"), ["row sixty;"]);
 });

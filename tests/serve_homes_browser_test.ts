@@ -214,11 +214,13 @@ Deno.test({
           "Step three",
         );
         await opened.page.screenshot({ path: join(OUT, "search.png"), fullPage: true });
-        await Promise.all([opened.page.waitForNavigation(), opened.page.click("#results li a")]);
-        assertStrictEquals(
-          new URL(opened.page.url()).pathname,
-          `/sessions/${CLAUDE_HOME_IDS.compaction}`,
-        );
+        // The hit leads to its line on the session's page.
+        await Promise.all([opened.page.waitForNavigation(), opened.page.click("#results .hits a")]);
+        const url = new URL(opened.page.url());
+        assertStrictEquals(url.pathname, `/sessions/${CLAUDE_HOME_IDS.compaction}`);
+        assertStrictEquals(url.hash, "#line-10");
+        const line = await opened.page.$eval("#line-10", (node) => node.textContent ?? "");
+        assert(line.includes("Step three"), line);
         assertStrict(opened, origin);
       });
     } finally {
@@ -301,6 +303,34 @@ Deno.test("serve --sessions-dir <a Claude Code root> browses that home; --store-
     const page = await fetch(`${storeOnly.base}/sessions/${CLAUDE_HOME_IDS.compaction}`);
     assertStrictEquals(page.status, 404);
     await page.body?.cancel();
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("the list says which home cannot be read, and lists the others", async () => {
+  const home = await Deno.makeTempDir({ prefix: "turnlog-homes-" });
+  try {
+    const codex = await writeCodexHome(join(home, ".codex"));
+    const env = { get: (name: string) => (name === "HOME" ? home : undefined) };
+    const [good, bad] = browseHomes(env, ["codex", "claude"]);
+    const broken = {
+      ...bad!,
+      adapter: {
+        ...bad!.adapter,
+        list: () => Promise.reject(new Deno.errors.PermissionDenied("permission denied")),
+      },
+    };
+    const handler = createSessionBrowserHandler({
+      sessionsDir: join(home, "sessions"),
+      homes: [good!, broken],
+    });
+    const page = await (await handler(new Request("http://127.0.0.1/"))).text();
+    for (const { id } of codex) assert(page.includes(`data-session-id="${id}"`), id);
+    assert(
+      page.includes(`${broken.root} cannot be read: permission denied`),
+      "the unread home is named",
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
   }

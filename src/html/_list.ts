@@ -126,6 +126,8 @@ export interface BrowsedPage {
   places: { tool: string; root: string }[];
   /** Sessions in every place. */
   total: number;
+  /** The places that could not be read, each in a sentence. */
+  unread?: string[];
 }
 
 /** The search box of the list and the results pages: a GET of `/search?q=`. */
@@ -145,6 +147,8 @@ export const BROWSE_STYLE = `<style>
 .sessions .writing { color: var(--ok); font-weight: 600; }
 .sessions .health.bad { color: var(--bad); } .sessions .health.ok { color: var(--ok); }
 mark { background: var(--warn-bg); color: inherit; }
+.sessions .hits { list-style: none; margin: 6px 0 0; padding: 0; }
+.sessions .hits li { border: 0; border-left: 3px solid var(--line); border-radius: 0; margin: 4px 0; padding: 0 0 0 8px; font-size: 14px; }
 .pager { margin: 16px 0; }
 </style>`;
 
@@ -232,6 +236,7 @@ export function renderBrowseList(page: BrowsedPage): string {
     ? ""
     : `<p class="pager"><a rel="next" href="${escapeHtml(page.next)}">Older sessions →</a></p>`;
   const back = page.first ? "" : ` · <a href="/">newest</a>`;
+  const unread = (page.unread ?? []).map((line) => `<p class="note warn">${escapeText(line)}</p>`);
   return `${simplePageHead("Sessions", { form: true })}
 <body>
 ${BROWSE_STYLE}
@@ -239,7 +244,7 @@ ${BROWSE_STYLE}
     plural(page.total, "session")
   } in ${places}; newest first, by the last write of their files.</p>
 ${searchForm()}
-</header>
+${unread.join("\n")}</header>
 <main id="sessions">
 ${body}
 ${next}

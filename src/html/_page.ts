@@ -176,6 +176,7 @@ function sessionHeader(report: InspectReport, title: string, options: SessionPag
 ${options.notice ? `<p id="writing" class="note">${escapeText(options.notice)}</p>\n` : ""}<dl>
 ${field("id", `<code>${escapeText(session.id ?? "unknown")}</code> ${health}`)}
 ${field("format", escapeText(formatWords(report)))}
+${session.title === null ? "" : field("title", escapeText(session.title))}
 ${
     field(
       models.length === 1 ? "model" : "models",
@@ -197,12 +198,16 @@ ${
     )
   }
 ${field("created", session.created === null ? "unknown" : escapeText(formatTime(session.created)))}
+${session.approvalSource === null ? "" : field("approvals", escapeText(session.approvalSource))}
 ${
     field(
       "size",
-      `${formatBytes(session.sizeBytes)} · ${plural(session.records, "record")} · ${
-        plural(session.lines, "line")
-      }`,
+      // Another tool's file has lines; the turnlog records they were read into are turnlog's.
+      [
+        formatBytes(session.sizeBytes),
+        ...(adapterOf(session.format) ? [] : [plural(session.records, "record")]),
+        plural(session.lines, "line"),
+      ].join(" · "),
     )
   }
 ${

@@ -37,13 +37,18 @@ export function markedSnippet(hit: Pick<SearchHit, "snippet" | "marks">): string
   return out + escapeText(hit.snippet.slice(at));
 }
 
+/** A hit: where it is (a link to its line on the session's page, for the session's own file). */
 function hitItem(hit: SearchHit): string {
   const turn = hit.turn > 0 ? `turn ${hit.turn}` : "before turn 1";
   const where = hit.subagent === null ? `line ${hit.line}` : `${hit.subagent} line ${hit.line}`;
   const role = hit.tool !== null && hit.role === "tool call" ? `${hit.role} ${hit.tool}` : hit.role;
-  return `<li data-line="${hit.line}"><span class="muted">${
-    escapeText(`${turn}, ${where}, ${role}`)
-  }:</span> ${markedSnippet(hit)}</li>`;
+  const said = escapeText(`${turn}, ${where}, ${role}`);
+  const place = hit.subagent === null
+    ? `<a href="${escapeHtml(`${sessionPath(hit.sessionId)}#line-${hit.line}`)}">${said}</a>`
+    : said;
+  return `<li data-line="${hit.line}"><span class="muted">${place}:</span> ${
+    markedSnippet(hit)
+  }</li>`;
 }
 
 function resultItem(

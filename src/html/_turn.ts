@@ -133,11 +133,42 @@ function argumentsHtml(
   settings: TurnSettings,
 ): string {
   if (!edits) {
-    return textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: true });
+    return fieldsHtml(entry, settings) ??
+      textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: true });
   }
   const clipped = entry.text.length < entry.chars;
   return editsHtml(edits, settings) +
     clippedNote({ shown: entry.text, chars: entry.chars, clipped });
+}
+
+/** Fields of an input shown one by one at most; an object of more is shown as it is. */
+const MAX_FIELDS = 12;
+
+/**
+ * A call's input that is a whole JSON object of a few fields, field by field: a string as
+ * its text (a command, a path, a file's content: its newlines and quotes as written), any
+ * other value as JSON. Undefined for any other input (clipped, not JSON, not an object).
+ */
+function fieldsHtml(entry: CallEntry, settings: TurnSettings): string | undefined {
+  if (entry.text.length < entry.chars || !entry.text.startsWith("{")) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(entry.text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const fields = Object.entries(value);
+  if (fields.length === 0 || fields.length > MAX_FIELDS) return undefined;
+  return `<dl class="input">${
+    fields.map(([name, field]) => {
+      const text = typeof field === "string" ? field : JSON.stringify(field, null, 2);
+      const key = `line-${entry.line}-${name}`;
+      return `<dt>${escapeText(name)}</dt><dd>${
+        textHtml(text, text.length, settings, { key, pre: true })
+      }</dd>`;
+    }).join("")
+  }</dl>`;
 }
 
 function callHtml(
@@ -295,14 +326,14 @@ function entryHtml(
   }
 }
 
-/** What turnlog's model cannot hold (another tool's file): counted, not shown. */
+/** What turnlog's model cannot hold (another tool's file: thinking, images): counted, not shown. */
 function ignoredHtml(entry: Extract<TurnEntry, { kind: "ignored" }>): string {
   const kinds = Object.entries(entry.kinds).sort((a, b) => b[1] - a[1])
     .map(([kind, n]) => `${formatNumber(n)} ${escapeText(kind)}`).join(", ");
   const lines = entry.lastLine > entry.line ? ` (lines ${entry.line}-${entry.lastLine})` : "";
   return `<div class="entry ignored" data-ignored="${
     escapeHtml(Object.keys(entry.kinds).join(" "))
-  }">${head("ignored", entry.line, ` <span class="muted">${kinds}${lines}</span>`)}</div>`;
+  }">${head("not shown", entry.line, ` <span class="muted">${kinds}${lines}</span>`)}</div>`;
 }
 
 /** The lines of a block (the header or a turn) as HTML, with the links that fall in it. */
@@ -377,10 +408,11 @@ export function turnHtml(
     badges.push(`<span class="badge compact">compacted</span>`);
   }
   const prompt = turnPrompt(turn);
+  // Another tool's turn: its id and model; turnlog's run policy is not the tool's word.
   const boundary = [
     `${settings.adapter ? "turn" : "run"} <code>${escapeText(turn.runId)}</code>`,
     escapeText(turn.model),
-    `policy ${escapeText(turn.policy.approval)}`,
+    ...(settings.adapter ? [] : [`policy ${escapeText(turn.policy.approval)}`]),
     escapeText(formatTime(turn.time)),
     `lines ${turn.startLine}–${turn.endLine}`,
   ];

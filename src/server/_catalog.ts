@@ -3,7 +3,8 @@
  * last write of their files, in pages of a bounded size behind a cursor. Every session is
  * known from names and a `stat` alone; only the sessions of the page asked for are opened,
  * each for its head (the prompt, the project, the first time) and a bounded tail (the last
- * time). Turns and health come from a full read when one told them (a session's page).
+ * time). Turns and health come from a full read when one told them (a session's page, or
+ * the reads the browser makes after answering).
  *
  * @module
  */
@@ -14,10 +15,14 @@ import {
   type ListedSession,
   type SessionLocation,
   type SessionStore,
-  summarizeSessionFile,
   walkSessions,
 } from "../store/mod.ts";
-import { lastFieldOf, type ListedForeignSession, TURNLOG_FORMAT } from "../formats/mod.ts";
+import {
+  lastFieldOf,
+  type ListedForeignSession,
+  PREVIEW_HEAD_BYTES,
+  TURNLOG_FORMAT,
+} from "../formats/mod.ts";
 import { oneLine } from "../text/mod.ts";
 import type { BrowseHome, FactsMemo } from "./_homes.ts";
 
@@ -121,10 +126,19 @@ export interface CatalogOptions {
 /** One page of the list: which sessions, their rows, and the cursor of the next page. */
 export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> {
   const { store, homes } = options;
-  const all = [
-    ...await storeCandidates(store),
-    ...(await Promise.all(homes.map(homeCandidates))).flat(),
-  ].sort(newestFirst);
+  const unread: string[] = [];
+  const orSay = async (place: string, candidates: Promise<Candidate[]>) => {
+    try {
+      return await candidates;
+    } catch (error) {
+      unread.push(`${place} cannot be read: ${error instanceof Error ? error.message : error}`);
+      return [];
+    }
+  };
+  const all = (await Promise.all([
+    orSay(store.name, storeCandidates(store)),
+    ...homes.map((home) => orSay(home.root, homeCandidates(home))),
+  ])).flat().sort(newestFirst);
   const prefixes = uniquePrefixes(all.map((candidate) => candidate.id));
   const rest = afterCursor(all, options.cursor);
   const page = rest.slice(0, options.pageSize);
@@ -140,7 +154,8 @@ export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> 
     { tool: TURNLOG_FORMAT, root: store.name },
     ...homes.map((home) => ({ tool: home.adapter.tool, root: home.root })),
   ];
-  return { sessions, next, first: options.cursor === undefined, places, total: all.length };
+  const first = options.cursor === undefined;
+  return { sessions, next, first, places, total: all.length, unread };
 }
 
 function rowOf(
@@ -157,7 +172,7 @@ function rowOf(
   };
   const facts = options.facts.get(candidate.key, candidate.sizeBytes);
   return candidate.kind === "store"
-    ? storeRow(options.store, candidate, base, facts?.healthy ?? null)
+    ? storeRow(options.store, candidate, base, facts ?? null)
     : homeRow(candidate, base, facts ?? null);
 }
 
@@ -202,31 +217,61 @@ async function homeRow(
   }
 }
 
+/** What a stored session's head tells: its first record's time, its cwd, its first prompt. */
+interface StoredHead {
+  firstAt: string | null;
+  cwd: string | null;
+  prompt: string | null;
+}
+
+/**
+ * Reads a stored session's first records, up to its first user message and never past the
+ * head (`PREVIEW_HEAD_BYTES` of a file, as many records of a database).
+ */
+async function storedHead(store: SessionStore, location: SessionLocation): Promise<StoredHead> {
+  const head: StoredHead = { firstAt: null, cwd: null, prompt: null };
+  let records = 0;
+  for await (const entry of store.read(location)) {
+    const { record } = entry;
+    head.firstAt ??= record?.timestamp ?? null;
+    if (record?.type === "session_meta") head.cwd = record.payload.cwd;
+    const item = record?.type === "response_item" ? record.payload : undefined;
+    if (item?.type === "message" && item.role === "user") head.prompt = item.content;
+    if (head.prompt !== null || ++records >= 1000 || entry.end >= PREVIEW_HEAD_BYTES) break;
+  }
+  return head;
+}
+
 async function storeRow(
   store: SessionStore,
   candidate: Candidate & { kind: "store" },
   base: RowBase,
-  healthy: boolean | null,
+  facts: { turns: number; healthy: boolean } | null,
 ): Promise<BrowsedSession> {
-  const { location } = candidate;
+  const { location, listed } = candidate;
   const file = store.fileOf(location);
-  const summary = candidate.listed ??
-    (file === undefined ? undefined : await summarizeSessionFile(file).catch(() => undefined));
-  const first = await store.head(location).catch(() => undefined);
-  const cwd = first?.record?.type === "session_meta" ? first.record.payload.cwd : null;
-  const prompt = summary?.firstUserMessage ?? null;
-  return {
+  const row = {
     ...base,
     tool: TURNLOG_FORMAT,
     format: TURNLOG_FORMAT,
     path: file ?? null,
-    project: cwd,
-    projectLabel: cwd,
-    firstAt: first?.record?.timestamp ?? location.createdAt,
-    lastAt: file === undefined ? null : await lastFieldOf(file) ?? null,
-    prompt: prompt === null ? null : oneLine(prompt, 500),
-    turns: summary?.turns ?? null,
-    healthy,
-    ...(summary === undefined ? { unreadable: "cannot be read" } : {}),
+    turns: facts?.turns ?? listed?.turns ?? null,
+    healthy: facts?.healthy ?? null,
   };
+  try {
+    const head = await storedHead(store, location);
+    const prompt = head.prompt ?? listed?.firstUserMessage ?? null;
+    return {
+      ...row,
+      project: head.cwd,
+      projectLabel: head.cwd,
+      firstAt: head.firstAt ?? location.createdAt,
+      lastAt: file === undefined ? null : await lastFieldOf(file) ?? null,
+      prompt: prompt === null ? null : oneLine(prompt, 500),
+    };
+  } catch (error) {
+    const unreadable = error instanceof Error ? error.message : String(error);
+    const empty = { project: null, projectLabel: null, lastAt: null, prompt: null };
+    return { ...row, ...empty, firstAt: location.createdAt, unreadable };
+  }
 }
