@@ -56,3 +56,35 @@ export function renderMachine(results: BenchResults): string {
     `sizes ${results.options.sizes.join(", ")}, ${results.options.rounds} rounds, ` +
     `process at rest ${mb(results.baselineRssBytes)}`;
 }
+
+/** Where docs/benchmarks.md's generated results start and end. */
+export const RESULTS_START =
+  "<!-- The results below are written by ./denow task bench from bench/results.json: do not edit. -->";
+/** The line after the generated results. */
+export const RESULTS_END = "<!-- End of the results written by ./denow task bench. -->";
+
+/** The results as the section docs/benchmarks.md shows: the machine, the table, the notes. */
+export function renderResultsSection(results: BenchResults): string {
+  const notes = renderNotes(results);
+  return [
+    RESULTS_START,
+    "",
+    `\`bench/results.json\`, ${renderMachine(results)}.`,
+    "",
+    renderTable(results),
+    "",
+    ...(notes ? ["Notes of this run:", "", notes, ""] : []),
+    RESULTS_END,
+  ].join("\n");
+}
+
+/**
+ * `doc` with its generated results replaced by `results`' (the section between the markers);
+ * undefined when the document has no such section.
+ */
+export function withResults(doc: string, results: BenchResults): string | undefined {
+  const start = doc.indexOf(RESULTS_START);
+  const end = doc.indexOf(RESULTS_END);
+  if (start === -1 || end < start) return undefined;
+  return doc.slice(0, start) + renderResultsSection(results) + doc.slice(end + RESULTS_END.length);
+}

@@ -24,7 +24,7 @@ import { type BenchContext, BENCHMARKS, type PlannedBenchmark } from "./benchmar
 import type { BenchmarkFigures, BenchOptions, BenchResults } from "./figures.ts";
 import { mb } from "./figures.ts";
 import { measureGroup } from "./group.ts";
-import { renderMachine, renderNotes, renderTable } from "./render.ts";
+import { renderMachine, renderNotes, renderTable, withResults } from "./render.ts";
 
 export * from "./figures.ts";
 export * from "./render.ts";
@@ -128,7 +128,10 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchResults
   return results;
 }
 
-function parseOptions(args: string[]): BenchOptions {
+const DEFAULT_RESULTS = "bench/results.json";
+const DEFAULT_DOCS = "docs/benchmarks.md";
+
+function parseOptions(args: string[]): BenchOptions & { docsPath: string | undefined } {
   const { values } = parseArgs({
     args,
     options: {
@@ -138,9 +141,10 @@ function parseOptions(args: string[]): BenchOptions {
       store: { type: "string", default: "10000" },
       seed: { type: "string", default: "42" },
       out: { type: "string", default: "bench/out" },
-      results: { type: "string", default: "bench/results.json" },
+      results: { type: "string" },
       "no-peers": { type: "boolean", default: false },
       only: { type: "string" },
+      docs: { type: "string" },
       help: { type: "boolean", default: false },
     },
   });
@@ -148,7 +152,8 @@ function parseOptions(args: string[]): BenchOptions {
     console.log(
       "Usage: deno task bench [--large] [--sizes 1MB,10MB,100MB] [--rounds 5] [--store 10000]\n" +
         "                       [--seed 42] [--out bench/out] [--results bench/results.json]\n" +
-        "                       [--no-peers] [--only 'inspect Codex,vs ccusage']",
+        "                       [--no-peers] [--only 'inspect Codex,vs ccusage'] [--docs FILE]\n" +
+        "The default run (bench/results.json) also rewrites the results of docs/benchmarks.md.",
     );
     Deno.exit(0);
   }
@@ -167,16 +172,32 @@ function parseOptions(args: string[]): BenchOptions {
     storeCount: count("store", values.store, 25),
     seed: count("seed", values.seed, 0),
     outDir: values.out,
-    resultsPath: values.results,
+    // A targeted run's figures are not the committed ones.
+    resultsPath: values.results ?? (values.only ? "bench/out/only-results.json" : DEFAULT_RESULTS),
     print: true,
     peers: !values["no-peers"],
+    // The committed results go into the docs; a run written elsewhere (the smoke run) does not.
+    docsPath: values.docs ??
+      (values.results === undefined && values.only === undefined ? DEFAULT_DOCS : undefined),
     ...(values.only ? { only: values.only.split(",").map((word) => word.trim()) } : {}),
   };
 }
 
+/** Rewrites the results section of the document at `path` (then formats it as `deno fmt` does). */
+async function writeDocs(path: string, results: BenchResults): Promise<void> {
+  const doc = withResults(await Deno.readTextFile(path), results);
+  if (doc === undefined) throw new Error(`${path} has no results section to rewrite`);
+  await Deno.writeTextFile(path, doc);
+  const fmt = await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", path] }).output();
+  if (!fmt.success) throw new Error(`deno fmt ${path} failed`);
+  console.error(`Results written to ${path}`);
+}
+
 if (import.meta.main) {
   try {
-    const results = await runBenchmarks(parseOptions(Deno.args));
+    const options = parseOptions(Deno.args);
+    const results = await runBenchmarks(options);
+    if (options.docsPath) await writeDocs(options.docsPath, results);
     console.log(renderTable(results));
     console.log();
     console.log(renderNotes(results));

@@ -20,6 +20,9 @@ import {
 import { planForeignFileRepair, repairSession } from "../src/repair/mod.ts";
 import { AmbiguousSessionError, quarantinePath } from "../src/store/mod.ts";
 import { parseSidecar } from "../testing/sidecar.ts";
+import { importSession } from "../src/import/mod.ts";
+import { searchSessions } from "../src/search/mod.ts";
+import { eventOf, harness, pairedCallCount } from "./_runtime_helpers.ts";
 import {
   GEMINI_SESSION_ID,
   GeminiSessionBuilder,
@@ -346,4 +349,36 @@ Deno.test("repair moves a response no call asked for", async () => {
   assertEquals(r.before, ["unexpected_result 4"]);
   assertEquals(r.text, b.lines.filter((_, at) => at !== 3).map((line) => `${line}\n`).join(""));
   assertEquals(r.sidecar.map((e) => [e.kind, e.text]), [["orphan_output", b.lines[3]]]);
+});
+
+Deno.test("search finds a Gemini session's words: prompts, answers, calls and their results", async () => {
+  await using dir = await tempDir();
+  const h = await home(dir.path);
+  const sources = [{ format: "gemini", root: h.root, flags: ["--gemini"] }];
+  const hits: string[] = [];
+  for await (const event of searchSessions({ terms: ["readme"] }, { sources })) {
+    if (event.kind !== "session") continue;
+    assertEquals(event.session.firstPrompt, "What does the README say?");
+    hits.push(...event.hits.map((hit) => `${hit.line} turn ${hit.turn} ${hit.role}`));
+  }
+  // Line 7 is the call (its result on the same line); line 8 repeats the result: left out.
+  assertEquals(hits, ["3 turn 1 user", "7 turn 1 tool call", "10 turn 1 assistant"]);
+});
+
+Deno.test("a Gemini session imported into turnlog is continued on the embedded model", async () => {
+  await using h = await harness();
+  const source = join(h.workspace, "..", "gemini", NAME);
+  await Deno.mkdir(join(source, ".."), { recursive: true });
+  await Deno.writeTextFile(source, geminiToolSession().text());
+  const before = await Deno.readTextFile(source);
+  const imported = await importSession(source, { root: h.sessionsDir });
+  assertEquals([imported.items, imported.calls, imported.synthesized], [5, 1, 0]);
+  assertEquals(imported.source.format, "gemini");
+  const events = await h.turn("what did I ask?", {
+    sessionId: imported.sessionId,
+    model: h.model.model,
+  });
+  eventOf(events, "run_succeeded");
+  assertEquals(pairedCallCount(h.sent.at(-1)!), 1);
+  assertEquals(await Deno.readTextFile(source), before, "the Gemini file is only read");
 });

@@ -14,6 +14,7 @@ import { otherTools } from "./formats.ts";
 import { appendRecord } from "./append.ts";
 import { postgresStore } from "./postgres.ts";
 import { searchVsRipgrep } from "./search.ts";
+import { startup } from "./startup.ts";
 
 export * from "./_definition.ts";
 
@@ -28,4 +29,5 @@ export const BENCHMARKS: readonly BenchmarkDefinition[] = [
   appendRecord,
   postgresStore,
   searchVsRipgrep,
+  startup,
 ];

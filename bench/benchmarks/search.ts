@@ -23,8 +23,8 @@ import { ensureSearchHome, SEARCHED_WORD, type SearchHome } from "./search_home.
 
 const MB = 1 << 20;
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-/** The size the target is stated for (issue 23): at 100 MB start-up is most of the time. */
-const JUDGED_FROM = 1024 * MB;
+/** The sizes the target is stated for (issues 23 and 25): 100 MB and 1 GB, start-up included. */
+const JUDGED_FROM = 100 * MB;
 /** The sizes measured: 100 MB and 1 GB when the run has them. */
 const MEASURED_FROM = 100 * MB;
 const LIMIT = 4;

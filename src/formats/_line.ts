@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SessionRecord } from "../record/mod.ts";
+import type { RecordType, SessionRecord } from "../record/mod.ts";
 import type { Line } from "../io/mod.ts";
 import type { LineProblem, ProblemKind } from "../record/mod.ts";
 import type { ForeignEntry, LineSpan } from "./_types.ts";
@@ -87,6 +87,19 @@ export function parseJsonLine(
     return { problem: lineProblem(path, line, "not_an_object", "not a JSON object") };
   }
   return { value };
+}
+
+/**
+ * The record `makeRecord` makes stamped `new Date(time)`, from a time the readers
+ * already hold as {@linkcode isoTime} gives it (its own ISO time): without the `Date` and
+ * its formatting, which cost a reader a few percent of its time when done per record.
+ */
+export function recordAt<T extends RecordType>(
+  type: T,
+  payload: Extract<SessionRecord, { type: T }>["payload"],
+  time: string,
+): Extract<SessionRecord, { type: T }> {
+  return { timestamp: time, type, payload } as Extract<SessionRecord, { type: T }>;
 }
 
 /** An entry holding a record. */

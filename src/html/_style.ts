@@ -120,6 +120,8 @@ details.long > summary { font-size: 13px; color: var(--muted); margin-top: 2px; 
 details.long > summary .preview { color: var(--fg); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
 .clipped { font-size: 12px; color: var(--muted); margin: 2px 0 0; }
 .entry .text.md { white-space: normal; }
+dl.input { margin: 0; } dl.input dt { font-size: 12px; color: var(--muted); margin-top: 4px; }
+dl.input dd { margin: 0; } dl.input dd > pre { margin-top: 0; }
 .md > :first-child { margin-top: 0; } .md > :last-child { margin-bottom: 0; }
 .md p, .md ul, .md ol, .md pre, .md table, .md blockquote { margin: 6px 0; }
 .md h4, .md h5, .md h6 { margin: 10px 0 4px; font-size: 1em; }

@@ -133,11 +133,42 @@ function argumentsHtml(
   settings: TurnSettings,
 ): string {
   if (!edits) {
-    return textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: true });
+    return fieldsHtml(entry, settings) ??
+      textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: true });
   }
   const clipped = entry.text.length < entry.chars;
   return editsHtml(edits, settings) +
     clippedNote({ shown: entry.text, chars: entry.chars, clipped });
+}
+
+/** Fields of an input shown one by one at most; an object of more is shown as it is. */
+const MAX_FIELDS = 12;
+
+/**
+ * A call's input that is a whole JSON object of a few fields, field by field: a string as
+ * its text (a command, a path, a file's content: its newlines and quotes as written), any
+ * other value as JSON. Undefined for any other input (clipped, not JSON, not an object).
+ */
+function fieldsHtml(entry: CallEntry, settings: TurnSettings): string | undefined {
+  if (entry.text.length < entry.chars || !entry.text.startsWith("{")) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(entry.text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const fields = Object.entries(value);
+  if (fields.length === 0 || fields.length > MAX_FIELDS) return undefined;
+  return `<dl class="input">${
+    fields.map(([name, field]) => {
+      const text = typeof field === "string" ? field : JSON.stringify(field, null, 2);
+      const key = `line-${entry.line}-${name}`;
+      return `<dt>${escapeText(name)}</dt><dd>${
+        textHtml(text, text.length, settings, { key, pre: true })
+      }</dd>`;
+    }).join("")
+  }</dl>`;
 }
 
 function callHtml(

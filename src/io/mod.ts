@@ -8,3 +8,4 @@ export * from "./_bytes.ts";
 export * from "./_lines.ts";
 export * from "./_backward.ts";
 export * from "./_objects.ts";
+export * from "./_ranges.ts";

@@ -13,6 +13,7 @@ import {
   pageHeaders,
   renderBrowseList,
   renderMessagePage,
+  SESSION_PAGE_INSPECTION,
   sessionPageStream,
   sessionPath,
 } from "../html/mod.ts";
@@ -201,11 +202,11 @@ async function listResponse(browser: Browser, url: URL): Promise<Response> {
 async function reportOf(browser: Browser, found: Located): Promise<InspectReport> {
   if (found.kind === "store") {
     return await inspectStoredSession(browser.store, found.location, {
-      entries: true,
+      ...SESSION_PAGE_INSPECTION,
       commandFor: browser.options.commandFor,
     });
   }
-  return await inspectSession(found.found.path, { entries: true });
+  return await inspectSession(found.found.path, SESSION_PAGE_INSPECTION);
 }
 
 /** The file behind a located session, when it has one. */

@@ -18,7 +18,6 @@ import { claudeCodeFactsOf } from "./_facts.ts";
 import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_find.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
 import { claudeCodeSearch } from "./_search.ts";
-import { planClaudeRepair } from "./_repair.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
 
 /** Claude Code's projects root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
@@ -124,5 +123,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
     takeCheck("claude-code", path, sizeBytes) ??
       claudeFindings(path, await analyzeClaude(path, sizeBytes)),
   edits: claudeEdits,
-  planRepair: planClaudeRepair,
+  // Loaded when a repair is planned: a read or a check does not load the repair's modules.
+  planRepair: async (path, sizeBytes) =>
+    (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),
 };

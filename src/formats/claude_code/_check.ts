@@ -80,24 +80,33 @@ const USER_KINDS: ReadonlySet<NodeKind> = new Set([
 ]);
 
 function infoOf(line: ViewLine): ClaudeLineInfo {
-  return lineInfo(line.value, line);
+  return lineInfo(line.value, line.k, line, line.piece);
 }
 
+/** The calls or results of the lines that have none: one array for all, never changed. */
+const NONE: never[] = Object.freeze([]) as unknown as never[];
+
 /** What the check keeps of a line: its type, its calls and results, its place. */
-export function lineInfo(value: Json, place: ViewPlace): ClaudeLineInfo {
+export function lineInfo(
+  value: Json,
+  k: number,
+  place: Omit<ViewPlace, "k" | "piece">,
+  piece: number | null,
+): ClaudeLineInfo {
   const type = str(value, "type");
   const content = obj(value, "message")?.content;
-  const uses: ToolUse[] = [];
-  const results: ToolResult[] = [];
-  const k = place.k;
+  let uses: ToolUse[] = NONE;
+  let results: ToolResult[] = NONE;
   if (Array.isArray(content)) {
     content.forEach((block, at) => {
       if (!isObject(block)) return;
       const id = str(block, block.type === "tool_use" ? "id" : "tool_use_id");
       if (id === undefined || id.length === 0) return;
       if (type === "assistant" && block.type === "tool_use") {
+        if (uses === NONE) uses = [];
         uses.push({ id, name: str(block, "name") || "unknown", k });
       } else if (type === "user" && block.type === "tool_result") {
+        if (results === NONE) results = [];
         results.push({ id, k, block: at });
       }
     });
@@ -108,7 +117,7 @@ export function lineInfo(value: Json, place: ViewPlace): ClaudeLineInfo {
     start: place.start,
     end: place.end,
     terminated: place.terminated,
-    piece: place.piece,
+    piece,
     type,
     uses,
     results,

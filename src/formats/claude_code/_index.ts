@@ -9,6 +9,7 @@ import { forEachLine, type Line } from "../../io/mod.ts";
 import {
   FirstSeen,
   isObject,
+  isoTime,
   type Json,
   num,
   obj,
@@ -57,6 +58,12 @@ export interface Node {
   superseded: boolean;
   /** `compact_boundary` only: the line it continues and the preserved segment. */
   boundary: BoundaryInfo | undefined;
+  /**
+   * A line with a `label` only: its time and permission mode, all the second pass needs of it
+   * (it is not read again unless a checkpoint keeps it).
+   */
+  time: string | undefined;
+  mode: string | undefined;
 }
 
 /** What a `compact_boundary` line says about the conversation it cuts. */
@@ -271,7 +278,9 @@ function nodeOf(value: Json, span: { line: number; start: number; end: number })
   const message = obj(value, "message");
   const model = kind === "assistant" && message ? str(message, "model") : undefined;
   return {
-    ...span,
+    line: span.line,
+    start: span.start,
+    end: span.end,
     kind,
     label,
     uuid: str(value, "uuid"),
@@ -282,6 +291,8 @@ function nodeOf(value: Json, span: { line: number; start: number; end: number })
     model,
     superseded: false,
     boundary: kind === "boundary" ? boundaryInfo(value) : undefined,
+    time: label === undefined ? undefined : isoTime(value.timestamp),
+    mode: label === undefined ? undefined : str(value, "permissionMode"),
   };
 }
 
@@ -323,14 +334,13 @@ function indexLine(
 ): boolean {
   if (line.text.length === 0 && line.terminated) return true;
   if (line.start >= sizeBytes) return false;
-  const span = { line: line.line, start: line.start, end: line.end };
   index.endOffset = line.end;
   const parsed = parseJsonLine(path, line);
   if ("problem" in parsed) {
-    index.nodes.push({ ...nodeOf({}, span), kind: "problem", label: undefined });
+    index.nodes.push({ ...nodeOf({}, line), kind: "problem", label: undefined });
     return true;
   }
-  const node = nodeOf(parsed.value, span);
+  const node = nodeOf(parsed.value, line);
   const at = index.nodes.length;
   index.nodes.push(node);
   if (node.uuid !== undefined) {

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { readLineChunks } from "../../io/mod.ts";
 import {
   CHECKPOINT_VERSION,
   FORMAT_VERSION,
@@ -19,8 +18,8 @@ import {
   isoTime,
   type Json,
   obj,
-  parseJsonLine,
   problemEntry,
+  recordAt,
   recordEntry,
   spanOf,
   str,
@@ -161,7 +160,7 @@ export class ClaudeRead {
 
   #record(span: LineSpan, item: ResponseItem): ForeignEntry {
     this.#historyLength++;
-    return recordEntry(span, makeRecord("response_item", item, new Date(this.#clock)));
+    return recordEntry(span, recordAt("response_item", item, this.#clock));
   }
 
   /** Records of the branch: they need a turn, opened here when none is. */
@@ -194,6 +193,20 @@ export class ClaudeRead {
   /** A line without a uuid (titles, file history, queue operations). */
   metaLine(node: Node): void {
     if (node.label !== undefined) this.#note(ignoredEntry(node, node.label));
+  }
+
+  /**
+   * A line of the branch with a label (a hook's progress, an attachment, a system line) that
+   * no checkpoint keeps: the first pass kept all it needs of it, so it is not read again.
+   */
+  labeledLine(at: number): void {
+    const node = this.index.nodes[at]!;
+    this.#clock = node.time ?? this.#clock;
+    this.#permission = node.mode ?? this.#permission;
+    if (!this.branch.active.has(at)) return;
+    // Whether the open response goes on past it or not, it is counted where it is.
+    if (!this.#goesOn(at, {})) this.#flush();
+    this.#note(ignoredEntry(spanOf(node), node.label!));
   }
 
   /** A line of the active branch, or one a checkpoint keeps. */
@@ -401,37 +414,4 @@ export class ClaudeRead {
     this.#flush();
     this.turns.close();
   }
-}
-
-/** Runs the second pass: every line up to where the first pass stopped, in file order. */
-export async function* readBranch(read: ClaudeRead): AsyncGenerator<ForeignEntry> {
-  const { nodes, endOffset } = read.index;
-  if (nodes.length > 0) read.meta(nodes[0]!);
-  let at = 0;
-  // A chunk's lines at a time: one step of the generator per chunk, not per line.
-  for await (const lines of readLineChunks(read.path)) {
-    let done = false;
-    for (const line of lines) {
-      if (line.text.length === 0 && line.terminated) continue;
-      if (line.start >= endOffset || at >= nodes.length) {
-        done = true;
-        break;
-      }
-      const index = at++;
-      const node = nodes[index]!;
-      if (node.kind === "problem") {
-        const parsed = parseJsonLine(read.path, line);
-        if ("problem" in parsed) read.problemLine(parsed.problem);
-      } else if (node.kind === "meta") {
-        read.metaLine(node);
-      } else if (read.branch.active.has(index) || read.branch.kept.has(index)) {
-        const parsed = parseJsonLine(read.path, line);
-        if ("value" in parsed) read.branchLine(index, parsed.value);
-      }
-    }
-    yield* read.out.splice(0);
-    if (done) break;
-  }
-  read.end();
-  yield* read.out.splice(0);
 }

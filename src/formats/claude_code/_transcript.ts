@@ -9,7 +9,9 @@ import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from
 import { type Branch, findBranch } from "./_branch.ts";
 import { mapClaudePermission } from "./_facts.ts";
 import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
-import { ClaudeRead, readBranch } from "./_reader.ts";
+import { ClaudeRead } from "./_reader.ts";
+import { LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
+import { parseJsonLine } from "../_line.ts";
 import { findSubagents } from "./_subagents.ts";
 import { analyzeIndexed, claudeFindings, type ClaudeLineInfo, lineInfo } from "./_check.ts";
 import { keepCheck } from "../_checked.ts";
@@ -130,7 +132,7 @@ export async function* readClaudeTranscript(
   // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
   const infos: ClaudeLineInfo[] = [];
   const index = await indexTranscript(path, sizeBytes, {
-    parsed: (value, line, k) => infos.push(lineInfo(value, { ...line, k, piece: null })),
+    parsed: (value, line, k) => infos.push(lineInfo(value, k, line, null)),
   });
   const branch = findBranch(index);
   const sessionId = sessionIdOf(path, index);
@@ -149,4 +151,60 @@ export async function* readClaudeTranscript(
     ? []
     : await findSubagents(path, sessionId, index.agentIds);
   return { ...facts, subagents };
+}
+
+/** What the second pass does with a node: nothing, its node alone, or its line read again. */
+function needOf(read: ClaudeRead, at: number): "skip" | "node" | "line" {
+  const node = read.index.nodes[at]!;
+  if (node.kind === "problem") return "line";
+  if (node.kind === "meta") return "node";
+  const { active, kept } = read.branch;
+  if (kept.has(at)) return "line";
+  if (!active.has(at)) return "skip";
+  return node.label === undefined ? "line" : "node";
+}
+
+/** Bytes passed between two yields of the second pass (and turns of the event loop). */
+const STEP_BYTES = 1 << 20;
+
+/**
+ * Runs the second pass: every node of the first, in file order, the lines it needs read again
+ * by their byte ranges (the others are not decoded).
+ */
+async function* readBranch(read: ClaudeRead): AsyncGenerator<ForeignEntry> {
+  const { nodes } = read.index;
+  if (nodes.length > 0) read.meta(nodes[0]!);
+  using ranges = LineRanges.open(read.path);
+  const pause = new Pauses();
+  let since = 0;
+  for (const [at, node] of nodes.entries()) {
+    const need = needOf(read, at);
+    if (need === "node") {
+      if (node.kind === "meta") read.metaLine(node);
+      else read.labeledLine(at);
+    } else if (need === "line") {
+      let line;
+      try {
+        line = ranges.line(node);
+      } catch (error) {
+        // The file shrank under the reader: what is left of it is all there is to read.
+        if (error instanceof ShortReadError) break;
+        throw error;
+      }
+      const parsed = parseJsonLine(read.path, line);
+      if (node.kind === "problem") {
+        if ("problem" in parsed) read.problemLine(parsed.problem);
+      } else if ("value" in parsed) {
+        read.branchLine(at, parsed.value);
+      }
+    }
+    since += node.end - node.start;
+    if (since >= STEP_BYTES) {
+      since = 0;
+      yield* read.out.splice(0);
+      await pause.after(STEP_BYTES);
+    }
+  }
+  read.end();
+  yield* read.out.splice(0);
 }

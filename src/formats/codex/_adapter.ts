@@ -23,7 +23,6 @@ import {
 import { CODEX_LINES } from "./_lines.ts";
 import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
-import { planCodexRepair } from "./_repair.ts";
 
 /** Codex's sessions root: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
 export function codexSessionsRoot(env: Env = Deno.env): string {
@@ -104,6 +103,8 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   check: async (path, sizeBytes) =>
     takeCheck("codex", path, sizeBytes) ?? codexFindings(path, await analyzeCodex(path, sizeBytes)),
   edits: codexEdits,
-  planRepair: planCodexRepair,
+  // Loaded when a repair is planned: a read or a check does not load the repair's modules.
+  planRepair: async (path, sizeBytes) =>
+    (await import("./_repair.ts")).planCodexRepair(path, sizeBytes),
   instructions: readCodexInstructions,
 };

@@ -59,8 +59,15 @@ export class CodexChecker {
     this.#waiting.clear();
   }
 
-  /** One line of the view: its parsed object and its place. */
-  line(value: Json, place: ViewPlace): void {
+  /**
+   * One line of the view: its parsed object, its index in the view and where it is (a place
+   * of the view, or a line of the file: a piece of none).
+   */
+  line(
+    value: Json,
+    k: number,
+    at: Omit<ViewPlace, "k" | "piece"> & { piece?: number | null },
+  ): void {
     const type = str(value, "type");
     if (type === "compacted") {
       this.#waiting.clear();
@@ -70,23 +77,21 @@ export class CodexChecker {
     const payload = obj(value, "payload") ?? {};
     const itemType = str(payload, "type") ?? "";
     const role = str(payload, "role");
-    const { k, line } = place;
+    const { line } = at;
+    const place = (): ViewPlace => ({
+      k,
+      line,
+      start: at.start,
+      end: at.end,
+      terminated: at.terminated,
+      piece: at.piece ?? null,
+    });
     if (itemType === "message" && (role === "user" || role === "assistant")) this.#close(line);
     if (CALLS.has(itemType)) {
       const callId = str(payload, "call_id") || str(payload, "id")!;
       if (this.#waiting.has(callId)) {
         // A duplicated line: the one output can answer one call only, so the copy goes.
-        const { start, end, terminated, piece } = place;
-        this.#stray.push({
-          callId,
-          kind: "duplicate_call",
-          k,
-          line,
-          start,
-          end,
-          terminated,
-          piece,
-        });
+        this.#stray.push({ callId, kind: "duplicate_call", ...place() });
         return;
       }
       this.#waiting.set(callId, {
@@ -95,8 +100,8 @@ export class CodexChecker {
         name: itemType === "local_shell_call" ? "local_shell" : str(payload, "name") || "unknown",
         k,
         line,
-        end: place.end,
-        piece: place.piece,
+        end: at.end,
+        piece: at.piece ?? null,
         timestamp: str(value, "timestamp"),
         ordinal: typeof value.ordinal === "number" ? value.ordinal : undefined,
       });
@@ -106,9 +111,8 @@ export class CodexChecker {
         this.#answered.add(callId);
         return;
       }
-      const { start, end, terminated, piece } = place;
       const kind = this.#answered.has(callId) ? "duplicate_output" : "orphan_output";
-      this.#stray.push({ callId, kind, k, line, start, end, terminated, piece });
+      this.#stray.push({ callId, kind, ...place() });
     }
   }
 
@@ -125,7 +129,7 @@ export async function analyzeCodex(path: string, sizeBytes: number): Promise<Cod
   const checker = new CodexChecker();
   for await (const item of readView(path, CODEX_LINES, sizeBytes)) {
     if (item.bad) checker.bad.push(item.bad);
-    else checker.line(item.line.value, item.line);
+    else checker.line(item.line.value, item.line.k, item.line);
   }
   return checker.finish();
 }

@@ -19,6 +19,7 @@ import {
   obj,
   parseJsonLine,
   problemEntry,
+  recordAt,
   recordEntry,
   spanOf,
   str,
@@ -213,7 +214,7 @@ class CodexRead {
         this.#userItemPending = true;
         this.firstUserItem ??= item.content;
       }
-      entries.push(recordEntry(span, makeRecord("response_item", item, this.#now())));
+      entries.push(recordEntry(span, recordAt("response_item", item, this.turns.clock)));
       this.#historyLength++;
     }
     for (const kind of mapped.ignored) {
@@ -283,14 +284,10 @@ class CodexRead {
     }
     // A user message only the event holds (a trimmed file): it is the history's copy.
     const message = { type: "message", role: "user", content: text } as const;
-    this.turns.hold(recordEntry(span, makeRecord("response_item", message, this.#now())));
+    this.turns.hold(recordEntry(span, recordAt("response_item", message, this.turns.clock)));
     this.#historyLength++;
     const images = payload.images;
     if (Array.isArray(images)) { for (const _ of images) this.#ignore(span, "image"); }
-  }
-
-  #now(): Date {
-    return new Date(this.turns.clock);
   }
 
   /**
@@ -345,7 +342,7 @@ class CodexRead {
       removedItemCount: this.#historyLength,
       keptItemCount: items.length,
       replacementHistory: items,
-    }, this.#now());
+    }, new Date(this.turns.clock));
     this.#historyLength = items.length;
     const entries: ForeignEntry[] = [recordEntry(span, record)];
     for (const kind of ignored) {
@@ -387,7 +384,7 @@ export async function* readCodexRollout(
         read.turns.note(problemEntry(parsed.problem));
       } else {
         read.line(parsed.value, span);
-        checker.line(parsed.value, { ...span, k, terminated: line.terminated, piece: null });
+        checker.line(parsed.value, k, line);
       }
     }
     yield* read.turns.out;
