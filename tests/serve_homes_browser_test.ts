@@ -13,6 +13,7 @@ import { browseHomes, createSessionBrowserHandler, FactsMemo } from "../src/serv
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
 import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+import { geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import { needing } from "./_needs.ts";
 import { startServe } from "../testing/serve_process.ts";
 
@@ -54,7 +55,7 @@ function assertStrict(opened: OpenedPage, origin: string): void {
 
 Deno.test({
   ...needing(
-    "serve's browser in Chromium: a Codex and a Claude Code home beside the store, by project, live",
+    "serve's browser in Chromium: Codex, Claude Code and Gemini CLI homes beside the store, by project, live",
     NO_CHROMIUM,
   ),
   async fn(t) {
@@ -73,6 +74,13 @@ Deno.test({
     const livePath = join(claude.projects, "-work-live", `${liveId}.jsonl`);
     await Deno.mkdir(join(livePath, ".."), { recursive: true });
     await Deno.writeTextFile(livePath, live.text());
+
+    // A Gemini CLI session in its project's chats folder.
+    const gemini = join(home, ".gemini", "tmp", "proj");
+    const geminiPath = join(gemini, "chats", "session-2026-12-01T10-00-5a7e0c1d.jsonl");
+    await Deno.mkdir(join(geminiPath, ".."), { recursive: true });
+    await Deno.writeTextFile(join(gemini, ".project_root"), "/work/proj\n");
+    await Deno.writeTextFile(geminiPath, geminiToolSession().text());
 
     const env = { get: (name: string) => (name === "HOME" ? home : undefined) };
     const stopping = new AbortController();
@@ -109,8 +117,10 @@ Deno.test({
           for (const id of Object.values(CLAUDE_HOME_IDS)) assert(ids.includes(id), id);
           assertEquals(
             new Set(rows.map((row) => row.format)),
-            new Set(["turnlog", "codex", "claude-code"]),
+            new Set(["turnlog", "codex", "claude-code", "gemini"]),
           );
+          const geminiRow = rows.find((r) => r.format === "gemini")!;
+          assertEquals(geminiRow.last, (await ownDates(geminiPath))[1]);
           // Each session's own first and last record, never the file's modification time.
           for (const session of codex) {
             const row = rows.find((r) => r.id === session.id)!;
@@ -178,6 +188,14 @@ Deno.test({
           assertStrict(opened, origin);
         },
       );
+
+      await t.step("a Gemini CLI session's page shows its turn", async () => {
+        await using opened = await browser.open(`${origin}/sessions/5a7e0c1d`);
+        const turns = await opened.page.$eval("#turns", (node) => node.textContent ?? "");
+        assert(turns.includes("The README says hello."), turns);
+        assertStrictEquals(await opened.count("[data-turn]"), 1);
+        assertStrict(opened, origin);
+      });
 
       await t.step("a page of a session being written says so and follows an append", async () => {
         await using opened = await browser.open(`${origin}/sessions/${liveId}`);

@@ -198,7 +198,10 @@ async function homeRow(
       project: listed.project ?? listed.cwd,
       projectLabel: listed.cwd,
       firstAt: listed.firstAt ?? listed.created,
-      lastAt: listed.lastAt ?? null,
+      // An adapter that does not say: the last `timestamp` of the file's end, if it has one.
+      lastAt: listed.lastAt !== undefined
+        ? listed.lastAt
+        : await lastFieldOf(candidate.found.path) ?? null,
       prompt: listed.title ?? listed.preview,
       healthy: facts?.healthy ?? null,
     };
