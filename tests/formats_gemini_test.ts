@@ -227,9 +227,17 @@ Deno.test("the Gemini home: GEMINI_CLI_HOME, found by prefix, the stub passed ov
   await assertRejects(() => gemini.find(h.root, "5a7e0c"), AmbiguousSessionError);
   const listing = await gemini.list(h.root, {});
   assertEquals(
-    listing.sessions.map((s) => [s.id, s.path, s.preview, s.cwd, s.model, s.created]),
+    listing.sessions.map((s) => [s.id, s.path, s.preview, s.cwd, s.model, s.firstAt, s.lastAt]),
     [
-      [h.otherId, h.other, "Other work", "/work/proj", null, "2026-12-01T10:00:01.000Z"],
+      [
+        h.otherId,
+        h.other,
+        "Other work",
+        "/work/proj",
+        null,
+        "2026-12-01T10:00:01.000Z",
+        "2026-12-01T10:00:02.000Z",
+      ],
       [
         GEMINI_SESSION_ID,
         h.session,
@@ -237,6 +245,7 @@ Deno.test("the Gemini home: GEMINI_CLI_HOME, found by prefix, the stub passed ov
         "/work/proj",
         "gemini-2.5-flash",
         "2026-12-01T10:00:01.000Z",
+        "2026-12-01T10:00:11.000Z",
       ],
     ],
   );
@@ -381,4 +390,25 @@ Deno.test("a Gemini session imported into turnlog is continued on the embedded m
   eventOf(events, "run_succeeded");
   assertEquals(pairedCallCount(h.sent.at(-1)!), 1);
   assertEquals(await Deno.readTextFile(source), before, "the Gemini file is only read");
+});
+
+Deno.test("detectFormat tells a legacy single-object Gemini session from its top-level fields", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "session-2025-06-01T10-00-5a7e0c1d.json");
+  const legacy = {
+    sessionId: GEMINI_SESSION_ID,
+    projectHash: "ab",
+    startTime: "2025-06-01T10:00:00.000Z",
+    messages: [],
+  };
+  await Deno.writeTextFile(path, JSON.stringify(legacy, null, 2));
+  assertEquals(await detectFormat(path), {
+    format: "gemini",
+    state: "records",
+    line: 1,
+    evidence: "a Gemini CLI session's metadata line (one JSON object)",
+  });
+  const other = join(dir.path, "other.json");
+  await Deno.writeTextFile(other, JSON.stringify({ name: "x", version: "1" }, null, 2));
+  assertEquals((await detectFormat(other)).format, "unknown");
 });

@@ -18,7 +18,7 @@ import {
   type ListOptions,
   unpreviewed,
 } from "../_find.ts";
-import { dirEntries, previewLine, scanHead } from "../_head.ts";
+import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
 import { str } from "../_line.ts";
 import { isIgnoredUserText, textOf } from "./_history.ts";
 
@@ -162,6 +162,9 @@ export async function previewGeminiSession(session: FoundSession): Promise<Liste
     cwd: await projectRoot(session),
     gitBranch: null,
     model,
+    firstAt: created,
+    // The last message's time (the `$set` lines of `lastUpdated` after it hold theirs nested).
+    lastAt: await lastFieldOf(session.path) ?? null,
   };
 }
 
