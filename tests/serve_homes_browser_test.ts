@@ -16,6 +16,8 @@ import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import { needing } from "./_needs.ts";
 import { startServe } from "../testing/serve_process.ts";
+import { countIo } from "../testing/io_counter.ts";
+import { PREVIEW_HEAD_BYTES, TAIL_BYTES } from "../src/formats/mod.ts";
 
 /** Screenshots are kept here (git-ignored) for a person to look at. */
 const OUT = resolve(import.meta.dirname ?? ".", "out", "serve_homes_browser");
@@ -349,6 +351,67 @@ Deno.test("the list says which home cannot be read, and lists the others", async
       page.includes(`${broken.root} cannot be read: permission denied`),
       "the unread home is named",
     );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("a page of the list reads only the head and a bounded tail of the sessions it shows, nothing of the others", async () => {
+  const home = await Deno.makeTempDir({ prefix: "turnlog-homes-" });
+  try {
+    const projects = join(home, ".claude", "projects", "-work-big");
+    await Deno.mkdir(projects, { recursive: true });
+    const paths: string[] = [];
+    for (let n = 0; n < 12; n++) {
+      const id = `${String(n).padStart(8, "0")}-0000-4000-8000-000000000000`;
+      const b = new ClaudeTranscriptBuilder({ sessionId: id });
+      b.user(`Question ${n}`, { parent: null });
+      for (let i = 0; i < 10; i++) {
+        b.assistant([{ text: "x".repeat(100_000) }], { stop: "end_turn" });
+      }
+      const path = join(projects, `${id}.jsonl`);
+      await Deno.writeTextFile(path, b.text());
+      await Deno.utime(path, 1_000_000 + n, 1_000_000 + n);
+      paths.push(path);
+    }
+    const env = { get: (name: string) => (name === "HOME" ? home : undefined) };
+    const handler = createSessionBrowserHandler({
+      sessionsDir: join(home, "sessions"),
+      homes: browseHomes(env, ["claude"]),
+      listLimit: 4,
+    });
+    let page: string;
+    {
+      using io = countIo();
+      page = await (await handler(new Request("http://127.0.0.1/"))).text();
+      const reads = io.take().reads;
+      const shown = paths.slice(-4); // the newest four
+      for (const path of paths) {
+        const mine = reads.filter((read) => read.path === path);
+        if (!shown.includes(path)) {
+          assertEquals(mine, [], `${path}: not on the page, never read`);
+          continue;
+        }
+        const size = (await Deno.stat(path)).size;
+        assert(mine.length > 0, `${path}: its head is read`);
+        assert(mine.some((read) => read.end === size), `${path}: its tail is read`);
+        for (const read of mine) {
+          const inHead = read.end <= PREVIEW_HEAD_BYTES + 64 * 1024;
+          const inTail = read.start >= size - TAIL_BYTES;
+          assert(inHead || inTail, `${path}: read ${read.start}-${read.end} of ${size}`);
+        }
+      }
+    }
+    const ids = (html: string) => [...html.matchAll(/data-session-id="(\d{8})-/g)].map((m) => m[1]);
+    const next = (html: string) =>
+      /<a rel="next" href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+    assertEquals(ids(page), ["00000011", "00000010", "00000009", "00000008"]);
+    // The cursor goes on where the page ended; the last page has no next.
+    const second = await (await handler(new Request(`http://127.0.0.1${next(page)}`))).text();
+    assertEquals(ids(second), ["00000007", "00000006", "00000005", "00000004"]);
+    const third = await (await handler(new Request(`http://127.0.0.1${next(second)}`))).text();
+    assertEquals(ids(third), ["00000003", "00000002", "00000001", "00000000"]);
+    assertStrictEquals(next(third), undefined);
   } finally {
     await Deno.remove(home, { recursive: true });
   }
