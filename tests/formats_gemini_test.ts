@@ -25,6 +25,7 @@ import { searchSessions } from "../src/search/mod.ts";
 import { eventOf, harness, pairedCallCount } from "./_runtime_helpers.ts";
 import {
   GEMINI_SESSION_ID,
+  geminiBusySession,
   GeminiSessionBuilder,
   geminiToolSession,
 } from "../testing/formats/gemini_builder.ts";
@@ -411,4 +412,30 @@ Deno.test("detectFormat tells a legacy single-object Gemini session from its top
   const other = join(dir.path, "other.json");
   await Deno.writeTextFile(other, JSON.stringify({ name: "x", version: "1" }, null, 2));
   assertEquals((await detectFormat(other)).format, "unknown");
+});
+
+Deno.test("two calls in one Gemini reply are paired with their results; a rewound turn is gone", async () => {
+  await using dir = await tempDir();
+  const { lines, facts } = await read(dir.path, geminiBusySession().text());
+  assertEquals(lines.filter((line) => !line.includes(" ignored ")), [
+    `1 session_meta ${GEMINI_SESSION_ID} gemini-2.5-flash ask-changes`,
+    "3 turn_context line-3 gemini-2.5-flash ask-changes",
+    "3 user: Look around",
+    "7 assistant: Two looks.",
+    '7 call list_directory__l1 list_directory {"dir_path":"."}',
+    '7 call read_file__r1 read_file {"file_path":"a.txt"}',
+    "7 output list_directory__l1 list_directory: a.txt\nb.txt",
+    "7 output read_file__r1 read_file: A",
+    "10 assistant: There are two files.",
+    "10 run_finished line-3 succeeded rounds=2",
+    "17 turn_context line-17 gemini-2.5-flash ask-changes",
+    "17 user: Read b.txt",
+    '21 call read_file__r2 read_file {"file_path":"b.txt"}',
+    "21 output read_file__r2 read_file: B",
+    "24 assistant: b.txt says B.",
+    "24 run_finished line-17 succeeded rounds=2",
+  ]);
+  assertEquals(facts.turns, 2);
+  const path = join(dir.path, NAME);
+  assertEquals((await validateSessionFile(path, "gemini")).findings.map((f) => f.line), [8, 8, 22]);
 });
