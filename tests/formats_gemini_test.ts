@@ -20,8 +20,12 @@ import {
 import { planForeignFileRepair, repairSession } from "../src/repair/mod.ts";
 import { AmbiguousSessionError, quarantinePath } from "../src/store/mod.ts";
 import { parseSidecar } from "../testing/sidecar.ts";
+import { importSession } from "../src/import/mod.ts";
+import { searchSessions } from "../src/search/mod.ts";
+import { eventOf, harness, pairedCallCount } from "./_runtime_helpers.ts";
 import {
   GEMINI_SESSION_ID,
+  geminiBusySession,
   GeminiSessionBuilder,
   geminiToolSession,
 } from "../testing/formats/gemini_builder.ts";
@@ -224,9 +228,17 @@ Deno.test("the Gemini home: GEMINI_CLI_HOME, found by prefix, the stub passed ov
   await assertRejects(() => gemini.find(h.root, "5a7e0c"), AmbiguousSessionError);
   const listing = await gemini.list(h.root, {});
   assertEquals(
-    listing.sessions.map((s) => [s.id, s.path, s.preview, s.cwd, s.model, s.created]),
+    listing.sessions.map((s) => [s.id, s.path, s.preview, s.cwd, s.model, s.firstAt, s.lastAt]),
     [
-      [h.otherId, h.other, "Other work", "/work/proj", null, "2026-12-01T10:00:01.000Z"],
+      [
+        h.otherId,
+        h.other,
+        "Other work",
+        "/work/proj",
+        null,
+        "2026-12-01T10:00:01.000Z",
+        "2026-12-01T10:00:02.000Z",
+      ],
       [
         GEMINI_SESSION_ID,
         h.session,
@@ -234,6 +246,7 @@ Deno.test("the Gemini home: GEMINI_CLI_HOME, found by prefix, the stub passed ov
         "/work/proj",
         "gemini-2.5-flash",
         "2026-12-01T10:00:01.000Z",
+        "2026-12-01T10:00:11.000Z",
       ],
     ],
   );
@@ -346,4 +359,83 @@ Deno.test("repair moves a response no call asked for", async () => {
   assertEquals(r.before, ["unexpected_result 4"]);
   assertEquals(r.text, b.lines.filter((_, at) => at !== 3).map((line) => `${line}\n`).join(""));
   assertEquals(r.sidecar.map((e) => [e.kind, e.text]), [["orphan_output", b.lines[3]]]);
+});
+
+Deno.test("search finds a Gemini session's words: prompts, answers, calls and their results", async () => {
+  await using dir = await tempDir();
+  const h = await home(dir.path);
+  const sources = [{ format: "gemini", root: h.root, flags: ["--gemini"] }];
+  const hits: string[] = [];
+  for await (const event of searchSessions({ terms: ["readme"] }, { sources })) {
+    if (event.kind !== "session") continue;
+    assertEquals(event.session.firstPrompt, "What does the README say?");
+    hits.push(...event.hits.map((hit) => `${hit.line} turn ${hit.turn} ${hit.role}`));
+  }
+  // Line 7 is the call (its result on the same line); line 8 repeats the result: left out.
+  assertEquals(hits, ["3 turn 1 user", "7 turn 1 tool call", "10 turn 1 assistant"]);
+});
+
+Deno.test("a Gemini session imported into turnlog is continued on the embedded model", async () => {
+  await using h = await harness();
+  const source = join(h.workspace, "..", "gemini", NAME);
+  await Deno.mkdir(join(source, ".."), { recursive: true });
+  await Deno.writeTextFile(source, geminiToolSession().text());
+  const before = await Deno.readTextFile(source);
+  const imported = await importSession(source, { root: h.sessionsDir });
+  assertEquals([imported.items, imported.calls, imported.synthesized], [5, 1, 0]);
+  assertEquals(imported.source.format, "gemini");
+  const events = await h.turn("what did I ask?", {
+    sessionId: imported.sessionId,
+    model: h.model.model,
+  });
+  eventOf(events, "run_succeeded");
+  assertEquals(pairedCallCount(h.sent.at(-1)!), 1);
+  assertEquals(await Deno.readTextFile(source), before, "the Gemini file is only read");
+});
+
+Deno.test("detectFormat tells a legacy single-object Gemini session from its top-level fields", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "session-2025-06-01T10-00-5a7e0c1d.json");
+  const legacy = {
+    sessionId: GEMINI_SESSION_ID,
+    projectHash: "ab",
+    startTime: "2025-06-01T10:00:00.000Z",
+    messages: [],
+  };
+  await Deno.writeTextFile(path, JSON.stringify(legacy, null, 2));
+  assertEquals(await detectFormat(path), {
+    format: "gemini",
+    state: "records",
+    line: 1,
+    evidence: "a Gemini CLI session's metadata line (one JSON object)",
+  });
+  const other = join(dir.path, "other.json");
+  await Deno.writeTextFile(other, JSON.stringify({ name: "x", version: "1" }, null, 2));
+  assertEquals((await detectFormat(other)).format, "unknown");
+});
+
+Deno.test("two calls in one Gemini reply are paired with their results; a rewound turn is gone", async () => {
+  await using dir = await tempDir();
+  const { lines, facts } = await read(dir.path, geminiBusySession().text());
+  assertEquals(lines.filter((line) => !line.includes(" ignored ")), [
+    `1 session_meta ${GEMINI_SESSION_ID} gemini-2.5-flash ask-changes`,
+    "3 turn_context line-3 gemini-2.5-flash ask-changes",
+    "3 user: Look around",
+    "7 assistant: Two looks.",
+    '7 call list_directory__l1 list_directory {"dir_path":"."}',
+    '7 call read_file__r1 read_file {"file_path":"a.txt"}',
+    "7 output list_directory__l1 list_directory: a.txt\nb.txt",
+    "7 output read_file__r1 read_file: A",
+    "10 assistant: There are two files.",
+    "10 run_finished line-3 succeeded rounds=2",
+    "17 turn_context line-17 gemini-2.5-flash ask-changes",
+    "17 user: Read b.txt",
+    '21 call read_file__r2 read_file {"file_path":"b.txt"}',
+    "21 output read_file__r2 read_file: B",
+    "24 assistant: b.txt says B.",
+    "24 run_finished line-17 succeeded rounds=2",
+  ]);
+  assertEquals(facts.turns, 2);
+  const path = join(dir.path, NAME);
+  assertEquals((await validateSessionFile(path, "gemini")).findings.map((f) => f.line), [8, 8, 22]);
 });

@@ -10,6 +10,8 @@ import { tempDir } from "./_helpers.ts";
 import { type DomNode, parsePage, texts } from "./_html_helpers.ts";
 import { renderSessionPage, SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { inspectSession, renderReport } from "../src/inspect/mod.ts";
+import { claudeCodeAdapter } from "../src/formats/mod.ts";
+import { createSessionBrowserHandler } from "../src/server/mod.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 import { chromiumPath, hasChromium, startBrowser } from "../testing/browser.ts";
@@ -283,4 +285,35 @@ Deno.test({
     ) as [number, number];
     assert(scroll <= width, `wider than the phone: ${scroll} > ${width}`);
   },
+});
+
+Deno.test("the served page of another tool's session shows an edit of more than 2,000 characters as a diff", async () => {
+  await using dir = await tempDir();
+  const project = join(dir.path, "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const b = new ClaudeTranscriptBuilder();
+  b.user("Rewrite the table");
+  const old = Array.from({ length: 120 }, (_, i) => `row ${i};`).join("\n");
+  const [edit] = b.assistant([
+    tool("toolu_BIG", "Edit", {
+      file_path: "/work/project/table.ts",
+      old_string: old,
+      new_string: old.replace("row 60;", "row sixty;"),
+    }),
+  ], { stop: "tool_use" });
+  b.toolResult("toolu_BIG", "The file was updated", { parent: edit! });
+  b.assistant([{ text: "Done." }], { stop: "end_turn" });
+  const id = "7acd37a8-0000-4000-8000-000000000001";
+  await Deno.writeTextFile(join(project, `${id}.jsonl`), b.lines.join("\n") + "\n");
+  const handler = createSessionBrowserHandler({
+    sessionsDir: join(dir.path, "sessions"),
+    homes: [{ adapter: claudeCodeAdapter, root: join(dir.path, "projects") }],
+  });
+  const response = await handler(new Request(`http://127.0.0.1/sessions/${id}`));
+  assertEquals(response.status, 200);
+  const page = parsePage(await response.text());
+  const diff = page.querySelector('[data-call-id="toolu_BIG"] .diff')!;
+  assertEquals(diff.getAttribute("data-diff"), "/work/project/table.ts");
+  assertEquals(texts(diff, "del"), ["row 60;"]);
+  assertEquals(texts(diff, "ins"), ["row sixty;"]);
 });

@@ -1,5 +1,5 @@
 /**
- * Repair of Codex rollouts and Claude Code transcripts under random damage (the property
+ * Repair of Codex rollouts, Claude Code transcripts and Gemini CLI sessions under random damage (the property
  * tests' damage: truncation, bit flips, NUL runs, duplicated, swapped and glued lines, CRLF, a
  * BOM) to the project's generated files: nothing throws, the dry run writes nothing, the plan
  * carried out is the plan shown, every original line stays in the file or the sidecar, the
@@ -17,6 +17,7 @@ import { claudeBasic, claudeCompaction } from "../testing/formats/claude_fixture
 import { CODEX_SESSION_ID } from "../testing/formats/codex_builder.ts";
 import { codexCompaction, codexTurnIds } from "../testing/formats/codex_fixtures.ts";
 import { REPAIR_FIXTURES } from "../testing/formats/repair_fixtures.ts";
+import { geminiBusySession, geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import {
   applyAll,
   type Damage,
@@ -25,8 +26,8 @@ import {
 } from "../testing/properties/damage.ts";
 import { readSidecar } from "../testing/sidecar.ts";
 
-/** The two formats these fixtures are written in. */
-type ForeignFormat = "codex" | "claude-code";
+/** The formats these fixtures are written in. */
+type ForeignFormat = "codex" | "claude-code" | "gemini";
 
 /** Runs per property; `TURNLOG_PROPERTY_RUNS` raises it. */
 const RUNS = Number(Deno.env.get("TURNLOG_PROPERTY_RUNS") ?? 100);
@@ -45,15 +46,17 @@ const BASES: Record<ForeignFormat, string[]> = {
     codexCompaction(),
     ...Object.values(REPAIR_FIXTURES.codex).map((make) => make().clean),
   ],
+  gemini: [geminiToolSession().text(), geminiBusySession().text()],
 };
 
 const NAMES: Record<ForeignFormat, string> = {
   "claude-code": `${CLAUDE_SESSION_ID}.jsonl`,
   codex: `rollout-2026-02-23T12-00-00-${CODEX_SESSION_ID}.jsonl`,
+  gemini: "session-2026-12-01T10-00-5a7e0c1d.jsonl",
 };
 
 const caseArbitrary: fc.Arbitrary<Case> = fc.record({
-  format: fc.constantFrom<ForeignFormat>("claude-code", "codex"),
+  format: fc.constantFrom<ForeignFormat>("claude-code", "codex", "gemini"),
   base: fc.nat({ max: 1 << 10 }),
   damages: fc.array(damageArbitrary, { minLength: 1, maxLength: 3 }),
 });
@@ -96,7 +99,7 @@ async function check(root: string, c: Case): Promise<void> {
   assertEquals((await validateSessionFile(path, c.format)).findings, validation?.findings);
 }
 
-Deno.test("repairSession() keeps its promises on randomly damaged Codex and Claude Code files", async () => {
+Deno.test("repairSession() keeps its promises on randomly damaged Codex, Claude Code and Gemini files", async () => {
   const root = await Deno.makeTempDir({ prefix: "turnlog-foreign-properties-" });
   try {
     await fc.assert(fc.asyncProperty(caseArbitrary, (c) => check(root, c)), { numRuns: RUNS });

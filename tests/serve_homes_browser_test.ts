@@ -13,8 +13,11 @@ import { browseHomes, createSessionBrowserHandler, FactsMemo } from "../src/serv
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
 import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+import { geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import { needing } from "./_needs.ts";
 import { startServe } from "../testing/serve_process.ts";
+import { countIo } from "../testing/io_counter.ts";
+import { PREVIEW_HEAD_BYTES, TAIL_BYTES } from "../src/formats/mod.ts";
 
 /** Screenshots are kept here (git-ignored) for a person to look at. */
 const OUT = resolve(import.meta.dirname ?? ".", "out", "serve_homes_browser");
@@ -54,7 +57,7 @@ function assertStrict(opened: OpenedPage, origin: string): void {
 
 Deno.test({
   ...needing(
-    "serve's browser in Chromium: a Codex and a Claude Code home beside the store, by project, live",
+    "serve's browser in Chromium: Codex, Claude Code and Gemini CLI homes beside the store, by project, live",
     NO_CHROMIUM,
   ),
   async fn(t) {
@@ -67,12 +70,20 @@ Deno.test({
     const claude = await writeClaudeHome(join(home, ".claude"));
     // A session Claude Code is still writing: one turn now, one appended while it is open.
     const liveId = "8c8c8c8c-0000-4000-8000-000000000004";
-    const live = new ClaudeTranscriptBuilder({ sessionId: liveId, cwd: "/work/live" });
+    // Its records are dated now: a file written a moment ago with old records was copied.
+    const live = new ClaudeTranscriptBuilder({ sessionId: liveId, cwd: "/work/live" }, Date.now());
     live.user("First question", { parent: null });
     live.assistant([{ text: "First answer." }], { stop: "end_turn" });
     const livePath = join(claude.projects, "-work-live", `${liveId}.jsonl`);
     await Deno.mkdir(join(livePath, ".."), { recursive: true });
     await Deno.writeTextFile(livePath, live.text());
+
+    // A Gemini CLI session in its project's chats folder.
+    const gemini = join(home, ".gemini", "tmp", "proj");
+    const geminiPath = join(gemini, "chats", "session-2026-12-01T10-00-5a7e0c1d.jsonl");
+    await Deno.mkdir(join(geminiPath, ".."), { recursive: true });
+    await Deno.writeTextFile(join(gemini, ".project_root"), "/work/proj\n");
+    await Deno.writeTextFile(geminiPath, geminiToolSession().text());
 
     const env = { get: (name: string) => (name === "HOME" ? home : undefined) };
     const stopping = new AbortController();
@@ -103,14 +114,24 @@ Deno.test({
               project: li.closest("section")?.getAttribute("data-project"),
             })));
           const ids = rows.map((row) => row.id);
+          // Every fixture's file was written a moment ago; only those whose last record is that
+          // recent (the live one, the turn just run) are being written: the others are as good
+          // as copied.
+          const writing = await list.page.$$eval(
+            ".sessions li:has(.writing)",
+            (items) => items.map((li) => li.getAttribute("data-session-id")),
+          );
+          assertEquals(new Set(writing), new Set([liveId, turn.sessionId]));
           for (const id of [turn.sessionId, liveId, ...codex.map((c) => c.id)]) {
             assert(ids.includes(id), `${id} is listed`);
           }
           for (const id of Object.values(CLAUDE_HOME_IDS)) assert(ids.includes(id), id);
           assertEquals(
             new Set(rows.map((row) => row.format)),
-            new Set(["turnlog", "codex", "claude-code"]),
+            new Set(["turnlog", "codex", "claude-code", "gemini"]),
           );
+          const geminiRow = rows.find((r) => r.format === "gemini")!;
+          assertEquals(geminiRow.last, (await ownDates(geminiPath))[1]);
           // Each session's own first and last record, never the file's modification time.
           for (const session of codex) {
             const row = rows.find((r) => r.id === session.id)!;
@@ -178,6 +199,14 @@ Deno.test({
           assertStrict(opened, origin);
         },
       );
+
+      await t.step("a Gemini CLI session's page shows its turn", async () => {
+        await using opened = await browser.open(`${origin}/sessions/5a7e0c1d`);
+        const turns = await opened.page.$eval("#turns", (node) => node.textContent ?? "");
+        assert(turns.includes("The README says hello."), turns);
+        assertStrictEquals(await opened.count("[data-turn]"), 1);
+        assertStrict(opened, origin);
+      });
 
       await t.step("a page of a session being written says so and follows an append", async () => {
         await using opened = await browser.open(`${origin}/sessions/${liveId}`);
@@ -331,6 +360,67 @@ Deno.test("the list says which home cannot be read, and lists the others", async
       page.includes(`${broken.root} cannot be read: permission denied`),
       "the unread home is named",
     );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("a page of the list reads only the head and a bounded tail of the sessions it shows, nothing of the others", async () => {
+  const home = await Deno.makeTempDir({ prefix: "turnlog-homes-" });
+  try {
+    const projects = join(home, ".claude", "projects", "-work-big");
+    await Deno.mkdir(projects, { recursive: true });
+    const paths: string[] = [];
+    for (let n = 0; n < 12; n++) {
+      const id = `${String(n).padStart(8, "0")}-0000-4000-8000-000000000000`;
+      const b = new ClaudeTranscriptBuilder({ sessionId: id });
+      b.user(`Question ${n}`, { parent: null });
+      for (let i = 0; i < 10; i++) {
+        b.assistant([{ text: "x".repeat(100_000) }], { stop: "end_turn" });
+      }
+      const path = join(projects, `${id}.jsonl`);
+      await Deno.writeTextFile(path, b.text());
+      await Deno.utime(path, 1_000_000 + n, 1_000_000 + n);
+      paths.push(path);
+    }
+    const env = { get: (name: string) => (name === "HOME" ? home : undefined) };
+    const handler = createSessionBrowserHandler({
+      sessionsDir: join(home, "sessions"),
+      homes: browseHomes(env, ["claude"]),
+      listLimit: 4,
+    });
+    let page: string;
+    {
+      using io = countIo();
+      page = await (await handler(new Request("http://127.0.0.1/"))).text();
+      const reads = io.take().reads;
+      const shown = paths.slice(-4); // the newest four
+      for (const path of paths) {
+        const mine = reads.filter((read) => read.path === path);
+        if (!shown.includes(path)) {
+          assertEquals(mine, [], `${path}: not on the page, never read`);
+          continue;
+        }
+        const size = (await Deno.stat(path)).size;
+        assert(mine.length > 0, `${path}: its head is read`);
+        assert(mine.some((read) => read.end === size), `${path}: its tail is read`);
+        for (const read of mine) {
+          const inHead = read.end <= PREVIEW_HEAD_BYTES + 64 * 1024;
+          const inTail = read.start >= size - TAIL_BYTES;
+          assert(inHead || inTail, `${path}: read ${read.start}-${read.end} of ${size}`);
+        }
+      }
+    }
+    const ids = (html: string) => [...html.matchAll(/data-session-id="(\d{8})-/g)].map((m) => m[1]);
+    const next = (html: string) =>
+      /<a rel="next" href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+    assertEquals(ids(page), ["00000011", "00000010", "00000009", "00000008"]);
+    // The cursor goes on where the page ended; the last page has no next.
+    const second = await (await handler(new Request(`http://127.0.0.1${next(page)}`))).text();
+    assertEquals(ids(second), ["00000007", "00000006", "00000005", "00000004"]);
+    const third = await (await handler(new Request(`http://127.0.0.1${next(second)}`))).text();
+    assertEquals(ids(third), ["00000003", "00000002", "00000001", "00000000"]);
+    assertStrictEquals(next(third), undefined);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

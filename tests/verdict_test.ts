@@ -14,7 +14,7 @@ import { needing } from "./_needs.ts";
 import { inspect, inspectInProcess } from "./_cli.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { InspectReportSchema } from "../src/inspect/schemas.ts";
-import { renderSessionPage } from "../src/html/mod.ts";
+import { renderSessionPage, SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { claudeCycle, claudeForks } from "../testing/formats/claude_fixtures.ts";
 import { codexOrphans } from "../testing/formats/codex_fixtures.ts";
 
@@ -65,7 +65,7 @@ async function agreeOn(path: string, name: string): Promise<Said & { words: stri
   const { words, ...inText } = said;
   assertEquals(inText, fromJson, `${name}: the text view (${words}) and --json`);
   assertEquals([text.code, json.code], [fromJson.healthy ? 0 : 1, fromJson.healthy ? 0 : 1], name);
-  const page = renderSessionPage(await inspectSession(path, { entries: true }));
+  const page = renderSessionPage(await inspectSession(path, SESSION_PAGE_INSPECTION));
   assertEquals(fromPage(page), fromJson, `${name}: the page and --json`);
   return said;
 }

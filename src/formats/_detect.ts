@@ -116,6 +116,27 @@ function gluedVerdict(line: string): Verdict {
   return metadata;
 }
 
+/** A top-level string or number field of an indented JSON object: `  "key": value,`. */
+const TOP_FIELD = /^ {2}"([^"\\]+)": ("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)/;
+
+/**
+ * What a file that is one indented JSON object (a tool's legacy single-object session, such as
+ * Gemini CLI's `session-*.json` before 0.39) says, from its head's top-level fields: its
+ * scalars before the first nested value are what an adapter's `judgeLine` reads.
+ */
+function wholeObjectVerdict(head: string): Verdict {
+  const lines = head.split("\n");
+  if (lines[0]?.trim() !== "{") return undefined;
+  const fields: Json = {};
+  for (const line of lines.slice(1)) {
+    const field = TOP_FIELD.exec(line);
+    if (!field) break;
+    fields[field[1]!] = parseJson(field[2]!);
+  }
+  const verdict = Object.keys(fields).length > 0 ? judge(fields) : undefined;
+  return verdict && { ...verdict, evidence: `${verdict.evidence} (one JSON object)` };
+}
+
 /**
  * Tells the format of the session file at `path` from its head. An empty file is told by its
  * name; a Claude Code file of titles and file-history lines only is `metadata-only`.
@@ -152,6 +173,10 @@ export async function detectFormat(
     }
     if (verdict) metadata ??= { ...verdict, evidence: `${verdict.evidence} (line ${index + 1})` };
     else firstIssue ??= `line ${index + 1} ${describe(line, value)}`;
+  }
+  const single = metadata === undefined ? wholeObjectVerdict(text) : undefined;
+  if (single) {
+    return { format: single.format, state: "records", line: 1, evidence: single.evidence };
   }
   if (metadata) {
     return {

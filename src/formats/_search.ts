@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { FoundSession, ListedForeignSession } from "./_find.ts";
 import { isObject, type Json } from "./_line.ts";
 
 export { isObject, type Json, obj, str } from "./_line.ts";
@@ -109,4 +110,28 @@ export function markerCounter(
 export function previewText(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** A search's head facts of a session, from its format's listing preview (what its head tells). */
+export async function headOfPreview(
+  format: string,
+  session: SessionFiles,
+  preview: (found: FoundSession) => Promise<ListedForeignSession>,
+): Promise<HeadFacts> {
+  const { path, id, project } = session;
+  const listed = await preview({
+    format,
+    id,
+    path,
+    created: null,
+    modified: null,
+    sizeBytes: 0,
+    project,
+  });
+  return {
+    started: listed.created,
+    cwd: listed.cwd,
+    firstPrompt: listed.preview,
+    title: listed.title,
+  };
 }

@@ -18,6 +18,7 @@ export * from "./_find.ts";
 export * from "./_sources.ts";
 export * from "./codex/mod.ts";
 export * from "./claude_code/mod.ts";
+export * from "./gemini/mod.ts";
 export * from "./_validate.ts";
 export * from "./_repair_types.ts";
 export type { BadLineKind, LineRules } from "./_view.ts";

@@ -167,3 +167,20 @@ export function geminiToolSession(): GeminiSessionBuilder {
     })
     .gemini({ text: "The README says hello.", tokens: { input: 130, output: 7, cached: 100 } });
 }
+
+/** A longer session: two calls in one reply, a second prompt, a rewind and a checkpoint. */
+export function geminiBusySession(): GeminiSessionBuilder {
+  const ids: string[] = [];
+  const b = new GeminiSessionBuilder().context().user("Look around", ids).gemini({
+    text: "Two looks.",
+    calls: [
+      { name: "list_directory", wire: "l1", args: { dir_path: "." }, output: "a.txt\nb.txt" },
+      { name: "read_file", wire: "r1", args: { file_path: "a.txt" }, output: "A" },
+    ],
+  }).gemini({ text: "There are two files." }).user("And b?", ids).gemini({ text: "Later." });
+  b.raw({ $rewindTo: ids[1] }).user("Read b.txt").gemini({
+    text: "",
+    calls: [{ name: "read_file", wire: "r2", args: { file_path: "b.txt" }, output: "B" }],
+  }).gemini({ text: "b.txt says B." });
+  return b;
+}

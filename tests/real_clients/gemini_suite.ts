@@ -5,7 +5,8 @@
  * wrote as the tool means it (turns, calls, outputs), lists and finds it; `repairSession`
  * keeps every byte (the sidecar holds each original line it moved or changed, and the file is
  * the original with exactly the plan's edits); a second repair changes nothing; and the real
- * tool resumes the repaired file with requests the model accepts, its answer appended.
+ * tool resumes the repaired file with requests the model accepts, its answer appended; and a
+ * session it wrote is imported into turnlog and continued on the embedded model.
  */
 import { assert, assertEquals } from "../_assert.ts";
 import { needing } from "../_needs.ts";
@@ -18,6 +19,8 @@ import { quarantinePath } from "../../src/store/mod.ts";
 import { GEMINI_CLI, installedRealClient } from "../../testing/real_clients/install.ts";
 import { functionParts, GeminiHome, type GeminiRun } from "../../testing/real_clients/gemini.ts";
 import { parseSidecar } from "../../testing/sidecar.ts";
+import { importSession } from "../../src/import/mod.ts";
+import { eventOf, harness, pairedCallCount } from "../_runtime_helpers.ts";
 
 const client = installedRealClient(GEMINI_CLI);
 const missing = typeof client === "string" ? client : undefined;
@@ -191,3 +194,19 @@ realTest(
     assertEquals((await collectSession(path!, "gemini")).entries.filter((e) => e.problem), []);
   },
 );
+
+realTest("Gemini CLI: a session it wrote is imported into turnlog and continued", async (home) => {
+  assertAccepted(await home.run("read README.md"));
+  const [path] = home.sessionFiles();
+  const before = await Deno.readFile(path!);
+  await using h = await harness();
+  const imported = await importSession(path!, { root: h.sessionsDir });
+  assertEquals([imported.calls, imported.synthesized, imported.source.format], [1, 0, "gemini"]);
+  const events = await h.turn("what did I ask?", {
+    sessionId: imported.sessionId,
+    model: h.model.model,
+  });
+  eventOf(events, "run_succeeded");
+  assertEquals(pairedCallCount(h.sent.at(-1)!), 1, "the call and its one result are sent");
+  assertEquals(await Deno.readFile(path!), before, "the Gemini file is only read");
+});

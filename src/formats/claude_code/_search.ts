@@ -11,6 +11,7 @@ import { isObject, type Json, obj, str } from "../_line.ts";
 import {
   type FormatSearch,
   type HeadFacts,
+  headOfPreview,
   type Piece,
   type SessionFiles,
   stringsIn,
@@ -127,22 +128,8 @@ async function* walk(root: string): AsyncGenerator<SessionFiles> {
   }
 }
 
-async function head(session: SessionFiles): Promise<HeadFacts> {
-  const listed = await previewClaudeSession({
-    format: "claude-code",
-    id: session.id,
-    path: session.path,
-    created: null,
-    modified: null,
-    sizeBytes: 0,
-    project: session.project,
-  });
-  return {
-    started: listed.created,
-    cwd: listed.cwd,
-    firstPrompt: listed.preview,
-    title: listed.title,
-  };
+function head(session: SessionFiles): Promise<HeadFacts> {
+  return headOfPreview("claude-code", session, previewClaudeSession);
 }
 
 /** What lets the next prompt open a turn: an answer, a turn's duration, an interruption. */

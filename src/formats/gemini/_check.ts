@@ -8,12 +8,11 @@
  *
  * @module
  */
-import { isObject } from "../_line.ts";
 import type { ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewLine } from "../_view.ts";
 import { type SentContent, sentContents, type SourcedPart } from "./_history.ts";
 import { GEMINI_LINES } from "./_lines.ts";
-import { isLegacyFile } from "./_reader.ts";
+import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
 import { GeminiReplay, type ReplayedMessage } from "./_replay.ts";
 
 /** A call no response answers. */
@@ -110,14 +109,10 @@ export async function analyzeGemini(path: string, sizeBytes: number): Promise<Ge
 
 /** A legacy file's one object, as one line (its repair is Gemini's: it rewrites the file on resume). */
 async function legacyLine(path: string, sizeBytes: number): Promise<ViewLine | undefined> {
-  const text = new TextDecoder().decode((await Deno.readFile(path)).subarray(0, sizeBytes));
-  try {
-    const value = JSON.parse(text);
-    if (!isObject(value)) return undefined;
-    return { k: 0, line: 1, start: 0, end: sizeBytes, terminated: true, piece: null, text, value };
-  } catch {
-    return undefined;
-  }
+  const legacy = await readLegacyObject(path, sizeBytes);
+  if (!("value" in legacy)) return undefined;
+  const { text, value } = legacy;
+  return { k: 0, line: 1, start: 0, end: sizeBytes, terminated: true, piece: null, text, value };
 }
 
 /** What is wrong with a stray response, in words. */

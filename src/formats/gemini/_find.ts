@@ -18,9 +18,10 @@ import {
   type ListOptions,
   unpreviewed,
 } from "../_find.ts";
-import { dirEntries, previewLine, scanHead } from "../_head.ts";
+import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
 import { str } from "../_line.ts";
 import { isIgnoredUserText, textOf } from "./_history.ts";
+import { projectRootOf } from "./_subagents.ts";
 
 /** A session file's name: its UTC minute and the first 8 characters of its id. */
 export const SESSION_NAME =
@@ -159,20 +160,13 @@ export async function previewGeminiSession(session: FoundSession): Promise<Liste
     created,
     preview: preview === null ? null : previewLine(preview),
     title,
-    cwd: await projectRoot(session),
+    cwd: await projectRootOf(session.path),
     gitBranch: null,
     model,
+    firstAt: created,
+    // The last message's time (the `$set` lines of `lastUpdated` after it hold theirs nested).
+    lastAt: await lastFieldOf(session.path) ?? null,
   };
-}
-
-async function projectRoot(session: FoundSession): Promise<string | null> {
-  if (session.project === null) return null;
-  const chats = join(session.path, "..", "..");
-  try {
-    return (await Deno.readTextFile(join(chats, ".project_root"))).trim() || null;
-  } catch {
-    return null;
-  }
 }
 
 /**

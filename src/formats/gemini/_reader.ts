@@ -8,10 +8,9 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename } from "node:path";
 import { readLineChunks } from "../../io/mod.ts";
 import {
-  isObject,
   isoTime,
   type Json,
   lineProblem,
@@ -25,7 +24,8 @@ import type { ForeignEntry, ForeignFacts, LineSpan } from "../_types.ts";
 import { GeminiReplay } from "./_replay.ts";
 import { GeminiTurns } from "./_turns.ts";
 import type { GeminiFacts } from "./_facts.ts";
-import { parentOf, subagentsOf } from "./_subagents.ts";
+import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
+import { parentOf, projectRootOf, subagentsOf } from "./_subagents.ts";
 
 /** The state of one read. */
 interface Read {
@@ -65,35 +65,13 @@ async function readJsonl(read: Read, path: string, sizeBytes: number): Promise<v
 
 /** A legacy file: one JSON object (its metadata and `messages`), read whole. */
 async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<void> {
-  const text = new TextDecoder().decode((await Deno.readFile(path)).subarray(0, sizeBytes));
+  const legacy = await readLegacyObject(path, sizeBytes);
   const span: LineSpan = { line: 1, start: 0, end: sizeBytes };
   read.first = span;
-  read.lines = text.split("\n").filter((line) => line.trim().length > 0).length;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const what = `not valid JSON (${(error as Error).message})`;
-    const problem = lineProblem(path, span, "malformed_json", what);
-    read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
-    return;
-  }
-  if (isObject(value)) feed(read, path, value, span);
-}
-
-/** Whether the file is a legacy single-object session (`session-*.json`). */
-export function isLegacyFile(path: string): boolean {
-  return path.endsWith(".json");
-}
-
-/** The project folder a session file is in: `.project_root` beside `chats/`, else null. */
-async function projectRootOf(path: string): Promise<string | null> {
-  const chats = basename(dirname(path)) === "chats" ? dirname(path) : dirname(dirname(path));
-  try {
-    return (await Deno.readTextFile(join(dirname(chats), ".project_root"))).trim() || null;
-  } catch {
-    return null;
-  }
+  read.lines = legacy.text.split("\n").filter((line) => line.trim().length > 0).length;
+  if ("value" in legacy) return feed(read, path, legacy.value, span);
+  const problem = lineProblem(path, span, "malformed_json", legacy.error);
+  read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
 }
 
 const DROPPED: Record<string, string> = {

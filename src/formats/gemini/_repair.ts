@@ -19,7 +19,7 @@ import {
 import type { ViewLine } from "../_view.ts";
 import { analyzeGemini, geminiFindings, type StrayResponse, strayWords } from "./_check.ts";
 import { partsOf, responseOf } from "./_history.ts";
-import { isLegacyFile } from "./_reader.ts";
+import { isLegacyFile } from "./_legacy.ts";
 import type { ReplayedMessage } from "./_replay.ts";
 
 type Message = ReplayedMessage<ViewLine>;

@@ -60,8 +60,6 @@ export class GeminiReplay<P> {
   readonly messages = new Map<string, ReplayedMessage<P>>();
   /** Copies that left the history, with why. */
   readonly dropped: DroppedCopy<P>[] = [];
-  /** Whether a metadata line came. */
-  sawMetadata = false;
   #seq = 0;
 
   /** A fresh place in the order of everything fed (for entries outside the history). */
@@ -88,7 +86,6 @@ export class GeminiReplay<P> {
         break;
       }
       case "metadata": {
-        this.sawMetadata = true;
         const { messages, ...rest } = value;
         this.metadata = { ...this.metadata, ...rest };
         // A legacy file: one object whose `messages` are the history.

@@ -13,6 +13,7 @@ import { isObject, type Json, str } from "../_line.ts";
 import {
   type FormatSearch,
   type HeadFacts,
+  headOfPreview,
   markerCounter,
   type Piece,
   type SessionFiles,
@@ -64,22 +65,8 @@ async function* walk(root: string): AsyncGenerator<SessionFiles> {
   }
 }
 
-async function head(session: SessionFiles): Promise<HeadFacts> {
-  const listed = await previewGeminiSession({
-    format: "gemini",
-    id: session.id,
-    path: session.path,
-    created: null,
-    modified: null,
-    sizeBytes: 0,
-    project: session.project,
-  });
-  return {
-    started: listed.created,
-    cwd: listed.cwd,
-    firstPrompt: listed.preview,
-    title: listed.title,
-  };
+function head(session: SessionFiles): Promise<HeadFacts> {
+  return headOfPreview("gemini", session, previewGeminiSession);
 }
 
 /** Gemini CLI's search profile. */

@@ -27,3 +27,13 @@ export function parentOf(path: string): string | null {
   const folder = dirname(path);
   return basename(dirname(folder)) === "chats" ? basename(folder) : null;
 }
+
+/** The project a session file is of: the path `.project_root` beside `chats/` holds, else null. */
+export async function projectRootOf(path: string): Promise<string | null> {
+  const chats = basename(dirname(path)) === "chats" ? dirname(path) : dirname(dirname(path));
+  try {
+    return (await Deno.readTextFile(join(dirname(chats), ".project_root"))).trim() || null;
+  } catch {
+    return null;
+  }
+}
