@@ -19,6 +19,8 @@ export type PeerTask =
     cwd?: string;
     /** Exit codes that mean it worked (the inspector exits 1 for an unhealthy session). */
     okCodes?: number[];
+    /** It worked only if it printed something (an error under an allowed code prints nothing). */
+    prints?: boolean;
   }
   | { kind: "viewer"; node: string; script: string; home: string; id: string };
 
@@ -75,7 +77,7 @@ async function command(task: Extract<PeerTask, { kind: "command" }>): Promise<Pe
       stderr: "piped",
     }).output();
     const ms = performance.now() - start;
-    if (!(task.okCodes ?? [0]).includes(out.code)) {
+    if (!(task.okCodes ?? [0]).includes(out.code) || (task.prints && out.stdout.length === 0)) {
       const why = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-3).join(" ");
       throw new Error(`${task.argv[0]} exited ${out.code}: ${why}`);
     }

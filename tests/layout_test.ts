@@ -219,3 +219,18 @@ Deno.test("no format name is written outside the format folders in src/ and cli/
   }
   assertEquals(strays, []);
 });
+
+Deno.test("nothing above src/store asks which kind of store it has (it asks the store)", async () => {
+  const kind = /instanceof (?:FileStore|PostgresStore)\b|\.kind === "(?:files|postgres)"/;
+  const strays: string[] = [];
+  const files = [
+    ...await sourceFiles(join(ROOT, "src")),
+    ...await sourceFiles(join(ROOT, "cli")),
+  ].filter((file) => !file.startsWith(join(ROOT, "src/store") + "/"));
+  for (const file of files) {
+    for (const line of codeLines(await Deno.readTextFile(file))) {
+      if (kind.test(line)) strays.push(`${relative(ROOT, file)}: ${line.trim()}`);
+    }
+  }
+  assertEquals(strays, []);
+});

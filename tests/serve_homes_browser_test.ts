@@ -70,7 +70,8 @@ Deno.test({
     const claude = await writeClaudeHome(join(home, ".claude"));
     // A session Claude Code is still writing: one turn now, one appended while it is open.
     const liveId = "8c8c8c8c-0000-4000-8000-000000000004";
-    const live = new ClaudeTranscriptBuilder({ sessionId: liveId, cwd: "/work/live" });
+    // Its records are dated now: a file written a moment ago with old records was copied.
+    const live = new ClaudeTranscriptBuilder({ sessionId: liveId, cwd: "/work/live" }, Date.now());
     live.user("First question", { parent: null });
     live.assistant([{ text: "First answer." }], { stop: "end_turn" });
     const livePath = join(claude.projects, "-work-live", `${liveId}.jsonl`);
@@ -113,6 +114,14 @@ Deno.test({
               project: li.closest("section")?.getAttribute("data-project"),
             })));
           const ids = rows.map((row) => row.id);
+          // Every fixture's file was written a moment ago; only those whose last record is that
+          // recent (the live one, the turn just run) are being written: the others are as good
+          // as copied.
+          const writing = await list.page.$$eval(
+            ".sessions li:has(.writing)",
+            (items) => items.map((li) => li.getAttribute("data-session-id")),
+          );
+          assertEquals(new Set(writing), new Set([liveId, turn.sessionId]));
           for (const id of [turn.sessionId, liveId, ...codex.map((c) => c.id)]) {
             assert(ids.includes(id), `${id} is listed`);
           }

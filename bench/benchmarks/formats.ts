@@ -216,6 +216,7 @@ async function planSize(
           argv: [...inspect, "--json", session.path],
           cwd: REPO,
           okCodes: [0, 1],
+          prints: true,
         }),
         wholeProcess(
           `${peers.ccusage.spec} ${format === "codex" ? "codex" : "claude"} session --json`,

@@ -138,12 +138,18 @@ function checkpointResume(
           limit: 0.05,
           pass: ratio <= 0.05 && fromCheckpoint.check === full.check &&
             onFiles.check === full.check,
-          judged: session.bytes >= JUDGED_FROM.resume,
+          // Restated in issue 25 (as the file store's is): below 100 MB the resume from a
+          // checkpoint is its queries' fixed cost (about 3 ms of round trips to the server at
+          // 1 and 10 MB alike), which a ratio to a full replay of a small file cannot shrink.
+          judged: session.bytes >= JUDGED_FROM.checkpoint,
         }),
         notes: [
           `the database reads the checkpoint by the position its sessions row keeps, then the rows after it; ${
             formatRatio(fromCheckpoint.medianMs / onFiles.medianMs)
           } the file store's time`,
+          `from the checkpoint ${fromCheckpoint.medianMs.toFixed(2)} ms, a full replay ${
+            full.medianMs.toFixed(1)
+          } ms: below 100 MB the fixed cost of the queries rules (the target is judged from 100 MB)`,
         ],
       };
     },

@@ -16,12 +16,21 @@ import { ensurePeers } from "../peers.ts";
 import type { BenchmarkDefinition } from "./_definition.ts";
 import { ccusageRun, REPO, taskArgv } from "./formats.ts";
 
+/** What a command that worked prints (an error under exit code 1 prints nothing on stdout). */
+const PRINTS = { prints: true } as Partial<MeasureTask>;
+
 /** The tiny files' size: a few turns. */
 const TINY = 16 * 1024;
 
 const command = (name: string, argv: string[], extra: Partial<MeasureTask> = {}): Variant => ({
   name,
-  task: { kind: "command", argv, cwd: REPO, okCodes: [0, 1], ...extra } as MeasureTask,
+  task: {
+    kind: "command",
+    argv,
+    cwd: REPO,
+    okCodes: [0, 1],
+    ...extra,
+  } as MeasureTask,
   warmup: 1,
   iterations: 5,
 });
@@ -42,17 +51,21 @@ export const startup: BenchmarkDefinition = {
     );
     const variants: Variant[] = [
       command("deno run, an empty script", [Deno.execPath(), "run", "-q", empty]),
-      command("turnlog inspect --help", [...inspect!, "--help"]),
-      command("turnlog import --help", [...importer!, "--help"]),
-      command("turnlog search --help", [...search!, "--help"]),
-      command("turnlog inspect --json, 16 KB Claude Code", [...inspect!, "--json", claude.path]),
-      command("turnlog inspect --json, 16 KB Codex", [...inspect!, "--json", codex.path]),
+      command("turnlog inspect --help", [...inspect!, "--help"], PRINTS),
+      command("turnlog import --help", [...importer!, "--help"], PRINTS),
+      command("turnlog search --help", [...search!, "--help"], PRINTS),
+      command(
+        "turnlog inspect --json, 16 KB Claude Code",
+        [...inspect!, "--json", claude.path],
+        PRINTS,
+      ),
+      command("turnlog inspect --json, 16 KB Codex", [...inspect!, "--json", codex.path], PRINTS),
       command("turnlog inspect --html, 16 KB Claude Code", [
         ...inspect!,
         "--html",
         join(resolve(options.outDir), "startup-page.html"),
         claude.path,
-      ]),
+      ], { okCodes: [0] }),
     ];
     const peers = options.peers ? await ensurePeers(options.outDir) : undefined;
     if (peers?.ccusage.entry) {

@@ -159,7 +159,10 @@ export class TimeSpan {
   first: string | null = null;
   last: string | null = null;
   see(value: unknown): void {
-    const time = isoTime(value);
+    this.seeTime(isoTime(value));
+  }
+  /** A time already made an ISO time by {@linkcode isoTime} (undefined: none). */
+  seeTime(time: string | undefined): void {
     if (time === undefined) return;
     if (this.first === null || time < this.first) this.first = time;
     if (this.last === null || time > this.last) this.last = time;

@@ -37,7 +37,7 @@ import {
   type Located,
   searchSourcesOf,
 } from "./_homes.ts";
-import { browsePage, WRITING_MS } from "./_catalog.ts";
+import { beingWritten, browsePage } from "./_catalog.ts";
 import { searchResponse } from "./_search_route.ts";
 
 /**
@@ -143,10 +143,15 @@ async function locate(
   }
 }
 
-/** What a page says of a file written to a moment ago: its tool may be writing it. */
-function writingNotice(tool: string, modified: Date | null): string | undefined {
-  const ago = modified === null ? Infinity : Date.now() - modified.getTime();
-  if (!(ago < WRITING_MS)) return undefined;
+/** What a page says of a file its tool is writing (see `beingWritten`). */
+function writingNotice(
+  tool: string,
+  modified: Date | null,
+  lastAt: string | null,
+): string | undefined {
+  const now = Date.now();
+  if (modified === null || !beingWritten(modified.getTime(), lastAt, now)) return undefined;
+  const ago = now - modified.getTime();
   const seconds = Math.max(0, Math.round(ago / 1000));
   return `${tool} is writing this session (its file changed ${seconds} s ago); this page follows it.`;
 }
@@ -225,7 +230,7 @@ async function sessionResponse(browser: Browser, found: Located): Promise<Respon
     });
     const tool = found.kind === "store" ? TURNLOG_FORMAT : found.home.adapter.tool;
     const info = await Deno.stat(file).catch(() => undefined);
-    notice = writingNotice(tool, info?.mtime ?? null);
+    notice = writingNotice(tool, info?.mtime ?? null, report.session.updated);
   }
   const page = sessionPageStream(report, {
     live: { eventsUrl: `${sessionPath(found.id)}/events` },
@@ -259,8 +264,7 @@ async function route(browser: Browser, url: URL): Promise<Response> {
   if (path === "/") return await listResponse(browser, url);
   if (path === "/favicon.ico") return new Response(null, { status: 204 });
   if (path === "/search") {
-    const storeRoot = browser.store instanceof FileStore ? browser.store.root : undefined;
-    return await searchResponse(url, searchSourcesOf(storeRoot, browser.homes));
+    return await searchResponse(url, searchSourcesOf(browser.store.folder, browser.homes));
   }
   const match = SESSION_PATH.exec(path);
   if (!match) throw new PageError(404, "Not found", `Nothing is served at ${path}`);

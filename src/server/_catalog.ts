@@ -11,7 +11,6 @@
 import type { BrowsedPage, BrowsedSession } from "../html/mod.ts";
 import { uniquePrefixes } from "../search/mod.ts";
 import {
-  FileStore,
   type ListedSession,
   type SessionLocation,
   type SessionStore,
@@ -29,6 +28,20 @@ import type { BrowseHome, FactsMemo } from "./_homes.ts";
 /** A file written to within this many milliseconds is said to be being written. */
 export const WRITING_MS = 60_000;
 
+/** How far a file's last write may be from its last record's time for them to be one write. */
+const SAME_WRITE_MS = 5 * 60_000;
+
+/**
+ * Whether a session is being written: its file changed a moment ago, and that change wrote
+ * its last record (a file copied, touched or restored a moment ago has old records: it is not
+ * being written). With no time in the file, the file's change alone tells.
+ */
+export function beingWritten(modifiedMs: number, lastAt: string | null, now: number): boolean {
+  if (!(modifiedMs > 0 && now - modifiedMs < WRITING_MS)) return false;
+  const last = timeOf(lastAt);
+  return last === 0 || Math.abs(modifiedMs - last) < SAME_WRITE_MS;
+}
+
 /** A session known from names and a `stat`: where it is and when its file was last written. */
 type Candidate =
   & { key: string; time: number; id: string; sizeBytes: number }
@@ -44,7 +57,7 @@ function timeOf(iso: string | null | undefined): number {
 }
 
 async function storeCandidates(store: SessionStore): Promise<Candidate[]> {
-  if (!(store instanceof FileStore)) {
+  if (store.folder === undefined) {
     // A database keeps no files to stat: its own newest sessions, by creation.
     const listing = await store.list({ limit: 500 });
     return listing.sessions.map((listed) => ({
@@ -58,7 +71,7 @@ async function storeCandidates(store: SessionStore): Promise<Candidate[]> {
     }));
   }
   const found: Candidate[] = [];
-  for await (const location of walkSessions(store.root)) {
+  for await (const location of walkSessions(store.folder)) {
     const info = await Deno.stat(location.path).catch(() => undefined);
     if (info === undefined) continue;
     const time = info.mtime?.getTime() ?? timeOf(location.createdAt);
@@ -168,12 +181,13 @@ function rowOf(
     id: candidate.id,
     shortId: shortId ?? candidate.id,
     sizeBytes: candidate.sizeBytes,
-    writing: candidate.time > 0 && now - candidate.time < WRITING_MS,
+    writing: false,
   };
   const facts = options.facts.get(candidate.key, candidate.sizeBytes);
-  return candidate.kind === "store"
+  const row = candidate.kind === "store"
     ? storeRow(options.store, candidate, base, facts ?? null)
     : homeRow(candidate, base, facts ?? null);
+  return row.then((read) => ({ ...read, writing: beingWritten(candidate.time, read.lastAt, now) }));
 }
 
 type RowBase = Pick<BrowsedSession, "id" | "shortId" | "sizeBytes" | "writing">;

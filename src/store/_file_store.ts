@@ -68,12 +68,15 @@ export class FileStore implements SessionStore {
   readonly root: string;
   /** The sessions folder, as messages name the store. */
   readonly name: string;
+  /** The sessions folder: a file store keeps files. */
+  readonly folder: string;
   readonly #blockSize: number | undefined;
 
   /** A store at `root` (absent: `TURNLOG_SESSIONS_DIR`, else `./sessions`); nothing is opened. */
   constructor(root?: string, options: FileStoreOptions = {}) {
     this.root = resolveSessionsRoot(root);
     this.name = this.root;
+    this.folder = this.root;
     this.#blockSize = options.blockSize;
   }
 

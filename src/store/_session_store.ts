@@ -162,6 +162,11 @@ export interface SessionStore {
    * store keeps whole records only (a database).
    */
   fileOf(location: SessionLocation): string | undefined;
+  /**
+   * The folder of the store's session files (what `walkSessions` walks, what a search of the
+   * store reads), when it keeps files; undefined for a database.
+   */
+  readonly folder: string | undefined;
   /** Releases the store's connections (a writer keeps its own until it closes). */
   close(): Promise<void>;
 }

@@ -252,9 +252,13 @@ export async function analyzeClaude(path: string, sizeBytes: number): Promise<Cl
   return { ...base, ...pairing(messagesOf(base)) };
 }
 
+/** Whether the check reads a line's info: the messages' lines (user and assistant) alone. */
+export const checkReads = (kind: NodeKind): boolean => kind === "assistant" || USER_KINDS.has(kind);
+
 /**
  * The analysis of a transcript its reader indexed whole with no bad line (the view is then
- * the file's lines: `infos` by node index), from the reader's own index and branch.
+ * the file's lines: `infos` by node index, of the lines {@linkcode checkReads} at least),
+ * from the reader's own index and branch.
  */
 export function analyzeIndexed(
   infos: ClaudeLineInfo[],

@@ -301,7 +301,7 @@ export interface IndexOptions {
   /** The lines to index instead of the file's own (repair indexes the file as it will be). */
   lines?: AsyncIterable<Line>;
   /** Called with each line's parsed object (not a bad line's), as it is indexed. */
-  parsed?: (value: Json, line: Line, node: number) => void;
+  parsed?: (value: Json, line: Line, at: number, node: Node) => void;
 }
 
 /** Reads the whole file once into an index; texts are parsed and dropped line by line. */
@@ -319,7 +319,10 @@ export async function indexTranscript(
     await forEachLine(path, take);
   }
   for (const node of index.nodes) {
-    if (node.parentUuid !== undefined) node.parent = index.byUuid.get(node.parentUuid) ?? -1;
+    if (node.parentUuid === undefined) continue;
+    node.parent = index.byUuid.get(node.parentUuid) ?? -1;
+    // The parent's own string: one copy of each uuid kept, not two.
+    if (node.parent >= 0) node.parentUuid = index.nodes[node.parent]!.uuid;
   }
   return index;
 }
@@ -355,7 +358,7 @@ function indexLine(
     }
   }
   noteFacts(index, parsed.value, node);
-  parsedBy?.(parsed.value, line, at);
+  parsedBy?.(parsed.value, line, at, node);
   const message = obj(parsed.value, "message");
   if (node.kind === "assistant" && message) {
     if (node.model && node.model !== "<synthetic>") index.models.see(node.model, node.line);

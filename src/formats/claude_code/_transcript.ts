@@ -13,7 +13,13 @@ import { ClaudeRead } from "./_reader.ts";
 import { LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
 import { parseJsonLine } from "../_line.ts";
 import { findSubagents } from "./_subagents.ts";
-import { analyzeIndexed, claudeFindings, type ClaudeLineInfo, lineInfo } from "./_check.ts";
+import {
+  analyzeIndexed,
+  checkReads,
+  claudeFindings,
+  type ClaudeLineInfo,
+  lineInfo,
+} from "./_check.ts";
 import { keepCheck } from "../_checked.ts";
 
 /** Options of {@linkcode readClaudeTranscript}. */
@@ -132,7 +138,9 @@ export async function* readClaudeTranscript(
   // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
   const infos: ClaudeLineInfo[] = [];
   const index = await indexTranscript(path, sizeBytes, {
-    parsed: (value, line, k) => infos.push(lineInfo(value, k, line, null)),
+    parsed: (value, line, k, node) => {
+      if (checkReads(node.kind)) infos[k] = lineInfo(value, k, line, null);
+    },
   });
   const branch = findBranch(index);
   const sessionId = sessionIdOf(path, index);

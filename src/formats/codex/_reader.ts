@@ -110,7 +110,7 @@ class CodexRead {
   line(value: Json, span: LineSpan): void {
     const time = isoTime(value.timestamp);
     if (time !== undefined) this.turns.clock = time;
-    this.times.see(value.timestamp);
+    this.times.seeTime(time);
     const type = str(value, "type");
     const payload = obj(value, "payload") ?? {};
     switch (type) {

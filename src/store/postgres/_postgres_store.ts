@@ -153,6 +153,8 @@ function prefixBeside(id: string, neighbours: (string | null)[], min: number): s
 export class PostgresStore implements SessionStore {
   /** The database's URL without password: `postgres://user@host:port/db`. */
   readonly name: string;
+  /** A database keeps no session files. */
+  readonly folder: undefined = undefined;
   readonly #link: LinkOptions;
   readonly #readBatch: number;
   readonly #pool: PoolLink;
