@@ -195,3 +195,23 @@ Deno.test("cli: a Claude Code conversation whose lines name no time shows its tu
   const html = await inspect(["--html", "-", path], {});
   assert(html.stdout.includes("Hello there") && !html.stdout.includes("1970"), "the page");
 });
+
+Deno.test("cli: the first prompt is the person's words in every view, not Claude Code's injected context", async () => {
+  await using dir = await tempDir();
+  const id = "cccccccc-0000-4000-8000-000000000001";
+  const transcript = new ClaudeTranscriptBuilder({ sessionId: id });
+  transcript.user("<system-reminder>injected context</system-reminder>");
+  transcript.user("<ide_opened_file>hello.py</ide_opened_file>Fix the greeting please");
+  transcript.assistant([{ text: "Done." }], { stop: "end_turn" });
+  const projects = join(dir.path, "projects");
+  await Deno.mkdir(join(projects, "-work-p"), { recursive: true });
+  const path = join(projects, "-work-p", `${id}.jsonl`);
+  await Deno.writeTextFile(path, transcript.text());
+  const env = { CLAUDE_CONFIG_DIR: dir.path };
+  const json = JSON.parse((await inspect(["--json", path], env)).stdout);
+  assertEquals(json.session.firstPrompt, "Fix the greeting please");
+  const html = (await inspect(["--html", "-", path], env)).stdout;
+  assertMatch(html, /<title>Fix the greeting please · /);
+  const listing = (await inspect(["--claude"], env)).stdout;
+  assertMatch(listing, /cccccccc.*Fix the greeting please/);
+});

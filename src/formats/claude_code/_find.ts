@@ -17,6 +17,7 @@ import {
 } from "../_find.ts";
 import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
 import { isObject, obj, str } from "../_line.ts";
+import { promptOf } from "./_prompt.ts";
 
 const TRANSCRIPT = /^([0-9A-Za-z][0-9A-Za-z_-]*)\.jsonl$/;
 const AGENT = /^agent-/;
@@ -83,9 +84,8 @@ export async function findClaudeSession(root: string, idOrPrefix: string): Promi
   return await withStat(matches[0]!);
 }
 
-const NOT_A_PROMPT = /^\s*(<|Caveat: |\[Request interrupted)/;
-
-function promptText(content: unknown): string | undefined {
+/** The text of a user message that is not tool results. */
+function userText(content: unknown): string | undefined {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return undefined;
   if (content.some((b) => isObject(b) && b.type === "tool_result")) return undefined;
@@ -114,8 +114,8 @@ export async function previewClaudeSession(session: FoundSession): Promise<Liste
     const message = obj(value, "message");
     if (type === "assistant" && message) model ??= str(message, "model") ?? null;
     if (type === "user" && message && value.isMeta !== true && value.isCompactSummary !== true) {
-      const text = promptText(message.content);
-      if (text !== undefined && !NOT_A_PROMPT.test(text)) preview ??= text;
+      const text = userText(message.content);
+      if (text !== undefined) preview ??= promptOf(text) ?? null;
     }
     return preview !== null && model !== null;
   });

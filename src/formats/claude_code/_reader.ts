@@ -30,20 +30,13 @@ import { assistantContent, summaryText, userContent } from "./_blocks.ts";
 import { mapClaudePermission } from "./_facts.ts";
 import type { Branch } from "./_branch.ts";
 import { type ClaudeIndex, type Node, usageKey } from "./_index.ts";
+import { promptOf } from "./_prompt.ts";
 import { ClaudeTurns } from "./_turns.ts";
 
 /** How a turn that Claude Code's resume found cut off ended. */
 export const INTERRUPTED_TURN =
   "interrupted: the session ended in the middle of the turn (Claude Code's resume gave its " +
   'unanswered calls interrupted results and answered it with "No response requested.")';
-
-/** A prompt as a person reads it: a slash command's echo becomes the command and its arguments. */
-function promptText(text: string): string {
-  const name = /<command-name>([^<]*)<\/command-name>/.exec(text)?.[1];
-  if (name === undefined) return text;
-  const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1] ?? "";
-  return `${name.trim()} ${args.trim()}`.trim();
-}
 
 /** Lines of one API response, merged as they come. */
 interface Run {
@@ -291,7 +284,7 @@ export class ClaudeRead {
     const text = kind === "summary" ? summaryText(value) : content.text;
     if (text !== undefined) {
       entries.push(this.#record(span, { type: "message", role: "user", content: text }));
-      if (this.#isPrompt(at)) this.firstPrompt ??= promptText(text);
+      if (this.#isPrompt(at)) this.firstPrompt ??= promptOf(text) ?? null;
     }
     for (const kind of content.ignored) {
       countKind(this.ignored, kind);
