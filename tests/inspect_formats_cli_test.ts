@@ -215,3 +215,25 @@ Deno.test("cli: the first prompt is the person's words in every view, not Claude
   const listing = (await inspect(["--claude"], env)).stdout;
   assertMatch(listing, /cccccccc.*Fix the greeting please/);
 });
+
+Deno.test("cli: a Claude Code file is shown in the tool's words, without turnlog's bookkeeping", async () => {
+  await using dir = await tempDir();
+  const transcript = new ClaudeTranscriptBuilder({
+    sessionId: "dddddddd-0000-4000-8000-000000000001",
+  });
+  transcript.user("List the files");
+  transcript.assistant([{ text: "Here they are." }], { stop: "end_turn" });
+  const path = join(dir.path, "dddddddd-0000-4000-8000-000000000001.jsonl");
+  await Deno.writeTextFile(path, transcript.text());
+  const text = (await inspect([path], {})).stdout;
+  assertMatch(text, /━━ Turn 1 · turn \S+ · /);
+  assertMatch(text, /\nMessages and calls per turn\n {2}turn +lines +message .*\n {2}1 /);
+  for (const jargon of [" policy ", "ask-changes", " run ", "meta", "context", "finished"]) {
+    assert(!text.includes(jargon), `${jargon} in:\n${text}`);
+  }
+  const html = (await inspect(["--html", "-", path], {})).stdout;
+  assert(html.includes("Messages and calls per turn"), "the chart's title");
+  for (const jargon of ["session meta", "turn context", "run finished", "ask-changes"]) {
+    assert(!html.includes(jargon), jargon);
+  }
+});

@@ -85,7 +85,7 @@ Deno.test("inspectSession() reads a Codex rollout turn by turn, with its header 
   assertMatch(text, /\n {2}format {3}Codex CLI rollout \(version 0\.135\.0\)\n/);
   assertMatch(text, /\n {2}prompt {3}List the files\n/);
   assertMatch(text, /\n {2}branch {3}main\n/);
-  assertMatch(text, /\n {2}policy {3}auto \(never\)\n/);
+  assertMatch(text, /\n {2}approval never\n/);
   assertMatch(
     text,
     /\n {2}tokens {3}3,490 \(3,400 in, 90 out, 2,900 read from cache, 45 reasoning\)\n/,

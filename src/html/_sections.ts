@@ -106,6 +106,9 @@ function healthWords(report: InspectReport): string {
 /** Two charts fit side by side at this width, and a phone scales them down by a third. */
 const CHART_WIDTH = 560;
 
+/** The records turnlog writes to keep its own sessions, not a conversation's. */
+const BOOKKEEPING: ReadonlySet<string> = new Set(["session_meta", "turn_context", "run_finished"]);
+
 /**
  * The two charts of the newest `chartTurns` turns, inline SVG: records written per turn, and
  * the model-visible history's size (worked out from the report).
@@ -119,12 +122,16 @@ export function chartsHtml(report: InspectReport, settings: { chartTurns: number
   const window = first > 0
     ? `The newest ${formatNumber(shown.length)} of ${formatNumber(report.turns.length)} turns`
     : undefined;
-  const rows = recordCountRows(shown, {
+  const foreign = adapterOf(report.session.format) !== undefined;
+  const all = recordCountRows(shown, {
     header: first > 0 ? {} : report.header.counts,
     synthesized: report.synthesizedOutputs,
   });
+  // Another tool's file has no turnlog bookkeeping: its meta, turn and end records are read in.
+  const rows = foreign ? all.filter((row) => !BOOKKEEPING.has(row.kind)) : all;
   const records = recordsPerTurnChart(rows, {
     width: CHART_WIDTH,
+    ...(foreign ? { title: "Messages and calls per turn" } : {}),
     subtitle: window
       ? `${window}, one bar each`
       : "Each bar is one turn; the colours are the kinds of record",

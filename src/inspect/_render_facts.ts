@@ -80,14 +80,19 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
   field("cwd", session.cwd === null ? "unknown" : visible(session.cwd));
   field("branch", session.gitBranch === null ? null : visible(session.gitBranch));
   field(session.models.length > 1 ? "models" : "model", modelLine(session));
-  field(
-    "policy",
-    `${session.policy?.approval ?? "unknown"}${
-      session.approvalSource && session.approvalSource !== session.policy?.approval
-        ? ` (${visible(session.approvalSource)})`
-        : ""
-    }`,
-  );
+  if (adapterOf(session.format) === undefined) {
+    field(
+      "policy",
+      `${session.policy?.approval ?? "unknown"}${
+        session.approvalSource && session.approvalSource !== session.policy?.approval
+          ? ` (${visible(session.approvalSource)})`
+          : ""
+      }`,
+    );
+  } else {
+    // The tool's own word for its approvals, as the page says it; none when the file has none.
+    field("approval", session.approvalSource === null ? null : visible(session.approvalSource));
+  }
   field("tokens", tokensLine(report));
   field(
     "turns",

@@ -25,13 +25,16 @@ import {
   type Turn,
 } from "./_types.ts";
 
-/** A turn's heading: its run, time, model, policy and lines. */
-function turnHeading(turn: Turn, paint: Painter): string {
+/**
+ * A turn's heading: its run, time, model, policy and lines; another tool's turn by its id,
+ * without turnlog's run policy (not the tool's word: the header names the tool's own).
+ */
+function turnHeading(turn: Turn, paint: Painter, foreign: boolean): string {
   const parts = [
-    `run ${visible(turn.runId)}`,
+    `${foreign ? "turn" : "run"} ${visible(turn.runId)}`,
     formatTime(turn.time),
     visible(turn.model),
-    turn.policy.approval,
+    ...(foreign ? [] : [turn.policy.approval]),
     turn.resumed ? paint("yellow", "resumed") : "new",
   ];
   return `${paint("bold", `━━ Turn ${turn.index}`)} ${paint("dim", "·")} ${
@@ -70,7 +73,7 @@ export function blockLines(
   }
   const last = block.index === report.turns.length;
   return [
-    turnHeading(block, paint),
+    turnHeading(block, paint, foreign),
     ...renderBlock(block, { view, lineWidth, turn: block.index, last, foreign, ...tool }),
     "",
   ];
@@ -113,12 +116,20 @@ const COLUMN_TITLES: Record<keyof RecordCounts, string> = {
 function countTable(report: InspectReport, paint: Painter): string[] {
   const rows: string[][] = [];
   // A turnlog file never has ignored things: the column shows only when a file has some.
+  // Another tool's file has no turnlog bookkeeping (meta, turn and end records are read in).
+  const foreign = adapterOf(report.session.format) !== undefined;
   const columns = RECORD_COUNT_COLUMNS.filter((c) =>
-    c !== "ignored" || report.totals.counts.ignored > 0
+    (c !== "ignored" || report.totals.counts.ignored > 0) &&
+    !(foreign && (c === "session_meta" || c === "turn_context" || c === "run_finished"))
   );
   const title = ["turn", "lines", ...columns.map((c) => COLUMN_TITLES[c])];
-  const cells = (counts: RecordCounts) => columns.map((c) => formatNumber(counts[c]));
-  if (report.header.endLine > 0) {
+  // The total of the columns shown (another tool's file leaves turnlog's bookkeeping out).
+  const shown = columns.filter((c) => c !== "total");
+  const totalOf = (counts: RecordCounts) =>
+    foreign ? shown.reduce((sum, c) => sum + counts[c], 0) : counts.total;
+  const cells = (counts: RecordCounts) =>
+    columns.map((c) => formatNumber(c === "total" ? totalOf(counts) : counts[c]));
+  if (report.header.endLine > 0 && totalOf(report.header.counts) > 0) {
     rows.push(["header", `1-${report.header.endLine}`, ...cells(report.header.counts)]);
   }
   for (const turn of report.turns) {
@@ -130,7 +141,7 @@ function countTable(report: InspectReport, paint: Painter): string[] {
     "  " + row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
       .join("  ");
   return [
-    paint("bold", "Records per turn"),
+    paint("bold", foreign ? "Messages and calls per turn" : "Records per turn"),
     paint("dim", line(title)),
     ...rows.map(line),
     paint("bold", line(total)),
