@@ -16,7 +16,7 @@ import {
   TURNLOG_FORMAT,
 } from "../formats/mod.ts";
 import { TurnlogError } from "../errors/mod.ts";
-import { resolveStoreSpec, storeName } from "../store/mod.ts";
+import { commonPrefixLength, resolveStoreSpec, storeName } from "../store/mod.ts";
 import { searchProfile } from "./_profiles.ts";
 
 /** A folder of sessions of one format, and the flags that name it to other commands. */
@@ -120,12 +120,8 @@ export interface SourcedSession extends SessionFiles {
 /** For each id, its shortest prefix of at least `min` characters that no other id shares. */
 export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, string> {
   const sorted = [...new Set(ids)].sort();
-  const common = (a: string | undefined, b: string) => {
-    if (a === undefined) return 0;
-    let n = 0;
-    while (n < a.length && n < b.length && a[n] === b[n]) n++;
-    return n;
-  };
+  const common = (a: string | undefined, b: string) =>
+    a === undefined ? 0 : commonPrefixLength(a, b);
   const prefixes = new Map<string, string>();
   sorted.forEach((id, index) => {
     const shared = Math.max(common(sorted[index - 1], id), common(sorted[index + 1], id));

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { FileStore } from "./_file_store.ts";
 import { resolveSessionsRoot } from "./_layout.ts";
 import { InvalidStoreError, type SessionStore } from "./_session_store.ts";
-import { displayUrl, isPostgresUrl } from "./postgres/_errors.ts";
+import { displayUrl, isPostgresUrl } from "./_postgres_url.ts";
 
 export { isPostgresUrl };
 

@@ -9,6 +9,7 @@
  */
 export * from "./_layout.ts";
 export * from "./_find.ts";
+export * from "./_prefix.ts";
 export * from "./_listing.ts";
 export * from "./_lock.ts";
 export * from "./_seal.ts";

@@ -6,7 +6,8 @@
  * @module
  */
 import pgModule from "pg";
-import { connectionProblem, scrub, SessionStoreUnreachableError } from "./_errors.ts";
+import { scrub } from "../_postgres_url.ts";
+import { connectionProblem, SessionStoreUnreachableError } from "./_errors.ts";
 
 /** A statement's result. */
 export interface QueryResult<R> {

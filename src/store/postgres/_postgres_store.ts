@@ -17,6 +17,7 @@ import {
 import { oneLine } from "../../text/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../_find.ts";
 import type { SessionLocation } from "../_layout.ts";
+import { prefixBeside } from "../_prefix.ts";
 import { type ListedSession, LISTING_VERSION, type SessionListing } from "../_listing.ts";
 import {
   InvalidStoreError,
@@ -36,7 +37,7 @@ import {
   type NamedStatement,
   PoolLink,
 } from "./_connection.ts";
-import { displayUrl, isPostgresUrl, scrub, urlPassword } from "./_errors.ts";
+import { displayUrl, isPostgresUrl, scrub, urlPassword } from "../_postgres_url.ts";
 import { migrate } from "./_migrations.ts";
 import { PostgresSessionWriter, WRITER_APPLICATION_NAME, WRITER_SETTINGS } from "./_writer.ts";
 
@@ -116,25 +117,6 @@ function storedEntry(path: string, seq: number, text: string): StoredEntry {
     terminated: true,
   });
   return { ...entry, start: seq, end: seq + 1, text };
-}
-
-/** The longest common prefix length of two strings. */
-function common(a: string, b: string): number {
-  let n = 0;
-  while (n < a.length && n < b.length && a[n] === b[n]) n++;
-  return n;
-}
-
-/**
- * The shortest prefix of `id`, at least `min` characters and not ending in `-`, that none of
- * its neighbours in id order shares; the whole id when no shorter one does.
- */
-function prefixBeside(id: string, neighbours: (string | null)[], min: number): string {
-  const shared = Math.max(0, ...neighbours.map((other) => other === null ? 0 : common(other, id)));
-  for (let length = Math.max(Math.min(min, id.length), shared + 1); length < id.length; length++) {
-    if (!id.slice(0, length).endsWith("-")) return id.slice(0, length);
-  }
-  return id;
 }
 
 /**

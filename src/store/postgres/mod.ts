@@ -5,9 +5,8 @@
  *
  * @module
  */
+export { displayUrl, isPostgresUrl } from "../_postgres_url.ts";
 export {
-  displayUrl,
-  isPostgresUrl,
   SessionLockLostError,
   SessionStoreUnreachableError,
   SessionStoreVersionError,
