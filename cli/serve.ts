@@ -53,7 +53,8 @@ Options:
                                only 127.0.0.1, localhost and [::1] on serve's port are
                                answered (see docs/serving.md)
       --sessions-dir <d>       sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions);
-                               another tool's root or home is browsed as that home, alone
+                               another tool's root or home is the one home browsed beside
+                               turnlog's store
 ${
   ADAPTERS.map((adapter) =>
     `      ${`--${adapter.flag}`.padEnd(23)}  browse ${adapter.shortTool}'s home, read-only:\n` +

@@ -119,15 +119,15 @@ Deno.test("a $set of messages is a checkpoint: the history from it on", async ()
   b.user("new prompt");
   const { lines } = await read(dir.path, b.text());
   assertEquals(lines, [
-    // The checkpoint's messages name no model.
-    `1 session_meta ${GEMINI_SESSION_ID} unknown ask-changes`,
+    // The model the file named first (the checkpoint's messages name none).
+    `1 session_meta ${GEMINI_SESSION_ID} gemini-2.5-flash ask-changes`,
     "2 ignored replaced by a checkpoint",
     "4 ignored replaced by a checkpoint",
-    "6 turn_context line-6 unknown ask-changes",
+    "6 turn_context line-6 gemini-2.5-flash ask-changes",
     "6 user: compressed prompt",
     "6 assistant: compressed answer",
     "6 run_finished line-6 succeeded rounds=1",
-    "7 turn_context line-7 unknown ask-changes",
+    "7 turn_context line-7 gemini-2.5-flash ask-changes",
     "7 user: new prompt",
   ]);
 });
@@ -438,4 +438,36 @@ Deno.test("two calls in one Gemini reply are paired with their results; a rewoun
   assertEquals(facts.turns, 2);
   const path = join(dir.path, NAME);
   assertEquals((await validateSessionFile(path, "gemini")).findings.map((f) => f.line), [8, 8, 22]);
+});
+
+Deno.test("repair rewrites a checkpoint without the repeated result, and a message without a stray part", async () => {
+  await using dir = await tempDir();
+  const b = geminiToolSession();
+  // A resume's checkpoint: the history again (each message's last copy), the result's repeat
+  // (index 2) with it.
+  const byId = new Map<string, unknown>();
+  for (const line of b.lines.filter((line) => line.startsWith('{"id"'))) {
+    const message = JSON.parse(line);
+    byId.set(message.id, message);
+  }
+  const messages = [...byId.values()];
+  b.raw({ $set: { messages } });
+  const stray = { functionResponse: { id: "x__9", name: "x", response: { output: "?" } } };
+  b.raw({
+    id: "mixed",
+    timestamp: b.time(),
+    type: "user",
+    content: [{ text: "And now?" }, stray],
+  });
+  const r = await repaired(dir.path, b.text());
+  assertEquals(r.before, ["unexpected_result 12", "unexpected_result 13"]);
+  const lines = r.text.trimEnd().split("\n");
+  assertEquals(lines.slice(0, 11), b.lines.slice(0, 11), "the lines before stay as they were");
+  const checkpoint = JSON.parse(lines[11]!);
+  assertEquals(checkpoint.$set.messages, messages.filter((_, at) => at !== 2));
+  assertEquals(JSON.parse(lines[12]!).content, [{ text: "And now?" }]);
+  assertEquals(r.sidecar.map((e) => [e.kind, e.text]), [
+    ["orphan_output", b.lines[11]],
+    ["orphan_output", b.lines[12]],
+  ]);
 });

@@ -9,6 +9,7 @@ import { tempDir } from "./_helpers.ts";
 import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { type ClaudeHome, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import type { CodexHomeSession } from "../testing/formats/homes.ts";
+import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 
 const CLI = new URL("../cli/inspect.ts", import.meta.url).pathname;
 
@@ -173,4 +174,24 @@ Deno.test("cli: --html, --history and the --repair dry run work on other tools' 
     new RegExp(`^turnlog inspect: ${h.claude.empty}: no conversation to resume \\(empty file\\)\n`),
   );
   assertEquals(await Deno.readFile(rollout), before);
+});
+
+Deno.test("cli: a Claude Code conversation whose lines name no time shows its turns with no time, never 1970", async () => {
+  await using dir = await tempDir();
+  const transcript = new ClaudeTranscriptBuilder({
+    sessionId: "bbbbbbbb-0000-4000-8000-000000000001",
+  });
+  transcript.user("Hello there");
+  transcript.assistant([{ text: "Hi." }], { stop: "end_turn" });
+  const path = join(dir.path, "bbbbbbbb-0000-4000-8000-000000000001.jsonl");
+  const undated = transcript.lines.map((line) => {
+    const { timestamp: _, ...rest } = JSON.parse(line);
+    return JSON.stringify(rest);
+  });
+  await Deno.writeTextFile(path, undated.join("\n") + "\n");
+  const text = await inspect([path], {});
+  assertMatch(text.stdout, /Turn 1 .*no time/);
+  assert(!text.stdout.includes("1970"), text.stdout);
+  const html = await inspect(["--html", "-", path], {});
+  assert(html.stdout.includes("Hello there") && !html.stdout.includes("1970"), "the page");
 });

@@ -114,6 +114,13 @@ Deno.test({
               project: li.closest("section")?.getAttribute("data-project"),
             })));
           const ids = rows.map((row) => row.id);
+          // In each project, the sessions by their own last record, newest first (the files'
+          // times are all of this minute).
+          const byProject = Map.groupBy(rows.filter((r) => r.last), (r) => r.project);
+          for (const [project, group] of byProject) {
+            const lasts = group.map((r) => r.last!);
+            assertEquals(lasts, [...lasts].sort().reverse(), `${project}`);
+          }
           // Every fixture's file was written a moment ago; only those whose last record is that
           // recent (the live one, the turn just run) are being written: the others are as good
           // as copied.

@@ -242,7 +242,7 @@ export function renderBrowseList(page: BrowsedPage): string {
 ${BROWSE_STYLE}
 <header id="session"><p class="kicker">turnlog${back}</p><h1>Sessions</h1><p class="muted">${
     plural(page.total, "session")
-  } in ${places}; newest first, by the last write of their files.</p>
+  } in ${places}; newest first (the newest files, each by its own last record).</p>
 ${searchForm()}
 ${unread.join("\n")}</header>
 <main id="sessions">

@@ -1,6 +1,7 @@
 /**
  * The browser's list: the sessions of turnlog's store and of every home, newest first by the
- * last write of their files, in pages of a bounded size behind a cursor. Every session is
+ * last write of their files, in pages of a bounded size behind a cursor; a page's sessions in
+ * the order of their own last records. Every session is
  * known from names and a `stat` alone; only the sessions of the page asked for are opened,
  * each for its head (the prompt, the project, the first time) and a bounded tail (the last
  * time). Turns and health come from a full read when one told them (a session's page, or
@@ -156,9 +157,14 @@ export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> 
   const rest = afterCursor(all, options.cursor);
   const page = rest.slice(0, options.pageSize);
   const now = options.now ?? Date.now();
-  const sessions = await Promise.all(
+  const rows = await Promise.all(
     page.map((candidate) => rowOf(candidate, options, prefixes.get(candidate.id), now)),
   );
+  // The page's sessions by their own last record, as the terminal's listing orders them (a
+  // copied home's files all have the minute of the copy); the file's time when none is known.
+  const times = new Map(page.map((candidate, i) => [rows[i]!, candidate.time]));
+  const lastOf = (row: BrowsedSession) => timeOf(row.lastAt) || times.get(row)!;
+  const sessions = rows.sort((a, b) => lastOf(b) - lastOf(a));
   const last = page.at(-1);
   const next = rest.length > page.length && last
     ? `/?after=${encodeURIComponent(cursorOf(last.time, last.key))}`

@@ -67,16 +67,19 @@ export function formatBytes(bytes: number): string {
 
 /**
  * An ISO 8601 UTC time to the second, readable: `2026-11-30T10:00:00.123Z` as
- * `2026-11-30 10:00:00Z`; any other text comes back as it is.
+ * `2026-11-30 10:00:00Z`; the epoch itself (the time a reader gives a record its file dated
+ * nowhere) as `no time`; any other text comes back as it is.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { formatTime } from "./mod.ts";
  * assert.deepEqual(formatTime("2026-11-30T10:00:00.123Z"), "2026-11-30 10:00:00Z");
+ * assert.deepEqual(formatTime("1970-01-01T00:00:00.000Z"), "no time");
  * ```
  */
 export function formatTime(iso: string): string {
+  if (/^1970-01-01T00:00:00(?:\.0+)?Z$/.test(iso)) return "no time";
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso);
   return match ? `${match[1]} ${match[2]}Z` : iso;
 }

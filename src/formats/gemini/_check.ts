@@ -9,22 +9,29 @@
  * @module
  */
 import type { ValidationFinding } from "../_repair_types.ts";
-import { type BadLine, readView, type ViewLine } from "../_view.ts";
-import { type SentContent, sentContents, type SourcedPart } from "./_history.ts";
+import type { Json } from "../_line.ts";
+import { type BadLine, readView, type ViewPlace } from "../_view.ts";
+import { type SentContent, sentContents, sketchOf, type SourcedPart } from "./_history.ts";
 import { GEMINI_LINES } from "./_lines.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
-import { GeminiReplay, type ReplayedMessage } from "./_replay.ts";
+import { GeminiReplay, type ReplayedMessage, roleOf } from "./_replay.ts";
+
+/**
+ * Where a copy of a message is, for the check and the repair: its line's place, and (for the
+ * latest checkpoint line alone, which a repair may rewrite) the line's object.
+ */
+export type CheckPlace = ViewPlace & { value?: Json | undefined };
 
 /** A call no response answers. */
 export interface UnansweredCall {
   part: SourcedPart;
-  message: ReplayedMessage<ViewLine>;
+  message: ReplayedMessage<CheckPlace>;
 }
 
 /** A response no call waits for (`orphan_output`), or a second one (`duplicate_output`). */
 export interface StrayResponse {
   part: SourcedPart;
-  message: ReplayedMessage<ViewLine>;
+  message: ReplayedMessage<CheckPlace>;
   kind: "orphan_output" | "duplicate_output";
 }
 
@@ -34,7 +41,7 @@ export interface GeminiAnalysis {
   unanswered: UnansweredCall[];
   stray: StrayResponse[];
   /** The history, by message id. */
-  messages: Map<string, ReplayedMessage<ViewLine>>;
+  messages: Map<string, ReplayedMessage<CheckPlace>>;
 }
 
 const keyOf = (part: SourcedPart) => part.id ?? `name:${part.name}`;
@@ -63,7 +70,7 @@ function pairTurn(
 
 /** Pairs the calls and responses of a history as its request would carry them. */
 export function pairHistory(
-  messages: Map<string, ReplayedMessage<ViewLine>>,
+  messages: Map<string, ReplayedMessage<CheckPlace>>,
 ): Pick<GeminiAnalysis, "unanswered" | "stray"> {
   const contents = sentContents(messages.values());
   const unanswered: UnansweredCall[] = [];
@@ -91,28 +98,57 @@ export function pairHistory(
   return { unanswered, stray };
 }
 
+/**
+ * Feeds one line to the check's replay: its messages as sketches (no texts), the line's object
+ * kept only while it is the latest checkpoint.
+ */
+class CheckReplay {
+  readonly replay = new GeminiReplay<CheckPlace>();
+  #checkpoint: CheckPlace | undefined;
+
+  feed(value: Json, line: ViewPlace): void {
+    const { k, start, end, terminated, piece } = line;
+    const place: CheckPlace = { k, line: line.line, start, end, terminated, piece };
+    const role = roleOf(value);
+    if (role === "message") return void this.replay.feed(sketchOf(value) as Json, place);
+    const set = role === "checkpoint" ? value.$set as Json : undefined;
+    const held = set?.messages ?? (role === "metadata" ? value.messages : undefined);
+    if (!Array.isArray(held)) return void this.replay.feed(value, place);
+    if (set) {
+      if (this.#checkpoint) this.#checkpoint.value = undefined;
+      this.#checkpoint = place;
+      place.value = value;
+    }
+    const messages = held.map(sketchOf);
+    this.replay.feed(set ? { $set: { ...set, messages } } : { ...value, messages }, place);
+  }
+}
+
 /** Reads the session file at `path` (up to `sizeBytes`) as its repair will leave it, and checks it. */
 export async function analyzeGemini(path: string, sizeBytes: number): Promise<GeminiAnalysis> {
   const bad: BadLine[] = [];
-  const replay = new GeminiReplay<ViewLine>();
+  const check = new CheckReplay();
   if (isLegacyFile(path)) {
     const legacy = await legacyLine(path, sizeBytes);
-    if (legacy) replay.feed(legacy.value, legacy);
-    return { bad, ...pairHistory(replay.messages), messages: replay.messages };
+    if (legacy) check.feed(legacy.value, legacy);
+  } else {
+    for await (const item of readView(path, GEMINI_LINES, sizeBytes)) {
+      if (item.bad) bad.push(item.bad);
+      else check.feed(item.line.value, item.line);
+    }
   }
-  for await (const item of readView(path, GEMINI_LINES, sizeBytes)) {
-    if (item.bad) bad.push(item.bad);
-    else replay.feed(item.line.value, item.line);
-  }
-  return { bad, ...pairHistory(replay.messages), messages: replay.messages };
+  const { messages } = check.replay;
+  return { bad, ...pairHistory(messages), messages };
 }
 
 /** A legacy file's one object, as one line (its repair is Gemini's: it rewrites the file on resume). */
-async function legacyLine(path: string, sizeBytes: number): Promise<ViewLine | undefined> {
+async function legacyLine(
+  path: string,
+  sizeBytes: number,
+): Promise<ViewPlace & { value: Json } | undefined> {
   const legacy = await readLegacyObject(path, sizeBytes);
   if (!("value" in legacy)) return undefined;
-  const { text, value } = legacy;
-  return { k: 0, line: 1, start: 0, end: sizeBytes, terminated: true, piece: null, text, value };
+  return { k: 0, line: 1, start: 0, end: sizeBytes, terminated: true, piece: null, ...legacy };
 }
 
 /** What is wrong with a stray response, in words. */

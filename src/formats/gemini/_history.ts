@@ -108,6 +108,8 @@ export interface SourcedPart {
   messageId: string;
   /** True for a result a `gemini` message's `toolCalls` hold (not a message of its own). */
   fromToolCalls: boolean;
+  /** Its index among the parts of its message's `content` (of its results, from `toolCalls`). */
+  index: number;
 }
 
 /** A content of the request: its role, and its call and response parts. */
@@ -133,31 +135,38 @@ export function sentContents(messages: Iterable<{ id: string; value: Json }>): S
     const type = str(value, "type");
     if (type === "user") {
       if (isIgnoredUser(value)) continue;
-      const parts = partsOf(value.content).flatMap((part): SourcedPart[] => {
+      const parts = partsOf(value.content).flatMap((part, index): SourcedPart[] => {
         const fr = responseOf(part);
-        return fr
-          ? [{ kind: "response", id: fr.id, name: fr.name, messageId: id, fromToolCalls: false }]
-          : [];
+        if (!fr) return [];
+        return [{
+          kind: "response",
+          id: fr.id,
+          name: fr.name,
+          messageId: id,
+          fromToolCalls: false,
+          index,
+        }];
       });
       push(contents, "user", id, parts);
     } else if (type === "gemini") {
       const calls = callsOf(value);
-      const parts = calls.map((call): SourcedPart => ({
+      const parts = calls.map((call, index): SourcedPart => ({
         kind: "call",
         id: call.id,
         name: call.name,
         messageId: id,
         fromToolCalls: false,
+        index,
       }));
       // Gemini sends no model content for a message of no parts, thoughts or calls at all.
       if (!hasModelParts(value)) continue;
       push(contents, "model", id, parts);
-      const results = toolCallsOf(value).flatMap(resultParts).flatMap((part): SourcedPart[] => {
+      const results = toolCallsOf(value).flatMap(resultParts).flatMap((part, index) => {
         const fr = responseOf(part);
-        return fr
-          ? [{ kind: "response", id: fr.id, name: fr.name, messageId: id, fromToolCalls: true }]
-          : [];
-      });
+        if (!fr) return [];
+        const { name } = fr;
+        return [{ kind: "response", id: fr.id, name, messageId: id, fromToolCalls: true, index }];
+      }) as SourcedPart[];
       if (results.length > 0) push(contents, "user", `${id}_response`, results);
     }
   }
@@ -168,4 +177,32 @@ function hasModelParts(message: Json): boolean {
   const content = message.content ? partsOf(message.content) : [];
   return content.length > 0 || (Array.isArray(message.thoughts) && message.thoughts.length > 0) ||
     toolCallsOf(message).length > 0;
+}
+
+/** A call or response part without its arguments or result (its id and name). */
+function sketchPart(part: Json): Json {
+  const fc = obj(part, "functionCall");
+  if (fc) return { functionCall: { id: fc.id, name: fc.name } };
+  const fr = obj(part, "functionResponse");
+  if (fr) return { functionResponse: { id: fr.id, name: fr.name } };
+  if (typeof part.text !== "string") return { other: true };
+  // Enough of a text to tell a prompt from injected context or a command.
+  return { text: part.text.trimStart().slice(0, 32), ...(part.thought ? { thought: true } : {}) };
+}
+
+/**
+ * What the check needs of a message, without its texts, arguments and results: its type and
+ * time, its parts' kinds with call and response ids, its tool calls' ids and results' ids.
+ */
+export function sketchOf(message: unknown): unknown {
+  if (!isObject(message)) return message;
+  const { id, type, timestamp } = message;
+  const content = message.content ? partsOf(message.content).map(sketchPart) : message.content;
+  const toolCalls = toolCallsOf(message).map((call) => ({
+    id: call.id,
+    name: call.name,
+    result: resultParts(call).map(sketchPart),
+  }));
+  const thoughts = Array.isArray(message.thoughts) && message.thoughts.length > 0 ? [{}] : [];
+  return { id, type, timestamp, content, toolCalls, thoughts };
 }

@@ -3,14 +3,17 @@
  * loader replays them (the last copy of a message wins, in the order of first appearance;
  * checkpoints and rewinds), then the history as records, each with the line of the copy it
  * came from. A legacy single-object `.json` file is read as one checkpoint. The history is
- * known only at the end of the file, so its messages are kept until then (as Gemini keeps
- * them).
+ * known only at the end of the file: a first pass replays the lines keeping each message's id
+ * and place alone, a second reads the last copy of each message again from its line (in file
+ * order, a block at a time) and hands its records on at once, so memory holds no text.
  *
  * @module
  */
 import { basename } from "node:path";
-import { readLineChunks } from "../../io/mod.ts";
+import { LineRanges, readLineChunks } from "../../io/mod.ts";
 import {
+  countKind,
+  isObject,
   isoTime,
   type Json,
   lineProblem,
@@ -21,7 +24,13 @@ import {
   TimeSpan,
 } from "../_line.ts";
 import type { ForeignEntry, ForeignFacts, LineSpan } from "../_types.ts";
-import { GeminiReplay } from "./_replay.ts";
+import {
+  type Copy,
+  type DroppedCopy,
+  GeminiReplay,
+  type ReplayedMessage,
+  roleOf,
+} from "./_replay.ts";
 import { GeminiTurns } from "./_turns.ts";
 import type { GeminiFacts } from "./_facts.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
@@ -35,15 +44,79 @@ interface Read {
   checkpoints: number;
   first: LineSpan | undefined;
   times: TimeSpan;
+  /** The first model a message names, in file order. */
+  model: string | undefined;
 }
 
-function feed(read: Read, path: string, value: Json, span: LineSpan): void {
-  const role = read.replay.feed(value, span);
+/** A message's id alone: the first pass keeps no message text (the second reads it again). */
+function idOnly(message: unknown): unknown {
+  return isObject(message) && typeof message.id === "string" ? { id: message.id } : null;
+}
+
+/** A message's time and model, seen in the first pass. */
+function see(read: Read, value: Json): void {
   read.times.see(value.timestamp);
+  read.model ??= str(value, "model");
+}
+
+/**
+ * The first pass: a line's part in the replay, its messages as ids alone; their times and
+ * models seen on the way.
+ */
+function feed(read: Read, path: string, value: Json, span: LineSpan): void {
+  const role = roleOf(value);
+  see(read, value);
+  let light: Json = role === "message" ? { id: value.id } : value;
+  const set = role === "checkpoint" ? value.$set as Json : undefined;
+  const held = set?.messages ?? (role === "metadata" ? value.messages : undefined);
+  if (Array.isArray(held)) {
+    for (const message of held) if (isObject(message)) see(read, message);
+    light = set
+      ? { $set: { ...set, messages: held.map(idOnly) } }
+      : { ...value, messages: held.map(idOnly) };
+  }
+  read.replay.feed(light, span);
   if (role === "checkpoint") read.checkpoints++;
   if (role === "unknown") {
     const problem = lineProblem(path, span, "unknown_type", "not a Gemini CLI session record");
     read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
+  }
+}
+
+/**
+ * The second pass: a message's last copy read again from its line (a checkpoint line parsed
+ * once for all the messages it holds), or undefined when the line no longer parses.
+ */
+class Copies implements Disposable {
+  readonly #ranges: LineRanges;
+  #cached: { line: number; value: Json } | undefined;
+
+  constructor(path: string) {
+    this.#ranges = LineRanges.open(path);
+  }
+
+  message(copy: Copy<LineSpan>): Json | undefined {
+    const line = this.#parsed(copy.place);
+    if (line === undefined || copy.inSet === null) return line;
+    const set = isObject(line.$set) ? line.$set : line;
+    const held = Array.isArray(set.messages) ? set.messages[copy.inSet] : undefined;
+    return isObject(held) ? held : undefined;
+  }
+
+  #parsed(span: LineSpan): Json | undefined {
+    if (this.#cached?.line === span.line) return this.#cached.value;
+    try {
+      const value: unknown = JSON.parse(this.#ranges.line(span).text);
+      if (!isObject(value)) return undefined;
+      this.#cached = { line: span.line, value };
+      return value;
+    } catch {
+      return undefined;
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.#ranges[Symbol.dispose]();
   }
 }
 
@@ -74,11 +147,65 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
   read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
 }
 
+/** One step of the second pass: a message of the history, a dropped copy, a bad line. */
+type Step =
+  | { seq: number; message: ReplayedMessage<LineSpan> }
+  | { seq: number; dropped: DroppedCopy<LineSpan> }
+  | { seq: number; problem: ForeignEntry };
+
+/**
+ * Everything in the order it came: the history by first appearance, the rest by line (a
+ * message's dropped copies before the message itself: they came first).
+ */
+function steps(read: Read): Step[] {
+  return [
+    ...read.replay.dropped.map((dropped) => ({ seq: dropped.seq, dropped })),
+    ...[...read.replay.messages.values()].map((message) => ({ seq: message.seq, message })),
+    ...read.problems.map(({ seq, entry }) => ({ seq, problem: entry })),
+  ].sort((a, b) => a.seq - b.seq);
+}
+
 const DROPPED: Record<string, string> = {
   superseded: "superseded copy",
   checkpoint: "replaced by a checkpoint",
   rewound: "rewound",
 };
+
+/** What the second pass handed on: the ignored things by kind, and the history's items. */
+interface Out {
+  ignored: Record<string, number>;
+  items: number;
+}
+
+/** The second pass: each step's records, handed on as soon as they are made. */
+function* secondPass(
+  read: Read,
+  path: string,
+  turns: GeminiTurns,
+  out: Out,
+): Generator<ForeignEntry> {
+  const drain = () => {
+    const entries = turns.out.splice(0);
+    for (const entry of entries) {
+      if (entry.ignored !== undefined) countKind(out.ignored, entry.ignored);
+      if (entry.record?.type === "response_item") out.items++;
+    }
+    return entries;
+  };
+  using copies = new Copies(path);
+  for (const step of steps(read)) {
+    if ("message" in step) {
+      const value = copies.message(step.message.last);
+      if (value) turns.message(value, step.message.last.place);
+      else turns.ignore(step.message.last.place, "changed while read");
+    } else if ("dropped" in step) {
+      turns.ignore(step.dropped.copy.place, DROPPED[step.dropped.why]!);
+    } else turns.problem(step.problem);
+    yield* drain();
+  }
+  turns.end();
+  yield* drain();
+}
 
 /**
  * Reads a Gemini CLI session file into entries; the generator's return value is the file's
@@ -96,37 +223,24 @@ export async function* readGeminiSession(
     checkpoints: 0,
     first: undefined,
     times: new TimeSpan(),
+    model: undefined,
   };
   if (isLegacyFile(path)) await readLegacy(read, path, sizeBytes);
   else await readJsonl(read, path, sizeBytes);
   const { replay } = read;
   const meta = replay.metadata;
-  const messages = [...replay.messages.values()];
-  for (const message of messages) read.times.see(message.value.timestamp);
   const sessionId = str(meta, "sessionId") ?? null;
   const cwd = await projectRootOf(path);
   const created = isoTime(meta.startTime) ?? read.times.first;
-  const firstModel = messages.map((m) => str(m.value, "model")).find((m) => m !== undefined);
   const turns = new GeminiTurns({
     id: sessionId ?? basename(path).replace(/\.jsonl?$/, ""),
     createdAt: created ?? "1970-01-01T00:00:00.000Z",
     cwd: cwd ?? "",
-    model: firstModel ?? "unknown",
+    model: read.model ?? "unknown",
     span: read.first ?? { line: 1, start: 0, end: 0 },
   });
-  // Everything in the order it came: the history by first appearance, the rest by line.
-  // (A message's dropped copies before the message itself: they came first.)
-  const order = [
-    ...replay.dropped.map((d) => ({
-      seq: d.seq,
-      go: () => turns.ignore(d.copy.place, DROPPED[d.why]!),
-    })),
-    ...messages.map((m) => ({ seq: m.seq, go: () => turns.message(m.value, m.last.place) })),
-    ...read.problems.map((p) => ({ seq: p.seq, go: () => turns.problem(p.entry) })),
-  ].sort((a, b) => a.seq - b.seq);
-  if (read.lines > 0) { for (const step of order) step.go(); }
-  if (read.lines > 0) turns.end();
-  yield* turns.out;
+  const out: Out = { ignored: {}, items: 0 };
+  if (read.lines > 0) yield* secondPass(read, path, turns, out);
   const subagents = options.subagents === false || sessionId === null
     ? []
     : await subagentsOf(path, sessionId);
@@ -135,11 +249,7 @@ export async function* readGeminiSession(
     path,
     sizeBytes,
     lines: read.lines,
-    state: read.lines === 0
-      ? "empty"
-      : turns.out.some((entry) => entry.record?.type === "response_item")
-      ? "records"
-      : "metadata-only",
+    state: read.lines === 0 ? "empty" : out.items > 0 ? "records" : "metadata-only",
     sessionId,
     sessionIds: sessionId === null ? [] : [sessionId],
     title: str(meta, "summary") ?? null,
@@ -156,7 +266,7 @@ export async function* readGeminiSession(
     turns: turns.turns,
     forks: [],
     subagents,
-    ignored: countIgnored(turns.out),
+    ignored: out.ignored,
     problems: read.problems.length,
     formatFacts: geminiFacts(path, read),
   };
@@ -172,12 +282,4 @@ function geminiFacts(path: string, read: Read): GeminiFacts {
     parentSessionId: parentOf(path),
     legacy: isLegacyFile(path),
   };
-}
-
-function countIgnored(entries: ForeignEntry[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const entry of entries) {
-    if (entry.ignored !== undefined) counts[entry.ignored] = (counts[entry.ignored] ?? 0) + 1;
-  }
-  return counts;
 }

@@ -8,6 +8,8 @@
  *
  * @module
  */
+import { readRange } from "../../io/mod.ts";
+import { isObject, type Json } from "../_line.ts";
 import { movedBadLine } from "../_moved.ts";
 import {
   type ForeignInsertedLine,
@@ -16,13 +18,18 @@ import {
   type ForeignRewrittenLine,
   INTERRUPTED_RESULT,
 } from "../_repair_types.ts";
-import type { ViewLine } from "../_view.ts";
-import { analyzeGemini, geminiFindings, type StrayResponse, strayWords } from "./_check.ts";
-import { partsOf, responseOf } from "./_history.ts";
+import {
+  analyzeGemini,
+  type CheckPlace,
+  geminiFindings,
+  type StrayResponse,
+  strayWords,
+} from "./_check.ts";
+import { partsOf, responseOf, resultParts, toolCallsOf } from "./_history.ts";
 import { isLegacyFile } from "./_legacy.ts";
 import type { ReplayedMessage } from "./_replay.ts";
 
-type Message = ReplayedMessage<ViewLine>;
+type Message = ReplayedMessage<CheckPlace>;
 
 /** What the plan is built of, line by line. */
 interface Plan {
@@ -30,12 +37,28 @@ interface Plan {
   moved: ForeignMovedLine[];
   /** Pieces of bad lines taken out, by line. */
   pieces: Map<number, Set<number>>;
-  /** Messages taken out of checkpoint lines, by line. */
-  fromSets: Map<number, { line: ViewLine; drop: Set<number>; why: string }>;
+  /** Messages (and parts of messages, by message) taken out of checkpoint lines, by line. */
+  fromSets: Map<number, SetEdit>;
+  /** Message lines rewritten without some of their parts. */
+  trimmed: { place: CheckPlace; drop: Drop; why: string }[];
   leftAsIs: string[];
 }
 
-const bytesOf = (line: ViewLine) => line.end - line.start - (line.terminated ? 1 : 0);
+/** What a checkpoint line loses: whole messages, and parts of others. */
+interface SetEdit {
+  line: CheckPlace;
+  drop: Set<number>;
+  parts: Map<number, Drop>;
+  why: string;
+}
+
+/** Parts a message loses: of its `content`, or of the results its `toolCalls` hold. */
+interface Drop {
+  from: "content" | "toolCalls";
+  parts: Set<number>;
+}
+
+const bytesOf = (line: CheckPlace) => line.end - line.start - (line.terminated ? 1 : 0);
 
 /** Whether every part of a message is one of the stray responses (so it can go whole). */
 function onlyStray(message: Message, strays: StrayResponse[]): boolean {
@@ -44,18 +67,24 @@ function onlyStray(message: Message, strays: StrayResponse[]): boolean {
     parts.every((part) => responseOf(part) !== undefined);
 }
 
+function setEdit(plan: Plan, place: CheckPlace, why: string): SetEdit {
+  const entry = plan.fromSets.get(place.line) ??
+    { line: place, drop: new Set(), parts: new Map(), why };
+  plan.fromSets.set(place.line, entry);
+  return entry;
+}
+
 /** Takes a message out of the file: every copy of it since it came into the history. */
 function takeOut(plan: Plan, message: Message, strays: StrayResponse[]): void {
   const why = strayWords(strays[0]!);
   for (const { place, inSet } of message.copies) {
     if (inSet !== null) {
-      if (place.piece !== null) {
+      // (A live copy in a checkpoint is in the latest one, whose object the check keeps.)
+      if (place.piece !== null || place.value === undefined) {
         plan.leftAsIs.push(`line ${place.line}: ${why}, in a checkpoint glued to another line`);
         continue;
       }
-      const entry = plan.fromSets.get(place.line) ?? { line: place, drop: new Set(), why };
-      plan.fromSets.set(place.line, entry);
-      entry.drop.add(inSet);
+      setEdit(plan, place, why).drop.add(inSet);
     } else if (place.piece !== null) {
       const set = plan.pieces.get(place.line) ?? new Set();
       plan.pieces.set(place.line, set.add(place.piece));
@@ -73,13 +102,71 @@ function takeOut(plan: Plan, message: Message, strays: StrayResponse[]): void {
   }
 }
 
+/**
+ * Takes the stray parts out of a message that holds more (a real result, a text), or out of
+ * the results a model message's `toolCalls` hold: its last copy rewritten without them (the
+ * earlier copies it supersedes stay as they are).
+ */
+function trimParts(plan: Plan, message: Message, strays: StrayResponse[]): void {
+  const why = strayWords(strays[0]!);
+  const { place, inSet } = message.last;
+  const from = strays[0]!.part.fromToolCalls ? "toolCalls" : "content";
+  const drop: Drop = { from, parts: new Set(strays.map((stray) => stray.part.index)) };
+  if (place.piece !== null || (inSet !== null && place.value === undefined)) {
+    plan.leftAsIs.push(`line ${place.line}: ${why}, on a line glued to another`);
+  } else if (inSet !== null) setEdit(plan, place, why).parts.set(inSet, drop);
+  else plan.trimmed.push({ place, drop, why });
+}
+
+/** A message line rewritten without the parts taken out of it. */
+async function trimmedLine(
+  path: string,
+  { place, drop, why }: Plan["trimmed"][number],
+): Promise<ForeignRewrittenLine> {
+  using file = await Deno.open(path, { read: true });
+  const bytes = await readRange(file, { start: place.start, end: place.start + bytesOf(place) });
+  const value = JSON.parse(new TextDecoder().decode(bytes)) as Json;
+  return {
+    line: place.line,
+    kind: "orphan_output",
+    start: place.start,
+    end: place.end,
+    bytes: bytesOf(place),
+    message: `${path}:${place.line}: ${why}: taken out of the message`,
+    text: JSON.stringify(withoutParts(value, drop)),
+  };
+}
+
+/** A message without the parts at `drop` (of its content, or of its tool calls' results). */
+function withoutParts(message: Json, drop: Drop): Json {
+  const keep = (content: unknown, first: number) =>
+    Array.isArray(content) ? content.filter((_, at) => !drop.parts.has(first + at)) : content;
+  if (drop.from === "content") return { ...message, content: keep(message.content, 0) };
+  let first = 0;
+  const toolCalls = toolCallsOf(message).map((call) => {
+    const count = resultParts(call).length;
+    const at = first;
+    first += count;
+    if (count === 0 || ![...drop.parts].some((p) => p >= at && p < at + count)) return call;
+    if (!Array.isArray(call.result)) {
+      const { result: _, ...rest } = call;
+      return rest;
+    }
+    return { ...call, result: keep(call.result, at) };
+  });
+  return { ...message, toolCalls };
+}
+
 /** A checkpoint line without the messages taken out of it. */
 function rewrittenSet(
   path: string,
-  { line, drop, why }: { line: ViewLine; drop: Set<number>; why: string },
+  { line, drop, parts, why }: SetEdit,
 ): ForeignRewrittenLine {
-  const set = line.value.$set as Record<string, unknown>;
-  const messages = (set.messages as unknown[]).filter((_, at) => !drop.has(at));
+  const set = line.value?.$set as Record<string, unknown>;
+  const messages = (set.messages as unknown[]).map((message, at) => {
+    const gone = parts.get(at);
+    return gone === undefined || !isObject(message) ? message : withoutParts(message, gone);
+  }).filter((_, at) => !drop.has(at));
   return {
     line: line.line,
     kind: "orphan_output",
@@ -98,7 +185,7 @@ function insertedResponse(
   call: { id: string | null; name: string },
 ): ForeignInsertedLine | undefined {
   const { place, inSet } = message.last;
-  const set = (place.value.$set as { messages?: unknown[] } | undefined)?.messages;
+  const set = (place.value?.$set as { messages?: unknown[] } | undefined)?.messages;
   if (inSet !== null && set !== undefined && inSet !== set.length - 1) {
     plan.leftAsIs.push(
       `line ${place.line}: function call ${call.id} has no response, inside a checkpoint ` +
@@ -148,6 +235,7 @@ export async function planGeminiRepair(path: string, sizeBytes: number): Promise
     moved: analysis.bad.map(movedBadLine),
     pieces: new Map(),
     fromSets: new Map(),
+    trimmed: [],
     leftAsIs: [],
   };
   if (isLegacyFile(path)) {
@@ -165,12 +253,13 @@ export async function planGeminiRepair(path: string, sizeBytes: number): Promise
   }
   const byMessage = Map.groupBy(analysis.stray, (stray) => stray.message);
   for (const [message, strays] of byMessage) {
-    if (strays.some((stray) => stray.part.fromToolCalls) || !onlyStray(message, strays)) {
-      plan.leftAsIs.push(
-        `line ${message.last.place.line}: ${strayWords(strays[0]!)}, in a message that ` +
-          "holds more than that",
-      );
-    } else takeOut(plan, message, strays);
+    const fromCalls = strays.filter((stray) => stray.part.fromToolCalls);
+    if (fromCalls.length > 0) trimParts(plan, message, fromCalls);
+    const own = strays.filter((stray) => !stray.part.fromToolCalls);
+    if (own.length === 0) continue;
+    if (fromCalls.length === 0 && onlyStray(message, own)) takeOut(plan, message, own);
+    else if (fromCalls.length === 0) trimParts(plan, message, own);
+    else plan.leftAsIs.push(`line ${message.last.place.line}: ${strayWords(own[0]!)}`);
   }
   const inserted = analysis.unanswered.flatMap(({ part, message }) =>
     insertedResponse(plan, message, part) ?? []
@@ -183,8 +272,10 @@ export async function planGeminiRepair(path: string, sizeBytes: number): Promise
   return {
     format: "gemini",
     moved: plan.moved.sort((a, b) => a.line - b.line),
-    rewritten: [...plan.fromSets.values()].map((entry) => rewrittenSet(path, entry))
-      .sort((a, b) => a.line - b.line),
+    rewritten: [
+      ...[...plan.fromSets.values()].map((entry) => rewrittenSet(path, entry)),
+      ...await Promise.all(plan.trimmed.map((trim) => trimmedLine(path, trim))),
+    ].sort((a, b) => a.line - b.line),
     inserted: inserted.sort((a, b) => a.afterLine - b.afterLine),
     leftAsIs: plan.leftAsIs,
     findings,
