@@ -171,6 +171,42 @@ const DROPPED: Record<string, string> = {
   rewound: "rewound",
 };
 
+/** What the second pass handed on: the ignored things by kind, and the history's items. */
+interface Out {
+  ignored: Record<string, number>;
+  items: number;
+}
+
+/** The second pass: each step's records, handed on as soon as they are made. */
+function* secondPass(
+  read: Read,
+  path: string,
+  turns: GeminiTurns,
+  out: Out,
+): Generator<ForeignEntry> {
+  const drain = () => {
+    const entries = turns.out.splice(0);
+    for (const entry of entries) {
+      if (entry.ignored !== undefined) countKind(out.ignored, entry.ignored);
+      if (entry.record?.type === "response_item") out.items++;
+    }
+    return entries;
+  };
+  using copies = new Copies(path);
+  for (const step of steps(read)) {
+    if ("message" in step) {
+      const value = copies.message(step.message.last);
+      if (value) turns.message(value, step.message.last.place);
+      else turns.ignore(step.message.last.place, "changed while read");
+    } else if ("dropped" in step) {
+      turns.ignore(step.dropped.copy.place, DROPPED[step.dropped.why]!);
+    } else turns.problem(step.problem);
+    yield* drain();
+  }
+  turns.end();
+  yield* drain();
+}
+
 /**
  * Reads a Gemini CLI session file into entries; the generator's return value is the file's
  * facts.
@@ -203,30 +239,8 @@ export async function* readGeminiSession(
     model: read.model ?? "unknown",
     span: read.first ?? { line: 1, start: 0, end: 0 },
   });
-  const out = { ignored: {} as Record<string, number>, items: 0 };
-  const drain = () => {
-    const entries = turns.out.splice(0);
-    for (const entry of entries) {
-      if (entry.ignored !== undefined) countKind(out.ignored, entry.ignored);
-      if (entry.record?.type === "response_item") out.items++;
-    }
-    return entries;
-  };
-  if (read.lines > 0) {
-    using copies = new Copies(path);
-    for (const step of steps(read)) {
-      if ("message" in step) {
-        const value = copies.message(step.message.last);
-        if (value) turns.message(value, step.message.last.place);
-        else turns.ignore(step.message.last.place, "changed while read");
-      } else if ("dropped" in step) {
-        turns.ignore(step.dropped.copy.place, DROPPED[step.dropped.why]!);
-      } else turns.problem(step.problem);
-      yield* drain();
-    }
-    turns.end();
-    yield* drain();
-  }
+  const out: Out = { ignored: {}, items: 0 };
+  if (read.lines > 0) yield* secondPass(read, path, turns, out);
   const subagents = options.subagents === false || sessionId === null
     ? []
     : await subagentsOf(path, sessionId);
