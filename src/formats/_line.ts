@@ -5,7 +5,13 @@
  *
  * @module
  */
-import type { RecordType, SessionRecord } from "../record/mod.ts";
+import {
+  makeRecord,
+  type RecordType,
+  type RunOutcome,
+  type SessionRecord,
+  type Usage,
+} from "../record/mod.ts";
 import type { Line } from "../io/mod.ts";
 import type { LineProblem, ProblemKind } from "../record/mod.ts";
 import type { ForeignEntry, LineSpan } from "./_types.ts";
@@ -109,6 +115,41 @@ export const recordEntry = (span: LineSpan, record: SessionRecord): ForeignEntry
   end: span.end,
   record,
 });
+
+/**
+ * A record's time from a file's ISO time; the epoch when the file names none (a view shows it
+ * as `no time`: see `formatTime`).
+ */
+export const recordTime = (time: string): Date => new Date(Date.parse(time) || 0);
+
+/** How a turn read from another tool's file ended. */
+export interface TurnEnd {
+  /** The turn's run id (the tool's turn id). */
+  runId: string;
+  /** How it ended. */
+  outcome: RunOutcome;
+  /** Why it failed, for a person. */
+  error?: string | undefined;
+  /** Model responses in the turn. */
+  rounds: number;
+  /** Tokens of those responses. */
+  usage: Usage;
+}
+
+/** The `run_finished` entry that closes a turn at `span`: its usage only when it had rounds. */
+export function runFinishedEntry(span: LineSpan, end: TurnEnd, time: string): ForeignEntry {
+  const { runId, outcome, error, rounds, usage } = end;
+  return recordEntry(
+    span,
+    makeRecord("run_finished", {
+      runId,
+      outcome,
+      ...(error === undefined ? {} : { error }),
+      rounds,
+      ...(rounds > 0 ? { usage: { ...usage } } : {}),
+    }, recordTime(time)),
+  );
+}
 
 /** An entry naming something turnlog's model cannot hold. */
 export const ignoredEntry = (span: LineSpan, kind: string): ForeignEntry => ({

@@ -8,7 +8,7 @@
  */
 import { makeRecord, type Usage } from "../../record/mod.ts";
 import type { ApprovalMode, RunOutcome } from "../../record/mod.ts";
-import { recordEntry } from "../_line.ts";
+import { recordEntry, recordTime, runFinishedEntry } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 
 interface OpenTurn {
@@ -31,8 +31,6 @@ export interface TurnStart {
   approval: ApprovalMode;
   time: string;
 }
-
-const at = (time: string) => new Date(Date.parse(time) || 0);
 
 /** Turn bookkeeping for the second pass. */
 export class ClaudeTurns {
@@ -59,7 +57,7 @@ export class ClaudeTurns {
         wireApi: "chat",
         policy: { approval: start.approval },
         resumed: false,
-      }, at(start.time)),
+      }, recordTime(start.time)),
     ));
     this.#turn = {
       id: start.runId,
@@ -100,16 +98,8 @@ export class ClaudeTurns {
     const turn = this.#turn;
     if (!turn || turn.finished) return;
     turn.finished = true;
-    this.out.push(recordEntry(
-      span,
-      makeRecord("run_finished", {
-        runId: turn.id,
-        outcome,
-        ...(error === undefined ? {} : { error }),
-        rounds: turn.rounds,
-        ...(turn.rounds > 0 ? { usage: { ...turn.usage } } : {}),
-      }, at(time)),
-    ));
+    const { rounds, usage } = turn;
+    this.out.push(runFinishedEntry(span, { runId: turn.id, outcome, error, rounds, usage }, time));
   }
 
   /**

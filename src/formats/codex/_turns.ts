@@ -7,7 +7,7 @@
  */
 import { FORMAT_VERSION, makeRecord } from "../../record/mod.ts";
 import type { ApprovalMode } from "../../record/mod.ts";
-import { recordEntry } from "../_line.ts";
+import { recordEntry, recordTime, runFinishedEntry } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 
 /** What the synthesized `session_meta` holds. */
@@ -35,8 +35,6 @@ interface Starting {
   turnId: string | undefined;
   span: LineSpan;
 }
-
-const at = (time: string) => new Date(Date.parse(time) || 0);
 
 /**
  * Orders a rollout's entries into turns. A turn is open once its `turn_context` record is
@@ -135,7 +133,7 @@ export class CodexTurns {
         wireApi: "responses",
         policy: { approval: this.approval },
         resumed: false,
-      }, at(this.clock)),
+      }, recordTime(this.clock)),
     ));
     this.out.push(...rest);
     this.#buffer = [];
@@ -156,16 +154,8 @@ export class CodexTurns {
     }
     this.#flush();
     const { rounds, ...usage } = this.#usage;
-    this.out.push(recordEntry(
-      span,
-      makeRecord("run_finished", {
-        runId: this.#turn!.id,
-        outcome,
-        ...(error === undefined ? {} : { error }),
-        rounds,
-        ...(rounds > 0 ? { usage } : {}),
-      }, at(this.clock)),
-    ));
+    const end = { runId: this.#turn!.id, outcome, error, rounds, usage };
+    this.out.push(runFinishedEntry(span, end, this.clock));
     this.#turn = undefined;
     this.#usage = { rounds: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   }
@@ -199,7 +189,7 @@ export class CodexTurns {
       model: this.model,
       wireApi: "responses",
       policy: { approval: this.approval },
-    }, at(meta?.createdAt ?? this.clock));
+    }, recordTime(meta?.createdAt ?? this.clock));
     this.out.push(recordEntry(meta?.span ?? fallback, record));
   }
 }

@@ -9,7 +9,17 @@
  * @module
  */
 import { FORMAT_VERSION, makeRecord, type RunOutcome, type Usage } from "../../record/mod.ts";
-import { ignoredEntry, isoTime, type Json, num, obj, recordEntry, str } from "../_line.ts";
+import {
+  ignoredEntry,
+  isoTime,
+  type Json,
+  num,
+  obj,
+  recordEntry,
+  recordTime,
+  runFinishedEntry,
+  str,
+} from "../_line.ts";
 import { type ForeignEntry, type LineSpan, noTokens, type TokenTotals } from "../_types.ts";
 import {
   callsOf,
@@ -41,8 +51,6 @@ interface Turn {
 }
 
 type Response = NonNullable<ReturnType<typeof responseOf>>;
-
-const at = (time: string) => new Date(Date.parse(time) || 0);
 
 /** The text a function response gives the model, and whether it reports a failure. */
 export function responseText(response: Json): { output: string; isError: boolean } {
@@ -110,7 +118,7 @@ export class GeminiTurns {
   }
 
   #item(span: LineSpan, item: Parameters<typeof makeRecord<"response_item">>[1], time: string) {
-    this.out.push(recordEntry(span, makeRecord("response_item", item, at(time))));
+    this.out.push(recordEntry(span, makeRecord("response_item", item, recordTime(time))));
   }
 
   #user(value: Json, span: LineSpan, time: string): void {
@@ -212,7 +220,7 @@ export class GeminiTurns {
         wireApi: "chat",
         policy: { approval: "ask-changes" },
         resumed: false,
-      }, at(time)),
+      }, recordTime(time)),
     ));
     this.#turn = {
       id,
@@ -231,16 +239,8 @@ export class GeminiTurns {
     const { span, answered, time, error } = turn.last;
     if (!answered && error === undefined) return;
     const outcome: RunOutcome = error === undefined ? "succeeded" : "failed";
-    this.out.push(recordEntry(
-      span,
-      makeRecord("run_finished", {
-        runId: turn.id,
-        outcome,
-        ...(error === undefined ? {} : { error }),
-        rounds: turn.rounds,
-        ...(turn.rounds > 0 ? { usage: { ...turn.usage } } : {}),
-      }, at(time)),
-    ));
+    const { rounds, usage } = turn;
+    this.out.push(runFinishedEntry(span, { runId: turn.id, outcome, error, rounds, usage }, time));
   }
 
   #emitMeta(): void {
@@ -258,7 +258,7 @@ export class GeminiTurns {
         model: this.model,
         wireApi: "chat",
         policy: { approval: "ask-changes" },
-      }, at(createdAt)),
+      }, recordTime(createdAt)),
     ));
   }
 }
