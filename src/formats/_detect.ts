@@ -10,7 +10,7 @@ import { judgeTurnlogLine, namesTurnlogFile } from "./_turnlog.ts";
 import { type SessionState, TURNLOG_FORMAT } from "./_types.ts";
 import type { FormatAdapter } from "./_adapter.ts";
 import { adapterOf, ADAPTERS, fileNounOf, type KnownFormat, toolsInWords } from "./registry.ts";
-import { jsonObjectsIn } from "../io/mod.ts";
+import { jsonObjectsIn, readFull } from "../io/mod.ts";
 
 /** The format a file is in, and how it showed. */
 export interface DetectedFormat {
@@ -70,12 +70,7 @@ function byName(path: string): DetectedFormat | undefined {
 async function readHead(path: string, max: number): Promise<{ text: string; whole: boolean }> {
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(max);
-  let filled = 0;
-  while (filled < max) {
-    const read = await file.read(buffer.subarray(filled));
-    if (read === null) break;
-    filled += read;
-  }
+  const filled = await readFull(file, buffer);
   const whole = filled < max || (await file.read(new Uint8Array(1))) === null;
   return { text: new TextDecoder().decode(buffer.subarray(0, filled)), whole };
 }

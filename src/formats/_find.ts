@@ -116,3 +116,9 @@ export async function firstDatedFile(root: string): Promise<string | undefined> 
   }
   return undefined;
 }
+
+/** The session with its file's size and modification time, from one `stat`. */
+export async function withStat(session: FoundSession): Promise<FoundSession> {
+  const info = await Deno.stat(session.path);
+  return { ...session, sizeBytes: info.size, modified: info.mtime?.toISOString() ?? null };
+}

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readLines } from "../io/mod.ts";
+import { readFull, readLines } from "../io/mod.ts";
 import { isObject, type Json } from "./_line.ts";
 
 /** How far into a file a listing reads for its preview. */
@@ -86,12 +86,7 @@ export async function lastFieldOf(
     if (length === 0) return undefined;
     await file.seek(size - length, Deno.SeekMode.Start);
     const buffer = new Uint8Array(length);
-    let read = 0;
-    while (read < length) {
-      const n = await file.read(buffer.subarray(read));
-      if (n === null) break;
-      read += n;
-    }
+    const read = await readFull(file, buffer);
     let text = decoder.decode(buffer.subarray(0, read));
     // The window's first line is cut unless it starts the file.
     if (length < size) text = text.slice(text.indexOf("\n") + 1);

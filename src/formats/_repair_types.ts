@@ -26,6 +26,13 @@ export interface ValidationFinding {
   message: string;
 }
 
+/** A validator's findings on the lines that are not the format's, in their order. */
+export function badLineFindings(
+  bad: readonly { line: number; message: string }[],
+): ValidationFinding[] {
+  return bad.map(({ line, message }) => ({ kind: "bad_line", line, callId: null, message }));
+}
+
 /** The verdict of a format's validator on a file. */
 export interface SessionValidation {
   /** The file's format. */

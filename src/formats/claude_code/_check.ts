@@ -9,7 +9,7 @@
  */
 import type { Line } from "../../io/mod.ts";
 import { isObject, type Json, obj, str } from "../_line.ts";
-import type { ValidationFinding } from "../_repair_types.ts";
+import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewLine, type ViewPlace } from "../_view.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
 import { type Branch, findBranch } from "./_branch.ts";
@@ -314,12 +314,7 @@ function cutOff({ index, branch }: ClaudeAnalysis): boolean {
 /** The validator's findings on an analysis, by line. */
 export function claudeFindings(path: string, analysis: ClaudeAnalysis): ValidationFinding[] {
   const { infos, bad, branch, unanswered, unexpected } = analysis;
-  const findings: ValidationFinding[] = bad.map((line) => ({
-    kind: "bad_line",
-    line: line.line,
-    callId: null,
-    message: line.message,
-  }));
+  const findings = badLineFindings(bad);
   for (const { missing, next } of unanswered) {
     for (const use of missing) {
       const line = infos[use.k]!.line;

@@ -14,6 +14,7 @@ import {
   type ListedForeignSession,
   type ListOptions,
   unpreviewed,
+  withStat,
 } from "../_find.ts";
 import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
 import { isObject, obj, str } from "../_line.ts";
@@ -49,11 +50,6 @@ async function transcriptsOf(root: string, project: string): Promise<FoundSessio
 
 async function projects(root: string): Promise<string[]> {
   return (await dirEntries(root)).filter((e) => e.isDirectory).map((e) => e.name).sort();
-}
-
-async function withStat(session: FoundSession): Promise<FoundSession> {
-  const info = await Deno.stat(session.path);
-  return { ...session, sizeBytes: info.size, modified: info.mtime?.toISOString() ?? null };
 }
 
 /**

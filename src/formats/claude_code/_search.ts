@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { readFull } from "../../io/mod.ts";
 import { previewClaudeSession } from "./_find.ts";
 import { dirEntries } from "../_head.ts";
 import { isObject, type Json, obj, str } from "../_line.ts";
@@ -81,8 +82,8 @@ async function entries(dir: string): Promise<Deno.DirEntry[]> {
 async function headSessionId(path: string): Promise<string | undefined> {
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(16 * 1024);
-  const read = await file.read(buffer);
-  if (read === null) return undefined;
+  const read = await readFull(file, buffer);
+  if (read === 0) return undefined;
   const first = new TextDecoder().decode(buffer.subarray(0, read)).split("\n", 1)[0] ?? "";
   return /"sessionId"\s*:\s*"([^"]+)"/.exec(first)?.[1];
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { type Json, obj, str } from "../_line.ts";
-import type { ValidationFinding } from "../_repair_types.ts";
+import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 import { CODEX_LINES } from "./_lines.ts";
 
@@ -148,12 +148,7 @@ export function strayWords(stray: CodexStrayOutput): string {
 
 /** The validator's findings on an analysis, by line. */
 export function codexFindings(path: string, analysis: CodexAnalysis): ValidationFinding[] {
-  const findings: ValidationFinding[] = analysis.bad.map((line) => ({
-    kind: "bad_line",
-    line: line.line,
-    callId: null,
-    message: line.message,
-  }));
+  const findings = badLineFindings(analysis.bad);
   for (const { call, before } of analysis.unanswered) {
     const after = before === null
       ? "the rollout ends without it"

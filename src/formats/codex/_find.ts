@@ -13,6 +13,7 @@ import {
   type ListedForeignSession,
   type ListOptions,
   unpreviewed,
+  withStat,
 } from "../_find.ts";
 import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
 import { isInjectedContext } from "./_items.ts";
@@ -112,11 +113,6 @@ export async function findCodexSession(root: string, idOrPrefix: string): Promis
     );
   }
   return await withStat(matches[0]!);
-}
-
-async function withStat(session: FoundSession): Promise<FoundSession> {
-  const info = await Deno.stat(session.path);
-  return { ...session, sizeBytes: info.size, modified: info.mtime?.toISOString() ?? null };
 }
 
 /**

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ValidationFinding } from "../_repair_types.ts";
+import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import type { Json } from "../_line.ts";
 import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 import { type SentContent, sentContents, sketchOf, type SourcedPart } from "./_history.ts";
@@ -161,12 +161,7 @@ export function strayWords(stray: StrayResponse): string {
 
 /** The validator's findings on an analysis, by line. */
 export function geminiFindings(path: string, analysis: GeminiAnalysis): ValidationFinding[] {
-  const findings: ValidationFinding[] = analysis.bad.map((line) => ({
-    kind: "bad_line",
-    line: line.line,
-    callId: null,
-    message: line.message,
-  }));
+  const findings = badLineFindings(analysis.bad);
   for (const { part, message } of analysis.unanswered) {
     const line = message.last.place.line;
     findings.push({

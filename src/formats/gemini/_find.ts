@@ -17,6 +17,7 @@ import {
   type ListedForeignSession,
   type ListOptions,
   unpreviewed,
+  withStat,
 } from "../_find.ts";
 import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
 import { str } from "../_line.ts";
@@ -83,11 +84,6 @@ export async function headSessionId(path: string): Promise<string | undefined> {
   if (read === null) return undefined;
   const text = new TextDecoder().decode(buffer.subarray(0, read));
   return /"sessionId"\s*:\s*"([^"\\]+)"/.exec(text)?.[1];
-}
-
-async function withStat(session: FoundSession): Promise<FoundSession> {
-  const info = await Deno.stat(session.path);
-  return { ...session, sizeBytes: info.size, modified: info.mtime?.toISOString() ?? null };
 }
 
 /** Each session once: the largest of the files that carry its id (a resume's stub is small). */
