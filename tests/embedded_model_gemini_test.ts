@@ -8,7 +8,7 @@ import {
   GEMINI_RESPONSE_TURN_MESSAGE,
   startEmbeddedModel,
 } from "../src/embedded_model/mod.ts";
-import { assertEquals } from "./_assert.ts";
+import { assert, assertEquals } from "./_assert.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -77,7 +77,9 @@ Deno.test("Gemini wire: the stream carries the answer to a function response in 
   const chunks = got.text.trim().split("\n\n").map((block) => JSON.parse(block.slice(6)));
   const said = chunks.map((chunk) => chunk.candidates[0].content.parts[0].text).join("");
   assertEquals(said, "run_shell_command(ls) returned: a.txt");
+  assert(chunks.length > 1, `${chunks.length} chunk(s)`);
   assertEquals(chunks.at(-1).candidates[0].finishReason, "STOP");
+  assert(chunks.at(-1).usageMetadata !== undefined, "the usage comes with the last chunk");
   assertEquals(chunks.slice(0, -1).every((chunk) => chunk.usageMetadata === undefined), true);
 });
 

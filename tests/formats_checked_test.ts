@@ -5,7 +5,7 @@
  * again.
  */
 import { join, relative } from "node:path";
-import { assertEquals } from "./_assert.ts";
+import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { collectSession, type ForeignFormat, validateSessionFile } from "../src/formats/mod.ts";
 import { CORPUS, CORPUS_MISSING, corpusFiles } from "./_corpus.ts";
@@ -20,6 +20,8 @@ Deno.test({
     CORPUS_MISSING,
   ),
   fn: async () => {
+    let files = 0;
+    let found = 0;
     for await (const path of corpusFiles(CORPUS)) {
       const format = formatOf(path);
       // A check that reads the file itself: nothing read before it.
@@ -27,7 +29,12 @@ Deno.test({
       await collectSession(path, format);
       const afterRead = await validateSessionFile(path, format);
       assertEquals(afterRead, fresh, path);
+      files++;
+      found += fresh.findings.length;
     }
+    // The corpus was there, and some file has findings: not only empty lists compared.
+    assert(files > 40, `${files} corpus files`);
+    assert(found > 0, "no corpus file has a finding");
   },
 });
 

@@ -179,23 +179,6 @@ async function quotedFormatNames(): Promise<RegExp> {
   return new RegExp(`["'\`](?:${[...names, "turnlog"].join("|")})["'\`]`);
 }
 
-/**
- * Files that still name formats, known when this test was written: search (issue 23) landed
- * its per-format profiles beside the registry; they move into the adapters next. The list
- * only shrinks: a file that no longer names a format must leave it.
- */
-const KNOWN_NAMED: readonly string[] = [];
-
-Deno.test("the files known to name formats still do (take them out of KNOWN_NAMED once they don't)", async () => {
-  const named = await quotedFormatNames();
-  const stale: string[] = [];
-  for (const file of KNOWN_NAMED) {
-    const lines = codeLines(await Deno.readTextFile(join(ROOT, file)));
-    if (!lines.some((line) => named.test(line))) stale.push(file);
-  }
-  assertEquals(stale, []);
-});
-
 Deno.test("no format name is written outside the format folders in src/ and cli/ (code, not docs)", async () => {
   const named = await quotedFormatNames();
   const folders = await formatFolders();
@@ -209,7 +192,6 @@ Deno.test("no format name is written outside the format folders in src/ and cli/
   ];
   for (const file of files) {
     if (folders.some((folder) => file.startsWith(folder + "/"))) continue;
-    if (KNOWN_NAMED.includes(relative(ROOT, file))) continue;
     if (file === join(ROOT, "src/formats/_types.ts")) continue; // TURNLOG_FORMAT, written once
     for (const line of codeLines(await Deno.readTextFile(file))) {
       if (named.test(line) && !itself.test(line)) {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { painter, plural, visible, visibleJson } from "../text/mod.ts";
+import { formatTime, painter, plural, visible, visibleJson } from "../text/mod.ts";
 import type { SearchHit, SessionSummary } from "./_search.ts";
 
 /** The commands a person runs next on a session. */
@@ -48,9 +48,7 @@ export function markSnippet(
   return out + visible(hit.snippet.slice(at));
 }
 
-const day = (
-  iso: string | null,
-) => (iso === null ? "date unknown" : iso.slice(0, 16).replace("T", " "));
+const day = (iso: string | null) => (iso === null ? "no date" : formatTime(iso));
 
 function hitLine(hit: SearchHit, mark: (text: string) => string): string {
   const where = hit.subagent === null ? `line ${hit.line}` : `${hit.subagent} line ${hit.line}`;

@@ -16,7 +16,7 @@ import {
   TURNLOG_FORMAT,
 } from "../formats/mod.ts";
 import { TurnlogError } from "../errors/mod.ts";
-import { commonPrefixLength, resolveStoreSpec, storeName } from "../store/mod.ts";
+import { prefixBeside, resolveStoreSpec, storeName } from "../store/mod.ts";
 import { searchProfile } from "./_profiles.ts";
 
 /** A folder of sessions of one format, and the flags that name it to other commands. */
@@ -117,15 +117,16 @@ export interface SourcedSession extends SessionFiles {
   shortId: string;
 }
 
-/** For each id, its shortest prefix of at least `min` characters that no other id shares. */
+/**
+ * For each id, its shortest prefix of at least `min` characters, not ending in `-`, that no
+ * other id shares (`prefixBeside` its neighbours in id order).
+ */
 export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, string> {
   const sorted = [...new Set(ids)].sort();
-  const common = (a: string | undefined, b: string) =>
-    a === undefined ? 0 : commonPrefixLength(a, b);
   const prefixes = new Map<string, string>();
   sorted.forEach((id, index) => {
-    const shared = Math.max(common(sorted[index - 1], id), common(sorted[index + 1], id));
-    prefixes.set(id, id.slice(0, Math.max(min, shared + 1)));
+    const neighbours = [sorted[index - 1] ?? null, sorted[index + 1] ?? null];
+    prefixes.set(id, prefixBeside(id, neighbours, min));
   });
   return prefixes;
 }

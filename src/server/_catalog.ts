@@ -218,10 +218,7 @@ async function homeRow(
       project: listed.project ?? listed.cwd,
       projectLabel: listed.cwd,
       firstAt: listed.firstAt ?? listed.created,
-      // An adapter that does not say: the last `timestamp` of the file's end, if it has one.
-      lastAt: listed.lastAt !== undefined
-        ? listed.lastAt
-        : await lastFieldOf(candidate.found.path) ?? null,
+      lastAt: listed.lastAt ?? null,
       prompt: listed.title ?? listed.preview,
       healthy: facts?.healthy ?? null,
     };
