@@ -22,4 +22,4 @@ export * from "./gemini/mod.ts";
 export * from "./_validate.ts";
 export * from "./_repair_types.ts";
 export type { BadLineKind, LineRules } from "./_view.ts";
-export { lastFieldOf, PREVIEW_HEAD_BYTES, TAIL_BYTES } from "./_head.ts";
+export { lastFieldOf, PREVIEW_HEAD_BYTES, scanHead, TAIL_BYTES } from "./_head.ts";

@@ -61,14 +61,19 @@ async function folderSource(dir: string, flag: string): Promise<SearchSource> {
 }
 
 /** turnlog's store: a sessions folder, or a database (named without its password). */
-function storeSource(spec: string, flags: string[]): SearchSource {
+export function storeSource(spec: string, flags: string[]): SearchSource {
   const named = flags.length === 0 ? [] : [flags[0]!, storeName(spec)];
   return { format: TURNLOG_FORMAT, root: spec, flags: named };
 }
 
-/** An adapter's home as a source, named by its flag (`--codex`). */
+/** A root of an adapter's sessions as a source, named by the adapter's home flag (`--codex`). */
+export function homeSourceAt(adapter: FormatAdapter, root: string): SearchSource {
+  return { format: adapter.name, root, flags: [`--${adapter.flag}`] };
+}
+
+/** An adapter's home, as the environment names it, as a source. */
 function homeSource(adapter: FormatAdapter, env: Env): SearchSource {
-  return { format: adapter.name, root: adapter.home.root(env), flags: [`--${adapter.flag}`] };
+  return homeSourceAt(adapter, adapter.home.root(env));
 }
 
 /** The adapter of a home flag a choice names. */

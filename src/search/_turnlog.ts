@@ -4,17 +4,16 @@
  *
  * @module
  */
-import { readLines } from "../io/mod.ts";
 import { walkSessions } from "../store/mod.ts";
 import {
   argumentText,
   type HeadFacts,
-  isObject,
   type Json,
   markerCounter,
   obj,
   type Piece,
   previewText,
+  scanHead,
   type SessionFiles,
   str,
   TURNLOG_FORMAT,
@@ -53,28 +52,20 @@ async function* walk(root: string): AsyncGenerator<SessionFiles> {
 /** The session's start and cwd from its `session_meta`, and its first user message. */
 async function head(session: SessionFiles): Promise<HeadFacts> {
   const facts: HeadFacts = { started: null, cwd: null, firstPrompt: null, title: null };
-  for await (const { text, start } of readLines(session.path, { chunkSize: 16 * 1024 })) {
-    if (start >= HEAD_BYTES) break;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    const payload = isObject(value) ? obj(value, "payload") : undefined;
-    if (!isObject(value) || !payload) continue;
+  await scanHead(session.path, (value) => {
+    const payload = obj(value, "payload");
+    if (!payload) return false;
     if (value.type === "session_meta") {
       facts.started = str(payload, "createdAt") ?? null;
       facts.cwd = str(payload, "cwd") ?? null;
-    } else if (payload.type === "message" && payload.role === "user") {
-      facts.firstPrompt = previewText(str(payload, "content") ?? "");
-      break;
+      return false;
     }
-  }
+    if (payload.type !== "message" || payload.role !== "user") return false;
+    facts.firstPrompt = previewText(str(payload, "content") ?? "");
+    return true;
+  });
   return facts;
 }
-
-const HEAD_BYTES = 256 * 1024;
 
 /** turnlog's search profile. */
 export const turnlogSearch: SearchProfile = {

@@ -264,7 +264,9 @@ async function route(browser: Browser, url: URL): Promise<Response> {
   if (path === "/") return await listResponse(browser, url);
   if (path === "/favicon.ico") return new Response(null, { status: 204 });
   if (path === "/search") {
-    return await searchResponse(url, searchSourcesOf(browser.store.folder, browser.homes));
+    const sources = searchSourcesOf(browser.store.folder, browser.homes);
+    // A search in progress stops with the server.
+    return await searchResponse(url, sources, browser.options.signal);
   }
   const match = SESSION_PATH.exec(path);
   if (!match) throw new PageError(404, "Not found", `Nothing is served at ${path}`);

@@ -7,14 +7,8 @@
  *
  * @module
  */
-import {
-  ADAPTERS,
-  type Env,
-  type FormatAdapter,
-  type FoundSession,
-  TURNLOG_FORMAT,
-} from "../formats/mod.ts";
-import type { SearchSource } from "../search/mod.ts";
+import { ADAPTERS, type Env, type FormatAdapter, type FoundSession } from "../formats/mod.ts";
+import { homeSourceAt, type SearchSource, storeSource } from "../search/mod.ts";
 import {
   AmbiguousSessionError,
   type SessionLocation,
@@ -53,13 +47,8 @@ export function searchSourcesOf(
   storeRoot: string | undefined,
   homes: readonly BrowseHome[],
 ): SearchSource[] {
-  const store: SearchSource[] = storeRoot === undefined
-    ? []
-    : [{ format: TURNLOG_FORMAT, root: storeRoot, flags: ["--sessions-dir", storeRoot] }];
-  return [
-    ...store,
-    ...homes.map((h) => ({ format: h.adapter.name, root: h.root, flags: [`--${h.adapter.flag}`] })),
-  ];
+  const store = storeRoot === undefined ? [] : [storeSource(storeRoot, ["--sessions-dir"])];
+  return [...store, ...homes.map((home) => homeSourceAt(home.adapter, home.root))];
 }
 
 /** A session the browser found: in turnlog's store, or in a home (read-only). */
