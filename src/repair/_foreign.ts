@@ -15,7 +15,6 @@ import {
   type SessionValidation,
   validateSessionFile,
 } from "../formats/mod.ts";
-import { readRange } from "../io/mod.ts";
 import {
   checkUnchanged,
   type FileEdit,
@@ -26,6 +25,7 @@ import {
   SessionWriter,
   stampOf,
 } from "../store/mod.ts";
+import { endsWithNewline, readKeptLines } from "./_bytes.ts";
 import { isEmptyPlan, methodOf, type MovedLine, type RepairPlan } from "./_plan.ts";
 
 /**
@@ -95,21 +95,13 @@ export function editsOf(plan: RepairPlan, endsWithNewline: boolean, size: number
 }
 
 /** The original bytes of every line the plan moves or changes, for the sidecar. */
-async function originals(path: string, plan: RepairPlan): Promise<QuarantinedLine[]> {
-  using file = await Deno.open(path, { read: true });
-  const lines: QuarantinedLine[] = [];
-  for (const m of [...plan.moved, ...plan.rewritten].sort((a, b) => a.start - b.start)) {
-    const bytes = await readRange(file, m);
-    lines.push({ line: m.line, kind: m.kind, start: m.start, bytes: bytes.subarray(0, m.bytes) });
-  }
-  return lines;
+function originals(path: string, plan: RepairPlan): Promise<QuarantinedLine[]> {
+  return readKeptLines(path, [...plan.moved, ...plan.rewritten].sort((a, b) => a.start - b.start));
 }
 
-async function endsWithNewline(path: string, size: number): Promise<boolean> {
-  if (size === 0) return true;
+async function lastLineEnded(path: string, size: number): Promise<boolean> {
   using file = await Deno.open(path, { read: true });
-  const last = await readRange(file, { start: size - 1, end: size });
-  return last[0] === 10;
+  return await endsWithNewline(file, size);
 }
 
 /** Options of {@linkcode repairForeignFile}. */
@@ -152,7 +144,7 @@ export async function repairForeignFile(
         await quarantineLines(path, await originals(path, plan));
         // Even a cut is a rewrite here: the tool appends without a lock, and only a rename
         // leaves what it wrote meanwhile in the old file, to be put back.
-        const newline = await endsWithNewline(path, stamp.size);
+        const newline = await lastLineEnded(path, stamp.size);
         const edits = editsOf(plan, newline, stamp.size);
         const replace = { unchanged: stamp, putBack: true, beforeRename: options.beforeReplace };
         (await rewriteFile(path, edits, replace)).close();

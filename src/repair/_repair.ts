@@ -10,10 +10,11 @@ import { TurnlogError } from "../errors/mod.ts";
 import { adapterOfFile, type SessionValidation } from "../formats/mod.ts";
 import { normalizeHistory } from "../history/mod.ts";
 import { type InspectReport, inspectSession } from "../inspect/mod.ts";
-import { readRange, writeAll } from "../io/mod.ts";
+import { writeAll } from "../io/mod.ts";
 import { encodeRecords, responseItemRecord, type SessionRecord } from "../record/mod.ts";
 import { loadSession } from "../resume/mod.ts";
-import { type QuarantinedLine, quarantineLines, rewriteFile, SessionWriter } from "../store/mod.ts";
+import { quarantineLines, rewriteFile, SessionWriter } from "../store/mod.ts";
+import { endsWithNewline, readKeptLines } from "./_bytes.ts";
 import { repairForeignFile } from "./_foreign.ts";
 import type { MovedLine, RepairPlan } from "./_plan.ts";
 import { planTurnlogFileRepair } from "./_turnlog.ts";
@@ -79,7 +80,7 @@ export async function repairSession(
     plan = await planTurnlogFileRepair(locked);
     if (plan.refused !== null) return { plan, after: locked, validation: null };
     if (plan.moved.length > 0) {
-      await quarantineLines(path, await readMovedLines(path, plan.moved));
+      await quarantineLines(path, await readKeptLines(path, plan.moved));
       if (plan.method === "truncate") {
         await (writer as SessionWriter).cutAt(plan.moved[0]!.start);
       } else {
@@ -132,24 +133,7 @@ const encoder = new TextEncoder();
 async function terminateLastLine(path: string): Promise<void> {
   using file = await Deno.open(path, { read: true, append: true });
   const { size } = await file.stat();
-  if (size === 0) return;
-  const [last] = await readRange(file, { start: size - 1, end: size });
-  if (last !== 10) await writeAll(file, encoder.encode("\n"));
-}
-
-async function readMovedLines(
-  path: string,
-  moved: readonly MovedLine[],
-): Promise<QuarantinedLine[]> {
-  using file = await Deno.open(path, { read: true });
-  const lines = [];
-  for (const m of moved) {
-    // Repair holds the lock, so the file cannot shrink under it. The sidecar gets the line
-    // without its newline, exactly as it was otherwise.
-    const bytes = await readRange(file, m);
-    lines.push({ line: m.line, kind: m.kind, start: m.start, bytes: bytes.subarray(0, m.bytes) });
-  }
-  return lines;
+  if (!await endsWithNewline(file, size)) await writeAll(file, encoder.encode("\n"));
 }
 
 /** What repair appends through: the session's writer, or the rewritten file's handle. */
