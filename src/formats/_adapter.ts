@@ -88,13 +88,15 @@ export interface FormatAdapter<Name extends string = string> {
 
   /**
    * Reads the file into turnlog records with their lines, streaming, up to `sizeBytes`; the
-   * generator's return value is the file's facts. Import reads through this too.
+   * generator's return value is the file's facts. Import reads through this too. It yields
+   * entries one at a time, or in order a batch at a time (an array it no longer touches): a
+   * step of an async generator costs more than most entries' own work.
    */
   read(
     path: string,
     sizeBytes: number,
     options: ReadSessionOptions,
-  ): AsyncGenerator<ForeignEntry, ForeignFacts>;
+  ): AsyncGenerator<ForeignEntry | ForeignEntry[], ForeignFacts>;
   /** Finds a session of a root by id or unique prefix, from names alone. */
   find(root: string, idOrPrefix: string): Promise<FoundSession>;
   /** Lists a root's newest sessions, each with a preview from its head. */

@@ -224,10 +224,12 @@ export async function inspectForeignFile(
   const adapter = adapterFor(format);
   const session = readForeignSession(path, format);
   const segmenter = new TurnSegmenter(path, options);
-  for await (const entry of session) {
-    if (entry.record) segmenter.push({ line: entry.line, record: entry.record }, entry);
-    else if (entry.problem) segmenter.push({ line: entry.line, problem: entry.problem }, entry);
-    else segmenter.ignore(entry.line, entry.ignored);
+  for await (const batch of session.batches()) {
+    for (const entry of batch) {
+      if (entry.record) segmenter.push({ line: entry.line, record: entry.record }, entry);
+      else if (entry.problem) segmenter.push({ line: entry.line, problem: entry.problem }, entry);
+      else segmenter.ignore(entry.line, entry.ignored);
+    }
   }
   const facts = session.facts;
   const segmented = segmenter.finish({ sizeBytes: facts.sizeBytes, state: facts.state });

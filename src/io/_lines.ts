@@ -3,13 +3,16 @@
  *
  * @module
  */
-import { concatBytes } from "./_bytes.ts";
-
 /** One line of a file, without its line terminator. */
 export interface Line {
   /** 1-based line number. */
   line: number;
-  /** The line decoded as UTF-8 (invalid bytes become U+FFFD), without `\n` or `\r\n`. */
+  /**
+   * The line decoded as UTF-8 (invalid bytes become U+FFFD, a BOM at its start is dropped),
+   * without `\n` or `\r\n`. It may share memory with the rest of its chunk (about 1 MiB): a
+   * reader that keeps many lines' texts, or slices of them, long after reading them keeps
+   * copies (JSON.parse's strings are copies) or keeps whole chunks.
+   */
   text: string;
   /** Byte offset of the line's first byte. */
   start: number;
@@ -31,17 +34,23 @@ export interface ReadLinesOptions {
 
 const NEWLINE = 10;
 const CR = 13;
-const decoder = new TextDecoder();
-
-function decodeLine(bytes: Uint8Array): string {
-  const crlf = bytes.length > 0 && bytes[bytes.length - 1] === CR;
-  return decoder.decode(crlf ? bytes.subarray(0, bytes.length - 1) : bytes);
-}
+const BOM = 0xfeff;
+// The BOM is dropped by hand, at the start of each line (see ChunkedLines).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
- * A file read forward chunk by chunk into one reused buffer, and split into lines. Each line
- * is decoded only when it is reached, so only the line in hand is alive: a reader that keeps
- * nothing of a line leaves nothing for the garbage collector to carry.
+ * A file read forward chunk by chunk into one reused buffer, and split into lines. The whole
+ * lines of a chunk are decoded in one call and the string is cut at its newlines: a decode
+ * per line costs more than the decoding itself. Byte offsets come from the bytes: `\n` is
+ * never part of a UTF-8 sequence, so the k-th `\n` of the bytes is the k-th of the string (and
+ * where each byte decodes to one character, string index = byte index). Decoding the lines
+ * together gives the characters decoding each line alone gives: an invalid sequence ends at
+ * the newline after it either way (one U+FFFD each), and the BOM a decoder drops at the start
+ * of each line is dropped here by hand.
+ *
+ * A line's `text` is a slice of its chunk's string and keeps that string (about 1 MiB) alive
+ * while it is kept: a reader that keeps a line's text (or a slice of it) for long keeps a copy
+ * (JSON.parse's strings are copies).
  *
  * The reads are synchronous: from the page cache a read of 1 MiB takes a fraction of a
  * millisecond, less than the trip to Deno's I/O thread and back that an asynchronous read
@@ -49,13 +58,26 @@ function decodeLine(bytes: Uint8Array): string {
  */
 class ChunkedLines implements Disposable {
   readonly #file: Deno.FsFile;
-  readonly #buffer: Uint8Array;
+  /** Bytes read per chunk. */
+  readonly chunkSize: number;
+  /** The bytes read and not yet split: a line that started in an earlier chunk, then more. */
+  #buffer: Uint8Array;
+  /** How many bytes of the buffer hold file bytes. */
+  #held = 0;
   /** Byte offset of the buffer's first byte in the file. */
   #offset: number;
   #lineNumber: number;
-  /** Bytes of a line that started in an earlier chunk. */
-  #carry: Uint8Array[] = [];
-  #carryLength = 0;
+  /** The chunk's whole lines, decoded; the next line's position in it and in the bytes. */
+  #text = "";
+  #at = 0;
+  #byteAt = 0;
+  /** How many bytes the decoded lines hold. */
+  #textBytes = 0;
+  /**
+   * The text has as many characters as its bytes: each byte is one character (an ASCII one
+   * or a U+FFFD), as any longer sequence decodes to fewer; string index = byte index.
+   */
+  #aligned = true;
   /** True once the file's end was read. */
   ended = false;
 
@@ -66,7 +88,8 @@ class ChunkedLines implements Disposable {
     this.#lineNumber = options.firstLine ?? 1;
     // No bigger than what is left to read: a short tail needs no 1 MiB buffer.
     const left = Math.max(1, file.statSync().size - this.#offset);
-    this.#buffer = new Uint8Array(Math.min(options.chunkSize ?? 1 << 20, left));
+    this.chunkSize = Math.min(options.chunkSize ?? 1 << 20, left);
+    this.#buffer = new Uint8Array(this.chunkSize);
   }
 
   static open(path: string, options: ReadLinesOptions): ChunkedLines {
@@ -76,57 +99,97 @@ class ChunkedLines implements Disposable {
   }
 
   /**
-   * The lines that end in the next chunk (and at the end, an unterminated last line); the
-   * chunk is read when the first line is asked for.
+   * The next line of the chunk in hand, or undefined when its lines are all given (then
+   * {@linkcode nextChunk} reads on).
    */
-  *nextChunk(): Generator<Line, boolean> {
-    const read = this.#file.readSync(this.#buffer);
+  next(): Line | undefined {
+    const text = this.#text;
+    const at = this.#at;
+    if (at >= text.length) return undefined;
+    const newline = text.indexOf("\n", at);
+    const byteEnd = this.#aligned
+      ? this.#byteAt + newline - at + 1
+      : this.#buffer.indexOf(NEWLINE, this.#byteAt) + 1;
+    const start = this.#offset + this.#byteAt;
+    this.#at = newline + 1;
+    this.#byteAt = byteEnd;
+    const end = this.#offset + byteEnd;
+    return { line: this.#lineNumber++, text: cut(text, at, newline), start, end, terminated: true };
+  }
+
+  /**
+   * Reads the next chunk and decodes its whole lines; false at the end of the file, when
+   * {@linkcode lastLine} has what is left.
+   */
+  nextChunk(): boolean {
+    this.#keepRest();
+    if (this.#held === this.#buffer.length) this.#grow();
+    const read = this.#file.readSync(this.#buffer.subarray(this.#held));
     if (read === null) {
       this.ended = true;
-      if (this.#carryLength > 0) yield this.#lastLine();
       return false;
     }
-    const chunk = this.#buffer.subarray(0, read);
-    let position = 0;
-    while (position < chunk.length) {
-      const newline = chunk.indexOf(NEWLINE, position);
-      if (newline === -1) {
-        this.#carry.push(chunk.slice(position));
-        this.#carryLength += chunk.length - position;
-        break;
-      }
-      let bytes: Uint8Array = chunk.subarray(position, newline);
-      if (this.#carryLength > 0) {
-        bytes = concatBytes([...this.#carry, bytes], this.#carryLength + bytes.length);
-        this.#carry = [];
-        this.#carryLength = 0;
-      }
-      const end = this.#offset + newline + 1;
-      const start = end - bytes.length - 1;
-      position = newline + 1;
-      yield { line: this.#lineNumber++, text: decodeLine(bytes), start, end, terminated: true };
-    }
-    this.#offset += read;
+    this.#held += read;
+    this.#decode(this.#buffer.lastIndexOf(NEWLINE, this.#held - 1) + 1);
     return true;
   }
 
-  #lastLine(): Line {
-    const bytes = concatBytes(this.#carry, this.#carryLength);
-    const end = this.#offset;
-    const start = end - this.#carryLength;
-    this.#carry = [];
-    this.#carryLength = 0;
-    return { line: this.#lineNumber, text: decodeLine(bytes), start, end, terminated: false };
+  /** The last line when the file does not end with a newline, once the file's end is read. */
+  lastLine(): Line | undefined {
+    if (!this.ended || this.#held === 0) return undefined;
+    const text = decoder.decode(this.#buffer.subarray(0, this.#held));
+    const start = this.#offset;
+    const end = start + this.#held;
+    this.#held = 0;
+    return {
+      line: this.#lineNumber,
+      text: cut(text, 0, text.length),
+      start,
+      end,
+      terminated: false,
+    };
   }
 
-  /** Bytes read per chunk. */
-  get chunkSize(): number {
-    return this.#buffer.length;
+  /** Decodes the first `bytes` bytes of the buffer as the chunk's lines. */
+  #decode(bytes: number): void {
+    this.#text = bytes === 0 ? "" : decoder.decode(this.#buffer.subarray(0, bytes));
+    this.#textBytes = bytes;
+    this.#aligned = this.#text.length === bytes;
+    this.#at = 0;
+    this.#byteAt = 0;
+  }
+
+  /** Moves the bytes after the decoded lines (a line not yet ended) to the buffer's start. */
+  #keepRest(): void {
+    const used = this.#textBytes;
+    if (used === 0) return;
+    this.#buffer.copyWithin(0, used, this.#held);
+    this.#held -= used;
+    this.#offset += used;
+    this.#textBytes = 0;
+    this.#text = "";
+  }
+
+  /** A line longer than the buffer: twice the room. */
+  #grow(): void {
+    const bigger = new Uint8Array(this.#buffer.length * 2);
+    bigger.set(this.#buffer);
+    this.#buffer = bigger;
   }
 
   [Symbol.dispose](): void {
     this.#file.close();
   }
+}
+
+/**
+ * The line from `start` to `end` of a chunk's text, without a final `\r` (of a `\r\n`) and
+ * without a BOM at its start (as a decode of the line alone drops it).
+ */
+function cut(text: string, start: number, end: number): string {
+  if (end > start && text.charCodeAt(end - 1) === CR) end--;
+  if (end > start && text.charCodeAt(start) === BOM) start++;
+  return text.slice(start, end);
 }
 
 /**
@@ -168,15 +231,14 @@ export async function forEachLine(
 ): Promise<void> {
   using lines = ChunkedLines.open(path, options);
   const pause = new Pauses();
-  while (true) {
-    const chunk = lines.nextChunk();
-    let step = chunk.next();
-    for (; !step.done; step = chunk.next()) {
-      if (each(step.value) === false) return;
+  while (lines.nextChunk()) {
+    for (let line = lines.next(); line !== undefined; line = lines.next()) {
+      if (each(line) === false) return;
     }
     await pause.after(lines.chunkSize);
-    if (!step.value) return;
   }
+  const last = lines.lastLine();
+  if (last !== undefined) each(last);
 }
 
 /**
@@ -198,15 +260,18 @@ export async function* readLineChunks(
   options: ReadLinesOptions = {},
 ): AsyncGenerator<Iterable<Line>> {
   using lines = ChunkedLines.open(path, options);
-  while (!lines.ended) {
-    const chunk = lines.nextChunk();
-    // No `return`: a reader that leaves the chunk early does not end it, and the lines it left
-    // are passed over here, so the next chunk starts where this one ends.
-    const iterator = { next: () => chunk.next() as IteratorResult<Line, undefined> };
-    yield { [Symbol.iterator]: () => iterator };
-    while (!chunk.next().done);
-  }
+  // A reader that leaves a chunk early does not end it: the lines it left are passed over,
+  // and the next chunk starts where this one ends.
+  const iterator = { next: () => resultOf(lines.next()) };
+  const chunk = { [Symbol.iterator]: () => iterator };
+  while (lines.nextChunk()) yield chunk;
+  const last = lines.lastLine();
+  if (last !== undefined) yield [last];
 }
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+const resultOf = (line: Line | undefined): IteratorResult<Line, undefined> =>
+  line === undefined ? DONE : { done: false, value: line };
 
 /**
  * Yields every line of the file at `path`, reading it in chunks: the whole file is never in
@@ -222,10 +287,9 @@ export async function* readLines(
   options: ReadLinesOptions = {},
 ): AsyncGenerator<Line> {
   using lines = ChunkedLines.open(path, options);
-  while (true) {
-    const chunk = lines.nextChunk();
-    let step = chunk.next();
-    for (; !step.done; step = chunk.next()) yield step.value;
-    if (!step.value) return;
+  while (lines.nextChunk()) {
+    for (let line = lines.next(); line !== undefined; line = lines.next()) yield line;
   }
+  const last = lines.lastLine();
+  if (last !== undefined) yield last;
 }

@@ -28,7 +28,7 @@ export async function resumeForeignFile(
 ): Promise<ResumedForeignSession> {
   const session = readForeignSession(path, format, { subagents: false });
   const replay = new SessionReplay();
-  for await (const entry of session) replay.push(entry);
+  for await (const batch of session.batches()) for (const entry of batch) replay.push(entry);
   const { meta, lastTurn, problems, history: replayed, records: recordCount } = replay;
   const facts = session.facts;
   if (meta === undefined || facts.state !== "records") {

@@ -354,14 +354,15 @@ class CodexRead {
 }
 
 /**
- * Reads a Codex rollout into entries; the generator's return value is the file's facts.
+ * Reads a Codex rollout into entries, a chunk's at a time; the generator's return value is the
+ * file's facts.
  * Turns come from `task_started`/`task_complete` by turn id, else from the turn ids of
  * `turn_context`, else from `user_message` events.
  */
 export async function* readCodexRollout(
   path: string,
   sizeBytes: number,
-): AsyncGenerator<ForeignEntry, ForeignFacts> {
+): AsyncGenerator<ForeignEntry[], ForeignFacts> {
   const read = new CodexRead(path);
   // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
   const checker = new CodexChecker();
@@ -387,12 +388,13 @@ export async function* readCodexRollout(
         checker.line(parsed.value, k, line);
       }
     }
-    yield* read.turns.out;
+    // A chunk's entries in one step (the array is handed over: a new one is started).
+    if (read.turns.out.length > 0) yield read.turns.out;
     read.turns.out = [];
     if (done) break;
   }
   read.turns.end(last);
-  yield* read.turns.out;
+  if (read.turns.out.length > 0) yield read.turns.out;
   read.turns.out = [];
   if (read.problems === 0) {
     keepCheck("codex", path, sizeBytes, codexFindings(path, checker.finish()));
