@@ -4,10 +4,9 @@
  *
  * @module
  */
-import { ApprovalModeSchema, WireApiSchema } from "../src/record/schemas.ts";
 import { TurnlogError } from "../src/errors/mod.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { Policy, WireApi } from "../src/record/mod.ts";
+import type { ApprovalMode, Policy, WireApi } from "../src/record/mod.ts";
 import { TASK } from "./_commands.ts";
 
 /** A command line that cannot be run as given; the CLI prints it and exits with 2. */
@@ -31,26 +30,35 @@ export function parseFlags<O extends Options>(argv: string[], options: O) {
   }
 }
 
+/**
+ * The values of `--wire-api` and `--policy`, each type's every member (the compiler checks it):
+ * not the record schemas, which would load zod on every command's start.
+ */
+const WIRE_APIS: Record<WireApi, true> = { responses: true, chat: true };
+const APPROVAL_MODES: Record<ApprovalMode, true> = {
+  auto: true,
+  "ask-changes": true,
+  "ask-all": true,
+};
+
 /** Checks a `--wire-api` value. */
 export function parseWireApi(value: string | undefined): WireApi | undefined {
   if (value === undefined) return undefined;
-  const parsed = WireApiSchema.safeParse(value);
-  if (!parsed.success) {
+  if (!Object.hasOwn(WIRE_APIS, value)) {
     throw new UsageError(`Invalid --wire-api "${value}": use "responses" or "chat"`);
   }
-  return parsed.data;
+  return value as WireApi;
 }
 
 /** Checks a `--policy` value. */
 export function parsePolicy(value: string | undefined): Policy | undefined {
   if (value === undefined) return undefined;
-  const parsed = ApprovalModeSchema.safeParse(value);
-  if (!parsed.success) {
+  if (!Object.hasOwn(APPROVAL_MODES, value)) {
     throw new UsageError(
       `Invalid --policy "${value}": use "auto" (never ask), "ask-changes" (ask before changes) or "ask-all" (ask for every tool)`,
     );
   }
-  return { approval: parsed.data };
+  return { approval: value as ApprovalMode };
 }
 
 /** Checks a positive whole number flag. */

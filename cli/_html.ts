@@ -6,7 +6,7 @@
  * @module
  */
 import { basename, dirname, join, resolve } from "node:path";
-import { type InspectReport, sessionPageStream } from "../src/html/mod.ts";
+import { type InspectReport, sessionPageChunks } from "../src/html/mod.ts";
 
 export { SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { formatBytes } from "../src/text/mod.ts";
@@ -18,13 +18,13 @@ export interface HtmlPageOptions {
   full?: boolean;
 }
 
-/** Writes `stream` to `sink`; returns the bytes written. A closed pipe ends it quietly. */
+/** Writes `chunks` to `sink`; returns the bytes written. */
 async function copy(
-  stream: ReadableStream<Uint8Array>,
+  chunks: Iterable<Uint8Array>,
   sink: { write(p: Uint8Array): Promise<number> },
 ) {
   let bytes = 0;
-  for await (const chunk of stream) {
+  for (const chunk of chunks) {
     let written = 0;
     while (written < chunk.length) written += await sink.write(chunk.subarray(written));
     bytes += chunk.length;
@@ -33,9 +33,9 @@ async function copy(
 }
 
 /** The bytes written, or undefined when the reader went away (`| head`): not our error. */
-async function toStdout(stream: ReadableStream<Uint8Array>): Promise<number | undefined> {
+async function toStdout(chunks: Iterable<Uint8Array>): Promise<number | undefined> {
   try {
-    return await copy(stream, Deno.stdout);
+    return await copy(chunks, Deno.stdout);
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return undefined;
     throw error;
@@ -63,14 +63,14 @@ export async function checkHtmlTarget(target: string, sessionPath: string): Prom
   }
 }
 
-async function toFile(stream: ReadableStream<Uint8Array>, target: string): Promise<number> {
+async function toFile(chunks: Iterable<Uint8Array>, target: string): Promise<number> {
   const temporary = join(
     dirname(target),
     `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tmp`,
   );
   try {
     using file = await Deno.open(temporary, { write: true, createNew: true });
-    const bytes = await copy(stream, file);
+    const bytes = await copy(chunks, file);
     await Deno.rename(temporary, target);
     return bytes;
   } catch (error) {
@@ -90,7 +90,7 @@ export async function writeHtmlPage(
   options: HtmlPageOptions = {},
 ): Promise<void> {
   const page = () =>
-    sessionPageStream(report, options.full ? { textChars: Number.MAX_SAFE_INTEGER } : {});
+    sessionPageChunks(report, options.full ? { textChars: Number.MAX_SAFE_INTEGER } : {});
   if (target === "-") {
     const bytes = await toStdout(page());
     if (bytes !== undefined) {

@@ -216,9 +216,12 @@ export class TimeSpan {
 /** Remembers values in the order they first appear, each with its first line. */
 export class FirstSeen {
   readonly #seen = new Map<string, number>();
+  /** The value seen last: most lines repeat the line before's, known without a lookup. */
+  #last: string | undefined;
   see(value: string | undefined, line: number): void {
-    if (value === undefined || value.length === 0 || this.#seen.has(value)) return;
-    this.#seen.set(value, line);
+    if (value === undefined || value === this.#last || value.length === 0) return;
+    this.#last = value;
+    if (!this.#seen.has(value)) this.#seen.set(value, line);
   }
   get values(): string[] {
     return [...this.#seen.keys()];

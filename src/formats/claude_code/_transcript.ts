@@ -11,7 +11,7 @@ import { mapClaudePermission } from "./_facts.ts";
 import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
 import { ClaudeRead } from "./_reader.ts";
 import { LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
-import { parseJsonLine } from "../_line.ts";
+import { type Json, parseJsonLine } from "../_line.ts";
 import { findSubagents } from "./_subagents.ts";
 import {
   analyzeIndexed,
@@ -26,7 +26,19 @@ import { keepCheck } from "../_checked.ts";
 export interface ClaudeReadOptions {
   /** Look for the session's subagent transcripts beside it (default true). */
   subagents?: boolean;
+  /**
+   * Files up to this size are parsed once (default 32 MiB): the first pass keeps what the second
+   * needs. Larger files (and all when 0) have the branch's lines read and parsed again.
+   */
+  parseOnceBytes?: number;
 }
+
+/**
+ * Files up to this size are parsed once: the first pass keeps the parsed lines the second
+ * needs (those with no label) instead of the second reading and parsing them again. Larger
+ * files keep their memory small (a node per line) and read the branch's lines again.
+ */
+const PARSE_ONCE_BYTES = 32 << 20;
 
 const PLAIN_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,99}$/;
 
@@ -137,15 +149,20 @@ export async function* readClaudeTranscript(
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
   // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
   const infos: ClaudeLineInfo[] = [];
+  const once = sizeBytes <= (options.parseOnceBytes ?? PARSE_ONCE_BYTES);
+  const values: Json[] | undefined = once ? [] : undefined;
   const index = await indexTranscript(path, sizeBytes, {
     parsed: (value, line, k, node) => {
       if (checkReads(node.kind)) infos[k] = lineInfo(value, k, line, null);
+      if (values !== undefined && node.label === undefined && node.kind !== "meta") {
+        values[k] = value;
+      }
     },
   });
   const branch = findBranch(index);
   const sessionId = sessionIdOf(path, index);
   const read = new ClaudeRead(path, index, branch, sessionId);
-  yield* readBranch(read);
+  yield* readBranch(read, values);
   if (index.nodes.every((node) => node.kind !== "problem")) {
     keepCheck(
       "claude-code",
@@ -172,14 +189,14 @@ function needOf(read: ClaudeRead, at: number): "skip" | "node" | "line" {
   return node.label === undefined ? "line" : "node";
 }
 
-/** Bytes passed between two yields of the second pass (and turns of the event loop). */
+/** Bytes passed between two counts towards the second pass's turns of the event loop. */
 const STEP_BYTES = 1 << 20;
 
 /**
  * Runs the second pass: every node of the first, in file order, the lines it needs read again
  * by their byte ranges (the others are not decoded).
  */
-async function* readBranch(read: ClaudeRead): AsyncGenerator<ForeignEntry> {
+async function* readBranch(read: ClaudeRead, values?: Json[]): AsyncGenerator<ForeignEntry> {
   const { nodes } = read.index;
   if (nodes.length > 0) read.meta(nodes[0]!);
   using ranges = LineRanges.open(read.path);
@@ -190,6 +207,8 @@ async function* readBranch(read: ClaudeRead): AsyncGenerator<ForeignEntry> {
     if (need === "node") {
       if (node.kind === "meta") read.metaLine(node);
       else read.labeledLine(at);
+    } else if (need === "line" && values?.[at] !== undefined) {
+      read.branchLine(at, values[at]!);
     } else if (need === "line") {
       let line;
       try {
@@ -206,10 +225,16 @@ async function* readBranch(read: ClaudeRead): AsyncGenerator<ForeignEntry> {
         read.branchLine(at, parsed.value);
       }
     }
+    // What a line gave is passed on at once: entries held back (1 MiB of them at a time, as
+    // before) outlived the young generation and filled the old one with tool outputs
+    // already dropped downstream (a 100 MB file's peak RSS 44 MB higher).
+    if (read.out.length > 0) {
+      yield* read.out;
+      read.out.length = 0;
+    }
     since += node.end - node.start;
     if (since >= STEP_BYTES) {
       since = 0;
-      yield* read.out.splice(0);
       await pause.after(STEP_BYTES);
     }
   }
