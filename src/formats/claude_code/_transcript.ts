@@ -9,7 +9,7 @@ import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from
 import { type Branch, findBranch } from "./_branch.ts";
 import { mapClaudePermission } from "./_facts.ts";
 import { type ClaudeIndex, indexTranscript, type Node, type NodeKind } from "./_index.ts";
-import { ClaudeRead } from "./_reader.ts";
+import { branchFields, ClaudeRead } from "./_reader.ts";
 import { type Line, LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
 import { findSubagents } from "./_subagents.ts";
@@ -156,7 +156,7 @@ export async function* readClaudeTranscript(
     parsed: (value, line, k, node) => {
       if (checkReads(node.kind)) infos[k] = lineInfo(value, k, line, null);
       if (values !== undefined && node.label === undefined && node.kind !== "meta") {
-        values[k] = value;
+        values[k] = branchFields(value);
       }
     },
   });
