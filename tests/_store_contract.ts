@@ -28,7 +28,7 @@ import {
   responseItemRecord,
   type SessionRecord,
 } from "../src/record/mod.ts";
-import { replayRecord } from "../src/history/mod.ts";
+import { replayRecord, SessionReplay } from "../src/history/mod.ts";
 import { join } from "node:path";
 import { tempDir } from "./_helpers.ts";
 import {
@@ -42,6 +42,19 @@ import {
   SessionNotFoundError,
   type SessionStore,
 } from "../src/store/mod.ts";
+
+/** `replay` holds what a forward replay of `records` holds. */
+function assertReplays(replay: SessionReplay, records: readonly SessionRecord[]): void {
+  const forward = new SessionReplay();
+  for (const record of records) forward.pushRecord(record);
+  assertEquals(replay.history, forward.history);
+  assertEquals(replay.first?.record, forward.first?.record);
+  assertEquals(replay.meta, forward.meta);
+  assertEquals(replay.lastTurn, forward.lastTurn);
+  assertStrictEquals(replay.turns, forward.turns);
+  assertStrictEquals(replay.records, forward.records);
+  assertEquals(replay.problems, []);
+}
 
 /** An empty store to test, and what the tests need around it. */
 export interface OpenedStore extends AsyncDisposable {
@@ -318,17 +331,20 @@ function checkpointTests(test: Register, backend: StoreBackend): void {
     assertStrictEquals(await store.lastCheckpoint(plain), undefined);
   });
 
-  test("SessionStore.readFromLastCheckpoint() yields the checkpoint and what follows it, else every record", async ({ store }) => {
+  test("SessionStore.replayFromLastCheckpoint() replays the checkpoint and what follows it, else every record", async ({ store }) => {
     const { location, checkpoint } = await sessionWithCheckpoint(store, { before: 300, after: 40 });
-    const tail = [];
-    for await (const entry of store.readFromLastCheckpoint(location)) tail.push(entry.record);
-    assertStrictEquals(tail.length, 41);
-    assertEquals(tail[0], checkpoint);
-    assertEquals(tail, (await readAll(store, location)).slice(-41));
+    const all = await readAll(store, location);
+    const tail = await store.replayFromLastCheckpoint(location);
+    assertStrictEquals(tail.records, 41);
+    assertEquals(tail.first?.record, checkpoint);
+    assertEquals(tail.from?.checkpoint, checkpoint.payload);
+    assertStrictEquals(tail.from?.start, (await store.lastCheckpoint(location))?.position.offset);
+    assertStrictEquals(tail.recordCount, all.length);
+    assertReplays(tail, all.slice(-41));
     const plain = await sessionAt(store, "2026-11-30T11:00:00Z", "hello");
-    const whole = [];
-    for await (const entry of store.readFromLastCheckpoint(plain)) whole.push(entry.record);
-    assertEquals(whole, await readAll(store, plain));
+    const whole = await store.replayFromLastCheckpoint(plain);
+    assertStrictEquals(whole.from, undefined);
+    assertReplays(whole, await readAll(store, plain));
   });
 }
 

@@ -7,6 +7,7 @@ import {
   collectSession,
   findClaudeSession,
   listClaudeSessions,
+  readClaudeTranscript,
   readForeignSession,
 } from "../src/formats/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../src/store/mod.ts";
@@ -432,4 +433,24 @@ Deno.test("readForeignSession(claude-code) starts a turn at a slash command the 
     `3 run_finished ${uuid(1)} succeeded rounds=1`,
   ]);
   assertEquals(facts.firstPrompt, "/init");
+});
+
+Deno.test("readClaudeTranscript() reads the same entries and facts whether the first pass keeps the parsed lines or the second reads them again", async () => {
+  await using dir = await tempDir();
+  const fixtures = { claudeBasic, claudeCompaction, claudeCycle, claudeDamage, claudeForks };
+  for (const [name, make] of Object.entries(fixtures)) {
+    const path = join(dir.path, `${name}.jsonl`);
+    await Deno.writeTextFile(path, make());
+    const { size } = await Deno.stat(path);
+    const readAll = async (parseOnceBytes: number) => {
+      const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
+      const entries = [];
+      let step = await reader.next();
+      for (; !step.done; step = await reader.next()) entries.push(...step.value);
+      return { entries, facts: step.value };
+    };
+    const once = await readAll(size);
+    assert(once.entries.some((entry) => entry.record), `${name}: records read`);
+    assertEquals(await readAll(0), once, name);
+  }
 });

@@ -28,6 +28,12 @@ export interface Piece {
 export interface TurnCounter {
   /** Sees the next line; returns the turn it belongs to (0 before the first). */
   turnOf(line: string): number;
+  /**
+   * What a line holds when it can move the count: a line that holds none of these texts
+   * leaves the counter as it was, so a reader that needs the turns of a few lines shows it
+   * only those and the lines that hold one of these.
+   */
+  readonly markers: readonly string[];
 }
 
 /** A session's files: its own, and its subagents' that belong to it. */
@@ -90,17 +96,18 @@ export function argumentText(text: string): string {
 }
 
 /**
- * A counter of lines that hold a marker (`marker` decides from the raw text); a line that
- * `opens` tells opens the first turn when no marker came before it.
+ * A counter of the lines that open a turn: those holding one of `markers` that `opens` tells
+ * (by default every one that holds a marker).
  */
 export function markerCounter(
-  marker: (line: string) => boolean,
-  opens: (line: string) => boolean = () => false,
+  markers: readonly string[],
+  opens: (line: string) => boolean = (line) => markers.some((text) => line.includes(text)),
 ): TurnCounter {
   let turn = 0;
   return {
+    markers,
     turnOf(line) {
-      if (marker(line) || (turn === 0 && opens(line))) turn++;
+      if (opens(line)) turn++;
       return turn;
     },
   };

@@ -1,109 +1,147 @@
 /**
- * A session file's entries from its last compaction checkpoint on, found by parsing the file
+ * A session file replayed from its last compaction checkpoint on, found by parsing the file
  * from its end, in one pass: what resume reads. Every line after the checkpoint has to be
  * parsed anyway, so parsing is the search: no separate scan for the checkpoint, and a file
- * without one is read once.
+ * without one is read once. Replaying backward keeps only the history items: a record is let
+ * go of as soon as it is read.
  *
  * @module
  */
 import { forEachLineBackward, type Line } from "../io/mod.ts";
 import {
-  type LineProblem,
+  type CompactionCheckpoint,
   parseRecordLine,
-  type RecordEntry,
   recordOf,
+  type ResponseItem,
+  type SessionMeta,
   type SessionRecord,
+  type TurnContext,
 } from "../record/mod.ts";
+import { SessionReplay } from "./_session_replay.ts";
 
-/** One entry of a session file and its line's byte range. */
-export type FileEntry = RecordEntry & {
-  /** Byte offset of the line's first byte. */
-  start: number;
-  /** Byte offset just past the line, terminator included. */
-  end: number;
-};
-
-/** Options of {@linkcode entriesFromLastCheckpoint}. */
-export interface EntriesFromLastCheckpointOptions {
+/** Options of {@linkcode replayFromLastCheckpoint}. */
+export interface ReplayFromLastCheckpointOptions {
   /** The largest block read at once, in bytes. */
   blockSize?: number | undefined;
 }
 
 /** A bad line read from the end, kept until its number is known. */
 interface BadLine {
-  /** Where its entry is in the entries, last first. */
-  at: number;
   /** Lines read up to it, counted from the end. */
   fromEnd: number;
   line: Line;
 }
 
-/** The problem a bad line holds until the whole file is read and it can be numbered. */
-const UNNUMBERED: LineProblem = { line: 0, kind: "invalid_record", message: "", start: 0, end: 0 };
-
-/** Whether `record` is a checkpoint a replay can start from: it stores its record count. */
-function isStartingCheckpoint(record: SessionRecord): boolean {
-  return record.type === "response_item" && record.payload.type === "compaction_checkpoint" &&
-    record.payload.recordsBefore !== undefined;
+/** A valid record read from the end: how many lines from the end, and where it starts. */
+interface FromEndRecord {
+  fromEnd: number;
+  record: SessionRecord;
+  start: number;
 }
 
 /**
- * The entries of the session file at `path`, in file order, from its last compaction
- * checkpoint on (the checkpoint first, line numbers 0: they are unknown from the end) when
- * that checkpoint stores its record count and every line after it is a valid record; else
- * every entry of the file, numbered, so that every problem is reported with its line as a
- * forward read reports it. The file is parsed once, from its end; empty lines are skipped.
+ * What a forward {@linkcode SessionReplay} would hold, gathered from the last line back: only
+ * the history items after the newest checkpoint are kept (last first), the other records are
+ * counted and let go of as soon as they are read.
+ */
+class FromEnd {
+  /** The history items after the newest checkpoint, last first. */
+  readonly items: ResponseItem[] = [];
+  /** The newest checkpoint read: the history starts with its replacement. */
+  newest: CompactionCheckpoint | undefined;
+  /** The oldest valid record read so far. */
+  oldest: FromEndRecord | undefined;
+  /** The oldest `session_meta` read so far. */
+  meta: SessionMeta | undefined;
+  /** The newest `turn_context` read. */
+  lastTurn: TurnContext | undefined;
+  turns = 0;
+  records = 0;
+  readonly bad: BadLine[] = [];
+
+  /** Takes a valid record; true when it is the checkpoint the replay can start from. */
+  take(record: SessionRecord, fromEnd: number, start: number): boolean {
+    this.records++;
+    this.oldest = { fromEnd, record, start };
+    if (record.type === "session_meta") this.meta = record.payload;
+    else if (record.type === "turn_context") {
+      this.turns++;
+      this.lastTurn ??= record.payload;
+    } else if (record.type === "response_item" && this.newest === undefined) {
+      const item = record.payload;
+      if (item.type !== "compaction_checkpoint") this.items.push(item);
+      else {
+        this.newest = item;
+        return this.bad.length === 0 && item.recordsBefore !== undefined;
+      }
+    }
+    return false;
+  }
+}
+
+/**
+ * The session file at `path` replayed from its last compaction checkpoint on: the
+ * {@linkcode SessionReplay} a forward replay of the checkpoint and the records after it gives
+ * (its `from` set, line numbers 0: they are unknown from the end), when that checkpoint stores
+ * its record count and every line after it is a valid record; else the replay of the whole
+ * file, its problems numbered as a forward read numbers them. The file is parsed once, from
+ * its end; empty lines are skipped. The entries are not kept (a record is let go of once
+ * read): only the history items after the last checkpoint, until the end. Entries kept until
+ * the end and replayed forward cost about a fifth more time at 100 MB (garbage collection).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { entriesFromLastCheckpoint } from "./mod.ts";
+ * import { replayFromLastCheckpoint } from "./mod.ts";
  * const path = await Deno.makeTempFile();
  * await Deno.writeTextFile(path, "not json\n");
- * const [entry] = await entriesFromLastCheckpoint(path);
- * assert.equal(entry?.problem?.kind, "malformed_json");
+ * const replay = await replayFromLastCheckpoint(path);
+ * assert.equal(replay.problems[0]?.kind, "malformed_json");
  * await Deno.remove(path);
  * ```
  */
-export async function entriesFromLastCheckpoint(
+export async function replayFromLastCheckpoint(
   path: string,
-  options: EntriesFromLastCheckpointOptions = {},
-): Promise<FileEntry[]> {
-  // Entries last first; a record's line number is set once the count is known.
-  const entries: FileEntry[] = [];
-  const bad: BadLine[] = [];
-  const fromEnds: number[] = [];
+  options: ReplayFromLastCheckpointOptions = {},
+): Promise<SessionReplay> {
+  const read = new FromEnd();
   let fromEnd = 0;
-  let checkpointSeen = false;
-  let fromCheckpoint = false;
+  let stopped = false;
   await forEachLineBackward(path, (line) => {
     fromEnd++;
     if (line.text.length === 0 && line.terminated) return true;
     const record = recordOf(line.text);
-    const { start, end } = line;
     if (record === undefined) {
-      bad.push({ at: entries.length, fromEnd, line });
-      entries.push({ line: 0, problem: UNNUMBERED, start, end });
-      fromEnds.push(fromEnd);
+      read.bad.push({ fromEnd, line });
       return true;
     }
-    entries.push({ line: 0, record, start, end });
-    fromEnds.push(fromEnd);
-    const item = record.type === "response_item" ? record.payload : undefined;
-    if (item?.type !== "compaction_checkpoint" || checkpointSeen) return true;
-    checkpointSeen = true;
-    fromCheckpoint = bad.length === 0 && isStartingCheckpoint(record);
-    return !fromCheckpoint;
+    stopped = read.take(record, fromEnd, line.start);
+    return !stopped;
   }, options);
-  if (!fromCheckpoint) {
-    // Read whole, the lines can be numbered now; a problem's message names its line, so its
-    // line is parsed again with its number.
-    const total = fromEnd + 1;
-    entries.forEach((entry, at) => entry.line = total - fromEnds[at]!);
-    for (const { at, fromEnd, line } of bad) {
-      const entry = parseRecordLine(path, { ...line, line: total - fromEnd });
-      entries[at] = { ...entry, start: line.start, end: line.end };
+  return replayOf(path, read, stopped ? 0 : fromEnd + 1);
+}
+
+/** The replay `read` gathered; `total` numbers the lines (0: read from a checkpoint). */
+function replayOf(path: string, read: FromEnd, total: number): SessionReplay {
+  const replay = new SessionReplay();
+  const { newest, oldest } = read;
+  if (newest) { for (const item of newest.replacementHistory) replay.history.push(item); }
+  for (let at = read.items.length - 1; at >= 0; at--) replay.history.push(read.items[at]!);
+  for (let at = read.bad.length - 1; at >= 0; at--) {
+    const { fromEnd, line } = read.bad[at]!;
+    replay.problems.push(parseRecordLine(path, { ...line, line: total - fromEnd }).problem!);
+  }
+  if (oldest) {
+    const { record } = oldest;
+    replay.first = { line: total === 0 ? 0 : total - oldest.fromEnd, record };
+    const item = record.type === "response_item" ? record.payload : undefined;
+    if (item?.type === "compaction_checkpoint") {
+      replay.from = { checkpoint: item, start: oldest.start };
     }
   }
-  return entries.reverse();
+  replay.meta = read.meta;
+  replay.lastTurn = read.lastTurn;
+  replay.turns = read.turns;
+  replay.records = read.records;
+  return replay;
 }

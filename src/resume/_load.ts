@@ -37,8 +37,8 @@ function fileStoreOf(location: SessionLocation, blockSize: number | undefined): 
 /**
  * Reads a session and replays it.
  *
- * The short way: the store yields the records from the last compaction checkpoint on
- * ({@linkcode SessionStore.readFromLastCheckpoint}: a file is parsed once, from its end back
+ * The short way: the store replays the records from the last compaction checkpoint on
+ * ({@linkcode SessionStore.replayFromLastCheckpoint}: a file is parsed once, from its end back
  * to it; a database reads the key range from the position its sessions row keeps); replay
  * starts from the history the checkpoint stores. The part before the checkpoint is never
  * read, apart from the `session_meta` at the head and, when no turn started after the
@@ -55,11 +55,11 @@ export async function loadSession(
   options: LoadSessionOptions = {},
 ): Promise<LoadedSession> {
   const store = options.store ?? fileStoreOf(location, options.blockSize);
+  if (options.fromCheckpoint !== false) {
+    return await loaded(store, location, await store.replayFromLastCheckpoint(location));
+  }
   const replay = new SessionReplay();
-  const entries = options.fromCheckpoint === false
-    ? store.read(location)
-    : store.readFromLastCheckpoint(location);
-  for await (const entry of entries) replay.push(entry);
+  for await (const entry of store.read(location)) replay.push(entry);
   return await loaded(store, location, replay);
 }
 

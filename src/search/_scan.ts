@@ -130,9 +130,43 @@ export interface LinePlace {
   turn: number;
 }
 
+/** A pattern that matches any of `texts` as they are. */
+function anyOf(texts: readonly string[]): RegExp {
+  const escaped = texts.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(escaped.length === 0 ? "(?!)" : escaped.join("|"), "g");
+}
+
+/**
+ * Which lines of one decoded chunk hold one of a counter's markers, asked in order: the next
+ * marker is searched for (one pattern for them all) only once the lines pass the last one.
+ */
+class MarkedLines {
+  readonly #pattern: RegExp;
+  readonly #text: string;
+  #next = -1;
+
+  constructor(markers: readonly string[], text: string) {
+    this.#pattern = anyOf(markers);
+    this.#text = text;
+  }
+
+  /** Whether the line at `[start, end)` of the text holds a marker. */
+  holds(start: number, end: number): boolean {
+    if (this.#next < start) {
+      this.#pattern.lastIndex = start;
+      this.#next = this.#pattern.exec(this.#text)?.index ?? Infinity;
+    }
+    return this.#next < end;
+  }
+}
+
 /**
  * The line numbers and turns of the lines starting at `offsets` (sorted), read forward to the
- * last of them; every line is shown to `turns`, none is parsed.
+ * last of them; none is parsed. Each chunk is decoded once, and its lines are followed in its
+ * bytes (for their offsets) and in its text (for what they hold) at once: a `\n` byte is
+ * never part of a longer UTF-8 sequence, so the two hold the same newlines in the same order.
+ * `turns` is shown only the wanted lines and those that hold one of its markers (the others
+ * cannot move the count).
  */
 export async function placeLines(
   path: string,
@@ -146,14 +180,30 @@ export async function placeLines(
   const last = offsets[offsets.length - 1]!;
   let line = 0;
   for await (const { bytes, offset } of byteChunks(path, buffer)) {
-    for (let start = 0; start < bytes.length;) {
+    const text = decoder.decode(bytes);
+    const marked = new MarkedLines(turns.markers, text);
+    for (let start = 0, char = 0; start < bytes.length;) {
       const end = lineEnd(bytes, start);
+      const charEnd = textLineEnd(text, char);
       line++;
-      const turn = turns.turnOf(lineText(bytes, start, end));
-      if (wanted.has(offset + start)) places.set(offset + start, { line, turn });
-      if (offset + start >= last) return places;
+      const at = offset + start;
+      if (wanted.has(at)) {
+        places.set(at, { line, turn: turns.turnOf(textLine(text, char, charEnd)) });
+      } else if (marked.holds(char, charEnd)) turns.turnOf(textLine(text, char, charEnd));
+      if (at >= last) return places;
       start = end + 1;
+      char = charEnd + 1;
     }
   }
   return places;
+}
+
+function textLineEnd(text: string, from: number): number {
+  const newline = text.indexOf("\n", from);
+  return newline === -1 ? text.length : newline;
+}
+
+/** A line of a decoded chunk, without `\r` before its end (as {@linkcode lineText} gives it). */
+function textLine(text: string, start: number, end: number): string {
+  return text.slice(start, end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end);
 }

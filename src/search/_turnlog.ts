@@ -77,5 +77,5 @@ export const turnlogSearch: SearchProfile = {
     const payload = obj(value, "payload");
     return value.type === "response_item" && payload ? itemPieces(payload) : [];
   },
-  turns: () => markerCounter((line) => line.includes(TURN_CONTEXT)),
+  turns: () => markerCounter([TURN_CONTEXT]),
 };

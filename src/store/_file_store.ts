@@ -5,7 +5,11 @@
  *
  * @module
  */
-import { entriesFromLastCheckpoint, findLastCheckpoint } from "../history/mod.ts";
+import {
+  findLastCheckpoint,
+  replayFromLastCheckpoint,
+  type SessionReplay,
+} from "../history/mod.ts";
 import { type Line, readLines, readLinesBackward } from "../io/mod.ts";
 import {
   checkSessionId,
@@ -26,7 +30,6 @@ import {
   type ListSessionsOptions,
   type LockOptions,
   type RecordPosition,
-  type ReplayEntry,
   SessionExistsError,
   type SessionSize,
   type SessionStore,
@@ -161,11 +164,11 @@ export class FileStore implements SessionStore {
   }
 
   /**
-   * The entries from the last checkpoint on, parsed from the file's end (see
-   * {@linkcode entriesFromLastCheckpoint}); line numbers are 0 when the checkpoint was found.
+   * The session replayed from its last checkpoint on, parsed from the file's end (see
+   * {@linkcode replayFromLastCheckpoint}); line numbers are 0 when the checkpoint was found.
    */
-  async *readFromLastCheckpoint(location: SessionLocation): AsyncGenerator<ReplayEntry> {
-    yield* await entriesFromLastCheckpoint(location.path, { blockSize: this.#blockSize });
+  replayFromLastCheckpoint(location: SessionLocation): Promise<SessionReplay> {
+    return replayFromLastCheckpoint(location.path, { blockSize: this.#blockSize });
   }
 
   /**

@@ -7,6 +7,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
+import type { SessionReplay } from "../history/mod.ts";
 import type {
   CompactionCheckpoint,
   RecordEntry,
@@ -141,12 +142,12 @@ export interface SessionStore {
   /** Yields the session's entries forward, in append order, from `from` (inclusive) on. */
   read(location: SessionLocation, from?: RecordPosition): AsyncIterable<StoredEntry>;
   /**
-   * Yields what a replay needs, in append order: the entries from the last compaction
-   * checkpoint on (the checkpoint first) when it stores its record count and no entry after it
-   * is a problem; else every entry from the first. A file is parsed once, from its end back to
-   * the checkpoint; a database reads the key range from the checkpoint's sequence number.
+   * The session replayed from its last compaction checkpoint on (the checkpoint the first
+   * record taken) when it stores its record count and no entry after it is a problem; else
+   * replayed from its first entry. A file is parsed once, from its end back to the checkpoint;
+   * a database reads the key range from the checkpoint's sequence number.
    */
-  readFromLastCheckpoint(location: SessionLocation): AsyncIterable<ReplayEntry>;
+  replayFromLastCheckpoint(location: SessionLocation): Promise<SessionReplay>;
   /** The session's last valid compaction checkpoint, or undefined when it has none. */
   lastCheckpoint(location: SessionLocation): Promise<StoredCheckpoint | undefined>;
   /** The newest valid `turn_context` before `position`, or undefined. */

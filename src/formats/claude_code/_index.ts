@@ -6,37 +6,10 @@
  * @module
  */
 import { forEachLine, type Line } from "../../io/mod.ts";
-import {
-  FirstSeen,
-  isObject,
-  isoTime,
-  type Json,
-  num,
-  obj,
-  parseJsonLine,
-  str,
-  TimeSpan,
-} from "../_line.ts";
-
-/** What a line is, as far as the conversation goes. */
-export type NodeKind =
-  | "problem"
-  | "meta"
-  | "prompt"
-  | "tool_result"
-  | "user_meta"
-  | "compact_summary"
-  | "command"
-  | "local_output"
-  | "interrupt"
-  | "assistant"
-  | "boundary"
-  | "turn_duration"
-  | "system"
-  | "summary"
-  | "progress"
-  | "attachment"
-  | "other";
+import type { LineSpan } from "../_types.ts";
+import { classify, labelOf, type NodeKind } from "./_kinds.ts";
+import { FirstSeen, isoTime, type Json, num, obj, parseJsonLine, str, TimeSpan } from "../_line.ts";
+export type { NodeKind } from "./_kinds.ts";
 
 /** One non-empty line of the file. */
 export interface Node {
@@ -109,38 +82,6 @@ export interface ClaudeIndex {
   /** Bytes the pass covered: a file that grows meanwhile is read up to here, twice. */
   endOffset: number;
 }
-
-const LOCAL_OUTPUT =
-  /^\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr|bash-input)>/;
-const COMMAND = /^\s*<(command-name|command-message)>/;
-const INTERRUPT = /^\[Request interrupted by user/;
-
-/** The first text of a user message's content. */
-function firstText(content: unknown): string | undefined {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return undefined;
-  for (const block of content) {
-    if (isObject(block) && block.type === "text" && typeof block.text === "string") {
-      return block.text;
-    }
-  }
-  return undefined;
-}
-
-function userKind(value: Json, message: Json): NodeKind {
-  if (value.isCompactSummary === true) return "compact_summary";
-  const content = message.content;
-  if (Array.isArray(content) && content.some((b) => isObject(b) && b.type === "tool_result")) {
-    return "tool_result";
-  }
-  if (value.isMeta === true) return "user_meta";
-  const text = firstText(content) ?? "";
-  if (INTERRUPT.test(text)) return "interrupt";
-  if (LOCAL_OUTPUT.test(text)) return "local_output";
-  if (COMMAND.test(text)) return "command";
-  return "prompt";
-}
-
 function boundaryInfo(value: Json): BoundaryInfo {
   const meta = obj(value, "compactMetadata") ?? {};
   const segment = obj(meta, "preservedSegment") ?? {};
@@ -156,62 +97,6 @@ function boundaryInfo(value: Json): BoundaryInfo {
     preTokens: num(meta, "preTokens"),
   };
 }
-
-/** Lines without a uuid whose facts the reader takes (titles, the permission mode). */
-const ABSORBED: ReadonlySet<string> = new Set([
-  "summary",
-  "last-prompt",
-  "permission-mode",
-  "custom-title",
-]);
-
-/**
- * Claude Code's own bookkeeping, known by name and counted as ignored under it: nothing of the
- * conversation. 2.1.328 adds the request log (`api-request`, its `api-request-shape` and
- * `api-request-blob`s), `atis-latch`, `tools-used`, `cost-state` and `mode`. Any other type
- * is counted as `unknown:<type>`.
- */
-const BOOKKEEPING: ReadonlySet<string> = new Set([
-  "file-history-snapshot",
-  "queue-operation",
-  "atis-latch",
-  "api-request-shape",
-  "api-request-blob",
-  "api-request",
-  "tools-used",
-  "cost-state",
-  "mode",
-]);
-
-/** The kind and ignored label of a line that has been parsed. */
-function classify(value: Json): { kind: NodeKind; label: string | undefined } {
-  const type = str(value, "type") ?? "";
-  const hasUuid = typeof value.uuid === "string";
-  const message = obj(value, "message");
-  if (type === "user" && message) return { kind: userKind(value, message), label: undefined };
-  if (type === "assistant" && message) return { kind: "assistant", label: undefined };
-  if (!hasUuid) {
-    if (ABSORBED.has(type)) return { kind: "meta", label: undefined };
-    return { kind: "meta", label: BOOKKEEPING.has(type) ? type : `unknown:${type || "line"}` };
-  }
-  switch (type) {
-    case "system": {
-      const subtype = str(value, "subtype");
-      if (subtype === "compact_boundary") return { kind: "boundary", label: undefined };
-      if (subtype === "turn_duration") return { kind: "turn_duration", label: undefined };
-      return { kind: "system", label: subtype ? `system:${subtype}` : "system" };
-    }
-    case "summary":
-      return { kind: "summary", label: undefined };
-    case "progress":
-      return { kind: "progress", label: "progress" };
-    case "attachment":
-      return { kind: "attachment", label: "attachment" };
-    default:
-      return { kind: "other", label: type || "unknown_line" };
-  }
-}
-
 function newIndex(): ClaudeIndex {
   return {
     nodes: [],
@@ -235,15 +120,24 @@ function newIndex(): ClaudeIndex {
 
 /** The key usage is counted once under: the API response's id and its request's id. */
 export function usageKey(value: Json, message: Json): string | undefined {
-  const id = str(message, "id");
-  const request = str(value, "requestId");
-  return id === undefined && request === undefined ? undefined : `${id ?? ""}|${request ?? ""}`;
+  return keyOf(str(message, "id"), str(value, "requestId"));
 }
 
-function noteUsage(index: ClaudeIndex, value: Json, message: Json): void {
+const keyOf = (id: string | undefined, request: string | undefined): string | undefined =>
+  id === undefined && request === undefined ? undefined : `${id ?? ""}|${request ?? ""}`;
+
+function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
   const usage = obj(message, "usage");
-  const key = usageKey(value, message);
-  if (!usage || key === undefined) return;
+  if (!usage) return;
+  const request = str(value, "requestId");
+  const last = pass.usageKey;
+  // The lines of one response share its key: the string made for the first, hashed once.
+  const key = last !== undefined && node.messageId === last.id && request === last.request
+    ? last.key
+    : keyOf(node.messageId, request);
+  if (key === undefined) return;
+  pass.usageKey = { id: node.messageId, request, key };
+  const { index } = pass;
   const seen = index.usage.get(key) ?? { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
   // A split response repeats its usage on every line; the later lines carry the final output.
   seen.input = Math.max(seen.input, num(usage, "input_tokens") ?? 0);
@@ -253,16 +147,23 @@ function noteUsage(index: ClaudeIndex, value: Json, message: Json): void {
   index.usage.set(key, seen);
 }
 
-function noteFacts(index: ClaudeIndex, value: Json, node: Node): void {
-  index.times.see(value.timestamp);
+/** A line's fields read once each (loads from objects of many shapes are what cost here). */
+interface Fields {
+  type: string;
+  message: Json | undefined;
+  time: string | undefined;
+  mode: string | undefined;
+}
+
+function noteFacts(index: ClaudeIndex, value: Json, node: Node, fields: Fields): void {
+  index.times.seeTime(fields.time);
   index.sessionIds.see(str(value, "sessionId"), node.line);
   index.cwds.see(str(value, "cwd"), node.line);
   index.gitBranches.see(str(value, "gitBranch"), node.line);
   index.version = str(value, "version") ?? index.version;
   index.agentId ??= str(value, "agentId");
-  const mode = str(value, "permissionMode");
-  if (mode !== undefined) index.permissionMode = mode;
-  const type = str(value, "type");
+  if (fields.mode !== undefined) index.permissionMode = fields.mode;
+  const { type } = fields;
   if (type === "summary" && typeof value.summary === "string") {
     index.summaries.push({ summary: value.summary, leafUuid: str(value, "leafUuid") });
   }
@@ -273,10 +174,16 @@ function noteFacts(index: ClaudeIndex, value: Json, node: Node): void {
   if (node.kind === "turn_duration") index.hasTurnDuration = true;
 }
 
-function nodeOf(value: Json, span: { line: number; start: number; end: number }): Node {
-  const { kind, label } = classify(value);
-  const message = obj(value, "message");
-  const model = kind === "assistant" && message ? str(message, "model") : undefined;
+function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefined): Node {
+  const { type, message } = fields;
+  const kind = classify(value, type, message);
+  const label = labelOf(kind, type, value);
+  const assistant = kind === "assistant" && message !== undefined;
+  let model = assistant ? str(message, "model") : undefined;
+  let messageId = assistant ? str(message, "id") : undefined;
+  // The lines of one response follow each other: they share one copy of its id and model.
+  if (messageId !== undefined && messageId === last?.messageId) messageId = last.messageId;
+  if (model !== undefined && model === last?.model) model = last.model;
   return {
     line: span.line,
     start: span.start,
@@ -287,12 +194,12 @@ function nodeOf(value: Json, span: { line: number; start: number; end: number })
     parentUuid: str(value, "parentUuid"),
     parent: -1,
     sidechain: value.isSidechain === true,
-    messageId: kind === "assistant" && message ? str(message, "id") : undefined,
+    messageId,
     model,
     superseded: false,
     boundary: kind === "boundary" ? boundaryInfo(value) : undefined,
-    time: label === undefined ? undefined : isoTime(value.timestamp),
-    mode: label === undefined ? undefined : str(value, "permissionMode"),
+    time: label === undefined ? undefined : fields.time,
+    mode: label === undefined ? undefined : fields.mode,
   };
 }
 
@@ -304,65 +211,163 @@ export interface IndexOptions {
   parsed?: (value: Json, line: Line, at: number, node: Node) => void;
 }
 
+/**
+ * Bytes read and decoded at a time by the first pass. A chunk's text under V8's limit for
+ * ordinary objects (128 KiB) is young garbage the scavenger frees at once; a 1 MiB one lives in
+ * the large-object space until a full collection, and a 100 MB file's peak RSS was 25 MB higher
+ * for it, no faster.
+ */
+const CHUNK_BYTES = 96 << 10;
+
+/** What the pass carries from line to line besides the index. */
+interface Pass {
+  index: ClaudeIndex;
+  path: string;
+  sizeBytes: number;
+  parsedBy: IndexOptions["parsed"];
+  /** The newest assistant line's node: the next line of its response shares its strings. */
+  assistant: Node | undefined;
+  /** The last nodes filed under their uuid, newest at `recentAt - 1` (a ring; -1: none). */
+  recent: Int32Array;
+  recentAt: number;
+  /** The usage key of the newest line with usage, and the ids it was made of. */
+  usageKey: { id: string | undefined; request: string | undefined; key: string } | undefined;
+  /** Nodes whose parent was not indexed yet when they were (resolved after the pass). */
+  unresolved: number[];
+  /** Whether a uuid moved to a later copy: then every parent is resolved again. */
+  moved: boolean;
+}
+
 /** Reads the whole file once into an index; texts are parsed and dropped line by line. */
 export async function indexTranscript(
   path: string,
   sizeBytes: number,
   options: IndexOptions = {},
 ): Promise<ClaudeIndex> {
-  const index = newIndex();
-  const take = (line: Line) => indexLine(index, path, line, sizeBytes, options.parsed);
+  const pass: Pass = {
+    index: newIndex(),
+    path,
+    sizeBytes,
+    parsedBy: options.parsed,
+    assistant: undefined,
+    recent: new Int32Array(RECENT).fill(-1),
+    recentAt: 0,
+    usageKey: undefined,
+    unresolved: [],
+    moved: false,
+  };
+  const take = (line: Line) => indexLine(pass, line);
   if (options.lines) {
     for await (const line of options.lines) if (!take(line)) break;
   } else {
     // The file's own lines through a callback: no step of a generator per line.
-    await forEachLine(path, take);
+    await forEachLine(path, take, { chunkSize: CHUNK_BYTES });
   }
-  for (const node of index.nodes) {
-    if (node.parentUuid === undefined) continue;
-    node.parent = index.byUuid.get(node.parentUuid) ?? -1;
-    // The parent's own string: one copy of each uuid kept, not two.
-    if (node.parent >= 0) node.parentUuid = index.nodes[node.parent]!.uuid;
+  const { index } = pass;
+  if (pass.moved) {
+    for (const [at, node] of index.nodes.entries()) {
+      if (node.parentUuid !== undefined) resolve(index, at);
+    }
+  } else {
+    for (const at of pass.unresolved) resolve(index, at);
   }
   return index;
 }
 
+/** Nodes a line's parent is looked for among before the uuid map. */
+const RECENT = 8;
+
+/**
+ * Links a node to its parent by the uuid its line names: the line that holds that uuid in the
+ * end (see {@linkcode indexLine}), or -1.
+ */
+function resolve(index: ClaudeIndex, at: number, parent = -2): void {
+  const node = index.nodes[at]!;
+  node.parent = parent > -2 ? parent : index.byUuid.get(node.parentUuid!) ?? -1;
+  // The parent's own string: one copy of each uuid kept, not two.
+  if (node.parent >= 0) node.parentUuid = index.nodes[node.parent]!.uuid;
+}
+
+/**
+ * The parent of a line as the uuid map has it now, looked for first among the last nodes
+ * filed in it: the parent is nearly always one of them, and comparing strings is far cheaper
+ * than the map's lookup of a string never hashed before (it costs hundreds of nanoseconds).
+ * A node in `recent` is the map's node for its uuid until a uuid moves (`moved`), after which
+ * every parent is resolved again.
+ */
+function parentNow(pass: Pass, uuid: string): number {
+  const { recent } = pass;
+  const { nodes } = pass.index;
+  for (let step = 1; step <= RECENT; step++) {
+    const at = recent[(pass.recentAt - step + RECENT) % RECENT]!;
+    if (at < 0) break;
+    if (nodes[at]!.uuid === uuid) return at;
+  }
+  return pass.index.byUuid.get(uuid) ?? -1;
+}
+
+/** The node of a line that is not a JSON object. */
+function problemNode(span: LineSpan): Node {
+  return { ...nodeOf({}, span, NO_FIELDS, undefined), kind: "problem", label: undefined };
+}
+
+const NO_FIELDS: Fields = { type: "", message: undefined, time: undefined, mode: undefined };
+
 /** Adds one line to the index; false once the line is past `sizeBytes` (the end). */
-function indexLine(
-  index: ClaudeIndex,
-  path: string,
-  line: Line,
-  sizeBytes: number,
-  parsedBy: IndexOptions["parsed"],
-): boolean {
+function indexLine(pass: Pass, line: Line): boolean {
   if (line.text.length === 0 && line.terminated) return true;
-  if (line.start >= sizeBytes) return false;
+  if (line.start >= pass.sizeBytes) return false;
+  const { index } = pass;
   index.endOffset = line.end;
-  const parsed = parseJsonLine(path, line);
+  const parsed = parseJsonLine(pass.path, line);
   if ("problem" in parsed) {
-    index.nodes.push({ ...nodeOf({}, line), kind: "problem", label: undefined });
+    index.nodes.push(problemNode(line));
     return true;
   }
-  const node = nodeOf(parsed.value, line);
+  const { value } = parsed;
+  const fields: Fields = {
+    type: str(value, "type") ?? "",
+    message: obj(value, "message"),
+    time: isoTime(value.timestamp),
+    mode: str(value, "permissionMode"),
+  };
+  const node = nodeOf(value, line, fields, pass.assistant);
   const at = index.nodes.length;
   index.nodes.push(node);
-  if (node.uuid !== undefined) {
-    const earlier = index.byUuid.get(node.uuid);
-    // A resume replays lines as they were: the first copy keeps its place in the file. A
-    // copy with another parent (a message a compaction kept) moves the line: the last counts.
-    if (earlier !== undefined && index.nodes[earlier]!.parentUuid === node.parentUuid) {
-      node.superseded = true;
-    } else {
-      if (earlier !== undefined) index.nodes[earlier]!.superseded = true;
-      index.byUuid.set(node.uuid, at);
-    }
+  if (node.uuid !== undefined) placeUuid(pass, node, at);
+  // The parent is nearly always an earlier line, found now while its strings are at hand.
+  // Found now, it is the one found after the pass unless a uuid moves (`moved`) later.
+  if (node.parentUuid !== undefined) {
+    resolve(index, at, parentNow(pass, node.parentUuid));
+    if (node.parent < 0) pass.unresolved.push(at);
   }
-  noteFacts(index, parsed.value, node);
-  parsedBy?.(parsed.value, line, at, node);
-  const message = obj(parsed.value, "message");
-  if (node.kind === "assistant" && message) {
+  noteFacts(index, value, node, fields);
+  pass.parsedBy?.(value, line, at, node);
+  if (node.kind === "assistant" && fields.message) {
+    pass.assistant = node;
     if (node.model && node.model !== "<synthetic>") index.models.see(node.model, node.line);
-    noteUsage(index, parsed.value, message);
+    noteUsage(pass, value, fields.message, node);
   }
   return true;
+}
+
+/**
+ * Files a node under its uuid. A resume replays lines as they were: the first copy keeps its
+ * place in the file. A copy with another parent (a message a compaction kept) moves the line:
+ * the last counts.
+ */
+function placeUuid(pass: Pass, node: Node, at: number): void {
+  const { index } = pass;
+  const earlier = index.byUuid.get(node.uuid!);
+  if (earlier !== undefined && index.nodes[earlier]!.parentUuid === node.parentUuid) {
+    node.superseded = true;
+    return;
+  }
+  if (earlier !== undefined) {
+    index.nodes[earlier]!.superseded = true;
+    pass.moved = true;
+  }
+  index.byUuid.set(node.uuid!, at);
+  pass.recent[pass.recentAt] = at;
+  pass.recentAt = (pass.recentAt + 1) % RECENT;
 }

@@ -67,7 +67,8 @@ function itemPieces(payload: Json): Piece[] {
 const TASK_STARTED = '"type":"task_started"';
 const TURN_CONTEXT = '"type":"turn_context"';
 const USER_MESSAGE = '"type":"user_message"';
-const TURN_ENDED = /"type":"(?:task_complete|turn_aborted)"/;
+const TASK_COMPLETE = '"type":"task_complete"';
+const TURN_ABORTED = '"type":"turn_aborted"';
 const TURN_ID = /"turn_id":"([^"]*)"/;
 /** A message that is not the model's: between turns it waits for the turn it opens. */
 const WAITING = /"type":"response_item".*"role":"(?:user|developer)"/;
@@ -88,7 +89,7 @@ function codexTurns(): TurnCounter {
     if (line.includes(TASK_STARTED)) {
       tasks = true;
       start(TURN_ID.exec(line)?.[1]);
-    } else if (TURN_ENDED.test(line)) {
+    } else if (line.includes(TASK_COMPLETE) || line.includes(TURN_ABORTED)) {
       open = false;
     } else if (line.includes(TURN_CONTEXT)) {
       const id = TURN_ID.exec(line)?.[1];
@@ -99,6 +100,8 @@ function codexTurns(): TurnCounter {
     }
   };
   return {
+    // `see` moves the count only for a line that holds one of these.
+    markers: [TASK_STARTED, TASK_COMPLETE, TURN_ABORTED, TURN_CONTEXT, USER_MESSAGE],
     turnOf(line) {
       see(line);
       return !open && WAITING.test(line) ? turn + 1 : turn;

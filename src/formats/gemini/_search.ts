@@ -48,18 +48,34 @@ function messagePieces(message: Json): Piece[] {
 
 /** A user prompt's line, from its raw text: a text part that is not injected or a command. */
 const PROMPT = /"type":"user","content":(?:\[\{"text":"|")(?!<session_context>|<hook_context>|\/)/;
+/** What every line {@linkcode PROMPT} matches holds. */
+const PROMPT_MARKER = '"type":"user","content":';
+
+/** The subagents' files of a session: those in the folder its short id starts. */
+async function subagentsOf(
+  folders: readonly string[],
+  chats: string,
+  id: string,
+): Promise<string[]> {
+  const folder = folders.find((name) => name.toLowerCase().startsWith(id.toLowerCase()));
+  if (folder === undefined) return [];
+  return (await dirEntries(join(chats, folder)))
+    .filter((e) => e.isFile && e.name.endsWith(".jsonl"))
+    .map((e) => join(chats, folder, e.name)).sort();
+}
 
 async function* walk(root: string): AsyncGenerator<SessionFiles> {
   for (const project of (await dirEntries(root)).filter((e) => e.isDirectory)) {
+    // Each folder holding sessions is listed once, not once per session in it.
+    const listed = new Map<string, string[]>();
     for (const session of await sessionFiles(root, project.name)) {
-      const folder = (await dirEntries(join(session.path, ".."))).find((e) =>
-        e.isDirectory && e.name.toLowerCase().startsWith(session.id.toLowerCase())
-      );
-      const subagents = folder === undefined
-        ? []
-        : (await dirEntries(join(session.path, "..", folder.name)))
-          .filter((e) => e.isFile && e.name.endsWith(".jsonl"))
-          .map((e) => join(session.path, "..", folder.name, e.name)).sort();
+      const chats = join(session.path, "..");
+      let folders = listed.get(chats);
+      if (folders === undefined) {
+        folders = (await dirEntries(chats)).filter((e) => e.isDirectory).map((e) => e.name);
+        listed.set(chats, folders);
+      }
+      const subagents = await subagentsOf(folders, chats, session.id);
       yield { id: session.id, path: session.path, subagents, project: project.name };
     }
   }
@@ -81,5 +97,5 @@ export const geminiSearch: FormatSearch = {
     }
     return [];
   },
-  turns: () => markerCounter((line) => PROMPT.test(line)),
+  turns: () => markerCounter([PROMPT_MARKER], (line) => PROMPT.test(line)),
 };

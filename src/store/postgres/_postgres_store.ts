@@ -7,6 +7,7 @@
  * @module
  */
 import { TurnlogError } from "../../errors/mod.ts";
+import { SessionReplay } from "../../history/mod.ts";
 import {
   checkSessionId,
   InvalidSessionIdError,
@@ -23,7 +24,6 @@ import {
   InvalidStoreError,
   type ListSessionsOptions,
   type RecordPosition,
-  type ReplayEntry,
   type SessionSize,
   type SessionStore,
   type StoredCheckpoint,
@@ -344,23 +344,25 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * The records from the last checkpoint on, by key range from its sequence number (those
-   * after it are few: compaction keeps them so), or all of them when a record after it
-   * cannot be read or the checkpoint stores no record count.
+   * The session replayed from its last checkpoint on, by key range from its sequence number
+   * (those after it are few: compaction keeps them so), or from its first record when a record
+   * after it cannot be read or the checkpoint stores no record count.
    */
-  async *readFromLastCheckpoint(location: SessionLocation): AsyncGenerator<ReplayEntry> {
+  async replayFromLastCheckpoint(location: SessionLocation): Promise<SessionReplay> {
     const found = await this.lastCheckpoint(location);
     if (found?.checkpoint.recordsBefore !== undefined) {
-      const tail: ReplayEntry[] = [];
+      const tail = new SessionReplay();
       let whole = true;
       for await (const entry of this.read(location, found.position)) {
         whole = entry.problem === undefined;
         if (!whole) break;
         tail.push(entry);
       }
-      if (whole) return yield* tail;
+      if (whole) return tail;
     }
-    yield* this.read(location);
+    const replay = new SessionReplay();
+    for await (const entry of this.read(location)) replay.push(entry);
+    return replay;
   }
 
   /** The last compaction checkpoint: one lookup by the position the sessions row keeps. */

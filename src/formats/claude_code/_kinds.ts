@@ -1,0 +1,124 @@
+/**
+ * What each line of a Claude Code transcript is, told from its parsed object: its kind as far as
+ * the conversation goes, and the label an ignored entry counts it under.
+ *
+ * @module
+ */
+import { isObject, type Json, str } from "../_line.ts";
+
+/** What a line is, as far as the conversation goes. */
+export type NodeKind =
+  | "problem"
+  | "meta"
+  | "prompt"
+  | "tool_result"
+  | "user_meta"
+  | "compact_summary"
+  | "command"
+  | "local_output"
+  | "interrupt"
+  | "assistant"
+  | "boundary"
+  | "turn_duration"
+  | "system"
+  | "summary"
+  | "progress"
+  | "attachment"
+  | "other";
+const LOCAL_OUTPUT =
+  /^\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr|bash-input)>/;
+const COMMAND = /^\s*<(command-name|command-message)>/;
+const INTERRUPT = /^\[Request interrupted by user/;
+
+/** The first text of a user message's content. */
+function firstText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content) {
+    if (isObject(block) && block.type === "text" && typeof block.text === "string") {
+      return block.text;
+    }
+  }
+  return undefined;
+}
+
+function userKind(value: Json, message: Json): NodeKind {
+  if (value.isCompactSummary === true) return "compact_summary";
+  const content = message.content;
+  if (Array.isArray(content) && content.some((b) => isObject(b) && b.type === "tool_result")) {
+    return "tool_result";
+  }
+  if (value.isMeta === true) return "user_meta";
+  const text = firstText(content) ?? "";
+  if (INTERRUPT.test(text)) return "interrupt";
+  if (LOCAL_OUTPUT.test(text)) return "local_output";
+  if (COMMAND.test(text)) return "command";
+  return "prompt";
+}
+/** Lines without a uuid whose facts the reader takes (titles, the permission mode). */
+const ABSORBED: ReadonlySet<string> = new Set([
+  "summary",
+  "last-prompt",
+  "permission-mode",
+  "custom-title",
+]);
+
+/**
+ * Claude Code's own bookkeeping, known by name and counted as ignored under it: nothing of the
+ * conversation. 2.1.328 adds the request log (`api-request`, its `api-request-shape` and
+ * `api-request-blob`s), `atis-latch`, `tools-used`, `cost-state` and `mode`. Any other type
+ * is counted as `unknown:<type>`.
+ */
+const BOOKKEEPING: ReadonlySet<string> = new Set([
+  "file-history-snapshot",
+  "queue-operation",
+  "atis-latch",
+  "api-request-shape",
+  "api-request-blob",
+  "api-request",
+  "tools-used",
+  "cost-state",
+  "mode",
+]);
+
+/** The kind of a line that has been parsed, from its `type` and `message` read once. */
+export function classify(value: Json, type: string, message: Json | undefined): NodeKind {
+  if (type === "user" && message) return userKind(value, message);
+  if (type === "assistant" && message) return "assistant";
+  if (typeof value.uuid !== "string") return "meta";
+  switch (type) {
+    case "system": {
+      const subtype = str(value, "subtype");
+      if (subtype === "compact_boundary") return "boundary";
+      return subtype === "turn_duration" ? "turn_duration" : "system";
+    }
+    case "summary":
+      return "summary";
+    case "progress":
+      return "progress";
+    case "attachment":
+      return "attachment";
+    default:
+      return "other";
+  }
+}
+
+/** The label an ignored entry counts a line of `kind` under, or undefined when it has none. */
+export function labelOf(kind: NodeKind, type: string, value: Json): string | undefined {
+  switch (kind) {
+    case "meta":
+      if (ABSORBED.has(type)) return undefined;
+      return BOOKKEEPING.has(type) ? type : `unknown:${type || "line"}`;
+    case "system": {
+      const subtype = str(value, "subtype");
+      return subtype ? `system:${subtype}` : "system";
+    }
+    case "progress":
+    case "attachment":
+      return kind;
+    case "other":
+      return type || "unknown_line";
+    default:
+      return undefined;
+  }
+}
