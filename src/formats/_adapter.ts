@@ -21,6 +21,12 @@ import type { LineRules } from "./_view.ts";
 export interface ReadSessionOptions {
   /** Look for the session's subagent transcripts beside it (Claude Code). @default {true} */
   subagents?: boolean;
+  /**
+   * Make the format's check on the way, kept for a check of the same file after the read
+   * (see `_checked.ts`): false for a reader that will not ask for one (a resume, an import).
+   * @default {true}
+   */
+  check?: boolean;
 }
 
 /** What one line of a file's head says about its format. */

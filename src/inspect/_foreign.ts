@@ -226,8 +226,8 @@ export async function inspectForeignFile(
   const segmenter = new TurnSegmenter(path, options);
   for await (const batch of session.batches()) {
     for (const entry of batch) {
-      if (entry.record) segmenter.push({ line: entry.line, record: entry.record }, entry);
-      else if (entry.problem) segmenter.push({ line: entry.line, problem: entry.problem }, entry);
+      // The entry is its own record entry and byte range: no object made per entry.
+      if (entry.ignored === undefined) segmenter.push(entry, entry);
       else segmenter.ignore(entry.line, entry.ignored);
     }
   }

@@ -26,7 +26,7 @@ export async function resumeForeignFile(
   path: string,
   format: ForeignFormat,
 ): Promise<ResumedForeignSession> {
-  const session = readForeignSession(path, format, { subagents: false });
+  const session = readForeignSession(path, format, { subagents: false, check: false });
   const replay = new SessionReplay();
   for await (const batch of session.batches()) for (const entry of batch) replay.push(entry);
   const { meta, lastTurn, problems, history: replayed, records: recordCount } = replay;

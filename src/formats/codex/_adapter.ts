@@ -95,7 +95,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   namesFile: (path) => /^rollout-.*\.jsonl$/.test(basename(path)),
   claimsRoot: async (dir) => (await firstDatedFile(dir))?.startsWith("rollout-") === true,
   idFromName: (path) => parseRolloutName(basename(path), ".")?.id ?? null,
-  read: (path, sizeBytes) => readCodexRollout(path, sizeBytes),
+  read: (path, sizeBytes, options) => readCodexRollout(path, sizeBytes, options),
   find: findCodexSession,
   list: listCodexSessions,
   preview: previewCodexSession,

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Json, obj, str } from "../_line.ts";
+import { type Json, objectOf, stringOf } from "../_line.ts";
 import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 import { CODEX_LINES } from "./_lines.ts";
@@ -68,51 +68,45 @@ export class CodexChecker {
     k: number,
     at: Omit<ViewPlace, "k" | "piece"> & { piece?: number | null },
   ): void {
-    const type = str(value, "type");
+    // This runs for every line: a line that is no item is told with no call (see stringOf).
+    const type = value.type;
     if (type === "compacted") {
       this.#waiting.clear();
       this.#answered.clear();
     }
     if (type !== "response_item") return;
-    const payload = obj(value, "payload") ?? {};
-    const itemType = str(payload, "type") ?? "";
-    const role = str(payload, "role");
+    const payload = objectOf(value.payload) ?? {};
+    const itemType = stringOf(payload.type) ?? "";
     const { line } = at;
-    const place = (): ViewPlace => ({
-      k,
-      line,
-      start: at.start,
-      end: at.end,
-      terminated: at.terminated,
-      piece: at.piece ?? null,
-    });
-    if (itemType === "message" && (role === "user" || role === "assistant")) this.#close(line);
-    if (CALLS.has(itemType)) {
-      const callId = str(payload, "call_id") || str(payload, "id")!;
+    if (itemType === "message") {
+      const role = stringOf(payload.role);
+      if (role === "user" || role === "assistant") this.#close(line);
+    } else if (CALLS.has(itemType)) {
+      const callId = stringOf(payload.call_id) || stringOf(payload.id)!;
       if (this.#waiting.has(callId)) {
         // A duplicated line: the one output can answer one call only, so the copy goes.
-        this.#stray.push({ callId, kind: "duplicate_call", ...place() });
+        this.#stray.push({ callId, kind: "duplicate_call", ...placeOf(k, at) });
         return;
       }
       this.#waiting.set(callId, {
         callId,
         type: itemType,
-        name: itemType === "local_shell_call" ? "local_shell" : str(payload, "name") || "unknown",
+        name: itemType === "local_shell_call" ? "local_shell" : stringOf(payload.name) || "unknown",
         k,
         line,
         end: at.end,
         piece: at.piece ?? null,
-        timestamp: str(value, "timestamp"),
+        timestamp: stringOf(value.timestamp),
         ordinal: typeof value.ordinal === "number" ? value.ordinal : undefined,
       });
     } else if (OUTPUTS.has(itemType)) {
-      const callId = str(payload, "call_id")!;
+      const callId = stringOf(payload.call_id)!;
       if (this.#waiting.delete(callId)) {
         this.#answered.add(callId);
         return;
       }
       const kind = this.#answered.has(callId) ? "duplicate_output" : "orphan_output";
-      this.#stray.push({ callId, kind, ...place() });
+      this.#stray.push({ callId, kind, ...placeOf(k, at) });
     }
   }
 
@@ -122,6 +116,15 @@ export class CodexChecker {
     const unanswered = this.#unanswered.sort((a, b) => a.call.k - b.call.k);
     return { bad: this.bad, unanswered, stray: this.#stray };
   }
+}
+
+/** A line's place in the view. */
+function placeOf(
+  k: number,
+  at: Omit<ViewPlace, "k" | "piece"> & { piece?: number | null },
+): ViewPlace {
+  const { line, start, end, terminated } = at;
+  return { k, line, start, end, terminated, piece: at.piece ?? null };
 }
 
 /** Reads the rollout at `path` (up to `sizeBytes`) as its repair will leave it, and checks it. */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ResponseItem } from "../../record/mod.ts";
-import { isObject, type Json, num, obj, str } from "../_line.ts";
+import { isObject, type Json, num, obj, str, stringOf } from "../_line.ts";
 
 /** What one Codex item becomes. */
 export interface MappedItem {
@@ -46,9 +46,10 @@ export function contentText(content: unknown, ignored: string[]): string {
       continue;
     }
     if (!isObject(part)) continue;
-    const type = str(part, "type") ?? "";
-    const text = str(part, "text");
-    if (TEXT_PARTS.has(type) && text !== undefined) texts.push(text);
+    // Written out, not `stringOf`: every message's parts come here.
+    const type = typeof part.type === "string" ? part.type : "";
+    const text = part.text;
+    if (TEXT_PARTS.has(type) && typeof text === "string") texts.push(text);
     else if (IMAGE_PARTS.has(type)) ignored.push("image");
     else ignored.push(type || "content_part");
   }
@@ -112,7 +113,7 @@ function mapRole(role: string | undefined): "system" | "user" | "assistant" | un
 
 function mapMessage(payload: Json): MappedItem {
   const ignored: string[] = [];
-  const role = mapRole(str(payload, "role"));
+  const role = mapRole(stringOf(payload.role));
   if (role === undefined) {
     return {
       items: [],
@@ -132,7 +133,7 @@ function mapMessage(payload: Json): MappedItem {
 }
 
 function callIdOf(payload: Json): string | undefined {
-  const id = str(payload, "call_id") ?? str(payload, "id");
+  const id = stringOf(payload.call_id) ?? stringOf(payload.id);
   return id !== undefined && id.length > 0 ? id : undefined;
 }
 
@@ -146,7 +147,7 @@ function mapCall(payload: Json, type: string): MappedItem {
       fromModel: true,
     };
   }
-  let name = str(payload, "name") ?? "";
+  let name = stringOf(payload.name) ?? "";
   let args: unknown = type === "custom_tool_call" ? payload.input : payload.arguments;
   if (type === "local_shell_call") {
     name = "local_shell";
@@ -166,8 +167,8 @@ function mapCall(payload: Json, type: string): MappedItem {
 }
 
 function mapOutput(payload: Json, type: string, calls: CallContext): MappedItem {
-  const callId = str(payload, "call_id");
-  if (callId === undefined || callId.length === 0) {
+  const callId = payload.call_id;
+  if (typeof callId !== "string" || callId.length === 0) {
     return {
       items: [],
       ignored: [],
@@ -195,10 +196,13 @@ function mapOutput(payload: Json, type: string, calls: CallContext): MappedItem 
  * Maps one `response_item` payload. Developer messages and the context Codex injects as user
  * messages become `system` messages (what they are to the model); `custom_tool_call` (such as `apply_patch`) and `local_shell_call` become
  * function calls; reasoning, web searches, snapshots and encrypted compaction items are
- * counted, not kept.
+ * counted, not kept. `type` is the payload's, when the caller has read it already.
  */
-export function mapCodexItem(payload: Json, calls: CallContext): MappedItem {
-  const type = str(payload, "type") ?? "";
+export function mapCodexItem(
+  payload: Json,
+  calls: CallContext,
+  type: string = stringOf(payload.type) ?? "",
+): MappedItem {
   switch (type) {
     case "message":
       return mapMessage(payload);

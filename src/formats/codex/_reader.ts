@@ -16,13 +16,16 @@ import {
   type Json,
   lineProblem,
   num,
+  numberOf,
   obj,
+  objectOf,
   parseJsonLine,
   problemEntry,
   recordAt,
   recordEntry,
   spanOf,
   str,
+  stringOf,
   TimeSpan,
 } from "../_line.ts";
 import { type CodexFacts, mapCodexApproval } from "./_facts.ts";
@@ -37,6 +40,7 @@ import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.
 import { CodexTurns } from "./_turns.ts";
 import { CodexChecker, codexFindings } from "./_check.ts";
 import { keepCheck } from "../_checked.ts";
+import type { ReadSessionOptions } from "../_adapter.ts";
 
 /** Events whose content is elsewhere in the file or in a synthesized record: not counted. */
 const ABSORBED_EVENTS = new Set([
@@ -58,11 +62,11 @@ const ABSORBED_EVENTS = new Set([
 ]);
 
 const usageOf = (value: Json | undefined) => ({
-  input: num(value ?? {}, "input_tokens") ?? 0,
-  cached: num(value ?? {}, "cached_input_tokens") ?? 0,
-  output: num(value ?? {}, "output_tokens") ?? 0,
-  reasoning: num(value ?? {}, "reasoning_output_tokens") ?? 0,
-  total: num(value ?? {}, "total_tokens") ?? 0,
+  input: numberOf(value?.input_tokens) ?? 0,
+  cached: numberOf(value?.cached_input_tokens) ?? 0,
+  output: numberOf(value?.output_tokens) ?? 0,
+  reasoning: numberOf(value?.reasoning_output_tokens) ?? 0,
+  total: numberOf(value?.total_tokens) ?? 0,
 });
 
 /** The state of one read. */
@@ -96,7 +100,8 @@ class CodexRead {
   problems = 0;
   lines = 0;
   sawTasks = false;
-  #lastTotal = "";
+  /** The last `token_count` totals counted: input, output, total. */
+  #lastTotal = [-1, -1, -1];
   /** A `token_usage_record` counted a response whose `token_count` event has not come yet. */
   #recordedUsage = false;
   #lastContextTokens = 0;
@@ -111,8 +116,13 @@ class CodexRead {
     const time = isoTime(value.timestamp);
     if (time !== undefined) this.turns.clock = time;
     this.times.seeTime(time);
-    const type = str(value, "type");
-    const payload = obj(value, "payload") ?? {};
+    // Every line comes here: its properties are loaded where they are named and tested here,
+    // with no call per property (see stringOf).
+    const type = value.type;
+    const found = value.payload;
+    const payload = typeof found === "object" && found !== null && !Array.isArray(found)
+      ? found as Json
+      : {};
     switch (type) {
       case "session_meta":
         return this.#sessionMeta(payload, span, time);
@@ -129,11 +139,9 @@ class CodexRead {
       case "world_state":
         // Codex 0.169's snapshot of the environment its injected messages already tell.
         return;
-      case undefined:
-        this.problem(span, "unknown_type", 'a JSON object without a "type": not a Codex record');
-        return;
       default:
-        this.#ignore(span, type);
+        if (typeof type === "string") return this.#ignore(span, type);
+        this.problem(span, "unknown_type", 'a JSON object without a "type": not a Codex record');
     }
   }
 
@@ -173,21 +181,21 @@ class CodexRead {
   }
 
   #turnContext(payload: Json, span: LineSpan): void {
-    const model = str(payload, "model");
+    const model = stringOf(payload.model);
     if (model) {
       this.turns.model = model;
       this.models.see(model, span.line);
     }
-    const approval = str(payload, "approval_policy");
+    const approval = stringOf(payload.approval_policy);
     if (approval) {
       this.approvalSource = approval;
       this.turns.approval = mapCodexApproval(approval);
     }
     const sandbox = payload.sandbox_policy;
-    const mode = isObject(sandbox) ? str(sandbox, "type") ?? str(sandbox, "mode") : sandbox;
+    const mode = isObject(sandbox) ? stringOf(sandbox.type) ?? stringOf(sandbox.mode) : sandbox;
     if (typeof mode === "string") this.codex.sandbox = mode;
-    this.cwds.see(str(payload, "cwd"), span.line);
-    const turnId = str(payload, "turn_id");
+    this.cwds.see(stringOf(payload.cwd), span.line);
+    const turnId = stringOf(payload.turn_id);
     if (!this.turns.open && (this.turns.announced || this.turns.waiting)) {
       if (turnId !== undefined && this.codex.turnMarkers === "user_message") {
         this.codex.turnMarkers = "turn_context";
@@ -204,8 +212,9 @@ class CodexRead {
   }
 
   #item(payload: Json, span: LineSpan): void {
-    const type = str(payload, "type") ?? "";
-    const mapped = mapCodexItem(payload, this.calls);
+    const found = payload.type;
+    const type = typeof found === "string" ? found : "";
+    const mapped = mapCodexItem(payload, this.calls, type);
     if (mapped.invalid !== undefined) return this.problem(span, "invalid_record", mapped.invalid);
     const entries: ForeignEntry[] = [];
     for (const item of mapped.items) {
@@ -232,12 +241,13 @@ class CodexRead {
   }
 
   #event(payload: Json, span: LineSpan): void {
-    const type = str(payload, "type") ?? "";
+    const found = payload.type;
+    const type = typeof found === "string" ? found : "";
     switch (type) {
       case "task_started":
         this.sawTasks = true;
         this.codex.turnMarkers = "task_events";
-        this.turns.startTurn(str(payload, "turn_id"), span);
+        this.turns.startTurn(stringOf(payload.turn_id), span);
         return;
       case "task_complete":
         this.turns.finishTurn(span, "succeeded");
@@ -295,15 +305,19 @@ class CodexRead {
    * `token_usage_record` (Codex 0.169) already counted it, or the same totals came before.
    */
   #tokenCount(payload: Json): void {
-    const info = obj(payload, "info");
+    const info = objectOf(payload.info);
     if (!info) return;
-    const total = usageOf(obj(info, "total_token_usage"));
-    const key = `${total.input}/${total.output}/${total.total}`;
+    const totalUsage = objectOf(info.total_token_usage);
+    const total = usageOf(totalUsage);
     const recorded = this.#recordedUsage;
     this.#recordedUsage = false;
-    if (key === this.#lastTotal || recorded) return;
-    this.#lastTotal = key;
-    this.#addTokens(usageOf(obj(info, "last_token_usage") ?? obj(info, "total_token_usage")));
+    const last = this.#lastTotal;
+    const same = total.input === last[0] && total.output === last[1] && total.total === last[2];
+    if (same || recorded) return;
+    last[0] = total.input;
+    last[1] = total.output;
+    last[2] = total.total;
+    this.#addTokens(usageOf(objectOf(info.last_token_usage) ?? totalUsage));
   }
 
   /**
@@ -353,8 +367,11 @@ class CodexRead {
   }
 }
 
+/** Entries handed on at once (see readCodexRollout). */
+const HAND_ON = 64;
+
 /**
- * Reads a Codex rollout into entries, a chunk's at a time; the generator's return value is the
+ * Reads a Codex rollout into entries, a few at a time; the generator's return value is the
  * file's facts.
  * Turns come from `task_started`/`task_complete` by turn id, else from the turn ids of
  * `turn_context`, else from `user_message` events.
@@ -362,10 +379,11 @@ class CodexRead {
 export async function* readCodexRollout(
   path: string,
   sizeBytes: number,
+  options: ReadSessionOptions = {},
 ): AsyncGenerator<ForeignEntry[], ForeignFacts> {
   const read = new CodexRead(path);
   // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
-  const checker = new CodexChecker();
+  const checker = options.check === false ? undefined : new CodexChecker();
   let last: LineSpan | undefined;
   // A chunk's lines at a time: one step of the generator per chunk, not per line.
   for await (const lines of readLineChunks(path)) {
@@ -385,10 +403,17 @@ export async function* readCodexRollout(
         read.turns.note(problemEntry(parsed.problem));
       } else {
         read.line(parsed.value, span);
-        checker.line(parsed.value, k, line);
+        checker?.line(parsed.value, k, line);
+      }
+      // Entries handed on every few lines, not at the chunk's end: held for a whole chunk,
+      // they (tool outputs and all) outlive the young generation and are copied by its
+      // collections, or promoted.
+      if (read.turns.out.length >= HAND_ON) {
+        yield read.turns.out;
+        read.turns.out = [];
       }
     }
-    // A chunk's entries in one step (the array is handed over: a new one is started).
+    // Entries in one step (the array is handed over: a new one is started).
     if (read.turns.out.length > 0) yield read.turns.out;
     read.turns.out = [];
     if (done) break;
@@ -396,7 +421,7 @@ export async function* readCodexRollout(
   read.turns.end(last);
   if (read.turns.out.length > 0) yield read.turns.out;
   read.turns.out = [];
-  if (read.problems === 0) {
+  if (checker !== undefined && read.problems === 0) {
     keepCheck("codex", path, sizeBytes, codexFindings(path, checker.finish()));
   }
   return codexFacts(read, sizeBytes);

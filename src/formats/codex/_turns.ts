@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { FORMAT_VERSION, makeRecord } from "../../record/mod.ts";
+import { FORMAT_VERSION } from "../../record/mod.ts";
 import type { ApprovalMode } from "../../record/mod.ts";
-import { recordEntry, recordTime, runFinishedEntry } from "../_line.ts";
+import { recordAt, recordEntry, runFinishedEntry } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 
 /** What the synthesized `session_meta` holds. */
@@ -54,7 +54,10 @@ export class CodexTurns {
   #usage: TurnUsage = { rounds: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   model = "unknown";
   approval: ApprovalMode = "ask-changes";
-  /** The time stamped on synthesized records: the latest the file gave. */
+  /**
+   * The time stamped on synthesized records: the latest the file gave, as `isoTime` gives it
+   * (its own ISO time, so the records take it as it is: see `recordAt`).
+   */
   clock = "1970-01-01T00:00:00.000Z";
 
   /** The head's facts, for the `session_meta` record. */
@@ -127,13 +130,13 @@ export class CodexTurns {
     this.out.push(...lead);
     this.out.push(recordEntry(
       place,
-      makeRecord("turn_context", {
+      recordAt("turn_context", {
         runId: id,
         model: this.model,
         wireApi: "responses",
         policy: { approval: this.approval },
         resumed: false,
-      }, recordTime(this.clock)),
+      }, this.clock),
     ));
     this.out.push(...rest);
     this.#buffer = [];
@@ -180,7 +183,7 @@ export class CodexTurns {
     if (this.#metaOut) return;
     this.#metaOut = true;
     const meta = this.#meta;
-    const record = makeRecord("session_meta", {
+    const record = recordAt("session_meta", {
       version: FORMAT_VERSION,
       id: meta?.id ?? "unknown",
       createdAt: meta?.createdAt ?? this.clock,
@@ -189,7 +192,7 @@ export class CodexTurns {
       model: this.model,
       wireApi: "responses",
       policy: { approval: this.approval },
-    }, recordTime(meta?.createdAt ?? this.clock));
+    }, meta?.createdAt ?? this.clock);
     this.out.push(recordEntry(meta?.span ?? fallback, record));
   }
 }
