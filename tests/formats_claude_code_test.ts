@@ -446,7 +446,7 @@ Deno.test("readClaudeTranscript() reads the same entries and facts whether the f
       const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
       const entries = [];
       let step = await reader.next();
-      for (; !step.done; step = await reader.next()) entries.push(step.value);
+      for (; !step.done; step = await reader.next()) entries.push(...step.value);
       return { entries, facts: step.value };
     };
     const once = await readAll(size);

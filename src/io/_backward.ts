@@ -131,7 +131,7 @@ export async function forEachLineBackward(
   const size = options.end ?? file.statSync().size;
   if (size === 0) return;
   const pending: Pending = { parts: [], lineEnd: size, terminated: false };
-  const pause = new Pauses();
+  const pause = new Pauses(file);
   for (const { block, blockStart, last } of blocksFromEnd(file, size, maxBlock)) {
     await pause.after(block.length);
     let cursor = block.length;

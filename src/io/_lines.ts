@@ -193,6 +193,11 @@ class ChunkedLines implements Disposable {
     this.#buffer = bigger;
   }
 
+  /** The open file (for {@linkcode Pauses}). */
+  get file(): Deno.FsFile {
+    return this.#file;
+  }
+
   [Symbol.dispose](): void {
     this.#file.close();
   }
@@ -220,15 +225,25 @@ function cut(text: string, start: number, end: number): string {
  * Lets other work run (a server's other requests, timers) now and then while a whole file is
  * read with synchronous reads: after every 8 MiB, one turn of the event loop. A file of a
  * few MB is read without a pause; a large one pays well under 1% for it.
+ *
+ * The turn is an asynchronous `stat()` of the file being read when there is one: an I/O
+ * operation, so the event loop runs the other I/O and the timers due meanwhile as it does for
+ * a timer, in about 0.1 ms where a `setTimeout(0)` takes 1 to 3 ms (its timer's resolution).
  */
 export class Pauses {
   #since = 0;
+  readonly #file: Deno.FsFile | undefined;
+  /** `file`: the open file being read, whose `stat()` is the turn (else a timer). */
+  constructor(file?: Deno.FsFile) {
+    this.#file = file;
+  }
   /** Counts `bytes` read; once 8 MiB are counted, waits for one turn of the event loop. */
   async after(bytes: number): Promise<void> {
     this.#since += bytes;
     if (this.#since < PAUSE_EVERY) return;
     this.#since = 0;
-    await new Promise((done) => setTimeout(done, 0));
+    if (this.#file === undefined) await new Promise((done) => setTimeout(done, 0));
+    else await this.#file.stat();
   }
 }
 
@@ -254,7 +269,7 @@ export async function forEachLine(
   options: ReadLinesOptions = {},
 ): Promise<void> {
   using lines = ChunkedLines.open(path, options);
-  const pause = new Pauses();
+  const pause = new Pauses(lines.file);
   while (lines.nextChunk()) {
     for (let line = lines.next(); line !== undefined; line = lines.next()) {
       if (each(line) === false) return;

@@ -77,6 +77,11 @@ export class LineRanges implements Disposable {
     };
   }
 
+  /** The open file (for `Pauses`). */
+  get file(): Deno.FsFile {
+    return this.#file;
+  }
+
   /** Closes the file. */
   [Symbol.dispose](): void {
     this.#file.close();

@@ -73,6 +73,22 @@ function standInOf(value: Json, message: Json): Run["standIn"] {
   return text === NO_RESPONSE ? { outcome: "cancelled", error: INTERRUPTED_TURN } : undefined;
 }
 
+/**
+ * All the second pass reads of a line ({@linkcode ClaudeRead.branchLine}), for a line the first
+ * pass keeps: a file parsed once keeps no more of its lines than this (a tool result's
+ * `toolUseResult` alone repeats its output), in objects of one shape.
+ */
+export function branchFields(value: Json): Json {
+  return {
+    timestamp: value.timestamp,
+    permissionMode: value.permissionMode,
+    message: value.message,
+    requestId: value.requestId,
+    isApiErrorMessage: value.isApiErrorMessage,
+    summary: value.summary,
+  };
+}
+
 /** The second pass: fed every node with its parsed line, in file order. */
 export class ClaudeRead {
   readonly out: ForeignEntry[] = [];

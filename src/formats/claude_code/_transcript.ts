@@ -8,9 +8,9 @@ import { basename } from "node:path";
 import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "../_types.ts";
 import { type Branch, findBranch } from "./_branch.ts";
 import { mapClaudePermission } from "./_facts.ts";
-import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
-import { ClaudeRead } from "./_reader.ts";
-import { LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
+import { type ClaudeIndex, indexTranscript, type Node, type NodeKind } from "./_index.ts";
+import { branchFields, ClaudeRead } from "./_reader.ts";
+import { type Line, LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
 import { findSubagents } from "./_subagents.ts";
 import {
@@ -139,14 +139,15 @@ function claudeFacts(
 }
 
 /**
- * Reads a Claude Code transcript into entries; the generator's return value is the file's
- * facts. Memory holds one small node per line (ids and offsets), never the texts.
+ * Reads a Claude Code transcript into entries, a batch at a time; the generator's return value
+ * is the file's facts. Memory holds one small node per line (ids and offsets), never the texts
+ * (but for files of up to {@linkcode ClaudeReadOptions.parseOnceBytes}).
  */
 export async function* readClaudeTranscript(
   path: string,
   sizeBytes: number,
   options: ClaudeReadOptions = {},
-): AsyncGenerator<ForeignEntry, ForeignFacts> {
+): AsyncGenerator<ForeignEntry[], ForeignFacts> {
   // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
   const infos: ClaudeLineInfo[] = [];
   const once = sizeBytes <= (options.parseOnceBytes ?? PARSE_ONCE_BYTES);
@@ -155,7 +156,7 @@ export async function* readClaudeTranscript(
     parsed: (value, line, k, node) => {
       if (checkReads(node.kind)) infos[k] = lineInfo(value, k, line, null);
       if (values !== undefined && node.label === undefined && node.kind !== "meta") {
-        values[k] = value;
+        values[k] = branchFields(value);
       }
     },
   });
@@ -189,19 +190,35 @@ function needOf(read: ClaudeRead, at: number): "skip" | "node" | "line" {
   return node.label === undefined ? "line" : "node";
 }
 
-/** Bytes passed between two counts towards the second pass's turns of the event loop. */
-const STEP_BYTES = 1 << 20;
+/**
+ * Bytes of lines whose entries are handed over in one batch: one step of the generator for
+ * many entries, and never many held. Entries held longer (a whole MiB of lines' at a time, as
+ * before) outlived the young generation and filled the old one with tool outputs already
+ * dropped downstream: a 100 MB file's peak RSS was 44 MB higher.
+ */
+const BATCH_BYTES = 64 << 10;
+
+/** The line at `node`'s range, or undefined when the file shrank under the reader. */
+function lineAt(ranges: LineRanges, node: Node): Line | undefined {
+  try {
+    return ranges.line(node);
+  } catch (error) {
+    if (error instanceof ShortReadError) return undefined;
+    throw error;
+  }
+}
 
 /**
  * Runs the second pass: every node of the first, in file order, the lines it needs read again
- * by their byte ranges (the others are not decoded).
+ * by their byte ranges (or kept by the first pass; the others are not decoded), their entries
+ * handed over a batch at a time.
  */
-async function* readBranch(read: ClaudeRead, values?: Json[]): AsyncGenerator<ForeignEntry> {
+async function* readBranch(read: ClaudeRead, values?: Json[]): AsyncGenerator<ForeignEntry[]> {
   const { nodes } = read.index;
   if (nodes.length > 0) read.meta(nodes[0]!);
   using ranges = LineRanges.open(read.path);
-  const pause = new Pauses();
-  let since = 0;
+  const pause = new Pauses(ranges.file);
+  let batched = 0;
   for (const [at, node] of nodes.entries()) {
     const need = needOf(read, at);
     if (need === "node") {
@@ -210,14 +227,9 @@ async function* readBranch(read: ClaudeRead, values?: Json[]): AsyncGenerator<Fo
     } else if (need === "line" && values?.[at] !== undefined) {
       read.branchLine(at, values[at]!);
     } else if (need === "line") {
-      let line;
-      try {
-        line = ranges.line(node);
-      } catch (error) {
-        // The file shrank under the reader: what is left of it is all there is to read.
-        if (error instanceof ShortReadError) break;
-        throw error;
-      }
+      const line = lineAt(ranges, node);
+      // The file shrank under the reader: what is left of it is all there is to read.
+      if (line === undefined) break;
       const parsed = parseJsonLine(read.path, line);
       if (node.kind === "problem") {
         if ("problem" in parsed) read.problemLine(parsed.problem);
@@ -225,19 +237,14 @@ async function* readBranch(read: ClaudeRead, values?: Json[]): AsyncGenerator<Fo
         read.branchLine(at, parsed.value);
       }
     }
-    // What a line gave is passed on at once: entries held back (1 MiB of them at a time, as
-    // before) outlived the young generation and filled the old one with tool outputs
-    // already dropped downstream (a 100 MB file's peak RSS 44 MB higher).
-    if (read.out.length > 0) {
-      yield* read.out;
-      read.out.length = 0;
-    }
-    since += node.end - node.start;
-    if (since >= STEP_BYTES) {
-      since = 0;
-      await pause.after(STEP_BYTES);
+    batched += node.end - node.start;
+    if (batched >= BATCH_BYTES) {
+      await pause.after(batched);
+      batched = 0;
+      // The array is handed over (`out` is emptied, not replaced: the turns write to it).
+      if (read.out.length > 0) yield read.out.splice(0);
     }
   }
   read.end();
-  yield* read.out.splice(0);
+  if (read.out.length > 0) yield read.out.splice(0);
 }
