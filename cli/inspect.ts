@@ -329,7 +329,7 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
   };
   if (values.history) return await history(path, out);
   if (values.html !== undefined) {
-    // Imported here: the page's charts and DOM (Plot, d3, linkedom) would cost every other
+    // Imported here: the page's charts and Markdown (Plot, d3, marked) would cost every other
     // view about 0.1 s and 30 MB to load.
     const { checkHtmlTarget, SESSION_PAGE_INSPECTION, writeHtmlPage } = await import("./_html.ts");
     await checkHtmlTarget(values.html, path);

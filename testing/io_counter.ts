@@ -113,6 +113,10 @@ function install(counter: Counter): (() => void)[] {
       counter.counts.dirsListed++;
       return readDir(path);
     }),
+    patch<typeof Deno.readDirSync>(Deno, "readDirSync", (readDirSync) => (path) => {
+      counter.counts.dirsListed++;
+      return readDirSync(path);
+    }),
     patch<Read>(proto, "read", (read) =>
       async function (this: Deno.FsFile, buffer) {
         const n = await read.call(this, buffer);

@@ -1,7 +1,8 @@
 import { TurnlogError } from "../src/errors/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { findLastCheckpoint } from "../src/history/mod.ts";
-import { includesBytes, readLinesBackward } from "../src/io/mod.ts";
+import { forEachLineBackward, includesBytes, type Line, readLinesBackward } from "../src/io/mod.ts";
+import fc from "fast-check";
 import { compactHistory, makeCheckpoint } from "../src/compaction/mod.ts";
 import { readLines } from "../src/io/mod.ts";
 import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
@@ -201,4 +202,44 @@ Deno.test("findLastCheckpoint: undefined without a checkpoint, and for an empty 
   assertStrictEquals(await findLastCheckpoint(path, { blockSize: 16 }), undefined);
   await Deno.writeTextFile(path, "");
   assertStrictEquals(await findLastCheckpoint(path), undefined);
+});
+
+/** The lines of `bytes` last first, each as a decode of its bytes alone gives it. */
+function eachLineAlone(bytes: Uint8Array): Line[] {
+  const lines: Line[] = [];
+  for (let start = 0; start < bytes.length;) {
+    const newline = bytes.indexOf(10, start);
+    const end = newline === -1 ? bytes.length : newline + 1;
+    let last = newline === -1 ? end : newline;
+    if (last > start && bytes[last - 1] === 13) last--;
+    const text = new TextDecoder().decode(bytes.subarray(start, last));
+    lines.push({ line: 0, text, start, end, terminated: newline !== -1 });
+    start = end;
+  }
+  return lines.reverse();
+}
+
+Deno.test("forEachLineBackward gives each line's own decode and offsets, in any block size, and stops where told", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/random.jsonl`;
+  // Newlines, CRLF, a BOM, characters of 2-4 bytes, a cut one, invalid bytes, ASCII.
+  const pieces = [[10], [13], [13, 10], [0xef, 0xbb, 0xbf], [0xc3, 0xa9], [0xe2, 0x82, 0xac]];
+  pieces.push([0xf0, 0x9f, 0x98, 0x80], [0xf0, 0x9f], [0x80], [0xff], [0x61], [0x7b, 0x7d]);
+  const file = fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((parts) =>
+    new Uint8Array(parts.flat())
+  );
+  await fc.assert(
+    fc.asyncProperty(file, fc.integer({ min: 1, max: 24 }), fc.nat(), async (bytes, size, k) => {
+      await Deno.writeFile(path, bytes);
+      const expected = bytes.length === 0 ? [] : eachLineAlone(bytes);
+      const all: Line[] = [];
+      await forEachLineBackward(path, (line) => void all.push(line), { blockSize: size });
+      assertEquals(all, expected);
+      const stop = k % Math.max(1, expected.length);
+      const some: Line[] = [];
+      await forEachLineBackward(path, (line) => some.push(line) <= stop, { blockSize: size });
+      assertEquals(some, expected.slice(0, stop + 1));
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -1,4 +1,6 @@
+import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
+import { SvgDocument } from "../src/charts/_svg_dom.ts";
 import {
   countRecordsPerTurn,
   historySizeChart,
@@ -249,4 +251,43 @@ Deno.test("a synthesized output is its own kind, counted from records or from th
   );
   const words = texts(parseSvg(recordsPerTurnChart(countRecordsPerTurn(records))));
   assert(words.includes("synthesized tool output"), "legend names the synthesized output");
+});
+
+/** One Plot chart of every mark turnlog draws, on `document`, with text that needs escaping. */
+function everyMark(document: unknown): string {
+  const rows = [1, 2, 3].flatMap((turn) =>
+    ["message", "tool & <call>"].map((kind) => ({ turn, kind, count: turn * 1234 }))
+  );
+  const plot = Plot.plot({
+    document: document as Plot.PlotOptions["document"],
+    className: "c",
+    style: { fontSize: "12px", fontFamily: `"A B", sans-serif`, background: "white" },
+    x: { type: "band", tickFormat: "d", label: "Turn \xA0>" },
+    y: { grid: true, label: `"items"` },
+    marks: [
+      Plot.barY(rows, { x: "turn", y: "count", fill: "kind", title: (row) => `${row.kind} 'q'` }),
+      Plot.text(rows, Plot.groupX({ y: "sum", text: "sum" }, { x: "turn", y: "count", dy: -8 })),
+      Plot.line(rows, { x: "turn", y: "count", stroke: "#4269d0" }),
+      Plot.dot(rows, { x: "turn", y: "count", r: 4, title: (row) => `turn ${row.turn}` }),
+      Plot.ruleX([2], { strokeDasharray: "5,4" }),
+      Plot.text([2], { x: (turn) => turn, frameAnchor: "top", text: () => "a & b", dx: 6 }),
+      Plot.ruleY([0]),
+    ],
+  }) as unknown as { outerHTML: string };
+  return plot.outerHTML;
+}
+
+Deno.test("the charts' own DOM writes the very bytes linkedom writes, for every mark they draw", () => {
+  const { document: linked } = parseHTML(
+    "<!doctype html><html><body></body></html>",
+  ) as unknown as {
+    document: unknown;
+  };
+  const svg = everyMark(new SvgDocument());
+  assertStrictEquals(svg, everyMark(linked));
+  for (
+    const escaped of ["tool &amp; &lt;call&gt;", "Turn &#160;&gt;", "font-family:&quot;A B&quot;"]
+  ) {
+    assert(svg.includes(escaped), escaped);
+  }
 });

@@ -119,6 +119,31 @@ Deno.test("any bytes read in any chunk size, from any line's start, give each li
   );
 });
 
+Deno.test("a chunk's lines decoded a slice at a time: lines across slices and longer than one", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "slices.jsonl");
+  // Lines of 1 byte to 80 KiB (longer than a slice of 32 KiB), with characters of 2, 3 and 4
+  // bytes and invalid bytes at every few places, so slices end on every kind of line.
+  const parts: number[] = [];
+  let seed = 7;
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const kinds = [[0x61], [0xc3, 0xa9], [0xe2, 0x82, 0xac], [0xf0, 0x9f, 0x98, 0x80], [0x80], [13]];
+  while (parts.length < 600_000) {
+    const length = random(8) === 0 ? random(80_000) : random(700);
+    for (let i = 0; i < length; i++) parts.push(...kinds[random(40) < 35 ? 0 : random(6)]!);
+    parts.push(10);
+  }
+  const bytes = new Uint8Array(parts);
+  await Deno.writeFile(path, bytes);
+  const expected = expectedLines(bytes);
+  for (const chunkSize of [1 << 20, 100_000, 40_000]) {
+    const { each, chunked, yielded } = await readAllWays(path, chunkSize);
+    assertEquals(each, expected, `forEachLine, chunk ${chunkSize}`);
+    assertEquals(chunked, expected, `readLineChunks, chunk ${chunkSize}`);
+    assertEquals(yielded, expected, `readLines, chunk ${chunkSize}`);
+  }
+});
+
 Deno.test("a reader that stops early stops there, and one that leaves a chunk goes on after it", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "lines.jsonl");

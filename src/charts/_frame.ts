@@ -1,13 +1,14 @@
 /**
  * What every chart shares: its options, the frame and header drawn around the plot, the axes'
- * ticks, and the SVG made standalone. Observable Plot draws on a linkedom DOM (no browser).
+ * ticks, and the SVG made standalone. Observable Plot draws on the few DOM members it needs
+ * (`./_svg_dom.ts`; no browser).
  *
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
 import type * as Plot from "@observablehq/plot";
-import { parseHTML } from "linkedom";
 import { clip } from "../text/mod.ts";
+import { SvgDocument as ChartDocument } from "./_svg_dom.ts";
 
 /** What every chart accepts. */
 export interface ChartOptions {
@@ -62,7 +63,7 @@ export interface ChartHeader {
   legend: { label: string; color: string; x: number; y: number }[];
 }
 
-/** Pixels per character of the 12 px subtitle, as linkedom cannot measure text. */
+/** Pixels per character of the 12 px subtitle, as the charts' DOM cannot measure text. */
 const SUBTITLE_CHAR = 6.5;
 
 /** Wraps `text` at spaces into lines of at most `chars` characters; the last line is clipped. */
@@ -105,7 +106,7 @@ export function chartHeader(
   let x = 16;
   const placed: ChartHeader["legend"] = [];
   for (const entry of legend) {
-    // linkedom cannot measure text; 7 px per character is generous at 12 px.
+    // The DOM cannot measure text; 7 px per character is generous at 12 px.
     const entryWidth = 22 + entry.label.length * 7 + 16;
     if (x + entryWidth > width - 16 && x > 16) {
       x = 16;
@@ -124,7 +125,7 @@ export function chartHeader(
 }
 
 /**
- * Shortens a line to what fits `pixels` at about `perChar` pixels a character (linkedom cannot
+ * Shortens a line to what fits `pixels` at about `perChar` pixels a character (the DOM cannot
  * measure text); the SVG's `<title>` keeps the whole title.
  */
 function fitText(text: string, pixels: number, perChar: number): string {
@@ -151,10 +152,7 @@ interface SvgDocument {
 type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
 
 function newDocument(): PlotDocument {
-  const { document } = parseHTML("<!doctype html><html><body></body></html>") as unknown as {
-    document: PlotDocument;
-  };
-  return document;
+  return new ChartDocument() as unknown as PlotDocument;
 }
 
 /**

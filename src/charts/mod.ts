@@ -1,6 +1,6 @@
 /**
  * Charts of a session: plain data in, a standalone SVG string out, drawn by Observable Plot on
- * a linkedom DOM (no browser), for the notebooks and the HTML page. Pure: no I/O, no clock, no
+ * a small SVG DOM of its own (no browser), for the notebooks and the HTML page. Pure: no I/O, no clock, no
  * randomness, so the same data always gives the same bytes.
  *
  * @module

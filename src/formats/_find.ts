@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { dirEntries } from "./_head.ts";
+import { dirEntries, lastFieldOf } from "./_head.ts";
 import type { ForeignFormat, SessionFormat } from "./_types.ts";
 
 /** A session found from its file's name (and, for Claude Code, its modification time). */
@@ -121,4 +121,25 @@ export async function firstDatedFile(root: string): Promise<string | undefined> 
 export async function withStat(session: FoundSession): Promise<FoundSession> {
   const info = await Deno.stat(session.path);
   return { ...session, sizeBytes: info.size, modified: info.mtime?.toISOString() ?? null };
+}
+
+/** Options of a format's session preview (`previewCodexSession` and the others). */
+export interface PreviewOptions {
+  /**
+   * Only what the session's head tells (a search's hit): no `stat` and no read of the file's
+   * tail, so its size, modification and last record's time stay as found (0, null, null).
+   */
+  headOnly?: boolean;
+}
+
+/**
+ * What a preview adds from outside the head: the file's size and modification time (one
+ * `stat`) and its last record's time (a bounded read of its tail), unless `headOnly`.
+ */
+export async function beyondHead(
+  session: FoundSession,
+  options: PreviewOptions,
+): Promise<{ found: FoundSession; lastAt: string | null }> {
+  if (options.headOnly) return { found: session, lastAt: null };
+  return { found: await withStat(session), lastAt: await lastFieldOf(session.path) ?? null };
 }

@@ -33,18 +33,22 @@ export function previewLine(text: string, max = 200): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-/** The entries of a folder, or none when it does not exist. */
-export async function dirEntries(dir: string): Promise<Deno.DirEntry[]> {
+/**
+ * The entries of a folder, or none when it does not exist. Listed synchronously: a folder's
+ * listing is a system call or two, less than the trip to Deno's I/O thread and back an
+ * asynchronous one takes (a walk of a home lists dozens of folders).
+ */
+export function dirEntries(dir: string): Promise<Deno.DirEntry[]> {
   const found: Deno.DirEntry[] = [];
   try {
-    for await (const entry of Deno.readDir(dir)) found.push(entry);
+    for (const entry of Deno.readDirSync(dir)) found.push(entry);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return [];
+      return Promise.resolve([]);
     }
-    throw error;
+    return Promise.reject(error);
   }
-  return found;
+  return Promise.resolve(found);
 }
 
 /** How far from a file's end a listing looks for its last record's time. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { FoundSession, ListedForeignSession } from "./_find.ts";
+import type { FoundSession, ListedForeignSession, PreviewOptions } from "./_find.ts";
 import { isObject, type Json } from "./_line.ts";
 
 export { isObject, type Json, obj, str } from "./_line.ts";
@@ -119,11 +119,14 @@ export function previewText(text: string, max = 120): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
-/** A search's head facts of a session, from its format's listing preview (what its head tells). */
+/**
+ * A search's head facts of a session, from its format's listing preview of its head alone
+ * (no `stat`, no read of its tail: `headOnly`).
+ */
 export async function headOfPreview(
   format: string,
   session: SessionFiles,
-  preview: (found: FoundSession) => Promise<ListedForeignSession>,
+  preview: (found: FoundSession, options: PreviewOptions) => Promise<ListedForeignSession>,
 ): Promise<HeadFacts> {
   const { path, id, project } = session;
   const listed = await preview({
@@ -134,7 +137,7 @@ export async function headOfPreview(
     modified: null,
     sizeBytes: 0,
     project,
-  });
+  }, { headOnly: true });
   return {
     started: listed.created,
     cwd: listed.cwd,

@@ -9,9 +9,9 @@ export interface Line {
   line: number;
   /**
    * The line decoded as UTF-8 (invalid bytes become U+FFFD, a BOM at its start is dropped),
-   * without `\n` or `\r\n`. It may share memory with the rest of its chunk (about 1 MiB): a
-   * reader that keeps many lines' texts, or slices of them, long after reading them keeps
-   * copies (JSON.parse's strings are copies) or keeps whole chunks.
+   * without `\n` or `\r\n`. It may share memory with the lines read with it (about 32 KiB):
+   * a reader that keeps many lines' texts, or slices of them, long after reading them keeps
+   * copies (JSON.parse's strings are copies).
    */
   text: string;
   /** Byte offset of the line's first byte. */
@@ -39,18 +39,18 @@ const BOM = 0xfeff;
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
- * A file read forward chunk by chunk into one reused buffer, and split into lines. The whole
- * lines of a chunk are decoded in one call and the string is cut at its newlines: a decode
- * per line costs more than the decoding itself. Byte offsets come from the bytes: `\n` is
+ * A file read forward chunk by chunk into one reused buffer, and split into lines. Many
+ * lines are decoded in one call and the string is cut at its newlines: a decode per line
+ * costs more than the decoding itself. Byte offsets come from the bytes: `\n` is
  * never part of a UTF-8 sequence, so the k-th `\n` of the bytes is the k-th of the string (and
  * where each byte decodes to one character, string index = byte index). Decoding the lines
  * together gives the characters decoding each line alone gives: an invalid sequence ends at
  * the newline after it either way (one U+FFFD each), and the BOM a decoder drops at the start
  * of each line is dropped here by hand.
  *
- * A line's `text` is a slice of its chunk's string and keeps that string (about 1 MiB) alive
- * while it is kept: a reader that keeps a line's text (or a slice of it) for long keeps a copy
- * (JSON.parse's strings are copies).
+ * The chunk's lines are decoded a slice at a time (see {@linkcode SLICE_BYTES}), and a line's
+ * `text` is a slice of its slice's string: it keeps that string (about 32 KiB) alive while it
+ * is kept (JSON.parse's strings are copies).
  *
  * The reads are synchronous: from the page cache a read of 1 MiB takes a fraction of a
  * millisecond, less than the trip to Deno's I/O thread and back that an asynchronous read
@@ -64,15 +64,17 @@ class ChunkedLines implements Disposable {
   #buffer: Uint8Array;
   /** How many bytes of the buffer hold file bytes. */
   #held = 0;
+  /** Where the chunk's whole lines end in the buffer (after its last newline). */
+  #linesEnd = 0;
+  /** Where the decoded slice of them ends. */
+  #sliceEnd = 0;
   /** Byte offset of the buffer's first byte in the file. */
   #offset: number;
   #lineNumber: number;
-  /** The chunk's whole lines, decoded; the next line's position in it and in the bytes. */
+  /** A slice of the chunk's whole lines, decoded; the next line's place in it and in the buffer. */
   #text = "";
   #at = 0;
   #byteAt = 0;
-  /** How many bytes the decoded lines hold. */
-  #textBytes = 0;
   /**
    * The text has as many characters as its bytes: each byte is one character (an ASCII one
    * or a U+FFFD), as any longer sequence decodes to fewer; string index = byte index.
@@ -103,9 +105,9 @@ class ChunkedLines implements Disposable {
    * {@linkcode nextChunk} reads on).
    */
   next(): Line | undefined {
+    if (this.#at >= this.#text.length && !this.#decodeSlice()) return undefined;
     const text = this.#text;
     const at = this.#at;
-    if (at >= text.length) return undefined;
     const newline = text.indexOf("\n", at);
     const byteEnd = this.#aligned
       ? this.#byteAt + newline - at + 1
@@ -118,8 +120,8 @@ class ChunkedLines implements Disposable {
   }
 
   /**
-   * Reads the next chunk and decodes its whole lines; false at the end of the file, when
-   * {@linkcode lastLine} has what is left.
+   * Reads the next chunk; false at the end of the file, when {@linkcode lastLine} has what is
+   * left. The lines of the chunk before it that were not asked for are passed over.
    */
   nextChunk(): boolean {
     this.#keepRest();
@@ -130,7 +132,7 @@ class ChunkedLines implements Disposable {
       return false;
     }
     this.#held += read;
-    this.#decode(this.#buffer.lastIndexOf(NEWLINE, this.#held - 1) + 1);
+    this.#linesEnd = this.#buffer.lastIndexOf(NEWLINE, this.#held - 1) + 1;
     return true;
   }
 
@@ -150,24 +152,38 @@ class ChunkedLines implements Disposable {
     };
   }
 
-  /** Decodes the first `bytes` bytes of the buffer as the chunk's lines. */
-  #decode(bytes: number): void {
-    this.#text = bytes === 0 ? "" : decoder.decode(this.#buffer.subarray(0, bytes));
-    this.#textBytes = bytes;
-    this.#aligned = this.#text.length === bytes;
+  /**
+   * Decodes the next slice of the chunk's whole lines: about {@linkcode SLICE_BYTES} of them
+   * (or one longer line); false when the chunk has no more.
+   */
+  #decodeSlice(): boolean {
+    const from = this.#sliceEnd;
+    if (from >= this.#linesEnd) return false;
+    let end = Math.min(this.#linesEnd, from + SLICE_BYTES);
+    if (end < this.#linesEnd) {
+      const newline = this.#buffer.lastIndexOf(NEWLINE, end - 1);
+      // A line longer than a slice is a slice of its own (a newline ends it, at #linesEnd at most).
+      end = newline >= from ? newline + 1 : this.#buffer.indexOf(NEWLINE, end) + 1;
+    }
+    this.#text = decoder.decode(this.#buffer.subarray(from, end));
+    this.#aligned = this.#text.length === end - from;
     this.#at = 0;
-    this.#byteAt = 0;
+    this.#byteAt = from;
+    this.#sliceEnd = end;
+    return true;
   }
 
-  /** Moves the bytes after the decoded lines (a line not yet ended) to the buffer's start. */
+  /** Moves the bytes after the chunk's whole lines (a line not yet ended) to the buffer's start. */
   #keepRest(): void {
-    const used = this.#textBytes;
+    const used = this.#linesEnd;
+    this.#text = "";
+    this.#at = 0;
+    this.#linesEnd = 0;
+    this.#sliceEnd = 0;
     if (used === 0) return;
     this.#buffer.copyWithin(0, used, this.#held);
     this.#held -= used;
     this.#offset += used;
-    this.#textBytes = 0;
-    this.#text = "";
   }
 
   /** A line longer than the buffer: twice the room. */
@@ -186,6 +202,14 @@ class ChunkedLines implements Disposable {
     this.#file.close();
   }
 }
+
+/**
+ * The bytes of a chunk's lines decoded at once: a string over V8's largest young object (128
+ * KiB, that is 64 KiB of text with a character beyond Latin-1) goes to the large-object space,
+ * which only a full collection frees, where a smaller one is young garbage, freed at once.
+ * It is also all that a line's text can keep alive.
+ */
+const SLICE_BYTES = 32 << 10;
 
 /**
  * The line from `start` to `end` of a chunk's text, without a final `\r` (of a `\r\n`) and

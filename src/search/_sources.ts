@@ -54,7 +54,7 @@ export class NoSuchSourceError extends TurnlogError {
 }
 
 async function folderSource(dir: string, flag: string): Promise<SearchSource> {
-  const info = await Deno.stat(dir).catch(() => undefined);
+  const info = statOrUndefined(dir);
   if (!info?.isDirectory) throw new NoSuchSourceError(dir);
   const found = await detectSessionsRoot(dir);
   return { format: found?.format ?? TURNLOG_FORMAT, root: found?.root ?? dir, flags: [flag, dir] };
@@ -136,12 +136,17 @@ export function uniquePrefixes(ids: readonly string[], min = 8): Map<string, str
   return prefixes;
 }
 
-async function modifiedOf(path: string): Promise<number> {
+/** A stat taken synchronously (less than a trip to Deno's I/O thread), or undefined. */
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
   try {
-    return (await Deno.stat(path)).mtime?.getTime() ?? 0;
+    return Deno.statSync(path);
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+function modifiedOf(path: string): number {
+  return statOrUndefined(path)?.mtime?.getTime() ?? 0;
 }
 
 /**
@@ -157,7 +162,7 @@ export async function sessionsOf(sources: readonly SearchSource[]): Promise<Sour
     }
     const prefixes = uniquePrefixes(found.map((session) => session.id));
     for (const session of found) {
-      const times = await Promise.all([session.path, ...session.subagents].map(modifiedOf));
+      const times = [session.path, ...session.subagents].map(modifiedOf);
       all.push({
         ...session,
         source,

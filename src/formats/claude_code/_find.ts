@@ -9,14 +9,16 @@ import { join } from "node:path";
 import { checkSessionId } from "../../record/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
 import {
+  beyondHead,
   type ForeignListing,
   type FoundSession,
   type ListedForeignSession,
   type ListOptions,
+  type PreviewOptions,
   unpreviewed,
   withStat,
 } from "../_find.ts";
-import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
+import { dirEntries, previewLine, scanHead } from "../_head.ts";
 import { isObject, obj, str } from "../_line.ts";
 import { promptOf } from "./_prompt.ts";
 
@@ -93,7 +95,10 @@ function userText(content: unknown): string | undefined {
  * What a transcript's head tells for a listing: title, first real prompt, cwd, branch, model,
  * the first record's time; and its tail (read from the end, bounded) the last record's.
  */
-export async function previewClaudeSession(session: FoundSession): Promise<ListedForeignSession> {
+export async function previewClaudeSession(
+  session: FoundSession,
+  options: PreviewOptions = {},
+): Promise<ListedForeignSession> {
   let preview: string | null = null;
   let title: string | null = null;
   let cwd: string | null = null;
@@ -115,8 +120,9 @@ export async function previewClaudeSession(session: FoundSession): Promise<Liste
     }
     return preview !== null && model !== null;
   });
+  const { found, lastAt } = await beyondHead(session, options);
   return {
-    ...(await withStat(session)),
+    ...found,
     created,
     preview: preview === null ? null : previewLine(preview),
     title,
@@ -124,7 +130,7 @@ export async function previewClaudeSession(session: FoundSession): Promise<Liste
     gitBranch,
     model,
     firstAt: created,
-    lastAt: await lastFieldOf(session.path) ?? null,
+    lastAt,
   };
 }
 

@@ -8,14 +8,16 @@ import { join } from "node:path";
 import { checkSessionId, idTime, prefixTimeRange } from "../../record/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
 import {
+  beyondHead,
   type ForeignListing,
   type FoundSession,
   type ListedForeignSession,
   type ListOptions,
+  type PreviewOptions,
   unpreviewed,
   withStat,
 } from "../_find.ts";
-import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
+import { dirEntries, previewLine, scanHead } from "../_head.ts";
 import { isInjectedContext } from "./_items.ts";
 import { obj, str } from "../_line.ts";
 
@@ -119,7 +121,10 @@ export async function findCodexSession(root: string, idOrPrefix: string): Promis
  * What a rollout's head tells for a listing: the first real prompt, cwd (its project), branch,
  * model, the first record's time; and its tail (read from the end, bounded) the last record's.
  */
-export async function previewCodexSession(session: FoundSession): Promise<ListedForeignSession> {
+export async function previewCodexSession(
+  session: FoundSession,
+  options: PreviewOptions = {},
+): Promise<ListedForeignSession> {
   let firstAt: string | null | undefined;
   let preview: string | null = null;
   let fallback: string | null = null;
@@ -148,8 +153,9 @@ export async function previewCodexSession(session: FoundSession): Promise<Listed
     return preview !== null && model !== null;
   });
   const prompt = preview ?? fallback;
+  const { found, lastAt } = await beyondHead(session, options);
   return {
-    ...(await withStat(session)),
+    ...found,
     preview: prompt === null ? null : previewLine(prompt),
     title: null,
     cwd,
@@ -157,7 +163,7 @@ export async function previewCodexSession(session: FoundSession): Promise<Listed
     model,
     project: cwd,
     firstAt: firstAt ?? null,
-    lastAt: await lastFieldOf(session.path) ?? null,
+    lastAt,
   };
 }
 

@@ -118,7 +118,7 @@ async function* walk(root: string): AsyncGenerator<SessionFiles> {
 async function head(session: SessionFiles): Promise<HeadFacts> {
   const found = parseRolloutName(basename(session.path), dirname(session.path));
   if (!found) return { started: null, cwd: null, firstPrompt: null, title: null };
-  const listed = await previewCodexSession(found);
+  const listed = await previewCodexSession(found, { headOnly: true });
   return { started: listed.created, cwd: listed.cwd, firstPrompt: listed.preview, title: null };
 }
 

@@ -12,14 +12,16 @@ import { join } from "node:path";
 import { checkSessionId } from "../../record/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
 import {
+  beyondHead,
   type ForeignListing,
   type FoundSession,
   type ListedForeignSession,
   type ListOptions,
+  type PreviewOptions,
   unpreviewed,
   withStat,
 } from "../_find.ts";
-import { dirEntries, lastFieldOf, previewLine, scanHead } from "../_head.ts";
+import { dirEntries, previewLine, scanHead } from "../_head.ts";
 import { str } from "../_line.ts";
 import { isIgnoredUserText, textOf } from "./_history.ts";
 import { projectRootOf } from "./_subagents.ts";
@@ -128,7 +130,10 @@ export async function findGeminiSession(root: string, idOrPrefix: string): Promi
 }
 
 /** What a session's head tells for a listing: the first real prompt, the model, the id. */
-export async function previewGeminiSession(session: FoundSession): Promise<ListedForeignSession> {
+export async function previewGeminiSession(
+  session: FoundSession,
+  options: PreviewOptions = {},
+): Promise<ListedForeignSession> {
   let preview: string | null = null;
   let model: string | null = null;
   let id = session.id;
@@ -150,8 +155,9 @@ export async function previewGeminiSession(session: FoundSession): Promise<Liste
     }
     return preview !== null && model !== null;
   });
+  const { found, lastAt } = await beyondHead(session, options);
   return {
-    ...(await withStat(session)),
+    ...found,
     id,
     created,
     preview: preview === null ? null : previewLine(preview),
@@ -161,7 +167,7 @@ export async function previewGeminiSession(session: FoundSession): Promise<Liste
     model,
     firstAt: created,
     // The last message's time (the `$set` lines of `lastUpdated` after it hold theirs nested).
-    lastAt: await lastFieldOf(session.path) ?? null,
+    lastAt,
   };
 }
 
