@@ -8,7 +8,9 @@ import { pathToFileURL } from "node:url";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { type DomNode, parsePage, texts } from "./_html_helpers.ts";
+import { Marked } from "marked";
 import { renderSessionPage, SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
+import { isPlainLine, markdownHtml } from "../src/html/_markdown.ts";
 import { inspectSession, renderReport } from "../src/inspect/mod.ts";
 import { claudeCodeAdapter } from "../src/formats/mod.ts";
 import { createSessionBrowserHandler } from "../src/server/mod.ts";
@@ -316,4 +318,25 @@ Deno.test("the served page of another tool's session shows an edit of more than 
   assertEquals(diff.getAttribute("data-diff"), "/work/project/table.ts");
   assertEquals(texts(diff, "del"), ["row 60;"]);
   assertEquals(texts(diff, "ins"), ["row sixty;"]);
+});
+
+Deno.test("a line of plain words is the paragraph marked makes of it, taken without marked", () => {
+  const parts = ["a", "Z", "1", "2.", "9)", " ", "  ", ".", ",", ";", "?", "!", "(", ")", "www."];
+  let seed = 1;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const marked = new Marked({ async: false, gfm: true, breaks: false });
+  let plain = 0;
+  for (let i = 0; i < 4000; i++) {
+    const line = Array.from(
+      { length: 1 + Math.floor(next() * 8) },
+      () => parts[Math.floor(next() * parts.length)],
+    ).join("");
+    if (!isPlainLine(line)) continue;
+    plain++;
+    assertEquals(markdownHtml(line), marked.parse(line), line);
+  }
+  assert(plain > 300, `only ${plain} plain lines`);
+  for (const line of ["1. a", "a www.x.io", "a ", "a *b*", "a & b", "a\nb", "x@y.io", "a:b"]) {
+    assert(!isPlainLine(line), line);
+  }
 });

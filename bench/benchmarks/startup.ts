@@ -46,14 +46,16 @@ export const startup: BenchmarkDefinition = {
       seed: 42,
     });
     const codex = await ensureForeignSession(options.outDir, "codex", { size: TINY, seed: 42 });
-    const [inspect, importer, search] = await Promise.all(
-      ["inspect", "import", "search"].map(taskArgv),
+    const [inspect, importer, search, serve, resume] = await Promise.all(
+      ["inspect", "import", "search", "serve", "resume"].map(taskArgv),
     );
     const variants: Variant[] = [
       command("deno run, an empty script", [Deno.execPath(), "run", "-q", empty]),
       command("turnlog inspect --help", [...inspect!, "--help"], PRINTS),
       command("turnlog import --help", [...importer!, "--help"], PRINTS),
       command("turnlog search --help", [...search!, "--help"], PRINTS),
+      command("turnlog serve --help", [...serve!, "--help"], PRINTS),
+      command("turnlog resume --help", [...resume!, "--help"], PRINTS),
       command(
         "turnlog inspect --json, 16 KB Claude Code",
         [...inspect!, "--json", claude.path],

@@ -32,13 +32,6 @@ interface BadLine {
   line: Line;
 }
 
-/** A valid record read from the end: how many lines from the end, and where it starts. */
-interface FromEndRecord {
-  fromEnd: number;
-  record: SessionRecord;
-  start: number;
-}
-
 /**
  * What a forward {@linkcode SessionReplay} would hold, gathered from the last line back: only
  * the history items after the newest checkpoint are kept (last first), the other records are
@@ -49,8 +42,10 @@ class FromEnd {
   readonly items: ResponseItem[] = [];
   /** The newest checkpoint read: the history starts with its replacement. */
   newest: CompactionCheckpoint | undefined;
-  /** The oldest valid record read so far. */
-  oldest: FromEndRecord | undefined;
+  /** The oldest valid record read so far, its line counted from the end, where it starts. */
+  oldest: SessionRecord | undefined;
+  oldestFromEnd = 0;
+  oldestStart = 0;
   /** The oldest `session_meta` read so far. */
   meta: SessionMeta | undefined;
   /** The newest `turn_context` read. */
@@ -62,7 +57,10 @@ class FromEnd {
   /** Takes a valid record; true when it is the checkpoint the replay can start from. */
   take(record: SessionRecord, fromEnd: number, start: number): boolean {
     this.records++;
-    this.oldest = { fromEnd, record, start };
+    // Three fields, not an object a record: most records are let go of at once.
+    this.oldest = record;
+    this.oldestFromEnd = fromEnd;
+    this.oldestStart = start;
     if (record.type === "session_meta") this.meta = record.payload;
     else if (record.type === "turn_context") {
       this.turns++;
@@ -132,11 +130,10 @@ function replayOf(path: string, read: FromEnd, total: number): SessionReplay {
     replay.problems.push(parseRecordLine(path, { ...line, line: total - fromEnd }).problem!);
   }
   if (oldest) {
-    const { record } = oldest;
-    replay.first = { line: total === 0 ? 0 : total - oldest.fromEnd, record };
-    const item = record.type === "response_item" ? record.payload : undefined;
+    replay.first = { line: total === 0 ? 0 : total - read.oldestFromEnd, record: oldest };
+    const item = oldest.type === "response_item" ? oldest.payload : undefined;
     if (item?.type === "compaction_checkpoint") {
-      replay.from = { checkpoint: item, start: oldest.start };
+      replay.from = { checkpoint: item, start: read.oldestStart };
     }
   }
   replay.meta = read.meta;

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { structuredPatch } from "diff";
+// Deferred: evaluated when a page first shows an edit, not by every page.
+import defer * as Diff from "diff";
 import type { PatchLine, ToolEdit } from "../formats/mod.ts";
 import { plural } from "../text/mod.ts";
 import { escapeHtml, escapeText } from "./_escape.ts";
@@ -22,7 +23,9 @@ function replacementLines(before: string, after: string): PatchLine[] {
   if (before.length + after.length > MAX_DIFFED) {
     return [...lines(before, "remove"), ...lines(after, "add")];
   }
-  const patch = structuredPatch("", "", before, after, undefined, undefined, { context: CONTEXT });
+  const patch = Diff.structuredPatch("", "", before, after, undefined, undefined, {
+    context: CONTEXT,
+  });
   const out: PatchLine[] = [];
   for (const hunk of patch.hunks) {
     if (patch.hunks.length > 1) out.push({ kind: "hunk", text: "" });

@@ -6,7 +6,10 @@
  *
  * @module
  */
-import { Marked, type Tokens } from "marked";
+// Deferred: marked is evaluated (about 10 ms: its rules) when a text first needs it, which a page
+// of plain lines never does.
+import defer * as M from "marked";
+import type { Tokens } from "marked";
 import { escapeCharacter, UNSAFE_CHARACTERS } from "../text/mod.ts";
 import { escapeHtml, escapeText } from "./_escape.ts";
 
@@ -23,29 +26,36 @@ function unlinked(href: string, inner: string, text: string): string {
   return href === "" || href === text ? inner : `${inner} (<code>${escapeText(href)}</code>)`;
 }
 
-const MARKDOWN = new Marked({
-  async: false,
-  gfm: true,
-  breaks: false,
-  renderer: {
-    html(token: Tokens.HTML | Tokens.Tag): string {
-      const text = escapeText(token.text);
-      return "block" in token && token.block ? `<p>${text.trim()}</p>\n` : text;
+let parser: M.Marked | undefined;
+/** The one parser, made when a text first needs it. */
+const markdown = () => parser ??= makeMarked();
+
+const makeMarked = () =>
+  new M.Marked({
+    async: false,
+    gfm: true,
+    breaks: false,
+    renderer: {
+      html(token: Tokens.HTML | Tokens.Tag): string {
+        const text = escapeText(token.text);
+        return "block" in token && token.block ? `<p>${text.trim()}</p>\n` : text;
+      },
+      link({ href, title, text, tokens }: Tokens.Link): string {
+        const inner = this.parser.parseInline(tokens);
+        return SAFE_LINK.test(href.trim())
+          ? anchor(href, title, inner)
+          : unlinked(href, inner, text);
+      },
+      image({ href, title, text }: Tokens.Image): string {
+        const label = `image: ${escapeText(text || href)}`;
+        return SAFE_LINK.test(href.trim()) ? anchor(href, title, label) : `[${label}]`;
+      },
+      heading({ tokens, depth }: Tokens.Heading): string {
+        const level = Math.min(depth + 3, 6);
+        return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
+      },
     },
-    link({ href, title, text, tokens }: Tokens.Link): string {
-      const inner = this.parser.parseInline(tokens);
-      return SAFE_LINK.test(href.trim()) ? anchor(href, title, inner) : unlinked(href, inner, text);
-    },
-    image({ href, title, text }: Tokens.Image): string {
-      const label = `image: ${escapeText(text || href)}`;
-      return SAFE_LINK.test(href.trim()) ? anchor(href, title, label) : `[${label}]`;
-    },
-    heading({ tokens, depth }: Tokens.Heading): string {
-      const level = Math.min(depth + 3, 6);
-      return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
-    },
-  },
-});
+  });
 
 /**
  * A markdown text as HTML that cannot run or load anything: every character the source holds
@@ -60,5 +70,19 @@ const MARKDOWN = new Marked({
  * ```
  */
 export function markdownHtml(text: string): string {
-  return MARKDOWN.parse(text.replace(UNSAFE_CHARACTERS, escapeCharacter)) as string;
+  if (isPlainLine(text)) return `<p>${text}</p>\n`;
+  return markdown().parse(text.replace(UNSAFE_CHARACTERS, escapeCharacter)) as string;
 }
+
+/**
+ * One line of plain words, which marked would make one paragraph of, unchanged: it starts with
+ * a letter (no list, heading, quote or code), ends with no space, and holds only letters,
+ * digits, spaces and `,.;?!()` (nothing to escape, no emphasis, link, tag, entity, table or
+ * break; `www.` alone would autolink). Lexing it costs marked a tenth of a millisecond or more;
+ * many messages are such a line. tests/html_content_test.ts compares the two on many lines.
+ */
+export function isPlainLine(text: string): boolean {
+  return PLAIN_LINE.test(text) && !text.includes("www.");
+}
+
+const PLAIN_LINE = /^[A-Za-z](?:[A-Za-z0-9 ,.;?!()]*[A-Za-z0-9,.;?!()])?$/;

@@ -26,7 +26,9 @@ import type {
   TurnContext,
   Usage,
 } from "./_types.ts";
-import * as S from "./schemas.ts";
+// Deferred: zod and the schemas are evaluated only when the agreement below is asked for (the
+// tests), not when a reader starts (about 15 ms of CPU).
+import defer * as S from "./schemas.ts";
 
 type Json = Record<string, unknown>;
 
@@ -202,7 +204,6 @@ function runFinished(payload: Json): RunFinished | undefined {
  * checks do not accept it (it may still be valid: zod decides).
  */
 export function validateRecord(value: Json): SessionRecord | undefined {
-  if (!HAND_CHECKS_MATCH_SCHEMAS) return undefined;
   const { timestamp, payload } = value;
   if (!isNonEmptyString(timestamp) || !isObject(payload)) return undefined;
   switch (value.type) {
@@ -230,7 +231,7 @@ export function validateRecord(value: Json): SessionRecord | undefined {
 }
 
 /** The keys of every object schema the checks above build, in the schemas' order. */
-const HAND_CHECKED_SHAPES: readonly [{ shape: object }, readonly string[]][] = [
+const handCheckedShapes = (): readonly [{ shape: object }, readonly string[]][] => [
   [S.MessageItemSchema, ["type", "role", "content"]],
   [S.FunctionCallItemSchema, ["type", "callId", "name", "arguments"]],
   [S.FunctionCallOutputItemSchema, [
@@ -276,7 +277,7 @@ const HAND_CHECKED_SHAPES: readonly [{ shape: object }, readonly string[]][] = [
 ];
 
 /** The values of every enum the checks above accept, in the schemas' order. */
-const HAND_CHECKED_ENUMS: readonly [{ options: readonly string[] }, ReadonlySet<unknown>][] = [
+const handCheckedEnums = (): readonly [{ options: readonly string[] }, ReadonlySet<unknown>][] => [
   [S.MessageItemSchema.shape.role, ROLES],
   [S.WireApiSchema, WIRE_APIS],
   [S.ApprovalModeSchema, APPROVALS],
@@ -284,18 +285,15 @@ const HAND_CHECKED_ENUMS: readonly [{ options: readonly string[] }, ReadonlySet<
 ];
 
 /**
- * Whether the schemas still have exactly the keys and values the checks know; if one
- * changes, the hand-written checks turn themselves off and zod does all the work (the tests
- * fail until the two agree again).
+ * Whether the schemas still have exactly the keys and values the checks know.
+ * tests/reader_fast_path_test.ts asserts it, so a schema changed without its check fails the
+ * tests; it is not asked at run time, where it would load zod on every start.
  */
 export function handChecksMatchSchemas(): boolean {
-  return HAND_CHECKS_MATCH_SCHEMAS;
-}
-
-const HAND_CHECKS_MATCH_SCHEMAS =
-  HAND_CHECKED_SHAPES.every(([schema, keys]) =>
+  return handCheckedShapes().every(([schema, keys]) =>
     Object.keys(schema.shape).join(",") === keys.join(",")
   ) &&
-  HAND_CHECKED_ENUMS.every(([schema, values]) =>
-    schema.options.join(",") === [...values].join(",")
-  );
+    handCheckedEnums().every(([schema, values]) =>
+      schema.options.join(",") === [...values].join(",")
+    );
+}

@@ -186,10 +186,12 @@ export async function placeLines(
   let line = 0;
   for await (const { bytes, offset } of byteChunks(path, buffer)) {
     const text = decoder.decode(bytes);
+    // As many characters as bytes: each byte is one character (string index = byte index).
+    const aligned = text.length === bytes.length;
     const marked = new MarkedLines(turns.markers, text);
     for (let start = 0, char = 0; start < bytes.length;) {
-      const end = lineEnd(bytes, start);
       const charEnd = textLineEnd(text, char);
+      const end = aligned ? charEnd : lineEnd(bytes, start);
       line++;
       const at = offset + start;
       if (wanted.has(at)) {

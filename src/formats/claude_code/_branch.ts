@@ -9,14 +9,51 @@
 import type { ForeignFork, ForkKind } from "../_types.ts";
 import type { ClaudeIndex, Node } from "./_index.ts";
 
+/**
+ * A set of node indexes of one transcript: a byte per node, iterated in file order. It stands
+ * for a `Set<number>` of up to a node per line, whose every lookup and insertion goes through
+ * a hash table far larger than the caches.
+ */
+export class NodeSet implements Iterable<number> {
+  readonly #has: Uint8Array;
+  #size = 0;
+
+  /** An empty set over `length` nodes. */
+  constructor(length: number) {
+    this.#has = new Uint8Array(length);
+  }
+
+  /** Whether node `at` is in the set (false for an index outside the nodes). */
+  has(at: number): boolean {
+    return this.#has[at] === 1;
+  }
+
+  /** Puts node `at` in the set. */
+  add(at: number): void {
+    if (this.#has[at] === 1) return;
+    this.#has[at] = 1;
+    this.#size++;
+  }
+
+  /** How many nodes are in the set. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The nodes in the set, in file order. */
+  *[Symbol.iterator](): Generator<number> {
+    for (let at = 0; at < this.#has.length; at++) if (this.#has[at] === 1) yield at;
+  }
+}
+
 /** The active branch and what hangs off it. */
 export interface Branch {
-  /** Node indexes emitted at their own place, in file order. */
-  active: Set<number>;
+  /** Node indexes emitted at their own place (iterated in file order). */
+  active: NodeSet;
   /** For the node a checkpoint is written at: its boundary and the preserved nodes it keeps. */
   checkpoints: Map<number, { boundary: number; kept: number[] }>;
   /** Nodes whose items a checkpoint keeps (read when passed, used at the checkpoint). */
-  kept: Set<number>;
+  kept: NodeSet;
   /** Boundaries whose checkpoint is written at a later node (their summary line). */
   foldedBoundaries: Set<number>;
   /** `<command-name>` lines that ran locally (their output follows): not prompts. */
@@ -174,7 +211,7 @@ const BETWEEN: ReadonlySet<string> = new Set(["progress", "system", "attachment"
  * them (directly, or through hook progress and system lines): the walk back from the leaf
  * follows one result of a parallel batch only.
  */
-function recoverParallel(nodes: Node[], active: Set<number>): void {
+function recoverParallel(nodes: Node[], active: NodeSet): void {
   const responses = new Set<string>();
   for (const at of active) {
     const id = nodes[at]!.messageId;
@@ -214,7 +251,7 @@ function forkKind(node: Node): ForkKind {
 }
 
 /** Groups the lines off the branch by the line they branch from. */
-function findForks(nodes: Node[], active: Set<number>, kept: Set<number>) {
+function findForks(nodes: Node[], active: NodeSet, kept: NodeSet) {
   const root = new Map<number, number>();
   const rootOf = (start: number): number => {
     const path = new Set<number>();
@@ -294,9 +331,9 @@ export function findBranch(index: ClaudeIndex): Branch {
   const { nodes } = index;
   const leaf = findLeaf(nodes);
   const branch: Branch = {
-    active: new Set(),
+    active: new NodeSet(nodes.length),
     checkpoints: new Map(),
-    kept: new Set(),
+    kept: new NodeSet(nodes.length),
     foldedBoundaries: new Set(),
     localCommands: new Set(),
     leaf,

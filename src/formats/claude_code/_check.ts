@@ -151,7 +151,7 @@ function messagesOf(analysis: Omit<ClaudeAnalysis, "unanswered" | "unexpected">)
   const { index, branch, infos } = analysis;
   const list: (ClaudeMessage | "reset")[] = [];
   const keys = new Map<ClaudeMessage, string>();
-  for (const k of [...branch.active].sort((a, b) => a - b)) {
+  for (const k of branch.active) {
     const node = index.nodes[k]!;
     const info = infos[k]!;
     const last = list[list.length - 1];

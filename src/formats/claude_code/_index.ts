@@ -319,6 +319,9 @@ function indexLine(pass: Pass, line: Line): boolean {
   if (line.start >= pass.sizeBytes) return false;
   const { index } = pass;
   index.endOffset = line.end;
+  // Every line is parsed, hook progress too: its kind could be told from its bytes, but not that
+  // it is valid JSON, which the report says of every line (a bad one is a problem in its place),
+  // and nothing short of the parse knows that. The second pass reads again only what it needs.
   const parsed = parseJsonLine(pass.path, line);
   if ("problem" in parsed) {
     index.nodes.push(problemNode(line));

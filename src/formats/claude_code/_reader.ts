@@ -99,7 +99,8 @@ export class ClaudeRead {
   #run: Run | undefined;
   readonly #names = new Map<string, string>();
   readonly #keptItems = new Map<number, ResponseItem[]>();
-  readonly #nextModel = new Map<number, string>();
+  /** By node: the model that answers first from there on (not a map: an entry per line). */
+  readonly #nextModel: (string | undefined)[];
   /** The last node of each API response on the branch, by its key. */
   readonly #lastOfResponse = new Map<string, number>();
   #historyLength = 0;
@@ -116,6 +117,8 @@ export class ClaudeRead {
     readonly sessionId: string,
   ) {
     this.turns = new ClaudeTurns(this.out, index.hasTurnDuration);
+    // Its length first: filled from the end, an empty array would turn into a dictionary.
+    this.#nextModel = new Array(index.nodes.length);
     let next: string | undefined;
     for (let at = index.nodes.length - 1; at >= 0; at--) {
       const node = index.nodes[at]!;
@@ -126,7 +129,7 @@ export class ClaudeRead {
       if (node.kind === "assistant" && node.model && node.model !== "<synthetic>") {
         next = node.model;
       }
-      if (next !== undefined) this.#nextModel.set(at, next);
+      if (next !== undefined) this.#nextModel[at] = next;
       if (this.#isPrompt(at)) this.#firstPrompt = at;
     }
     this.#firstModel = next;
@@ -139,7 +142,7 @@ export class ClaudeRead {
 
   /** The model that answers first after a node of the branch. */
   modelAfter(at: number): string {
-    return this.#nextModel.get(at) ?? this.index.models.values[0] ?? "unknown";
+    return this.#nextModel[at] ?? this.index.models.values[0] ?? "unknown";
   }
 
   /** The synthesized `session_meta`, at the file's first line. */
