@@ -32,11 +32,9 @@ export interface ReadLinesOptions {
   firstLine?: number;
 }
 
+import { cut, SLICE_BYTES, sliceDecoder as decoder } from "./_cut.ts";
+
 const NEWLINE = 10;
-const CR = 13;
-const BOM = 0xfeff;
-// The BOM is dropped by hand, at the start of each line (see ChunkedLines).
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * A file read forward chunk by chunk into one reused buffer, and split into lines. Many
@@ -201,24 +199,6 @@ class ChunkedLines implements Disposable {
   [Symbol.dispose](): void {
     this.#file.close();
   }
-}
-
-/**
- * The bytes of a chunk's lines decoded at once: a string over V8's largest young object (128
- * KiB, that is 64 KiB of text with a character beyond Latin-1) goes to the large-object space,
- * which only a full collection frees, where a smaller one is young garbage, freed at once.
- * It is also all that a line's text can keep alive.
- */
-const SLICE_BYTES = 32 << 10;
-
-/**
- * The line from `start` to `end` of a chunk's text, without a final `\r` (of a `\r\n`) and
- * without a BOM at its start (as a decode of the line alone drops it).
- */
-function cut(text: string, start: number, end: number): string {
-  if (end > start && text.charCodeAt(end - 1) === CR) end--;
-  if (end > start && text.charCodeAt(start) === BOM) start++;
-  return text.slice(start, end);
 }
 
 /**

@@ -1,16 +1,15 @@
 /**
  * Chosen lines of a file, read forward by the byte ranges an earlier pass found: the file is
- * read in large blocks as before, but only the lines asked for are decoded, so a second pass
- * that needs a few lines of each block pays for those alone.
+ * read in large blocks, and decoded a slice at a time from a line asked for, so a second pass
+ * that needs a few lines of each block decodes little more than those.
  *
  * @module
  */
 import { readRangeSync } from "./_bytes.ts";
+import { cut, SLICE_BYTES, sliceDecoder as decoder } from "./_cut.ts";
 import type { Line } from "./_lines.ts";
 
 const NEWLINE = 10;
-const CR = 13;
-const decoder = new TextDecoder();
 
 /**
  * Reads the lines at byte ranges that come in file order (each range a whole line, its
@@ -64,17 +63,63 @@ export class LineRanges implements Disposable {
 
   /** The line at `range` (its number, start and end), decoded as forward reads decode it. */
   line(range: { line: number; start: number; end: number }): Line {
-    const bytes = this.#bytes(range.start, range.end);
+    const { line, start, end } = range;
+    const bytes = this.#bytes(start, end);
     const terminated = bytes.length > 0 && bytes[bytes.length - 1] === NEWLINE;
-    let length = terminated ? bytes.length - 1 : bytes.length;
-    if (length > 0 && bytes[length - 1] === CR) length--;
-    return {
-      line: range.line,
-      text: decoder.decode(bytes.subarray(0, length)),
-      start: range.start,
-      end: range.end,
-      terminated,
-    };
+    return { line, text: this.#text(start, end, terminated), start, end, terminated };
+  }
+
+  /**
+   * A slice of the block decoded at once, as forward reads decode their chunks (see
+   * `ChunkedLines`): a decode per line costs more than the decoding. The slice starts at a
+   * line asked for; the lines asked for after it, in order, are cut from it.
+   */
+  #slice = "";
+  /** The file offsets of the slice's bytes. */
+  #sliceStart = 0;
+  #sliceEnd = 0;
+  /** Each byte of the slice is one character: string index = byte index. */
+  #aligned = false;
+  /** A line start in the slice, at or before the next line asked for: its offset and index. */
+  #cursor = 0;
+  #cursorAt = 0;
+
+  /** The text of the line from `start` to `end` (file offsets). */
+  #text(start: number, end: number, terminated: boolean): string {
+    if (start === end) return "";
+    if (start < this.#cursor || end > this.#sliceEnd) this.#decodeSlice(start, end);
+    const at = this.#indexOf(start);
+    const stop = terminated ? this.#slice.indexOf("\n", at) : this.#slice.length;
+    this.#cursor = end;
+    this.#cursorAt = terminated ? stop + 1 : stop;
+    return cut(this.#slice, at, stop);
+  }
+
+  /** Decodes the block's bytes from `start` (a line's) to `end` at least, a slice at most. */
+  #decodeSlice(start: number, end: number): void {
+    const to = Math.max(end, Math.min(start + SLICE_BYTES, this.#at + this.#held));
+    this.#slice = decoder.decode(this.#block.subarray(start - this.#at, to - this.#at));
+    this.#aligned = this.#slice.length === to - start;
+    this.#sliceStart = start;
+    this.#sliceEnd = to;
+    this.#cursor = start;
+    this.#cursorAt = 0;
+  }
+
+  /**
+   * The string index of the line starting at file offset `start`: where each byte is one
+   * character, the same; else found by counting newlines from the cursor (the k-th newline of
+   * the bytes is the k-th of the string: `\n` is never part of a UTF-8 sequence).
+   */
+  #indexOf(start: number): number {
+    if (this.#aligned) return start - this.#sliceStart;
+    let byte = this.#cursor;
+    let at = this.#cursorAt;
+    while (byte < start) {
+      byte = this.#at + this.#block.indexOf(NEWLINE, byte - this.#at) + 1;
+      at = this.#slice.indexOf("\n", at) + 1;
+    }
+    return at;
   }
 
   /** The open file (for `Pauses`). */

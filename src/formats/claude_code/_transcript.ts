@@ -21,11 +21,10 @@ import {
   lineInfo,
 } from "./_check.ts";
 import { keepCheck } from "../_checked.ts";
+import type { ReadSessionOptions } from "../_adapter.ts";
 
 /** Options of {@linkcode readClaudeTranscript}. */
-export interface ClaudeReadOptions {
-  /** Look for the session's subagent transcripts beside it (default true). */
-  subagents?: boolean;
+export interface ClaudeReadOptions extends ReadSessionOptions {
   /**
    * Files up to this size are parsed once (default 32 MiB): the first pass keeps what the second
    * needs. Larger files (and all when 0) have the branch's lines read and parsed again.
@@ -152,9 +151,10 @@ export async function* readClaudeTranscript(
   const infos: ClaudeLineInfo[] = [];
   const once = sizeBytes <= (options.parseOnceBytes ?? PARSE_ONCE_BYTES);
   const values: Json[] | undefined = once ? [] : undefined;
+  const check = options.check !== false;
   const index = await indexTranscript(path, sizeBytes, {
     parsed: (value, line, k, node) => {
-      if (checkReads(node.kind)) infos[k] = lineInfo(value, k, line, null);
+      if (check && checkReads(node.kind)) infos[k] = lineInfo(value, k, line, null);
       if (values !== undefined && node.label === undefined && node.kind !== "meta") {
         values[k] = branchFields(value);
       }
@@ -164,7 +164,7 @@ export async function* readClaudeTranscript(
   const sessionId = sessionIdOf(path, index);
   const read = new ClaudeRead(path, index, branch, sessionId);
   yield* readBranch(read, values);
-  if (index.nodes.every((node) => node.kind !== "problem")) {
+  if (check && index.nodes.every((node) => node.kind !== "problem")) {
     keepCheck(
       "claude-code",
       path,
