@@ -18,6 +18,7 @@ import { needing } from "./_needs.ts";
 import { startServe } from "../testing/serve_process.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { PREVIEW_HEAD_BYTES, TAIL_BYTES } from "../src/formats/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
 
 /** Screenshots are kept here (git-ignored) for a person to look at. */
 const OUT = resolve(import.meta.dirname ?? ".", "out", "serve_homes_browser");
@@ -203,7 +204,9 @@ Deno.test({
         async () => {
           await using opened = await browser.open(`${origin}/sessions/${codex[0]!.id.slice(0, 8)}`);
           assertStrictEquals(new URL(opened.page.url()).pathname, `/sessions/${codex[0]!.id}`);
-          assert(await opened.count("[data-turn]") > 0);
+          const { turns } = await inspectSession(codex[0]!.path);
+          assert(turns.length > 1, "the fixture has more than one turn");
+          assertStrictEquals(await opened.count("[data-turn]"), turns.length);
           assertStrict(opened, origin);
         },
       );
@@ -335,7 +338,9 @@ Deno.test("serve --sessions-dir <a Claude Code root> browses that home; --store-
     }
     assertEquals(await Deno.readFile(claude.compaction), before);
     await using storeOnly = await startServe(["--store-only"], { env });
-    const list = await (await fetch(`${storeOnly.base}/`)).text();
+    const listed = await fetch(`${storeOnly.base}/`);
+    assertStrictEquals(listed.status, 200);
+    const list = await listed.text();
     assert(!list.includes(CLAUDE_HOME_IDS.compaction), "no home is browsed");
     const page = await fetch(`${storeOnly.base}/sessions/${CLAUDE_HOME_IDS.compaction}`);
     assertStrictEquals(page.status, 404);

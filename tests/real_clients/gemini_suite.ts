@@ -8,7 +8,7 @@
  * tool resumes the repaired file with requests the model accepts, its answer appended; and a
  * session it wrote is imported into turnlog and continued on the embedded model.
  */
-import { assert, assertEquals } from "../_assert.ts";
+import { assert, assertEquals, assertMatch } from "../_assert.ts";
 import { needing } from "../_needs.ts";
 import { describeEntry } from "../_formats.ts";
 import { adapterFor, collectSession } from "../../src/formats/mod.ts";
@@ -129,8 +129,9 @@ realTest(
         );
       }
     }
-    // The line of the call holds its result: one hit, the call's.
-    assert(found.includes(`tool call ${path}`), found.join("\n"));
+    // The line of the call holds its result (the README's words), and the answer quotes it:
+    // two hits, the call's and the answer's, nothing else of the session.
+    assertEquals(found, [`tool call ${path}`, `assistant ${path}`]);
 
     // Gemini 0.61 sends the call's one result twice when it resumes it: the API's 400.
     const refused = await home.run("what did I ask", { resume: "latest" });
@@ -150,7 +151,10 @@ realTest(
     assertEquals([stub.sessionId, stub.state], [facts.sessionId, "metadata-only"]);
 
     const plan = await repairTwice(path!);
-    assert(plan.rewritten.length + plan.moved.length > 0, "the repeated result leaves the history");
+    // The repeated result leaves the checkpoint that holds it; no line moves.
+    assertEquals(plan.moved, []);
+    assertEquals(plan.rewritten.map((r) => r.kind), ["orphan_output"]);
+    assertMatch(plan.rewritten[0]!.message, /: a second function response for read_file__/);
     const size = (await Deno.stat(path!)).size;
     const resumed = await home.run("what did I ask", { resume: "latest" });
     assertAccepted(resumed);
