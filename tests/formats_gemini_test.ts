@@ -21,6 +21,7 @@ import { planForeignFileRepair, repairSession } from "../src/repair/mod.ts";
 import { AmbiguousSessionError, quarantinePath } from "../src/store/mod.ts";
 import { parseSidecar } from "../testing/sidecar.ts";
 import { importSession } from "../src/import/mod.ts";
+import { inspectSession, verdictOf } from "../src/inspect/mod.ts";
 import { searchSessions } from "../src/search/mod.ts";
 import { eventOf, harness, pairedCallCount } from "./_runtime_helpers.ts";
 import {
@@ -255,6 +256,14 @@ Deno.test("the Gemini home: GEMINI_CLI_HOME, found by prefix, the stub passed ov
   assertEquals(facts.subagents, [{ path: h.sub, agentId: h.subId, style: "folder", line: null }]);
   const subFacts = (await collectSession(h.sub)).facts;
   assertEquals(gemini.notes(subFacts), [`a subagent's session (of session ${GEMINI_SESSION_ID})`]);
+  // A resume's stub has no conversation, said in words that fit Gemini's file too.
+  const stub = await inspectSession(h.stub);
+  assertEquals([stub.session.state, verdictOf(stub)], ["metadata-only", {
+    healthy: true,
+    tone: "warn",
+    words: "no conversation: only the session's metadata lines",
+    tokens: verdictOf(stub).tokens,
+  }]);
 });
 
 /** Repairs `text` written as a session file; returns the plan, the new text and the sidecar. */

@@ -186,7 +186,7 @@ Deno.test("inspectSession() on Claude Code: forks, subagents, and empty or metad
   for (
     const [path, state, verdict] of [
       [home.empty, "empty", "empty file: no conversation"],
-      [home.metadataOnly, "metadata-only", "no conversation: only titles and file-history lines"],
+      [home.metadataOnly, "metadata-only", "no conversation: only the session's metadata lines"],
     ] as const
   ) {
     const report = await inspectSession(path);

@@ -58,7 +58,7 @@ export function verdictOf(report: InspectReport): Verdict {
     return { healthy: true, tone: "warn", words: "empty file: no conversation", tokens };
   }
   if (state === "metadata-only") {
-    const words = "no conversation: only titles and file-history lines";
+    const words = "no conversation: only the session's metadata lines";
     return { healthy: true, tone: "warn", words, tokens };
   }
   return { healthy: true, tone: "ok", words: "healthy", tokens };
