@@ -9,3 +9,4 @@ export * from "./_lines.ts";
 export * from "./_backward.ts";
 export * from "./_objects.ts";
 export * from "./_ranges.ts";
+export { cut as cutLine } from "./_cut.ts";

@@ -74,7 +74,8 @@ function fragmentsOf(term: string): string[] {
   return [...term.matchAll(SAFE)].map((m) => m[0].toLowerCase()).filter((f) => f.trim() !== "");
 }
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+/** `text` as a pattern that matches it as it is. */
+export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /**
  * Compiles a query. Terms match case-insensitively as written (a phrase's spaces included);

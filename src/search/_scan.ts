@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { CompiledQuery } from "./_query.ts";
+import { type CompiledQuery, escapeRegex } from "./_query.ts";
 import { FragmentFinder } from "./_finder.ts";
 import { ScanBuffer } from "./_simd.ts";
 import type { TurnCounter } from "../formats/mod.ts";
-import { Pauses } from "../io/mod.ts";
+import { cutLine, Pauses } from "../io/mod.ts";
 
 /** A line that may match: its text and the byte offset where it starts. */
 export interface CandidateLine {
@@ -137,7 +137,7 @@ export interface LinePlace {
 
 /** A pattern that matches any of `texts` as they are. */
 function anyOf(texts: readonly string[]): RegExp {
-  const escaped = texts.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const escaped = texts.map(escapeRegex);
   return new RegExp(escaped.length === 0 ? "(?!)" : escaped.join("|"), "g");
 }
 
@@ -195,8 +195,8 @@ export async function placeLines(
       line++;
       const at = offset + start;
       if (wanted.has(at)) {
-        places.set(at, { line, turn: turns.turnOf(textLine(text, char, charEnd)) });
-      } else if (marked.holds(char, charEnd)) turns.turnOf(textLine(text, char, charEnd));
+        places.set(at, { line, turn: turns.turnOf(cutLine(text, char, charEnd)) });
+      } else if (marked.holds(char, charEnd)) turns.turnOf(cutLine(text, char, charEnd));
       if (at >= last) return places;
       start = end + 1;
       char = charEnd + 1;
@@ -208,9 +208,4 @@ export async function placeLines(
 function textLineEnd(text: string, from: number): number {
   const newline = text.indexOf("\n", from);
   return newline === -1 ? text.length : newline;
-}
-
-/** A line of a decoded chunk, without `\r` before its end (as {@linkcode lineText} gives it). */
-function textLine(text: string, start: number, end: number): string {
-  return text.slice(start, end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end);
 }
