@@ -27,7 +27,7 @@ import { formatNumber, plural, visible, visibleJson, wrapWords } from "../src/te
 import { isPath, parseFlags, UsageError } from "./_args.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
-import { stdout } from "./_output.ts";
+import { runAsProcess, stdout } from "./_output.ts";
 import { EXIT_CODES_HELP, fail, hintFor } from "./_voice.ts";
 
 /** The help text. */
@@ -211,4 +211,4 @@ export async function cli(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) Deno.exit(await cli(Deno.args));
+if (import.meta.main) await runAsProcess(cli);

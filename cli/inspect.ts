@@ -33,6 +33,7 @@ import { inspectInStore } from "./_inspect_store.ts";
 import {
   colorFor,
   printPieces,
+  runAsProcess,
   type Sink,
   stderrSink,
   stdoutSink,
@@ -421,4 +422,4 @@ export async function cli(args: string[]): Promise<number> {
   return allowed ? await run(args) : 2;
 }
 
-if (import.meta.main) Deno.exit(await cli(Deno.args));
+if (import.meta.main) await runAsProcess(cli);

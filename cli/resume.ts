@@ -7,7 +7,7 @@
  */
 import { parseResumeArgs } from "./_args.ts";
 import { runDemo } from "./_demo.ts";
-import { stdout } from "./_output.ts";
+import { runAsProcess, stdout } from "./_output.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 import { TASK } from "./_commands.ts";
@@ -83,4 +83,4 @@ export async function cli(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) Deno.exit(await cli(Deno.args));
+if (import.meta.main) await runAsProcess(cli);

@@ -19,7 +19,7 @@ import { storeName } from "../src/store/mod.ts";
 import { plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
-import { stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
+import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { hintFor } from "./_voice.ts";
 
@@ -197,4 +197,4 @@ export function cli(args: string[]): Promise<number> {
   return run(args);
 }
 
-if (import.meta.main) Deno.exit(await cli(Deno.args));
+if (import.meta.main) await runAsProcess(cli);

@@ -21,6 +21,7 @@ import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } f
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS } from "./_homes.ts";
+import { runAsProcess } from "./_output.ts";
 
 /** The help text. */
 export const HELP = `Usage: ${TASK} serve [options]
@@ -294,4 +295,4 @@ export async function cli(argv: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) Deno.exit(await cli(Deno.args));
+if (import.meta.main) await runAsProcess(cli);

@@ -9,7 +9,7 @@
  */
 import config from "../deno.json" with { type: "json" };
 import { CHECKOUT_TASK, TASK } from "./_commands.ts";
-import { stderr, stdout } from "./_output.ts";
+import { runAsProcess, stderr, stdout } from "./_output.ts";
 
 /** The other tools' names, for `--help`: `Codex CLI, Claude Code`. */
 export interface ToolWords {
@@ -102,4 +102,4 @@ export async function main(args: string[]): Promise<number> {
   return await command.run(rest);
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) await runAsProcess(main);

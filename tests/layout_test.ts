@@ -105,6 +105,42 @@ function circles(graph: Map<string, string[]>): string[][] {
  */
 const KNOWN_CIRCLES: readonly string[] = [];
 
+/** A static import or export that loads its module: every one but `import type`, `export type`. */
+const LOADING = /^(?:import|export)(?!\s+type\b)[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"/gm;
+
+/**
+ * The bare specifiers (npm packages, `node:` modules) a process that runs `entry` loads before
+ * its first line runs: the static imports that load, followed through the relative ones.
+ * `import defer` loads (Deno reads and compiles the module, only its evaluation waits); a
+ * dynamic `import()` does not, until it is called.
+ */
+async function loadedAtStart(entry: string): Promise<Set<string>> {
+  const bare = new Set<string>();
+  const seen = new Set<string>();
+  const next = [resolve(ROOT, entry)];
+  for (let path = next.pop(); path !== undefined; path = next.pop()) {
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const code = codeLines(await Deno.readTextFile(path)).join("\n");
+    for (const match of code.matchAll(LOADING)) {
+      const specifier = match[1] ?? match[2]!;
+      if (specifier.startsWith(".")) next.push(resolve(dirname(path), specifier));
+      else bare.add(specifier);
+    }
+  }
+  return bare;
+}
+
+Deno.test("reading a session loads no zod: inspect, import and search start without it", async () => {
+  // zod is about 100 modules (about 25 ms of every start); src/record loads it only for a line
+  // that fails the hand-written checks (src/record/_schemas_lazy.ts).
+  for (const entry of ["cli/inspect.ts", "cli/import.ts", "cli/search.ts"]) {
+    const loaded = await loadedAtStart(entry);
+    assertEquals(loaded.has("zod"), false, `${entry} loads zod at start`);
+    assertEquals(loaded.has("node:path"), true, `${entry}: the walk follows the imports`);
+  }
+});
+
 Deno.test("src/ has no import circles (real imports, doc comments left out)", async () => {
   const found = circles(await importGraph()).map((part) => part.join(" "));
   assertEquals(found.filter((part) => !KNOWN_CIRCLES.includes(part)), [], "new import circles");

@@ -10,9 +10,7 @@ import { clip } from "../text/mod.ts";
 import { firstIssue } from "./_issues.ts";
 import { RECORD_TYPES } from "./_make.ts";
 import type { SessionRecord } from "./_types.ts";
-// Deferred: zod and the record schemas (about 15 ms of CPU to evaluate) run only when a line
-// the hand-written checks reject needs them, never for a file of valid records.
-import defer * as S from "./schemas.ts";
+import { recordSchemas } from "./_schemas_lazy.ts";
 import { validateRecord } from "./_validate.ts";
 
 /** What is wrong with a line. */
@@ -91,7 +89,7 @@ export function parseRecordLine(path: string, line: Line): RecordEntry {
   }
   const checked = validateRecord(value as Record<string, unknown>);
   if (checked !== undefined) return { line: line.line, record: checked };
-  const parsed = S.SessionRecordSchema.safeParse(value);
+  const parsed = recordSchemas().SessionRecordSchema.safeParse(value);
   if (!parsed.success) {
     return problem("invalid_record", `invalid ${type} record: ${firstIssue(parsed.error)}`);
   }
@@ -112,7 +110,7 @@ export function recordOf(text: string): SessionRecord | undefined {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   return validateRecord(value as Record<string, unknown>) ??
-    S.SessionRecordSchema.safeParse(value).data;
+    recordSchemas().SessionRecordSchema.safeParse(value).data;
 }
 
 function lineProblem(path: string, line: Line, kind: ProblemKind, what: string): RecordEntry {

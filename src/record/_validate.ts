@@ -26,9 +26,9 @@ import type {
   TurnContext,
   Usage,
 } from "./_types.ts";
-// Deferred: zod and the schemas are evaluated only when the agreement below is asked for (the
-// tests), not when a reader starts (about 15 ms of CPU).
-import defer * as S from "./schemas.ts";
+// zod and the schemas are loaded only when the agreement below is asked for (the tests), not
+// when a reader starts.
+import { recordSchemas } from "./_schemas_lazy.ts";
 
 type Json = Record<string, unknown>;
 
@@ -231,58 +231,64 @@ export function validateRecord(value: Json): SessionRecord | undefined {
 }
 
 /** The keys of every object schema the checks above build, in the schemas' order. */
-const handCheckedShapes = (): readonly [{ shape: object }, readonly string[]][] => [
-  [S.MessageItemSchema, ["type", "role", "content"]],
-  [S.FunctionCallItemSchema, ["type", "callId", "name", "arguments"]],
-  [S.FunctionCallOutputItemSchema, [
-    "type",
-    "callId",
-    "toolName",
-    "output",
-    "isError",
-    "synthesized",
-  ]],
-  [S.CompactionSummaryItemSchema, ["type", "content"]],
-  [S.CompactionCheckpointSchema, [
-    "type",
-    "version",
-    "reason",
-    "tokensBefore",
-    "removedItemCount",
-    "keptItemCount",
-    "recordsBefore",
-    "replacementHistory",
-  ]],
-  [S.PolicySchema, ["approval"]],
-  [S.ImportedFromSchema, ["format", "path", "sessionId"]],
-  [S.ForkedFromSchema, ["sessionId", "turn"]],
-  [S.SessionMetaSchema, [
-    "version",
-    "id",
-    "createdAt",
-    "cwd",
-    "modelProvider",
-    "model",
-    "wireApi",
-    "policy",
-    "importedFrom",
-    "forkedFrom",
-  ]],
-  [S.TurnContextSchema, ["runId", "model", "wireApi", "policy", "resumed"]],
-  [S.UsageSchema, ["inputTokens", "outputTokens", "totalTokens"]],
-  [S.RunFinishedSchema, ["runId", "outcome", "error", "rounds", "usage"]],
-  ...S.SessionRecordSchema.options.map((option) =>
-    [option, ["timestamp", "type", "payload"]] as [{ shape: object }, string[]]
-  ),
-];
+function handCheckedShapes(): readonly [{ shape: object }, readonly string[]][] {
+  const S = recordSchemas();
+  return [
+    [S.MessageItemSchema, ["type", "role", "content"]],
+    [S.FunctionCallItemSchema, ["type", "callId", "name", "arguments"]],
+    [S.FunctionCallOutputItemSchema, [
+      "type",
+      "callId",
+      "toolName",
+      "output",
+      "isError",
+      "synthesized",
+    ]],
+    [S.CompactionSummaryItemSchema, ["type", "content"]],
+    [S.CompactionCheckpointSchema, [
+      "type",
+      "version",
+      "reason",
+      "tokensBefore",
+      "removedItemCount",
+      "keptItemCount",
+      "recordsBefore",
+      "replacementHistory",
+    ]],
+    [S.PolicySchema, ["approval"]],
+    [S.ImportedFromSchema, ["format", "path", "sessionId"]],
+    [S.ForkedFromSchema, ["sessionId", "turn"]],
+    [S.SessionMetaSchema, [
+      "version",
+      "id",
+      "createdAt",
+      "cwd",
+      "modelProvider",
+      "model",
+      "wireApi",
+      "policy",
+      "importedFrom",
+      "forkedFrom",
+    ]],
+    [S.TurnContextSchema, ["runId", "model", "wireApi", "policy", "resumed"]],
+    [S.UsageSchema, ["inputTokens", "outputTokens", "totalTokens"]],
+    [S.RunFinishedSchema, ["runId", "outcome", "error", "rounds", "usage"]],
+    ...S.SessionRecordSchema.options.map((option) =>
+      [option, ["timestamp", "type", "payload"]] as [{ shape: object }, string[]]
+    ),
+  ];
+}
 
 /** The values of every enum the checks above accept, in the schemas' order. */
-const handCheckedEnums = (): readonly [{ options: readonly string[] }, ReadonlySet<unknown>][] => [
-  [S.MessageItemSchema.shape.role, ROLES],
-  [S.WireApiSchema, WIRE_APIS],
-  [S.ApprovalModeSchema, APPROVALS],
-  [S.RunOutcomeSchema, OUTCOMES],
-];
+function handCheckedEnums(): readonly [{ options: readonly string[] }, ReadonlySet<unknown>][] {
+  const S = recordSchemas();
+  return [
+    [S.MessageItemSchema.shape.role, ROLES],
+    [S.WireApiSchema, WIRE_APIS],
+    [S.ApprovalModeSchema, APPROVALS],
+    [S.RunOutcomeSchema, OUTCOMES],
+  ];
+}
 
 /**
  * Whether the schemas still have exactly the keys and values the checks know.
