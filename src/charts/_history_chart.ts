@@ -4,7 +4,7 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
+import * as Plot from "./_plot.ts";
 import type { HistorySizePoint } from "./_data.ts";
 import {
   chartHeader,

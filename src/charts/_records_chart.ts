@@ -3,7 +3,7 @@
  *
  * @module
  */
-import * as Plot from "@observablehq/plot";
+import * as Plot from "./_plot.ts";
 import { KIND_COLORS, KIND_LABELS, RECORD_KINDS, type RecordCountRow } from "./_data.ts";
 import {
   chartHeader,
