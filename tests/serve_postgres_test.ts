@@ -171,6 +171,12 @@ Deno.test({
       first.sessionId,
     ]);
     assertEquals(texts(list, ".sessions .prompt"), ["list the files", "read a.txt"]);
+    // The search box searches the database too, and leaves the store open.
+    const found = parsePage(await (await get("/search?q=%22read+a.txt%22")).text());
+    assertEquals(attributes(found, "#results li[data-session-id]", "data-session-id"), [
+      first.sessionId,
+    ]);
+    assertEquals(texts(found, "#results mark"), ["read a.txt"]);
     const prefix = await store.shortestUniquePrefix(first.sessionId);
     const moved = await get(`/sessions/${prefix}`);
     assertEquals([moved.status, moved.headers.get("location")], [

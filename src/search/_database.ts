@@ -35,7 +35,11 @@ async function cwdOf(store: SessionStore, listed: Listed): Promise<string | null
   return head?.record?.type === "session_meta" ? head.record.payload.cwd : null;
 }
 
-function summaryOf(source: SearchSource, listed: Listed, cwd: string | null): SessionSummary {
+function summaryOf(
+  { store: _store, ...source }: SearchSource,
+  listed: Listed,
+  cwd: string | null,
+): SessionSummary {
   const profile = searchProfile(source.format);
   return {
     id: listed.id,
@@ -76,13 +80,16 @@ async function sessionHits(
   return hits;
 }
 
-/** The events of a database's sessions, newest first, each once its records are read. */
+/**
+ * The events of a store's sessions (a database's, or the open store a source carries), newest
+ * first, each once its records are read.
+ */
 export async function* searchDatabase(
   source: SearchSource,
   query: CompiledQuery,
   options: DatabaseOptions = {},
 ): AsyncGenerator<SearchEvent> {
-  const store = await openStore(source.root);
+  const store = source.store ?? await openStore(source.root);
   try {
     let listing;
     try {
@@ -105,6 +112,6 @@ export async function* searchDatabase(
       yield { kind: "session", session: summary, hits };
     }
   } finally {
-    await store.close();
+    if (source.store === undefined) await store.close();
   }
 }

@@ -163,8 +163,10 @@ export async function* searchSessions(
   const limit = options.limit ?? Infinity;
   let given = 0;
   const buffer = scanBuffer();
-  const folders = sources.filter((source) => !isPostgresUrl(source.root));
-  const databases = sources.filter((source) => isPostgresUrl(source.root));
+  const inStore = (source: SearchSource) =>
+    source.store !== undefined || isPostgresUrl(source.root);
+  const folders = sources.filter((source) => !inStore(source));
+  const databases = sources.filter(inStore);
   const found = [
     ...(await sessionsOf(folders)).filter((session) => session.modified >= since).map(
       (session) => searchSession(session, compiled, options.project, buffer),

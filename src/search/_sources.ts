@@ -16,7 +16,7 @@ import {
   TURNLOG_FORMAT,
 } from "../formats/mod.ts";
 import { TurnlogError } from "../errors/mod.ts";
-import { prefixBeside, resolveStoreSpec, storeName } from "../store/mod.ts";
+import { prefixBeside, resolveStoreSpec, type SessionStore, storeName } from "../store/mod.ts";
 import { searchProfile } from "./_profiles.ts";
 
 /** A folder of sessions of one format, and the flags that name it to other commands. */
@@ -27,6 +27,11 @@ export interface SearchSource {
   root: string;
   /** The flags that name this root to `inspect` and `import` (none: the default store). */
   flags: string[];
+  /**
+   * turnlog's store, already open, searched in place of opening `root` (the session browser's
+   * store, a database among them); the search leaves it open.
+   */
+  store?: SessionStore;
 }
 
 /** What a command named as the places to search; nothing named means all of them. */

@@ -264,7 +264,7 @@ async function route(browser: Browser, url: URL): Promise<Response> {
   if (path === "/") return await listResponse(browser, url);
   if (path === "/favicon.ico") return new Response(null, { status: 204 });
   if (path === "/search") {
-    const sources = searchSourcesOf(browser.store.folder, browser.homes);
+    const sources = searchSourcesOf(browser.store, browser.homes);
     // A search in progress stops with the server.
     return await searchResponse(url, sources, browser.options.signal);
   }

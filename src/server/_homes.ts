@@ -42,13 +42,18 @@ export function browseHomes(env: Env, flags: readonly string[] = []): BrowseHome
   return chosen.map((adapter) => ({ adapter, root: adapter.home.root(env) }));
 }
 
-/** The search sources of a browser's places: the store when it is a folder, and the homes. */
+/**
+ * The search sources of a browser's places: its store (its folder's files, or the open store
+ * itself when it has none, a database) and the homes.
+ */
 export function searchSourcesOf(
-  storeRoot: string | undefined,
+  store: SessionStore,
   homes: readonly BrowseHome[],
 ): SearchSource[] {
-  const store = storeRoot === undefined ? [] : [storeSource(storeRoot, ["--sessions-dir"])];
-  return [...store, ...homes.map((home) => homeSourceAt(home.adapter, home.root))];
+  const own = store.folder === undefined
+    ? { ...storeSource(store.name, ["--store"]), store }
+    : storeSource(store.folder, ["--sessions-dir"]);
+  return [own, ...homes.map((home) => homeSourceAt(home.adapter, home.root))];
 }
 
 /** A session the browser found: in turnlog's store, or in a home (read-only). */
