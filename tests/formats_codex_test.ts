@@ -368,6 +368,23 @@ Deno.test("findCodexSession() finds a rollout by id or unique prefix from file n
   await assertRejects(() => findCodexSession(dir.path, "019d"), SessionNotFoundError);
 });
 
+Deno.test("findCodexSession() finds a rollout moved into another day's folder, as its listing shows it", async () => {
+  await using dir = await tempDir();
+  const ids = await codexTree(dir.path);
+  const name = "rollout-2026-02-24T20-34-25-" + ids[2] + ".jsonl";
+  await Deno.mkdir(join(dir.path, "2025/11/02"), { recursive: true });
+  await Deno.rename(join(dir.path, "2026/02/24", name), join(dir.path, "2025/11/02", name));
+  const walked = [];
+  for await (const found of walkCodexSessions(dir.path)) walked.push(found.id);
+  assert(walked.includes(ids[2]!), "the walk lists it");
+  assertEquals(
+    (await findCodexSession(dir.path, ids[2]!)).path,
+    join(dir.path, "2025/11/02", name),
+  );
+  assertEquals((await findCodexSession(dir.path, "019c8bfe")).id, ids[2]);
+  await assertRejects(() => findCodexSession(dir.path, "019d"), SessionNotFoundError);
+});
+
 Deno.test("codexRolloutLines() grows a rollout to a target size in the real shapes, the same for a seed", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "big.jsonl");

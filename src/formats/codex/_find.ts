@@ -89,9 +89,23 @@ export async function* walkCodexSessions(root: string): AsyncGenerator<FoundSess
   for await (const dir of dayFolders(root)) yield* await rolloutsIn(dir);
 }
 
+/** The rollouts of `folders` whose id starts with `prefix`: the one it names whole, or all. */
+async function matching(folders: AsyncIterable<string>, prefix: string): Promise<FoundSession[]> {
+  const matches: FoundSession[] = [];
+  for await (const dir of folders) {
+    for (const session of await rolloutsIn(dir)) {
+      const id = session.id.toLowerCase();
+      if (id === prefix) return [session];
+      if (id.startsWith(prefix)) matches.push(session);
+    }
+  }
+  return matches;
+}
+
 /**
  * Finds a rollout by full id or unique prefix, from names alone: a UUIDv7 prefix names the
- * few day folders that can hold it.
+ * few day folders that can hold it, and only when none does are the others looked at (a
+ * rollout moved or copied into another day's folder, which the listing shows too).
  *
  * @throws {InvalidSessionIdError} when `idOrPrefix` is not a plain id
  * @throws {SessionNotFoundError} when no rollout matches
@@ -99,13 +113,10 @@ export async function* walkCodexSessions(root: string): AsyncGenerator<FoundSess
  */
 export async function findCodexSession(root: string, idOrPrefix: string): Promise<FoundSession> {
   const prefix = checkSessionId(idOrPrefix);
-  const matches: FoundSession[] = [];
-  for await (const dir of dayFolders(root, prefixTimeRange(prefix))) {
-    for (const session of await rolloutsIn(dir)) {
-      const id = session.id.toLowerCase();
-      if (id === prefix) return await withStat(session);
-      if (id.startsWith(prefix)) matches.push(session);
-    }
+  const range = prefixTimeRange(prefix);
+  let matches = await matching(dayFolders(root, range), prefix);
+  if (matches.length === 0 && range !== undefined) {
+    matches = await matching(dayFolders(root), prefix);
   }
   if (matches.length === 0) throw new SessionNotFoundError(idOrPrefix, root);
   if (matches.length > 1) {
