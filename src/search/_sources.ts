@@ -19,7 +19,7 @@ import { TurnlogError } from "../errors/mod.ts";
 import { prefixBeside, resolveStoreSpec, type SessionStore, storeName } from "../store/mod.ts";
 import { searchProfile } from "./_profiles.ts";
 
-/** A folder of sessions of one format, and the flags that name it to other commands. */
+/** A place of sessions of one format (a folder, or turnlog's store), and the flags that name it. */
 export interface SearchSource {
   /** The format of its sessions. */
   format: SessionFormat;
