@@ -1,11 +1,16 @@
 import { TurnlogError } from "../src/errors/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
-import { findLastCheckpoint } from "../src/history/mod.ts";
+import {
+  findLastCheckpoint,
+  forEachRecord,
+  replayFromLastCheckpoint,
+  SessionReplay,
+} from "../src/history/mod.ts";
 import { forEachLineBackward, includesBytes, type Line, readLinesBackward } from "../src/io/mod.ts";
 import fc from "fast-check";
 import { compactHistory, makeCheckpoint } from "../src/compaction/mod.ts";
 import { readLines } from "../src/io/mod.ts";
-import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
+import { makeRecord, type RecordEntry, responseItemRecord } from "../src/record/mod.ts";
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 
@@ -239,6 +244,63 @@ Deno.test("forEachLineBackward gives each line's own decode and offsets, in any 
       const some: Line[] = [];
       await forEachLineBackward(path, (line) => some.push(line) <= stop, { blockSize: size });
       assertEquals(some, expected.slice(0, stop + 1));
+    }),
+    { numRuns: 300 },
+  );
+});
+
+/** A line of a random session file: a record of any type, a damaged line or an empty one. */
+const replayLine = fc.oneof(
+  fc.constantFrom("/a", "/b").map((cwd) => metaLine().replace('"cwd":"/"', `"cwd":"${cwd}"`)),
+  fc.constantFrom("r1", "r2", "r3").map((runId) =>
+    JSON.stringify(makeRecord("turn_context", {
+      runId,
+      model: "scripted",
+      wireApi: "responses",
+      policy: { approval: "auto" },
+      resumed: false,
+    }))
+  ),
+  fc.string({ maxLength: 4 }).map((text) => JSON.stringify(responseItemRecord(user(text)))),
+  fc.tuple(fc.string({ maxLength: 4 }), fc.option(fc.nat({ max: 9 }), { nil: undefined }))
+    .map(([text, recordsBefore]) => {
+      const compacted = compactHistory([SYSTEM, user(text)], `summary ${text}`);
+      const details = { reason: "token_threshold", tokensBefore: 1 };
+      const counted = recordsBefore === undefined ? details : { ...details, recordsBefore };
+      return JSON.stringify(responseItemRecord(makeCheckpoint(compacted, counted)));
+    }),
+  fc.constantFrom("not json", '{"type":"response_item"}', "", '{"timestamp":"2026'),
+);
+
+/** What a forward replay gives of the file: from its last checkpoint when the backward may. */
+async function forwardReplay(path: string): Promise<SessionReplay> {
+  const entries: { entry: RecordEntry; start: number }[] = [];
+  await forEachRecord(path, (entry, line) => void entries.push({ entry, start: line.start }));
+  const last = entries.findLastIndex(({ entry }) =>
+    entry.record?.type === "response_item" && entry.record.payload.type === "compaction_checkpoint"
+  );
+  const checkpoint = entries[last]?.entry.record;
+  const fromCheckpoint = checkpoint?.type === "response_item" &&
+    checkpoint.payload.type === "compaction_checkpoint" &&
+    checkpoint.payload.recordsBefore !== undefined &&
+    entries.slice(last).every(({ entry }) => entry.problem === undefined);
+  const replay = new SessionReplay();
+  for (const { entry, start } of fromCheckpoint ? entries.slice(last) : entries) {
+    // Read from the end, the lines after a checkpoint have no numbers (0).
+    replay.push(fromCheckpoint ? { ...entry, line: 0, start } : { ...entry, start });
+  }
+  return replay;
+}
+
+Deno.test("replayFromLastCheckpoint gives what a forward replay gives, for any file and block size", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/s.jsonl`;
+  const files = fc.tuple(fc.array(replayLine, { maxLength: 12 }), fc.boolean());
+  await fc.assert(
+    fc.asyncProperty(files, fc.integer({ min: 1, max: 300 }), async ([lines, ended], size) => {
+      await Deno.writeTextFile(path, lines.join("\n") + (ended && lines.length > 0 ? "\n" : ""));
+      const backward = await replayFromLastCheckpoint(path, { blockSize: size });
+      assertEquals(backward, await forwardReplay(path));
     }),
     { numRuns: 300 },
   );
