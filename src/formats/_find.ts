@@ -5,6 +5,7 @@
  * @module
  */
 import { join } from "node:path";
+import { AmbiguousSessionError, SessionNotFoundError } from "../store/mod.ts";
 import { dirEntries, lastFieldOf } from "./_head.ts";
 import type { ForeignFormat, SessionFormat } from "./_types.ts";
 
@@ -142,4 +143,42 @@ export async function beyondHead(
 ): Promise<{ found: FoundSession; lastAt: string | null }> {
   if (options.headOnly) return { found: session, lastAt: null };
   return { found: await withStat(session), lastAt: await lastFieldOf(session.path) ?? null };
+}
+
+/**
+ * The one session of `matches`, those a root's names (or heads) matched to `idOrPrefix`.
+ *
+ * @throws {SessionNotFoundError} when there is none
+ * @throws {AmbiguousSessionError} when there are several
+ */
+export function onlyMatch(
+  idOrPrefix: string,
+  root: string,
+  matches: readonly FoundSession[],
+): FoundSession {
+  if (matches.length === 0) throw new SessionNotFoundError(idOrPrefix, root);
+  if (matches.length > 1) {
+    throw new AmbiguousSessionError(
+      idOrPrefix,
+      matches.map((m) => ({ id: m.id, path: m.path, createdAt: m.created ?? "" })),
+    );
+  }
+  return matches[0]!;
+}
+
+/**
+ * The first `limit` of `sessions` (already in the listing's order), each previewed by
+ * `preview` (with `heads: false`, as found), and whether more were left out.
+ */
+export async function previewedPage(
+  sessions: readonly FoundSession[],
+  options: ListOptions,
+  preview: (session: FoundSession) => Promise<ListedForeignSession>,
+): Promise<{ sessions: ListedForeignSession[]; more: boolean }> {
+  const limit = options.limit ?? 25;
+  const listed: ListedForeignSession[] = [];
+  for (const session of sessions.slice(0, limit)) {
+    listed.push(options.heads === false ? unpreviewed(session) : await preview(session));
+  }
+  return { sessions: listed, more: sessions.length > limit };
 }

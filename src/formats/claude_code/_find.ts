@@ -7,15 +7,15 @@
  */
 import { join } from "node:path";
 import { checkSessionId } from "../../record/mod.ts";
-import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
 import {
   beyondHead,
   type ForeignListing,
   type FoundSession,
   type ListedForeignSession,
   type ListOptions,
+  onlyMatch,
+  previewedPage,
   type PreviewOptions,
-  unpreviewed,
   withStat,
 } from "../_find.ts";
 import { dirEntries, previewLine, scanHead } from "../_head.ts";
@@ -72,14 +72,7 @@ export async function findClaudeSession(root: string, idOrPrefix: string): Promi
       if (id.startsWith(prefix) && (AGENT.test(prefix) || !AGENT.test(id))) matches.push(session);
     }
   }
-  if (matches.length === 0) throw new SessionNotFoundError(idOrPrefix, root);
-  if (matches.length > 1) {
-    throw new AmbiguousSessionError(
-      idOrPrefix,
-      matches.map((m) => ({ id: m.id, path: m.path, createdAt: m.modified ?? "" })),
-    );
-  }
-  return await withStat(matches[0]!);
+  return await withStat(onlyMatch(idOrPrefix, root, matches));
 }
 
 /** The text of a user message that is not tool results. */
@@ -144,7 +137,6 @@ export async function listClaudeSessions(
   root: string,
   options: ClaudeListOptions = {},
 ): Promise<ForeignListing> {
-  const limit = options.limit ?? 25;
   const all: FoundSession[] = [];
   for (const project of await projects(root)) {
     for (const session of await transcriptsOf(root, project)) {
@@ -156,15 +148,10 @@ export async function listClaudeSessions(
   all.sort((a, b) =>
     (b.modified ?? "").localeCompare(a.modified ?? "") || a.path.localeCompare(b.path)
   );
-  const sessions: ListedForeignSession[] = [];
-  for (const session of all.slice(0, limit)) {
-    sessions.push(
-      options.heads === false ? unpreviewed(session) : await previewClaudeSession(session),
-    );
-  }
+  const { sessions, more } = await previewedPage(all, options, (s) => previewClaudeSession(s));
   // The listed ones by their own last record (a copied home's files all have the minute of
   // the copy); one whose tail names no time goes last.
   const last = (s: ListedForeignSession) => s.lastAt ?? "";
   if (options.heads !== false) sessions.sort((a, b) => last(b).localeCompare(last(a)));
-  return { format: "claude-code", root, sessions, more: all.length > limit };
+  return { format: "claude-code", root, sessions, more };
 }

@@ -6,13 +6,13 @@
  */
 import { join } from "node:path";
 import { checkSessionId, idTime, prefixTimeRange } from "../../record/mod.ts";
-import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
 import {
   beyondHead,
   type ForeignListing,
   type FoundSession,
   type ListedForeignSession,
   type ListOptions,
+  onlyMatch,
   type PreviewOptions,
   unpreviewed,
   withStat,
@@ -118,14 +118,7 @@ export async function findCodexSession(root: string, idOrPrefix: string): Promis
   if (matches.length === 0 && range !== undefined) {
     matches = await matching(dayFolders(root), prefix);
   }
-  if (matches.length === 0) throw new SessionNotFoundError(idOrPrefix, root);
-  if (matches.length > 1) {
-    throw new AmbiguousSessionError(
-      idOrPrefix,
-      matches.map((m) => ({ id: m.id, path: m.path, createdAt: m.created ?? "" })),
-    );
-  }
-  return await withStat(matches[0]!);
+  return await withStat(onlyMatch(idOrPrefix, root, matches));
 }
 
 /**

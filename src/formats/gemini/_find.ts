@@ -10,15 +10,15 @@
  */
 import { join } from "node:path";
 import { checkSessionId } from "../../record/mod.ts";
-import { AmbiguousSessionError, SessionNotFoundError } from "../../store/mod.ts";
 import {
   beyondHead,
   type ForeignListing,
   type FoundSession,
   type ListedForeignSession,
   type ListOptions,
+  onlyMatch,
+  previewedPage,
   type PreviewOptions,
-  unpreviewed,
   withStat,
 } from "../_find.ts";
 import { dirEntries, previewLine, scanHead } from "../_head.ts";
@@ -119,14 +119,7 @@ export async function findGeminiSession(root: string, idOrPrefix: string): Promi
   }
   const exact = candidates.filter((c) => c.id.toLowerCase() === prefix);
   const matches = largestOfEach(exact.length > 0 ? exact : candidates);
-  if (matches.length === 0) throw new SessionNotFoundError(idOrPrefix, root);
-  if (matches.length > 1) {
-    throw new AmbiguousSessionError(
-      idOrPrefix,
-      matches.map((m) => ({ id: m.id, path: m.path, createdAt: m.created ?? "" })),
-    );
-  }
-  return matches[0]!;
+  return onlyMatch(idOrPrefix, root, matches);
 }
 
 /** What a session's head tells for a listing: the first real prompt, the model, the id. */
@@ -192,18 +185,12 @@ export async function listGeminiSessions(
   root: string,
   options: ListOptions = {},
 ): Promise<ForeignListing> {
-  const limit = options.limit ?? 25;
   const sessions: FoundSession[] = [];
   for (const project of await projects(root)) sessions.push(...await sessionFiles(root, project));
   sessions.sort((a, b) =>
     (b.created ?? "").localeCompare(a.created ?? "") ||
     (b.modified ?? "").localeCompare(a.modified ?? "") || a.path.localeCompare(b.path)
   );
-  const listed: ListedForeignSession[] = [];
-  for (const session of sessions.slice(0, limit)) {
-    listed.push(
-      options.heads === false ? unpreviewed(session) : await previewGeminiSession(session),
-    );
-  }
-  return { format: "gemini", root, sessions: listed, more: sessions.length > limit };
+  const page = await previewedPage(sessions, options, (s) => previewGeminiSession(s));
+  return { format: "gemini", root, ...page };
 }
