@@ -13,7 +13,8 @@ import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewLine, type ViewPlace } from "../_view.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
 import { type Branch, findBranch } from "./_branch.ts";
-import { type ClaudeIndex, indexTranscript, type NodeKind } from "./_index.ts";
+import { type ClaudeIndex, indexTranscript } from "./_index.ts";
+import { isMessageKind, USER_KINDS } from "./_kinds.ts";
 
 /** A `tool_use` block: its id, its tool, its line in the view. */
 export interface ToolUse {
@@ -68,16 +69,6 @@ export interface ClaudeAnalysis {
   unanswered: Unanswered[];
   unexpected: { message: ClaudeMessage; bad: ToolResult[] }[];
 }
-
-const USER_KINDS: ReadonlySet<NodeKind> = new Set([
-  "prompt",
-  "tool_result",
-  "user_meta",
-  "compact_summary",
-  "command",
-  "local_output",
-  "interrupt",
-]);
 
 function infoOf(line: ViewLine): ClaudeLineInfo {
   return lineInfo(line.value, line.k, line, line.piece);
@@ -258,13 +249,10 @@ export async function analyzeClaude(path: string, sizeBytes: number): Promise<Cl
   return { ...base, ...pairing(messagesOf(base)) };
 }
 
-/** Whether the check reads a line's info: the messages' lines (user and assistant) alone. */
-export const checkReads = (kind: NodeKind): boolean => kind === "assistant" || USER_KINDS.has(kind);
-
 /**
  * The analysis of a transcript its reader indexed whole with no bad line (the view is then
- * the file's lines: `infos` by node index, of the lines {@linkcode checkReads} at least),
- * from the reader's own index and branch.
+ * the file's lines: `infos` by node index, of the messages' lines at least, those
+ * {@linkcode isMessageKind} tells), from the reader's own index and branch.
  */
 export function analyzeIndexed(
   infos: ClaudeLineInfo[],
@@ -312,7 +300,7 @@ function cutOff({ index, branch }: ClaudeAnalysis): boolean {
   const root = branch.segments[0]?.[0];
   if (root === undefined) return false;
   return index.nodes.slice(0, root).some((node, at) =>
-    (node.kind === "assistant" || USER_KINDS.has(node.kind)) && !branch.active.has(at) &&
+    isMessageKind(node.kind) && !branch.active.has(at) &&
     !branch.kept.has(at)
   );
 }

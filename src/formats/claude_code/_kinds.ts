@@ -25,6 +25,22 @@ export type NodeKind =
   | "progress"
   | "attachment"
   | "other";
+
+/** The kinds of user lines that go into the conversation's messages. */
+export const USER_KINDS: ReadonlySet<NodeKind> = new Set([
+  "prompt",
+  "tool_result",
+  "user_meta",
+  "compact_summary",
+  "command",
+  "local_output",
+  "interrupt",
+]);
+
+/** Whether a line of this kind is a message of the conversation: a user line or the model's. */
+export const isMessageKind = (kind: NodeKind): boolean =>
+  kind === "assistant" || USER_KINDS.has(kind);
+
 const LOCAL_OUTPUT =
   /^\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr|bash-input)>/;
 const COMMAND = /^\s*<(command-name|command-message)>/;

@@ -8,18 +8,13 @@ import { basename } from "node:path";
 import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "../_types.ts";
 import { type Branch, findBranch } from "./_branch.ts";
 import { mapClaudePermission } from "./_facts.ts";
-import { type ClaudeIndex, indexTranscript, type Node, type NodeKind } from "./_index.ts";
+import { type ClaudeIndex, indexTranscript, type Node } from "./_index.ts";
+import { isMessageKind } from "./_kinds.ts";
 import { branchFields, ClaudeRead } from "./_reader.ts";
 import { type Line, LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
 import { findSubagents } from "./_subagents.ts";
-import {
-  analyzeIndexed,
-  checkReads,
-  claudeFindings,
-  type ClaudeLineInfo,
-  lineInfo,
-} from "./_check.ts";
+import { analyzeIndexed, claudeFindings, type ClaudeLineInfo, lineInfo } from "./_check.ts";
 import { keepCheck } from "../_checked.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 
@@ -40,17 +35,6 @@ export interface ClaudeReadOptions extends ReadSessionOptions {
 const PARSE_ONCE_BYTES = 32 << 20;
 
 const PLAIN_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,99}$/;
-
-const CONVERSATION: ReadonlySet<NodeKind> = new Set([
-  "prompt",
-  "tool_result",
-  "user_meta",
-  "compact_summary",
-  "command",
-  "local_output",
-  "interrupt",
-  "assistant",
-]);
 
 /** The id the session goes by: its file name's, else the last session id its lines carry. */
 function sessionIdOf(path: string, index: ClaudeIndex): string {
@@ -92,7 +76,7 @@ function claudeFacts(
   const { nodes } = index;
   const state = nodes.length === 0
     ? "empty"
-    : nodes.some((node) => CONVERSATION.has(node.kind))
+    : nodes.some((node) => isMessageKind(node.kind))
     ? "records"
     : "metadata-only";
   const leaf = branch.leaf >= 0 ? nodes[branch.leaf]! : undefined;
@@ -154,7 +138,7 @@ export async function* readClaudeTranscript(
   const check = options.check !== false;
   const index = await indexTranscript(path, sizeBytes, {
     parsed: (value, line, k, node) => {
-      if (check && checkReads(node.kind)) infos[k] = lineInfo(value, k, line, null);
+      if (check && isMessageKind(node.kind)) infos[k] = lineInfo(value, k, line, null);
       if (values !== undefined && node.label === undefined && node.kind !== "meta") {
         values[k] = branchFields(value);
       }
