@@ -41,16 +41,25 @@ function codeLines(text: string): string[] {
   return lines;
 }
 
-const STATIC = /^(?:import|export)\b[^;]*?\bfrom\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm;
+/** A static import or export: whether it is type-only (`import type`), and its specifier. */
+const STATIC = /^(?:import|export)\b(\s+type\b)?[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"/gm;
 const DYNAMIC = /\bimport\(\s*"(\.[^"]+)"\s*\)/g;
+
+/** The static imports and exports of a file's code (its {@linkcode codeLines}, joined). */
+function staticImports(code: string): { specifier: string; typeOnly: boolean }[] {
+  return [...code.matchAll(STATIC)].map((m) => ({
+    specifier: m[2] ?? m[3]!,
+    typeOnly: m[1] !== undefined,
+  }));
+}
 
 /** The relative files a source file imports, statically or dynamically, as absolute paths. */
 function importsOf(path: string, text: string): string[] {
   const code = codeLines(text).join("\n");
   const specifiers = [
-    ...[...code.matchAll(STATIC)].map((m) => m[1] ?? m[2]!),
+    ...staticImports(code).map((found) => found.specifier),
     ...[...code.matchAll(DYNAMIC)].map((m) => m[1]!),
-  ];
+  ].filter((specifier) => specifier.startsWith("."));
   return specifiers.map((specifier) => resolve(dirname(path), specifier));
 }
 
@@ -105,9 +114,6 @@ function circles(graph: Map<string, string[]>): string[][] {
  */
 const KNOWN_CIRCLES: readonly string[] = [];
 
-/** A static import or export that loads its module: every one but `import type`, `export type`. */
-const LOADING = /^(?:import|export)(?!\s+type\b)[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"/gm;
-
 /**
  * The bare specifiers (npm packages, `node:` modules) a process that runs `entry` loads before
  * its first line runs: the static imports that load, followed through the relative ones.
@@ -122,8 +128,8 @@ async function loadedAtStart(entry: string): Promise<Set<string>> {
     if (seen.has(path)) continue;
     seen.add(path);
     const code = codeLines(await Deno.readTextFile(path)).join("\n");
-    for (const match of code.matchAll(LOADING)) {
-      const specifier = match[1] ?? match[2]!;
+    for (const { specifier, typeOnly } of staticImports(code)) {
+      if (typeOnly) continue;
       if (specifier.startsWith(".")) next.push(resolve(dirname(path), specifier));
       else bare.add(specifier);
     }
