@@ -35,6 +35,7 @@ async function cwdOf(store: SessionStore, listed: Listed): Promise<string | null
   return head?.record?.type === "session_meta" ? head.record.payload.cwd : null;
 }
 
+/** A hit session's summary: its source without the open store (a summary is JSON data). */
 function summaryOf(
   { store: _store, ...source }: SearchSource,
   listed: Listed,

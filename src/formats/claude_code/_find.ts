@@ -148,7 +148,7 @@ export async function listClaudeSessions(
   all.sort((a, b) =>
     (b.modified ?? "").localeCompare(a.modified ?? "") || a.path.localeCompare(b.path)
   );
-  const { sessions, more } = await previewedPage(all, options, (s) => previewClaudeSession(s));
+  const { sessions, more } = await previewedPage(all, options, previewClaudeSession);
   // The listed ones by their own last record (a copied home's files all have the minute of
   // the copy); one whose tail names no time goes last.
   const last = (s: ListedForeignSession) => s.lastAt ?? "";

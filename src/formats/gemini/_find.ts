@@ -191,6 +191,6 @@ export async function listGeminiSessions(
     (b.created ?? "").localeCompare(a.created ?? "") ||
     (b.modified ?? "").localeCompare(a.modified ?? "") || a.path.localeCompare(b.path)
   );
-  const page = await previewedPage(sessions, options, (s) => previewGeminiSession(s));
+  const page = await previewedPage(sessions, options, previewGeminiSession);
   return { format: "gemini", root, ...page };
 }
