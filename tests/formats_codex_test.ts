@@ -119,6 +119,7 @@ Deno.test("readForeignSession(codex) makes turns from task events with turn ids"
       originator: "codex_cli_rs",
       source: "cli",
       forkedFromId: null,
+      inherited: null,
       sandbox: "workspace-write",
       turnMarkers: "task_events",
       rollbacks: [],

@@ -28,6 +28,11 @@ export interface LineSpan {
   start: number;
   /** Byte offset just past the line's terminator. */
   end: number;
+  /**
+   * The file the line is in, when it is not the session file read (a Codex fork's inherited
+   * history, read from the rollout it forked from); absent for the file's own lines.
+   */
+  source?: string;
 }
 
 /**

@@ -1,17 +1,18 @@
 /**
- * The real Codex CLI 0.169.0 judges what turnlog reads and repairs. Each case runs Codex in a
+ * The real Codex CLI (the pinned 0.171.0, or the user's own: `--codex-bin`) judges what turnlog reads and repairs. Each case runs Codex in a
  * temporary `CODEX_HOME` against the embedded model (its Responses wire, `exec_command` rules),
  * then: turnlog reads what Codex wrote (calls, outputs, turns, how each ended) the way Codex
  * means it; `inspect --repair --write` mends it in place (same path: Codex's state names the
  * file); the real Codex resumes the repaired file with a request the embedded model accepts
  * and appends its answer; every original line is in the file or the sidecar; a second repair
  * changes nothing; no real output is moved or changed, and Codex still sends each one as it
- * was. Ignored, saying why, when Codex 0.169.0 is not installed.
+ * was. Ignored, saying why, when Codex cannot be had.
  */
 import { assert, assertEquals } from "../_assert.ts";
 import { CODEX, installedRealClient, type RealClient } from "../../testing/real_clients/install.ts";
 import {
   codexExec,
+  codexFork,
   type CodexHome,
   codexKilledMidTool,
   codexResume,
@@ -27,21 +28,26 @@ import {
   assertAcceptedResume,
   assertNothingLost,
   codexTotal,
+  historyConversation,
   lastRequest,
   type Reading,
   reading,
   realOutputs,
   repairTwice,
+  sentConversation,
 } from "../../testing/real_clients/codex_judge.ts";
+import { codexFactsOf, collectSession } from "../../src/formats/mod.ts";
 
 const found = installedRealClient(CODEX);
 const ignore = typeof found === "string";
 if (ignore) console.log(`codex real-client tests ignored: ${found}`);
+/** The version that runs, for test names. */
+const VERSION = typeof found === "string" ? CODEX.version : found.version;
 
 /** A test with a fresh Codex home against a fresh embedded model. */
 function codexTest(name: string, fn: (home: CodexHome) => Promise<void>): void {
   Deno.test({
-    name: `codex 0.169: ${name}`,
+    name: `codex ${VERSION}: ${name}`,
     ignore,
     async fn() {
       await using api = await startCodexApi();
@@ -78,6 +84,42 @@ codexTest(
     assertEquals(repaired.changed, false);
     await assertNothingLost(rollout, original);
     await assertAcceptedResume(home, threadId, rollout, sent);
+  },
+);
+
+codexTest(
+  "a fork made by `codex exec fork` is read with its parent's history, as Codex sends it when it resumes the fork",
+  async (home) => {
+    const { threadId, rollout: parent } = await cleanSession(home);
+    const two = await codexResume(home, threadId, "say two");
+    assertEquals(two.code, 0, two.stderr);
+    const forked = await codexFork(home, threadId, "say three");
+    assertEquals(forked.code, 0, forked.stderr);
+    const forkId = forked.threadId!;
+    const fork = await rolloutPath(home, forkId);
+    // The fork's file holds only its own records: the history is the parent's.
+    const { facts } = await collectSession(fork, "codex");
+    const inherited = codexFactsOf(facts)?.inherited;
+    assertEquals(inherited?.threadId, threadId);
+    assertEquals(inherited?.sources.map((source) => source.path), [parent]);
+    assertEquals(inherited?.missing, null);
+    const read = await reading(fork);
+    assertEquals(read.healthy, true);
+    assertEquals(read.outcomes, ["succeeded", "succeeded", "succeeded"]);
+    assertEquals(read.tokens, await codexTotal(fork), "the thread's tokens, as Codex counts them");
+    const history = await historyConversation(fork);
+    assertEquals(history.filter((line) => line.startsWith("user: ")), [
+      "user: run `echo hi`",
+      "user: say two",
+      "user: say three",
+    ]);
+    home.api.requests.length = 0;
+    await assertAcceptedResume(home, forkId, fork, read.outputs);
+    assertEquals(
+      sentConversation(lastRequest(home)),
+      [...history, "user: say done"],
+      "what Codex sends when it resumes the fork is turnlog's reading of it",
+    );
   },
 );
 
@@ -201,7 +243,7 @@ codexTest("a result without its call: it leaves the file for the sidecar", (home
   ));
 
 Deno.test({
-  name: "codex 0.169: the judge is a real one (a request with an unanswered call is refused)",
+  name: `codex ${VERSION}: the judge is a real one (a request with an unanswered call is refused)`,
   ignore,
   async fn() {
     await using api = await startCodexApi();

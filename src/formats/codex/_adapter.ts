@@ -59,6 +59,23 @@ function codexNotes(facts: ForeignFacts): string[] {
   if (codex === null) return [];
   const notes = [TURN_MARKERS[codex.turnMarkers] ?? codex.turnMarkers];
   if (codex.forkedFromId) notes.push(`forked from session ${codex.forkedFromId}`);
+  const inherited = codex.inherited;
+  if (inherited !== null) {
+    for (const source of inherited.sources) {
+      notes.push(
+        `${
+          plural(source.lines, "line")
+        } of history read from session ${source.threadId} (${source.path})`,
+      );
+    }
+    if (inherited.missing !== null) {
+      notes.push(
+        `history before ordinal ${
+          inherited.endOrdinalExclusive ?? "?"
+        } not read: ${inherited.missing}; only what this file holds is shown`,
+      );
+    }
+  }
   for (const rollback of codex.rollbacks) {
     notes.push(
       `line ${rollback.line}: ${
