@@ -10,9 +10,15 @@ import type { ForeignFormat } from "./_types.ts";
 /**
  * What a validator finds: a line its tool's reader cannot read (`bad_line`), a call not
  * answered before the next message (`unanswered_call`), a result no call right before it asked
- * for (`unexpected_result`), or a parent chain that does not reach its root (`broken_chain`).
+ * for (`unexpected_result`), a parent chain that does not reach its root (`broken_chain`), or a
+ * record numbered out of its rollout's order (`bad_ordinal`: Codex's paginated rollouts).
  */
-export type ValidationKind = "bad_line" | "unanswered_call" | "unexpected_result" | "broken_chain";
+export type ValidationKind =
+  | "bad_line"
+  | "unanswered_call"
+  | "unexpected_result"
+  | "broken_chain"
+  | "bad_ordinal";
 
 /** One thing the tool's API (or its reader) would refuse. */
 export interface ValidationFinding {
@@ -72,9 +78,10 @@ export interface ForeignRewrittenLine {
   line: number;
   /**
    * `reparented`: only its `parentUuid` (or `logicalParentUuid`) changes; `orphan_output`: a
-   * result no call asked for is taken out of it.
+   * result no call asked for is taken out of it; `renumbered`: only its ordinal changes (a
+   * Codex rollout's records numbered in order again).
    */
-  kind: "reparented" | "orphan_output";
+  kind: "reparented" | "orphan_output" | "renumbered";
   /** Byte offset of its first byte. */
   start: number;
   /** Byte offset just past its terminator. */

@@ -26,7 +26,8 @@ export type InspectProblemKind =
   | "duplicate_call"
   | "unanswered_call"
   | "unexpected_result"
-  | "broken_chain";
+  | "broken_chain"
+  | "bad_ordinal";
 
 /** Something wrong with the file, at a line. */
 export interface InspectProblem {
