@@ -10,7 +10,7 @@ import { judgeTurnlogLine, namesTurnlogFile } from "./_turnlog.ts";
 import { type SessionState, TURNLOG_FORMAT } from "./_types.ts";
 import type { FormatAdapter } from "./_adapter.ts";
 import { adapterOf, ADAPTERS, fileNounOf, type KnownFormat, toolsInWords } from "./registry.ts";
-import { jsonObjectsIn, readFull } from "../io/mod.ts";
+import { concatBytes, isCompressed, jsonObjectsIn, openSessionBytes, readFull } from "../io/mod.ts";
 
 /** The format a file is in, and how it showed. */
 export interface DetectedFormat {
@@ -68,11 +68,32 @@ function byName(path: string): DetectedFormat | undefined {
 }
 
 async function readHead(path: string, max: number): Promise<{ text: string; whole: boolean }> {
+  if (isCompressed(path)) return await compressedHead(path, max);
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(max);
   const filled = await readFull(file, buffer);
   const whole = filled < max || (await file.read(new Uint8Array(1))) === null;
   return { text: new TextDecoder().decode(buffer.subarray(0, filled)), whole };
+}
+
+/** The first `max` decompressed bytes of a compressed file, and whether that is all of it. */
+async function compressedHead(
+  path: string,
+  max: number,
+): Promise<{ text: string; whole: boolean }> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  let whole = true;
+  for await (const chunk of await openSessionBytes(path)) {
+    parts.push(chunk);
+    length += chunk.length;
+    if (length > max) {
+      whole = false;
+      break;
+    }
+  }
+  const head = concatBytes(parts).subarray(0, max);
+  return { text: new TextDecoder().decode(head), whole };
 }
 
 function describe(text: string, value: unknown): string {

@@ -5,6 +5,7 @@
  * @module
  */
 import type { SessionRecord } from "../record/mod.ts";
+import { readableBytes } from "../io/mod.ts";
 import type { ReadSessionOptions } from "./_adapter.ts";
 import { detectFormat, type DetectOptions } from "./_detect.ts";
 import { readTurnlogSession } from "./_turnlog.ts";
@@ -69,14 +70,16 @@ export class ForeignSession implements AsyncIterable<ForeignEntry> {
     // The size now: lines appended while the file is read are left for the next read.
     const { size } = await Deno.stat(this.path);
     const adapter = adapterOf(this.format);
+    const limit = readableBytes(this.path, size);
     const reader = adapter
-      ? adapter.read(this.path, size, this.#options)
-      : readTurnlogSession(this.path, size);
+      ? adapter.read(this.path, limit, this.#options)
+      : readTurnlogSession(this.path, limit);
     try {
       while (true) {
         const step = await reader.next();
         if (step.done) {
-          this.#facts = step.value;
+          // A compressed file's size is its size on disk.
+          this.#facts = { ...step.value, sizeBytes: size };
           return;
         }
         yield Array.isArray(step.value) ? step.value : [step.value];

@@ -242,6 +242,89 @@ codexTest("a result without its call: it leaves the file for the sidecar", (home
     { orphanCalls: 0, orphanOutputs: 1, problems: 1 },
   ));
 
+/**
+ * A clean session's rollout with its ordinals changed by `damage` (records in, records out):
+ * turnlog finds it, Codex refuses it or not as `refused` says, and after repair the real
+ * Codex resumes it whole.
+ */
+async function ordinalCase(
+  home: CodexHome,
+  damage: (records: Record<string, unknown>[]) => Record<string, unknown>[],
+  refused: boolean,
+): Promise<void> {
+  const { threadId, rollout } = await cleanSession(home);
+  const two = await codexResume(home, threadId, "say two");
+  assertEquals(two.code, 0, two.stderr);
+  const records = (await Deno.readTextFile(rollout)).split("\n").filter(Boolean).map((line) =>
+    JSON.parse(line) as Record<string, unknown>
+  );
+  await Deno.writeTextFile(
+    rollout,
+    damage(records).map((record) => JSON.stringify(record)).join("\n") + "\n",
+  );
+  const read = await reading(rollout);
+  assertEquals([read.healthy, read.problems > 0], [false, true], "a finding");
+  const original = await Deno.readFile(rollout);
+  await snapshotHome(home, "damaged");
+  home.api.requests.length = 0;
+  const own = await codexResume(home, threadId, "say done");
+  assertEquals(own.code !== 0, refused, own.stderr);
+  if (refused) assert(own.stderr.includes("missing an ordinal"), own.stderr);
+  await restoreHome(home, "damaged");
+  const repaired = await repairTwice(rollout);
+  assertEquals(repaired.changed, true);
+  await assertNothingLost(rollout, original);
+  const fixed = await reading(rollout);
+  assertEquals([fixed.healthy, fixed.problems], [true, 0]);
+  await assertAcceptedResume(home, threadId, rollout, read.outputs);
+  const users = sentConversation(lastRequest(home)).filter((line) => line.startsWith("user: "));
+  assertEquals(users, ["user: run `echo hi`", "user: say two", "user: say done"], "resumed whole");
+}
+
+const withoutOrdinal = (record: Record<string, unknown>) => {
+  const { ordinal: _, ...rest } = record;
+  return rest;
+};
+const promptAt = (records: Record<string, unknown>[]) =>
+  records.findIndex((record) => JSON.stringify(record).includes('"text":"say two"'));
+
+codexTest(
+  "the last records without an ordinal: Codex refuses the file, and resumes it whole after repair",
+  (home) =>
+    ordinalCase(
+      home,
+      (records) => records.map((r, at) => at >= records.length - 2 ? withoutOrdinal(r) : r),
+      true,
+    ),
+);
+
+codexTest(
+  "a record without an ordinal mid-file: a finding, renumbered, resumed whole",
+  (home) =>
+    ordinalCase(
+      home,
+      (records) => records.map((r, at) => at === promptAt(records) ? withoutOrdinal(r) : r),
+      false,
+    ),
+);
+
+codexTest("a repeated ordinal: a finding, renumbered, resumed whole", (home) =>
+  ordinalCase(
+    home,
+    (records) =>
+      records.map((r, at) =>
+        at === promptAt(records) ? { ...r, ordinal: (r.ordinal as number) - 1 } : r
+      ),
+    false,
+  ));
+
+codexTest("an ordinal that goes back: a finding, renumbered, resumed whole", (home) =>
+  ordinalCase(
+    home,
+    (records) => records.map((r, at) => at === promptAt(records) ? { ...r, ordinal: 3 } : r),
+    false,
+  ));
+
 Deno.test({
   name: `codex ${VERSION}: the judge is a real one (a request with an unanswered call is refused)`,
   ignore,

@@ -109,7 +109,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
     if (!TYPES.has(type) || !codexShape(type, payload)) return undefined;
     return { metadata: false, evidence: `a Codex ${type} line` };
   },
-  namesFile: (path) => /^rollout-.*\.jsonl$/.test(basename(path)),
+  namesFile: (path) => /^rollout-.*\.jsonl(?:\.zst)?$/.test(basename(path)),
   claimsRoot: async (dir) => (await firstDatedFile(dir))?.startsWith("rollout-") === true,
   idFromName: (path) => parseRolloutName(basename(path), ".")?.id ?? null,
   read: (path, sizeBytes, options) => readCodexRollout(path, sizeBytes, options),

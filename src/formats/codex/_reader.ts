@@ -180,7 +180,7 @@ class CodexRead {
     const cwd = str(payload, "cwd");
     this.cwds.see(cwd, span.line);
     this.turns.setMeta({
-      id: str(payload, "id") ?? basename(this.path).replace(/\.jsonl$/, ""),
+      id: str(payload, "id") ?? basename(this.path).replace(/\.jsonl(?:\.zst)?$/, ""),
       createdAt: isoTime(payload.timestamp) ?? time ?? this.turns.clock,
       cwd: cwd ?? "",
       modelProvider: str(payload, "model_provider") ?? "openai",
