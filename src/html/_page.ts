@@ -220,6 +220,9 @@ ${
   }
 ${field("tokens", tokensHtml(report))}
 ${field("file", `<span class="mono">${escapeText(session.path)}</span>`)}
+${
+    // How the file was read (a fork's history, a model swap), as the text view's `read` says.
+    session.notes.length === 0 ? "" : field("read", session.notes.map(escapeText).join("<br>"))}
 </dl>
 <nav><a href="#findings">Findings</a><a href="#charts">Charts</a><a href="#turns">Turns</a>${
     lastTurn ? `<a href="#turn-${lastTurn.index}">Last turn</a>` : ""

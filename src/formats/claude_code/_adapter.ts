@@ -56,6 +56,14 @@ function claudeNotes(facts: ForeignFacts): string[] {
         `conversation before it (back from line ${join.continuesLine}) is its past, in file order`,
     );
   }
+  for (const swap of claude.modelSwaps) {
+    notes.push(
+      `line ${swap.line}: model swap: ${swap.requestedModel ?? "the session's model"} ` +
+        `asked for, ${swap.effectiveModel ?? "another model"} used${
+          swap.content === null ? "" : ` (${swap.content})`
+        }`,
+    );
+  }
   if (claude.supersededLines > 0) {
     notes.push(`${plural(claude.supersededLines, "line")} repeated by a resume passed over`);
   }
