@@ -51,6 +51,11 @@ export const COMMANDS: Readonly<Record<string, Subcommand>> = {
     about: ({ tools }) => `find sessions by what was said in them (turnlog, ${tools})`,
     run: async (args) => (await import("./search.ts")).cli(args),
   },
+  doctor: {
+    about: ({ tools }) =>
+      `say what needs you in every home (${tools}): sessions to repair or archive, new formats`,
+    run: async (args) => (await import("./doctor.ts")).cli(args),
+  },
 };
 
 /** The version, from `deno.json`. */

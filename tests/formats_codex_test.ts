@@ -286,7 +286,7 @@ Deno.test("readForeignSession(codex) reports damage in place and reads on", asyn
     "3 user: Hi",
     "6 problem malformed_json",
     "7 problem malformed_json",
-    "8 ignored future_record",
+    "8 ignored unknown:future_record",
     "9 problem unknown_type",
     "11 assistant: Hello.",
     "12 problem torn_tail",

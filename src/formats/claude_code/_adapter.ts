@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { claudeRetention } from "./_retention.ts";
 import { basename, dirname, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
@@ -127,6 +128,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   list: listClaudeSessions,
   preview: previewClaudeSession,
   notes: claudeNotes,
+  retention: claudeRetention,
   check: async (path, sizeBytes) =>
     takeCheck("claude-code", path, sizeBytes) ??
       claudeFindings(path, await analyzeClaude(path, sizeBytes)),

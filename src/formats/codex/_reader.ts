@@ -147,7 +147,8 @@ class CodexRead {
         // Codex 0.169's snapshot of the environment its injected messages already tell.
         return;
       default:
-        if (typeof type === "string") return this.#ignore(span, type);
+        // A type turnlog has no rule for (a newer Codex's): named as such, for `doctor`.
+        if (typeof type === "string") return this.#ignore(span, `unknown:${type}`);
         this.problem(span, "unknown_type", 'a JSON object without a "type": not a Codex record');
     }
   }
