@@ -107,9 +107,14 @@ Deno.test("renderSessionPage() carries a CSP with no script unless live, and the
   const page = parsePage(html);
   const csp = page.querySelector('meta[http-equiv="Content-Security-Policy"]')!
     .getAttribute("content");
+  // The one stylesheet is allowed by its hash; no inline style else (no style attribute).
+  const styles = page.querySelectorAll("style");
+  assertEquals(styles.length, 1);
+  const style = createHash("sha256").update(styles[0]!.textContent!).digest("base64");
+  assertEquals(page.querySelectorAll("[style]").length, 0);
   assertStrictEquals(
     csp,
-    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+    `default-src 'none'; style-src 'sha256-${style}'; base-uri 'none'; form-action 'none'`,
   );
   assertStrictEquals(csp, contentSecurityPolicy({ header: false }));
 
@@ -125,7 +130,7 @@ Deno.test("renderSessionPage() carries a CSP with no script unless live, and the
     .getAttribute("content")!;
   assertStrictEquals(
     liveCsp,
-    `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; connect-src 'self'; base-uri 'none'; form-action 'none'`,
+    `default-src 'none'; style-src 'sha256-${style}'; script-src 'sha256-${hash}'; connect-src 'self'; base-uri 'none'; form-action 'none'`,
   );
   assertStrictEquals(contentSecurityPolicy({ live: true }), `${liveCsp}; frame-ancestors 'none'`);
   assertEquals(

@@ -19,6 +19,9 @@
  *
  * @module
  */
+import { hashSource } from "./_sha256.ts";
+import { PAGE_STYLE } from "./_style.ts";
+
 /**
  * The live client. Its configuration is in its own attributes (`data-events`: the events
  * URL), so the text, and with it the hash the policy allows, never changes.
@@ -85,6 +88,15 @@ export const LIVE_SCRIPT = `(() => {
  */
 export const LIVE_SCRIPT_SOURCE = "'sha256-5gyG+Dq0tmCcLdnepQmqwaSe3zrsGGI1H6zdIX4gAUQ='";
 
+let styleSource: string | undefined;
+/**
+ * The CSP source that allows the pages' one stylesheet (`<style>` of {@linkcode PAGE_STYLE}
+ * in the head) and no other style: its hash, worked out once. No page has a `style` attribute.
+ */
+export function pageStyleSource(): string {
+  return styleSource ??= hashSource(PAGE_STYLE);
+}
+
 /** Options of {@linkcode contentSecurityPolicy}. */
 export interface CspOptions {
   /** The page runs the live script (and so connects to its own origin). @default false */
@@ -100,8 +112,9 @@ export interface CspOptions {
 
 /**
  * The Content-Security-Policy of the pages this module renders: nothing is loaded from
- * anywhere (`default-src 'none'`), inline styles are allowed, and a script only when the
- * page is live, by its hash. The pages carry it in a `<meta>`; a server sends the same as
+ * anywhere (`default-src 'none'`), the one stylesheet by its hash (no other `<style>`, no
+ * `style` attribute: markup a session's text smuggled in could not lay anything over the
+ * page), and a script only when the page is live, by its hash. The pages carry it in a `<meta>`; a server sends the same as
  * a header (`{ live: true }` for a live page).
  *
  * @example
@@ -113,7 +126,7 @@ export interface CspOptions {
  * ```
  */
 export function contentSecurityPolicy(options: CspOptions = {}): string {
-  const directives = ["default-src 'none'", "style-src 'unsafe-inline'"];
+  const directives = ["default-src 'none'", `style-src ${pageStyleSource()}`];
   if (options.live) directives.push(`script-src ${LIVE_SCRIPT_SOURCE}`, "connect-src 'self'");
   directives.push("base-uri 'none'", `form-action ${options.form ? "'self'" : "'none'"}`);
   if (options.header ?? true) directives.push("frame-ancestors 'none'");

@@ -68,7 +68,8 @@ summary { cursor: pointer; }
 .findings summary { margin: 12px 0 4px; }
 #charts .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 460px), 1fr)); gap: 12px; }
 #charts figure { margin: 0; background: #fff; color: #1f2328; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
-#charts svg { display: block; width: 100%; height: auto; }
+#charts svg { display: block; width: 100%; height: auto; font: 12px system-ui, -apple-system, "Segoe UI", sans-serif; background: white; }
+#charts svg text, #charts svg tspan { white-space: pre; }
 .turn {
   border: 1px solid var(--line); border-radius: 8px; margin: 10px 0; background: var(--bg);
 }
@@ -139,6 +140,7 @@ details.diff > summary .mono { color: var(--fg); }
 .linked { border-color: var(--link); }
 footer { margin: 28px 0 8px; padding-top: 12px; border-top: 1px solid var(--line); font-size: 13.5px; color: var(--muted); }
 footer pre { color: var(--fg); }
+#message .message { white-space: pre-wrap; }
 .sessions { list-style: none; margin: 0; padding: 0; }
 .sessions li { border: 1px solid var(--line); border-radius: 8px; margin: 8px 0; padding: 8px 12px; }
 .sessions .top { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: baseline; font-size: 13.5px; color: var(--muted); }
