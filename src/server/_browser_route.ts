@@ -94,6 +94,27 @@ function messageResponse(error: PageError, headers: Record<string, string> = {})
   return new Response(page, { status: error.status, headers: { ...pageHeaders(), ...headers } });
 }
 
+/** True for the errors of a file this process may not read (its mode, or Deno's permissions). */
+function isUnreadable(error: unknown): boolean {
+  return error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable;
+}
+
+/** The page of a session whose file cannot be read (a 403), or of one that is gone (a 404). */
+function fileError(error: unknown, id: string, file: string | undefined): unknown {
+  const where = file ?? `the file of session ${id}`;
+  if (isUnreadable(error)) {
+    return new PageError(
+      403,
+      "Cannot read this session",
+      `serve cannot read ${where}: permission denied. Give the user serve runs as read access to it`,
+    );
+  }
+  if (error instanceof Deno.errors.NotFound) {
+    return new PageError(404, "No such session", `The file of session ${id} is gone: ${where}`);
+  }
+  return error;
+}
+
 /** The page titles of the errors a lookup ends with, by kind. */
 const LOOKUP_TITLES: Partial<Record<ErrorKind, string>> = {
   not_found: "No such session",
@@ -139,7 +160,8 @@ async function locate(
     }
     return await locateAnywhere(store, homes, raw);
   } catch (error) {
-    throw lookupError(raw, error);
+    // Finding a session reads its file's head: one that cannot be read is said so here.
+    throw isUnreadable(error) ? fileError(error, raw, undefined) : lookupError(raw, error);
   }
 }
 
@@ -220,8 +242,13 @@ function fileOf(browser: Browser, found: Located): string | undefined {
 }
 
 async function sessionResponse(browser: Browser, found: Located): Promise<Response> {
-  const report = await reportOf(browser, found);
   const file = fileOf(browser, found);
+  let report: InspectReport;
+  try {
+    report = await reportOf(browser, found);
+  } catch (error) {
+    throw fileError(error, found.id, file);
+  }
   let notice: string | undefined;
   if (file !== undefined) {
     browser.facts.set(file, report.session.sizeBytes, {
@@ -241,14 +268,22 @@ async function sessionResponse(browser: Browser, found: Located): Promise<Respon
   return new Response(page, { headers: pageHeaders({ live: true }) });
 }
 
-function eventsResponse(browser: Browser, found: Located): Response {
+async function eventsResponse(browser: Browser, found: Located): Promise<Response> {
   const { options, store } = browser;
+  const file = fileOf(browser, found);
+  if (file !== undefined) {
+    // A file that cannot be read is said so now, not by a stream that breaks off.
+    try {
+      (await Deno.open(file, { read: true })).close();
+    } catch (error) {
+      throw fileError(error, found.id, file);
+    }
+  }
   // The stream is cancelled when the client goes away; `request.signal` is not used for
   // that, as Deno aborts it once a response is sent.
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
   const watch = { pollMs: options.pollMs, pingMs: options.pingMs, signal };
-  const file = fileOf(browser, found);
   const changes = file === undefined && found.kind === "store"
     ? storeChanges(store, found.location, watch)
     : sessionChanges(file!, watch);
@@ -272,7 +307,7 @@ async function route(browser: Browser, url: URL): Promise<Response> {
   if (!match) throw new PageError(404, "Not found", `Nothing is served at ${path}`);
   const raw = idOf(match[1]!);
   const found = await locate(browser.store, browser.homes, raw);
-  if (match[2]) return eventsResponse(browser, found);
+  if (match[2]) return await eventsResponse(browser, found);
   if (raw !== found.id) {
     return new Response(null, { status: 302, headers: { location: sessionPath(found.id) } });
   }
@@ -308,6 +343,11 @@ export function createSessionBrowserHandler(
       if (error instanceof Deno.errors.NotFound) {
         return messageResponse(
           new PageError(404, "No such session", `The session file behind ${path} is gone`),
+        );
+      }
+      if (isUnreadable(error)) {
+        return messageResponse(
+          new PageError(403, "Cannot read this session", `serve cannot read what ${path} needs`),
         );
       }
       console.error(`turnlog serve: ${request.method} ${path}:`, error);
