@@ -153,7 +153,7 @@ Deno.test("the page renders an assistant's markdown; raw HTML, a javascript: lin
   const csp = page.querySelector('meta[http-equiv="Content-Security-Policy"]')!;
   assertMatch(
     csp.getAttribute("content")!,
-    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+='; /,
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=' 'sha256-[A-Za-z0-9+/]+='; /,
   );
   assert(!csp.getAttribute("content")!.includes("script-src"), "no script allowed");
   // A user's text is not markdown: it is shown as written.

@@ -1,3 +1,4 @@
+import { BROWSE_SHEET } from "../src/html/_style.ts";
 import { createHash } from "node:crypto";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
@@ -110,7 +111,9 @@ Deno.test("renderSessionPage() carries a CSP with no script unless live, and the
   // The one stylesheet is allowed by its hash; no inline style else (no style attribute).
   const styles = page.querySelectorAll("style");
   assertEquals(styles.length, 1);
-  const style = createHash("sha256").update(styles[0]!.textContent!).digest("base64");
+  const sha = (text: string) => createHash("sha256").update(text).digest("base64");
+  // The list's sheet is allowed too: one policy for every page.
+  const style = `${sha(styles[0]!.textContent!)}' 'sha256-${sha(BROWSE_SHEET)}`;
   assertEquals(page.querySelectorAll("[style]").length, 0);
   assertStrictEquals(
     csp,

@@ -20,7 +20,7 @@
  * @module
  */
 import { hashSource } from "./_sha256.ts";
-import { PAGE_STYLE } from "./_style.ts";
+import { BROWSE_SHEET, PAGE_STYLE } from "./_style.ts";
 
 /**
  * The live client. Its configuration is in its own attributes (`data-events`: the events
@@ -88,13 +88,14 @@ export const LIVE_SCRIPT = `(() => {
  */
 export const LIVE_SCRIPT_SOURCE = "'sha256-5gyG+Dq0tmCcLdnepQmqwaSe3zrsGGI1H6zdIX4gAUQ='";
 
-let styleSource: string | undefined;
+let styleSources: string | undefined;
 /**
- * The CSP source that allows the pages' one stylesheet (`<style>` of {@linkcode PAGE_STYLE}
- * in the head) and no other style: its hash, worked out once. No page has a `style` attribute.
+ * The CSP sources that allow the pages' stylesheets (`<style>` of `PAGE_STYLE` in the head,
+ * and `BROWSE_SHEET` on the list and the search page) and no other style: their hashes,
+ * worked out once. No page has a `style` attribute.
  */
-export function pageStyleSource(): string {
-  return styleSource ??= hashSource(PAGE_STYLE);
+export function pageStyleSources(): string {
+  return styleSources ??= `${hashSource(PAGE_STYLE)} ${hashSource(BROWSE_SHEET)}`;
 }
 
 /** Options of {@linkcode contentSecurityPolicy}. */
@@ -112,7 +113,7 @@ export interface CspOptions {
 
 /**
  * The Content-Security-Policy of the pages this module renders: nothing is loaded from
- * anywhere (`default-src 'none'`), the one stylesheet by its hash (no other `<style>`, no
+ * anywhere (`default-src 'none'`), the stylesheets by their hashes (no other `<style>`, no
  * `style` attribute: markup a session's text smuggled in could not lay anything over the
  * page), and a script only when the page is live, by its hash. The pages carry it in a `<meta>`; a server sends the same as
  * a header (`{ live: true }` for a live page).
@@ -126,7 +127,7 @@ export interface CspOptions {
  * ```
  */
 export function contentSecurityPolicy(options: CspOptions = {}): string {
-  const directives = ["default-src 'none'", `style-src ${pageStyleSource()}`];
+  const directives = ["default-src 'none'", `style-src ${pageStyleSources()}`];
   if (options.live) directives.push(`script-src ${LIVE_SCRIPT_SOURCE}`, "connect-src 'self'");
   directives.push("base-uri 'none'", `form-action ${options.form ? "'self'" : "'none'"}`);
   if (options.header ?? true) directives.push("frame-ancestors 'none'");

@@ -154,3 +154,18 @@ footer pre { color: var(--fg); }
   .entry { padding-left: 7px; }
 }
 `;
+
+/** What the session list and the search page add to {@linkcode PAGE_STYLE}: the box, the rows. */
+export const BROWSE_SHEET = `
+#search { display: flex; gap: 6px; margin: 12px 0 4px; }
+#search input { flex: 1; min-width: 0; font: inherit; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
+#search button { font: inherit; padding: 6px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--fg); }
+.project h2 { font-size: 15px; margin: 18px 0 4px; overflow-wrap: anywhere; }
+.sessions .tool { font-weight: 600; color: var(--fg); }
+.sessions .writing { color: var(--ok); font-weight: 600; }
+.sessions .health.bad { color: var(--bad); } .sessions .health.ok { color: var(--ok); }
+mark { background: var(--warn-bg); color: inherit; }
+.sessions .hits { list-style: none; margin: 6px 0 0; padding: 0; }
+.sessions .hits li { border: 0; border-left: 3px solid var(--line); border-radius: 0; margin: 4px 0; padding: 0 0 0 8px; font-size: 14px; }
+.pager { margin: 16px 0; }
+`;
