@@ -29,7 +29,7 @@ import {
   type SessionStore,
 } from "../store/mod.ts";
 import { type AccessOptions, accessRefusal } from "./_access.ts";
-import { sessionChanges, storeChanges } from "./_session_events.ts";
+import { SessionWatchers, storeChanges } from "./_session_events.ts";
 import {
   type BrowseHome,
   FactsMemo,
@@ -71,6 +71,11 @@ export interface SessionBrowserOptions extends AccessOptions {
   readInBackground?: boolean | undefined;
   /** What full reads told (shared, or for a test to wait on); absent: the handler's own. */
   facts?: FactsMemo | undefined;
+  /**
+   * The watchers of live pages' files, one per file however many pages are open on it (for a
+   * test to count reads); absent: the handler's own, looking every `pollMs`.
+   */
+  watchers?: SessionWatchers | undefined;
 }
 
 /** A request answered with a page that says what went wrong, under its status. */
@@ -195,6 +200,9 @@ interface Browser {
   store: SessionStore;
   homes: readonly BrowseHome[];
   facts: FactsMemo;
+  watchers: SessionWatchers;
+  /** The reading of a file in progress, by path: pages asking at once share it. */
+  reading: Map<string, { key: string; report: Promise<InspectReport> }>;
 }
 
 async function listResponse(browser: Browser, url: URL): Promise<Response> {
@@ -226,7 +234,7 @@ async function listResponse(browser: Browser, url: URL): Promise<Response> {
 }
 
 /** The report of a located session: the store's reading, or the file's (any format). */
-async function reportOf(browser: Browser, found: Located): Promise<InspectReport> {
+async function readReport(browser: Browser, found: Located): Promise<InspectReport> {
   if (found.kind === "store") {
     return await inspectStoredSession(browser.store, found.location, {
       ...SESSION_PAGE_INSPECTION,
@@ -234,6 +242,25 @@ async function reportOf(browser: Browser, found: Located): Promise<InspectReport
     });
   }
   return await inspectSession(found.found.path, SESSION_PAGE_INSPECTION);
+}
+
+/**
+ * The report of a located session, one reading shared by the pages that ask for the file as
+ * it is (its size, modification time and inode) while it is read: the live pages of a session
+ * all refresh on the same change.
+ */
+function reportOf(browser: Browser, found: Located, file: string | undefined, key: string) {
+  if (file === undefined) return readReport(browser, found);
+  const reading = browser.reading.get(file);
+  if (reading !== undefined && reading.key === key) return reading.report;
+  const report = readReport(browser, found);
+  const entry = { key, report };
+  browser.reading.set(file, entry);
+  const done = () => {
+    if (browser.reading.get(file) === entry) browser.reading.delete(file);
+  };
+  report.then(done, done);
+  return report;
 }
 
 /** The file behind a located session, when it has one. */
@@ -244,8 +271,15 @@ function fileOf(browser: Browser, found: Located): string | undefined {
 async function sessionResponse(browser: Browser, found: Located): Promise<Response> {
   const file = fileOf(browser, found);
   let report: InspectReport;
+  let info: Deno.FileInfo | undefined;
   try {
-    report = await reportOf(browser, found);
+    info = file === undefined ? undefined : await Deno.stat(file);
+    report = await reportOf(
+      browser,
+      found,
+      file,
+      `${info?.size}:${info?.mtime?.getTime()}:${info?.ino}`,
+    );
   } catch (error) {
     throw fileError(error, found.id, file);
   }
@@ -256,7 +290,6 @@ async function sessionResponse(browser: Browser, found: Located): Promise<Respon
       healthy: report.healthy,
     });
     const tool = found.kind === "store" ? TURNLOG_FORMAT : found.home.adapter.tool;
-    const info = await Deno.stat(file).catch(() => undefined);
     notice = writingNotice(tool, info?.mtime ?? null, report.session.updated);
   }
   const page = sessionPageStream(report, {
@@ -284,9 +317,10 @@ async function eventsResponse(browser: Browser, found: Located): Promise<Respons
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
   const watch = { pollMs: options.pollMs, pingMs: options.pingMs, signal };
+  const { watchers } = browser;
   const changes = file === undefined && found.kind === "store"
     ? storeChanges(store, found.location, watch)
-    : sessionChanges(file!, watch);
+    : watchers.changes(file!, watch);
   return sseResponse(changes, {
     onCancel: () => stop.abort(),
     headers: { "x-content-type-options": "nosniff" },
@@ -327,6 +361,8 @@ export function createSessionBrowserHandler(
     store: options.store ?? new FileStore(options.sessionsDir),
     homes: options.homes ?? [],
     facts: options.facts ?? new FactsMemo(),
+    watchers: options.watchers ?? new SessionWatchers({ pollMs: options.pollMs }),
+    reading: new Map(),
   };
   return async (request) => {
     const path = new URL(request.url).pathname;
