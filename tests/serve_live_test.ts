@@ -77,8 +77,10 @@ Deno.test("createSessionBrowserHandler() live pages on one growing session share
     );
     assertEquals(watchers.size, 1);
     for (let n = 1; n <= 5; n++) {
+      // A new turn each time: a prompt and its answer.
+      b.user(`And ${n}?`);
       b.assistant([{ text: `${n}` }], { stop: "end_turn" });
-      await Deno.writeTextFile(path, b.lines.at(-1)! + "\n", { append: true });
+      await Deno.writeTextFile(path, b.lines.slice(-2).join("\n") + "\n", { append: true });
       sizes.push((await Deno.stat(path)).size);
       // Another request is answered while the session grows under its pages.
       const probe = await fetch(`${origin}/favicon.ico`);
@@ -95,13 +97,20 @@ Deno.test("createSessionBrowserHandler() live pages on one growing session share
     // Each page got the file as it was, then each change once; the file was read once a change.
     for (const stream of streams) assertEquals(stream.sizes, sizes);
     assertEquals(watchers.reads(path), sizes.length);
-    // A page refreshing on a change reads the session's page; both see the five answers.
-    const [one, two] = await Promise.all([
-      fetch(`${origin}/sessions/${CLAUDE_SESSION_ID}`).then((r) => r.text()),
-      fetch(`${origin}/sessions/${CLAUDE_SESSION_ID}`).then((r) => r.text()),
-    ]);
+    // A page refreshing on a change reads the session once for both, and asks only for the
+    // turns from its last one on: the rest it has.
+    const page = (query: string) =>
+      fetch(`${origin}/sessions/${CLAUDE_SESSION_ID}${query}`).then((r) => r.text());
+    const [one, two, whole] = await Promise.all([page("?from=1"), page("?from=1"), page("")]);
     assertEquals(one, two);
     assert(one.includes(`data-size-bytes="${sizes.at(-1)}"`));
+    const turnsOf = (html: string) => [...html.matchAll(/data-turn="(\d+)"/g)].map((m) => m[1]);
+    assertEquals(turnsOf(whole), ["1", "2", "3", "4", "5", "6"]);
+    assertEquals(turnsOf(one), turnsOf(whole));
+    const rest = await page("?from=5");
+    assertEquals(turnsOf(rest), ["5", "6"]);
+    assert(rest.includes('id="session"') && rest.includes('id="charts"'), "the header is whole");
+    assertEquals(turnsOf(await page("?from=7")), []);
   } finally {
     await Promise.all(streams.map((stream) => stream.close()));
     stopping.abort();

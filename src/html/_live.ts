@@ -11,8 +11,10 @@
  *
  * sent whenever the session file grew or changed (after a run appended its records). The
  * client compares `sizeBytes` with the size the page was rendered from (`data-size-bytes` of
- * `#session`); when they differ it fetches the page's own URL again (`GET`, same origin) and
- * swaps in the new `#session`, `#findings`, `#charts` and `#turns`, keeping every `<details>`
+ * `#session`); when they differ it fetches the page's own URL again (`GET`, same origin) with
+ * `?from=<its last turn>`, which holds only the turns from that one on, swaps in the new
+ * `#session`, `#findings` and `#charts`, and in `#turns` replaces its last turn and adds the
+ * new ones (a page without turns takes the whole `#turns`), keeping every `<details>`
  * the reader opened or closed as it was and following the end of the page when the reader
  * was there. A hidden tab waits until it is shown. Other events and comments (`: ping`) are
  * ignored; the browser's `EventSource` reconnects by itself (`retry:` sets how soon).
@@ -37,12 +39,18 @@ export const LIVE_SCRIPT = `(() => {
   };
   const key = (d) => d.id || d.dataset.key;
   let busy = false, again = false, waiting = false;
+  const turnsOf = (root) => [...root.querySelectorAll("#turns > details[data-turn]")];
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     try {
       say("updating", "updating");
-      const response = await fetch(location.href, { cache: "no-store" });
+      // Only the turns from the page's last one on (it may have grown), not the whole session.
+      const last = turnsOf(document).pop();
+      const from = last ? Number(last.dataset.turn) : 0;
+      const target = new URL(location.href);
+      if (from > 0) target.searchParams.set("from", String(from));
+      const response = await fetch(target, { cache: "no-store" });
       if (!response.ok) return say("not updated: HTTP " + response.status, "stale");
       const next = new DOMParser().parseFromString(await response.text(), "text/html");
       const open = new Map();
@@ -50,7 +58,13 @@ export const LIVE_SCRIPT = `(() => {
       const follow = innerHeight + scrollY >= document.documentElement.scrollHeight - 80;
       for (const id of SECTIONS) {
         const now = document.getElementById(id), fresh = next.getElementById(id);
-        if (now && fresh) now.replaceWith(document.adoptNode(fresh));
+        if (!now || !fresh) continue;
+        if (id !== "turns" || from === 0) { now.replaceWith(document.adoptNode(fresh)); continue; }
+        for (const d of turnsOf(document)) if (Number(d.dataset.turn) >= from) d.remove();
+        for (const d of turnsOf(next)) now.appendChild(document.adoptNode(d));
+        const heading = now.querySelector("h2"), freshHeading = fresh.querySelector("h2");
+        if (heading && freshHeading) heading.replaceWith(document.adoptNode(freshHeading));
+        now.dataset.turns = fresh.dataset.turns;
       }
       for (const d of document.querySelectorAll("details[id], details[data-key]")) {
         const was = open.get(key(d));
@@ -86,7 +100,7 @@ export const LIVE_SCRIPT = `(() => {
  * 20 ms of CPU at start-up, and Web Crypto's digest is asynchronous. tests/html_test.ts hashes
  * the script the page carries and fails, printing the new hash, when the two differ.
  */
-export const LIVE_SCRIPT_SOURCE = "'sha256-5gyG+Dq0tmCcLdnepQmqwaSe3zrsGGI1H6zdIX4gAUQ='";
+export const LIVE_SCRIPT_SOURCE = "'sha256-ujLcSaVDmGS4pJjjg8uCQhHhWRMKhwNkP2zcO847bHU='";
 
 let styleSources: string | undefined;
 /**

@@ -63,6 +63,12 @@ export interface SessionPageOptions {
   listHref?: string;
   /** A line said under the title (a served page: "Claude Code is writing this session"). */
   notice?: string;
+  /**
+   * The first turn (its `index`) the page holds: the rest of a live page's refresh, whose
+   * older turns the page has already (the header, findings and charts are whole). Absent: every
+   * turn the budget lets on.
+   */
+  fromTurn?: number;
 }
 
 type Resolved = TurnSettings & {
@@ -335,7 +341,14 @@ export function* sessionPagePieces(
   yield turnsOpening(report, settings);
   const { firstListed, firstWhole } = settings.plan;
   const firstOpen = Math.max(firstWhole, report.turns.length - settings.openTurns);
-  for (let position = firstListed; position < report.turns.length; position++) {
+  const from = options.fromTurn === undefined
+    ? firstListed
+    : report.turns.findIndex((turn) => turn.index >= options.fromTurn!);
+  for (
+    let position = Math.max(firstListed, from === -1 ? Infinity : from);
+    position < report.turns.length;
+    position++
+  ) {
     yield turnHtml(report.turns[position]!, report, {
       ...settings,
       whole: position >= firstWhole,

@@ -268,7 +268,11 @@ function fileOf(browser: Browser, found: Located): string | undefined {
   return found.kind === "store" ? browser.store.fileOf(found.location) : found.found.path;
 }
 
-async function sessionResponse(browser: Browser, found: Located): Promise<Response> {
+async function sessionResponse(
+  browser: Browser,
+  found: Located,
+  fromTurn: number | undefined,
+): Promise<Response> {
   const file = fileOf(browser, found);
   let report: InspectReport;
   let info: Deno.FileInfo | undefined;
@@ -297,6 +301,7 @@ async function sessionResponse(browser: Browser, found: Located): Promise<Respon
     listHref: "/",
     sessionHref: sessionPath,
     ...(notice === undefined ? {} : { notice }),
+    ...(fromTurn === undefined ? {} : { fromTurn }),
   });
   return new Response(page, { headers: pageHeaders({ live: true }) });
 }
@@ -345,7 +350,13 @@ async function route(browser: Browser, url: URL): Promise<Response> {
   if (raw !== found.id) {
     return new Response(null, { status: 302, headers: { location: sessionPath(found.id) } });
   }
-  return await sessionResponse(browser, found);
+  // A live page's refresh asks for the turns from its last one on (`?from=<turn>`).
+  const from = Number(url.searchParams.get("from"));
+  return await sessionResponse(
+    browser,
+    found,
+    Number.isSafeInteger(from) && from > 0 ? from : undefined,
+  );
 }
 
 /**
