@@ -64,6 +64,8 @@ export interface FormatListing {
  * under `src/formats/` exports it from its `mod.ts`; `src/formats/registry.ts` lists it.
  */
 export interface FormatAdapter<Name extends string = string> {
+  /** False (or absent): another tool's format; only turnlog's own adapter says true. */
+  readonly own?: false;
   /** The format's name in reports and records (`codex`, `claude-code`): lowercase, `-`. */
   readonly name: Name;
   /** The tool, for people: `Codex CLI`, `Claude Code`. */

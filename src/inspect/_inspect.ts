@@ -61,7 +61,7 @@ export async function inspectSession(
   const info = await Deno.stat(path);
   if (!info.isFile) throw new NotAFileError(path);
   const adapter = await adapterOfFile(path);
-  if (adapter) {
+  if (!adapter.own) {
     const segmented = await inspectForeignFile(path, adapter.name, options);
     const command = segmented.session.state === "records" ? options.importCommandFor : undefined;
     return { ...segmented, continueCommand: command?.(path) ?? null, continuePrefix: null };
