@@ -67,6 +67,11 @@ for (const adapter of FORMATS) {
     const asJson = JSON.stringify(report);
     assert(asText.length > 0 && asJson.length > 0);
     assertEquals(bytesOf(io.take().reads, path), once);
+
+    // Found through its adapter (`inspect --codex <id>`), the file is not detected again.
+    const head = await detectFormat(path).then(() => bytesOf(io.take().reads, path));
+    await inspectSession(path, { adapter });
+    assertEquals(bytesOf(io.take().reads, path), once - head);
   });
 }
 
