@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { claudeCodeAdapter } from "../src/formats/mod.ts";
+import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
 import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { waitFor } from "../testing/wait.ts";

@@ -10,7 +10,7 @@ import { tempDir } from "./_helpers.ts";
 import { parsePage, texts } from "./_html_helpers.ts";
 import { renderSessionPage, SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
-import { claudeCodeAdapter } from "../src/formats/mod.ts";
+import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
 import { createSessionBrowserHandler } from "../src/server/mod.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 
