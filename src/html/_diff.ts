@@ -36,7 +36,7 @@ const MAX_EDIT_LINES = 2000;
  *   collapseLines: 12,
  *   diffBudget: budget,
  * });
- * assert.ok(html.includes("<del>x</del><ins>y</ins>") && html.includes("not diffed"));
+ * assert.ok(html.includes(`<del>x</del><ins>y</ins>`) && html.includes("not diffed"));
  * ```
  */
 export class DiffBudget {
@@ -52,17 +52,31 @@ export class DiffBudget {
 /** Why a replacement is shown as removed then added lines, or undefined when it was diffed. */
 type Undiffed = "size" | "budget" | "different" | undefined;
 
+/** What an edit shows: its lines (a side not diffed is one), why not diffed, its counts. */
+interface EditLines {
+  lines: PatchLine[];
+  undiffed: Undiffed;
+  added: number;
+  removed: number;
+}
+
 /** The lines of a replacement: its hunks, each opened by a `hunk` line when there are several. */
 function replacementLines(
   before: string,
   after: string,
   budget: DiffBudget,
-): { lines: PatchLine[]; undiffed: Undiffed } {
-  const lines = (text: string, kind: "add" | "remove") =>
-    text === "" ? [] : text.replace(/\n$/, "").split("\n").map((line) => ({ kind, text: line }));
+): EditLines {
+  // Not diffed: each side as one text (one escape, one element, not one per line), counted.
+  const side = (text: string, kind: "add" | "remove"): PatchLine[] =>
+    text === "" ? [] : [{ kind, text: text.replace(/\n$/, "") }];
   const whole = (undiffed: Undiffed) => {
     budget.undiffed++;
-    return { lines: [...lines(before, "remove"), ...lines(after, "add")], undiffed };
+    return {
+      lines: [...side(before, "remove"), ...side(after, "add")],
+      undiffed,
+      removed: lineCount(before),
+      added: lineCount(after),
+    };
   };
   if (before.length + after.length > MAX_DIFFED) return whole("size");
   if (budget.msLeft <= 0) return whole("budget");
@@ -83,14 +97,24 @@ function replacementLines(
       out.push({ kind, text: line.slice(1) });
     }
   }
-  return { lines: out, undiffed: undefined };
+  const added = out.filter((line) => line.kind === "add").length;
+  const removed = out.filter((line) => line.kind === "remove").length;
+  return { lines: out, undiffed: undefined, added, removed };
+}
+
+/** Lines of a text (a last line without its newline counts). */
+function lineCount(text: string): number {
+  let lines = text === "" || text.endsWith("\n") ? 0 : 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
 }
 
 /** The lines an edit shows, and why a replacement was not diffed. */
-function editLines(edit: ToolEdit, budget: DiffBudget): { lines: PatchLine[]; undiffed: Undiffed } {
-  return edit.kind === "replace"
-    ? replacementLines(edit.before, edit.after, budget)
-    : { lines: edit.lines, undiffed: undefined };
+function editLines(edit: ToolEdit, budget: DiffBudget): EditLines {
+  if (edit.kind === "replace") return replacementLines(edit.before, edit.after, budget);
+  const added = edit.lines.filter((line) => line.kind === "add").length;
+  const removed = edit.lines.filter((line) => line.kind === "remove").length;
+  return { lines: edit.lines, undiffed: undefined, added, removed };
 }
 
 const UNDIFFED_NOTES: Record<Exclude<Undiffed, undefined>, string> = {
@@ -111,40 +135,37 @@ function lineHtml(line: PatchLine): string {
   return `${open}${escapeText(line.text)}${close}`;
 }
 
-/** What a file's diff changes, counted: `+3 −1`. */
-function counts(lines: readonly PatchLine[]): string {
-  const added = lines.filter((line) => line.kind === "add").length;
-  const removed = lines.filter((line) => line.kind === "remove").length;
-  return `+${added} −${removed}`;
-}
-
 /**
  * The edits of one tool call as HTML: per file a `<div class="diff" data-diff="<path>">` with
  * its path, what it changes, and its lines in a `<pre>` (`<del>` removed, `<ins>` added,
  * `.ctx` kept, `.hunk` between hunks); one longer than `collapseLines` folds behind its head.
- * A replacement not diffed (see {@linkcode DiffBudget}) says why (`p.note[data-undiffed]`).
+ * A replacement not diffed (see {@linkcode DiffBudget}) says why (`p.note[data-undiffed]`) and
+ * shows each side whole, one `<del>` and one `<ins>` (`pre.diff-lines.whole`).
  */
 export function editsHtml(
   edits: readonly ToolEdit[],
   settings: { collapseLines: number; diffBudget: DiffBudget },
 ): string {
   return edits.map((edit) => {
-    const { lines, undiffed } = editLines(edit, settings.diffBudget);
+    const { lines, undiffed, added, removed } = editLines(edit, settings.diffBudget);
     const path = edit.path ?? "(no path)";
-    const head = `<span class="mono">${escapeText(path)}</span> <span class="size">${
-      counts(lines)
-    }</span>`;
+    const head = `<span class="mono">${
+      escapeText(path)
+    }</span> <span class="size">+${added} −${removed}</span>`;
     const note = undiffed === undefined
       ? ""
       : `<p class="note" data-undiffed="${undiffed}">Shown as removed then added lines, not diffed: ${
         UNDIFFED_NOTES[undiffed]
       }.</p>`;
-    const body = `${note}<pre class="diff-lines">${lines.map(lineHtml).join("")}</pre>`;
-    const open = lines.length <= settings.collapseLines * 3 ? " open" : "";
+    const body = `${note}<pre class="diff-lines${undiffed ? " whole" : ""}">${
+      lines.map(lineHtml).join("")
+    }</pre>`;
+    const shown = undiffed === undefined ? lines.length : added + removed;
+    const open = shown <= settings.collapseLines * 3 ? " open" : "";
     return `<details class="diff" data-diff="${
       escapeHtml(path)
     }"${open}><summary>${head} <span class="size">(${
-      plural(lines.length, "line")
+      plural(shown, "line")
     })</span></summary>${body}</details>`;
   }).join("");
 }

@@ -49,7 +49,7 @@ export interface SessionPageOptions {
   maxFindings?: number;
   /**
    * Milliseconds the page's diffs may take together; the edits past it are shown as removed
-   * then added lines, with a note (each one's diff also stops at 50 ms). @default 500
+   * then added lines, with a note (each one's diff also stops at 50 ms). @default 250
    */
   diffBudgetMs?: number;
   /**
@@ -111,7 +111,7 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
       textChars: options.textChars ?? 2000,
     }),
     sessionHref: options.sessionHref,
-    diffBudget: new DiffBudget(options.diffBudgetMs ?? 500),
+    diffBudget: new DiffBudget(options.diffBudgetMs ?? 250),
     checkpointOrphans,
     links,
   };

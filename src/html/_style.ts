@@ -136,6 +136,8 @@ details.diff > summary .mono { color: var(--fg); }
 .diff-lines del { background: rgba(209, 36, 47, 0.15); } .diff-lines del::before { content: "- "; }
 .diff-lines .ctx::before { content: "  "; } .diff-lines .hunk { color: var(--muted); }
 .diff-lines .hunk::before { content: "···"; }
+.diff-lines.whole del::before, .diff-lines.whole ins::before { content: none; }
+.diff-lines.whole del, .diff-lines.whole ins { padding-left: 6px; border-left: 3px solid; }
 .blank { font-size: 13px; margin: 2px 0; }
 .linked { border-color: var(--link); }
 footer { margin: 28px 0 8px; padding-top: 12px; border-top: 1px solid var(--line); font-size: 13.5px; color: var(--muted); }
