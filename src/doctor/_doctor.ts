@@ -158,12 +158,14 @@ async function examineHome(
     let version: string | null;
     let ignored: Record<string, number>;
     try {
-      // One read: the facts, and the check made on the way (kept for the check below).
+      // One read: the facts, and the check made on the way (a file with bad lines is checked
+      // again, through the view its repair reads).
       const read = readForeignSession(session.path, adapter.name, { subagents: false });
       for await (const _ of read.batches()) { /* the facts are what is wanted */ }
       version = read.facts.version;
       ignored = read.facts.ignored;
-      findings = await adapter.check(session.path, readableBytes(session.path, info.size));
+      findings = read.facts.checked ??
+        await adapter.check(session.path, readableBytes(session.path, info.size));
     } catch (error) {
       home.unreadable.push(`${session.path}: ${(error as Error).message}`);
       continue;
