@@ -8,8 +8,8 @@
 import { join } from "node:path";
 import { assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { codexFactsOf, type CollectedSession, collectSession } from "../src/formats/mod.ts";
-import { adapterOf } from "../src/formats/registry.ts";
+import { adapterFor, type CollectedSession, collectSession } from "../src/formats/mod.ts";
+import { codexFactsOf } from "../src/formats/codex/mod.ts";
 import { PaginatedRolloutBuilder } from "../testing/formats/codex_paginated.ts";
 
 const PARENT = "01a24700-0000-7000-8000-000000000001";
@@ -92,7 +92,7 @@ Deno.test("readCodexRollout() reads a paginated fork with its parent's history f
   assertEquals(read.facts.lines, fork.lines.length, "the fork's own lines");
   assertEquals(read.facts.turns, 3);
   assertEquals(read.facts.sessionId, FORK);
-  const notes = adapterOf("codex")!.notes(read.facts);
+  const notes = adapterFor("codex").notes(read.facts);
   assertEquals(notes.includes(`forked from session ${PARENT}`), true);
   assertEquals(
     notes.includes(
@@ -152,7 +152,7 @@ Deno.test("readCodexRollout() reads a fork whose parent is not in the home: what
   assertEquals(inherited?.sources, []);
   assertEquals(inherited?.missing, `the rollout of thread ${PARENT} is not in this Codex home`);
   assertEquals(
-    adapterOf("codex")!.notes(read.facts).at(-1),
+    adapterFor("codex").notes(read.facts).at(-1),
     `history before ordinal ${inherited?.endOrdinalExclusive} not read: the rollout of thread ${PARENT} is not in this Codex home; only what this file holds is shown`,
   );
 });

@@ -10,7 +10,7 @@ import { zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import { assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { collectSession, detectFormat, validateSessionFile } from "../src/formats/mod.ts";
-import { adapterOf } from "../src/formats/registry.ts";
+import { adapterFor } from "../src/formats/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { openSessionBytes } from "../src/io/mod.ts";
 import { type SearchEvent, searchSessions } from "../src/search/mod.ts";
@@ -42,7 +42,7 @@ async function homes(dir: string): Promise<{ plain: string; packed: string; root
 Deno.test("codexAdapter lists, finds and detects a .jsonl.zst rollout, and reads it as the plain one", async () => {
   await using dir = await tempDir();
   const { plain, packed, root } = await homes(dir.path);
-  const codex = adapterOf("codex")!;
+  const codex = adapterFor("codex");
   const listed = await codex.list(root, {});
   assertEquals(listed.sessions.map((s) => [s.id, s.path, s.preview]), [
     [PAGINATED_ID, packed, "run `echo hi`"],

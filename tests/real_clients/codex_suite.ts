@@ -36,7 +36,8 @@ import {
   repairTwice,
   sentConversation,
 } from "../../testing/real_clients/codex_judge.ts";
-import { codexFactsOf, collectSession } from "../../src/formats/mod.ts";
+import { collectSession } from "../../src/formats/mod.ts";
+import { codexFactsOf } from "../../src/formats/codex/mod.ts";
 
 const found = installedRealClient(CODEX);
 const ignore = typeof found === "string";
