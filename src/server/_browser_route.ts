@@ -109,13 +109,17 @@ function fileError(error: unknown, id: string, file: string | undefined): unknow
   const where = file ?? `the file of session ${id}`;
   if (isUnreadable(error)) {
     return new PageError(
-      403,
+      "forbidden",
       "Cannot read this session",
       `serve cannot read ${where}: permission denied. Give the user serve runs as read access to it`,
     );
   }
   if (error instanceof Deno.errors.NotFound) {
-    return new PageError(404, "No such session", `The file of session ${id} is gone: ${where}`);
+    return new PageError(
+      "not_found",
+      "No such session",
+      `The file of session ${id} is gone: ${where}`,
+    );
   }
   return error;
 }
@@ -401,7 +405,11 @@ export function createSessionBrowserHandler(
       }
       if (isUnreadable(error)) {
         return messageResponse(
-          new PageError(403, "Cannot read this session", `serve cannot read what ${path} needs`),
+          new PageError(
+            "forbidden",
+            "Cannot read this session",
+            `serve cannot read what ${path} needs`,
+          ),
         );
       }
       console.error(`turnlog serve: ${request.method} ${path}:`, error);
