@@ -68,3 +68,29 @@ export function findArchived(
     `${matches.length} archived sessions start with ${target}: ${ids.join(", ")}`,
   );
 }
+
+/** An archived session as a listing shows it. */
+export interface ArchivedListed {
+  /** The session. */
+  session: ArchivedSession;
+  /** Where its file was. */
+  original: string;
+  /** Whether its file is still there (else it is only in the archive). */
+  present: boolean;
+}
+
+/**
+ * The archive's sessions, newest archived first, each with whether its original file is still
+ * where it was (a stat each).
+ */
+export async function listArchived(index: ArchiveIndex): Promise<ArchivedListed[]> {
+  const listed: ArchivedListed[] = [];
+  for (const session of archivedSessions(index)) {
+    const latest = session.versions.at(-1)!;
+    const original = resolve(latest.root, latest.rel);
+    const present = await Deno.stat(original).then((info) => info.isFile, () => false);
+    listed.push({ session, original, present });
+  }
+  const time = (entry: ArchivedListed) => entry.session.versions.at(-1)!.mtime;
+  return listed.sort((a, b) => time(b) - time(a));
+}
