@@ -13,7 +13,7 @@ import {
   type ModelConnection,
 } from "../src/runtime/mod.ts";
 import type { Policy, WireApi } from "../src/record/mod.ts";
-import { adapterOf, ADAPTERS, detectSessionsRoot } from "../src/formats/mod.ts";
+import { adapterOf, ADAPTERS, detectSessionsRoot, type SessionFormat } from "../src/formats/mod.ts";
 import { type BrowseHome, browseHomes, createServerHandler, parseHost } from "../src/server/mod.ts";
 import { serveHttp } from "../src/http/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
@@ -21,6 +21,7 @@ import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } f
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS } from "./_homes.ts";
+import { archivedViews } from "../src/archive/mod.ts";
 import { runAsProcess } from "./_output.ts";
 
 /** The help text. */
@@ -166,6 +167,14 @@ async function homesOf(
     if (found && adapter) return { homes: [{ adapter, root: found.root }], sessionsDir: undefined };
   }
   const homes = args.storeOnly ? [] : browseHomes(Deno.env, args.homeFlags);
+  // The other tools' sessions only in the archive are browsed as one more home each.
+  for (const view of args.storeOnly ? [] : await archivedViews()) {
+    const adapter = adapterOf(view.format as SessionFormat);
+    const browsed = homes.some((home) => home.adapter === adapter);
+    if (adapter && (args.homeFlags.length === 0 || browsed)) {
+      homes.push({ adapter, root: view.root });
+    }
+  }
   return { homes, sessionsDir: args.sessionsDir };
 }
 

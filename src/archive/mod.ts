@@ -16,3 +16,4 @@ export * from "./_archive.ts";
 export * from "./_check.ts";
 export * from "./_sessions.ts";
 export * from "./_restore.ts";
+export * from "./_view.ts";
