@@ -12,7 +12,7 @@ import {
   resolveArchiveRoot,
 } from "../src/archive/mod.ts";
 import { formatBytes, formatNumber, plural } from "../src/text/mod.ts";
-import { parseFlags } from "./_args.ts";
+import { parseFlags, UsageError } from "./_args.ts";
 import { TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { runAsProcess, stderr, stdout } from "./_output.ts";
@@ -33,6 +33,7 @@ Options:
 ${homeFlagsHelp((adapter) => `only ${adapter.shortTool}'s sessions (${adapter.home.described})`)}
   --store DIR          turnlog's sessions folder to archive (default: $TURNLOG_STORE, else
                        $TURNLOG_SESSIONS_DIR, else ./sessions)
+  --store-only         Only turnlog's sessions folder, no other tool's home
   --check              Verify every chunk and version of the archive instead (changes nothing)
   -h, --help           Show this help
 
@@ -60,6 +61,7 @@ export async function main(args: string[]): Promise<number> {
     to: { type: "string" },
     store: { type: "string" },
     check: { type: "boolean" },
+    "store-only": { type: "boolean" },
     ...HOME_FLAGS,
     help: { type: "boolean", short: "h" },
   });
@@ -82,8 +84,12 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   const homes = homeFlagsSet(values);
+  if (values["store-only"] && homes.length > 0) {
+    throw new UsageError(`--store-only and --${homes[0]} do not go together`);
+  }
   const sources = archiveSources({
     homes,
+    storeOnly: values["store-only"] === true,
     ...(values.store === undefined ? {} : { store: values.store }),
   });
   const progress = Deno.stderr.isTerminal();

@@ -35,6 +35,8 @@ export interface SourceOptions {
   store?: string;
   /** Only these adapters' homes, by flag (`codex`), and not the store. */
   homes?: readonly string[];
+  /** turnlog's store alone, no other tool's home. @default {false} */
+  storeOnly?: boolean;
   /** The environment the homes come from. @default {Deno.env} */
   env?: Env;
 }
@@ -48,7 +50,7 @@ export function archiveSources(options: SourceOptions = {}): ArchiveSource[] {
     const store = storeSource(options.store ?? resolveStoreSpec());
     if (store) sources.push(store);
   }
-  for (const adapter of ADAPTERS) {
+  for (const adapter of options.storeOnly ? [] : ADAPTERS) {
     if (homes.length > 0 && !homes.includes(adapter.flag)) continue;
     sources.push({
       format: adapter.name,
