@@ -33,7 +33,7 @@ export async function findArchivedSession(
     if (format !== undefined && view.format !== format) continue;
     const adapter = adapterOf(view.format as SessionFormat);
     try {
-      const path = adapter === undefined
+      const path = adapter.own
         ? (await findSession(view.root, target)).path
         : (await adapter.find(view.root, target)).path;
       return { path, root: view.root, format: view.format };

@@ -7,6 +7,7 @@
  */
 import { errorKind, errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
+  adapterFor,
   adapterOf,
   ADAPTERS,
   findForeignSession,
@@ -17,8 +18,9 @@ import {
   inWords,
   listForeignSessions,
   rootsInWords,
+  type SessionAdapter,
   type SessionFormat,
-  TURNLOG_FORMAT,
+  turnlogAdapter,
 } from "../src/formats/mod.ts";
 import {
   type InspectOptions,
@@ -232,7 +234,7 @@ async function list(cmd: Command): Promise<number> {
   await out(
     values.json ? visibleJson(listing, 2) + "\n" : renderListing(listing, renderOptions(cmd)),
   );
-  const root = await archivedListed(cmd, TURNLOG_FORMAT);
+  const root = await archivedListed(cmd, turnlogAdapter.name);
   if (root !== undefined) {
     const archived = await listSessions(root, { limit });
     if (archived.sessions.length > 0) {
@@ -256,12 +258,16 @@ function archivedListed({ values }: Command, format: string): Promise<string | u
 async function locate(
   target: string,
   values: Values,
-): Promise<{ path: string; root: string | undefined }> {
+): Promise<{ path: string; root: string | undefined; adapter?: SessionAdapter }> {
   const explicitRoot = values["sessions-dir"];
   if (!isPath(target)) {
     const source = await foreignSourceOf(values);
     try {
-      if (source) return { path: (await findForeignSession(source, target)).path, root: undefined };
+      if (source) {
+        // The adapter that found the file travels with it: the file is not detected again.
+        const path = (await findForeignSession(source, target)).path;
+        return { path, root: undefined, adapter: adapterFor(source.format) };
+      }
       const root = resolveSessionsRoot(explicitRoot);
       return { path: (await findSession(root, target)).path, root };
     } catch (error) {
@@ -272,10 +278,8 @@ async function locate(
       stderr(
         `turnlog inspect: ${target} is only in the archive (its file is gone): ${TASK} restore ${target} puts it back\n`,
       );
-      return {
-        path: archived.path,
-        root: adapterOf(archived.format as SessionFormat) ? undefined : archived.root,
-      };
+      const adapter = adapterOf(archived.format as SessionFormat);
+      return { path: archived.path, root: adapter.own ? archived.root : undefined, adapter };
     }
   }
   await Deno.stat(target).catch((error) => {
@@ -365,10 +369,11 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
     if (target !== undefined) throw new UsageError("--list takes no session argument");
     return await list(cmd);
   }
-  const { path, root } = await locate(target, values);
+  const { path, root, adapter } = await locate(target, values);
   const full = values.full === true;
   const options: InspectOptions = {
     root,
+    adapter,
     commandFor: resumeCommand,
     importCommandFor: importCommand,
     ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),

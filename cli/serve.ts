@@ -13,7 +13,7 @@ import {
   type ModelConnection,
 } from "../src/runtime/mod.ts";
 import type { Policy, WireApi } from "../src/record/mod.ts";
-import { adapterOf, ADAPTERS, detectSessionsRoot, type SessionFormat } from "../src/formats/mod.ts";
+import { adapterOf, ADAPTERS, detectSessionsRoot } from "../src/formats/mod.ts";
 import { type BrowseHome, browseHomes, createServerHandler, parseHost } from "../src/server/mod.ts";
 import { serveHttp } from "../src/http/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
@@ -164,12 +164,14 @@ async function homesOf(
   if (args.sessionsDir !== undefined) {
     const found = await detectSessionsRoot(args.sessionsDir);
     const adapter = found && adapterOf(found.format);
-    if (found && adapter) return { homes: [{ adapter, root: found.root }], sessionsDir: undefined };
+    if (found && adapter && !adapter.own) {
+      return { homes: [{ adapter, root: found.root }], sessionsDir: undefined };
+    }
   }
   const homes = args.storeOnly ? [] : browseHomes(Deno.env, args.homeFlags);
   // The other tools' sessions only in the archive are browsed as one more home each.
   for (const view of args.storeOnly ? [] : await archivedViews()) {
-    const adapter = adapterOf(view.format as SessionFormat);
+    const adapter = ADAPTERS.find((known) => known.name === view.format);
     const browsed = homes.some((home) => home.adapter === adapter);
     if (adapter && (args.homeFlags.length === 0 || browsed)) {
       homes.push({ adapter, root: view.root });

@@ -16,7 +16,7 @@ import {
   RestoreConflictError,
   restoreSession,
 } from "../src/archive/mod.ts";
-import { claudeCodeAdapter, codexAdapter } from "../src/formats/mod.ts";
+import { adapterFor } from "../src/formats/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
@@ -261,7 +261,7 @@ Deno.test("restoreSession() with cwd moves a Claude Code session into the rename
   const after = await inspectSession(own!.path, {});
   assertEquals(after.turns.length, before.turns.length);
   assertEquals(after.healthy, before.healthy);
-  assertEquals(claudeCodeAdapter.relocate?.place("-old/x.jsonl", "/a b"), "-a-b/x.jsonl");
+  assertEquals(adapterFor("claude-code").relocate?.place("-old/x.jsonl", "/a b"), "-a-b/x.jsonl");
 });
 
 Deno.test("restoreSession() with cwd rewrites a Codex rollout's session_meta and turn contexts", async () => {
@@ -281,7 +281,7 @@ Deno.test("restoreSession() with cwd rewrites a Codex rollout's session_meta and
   assertEquals(restored.fields.get("turn_context.payload.cwd"), metas.length - 1);
   const report = await inspectSession(session.path, {});
   assert(report.turns.length > 0);
-  assertEquals(codexAdapter.relocate?.place("2026/x.jsonl", "/y"), "2026/x.jsonl");
+  assertEquals(adapterFor("codex").relocate?.place("2026/x.jsonl", "/y"), "2026/x.jsonl");
 });
 
 Deno.test("archiveSessions() makes the archive private: folders 0700, files 0600", async () => {

@@ -69,7 +69,7 @@ export class RestoreConflictError extends TurnlogError {
 /** The sessions root a format's files go back into. */
 function targetRoot(format: string, options: RestoreOptions): string {
   const adapter = adapterOf(format as SessionFormat);
-  if (adapter === undefined) return resolve(options.home ?? resolveStoreSpec());
+  if (adapter.own) return resolve(options.home ?? resolveStoreSpec());
   if (options.home !== undefined) return resolve(options.home, adapter.home.inside);
   return adapter.home.root(options.env ?? Deno.env);
 }
@@ -230,9 +230,8 @@ export async function restoreSession(target: string, options: RestoreOptions): P
   }
   const root = targetRoot(session.format, options);
   const cwd = options.cwd === undefined ? undefined : resolve(options.cwd);
-  const relocation = cwd === undefined
-    ? undefined
-    : adapterOf(session.format as SessionFormat)?.relocate;
+  const adapter = adapterOf(session.format as SessionFormat);
+  const relocation = cwd === undefined || adapter.own ? undefined : adapter.relocate;
   if (cwd !== undefined && relocation === undefined) {
     throw new TurnlogError(
       "usage",

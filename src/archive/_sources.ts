@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ADAPTERS, type Env, type SessionFiles, TURNLOG_FORMAT } from "../formats/mod.ts";
+import { ADAPTERS, type Env, type SessionFiles, turnlogAdapter } from "../formats/mod.ts";
 import { isPostgresUrl, resolveStoreSpec, walkSessions } from "../store/mod.ts";
 
 /** A sessions root of one format and how to walk it. */
@@ -26,7 +26,7 @@ async function* turnlogSessions(root: string): AsyncIterable<SessionFiles> {
 /** turnlog's store as a source; undefined for a database store (it keeps its own copies). */
 export function storeSource(spec: string = resolveStoreSpec()): ArchiveSource | undefined {
   if (isPostgresUrl(spec)) return undefined;
-  return { format: TURNLOG_FORMAT, root: spec, walk: turnlogSessions };
+  return { format: turnlogAdapter.name, root: spec, walk: turnlogSessions };
 }
 
 /** What the archive should copy. */
