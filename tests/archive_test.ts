@@ -261,7 +261,10 @@ Deno.test("restoreSession() with cwd moves a Claude Code session into the rename
   const after = await inspectSession(own!.path, {});
   assertEquals(after.turns.length, before.turns.length);
   assertEquals(after.healthy, before.healthy);
-  assertEquals(adapterFor("claude-code").relocate?.place("-old/x.jsonl", "/a b"), "-a-b/x.jsonl");
+  assertEquals(
+    adapterFor("claude-code").relocate?.place("-old/x.jsonl", "/a b", "/r"),
+    "-a-b/x.jsonl",
+  );
 });
 
 Deno.test("restoreSession() with cwd rewrites a Codex rollout's session_meta and turn contexts", async () => {
@@ -281,7 +284,7 @@ Deno.test("restoreSession() with cwd rewrites a Codex rollout's session_meta and
   assertEquals(restored.fields.get("turn_context.payload.cwd"), metas.length - 1);
   const report = await inspectSession(session.path, {});
   assert(report.turns.length > 0);
-  assertEquals(adapterFor("codex").relocate?.place("2026/x.jsonl", "/y"), "2026/x.jsonl");
+  assertEquals(adapterFor("codex").relocate?.place("2026/x.jsonl", "/y", "/r"), "2026/x.jsonl");
 });
 
 Deno.test("archiveSessions() makes the archive private: folders 0700, files 0600", async () => {
@@ -374,4 +377,32 @@ Deno.test("archive and restore as a user runs them: one line, only in the archiv
     conflict.stderr.split("\n")[0],
     "turnlog restore: Session 019c8a4c-ed82-79a1-aa28-7738fc5ab61a has no version 2 (its versions: 1)",
   );
+});
+
+Deno.test("geminiRelocation.place() takes the slug Gemini CLI would: the registry's, else the marker's owner, else a free one", async () => {
+  const home = await Deno.makeTempDir({ prefix: "turnlog-gemini-slug-" });
+  const root = join(home, "tmp");
+  await Deno.mkdir(root);
+  try {
+    const relocate = adapterFor("gemini").relocate!;
+    const rel = "old/chats/session-2026-01-01T00-00-abcdef12.jsonl";
+    assertEquals(
+      await relocate.place(rel, "/work/My App", root),
+      "my-app/chats/session-2026-01-01T00-00-abcdef12.jsonl",
+    );
+    await Deno.mkdir(join(root, "my-app"));
+    await Deno.writeTextFile(join(root, "my-app", ".project_root"), "/elsewhere/my-app\n");
+    assertEquals((await relocate.place(rel, "/work/My App", root)).split("/")[0], "my-app-1");
+    await Deno.writeTextFile(
+      join(root, "..", "projects.json"),
+      JSON.stringify({ projects: { "/work/My App": "known" } }),
+    );
+    assertEquals((await relocate.place(rel, "/work/My App", root)).split("/")[0], "known");
+    await Deno.remove(join(root, "..", "projects.json"));
+    const value = { sessionId: "x", projectHash: "0" };
+    assertEquals(relocate.line(value, "/work/My App", null), ["projectHash"]);
+    assertEquals(value.projectHash, createHash("sha256").update("/work/My App").digest("hex"));
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });

@@ -235,13 +235,13 @@ export async function restoreSession(target: string, options: RestoreOptions): P
   if (cwd !== undefined && relocation === undefined) {
     throw new TurnlogError(
       "usage",
-      `--cwd cannot move a ${session.format} session: its format says nothing of its folder`,
+      `--cwd cannot move a ${adapter.tool} session: its format says nothing of its folder`,
     );
   }
   const fields = new Map<string, number>();
   const files: RestoredFile[] = [];
   for (const file of [own, ...session.subagents]) {
-    const rel = relocation && cwd ? relocation.place(file.rel, cwd) : file.rel;
+    const rel = relocation && cwd ? await relocation.place(file.rel, cwd, root) : file.rel;
     const path = join(root, ...rel.split("/"));
     const bytes = relocation && cwd
       ? () => relocated(bytesOf(layout, file), relocation, cwd, fields)
@@ -250,6 +250,22 @@ export async function restoreSession(target: string, options: RestoreOptions): P
     // Each file's bytes are read once (to compare with a file there, or to write), so each
     // relocated field is counted once.
     files.push(await restoreFile(path, bytes, expected));
+  }
+  if (relocation && cwd) {
+    // What the tool keeps beside the project's sessions to know it by (Gemini's marker).
+    const rel = await relocation.place(own.rel, cwd, root);
+    for (const marker of relocation.markers?.(rel, cwd) ?? []) {
+      const path = join(root, ...marker.rel.split("/"));
+      const there = await Deno.readTextFile(path).catch(() => undefined);
+      if (there === undefined) {
+        await writeNew(
+          path,
+          (async function* () {
+            yield new TextEncoder().encode(marker.text);
+          })(),
+        );
+      }
+    }
   }
   return { session, version: own.version, files, fields };
 }

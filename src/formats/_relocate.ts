@@ -11,9 +11,15 @@ import type { Json } from "./_line.ts";
 export interface Relocation {
   /**
    * The file's place under the sessions root (`/`-separated) once the session's working
-   * directory is `cwd`, from its place now (Claude Code names the project folder after it).
+   * directory is `cwd`, from its place now (Claude Code names the project folder after it;
+   * Gemini CLI after the project's entry in its registry, read under `root`).
    */
-  place(rel: string, cwd: string): string;
+  place(rel: string, cwd: string, root: string): string | Promise<string>;
+  /**
+   * Files the tool keeps beside a project's sessions to know the project by (Gemini CLI's
+   * ownership marker), each a place under the root and its text, written when missing.
+   */
+  markers?(rel: string, cwd: string): { rel: string; text: string }[];
   /**
    * Sets the fields of one parsed line that name the session's working directory to `cwd`,
    * in place; returns the fields it changed (`session_meta.payload.cwd`), none for most lines.

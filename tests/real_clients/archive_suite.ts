@@ -215,7 +215,7 @@ Deno.test({
 
 Deno.test({
   ...needing(
-    "Gemini CLI: an archived session deleted is found, put back byte-identical and resumed",
+    "Gemini CLI: an archived session deleted is found, put back byte-identical and resumed; --cwd into a renamed project is resumed there",
     missingOf(gemini),
   ),
   sanitizeResources: false,
@@ -243,5 +243,43 @@ Deno.test({
     const resumed = await home.run("what did I ask", { resume: "latest" });
     assertEquals(resumed.code, 0, resumed.stderr);
     assert(resumed.requests.every((request) => request.status === 200), "every request accepted");
+
+    // The project folder renamed: the session restored for it, then resumed from there.
+    await archiveSessions({ to, sources });
+    for (const file of home.sessionFiles()) await Deno.remove(file);
+    const renamed = join(home.home, "Renamed App");
+    await Deno.rename(home.project, renamed);
+    const moved = await restoreSession(id, { from: to, env, cwd: renamed });
+    const movedPath = moved.files[0]!.path;
+    assertEquals(
+      movedPath.startsWith(join(home.root, "renamed-app", "chats") + "/"),
+      true,
+      movedPath,
+    );
+    assertEquals(moved.fields.get("projectHash"), 1);
+    assertEquals(
+      (await Deno.readTextFile(join(home.root, "renamed-app", ".project_root"))).trim(),
+      renamed,
+    );
+    const size = (await Deno.stat(movedPath)).size;
+    const before = home.model.requests.length;
+    const there = await new Deno.Command(home.client.bin, {
+      args: ["-m", home.model.model, "-p", "what did I ask", "-o", "text", "--resume", "latest"],
+      cwd: renamed,
+      env: home.env(),
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(there.code, 0, new TextDecoder().decode(there.stderr));
+    const requests = home.model.requests.slice(before);
+    assert(requests.length > 0 && requests.every((r) => r.status === 200), "accepted");
+    assert(
+      (await Deno.stat(movedPath)).size > size,
+      "Gemini resumed the restored session from the renamed folder",
+    );
+    const sent = JSON.stringify(requests[0]!.body);
+    assert(sent.includes("hello there"), "the restored conversation was sent");
   },
 });
