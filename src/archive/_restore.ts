@@ -88,11 +88,11 @@ async function* relocated(
 ): AsyncIterable<Uint8Array> {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-  const marker = encoder.encode('"cwd"');
+  const markers = relocation.markedBy.map((text) => encoder.encode(text));
   let from: string | null = null;
   let carry = new Uint8Array(0);
   const lineOf = (line: Uint8Array): Uint8Array => {
-    if (indexOf(line, marker) < 0) return line;
+    if (!markers.some((marker) => indexOf(line, marker) >= 0)) return line;
     let value: unknown;
     try {
       value = JSON.parse(decoder.decode(line));

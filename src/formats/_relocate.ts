@@ -27,6 +27,11 @@ export interface Relocation {
    * under it.
    */
   line(value: Json, cwd: string, from: string | null): string[];
+  /**
+   * The texts a line holds when it may name the folder (`"cwd"`): a line without any is kept
+   * as it is, unparsed.
+   */
+  readonly markedBy: readonly string[];
   /** The working directory a parsed line names, if it names one (to learn `from`). */
   cwdOf(value: Json): string | undefined;
 }

@@ -33,5 +33,6 @@ export const claudeRelocation: Relocation = {
     value.cwd = cwd;
     return ["cwd"];
   },
+  markedBy: ['"cwd"'],
   cwdOf: (value) => str(value, "cwd"),
 };

@@ -29,6 +29,7 @@ export const codexRelocation: Relocation = {
     }
     return changed;
   },
+  markedBy: ['"cwd"'],
   cwdOf(value) {
     const type = str(value, "type");
     if (type !== "session_meta" && type !== "turn_context") return undefined;

@@ -64,5 +64,6 @@ export const geminiRelocation: Relocation = {
     value.projectHash = hash;
     return ["projectHash"];
   },
+  markedBy: ['"projectHash"'],
   cwdOf: (value) => str(value, "cwd"),
 };
