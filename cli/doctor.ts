@@ -21,7 +21,7 @@ the tools' versions seen; the sessions their tool would not resume as they are, 
 command that repairs each; record types turnlog has never seen, per tool version (a format
 changing before it bites); the sessions the tool's own cleanup deletes within 7 days (Claude
 Code: cleanupPeriodDays of its settings.json, else 30 days), with the command that archives
-each; and the disk each home uses. Homes: ${
+them; and the disk each home uses. Homes: ${
   ADAPTERS.map((adapter) => adapter.home.described).join("; ")
 }.
 
@@ -54,7 +54,7 @@ async function main(args: string[], io: DoctorIo): Promise<number> {
   else {
     io.out(renderDoctor(report, {
       repair: (path) => `${TASK} repair --write ${shellQuote(path)}`,
-      archive: (path) => `${TASK} archive ${shellQuote(path)}`,
+      archive: () => `${TASK} archive`,
     }));
   }
   return report.needsUser ? 1 : 0;

@@ -12,8 +12,8 @@ import { EXPIRY_WINDOW_DAYS } from "./_doctor.ts";
 export interface DoctorCommands {
   /** The command that repairs a session file in place. */
   repair(path: string): string;
-  /** The command that archives a session before its tool's cleanup deletes it. */
-  archive(path: string): string;
+  /** The command that archives every home's sessions before a tool's cleanup deletes them. */
+  archive(): string;
 }
 
 function homeLines(home: HomeExamination, commands: DoctorCommands): string[] {
@@ -51,9 +51,9 @@ function homeLines(home: HomeExamination, commands: DoctorCommands): string[] {
       lines.push(
         `    ${visible(session.path)}: last written ${formatTime(session.modified)}, ` +
           `deleted from ${formatTime(session.deletedFrom)}`,
-        `      ${commands.archive(session.path)}`,
       );
     }
+    lines.push(`    keep them: ${commands.archive()}`);
   }
   for (const unreadable of home.unreadable) lines.push(`  not read: ${visible(unreadable)}`);
   return lines;
@@ -68,7 +68,7 @@ function homeLines(home: HomeExamination, commands: DoctorCommands): string[] {
  * import { renderDoctor } from "./mod.ts";
  * const text = renderDoctor({ at: "2026-12-05T00:00:00.000Z", homes: [], needsUser: false }, {
  *   repair: (path) => `turnlog repair --write ${path}`,
- *   archive: (path) => `turnlog archive ${path}`,
+ *   archive: () => "turnlog archive",
  * });
  * assert.equal(text, "\n0 homes, 0 sessions, 0 bytes: nothing needs you\n");
  * ```
