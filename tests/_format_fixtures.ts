@@ -17,19 +17,65 @@ async function write(path: string, text: string): Promise<void> {
   await Deno.writeTextFile(path, text);
 }
 
-/** Gemini CLI's conversation, read independently: a message's texts, by line. */
+type Value = Record<string, unknown>;
+const isValue = (v: unknown): v is Value =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Every string inside a value. */
+const stringsOf = (v: unknown): string[] =>
+  typeof v === "string"
+    ? [v]
+    : Array.isArray(v)
+    ? v.flatMap(stringsOf)
+    : isValue(v)
+    ? Object.values(v).flatMap(stringsOf)
+    : [];
+
+/** A message's text parts (a string, or parts with `text`). */
+const textsOf = (content: unknown): string[] =>
+  typeof content === "string"
+    ? [content]
+    : Array.isArray(content)
+    ? content.flatMap((part) => (isValue(part) && typeof part.text === "string" ? [part.text] : []))
+    : [];
+
+/**
+ * A Gemini CLI message's conversation, read independently: a user's prompt (not injected
+ * context or a slash command), the model's text, its calls' arguments and their results (a
+ * user's function responses repeat them and are left out).
+ */
+function geminiTexts(message: Value): string[] {
+  if (message.type === "user") {
+    const texts = textsOf(message.content).filter((t) =>
+      !/^(<session_context>|<hook_context>|\/)/.test(t)
+    );
+    return texts;
+  }
+  if (message.type !== "gemini") return [];
+  const calls = Array.isArray(message.toolCalls) ? message.toolCalls.filter(isValue) : [];
+  return [
+    ...textsOf(message.content),
+    ...calls.flatMap((call) => [...stringsOf(call.args), ...stringsOf(call.result)]),
+  ];
+}
+
+/** Gemini CLI's conversation, read independently: the lines whose messages hold every term. */
 async function geminiOracle(path: string, terms: string[]): Promise<number[]> {
   const lines = (await Deno.readTextFile(path)).split("\n");
   const found: number[] = [];
   lines.forEach((raw, index) => {
-    let value: Record<string, unknown>;
+    let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch {
       return;
     }
-    if (typeof value.id !== "string" || !("content" in value)) return;
-    const text = JSON.stringify(value.content).toLowerCase();
+    if (!isValue(value)) return;
+    const set = isValue(value.$set) && Array.isArray(value.$set.messages)
+      ? value.$set.messages
+      : [];
+    const messages = typeof value.id === "string" ? [value] : set.filter(isValue);
+    const text = messages.flatMap(geminiTexts).join("\n").toLowerCase();
     if (terms.every((term) => text.includes(term.toLowerCase()))) found.push(index + 1);
   });
   return found;
