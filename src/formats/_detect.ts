@@ -218,6 +218,30 @@ export async function detectFormat(
 }
 
 /**
+ * The adapter of the file at `path`, told from its head, or why none is
+ * ({@linkcode detectFormat}'s reason): what a command that detects a file hands on.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detectAdapter } from "./mod.ts";
+ * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+ * await Deno.writeTextFile(path, "not json\n");
+ * assert.ok("reason" in await detectAdapter(path));
+ * await Deno.remove(path);
+ * ```
+ */
+export async function detectAdapter(
+  path: string,
+  options: DetectOptions = {},
+): Promise<{ adapter: SessionAdapter } | { reason: string }> {
+  const detected = await detectFormat(path, options);
+  return "reason" in detected
+    ? { reason: detected.reason }
+    : { adapter: adapterOf(detected.format) };
+}
+
+/**
  * The adapter of the file at `path`, told from its head; turnlog's own for a file in no format
  * turnlog reads (which turnlog reads as its own, however broken).
  */
@@ -225,6 +249,6 @@ export async function adapterOfFile(
   path: string,
   options: DetectOptions = {},
 ): Promise<SessionAdapter> {
-  const detected = await detectFormat(path, options);
-  return adapterOf("reason" in detected ? FORMATS[0].name : detected.format);
+  const detected = await detectAdapter(path, options);
+  return "reason" in detected ? FORMATS[0] : detected.adapter;
 }
