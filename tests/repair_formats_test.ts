@@ -1,16 +1,23 @@
 /**
- * Repair of Codex rollouts and Claude Code transcripts in place, on files the project's own
+ * Repair of every other tool's session files in place (each adapter of the registry, with its
+ * fixtures by adapter name: an adapter without any fails), on files the project's own
  * generators write: for each kind of damage, the dry run writes nothing, --write gives a file
  * the format's validator accepts and that reads like the undamaged conversation plus the
  * synthesized results, every original line stays in the file or the sidecar, and a second
  * repair changes nothing.
  */
 import { join } from "node:path";
-import { assert, assertEquals } from "./_assert.ts";
+import { assert, assertEquals, assertThrows } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { byteString, sidecarPayloadLines, splitLines } from "./_inspect_fixtures.ts";
 import { describeEntry } from "./_formats.ts";
-import { collectSession, INTERRUPTED_RESULT, validateSessionFile } from "../src/formats/mod.ts";
+import {
+  ADAPTERS,
+  collectSession,
+  type FormatAdapter,
+  INTERRUPTED_RESULT,
+  validateSessionFile,
+} from "../src/formats/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { isEmptyPlan, planFileRepair, repairSession } from "../src/repair/mod.ts";
 import { quarantinePath } from "../src/store/mod.ts";
@@ -18,15 +25,21 @@ import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
 import { CODEX_SESSION_ID } from "../testing/formats/codex_builder.ts";
 import { REPAIR_FIXTURES, type RepairFixture } from "../testing/formats/repair_fixtures.ts";
 
-/** The two formats these fixtures are written in. */
-type ForeignFormat = "codex" | "claude-code";
+/** A format's name, as the registry names it. */
+type ForeignFormat = string;
 
-const NAMES: Record<ForeignFormat, string> = {
+/** The file name each tool gives a session, by adapter name. */
+const NAMES: Record<string, string> = {
   "claude-code": `${CLAUDE_SESSION_ID}.jsonl`,
   codex: `rollout-2026-02-23T12-00-00-${CODEX_SESSION_ID}.jsonl`,
+  gemini: "session-2026-12-01T10-00-5a7e0c1d.jsonl",
 };
 
-const TOOL: Record<ForeignFormat, string> = { "claude-code": "Claude Code", codex: "Codex" };
+/** Every adapter's repair fixtures, by adapter name. */
+const FIXTURES: Record<string, Record<string, () => RepairFixture>> = REPAIR_FIXTURES;
+
+/** The tool's name, for messages. */
+const TOOL = (format: string) => ADAPTERS.find((adapter) => adapter.name === format)!.tool;
 
 async function readIfThere(path: string): Promise<Uint8Array> {
   try {
@@ -40,7 +53,7 @@ async function readIfThere(path: string): Promise<Uint8Array> {
 /** Writes `text` as the session file of `format` in a folder of its own under `dir`. */
 async function write(dir: string, folder: string, format: ForeignFormat, text: string) {
   await Deno.mkdir(join(dir, folder), { recursive: true });
-  const path = join(dir, folder, NAMES[format]);
+  const path = join(dir, folder, NAMES[format]!);
   await Deno.writeTextFile(path, text);
   return path;
 }
@@ -111,7 +124,7 @@ async function repairCycle(dir: string, format: ForeignFormat, fixture: RepairFi
 
   const { plan, after, validation } = await repairSession(path);
   assertEquals(plan, dry, "the plan carried out is the plan shown");
-  assertEquals(validation?.findings, [], `${TOOL[format]}'s check passes after the repair`);
+  assertEquals(validation?.findings, [], `${TOOL(format)}'s check passes after the repair`);
   assert(after.healthy, "the inspector finds the repaired file healthy");
   assertEquals((await validateSessionFile(path, format)).valid, true);
 
@@ -149,14 +162,34 @@ async function repairCycle(dir: string, format: ForeignFormat, fixture: RepairFi
   return { path, plan, before, repaired, sidecar };
 }
 
-for (const format of ["claude-code", "codex"] as const) {
-  for (const [name, make] of Object.entries(REPAIR_FIXTURES[format])) {
-    Deno.test(`repairSession() on a ${TOOL[format]} file: ${name.replaceAll("_", " ")}`, async () => {
+/** The adapter's repair fixtures and the name of its files; throws when it has none. */
+function fixturesOf(adapter: FormatAdapter, table = FIXTURES, names = NAMES) {
+  const fixtures = table[adapter.name];
+  if (fixtures === undefined || Object.keys(fixtures).length === 0 || !names[adapter.name]) {
+    throw new Error(`The adapter ${adapter.name} has no repair fixtures: add them`);
+  }
+  return fixtures;
+}
+
+for (const adapter of ADAPTERS) {
+  Deno.test(`repairSession() has fixtures for ${adapter.tool}`, () => {
+    assert(Object.keys(fixturesOf(adapter)).length >= 5, "a crash, a torn line, NULs, glued, ...");
+  });
+  for (const [name, make] of Object.entries(FIXTURES[adapter.name] ?? {})) {
+    Deno.test(`repairSession() on a ${adapter.tool} file: ${name.replaceAll("_", " ")}`, async () => {
       await using dir = await tempDir();
       const fixture = make();
-      const { plan } = await repairCycle(dir.path, format, fixture);
-      assertEquals(plan.format, format);
+      const { plan } = await repairCycle(dir.path, adapter.name, fixture);
+      assertEquals(plan.format, adapter.name);
       if (name === "complete_parallel") assert(isEmptyPlan(plan), "complete parallel calls stay");
+      if (name.startsWith("crash_mid")) assert(isEmptyPlan(plan), "nothing reached the file");
     });
   }
 }
+
+Deno.test("repairSession() fixtures: an adapter without any fails", () => {
+  const adapter = ADAPTERS[0]!;
+  const { [adapter.name]: _left, ...without } = FIXTURES;
+  const error = assertThrows(() => fixturesOf(adapter, without), Error);
+  assertEquals(error.message, `The adapter ${adapter.name} has no repair fixtures: add them`);
+});

@@ -1,13 +1,15 @@
 /**
- * Damaged Codex rollouts and Claude Code transcripts for the tests of their repair, each with
- * the file it should read like once repaired: what a crash leaves (a call without its result,
- * one or several, a parallel call cut short, a torn last line, NUL padding, two lines glued
- * together) and what a bad edit leaves (a result whose call is not there).
+ * Damaged session files of every other tool (Codex rollouts, Claude Code transcripts, Gemini
+ * CLI sessions) for the tests of their repair, each with the file it should read like once
+ * repaired: what a crash leaves (a call without its result, one or several, a parallel call
+ * cut short, a torn last line, NUL padding, two lines glued together) and what a bad edit
+ * leaves (a result whose call is not there).
  *
  * @module
  */
 import { ClaudeTranscriptBuilder } from "./claude_builder.ts";
 import { CodexRolloutBuilder } from "./codex_builder.ts";
+import { GeminiSessionBuilder, geminiToolSession } from "./gemini_builder.ts";
 
 /** A damaged file, and how it reads once repaired (before any synthesized result). */
 export interface RepairFixture {
@@ -286,7 +288,88 @@ export function codexOrphanOutput(): RepairFixture {
   return same(b.text(), [], ["ghost"]);
 }
 
-/** Every repair fixture of a format by name. */
+/** A short Gemini CLI conversation without a call: the injected context, a prompt, an answer. */
+function geminiStart(): GeminiSessionBuilder {
+  return new GeminiSessionBuilder().context().user("List the files")
+    .gemini({ text: "There is a.txt." });
+}
+
+/**
+ * Gemini CLI 0.61 killed while a tool ran: it writes a call into the file only once it has
+ * finished, so the model's message stands without `toolCalls`: nothing to repair.
+ */
+export function geminiCrashMidTool(): RepairFixture {
+  const b = geminiStart().user("Run the tests").gemini({ text: "Running them." });
+  return same(b.text(), []);
+}
+
+/**
+ * Gemini CLI 0.61 as it writes a finished call: its result in the model message's `toolCalls`
+ * and again in a user message of `functionResponse` parts. Its resume sends that one result
+ * twice (the API's 400): repair takes the user message to the sidecar, and the session reads
+ * like one whose result is stored once.
+ */
+export function geminiRepeatedResponse(): RepairFixture {
+  const once = geminiToolSession();
+  const clean = new GeminiSessionBuilder().context().user("What does the README say?").gemini({
+    text: "Let me read it.",
+    calls: [{
+      name: "read_file",
+      wire: "read_file_1_0",
+      args: { file_path: "README.md" },
+      output: "hello readme\n",
+    }],
+    thoughts: true,
+    noResponseMessage: true,
+  }).gemini({ text: "The README says hello.", tokens: { input: 130, output: 7, cached: 100 } });
+  return { damaged: once.text(), clean: clean.text(), synthesized: [], removed: [] };
+}
+
+/** Gemini CLI: the last line torn in the middle of an append. */
+export function geminiTornLine(): RepairFixture {
+  const clean = geminiStart().text();
+  const torn = geminiStart().user("And now?").lines.at(-2)!;
+  return { damaged: clean + half(torn), clean, synthesized: [], removed: [] };
+}
+
+/** Gemini CLI after a power loss: NUL bytes before a line, and NUL padding at the end. */
+export function geminiNulPadding(): RepairFixture {
+  const b = geminiStart();
+  const lines = b.lines;
+  const damaged = [...lines.slice(0, 3), "\u0000".repeat(64) + lines[3], ...lines.slice(4)]
+    .join("\n") + "\n" + "\u0000".repeat(32);
+  return { damaged, clean: b.text(), synthesized: [], removed: [] };
+}
+
+/** Gemini CLI: the prompt and the `$set` after it glued on one line. */
+export function geminiGlued(): RepairFixture {
+  const b = geminiStart();
+  const lines = b.lines;
+  const damaged = [...lines.slice(0, 2), lines[2]! + lines[3]!, ...lines.slice(4)].join("\n") +
+    "\n";
+  return { damaged, clean: b.text(), synthesized: [], removed: [] };
+}
+
+/**
+ * Gemini CLI: a user message of a function response no call right before it makes (an edit,
+ * or a copy from another session), the conversation going on after it.
+ */
+export function geminiOrphanResponse(): RepairFixture {
+  const b = geminiStart();
+  const clean = geminiStart();
+  b.raw({
+    id: b.id(),
+    timestamp: b.time(),
+    type: "user",
+    content: [b.response({ name: "read_file", wire: "ghost", args: {}, output: "not here" })],
+  });
+  // The same ids and times after it, in a file that never had it.
+  clean.id(), clean.time();
+  for (const it of [b, clean]) it.user("Thanks").gemini({ text: "You are welcome." });
+  return { damaged: b.text(), clean: clean.text(), synthesized: [], removed: [] };
+}
+
+/** Every repair fixture of a format, by adapter name. */
 export const REPAIR_FIXTURES = {
   "claude-code": {
     crash_one_call: claudeCrashOneCall,
@@ -311,4 +394,12 @@ export const REPAIR_FIXTURES = {
     glued_crash: codexGluedCrash,
     orphan_result: codexOrphanOutput,
   },
-} as const satisfies Record<string, Record<string, () => RepairFixture>>;
+  gemini: {
+    crash_mid_tool: geminiCrashMidTool,
+    repeated_response: geminiRepeatedResponse,
+    torn_line: geminiTornLine,
+    nul_padding: geminiNulPadding,
+    glued: geminiGlued,
+    orphan_result: geminiOrphanResponse,
+  },
+} satisfies Record<string, Record<string, () => RepairFixture>>;
