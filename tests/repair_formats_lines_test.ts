@@ -1,5 +1,7 @@
 /**
- * The lines a repair of a Codex rollout or a Claude Code transcript writes, line by line: a
+ * The lines a repair of another tool's session file writes, line by line (for every adapter of
+ * the registry, on its fixtures by adapter name: a torn line cut, a result without its call
+ * moved off, the command's dry run and --write in the tool's words; then each tool's own): a
  * result in the tool's own shape where it belongs, the next line of the branch re-parented
  * onto it, a result without its call off the branch and in the sidecar; the command line's
  * voice and exit codes; a file in use or changing meanwhile left as it was.
@@ -8,7 +10,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { inspectInProcess } from "./_cli.ts";
-import { INTERRUPTED_RESULT } from "../src/formats/mod.ts";
+import { ADAPTERS, type FormatAdapter, INTERRUPTED_RESULT } from "../src/formats/mod.ts";
 import { repairForeignFile, repairSession } from "../src/repair/mod.ts";
 import {
   FileChangedError,
@@ -27,7 +29,10 @@ import {
   claudeOrphanResult,
   claudeTornLine,
   codexCrashSeveralCalls,
+  REPAIR_FIXTURES,
+  type RepairFixture,
 } from "../testing/formats/repair_fixtures.ts";
+import { parseSidecar } from "../testing/sidecar.ts";
 
 type Json = Record<string, unknown>;
 
@@ -322,4 +327,92 @@ Deno.test("a Codex rollout with a function_call line copied: inspect and the pla
   assertEquals(await Deno.readTextFile(path), clean);
   assertEquals((await inspectInProcess([path])).code, 0);
   assertMatch((await inspectInProcess(["--repair", path])).stdout, /^Nothing to repair in /);
+});
+
+/** The file name each tool gives a session, by adapter name. */
+const FILE_NAMES: Record<string, string> = {
+  "claude-code": `${CLAUDE_SESSION_ID}.jsonl`,
+  codex: `rollout-2026-02-23T12-00-00-${CODEX_SESSION_ID}.jsonl`,
+  gemini: "session-2026-12-01T10-00-5a7e0c1d.jsonl",
+};
+
+/** The adapter's torn-line and orphan-result fixtures and its file name; throws without them. */
+function lineFixturesOf(adapter: FormatAdapter, table: Record<string, Fixtures> = REPAIR_FIXTURES) {
+  const fixtures = table[adapter.name];
+  const name = FILE_NAMES[adapter.name];
+  if (!fixtures?.torn_line || !fixtures.orphan_result || name === undefined) {
+    throw new Error(`The adapter ${adapter.name} has no torn_line and orphan_result fixtures`);
+  }
+  return { torn: fixtures.torn_line(), orphan: fixtures.orphan_result(), name };
+}
+
+type Fixtures = Record<string, () => RepairFixture>;
+
+for (const adapter of ADAPTERS) {
+  Deno.test(`repairSession() cuts a ${adapter.tool} file's torn last line: the file ends on its last whole line, the sidecar holds the torn bytes`, async () => {
+    await using dir = await tempDir();
+    const { torn, name } = lineFixturesOf(adapter);
+    const path = join(dir.path, name);
+    await Deno.writeTextFile(path, torn.damaged);
+    const { plan } = await repairSession(path);
+    const line = torn.clean.split("\n").length;
+    assertEquals(plan.moved.map((m) => [m.line, m.kind]), [[line, "torn_tail"]]);
+    assertEquals([plan.inserted, plan.rewritten], [[], []]);
+    assertEquals(await Deno.readTextFile(path), torn.clean);
+    const kept = parseSidecar(await Deno.readFile(quarantinePath(path)));
+    assertEquals(
+      kept.map((entry) => [entry.start, new TextDecoder().decode(entry.bytes)]),
+      [[new TextEncoder().encode(torn.clean).length, torn.damaged.slice(torn.clean.length)]],
+    );
+  });
+
+  Deno.test(`repairSession() takes a ${adapter.tool} result without its call off the file into the sidecar, byte for byte`, async () => {
+    await using dir = await tempDir();
+    const { orphan, name } = lineFixturesOf(adapter);
+    const path = join(dir.path, name);
+    await Deno.writeTextFile(path, orphan.damaged);
+    const { plan } = await repairSession(path);
+    const lines = orphan.damaged.split("\n");
+    assertEquals(plan.moved.map((m) => m.kind), ["orphan_output"]);
+    const at = plan.moved[0]!.line;
+    const kept = parseSidecar(await Deno.readFile(quarantinePath(path)));
+    assertEquals(new TextDecoder().decode(kept[0]!.bytes), lines[at - 1]);
+    const after = await Deno.readTextFile(path);
+    assert(!after.split("\n").includes(lines[at - 1]!), "the line leaves the file");
+  });
+
+  Deno.test(`cli: inspect --repair on a ${adapter.tool} file with a torn line: the dry run exits 1, --write 0 in ${adapter.shortTool}'s words, again nothing to do`, async () => {
+    await using dir = await tempDir();
+    const { torn, name } = lineFixturesOf(adapter);
+    const path = join(dir.path, name);
+    await Deno.writeTextFile(path, torn.damaged);
+    const dry = await inspectInProcess(["--repair", path]);
+    assertEquals([dry.code, dry.stderr], [1, ""]);
+    assertMatch(
+      dry.stdout,
+      /^Repair plan for .* \(dry run: nothing changed; add --write to do it\)\n/,
+    );
+    assertEquals(await Deno.readTextFile(path), torn.damaged, "the dry run writes nothing");
+    const write = await inspectInProcess(["--repair", "--write", path]);
+    assertEquals([write.code, write.stderr], [0, ""]);
+    assertMatch(
+      write.stdout,
+      new RegExp(`\\n${adapter.shortTool}'s check passes: every call answered`),
+    );
+    const again = await inspectInProcess(["--repair", path]);
+    assertEquals(again.code, 0);
+    assertMatch(again.stdout, /^Nothing to repair in /);
+  });
+}
+
+Deno.test("repairSession() line fixtures: an adapter without them fails", () => {
+  const adapter = ADAPTERS[0]!;
+  const { [adapter.name]: _left, ...without } = REPAIR_FIXTURES as Record<string, Fixtures>;
+  let message = "";
+  try {
+    lineFixturesOf(adapter, without);
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  assertEquals(message, `The adapter ${adapter.name} has no torn_line and orphan_result fixtures`);
 });
