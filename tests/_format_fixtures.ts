@@ -60,7 +60,7 @@ function geminiTexts(message: Value): string[] {
 }
 
 /** Gemini CLI's conversation, read independently: the lines whose messages hold every term. */
-async function geminiOracle(path: string, terms: string[]): Promise<number[]> {
+export async function geminiOracle(path: string, terms: string[]): Promise<number[]> {
   const lines = (await Deno.readTextFile(path)).split("\n");
   const found: number[] = [];
   lines.forEach((raw, index) => {

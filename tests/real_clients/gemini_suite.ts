@@ -6,7 +6,8 @@
  * keeps every byte (the sidecar holds each original line it moved or changed, and the file is
  * the original with exactly the plan's edits); a second repair changes nothing; and the real
  * tool resumes the repaired file with requests the model accepts, its answer appended; and a
- * session it wrote is imported into turnlog and continued on the embedded model.
+ * session it wrote is imported into turnlog and continued on the embedded model; and the
+ * sessions it writes keep the adapter contract (`_format_contract.ts`) as the builder's do.
  */
 import { assert, assertEquals, assertMatch } from "../_assert.ts";
 import { needing } from "../_needs.ts";
@@ -21,6 +22,10 @@ import { functionParts, GeminiHome, type GeminiRun } from "../../testing/real_cl
 import { parseSidecar } from "../../testing/sidecar.ts";
 import { importSession } from "../../src/import/mod.ts";
 import { eventOf, harness, pairedCallCount } from "../_runtime_helpers.ts";
+import { checkFormatContract, type FormatFixture } from "../_format_contract.ts";
+import { geminiOracle } from "../_format_fixtures.ts";
+import { tempDir } from "../_helpers.ts";
+import { basename, dirname, join } from "node:path";
 
 const client = installedRealClient(GEMINI_CLI);
 const missing = typeof client === "string" ? client : undefined;
@@ -216,3 +221,55 @@ realTest("Gemini CLI: a session it wrote is imported into turnlog and continued"
   assertEquals(pairedCallCount(h.sent.at(-1)!), 1, "the call and its one result are sent");
   assertEquals(await Deno.readFile(path!), before, "the Gemini file is only read");
 });
+
+/**
+ * The contract's fixture of a session file the real Gemini CLI wrote: a copy of it (and of its
+ * project's `.project_root`) laid out in a Gemini root, searched against Gemini's oracle.
+ */
+async function realFixture(written: string): Promise<FormatFixture> {
+  const text = await Deno.readTextFile(written);
+  const { facts } = await collectSession(written, "gemini");
+  const project = dirname(dirname(written));
+  const projectRoot = await Deno.readTextFile(join(project, ".project_root")).catch(() => null);
+  return {
+    async write(dir) {
+      const root = join(dir, ".gemini", "tmp");
+      const chats = join(root, basename(project), "chats");
+      await Deno.mkdir(chats, { recursive: true });
+      if (projectRoot !== null) {
+        await Deno.writeTextFile(join(root, basename(project), ".project_root"), projectRoot);
+      }
+      const path = join(chats, basename(written));
+      await Deno.writeTextFile(path, text);
+      return { root, path, id: facts.sessionId! };
+    },
+    oracle: geminiOracle,
+  };
+}
+
+realTest(
+  "Gemini CLI: the sessions it writes keep the adapter contract (detect, find, list, read, search, repair, import and resume)",
+  async (home) => {
+    assertAccepted(await home.run("read README.md"));
+    const [written, ...others] = home.sessionFiles();
+    assertEquals(others, []);
+    await using dir = await tempDir();
+    const first = await checkFormatContract(
+      gemini,
+      { gemini: await realFixture(written!) },
+      join(dir.path, "first"),
+    );
+    assertEquals(first, 3, "a torn line, two lines glued, a line of NULs");
+
+    // The same session repaired and resumed: a checkpoint of its history, a second turn.
+    await repairSession(written!);
+    assertAccepted(await home.run("what did I ask", { resume: "latest" }));
+    assertEquals((await collectSession(written!, "gemini")).facts.turns, 2);
+    const resumed = await checkFormatContract(
+      gemini,
+      { gemini: await realFixture(written!) },
+      join(dir.path, "resumed"),
+    );
+    assertEquals(resumed, 3);
+  },
+);
