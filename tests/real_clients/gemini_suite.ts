@@ -26,6 +26,7 @@ import { checkFormatContract, type FormatFixture } from "../_format_contract.ts"
 import { geminiOracle } from "../_format_fixtures.ts";
 import { tempDir } from "../_helpers.ts";
 import { basename, dirname, join } from "node:path";
+import { geminiToolSession } from "../../testing/formats/gemini_builder.ts";
 
 const client = installedRealClient(GEMINI_CLI);
 const missing = typeof client === "string" ? client : undefined;
@@ -271,5 +272,41 @@ realTest(
       join(dir.path, "resumed"),
     );
     assertEquals(resumed, 3);
+  },
+);
+
+/** A line's shape: a `$set` and its keys, or a message's type, its calls and its parts' kinds. */
+function shapeOf(line: string): string {
+  const value = JSON.parse(line);
+  if (value.$set) return `$set ${Object.keys(value.$set).sort().join(",")}`;
+  if (value.type === undefined) return "metadata";
+  const parts = Array.isArray(value.content)
+    ? value.content.map((part: Record<string, unknown>) => Object.keys(part).join("+"))
+    : [typeof value.content];
+  return [value.type, ...(value.toolCalls ? ["toolCalls"] : []), ...parts].join(" ");
+}
+
+realTest(
+  "Gemini CLI: a session with one tool call has the line shapes of the builder's geminiToolSession()",
+  async (home) => {
+    assertAccepted(await home.run("read README.md"));
+    const [written] = home.sessionFiles();
+    const real = (await Deno.readTextFile(written!)).trimEnd().split("\n").map(shapeOf);
+    // The call's result is written twice by the tool itself: in the model message's toolCalls
+    // and in a user message of functionResponse parts (the line Gemini's check reports).
+    assertEquals(real, [
+      "metadata",
+      "$set lastUpdated,messages",
+      "user text",
+      "$set lastUpdated",
+      "gemini string",
+      "$set lastUpdated",
+      "gemini toolCalls string",
+      "user functionResponse",
+      "$set lastUpdated",
+      "gemini string",
+      "$set lastUpdated",
+    ]);
+    assertEquals(geminiToolSession().lines.map(shapeOf), real);
   },
 );
