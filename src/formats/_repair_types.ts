@@ -72,9 +72,10 @@ export interface ForeignRewrittenLine {
   line: number;
   /**
    * `reparented`: only its `parentUuid` (or `logicalParentUuid`) changes; `orphan_output`: a
-   * result no call asked for is taken out of it.
+   * result no call asked for is taken out of it; `orphan_call`: a result is written into it
+   * (a checkpoint that holds a call without one, with messages after it).
    */
-  kind: "reparented" | "orphan_output";
+  kind: "reparented" | "orphan_output" | "orphan_call";
   /** Byte offset of its first byte. */
   start: number;
   /** Byte offset just past its terminator. */
