@@ -12,7 +12,7 @@ import { Marked } from "marked";
 import { renderSessionPage, SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { isPlainLine, markdownHtml } from "../src/html/_markdown.ts";
 import { inspectSession, renderReport } from "../src/inspect/mod.ts";
-import { claudeCodeAdapter } from "../src/formats/mod.ts";
+import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
 import { createSessionBrowserHandler } from "../src/server/mod.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
@@ -151,7 +151,10 @@ Deno.test("the page renders an assistant's markdown; raw HTML, a javascript: lin
   assertEquals(handlers, [], "no event handler");
   // The policy stays strict: nothing from anywhere, no script at all on an exported page.
   const csp = page.querySelector('meta[http-equiv="Content-Security-Policy"]')!;
-  assertMatch(csp.getAttribute("content")!, /^default-src 'none'; style-src 'unsafe-inline'/);
+  assertMatch(
+    csp.getAttribute("content")!,
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=' 'sha256-[A-Za-z0-9+/]+='; /,
+  );
   assert(!csp.getAttribute("content")!.includes("script-src"), "no script allowed");
   // A user's text is not markdown: it is shown as written.
   assertEquals(page.querySelectorAll(".msg.user .md").length, 0);

@@ -98,7 +98,7 @@ function healthWords(report: InspectReport): string {
   if (healthy) {
     return words === "healthy" ? "Healthy: no damaged line, no orphan call." : `Healthy: ${words}.`;
   }
-  return adapter === undefined
+  return adapter.own
     ? `This file needs attention (${words}): resume would repair or skip what is listed below.`
     : `This file needs attention (${words}): ${adapter.shortTool} would refuse what is listed below; inspect --repair shows how it would be mended.`;
 }
@@ -108,6 +108,17 @@ const CHART_WIDTH = 560;
 
 /** The records turnlog writes to keep its own sessions, not a conversation's. */
 const BOOKKEEPING: ReadonlySet<string> = new Set(["session_meta", "turn_context", "run_finished"]);
+
+/**
+ * A chart's SVG as the page holds it: without its own `<style>` and its root's `style`
+ * attribute, which the page's policy does not allow (the page's stylesheet says the same for
+ * `#charts svg`). The SVG is the charts' own serializer's: one root tag, one `<style>` first.
+ */
+export function chartForPage(svg: string): string {
+  const rootEnd = svg.indexOf(">");
+  const root = svg.slice(0, rootEnd).replace(/ style="[^"]*"/, "");
+  return root + svg.slice(rootEnd).replace(/^><style>[^<]*<\/style>/, ">");
+}
 
 /**
  * The two charts of the newest `chartTurns` turns, inline SVG: records written per turn, and
@@ -122,7 +133,7 @@ export function chartsHtml(report: InspectReport, settings: { chartTurns: number
   const window = first > 0
     ? `The newest ${formatNumber(shown.length)} of ${formatNumber(report.turns.length)} turns`
     : undefined;
-  const foreign = adapterOf(report.session.format) !== undefined;
+  const foreign = !adapterOf(report.session.format).own;
   const all = recordCountRows(shown, {
     header: first > 0 ? {} : report.header.counts,
     synthesized: report.synthesizedOutputs,
@@ -147,8 +158,8 @@ export function chartsHtml(report: InspectReport, settings: { chartTurns: number
       : "Items the model is sent; a drop is a compaction",
   });
   return `<section id="charts"><h2>Charts</h2><div class="charts">
-<figure data-chart="records-per-turn">${records}</figure>
-<figure data-chart="history-size">${historySvg}</figure>
+<figure data-chart="records-per-turn">${chartForPage(records)}</figure>
+<figure data-chart="history-size">${chartForPage(historySvg)}</figure>
 </div></section>
 `;
 }
