@@ -233,12 +233,11 @@ function insertedResponse(
 
 /**
  * Where a message written to follow `after` in the history goes: right after its last copy,
- * unless the message after it in the history first appears before that copy (a message comes
+ * unless `next`, the message after it in the history, first appears before that copy (a message comes
  * in where it first appears, and its last copy only changes what it holds): then right after
  * its first copy.
  */
-function placeAfter(history: readonly Message[], after: Message): Copy<CheckPlace> {
-  const next = history[history.indexOf(after) + 1];
+function placeAfter(next: Message | undefined, after: Message): Copy<CheckPlace> {
   if (next === undefined) return after.last;
   const first = next.copies[0]!;
   const before = (a: Copy<CheckPlace>, b: Copy<CheckPlace>) =>
@@ -307,8 +306,14 @@ export async function planGeminiRepair(path: string, sizeBytes: number): Promise
     else plan.leftAsIs.push(`line ${message.last.place.line}: ${strayWords(own[0]!)}`);
   }
   const history = [...analysis.messages.values()];
+  const order = new Map(history.map((message, at) => [message, at]));
   const inserted = analysis.unanswered.flatMap(({ part, message, after }) =>
-    insertedResponse(plan, { message, at: placeAfter(history, after) }, part) ?? []
+    insertedResponse(
+      plan,
+      { message, at: placeAfter(history[order.get(after)! + 1], after) },
+      part,
+    ) ??
+      []
   );
   for (const m of plan.moved) {
     const gone = plan.pieces.get(m.line);
