@@ -15,6 +15,7 @@ import type {
 import type { ForeignRepair, ValidationFinding } from "./_repair_types.ts";
 import type { ForeignEntry, ForeignFacts, ToolEdit } from "./_types.ts";
 import type { FormatSearch } from "./_search.ts";
+import type { Relocation } from "./_relocate.ts";
 import type { LineRules } from "./_view.ts";
 
 /** Options of reading a session file (see `readForeignSession`). */
@@ -131,4 +132,10 @@ export interface FormatAdapter<Name extends string = string> {
    * (Codex's `session_meta`): import carries them over as the first system message.
    */
   instructions?(path: string): Promise<string | null>;
+  /**
+   * How a session follows its project into another folder (`restore --cwd`): where its file
+   * goes and which fields of a line name the folder. A format that cannot be moved leaves it
+   * out.
+   */
+  readonly relocate?: Relocation;
 }

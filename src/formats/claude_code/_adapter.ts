@@ -18,6 +18,7 @@ import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_
 import { CLAUDE_LINES } from "./_lines.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
+import { claudeRelocation } from "./_relocate.ts";
 
 /** Whose home the root is in, and the variables that name it (first its own). */
 const CLAUDE_HOME = {
@@ -132,4 +133,5 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),
+  relocate: claudeRelocation,
 };

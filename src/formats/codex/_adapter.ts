@@ -22,6 +22,7 @@ import {
 import { CODEX_LINES } from "./_lines.ts";
 import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
+import { codexRelocation } from "./_relocate.ts";
 
 /** Whose home the root is in, and the variables that name it (first its own). */
 const CODEX_HOME = { what: "Codex's home", variables: ["CODEX_HOME", "HOME"] } as const;
@@ -108,4 +109,5 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planCodexRepair(path, sizeBytes),
   instructions: readCodexInstructions,
+  relocate: codexRelocation,
 };

@@ -23,6 +23,7 @@ import { readGeminiSession } from "./_reader.ts";
 import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
 import { geminiSearch } from "./_search.ts";
+import { geminiRelocation } from "./_relocate.ts";
 
 /** Whose home the root is in, and the variables that name it (first its own). */
 const GEMINI_HOME = { what: "Gemini CLI's home", variables: ["GEMINI_CLI_HOME", "HOME"] } as const;
@@ -108,4 +109,5 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   notes: geminiNotes,
   check: async (path, sizeBytes) => geminiFindings(path, await analyzeGemini(path, sizeBytes)),
   planRepair: planGeminiRepair,
+  relocate: geminiRelocation,
 };
