@@ -76,6 +76,8 @@ function run(
       OPENAI_API_KEY: "",
       OPENAI_BASE_URL: "",
       OPENAI_MODEL: "",
+      // The tests move HOME; Deno's cache stays where it is.
+      DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno"),
       ...options.env,
     },
     cwd: options.cwd,
