@@ -81,7 +81,9 @@ export async function importSession(
   const format = await foreignFormatOf(path);
   const resumed = await resumeForeignFile(path, format);
   const { meta } = resumed;
-  const history = await withInstructions(path, format, resumed.history);
+  const localOnly = adapterOf(format)?.localOnly;
+  const asked = localOnly ? resumed.history.filter((item) => !localOnly(item)) : resumed.history;
+  const history = await withInstructions(path, format, asked);
   const policy = resumed.lastTurn?.policy ?? meta.policy;
   const model = resumed.lastTurn?.model ?? meta.model;
   const source = { format, path: resolve(path), sessionId: resumed.sourceSessionId };

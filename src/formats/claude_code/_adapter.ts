@@ -17,6 +17,7 @@ import { takeCheck } from "../_checked.ts";
 import { claudeCodeFactsOf } from "./_facts.ts";
 import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_find.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
+import { isLocalCommand } from "./_local.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
 
@@ -123,6 +124,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
     takeCheck("claude-code", path, sizeBytes) ??
       claudeFindings(path, await analyzeClaude(path, sizeBytes)),
   edits: claudeEdits,
+  localOnly: isLocalCommand,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),
