@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
+import { errorKind, errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
   ADAPTERS,
   findForeignSession,
@@ -408,12 +408,32 @@ export async function run(
       ? `Close ${foreignToolsInWords()} on that session first, then repair again: ${TASK} inspect ${
         shellQuote(error.path)
       } --repair --write`
+      : errorKind(error) === "not_found"
+      ? notFoundHint(args)
       : hintFor("inspect", error);
     await io.err(
       `turnlog inspect: ${visible(errorMessage(error))}\n${hint === undefined ? "" : `${hint}\n`}`,
     );
     return outcomeOf(error).exitCode;
   }
+}
+
+/**
+ * Where to look after a failed lookup: the listing of the same sessions the lookup searched
+ * (`--codex` lists Codex's home, `--sessions-dir DIR` that folder), not turnlog's own.
+ */
+function notFoundHint(args: string[]): string {
+  let flags: string[] = [];
+  try {
+    const { values } = parseInspectArgs(args);
+    const home = homeAdapter(values);
+    const dir = values["sessions-dir"];
+    if (home !== undefined) flags = [`--${home.flag}`];
+    else if (dir !== undefined) flags = ["--sessions-dir", shellQuote(dir)];
+  } catch {
+    // Flags that do not parse named no other sessions: turnlog's own listing.
+  }
+  return `List the sessions: ${TASK} inspect ${[...flags, "--list"].join(" ")}`;
 }
 
 /** The command as the shell runs it (`turnlog inspect`), asking first for what it must read. */

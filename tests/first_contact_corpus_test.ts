@@ -72,3 +72,49 @@ Deno.test({
     );
   },
 });
+
+Deno.test("cli/inspect.ts hints at the listing of the home the failed lookup searched", async () => {
+  await using dir = await tempDir();
+  const env = { CODEX_HOME: dir.path };
+  const codex = await inspect(["--codex", "019c8a4c"], env);
+  assertEquals(codex.code, 2);
+  assertEquals(
+    codex.stderr.split("\n")[1],
+    "List the sessions: ./denow task inspect --codex --list",
+  );
+  const folder = await inspect(["--sessions-dir", dir.path, "019c8a4c"], env);
+  assertEquals(
+    folder.stderr.split("\n")[1],
+    `List the sessions: ./denow task inspect --sessions-dir ${dir.path} --list`,
+  );
+});
+
+Deno.test("scripts/postgres.ts says which port is busy and how to pick another, before starting anything", async () => {
+  await using dir = await tempDir();
+  using busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = busy.addr.port;
+  const script = new URL("../scripts/postgres.ts", import.meta.url);
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-q",
+      `--config=${new URL("../deno.json", import.meta.url).pathname}`,
+      "-P=postgres",
+      script.pathname,
+      "--port",
+      String(port),
+      "--data",
+      join(dir.path, "pg"),
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const lines = new TextDecoder().decode(output.stderr).split("\n");
+  assertEquals(output.code, 1);
+  assertEquals(
+    lines[0],
+    `turnlog postgres: Port ${port} on 127.0.0.1 is in use by another program`,
+  );
+  assert(/^Pick another port: \.\/denow task postgres --port \d+$/.test(lines[1]!), lines[1]);
+  assertEquals(await Deno.stat(join(dir.path, "pg")).then(() => true, () => false), false);
+});
