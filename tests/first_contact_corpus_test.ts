@@ -5,11 +5,14 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { inspect } from "./_cli.ts";
+import { cli, inspect } from "./_cli.ts";
 import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
 import { importSession } from "../src/import/mod.ts";
 import { collectRecords } from "../src/history/mod.ts";
+import { claudeCodeAdapter } from "../src/formats/mod.ts";
+import { createSessionBrowserHandler } from "../src/server/mod.ts";
+import { attributes, parsePage } from "./_html_helpers.ts";
 
 const PROJECTS = join(CORPUS, "claude", "projects");
 const SAMPLE = join(PROJECTS, "-Users-dain-workspace-claude-code-log-sample");
@@ -117,4 +120,67 @@ Deno.test("scripts/postgres.ts says which port is busy and how to pick another, 
   );
   assert(/^Pick another port: \.\/denow task postgres --port \d+$/.test(lines[1]!), lines[1]);
   assertEquals(await Deno.stat(join(dir.path, "pg")).then(() => true, () => false), false);
+});
+
+Deno.test({
+  ...needing(
+    "createSessionBrowserHandler() lists a session that names no time last, not its project first",
+    CORPUS_MISSING,
+  ),
+  fn: async () => {
+    await using dir = await tempDir();
+    const projects = join(dir.path, "projects");
+    const copy = async (project: string, from: string) => {
+      await Deno.mkdir(join(projects, project), { recursive: true });
+      await Deno.copyFile(from, join(projects, project, from.split("/").at(-1)!));
+    };
+    await copy("-old", join(SAMPLE, "aa5c5ada-4f1e-4b7f-9d1f-c496b3badde5.jsonl"));
+    await copy(
+      "-new",
+      join(PROJECTS, "-src-experiments-claude_p", "94604a7b-062f-4369-bdf0-da948381c3e5.jsonl"),
+    );
+    // A file of a title line only, written last: the newest file, no time of its own.
+    await copy("-old", join(SAMPLE, "4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl"));
+    const handler = createSessionBrowserHandler({
+      sessionsDir: join(dir.path, "sessions"),
+      homes: [{ adapter: claudeCodeAdapter, root: projects }],
+    });
+    const page = parsePage(await (await handler(new Request("http://127.0.0.1/"))).text());
+    assertEquals(attributes(page, "section.project", "data-project"), ["-new", "-old"]);
+  },
+});
+
+Deno.test("cli/resume.ts continues a shipped example as a copy in the example's workspace, the example unchanged", async () => {
+  await using dir = await tempDir();
+  const shipped = new URL("../sessions/", import.meta.url).pathname;
+  const sessions = join(dir.path, "sessions");
+  await Deno.mkdir(sessions);
+  for (const name of ["examples.json", "2026"]) {
+    await new Deno.Command("cp", { args: ["-r", join(shipped, name), sessions] }).output();
+  }
+  const example = join(
+    sessions,
+    "2026/01/15/2026-01-15T10-00-00-000Z-019bc119-0100-71c1-a5dc-3be5a78913d8.jsonl",
+  );
+  const before = await Deno.readFile(example);
+  const ran = await cli(
+    ["--sessions-dir", sessions, "--session", "019bc119", "read notes.txt"],
+    dir.path,
+  );
+  assertEquals(ran.code, 0, ran.stderr);
+  const said =
+    /^Session 019bc119-0100-71c1-a5dc-3be5a78913d8 is an example shipped with turnlog: continued as a copy, session ([0-9a-f-]{36}); the example is unchanged$/m
+      .exec(ran.stdout);
+  assert(said, ran.stdout);
+  assert(ran.stdout.includes(`workspace ${join(sessions, "examples-workspace")}`), ran.stdout);
+  assert(ran.stdout.includes("read_file(notes.txt) returned 2 lines"), ran.stdout);
+  assertEquals(await Deno.readFile(example), before);
+  // The copy is the user's own: continued in place, in the same workspace.
+  const again = await cli(
+    ["--sessions-dir", sessions, "--session", said[1]!, "read notes.txt"],
+    dir.path,
+  );
+  assertEquals(again.code, 0, again.stderr);
+  assert(!again.stdout.includes("is an example"), again.stdout);
+  assert(again.stdout.includes("read_file(notes.txt) returned 2 lines"), again.stdout);
 });
