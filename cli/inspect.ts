@@ -27,7 +27,7 @@ import {
   writeReportText,
 } from "../src/inspect/mod.ts";
 import { isPath, parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
-import { importCommand, resumeCommand, TASK } from "./_commands.ts";
+import { DEFAULT_SESSIONS_WORDS, importCommand, resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
 import { inspectInStore } from "./_inspect_store.ts";
 import {
@@ -75,7 +75,7 @@ Options:
   --limit N            Sessions listed (default 25)
 ${
   wrapWords(
-    `Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions); ${rootsInWords()} works too`,
+    `Sessions root (default: $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS}); ${rootsInWords()} works too`,
     92,
     "  --sessions-dir DIR   ",
     " ".repeat(23),

@@ -8,6 +8,7 @@ import { tempDir } from "./_helpers.ts";
 import { cli, inspect } from "./_cli.ts";
 import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
+import { CODEX_SESSION_ID, CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 import { importSession } from "../src/import/mod.ts";
 import { collectRecords } from "../src/history/mod.ts";
 import { claudeCodeAdapter } from "../src/formats/mod.ts";
@@ -183,4 +184,40 @@ Deno.test("cli/resume.ts continues a shipped example as a copy in the example's 
   assertEquals(again.code, 0, again.stderr);
   assert(!again.stdout.includes("is an example"), again.stdout);
   assert(again.stdout.includes("read_file(notes.txt) returned 2 lines"), again.stdout);
+});
+
+Deno.test({
+  ...needing("cli/search.ts marks a match in bold text once, never as ****x****", CORPUS_MISSING),
+  fn: async () => {
+    await using dir = await tempDir();
+    const script = new URL("../cli/search.ts", import.meta.url).pathname;
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", script, "--claude", "--limit", "1", "AudioWorklet"],
+      env: { ...(await claudeHome(dir.path)), NO_COLOR: "1" },
+    }).output();
+    const text = new TextDecoder().decode(output.stdout);
+    assertEquals(output.code, 0, new TextDecoder().decode(output.stderr));
+    assert(text.includes("1. **ScriptProcessor → AudioWorklet** (deprecated API)"), text);
+    assert(text.includes("in favour of **AudioWorklet**. However"), text);
+    assert(!text.includes("****"), text);
+  },
+});
+
+Deno.test("inspectSession() shows a Codex apply_patch output as its text, not its JSON", async () => {
+  await using dir = await tempDir();
+  const patch = "*** Begin Patch\n*** Update File: a.ts\n@@\n-old\n+new\n*** End Patch\n";
+  const result = "Success. Updated the following files:\nM a.ts\n";
+  const rollout = new CodexRolloutBuilder().meta().taskStarted("t1").prompt("Fix a.ts")
+    .customCall("call_P", patch)
+    .customOutput("call_P", JSON.stringify({ output: result, metadata: { exit_code: 0 } }))
+    .answer("Fixed.").taskComplete("t1");
+  const path = join(dir.path, `rollout-2026-02-23T12-00-00-${CODEX_SESSION_ID}.jsonl`);
+  await Deno.writeTextFile(path, rollout.text());
+  const shown = await inspect([path]);
+  assertEquals(shown.code, 0, shown.stderr);
+  const output = shown.stdout.split("\n").findIndex((line) => line.includes("↳ output"));
+  assert(output > 0, shown.stdout);
+  assert(shown.stdout.split("\n")[output]!.endsWith("Success. Updated the following files:"));
+  assert(!shown.stdout.includes('{"output"'), shown.stdout);
+  assert(!shown.stdout.includes("\\n"), shown.stdout);
 });

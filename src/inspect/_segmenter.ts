@@ -366,7 +366,7 @@ export class TurnSegmenter {
       toolName: payload.toolName,
       isError: payload.isError,
       synthesized,
-      ...this.#text(payload.output),
+      ...this.#text(shownOutput(payload.output)),
       call,
       dropped: null,
     };
@@ -442,5 +442,32 @@ export class TurnSegmenter {
       subagents: [],
       problems,
     };
+  }
+}
+
+/**
+ * An output as a person reads it: a tool's result wrapped in JSON with its metadata (Codex's
+ * `apply_patch`: `{"output":"Success. Updated ...\n","metadata":{"exit_code":0}}`) is its
+ * text, newlines and all; any other output as it is. The history keeps the wrapped text: it is
+ * what the model was sent.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shownOutput } from "./_segmenter.ts";
+ * const wrapped = JSON.stringify({ output: "Done\nM a.ts\n", metadata: { exit_code: 0 } });
+ * assert.equal(shownOutput(wrapped), "Done\nM a.ts\n");
+ * assert.equal(shownOutput('{"ok":true}'), '{"ok":true}');
+ * ```
+ */
+export function shownOutput(output: string): string {
+  if (!output.startsWith('{"output":')) return output;
+  try {
+    const value = JSON.parse(output);
+    return typeof value.output === "string" && typeof value.metadata === "object"
+      ? value.output
+      : output;
+  } catch {
+    return output;
   }
 }
