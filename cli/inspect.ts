@@ -239,12 +239,16 @@ async function locate(
   return { path: target, root: explicitRoot };
 }
 
-/** `--history`: the model-visible history the next resume would send, one JSON item a line. */
+/**
+ * `--history`: the model-visible history the next resume would send, one JSON item a line, as
+ * it is sent: a call id repeated from an earlier call as the runtime renames it (`<id>~2`).
+ */
 async function history(path: string, out: Sink): Promise<number> {
   // Imported here, as repair is: the views that do not resume or repair do not load them.
   const { resumeFile } = await import("../src/resume/mod.ts");
+  const { uniqueCallIds } = await import("../src/runtime/mod.ts");
   const resumed = await resumeFile(path);
-  await printPieces(out, resumed.history.map((item) => visibleJson(item) + "\n"));
+  await printPieces(out, uniqueCallIds(resumed.history).map((item) => visibleJson(item) + "\n"));
   return 0;
 }
 

@@ -4,7 +4,18 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
-import { tempDir } from "./_helpers.ts";
+import {
+  assistant,
+  call,
+  finished,
+  itemRecords,
+  output,
+  RUN_BASE,
+  tempDir,
+  user,
+} from "./_helpers.ts";
+import { makeRecord } from "../src/record/mod.ts";
+import { createSession } from "../src/store/mod.ts";
 import { cli, inspect } from "./_cli.ts";
 import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
@@ -13,7 +24,7 @@ import { importSession } from "../src/import/mod.ts";
 import { collectRecords } from "../src/history/mod.ts";
 import { claudeCodeAdapter } from "../src/formats/mod.ts";
 import { createSessionBrowserHandler } from "../src/server/mod.ts";
-import { attributes, parsePage } from "./_html_helpers.ts";
+import { attributes, parsePage, texts } from "./_html_helpers.ts";
 
 const PROJECTS = join(CORPUS, "claude", "projects");
 const SAMPLE = join(PROJECTS, "-Users-dain-workspace-claude-code-log-sample");
@@ -220,4 +231,55 @@ Deno.test("inspectSession() shows a Codex apply_patch output as its text, not it
   assert(shown.stdout.split("\n")[output]!.endsWith("Success. Updated the following files:"));
   assert(!shown.stdout.includes('{"output"'), shown.stdout);
   assert(!shown.stdout.includes("\\n"), shown.stdout);
+});
+
+Deno.test({
+  ...needing(
+    "verdictOf() is said in the same words by the text view, --json and the page of a Claude Code file of metadata lines only",
+    CORPUS_MISSING,
+  ),
+  fn: async () => {
+    await using dir = await tempDir();
+    const path = join(SAMPLE, "4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl");
+    const words = "no conversation: only the session's metadata lines";
+    const text = await inspect([path]);
+    assertEquals(
+      text.stdout.split("\n")[0],
+      `Session 4e27c414-a885-46a0-b5c8-d58e1417377d  ${words}`,
+    );
+    const json = JSON.parse((await inspect([path, "--json"])).stdout);
+    assertEquals([json.healthy, json.verdict], [true, words]);
+    const html = join(dir.path, "page.html");
+    assertEquals((await inspect([path, "--html", html])).code, 0);
+    const page = parsePage(await Deno.readTextFile(html));
+    assertEquals(texts(page, ".badge"), [words]);
+    assertEquals(texts(page, "#findings p"), [
+      "No conversation: only the session's metadata lines.",
+    ]);
+  },
+});
+
+Deno.test("cli/inspect.ts --history prints a repeated call id as the runtime sends it, <id>~2", async () => {
+  await using dir = await tempDir();
+  const root = join(dir.path, "sessions");
+  const created = await createSession(root, { ...RUN_BASE, policy: { approval: "auto" } });
+  const runId = created.meta.id;
+  await created.writer.append([
+    makeRecord("turn_context", {
+      runId,
+      model: "scripted",
+      wireApi: "responses",
+      policy: { approval: "auto" },
+      resumed: false,
+    }),
+    ...itemRecords([user("read a"), call("c1"), output("c1"), assistant("a")]),
+    ...itemRecords([user("again"), call("c1"), output("c1"), assistant("a again")]),
+    finished(runId),
+  ]);
+  await created.writer.close();
+  const shown = await inspect(["--history", created.location.path]);
+  assertEquals(shown.code, 0, shown.stderr);
+  const ids = shown.stdout.trim().split("\n").map((line) => JSON.parse(line).callId)
+    .filter((id) => id !== undefined);
+  assertEquals(ids, ["c1", "c1", "c1~2", "c1~2"]);
 });

@@ -96,7 +96,10 @@ function healthWords(report: InspectReport): string {
   const adapter = adapterOf(report.session.format);
   const { healthy, words } = verdictOf(report);
   if (healthy) {
-    return words === "healthy" ? "Healthy: no damaged line, no orphan call." : `Healthy: ${words}.`;
+    // A file with no conversation is said so, as the badge, the text view and --json say.
+    return words === "healthy"
+      ? "Healthy: no damaged line, no orphan call."
+      : `${words[0]!.toUpperCase()}${words.slice(1)}.`;
   }
   return adapter === undefined
     ? `This file needs attention (${words}): resume would repair or skip what is listed below.`

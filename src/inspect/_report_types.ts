@@ -195,6 +195,11 @@ export interface InspectReport {
    * view states, and the exit code's.
    */
   healthy: boolean;
+  /**
+   * The verdict in the words every view says (`healthy`, `1 orphan call`, `no conversation:
+   * only the session's metadata lines`): `verdictOf`'s.
+   */
+  verdict: string;
   /** The session's facts. */
   session: SessionFacts;
   /** The lines before the first turn. */

@@ -51,7 +51,7 @@ import {
   type TurnEntry,
 } from "./_types.ts";
 
-import { isHealthy } from "./_verdict.ts";
+import { isHealthy, withVerdict } from "./_verdict.ts";
 
 /** The default number of characters of each text kept in a report. */
 export const DEFAULT_TEXT_LIMIT = 2000;
@@ -417,7 +417,7 @@ export class TurnSegmenter {
     const outputs = droppedOutputs(this.path, dropped, this.#problems);
     const problems = [...this.#problems].sort((a, b) => a.line - b.line);
     const totals = totalsOf(this.#header, this.#turns);
-    return {
+    return withVerdict({
       format: "turnlog-inspect",
       version: INSPECT_REPORT_VERSION,
       healthy: isHealthy({ problems, orphanCalls: calls }),
@@ -441,7 +441,7 @@ export class TurnSegmenter {
       forks: [],
       subagents: [],
       problems,
-    };
+    });
   }
 }
 
