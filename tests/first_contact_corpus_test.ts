@@ -21,6 +21,7 @@ import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
 import { CODEX_SESSION_ID, CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 import { importSession } from "../src/import/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
 import { collectRecords } from "../src/history/mod.ts";
 import { claudeCodeAdapter } from "../src/formats/mod.ts";
 import { createSessionBrowserHandler } from "../src/server/mod.ts";
@@ -282,4 +283,39 @@ Deno.test("cli/inspect.ts --history prints a repeated call id as the runtime sen
   const ids = shown.stdout.trim().split("\n").map((line) => JSON.parse(line).callId)
     .filter((id) => id !== undefined);
   assertEquals(ids, ["c1", "c1", "c1~2", "c1~2"]);
+});
+
+Deno.test({
+  ...needing(
+    "createSessionBrowserHandler() opens a subagent's transcript as a page of its own, linked from where it was started",
+    CORPUS_MISSING,
+  ),
+  fn: async () => {
+    await using dir = await tempDir();
+    const handler = createSessionBrowserHandler({
+      sessionsDir: join(dir.path, "sessions"),
+      homes: [{ adapter: claudeCodeAdapter, root: PROJECTS }],
+    });
+    const get = (path: string) => handler(new Request(`http://127.0.0.1${path}`));
+    const parent = "/sessions/29ccd257-68b1-427f-ae5f-6524b7cb6f20";
+    const page = parsePage(await (await get(parent)).text());
+    const [href] = attributes(page, '[data-subagent="a2271d1"] a', "href");
+    assertEquals(href, `${parent}/subagents/a2271d1`);
+    const opened = await get(href!);
+    assertEquals(opened.status, 200);
+    const sub = parsePage(await opened.text());
+    const report = await inspectSession(
+      join(
+        PROJECTS,
+        "-src-experiments-claude_p/29ccd257-68b1-427f-ae5f-6524b7cb6f20/subagents/agent-a2271d1.jsonl",
+      ),
+    );
+    assert(report.turns.length > 0);
+    assert(
+      (texts(sub, "body")[0] ?? "").includes("Give me a comprehensive overview"),
+      "the subagent's prompt",
+    );
+    assertEquals(attributes(sub, `a[href="${parent}"]`, "href").length > 0, true);
+    assertEquals((await get(`${parent}/subagents/nope`)).status, 404);
+  },
 });

@@ -11,7 +11,7 @@ import { escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts
 import { formatNumber, plural } from "../text/mod.ts";
 import { historySizeFromReport } from "./_history.ts";
 import { orphanFix } from "./_facts.ts";
-import { type LinkedSession, linkedSessions } from "./_links.ts";
+import { type LinkedSession, linkedSessions, type LinkKind } from "./_links.ts";
 
 /**
  * A list of findings; a long one is folded, so the charts and turns stay near the top, and
@@ -40,7 +40,10 @@ const at = (line: number, turn: number | null) =>
  */
 export function findingsHtml(
   report: InspectReport,
-  options: { sessionHref?: ((id: string) => string) | undefined; maxFindings: number },
+  options: {
+    sessionHref?: ((id: string, kind?: LinkKind) => string) | undefined;
+    maxFindings: number;
+  },
 ): string {
   const max = options.maxFindings;
   const synthesized = report.synthesizedOutputs.map((s) =>
@@ -66,7 +69,7 @@ export function findingsHtml(
   const linkItem = (link: LinkedSession) => {
     const id = escapeText(link.id);
     const target = options.sessionHref
-      ? `<a href="${escapeHtml(options.sessionHref(link.id))}"><code>${id}</code></a>`
+      ? `<a href="${escapeHtml(options.sessionHref(link.id, link.kind))}"><code>${id}</code></a>`
       : `<code>${id}</code>`;
     const place = link.line === null ? "" : ` at ${at(link.line, link.turn)}`;
     const title = link.title === null ? "" : `: ${escapeText(firstLine(link.title, 160))}`;
