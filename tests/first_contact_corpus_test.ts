@@ -23,7 +23,7 @@ import { CODEX_SESSION_ID, CodexRolloutBuilder } from "../testing/formats/codex_
 import { importSession } from "../src/import/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { collectRecords } from "../src/history/mod.ts";
-import { claudeCodeAdapter } from "../src/formats/mod.ts";
+import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
 import { createSessionBrowserHandler } from "../src/server/mod.ts";
 import { attributes, parsePage, texts } from "./_html_helpers.ts";
 

@@ -81,7 +81,8 @@ export async function importSession(
   const format = await foreignFormatOf(path);
   const resumed = await resumeForeignFile(path, format);
   const { meta } = resumed;
-  const localOnly = adapterOf(format)?.localOnly;
+  const adapter = adapterOf(format);
+  const localOnly = adapter.own ? undefined : adapter.localOnly;
   const asked = localOnly ? resumed.history.filter((item) => !localOnly(item)) : resumed.history;
   const history = await withInstructions(path, format, asked);
   const policy = resumed.lastTurn?.policy ?? meta.policy;
