@@ -25,6 +25,8 @@ import { inspectSession } from "../src/inspect/mod.ts";
 import { collectRecords } from "../src/history/mod.ts";
 import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
 import { createSessionBrowserHandler } from "../src/server/mod.ts";
+import { searchSessions } from "../src/search/mod.ts";
+import { geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import { attributes, parsePage, texts } from "./_html_helpers.ts";
 
 const PROJECTS = join(CORPUS, "claude", "projects");
@@ -318,4 +320,27 @@ Deno.test({
     assertEquals(attributes(sub, `a[href="${parent}"]`, "href").length > 0, true);
     assertEquals((await get(`${parent}/subagents/nope`)).status, 404);
   },
+});
+
+Deno.test("searchSessions() finds a Gemini tool output once when a checkpoint writes the history again", async () => {
+  await using dir = await tempDir();
+  const b = geminiToolSession();
+  // The checkpoint Gemini writes on resume: every message so far, the last copy of each.
+  const messages = new Map<string, unknown>();
+  for (const line of b.lines) {
+    const value = JSON.parse(line);
+    if (typeof value.id === "string") messages.set(value.id, value);
+  }
+  b.raw({ $set: { messages: [...messages.values()] } }).user("And now?").gemini({
+    text: "Still hello.",
+  });
+  const chats = join(dir.path, "tmp", "project", "chats");
+  await Deno.mkdir(chats, { recursive: true });
+  await Deno.writeTextFile(join(chats, "session-2026-12-01T10-00-5a7e0c1d.jsonl"), b.text());
+  const hits = [];
+  const sources = [{ format: "gemini", root: join(dir.path, "tmp"), flags: [] }];
+  for await (const event of searchSessions({ terms: ["hello readme"] }, { sources })) {
+    if (event.kind === "session") hits.push(...event.hits.map((hit) => `${hit.line} ${hit.role}`));
+  }
+  assertEquals(hits, ["7 tool output"]);
 });
