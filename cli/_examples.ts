@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { forkSession } from "../src/resume/mod.ts";
 import type { SessionStore } from "../src/store/mod.ts";
 import { visible } from "../src/text/mod.ts";
-import { writeDemoWorkspace } from "../testing/demo_workspace.ts";
+import { writeDemoWorkspace } from "./_demo_workspace.ts";
 import type { Write } from "./_output.ts";
 
 /** The folder, in a sessions folder, that the copies of its examples work in. */

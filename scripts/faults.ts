@@ -29,7 +29,7 @@ import {
 import { addCounts, badCounts, zeroCounts } from "../testing/faults/checks.ts";
 import { appenderCaseArbitrary, appenderLosesLine } from "../testing/properties/appender.ts";
 import { checkSessionCase, sessionCaseArbitrary } from "../testing/properties/check.ts";
-import { hostileText, rawControlPrinted } from "../testing/properties/terminal.ts";
+import { hostileText, rawControlPrinted } from "../tests/_terminal_properties.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
