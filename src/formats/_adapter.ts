@@ -16,6 +16,7 @@ import type { ForeignRepair, ValidationFinding } from "./_repair_types.ts";
 import type { ForeignEntry, ForeignFacts, ToolEdit } from "./_types.ts";
 import type { FormatSearch } from "./_search.ts";
 import type { ResponseItem } from "../record/mod.ts";
+import type { Relocation } from "./_relocate.ts";
 import type { LineRules } from "./_view.ts";
 
 /** Options of reading a session file (see `readForeignSession`). */
@@ -137,4 +138,10 @@ export interface FormatAdapter<Name extends string = string> {
    * (Claude Code's local commands, their output and caveat): import leaves it out.
    */
   localOnly?(item: ResponseItem): boolean;
+  /**
+   * How a session follows its project into another folder (`restore --cwd`): where its file
+   * goes and which fields of a line name the folder. A format that cannot be moved leaves it
+   * out.
+   */
+  readonly relocate?: Relocation;
 }

@@ -22,6 +22,7 @@ import {
 import { CODEX_LINES } from "./_lines.ts";
 import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
+import { codexRelocation } from "./_relocate.ts";
 
 /** Codex's sessions root: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
 export function codexSessionsRoot(env: Env = Deno.env): string {
@@ -105,4 +106,5 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planCodexRepair(path, sizeBytes),
   instructions: readCodexInstructions,
+  relocate: codexRelocation,
 };
