@@ -18,7 +18,8 @@ export type Command =
   | "import"
   | "search"
   | "archive"
-  | "restore";
+  | "restore"
+  | "doctor";
 
 /** What to do next about each kind of error. */
 const HINTS: Partial<Record<ErrorKind, (command: Command) => string>> = {

@@ -8,7 +8,18 @@
 import { forEachLine, type Line } from "../../io/mod.ts";
 import type { LineSpan } from "../_types.ts";
 import { classify, labelOf, type NodeKind } from "./_kinds.ts";
-import { FirstSeen, isoTime, type Json, num, obj, parseJsonLine, str, TimeSpan } from "../_line.ts";
+import {
+  FirstSeen,
+  isObject,
+  isoTime,
+  type Json,
+  num,
+  obj,
+  parseJsonLine,
+  str,
+  TimeSpan,
+} from "../_line.ts";
+import type { ClaudeCost, ClaudeModelSwap } from "./_facts.ts";
 export type { NodeKind } from "./_kinds.ts";
 
 /** One non-empty line of the file. */
@@ -79,6 +90,10 @@ export interface ClaudeIndex {
   /** The file's own agent id, when it is a subagent's transcript. */
   agentId: string | undefined;
   hasTurnDuration: boolean;
+  /** The `system` lines that say Claude Code used another model (see ClaudeModelSwap). */
+  modelSwaps: ClaudeModelSwap[];
+  /** The last `cost-state` line's totals. */
+  cost: ClaudeCost | null;
   /** Bytes the pass covered: a file that grows meanwhile is read up to here, twice. */
   endOffset: number;
 }
@@ -114,6 +129,8 @@ function newIndex(): ClaudeIndex {
     agentIds: new Map(),
     agentId: undefined,
     hasTurnDuration: false,
+    modelSwaps: [],
+    cost: null,
     endOffset: 0,
   };
 }
@@ -172,6 +189,33 @@ function noteFacts(index: ClaudeIndex, value: Json, node: Node, fields: Fields):
   const agent = result && str(result, "agentId");
   if (agent !== undefined && !index.agentIds.has(agent)) index.agentIds.set(agent, node.line);
   if (node.kind === "turn_duration") index.hasTurnDuration = true;
+  if (type === "system") {
+    const restriction = obj(value, "modelRestriction");
+    if (restriction !== undefined) {
+      index.modelSwaps.push({
+        line: node.line,
+        requestedModel: str(restriction, "requestedModel") ?? null,
+        effectiveModel: str(restriction, "effectiveModel") ?? null,
+        level: str(value, "level") ?? null,
+        content: str(value, "content") ?? null,
+      });
+    }
+  } else if (type === "cost-state") index.cost = costOf(value, node.line);
+}
+
+/** A `cost-state` line's totals. */
+function costOf(value: Json, line: number): ClaudeCost {
+  const models: Record<string, number> = {};
+  for (const [model, usage] of Object.entries(obj(value, "modelUsage") ?? {})) {
+    const cost = isObject(usage) ? num(usage, "costUSD") : undefined;
+    if (cost !== undefined) models[model] = cost;
+  }
+  return {
+    line,
+    totalCostUSD: num(value, "totalCostUSD") ?? null,
+    models,
+    unknownModelCost: value.hasUnknownModelCost === true,
+  };
 }
 
 function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefined): Node {
