@@ -178,9 +178,15 @@ Deno.test("cli/resume.ts continues a shipped example as a copy in the example's 
     "2026/01/15/2026-01-15T10-00-00-000Z-019bc119-0100-71c1-a5dc-3be5a78913d8.jsonl",
   );
   const before = await Deno.readFile(example);
+  // A recorded workspace is trusted inside the home only: the home is the test's folder.
+  const env = {
+    HOME: dir.path,
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno"),
+  };
   const ran = await cli(
     ["--sessions-dir", sessions, "--session", "019bc119", "read notes.txt"],
     dir.path,
+    env,
   );
   assertEquals(ran.code, 0, ran.stderr);
   const said =
@@ -194,6 +200,7 @@ Deno.test("cli/resume.ts continues a shipped example as a copy in the example's 
   const again = await cli(
     ["--sessions-dir", sessions, "--session", said[1]!, "read notes.txt"],
     dir.path,
+    env,
   );
   assertEquals(again.code, 0, again.stderr);
   assert(!again.stdout.includes("is an example"), again.stdout);
