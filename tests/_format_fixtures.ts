@@ -59,10 +59,15 @@ function geminiTexts(message: Value): string[] {
   ];
 }
 
-/** Gemini CLI's conversation, read independently: the lines whose messages hold every term. */
+/**
+ * Gemini CLI's conversation, read independently: the lines whose messages hold every term. A
+ * checkpoint (a `$set` of messages) writes the history again: what an earlier line already
+ * held is found there, not again at the checkpoint.
+ */
 export async function geminiOracle(path: string, terms: string[]): Promise<number[]> {
   const lines = (await Deno.readTextFile(path)).split("\n");
   const found: number[] = [];
+  const seen = new Set<string>();
   lines.forEach((raw, index) => {
     let value: unknown;
     try {
@@ -75,7 +80,10 @@ export async function geminiOracle(path: string, terms: string[]): Promise<numbe
       ? value.$set.messages
       : [];
     const messages = typeof value.id === "string" ? [value] : set.filter(isValue);
-    const text = messages.flatMap(geminiTexts).join("\n").toLowerCase();
+    const texts = messages.flatMap(geminiTexts);
+    const fresh = typeof value.id === "string" ? texts : texts.filter((t) => !seen.has(t));
+    for (const t of texts) seen.add(t);
+    const text = fresh.join("\n").toLowerCase();
     if (terms.every((term) => text.includes(term.toLowerCase()))) found.push(index + 1);
   });
   return found;
