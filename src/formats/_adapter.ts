@@ -16,6 +16,7 @@ import type { ForeignRepair, ValidationFinding } from "./_repair_types.ts";
 import type { ForeignEntry, ForeignFacts, ToolEdit } from "./_types.ts";
 import type { FormatSearch } from "./_search.ts";
 import type { LineRules } from "./_view.ts";
+import type { ExportConversation, WriteOptions, WrittenSession } from "./_writer.ts";
 
 /** Options of reading a session file (see `readForeignSession`). */
 export interface ReadSessionOptions {
@@ -128,4 +129,11 @@ export interface FormatAdapter<Name extends string = string> {
    * (Codex's `session_meta`): import carries them over as the first system message.
    */
   instructions?(path: string): Promise<string | null>;
+  /**
+   * Writes a conversation (another session's, as its resume would send it) as a NEW session
+   * file of the tool, laid out in its home as the tool lays it out, whole or not at all, never
+   * over a file (`src/formats/_writer.ts`; `export --to <tool>` calls it). A format turnlog
+   * only reads leaves it out.
+   */
+  write?(conversation: ExportConversation, options: WriteOptions): Promise<WrittenSession>;
 }

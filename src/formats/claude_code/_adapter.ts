@@ -19,6 +19,7 @@ import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_
 import { CLAUDE_LINES } from "./_lines.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
+import { writeClaudeTranscript } from "./_writer.ts";
 
 /** Claude Code's projects root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
 export function claudeProjectsRoot(env: Env = Deno.env): string {
@@ -126,4 +127,5 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),
+  write: writeClaudeTranscript,
 };

@@ -23,6 +23,7 @@ import {
 import { CODEX_LINES } from "./_lines.ts";
 import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
+import { writeCodexRollout } from "./_writer.ts";
 
 /** Codex's sessions root: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
 export function codexSessionsRoot(env: Env = Deno.env): string {
@@ -107,4 +108,5 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planCodexRepair(path, sizeBytes),
   instructions: readCodexInstructions,
+  write: writeCodexRollout,
 };

@@ -23,6 +23,7 @@ import { readGeminiSession } from "./_reader.ts";
 import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
 import { geminiSearch } from "./_search.ts";
+import { writeGeminiSession } from "./_writer.ts";
 
 /** Gemini CLI's sessions root: `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`. */
 export function geminiSessionsRoot(env: Env = Deno.env): string {
@@ -105,4 +106,5 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   notes: geminiNotes,
   check: async (path, sizeBytes) => geminiFindings(path, await analyzeGemini(path, sizeBytes)),
   planRepair: planGeminiRepair,
+  write: writeGeminiSession,
 };
