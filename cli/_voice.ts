@@ -11,7 +11,7 @@ import { visible } from "../src/text/mod.ts";
 import { stderr } from "./_output.ts";
 
 /** The commands, as `turnlog <command>:` names them. */
-export type Command = "resume" | "inspect" | "serve" | "import" | "search";
+export type Command = "resume" | "inspect" | "serve" | "import" | "export" | "search";
 
 /** What to do next about each kind of error. */
 const HINTS: Partial<Record<ErrorKind, (command: Command) => string>> = {
