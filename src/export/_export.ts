@@ -14,6 +14,7 @@ import {
   type Env,
   type ExportConversation,
   type FormatAdapter,
+  TURNLOG_FORMAT,
   type WrittenSession,
 } from "../formats/mod.ts";
 import type { LineProblem } from "../record/mod.ts";
@@ -21,8 +22,8 @@ import { resolveSessionsRoot } from "../store/mod.ts";
 import { readConversation } from "./_conversation.ts";
 import { writeTurnlogSession } from "./_turnlog.ts";
 
-/** turnlog's own name as a target (`--to turnlog`). */
-export const TURNLOG_TARGET = "turnlog";
+/** turnlog's own name as a target (`--to turnlog`): its format's name. */
+export const TURNLOG_TARGET: string = TURNLOG_FORMAT;
 
 /** The targets `--to` takes: each adapter that writes, by its flag, and `turnlog`. */
 export function exportTargets(): string[] {

@@ -120,7 +120,7 @@ export async function writeNewFile(path: string, text: string): Promise<void> {
 
 /**
  * A call id of the form a target API accepts, for each call id of the history, the same for a
- * call and its output: characters outside `allowed` become `_`, an empty one gets `prefix`,
+ * call and its output: characters `outside` matches become `_`, an empty one gets `prefix`,
  * and an id seen before (one per call: APIs refuse a repeated one) gets `_2`, `_3`, ...
  */
 export class CallIds {
@@ -129,11 +129,12 @@ export class CallIds {
   /** Ids changed from the source's. */
   changed = 0;
 
-  constructor(readonly allowed: RegExp, readonly prefix: string) {}
+  /** Ids with the characters `outside` matches replaced, else `prefix` and a number. */
+  constructor(readonly outside: RegExp, readonly prefix: string) {}
 
   /** The id of a call. */
   call(id: string): string {
-    const cleaned = id.replace(this.allowed, "_");
+    const cleaned = id.replace(this.outside, "_");
     let made = cleaned.length > 0 ? cleaned : `${this.prefix}${this.#used.size + 1}`;
     for (let n = 2; this.#used.has(made); n++) made = `${cleaned || this.prefix}_${n}`;
     if (made !== id) this.changed++;
