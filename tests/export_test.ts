@@ -408,3 +408,20 @@ Deno.test("missingInOrder() names what a request leaves out or puts out of order
   ]);
   assertEquals(missingInOrder(truth, [...sent].reverse()).length, 3, "out of order is missing");
 });
+
+Deno.test("exportSession() writes where the session came from, and turnlog reads it back", async () => {
+  await using at = await place();
+  const path = await source(at.dir, "claude.jsonl", claudeBasic());
+  const original = await readConversation(path);
+  const from = { format: "claude-code", path, sessionId: original.sessionId };
+  for (const to of ["codex", "claude", "gemini", "turnlog"]) {
+    const exported = await exportSession(path, {
+      to,
+      env: env({ HOME: at.dir }),
+      root: join(at.dir, "sessions"),
+      cwd: at.dir,
+    });
+    assertEquals(exported.source, from, to);
+    assertEquals((await readConversation(exported.path)).meta.importedFrom, from, to);
+  }
+});

@@ -196,3 +196,16 @@ export function degradedOf(what: string, count: number, how: string): Degraded[]
 export function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
+
+/**
+ * The source an exported file names in its provenance field (`turnlog_exported_from` in a
+ * Codex `session_meta`, `turnlogExportedFrom` on a Claude Code line or a Gemini metadata line),
+ * when the value has that shape; readers put it in the synthesized `session_meta` as
+ * `importedFrom`, which `inspect` and the page show.
+ */
+export function exportedFromOf(value: unknown): ExportSource | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { format, sessionId, path } = value as Record<string, unknown>;
+  if (typeof format !== "string" || typeof path !== "string") return undefined;
+  return { format, sessionId: typeof sessionId === "string" ? sessionId : null, path };
+}

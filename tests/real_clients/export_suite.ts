@@ -362,7 +362,7 @@ const CORPUS_FILES = [
     CORPUS,
     "claude/projects/-src-experiments-claude_p/2b4ed4c0-b905-41de-9238-273db3ec737a.jsonl",
   ),
-  join(CORPUS, "codex/agent-history-session-01.jsonl"),
+  join(CORPUS, "codex/rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl"),
 ];
 
 Deno.test({
