@@ -9,6 +9,7 @@
  */
 import { resolve } from "node:path";
 import {
+  adapterOf,
   type Degraded,
   detectFormat,
   ForeignSessionError,
@@ -120,10 +121,16 @@ export async function readConversation(path: string): Promise<ReadConversation> 
     );
   }
   const { history, synthesized } = normalizeHistory(replay.history);
+  // What the source tool's own resume sends for a call left unanswered, where it says.
+  const interrupted = adapterOf(detected.format)?.interruptedOutput;
   let last = replay.meta.createdAt;
   const items = history.map((item) => {
     last = times.get(item) ?? last;
-    return { item, time: last };
+    const mended = item.type === "function_call_output" && item.synthesized &&
+        interrupted !== undefined
+      ? { ...item, output: interrupted }
+      : item;
+    return { item: mended, time: last };
   });
   const degraded: Degraded[] = Object.entries(counts).map(([kind, count]) => ({
     ...NOT_CARRIED[kind]!,

@@ -168,7 +168,7 @@ export async function exportSession(
     degraded.push({
       what: "calls the source left without a result",
       count: read.synthesized,
-      how: "given an error result saying the call did not finish, as a resume does",
+      how: "given the result the source tool's own resume sends for it (an error)",
     });
   }
   if (read.skipped.length > 0) {

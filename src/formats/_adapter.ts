@@ -130,6 +130,12 @@ export interface FormatAdapter<Name extends string = string> {
    */
   instructions?(path: string): Promise<string | null>;
   /**
+   * The output the tool's own resume sends for a call its file left without one (Codex:
+   * `aborted`), when it writes none into the file: an export carries that text, as the tool's
+   * resume would have sent it. Absent: turnlog's synthesized output.
+   */
+  readonly interruptedOutput?: string;
+  /**
    * Writes a conversation (another session's, as its resume would send it) as a NEW session
    * file of the tool, laid out in its home as the tool lays it out, whole or not at all, never
    * over a file (`src/formats/_writer.ts`; `export --to <tool>` calls it). A format turnlog

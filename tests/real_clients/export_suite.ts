@@ -31,6 +31,7 @@ import { ClaudeHome, messageRequests } from "../../testing/real_clients/claude_c
 import {
   codexExec,
   type CodexHome,
+  codexKilledMidTool,
   codexResume,
   makeCodexHome,
   rolloutPath,
@@ -105,6 +106,38 @@ async function claudeSource(targets: Targets): Promise<Source> {
   assertEquals(resumed.code, 0, resumed.stderr);
   const bodies = messageRequests(resumed).map((request) => request.body);
   return { name: "Claude Code", path, truth: sentConversation(firstWithPrompt(bodies)) };
+}
+
+/** The slow command a run is killed in. */
+const SLOW = "echo waiting; sleep 60; echo woke";
+
+async function codexKilledSource(targets: Targets): Promise<Source> {
+  const home = targets.codex;
+  const { threadId, rollout } = await codexKilledMidTool(home, `run \`${SLOW}\``, 1);
+  // Codex's own mend: its resume answers the orphan call ("aborted", in the request only).
+  const mended = await codexResume(home, threadId, "say done");
+  assertEquals(mended.code, 0, mended.stderr);
+  const path = await copied(rollout, targets.dir, "codex-killed");
+  const before = home.api.requests.length;
+  const resumed = await codexResume(home, threadId, PROMPT);
+  assertEquals(resumed.code, 0, resumed.stderr);
+  const bodies = home.api.requests.slice(before).map((request) => request.body);
+  return { name: "Codex (killed)", path, truth: sentConversation(firstWithPrompt(bodies)) };
+}
+
+async function claudeKilledSource(targets: Targets): Promise<Source> {
+  const home = targets.claude;
+  const id = await home.killMidTool(`run \`echo one\` and \`${SLOW}\``, "sleep 60", {
+    resultsWritten: 1,
+  });
+  // Claude Code's own mend: its resume writes a result for each unanswered call.
+  const mended = await home.run("say done", { resume: id });
+  assertEquals(mended.code, 0, mended.stderr);
+  const path = await copied(home.transcript(id), targets.dir, "claude-killed");
+  const resumed = await home.run(PROMPT, { resume: id });
+  assertEquals(resumed.code, 0, resumed.stderr);
+  const bodies = messageRequests(resumed).map((request) => request.body);
+  return { name: "Claude Code (killed)", path, truth: sentConversation(firstWithPrompt(bodies)) };
 }
 
 async function geminiSource(targets: Targets): Promise<Source> {
@@ -302,6 +335,8 @@ const SOURCES = [
   ["Codex", codexSource],
   ["Claude Code", claudeSource],
   ["Gemini CLI", geminiSource],
+  ["Codex killed mid-tool, then mended by its resume", codexKilledSource],
+  ["Claude Code killed mid-tool, then mended by its resume", claudeKilledSource],
 ] as const;
 
 for (const [name, make] of SOURCES) {

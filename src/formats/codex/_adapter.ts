@@ -108,5 +108,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planCodexRepair(path, sizeBytes),
   instructions: readCodexInstructions,
+  // Codex's resume answers a call its rollout left unanswered with this, in the request only.
+  interruptedOutput: "aborted",
   write: writeCodexRollout,
 };
