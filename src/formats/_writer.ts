@@ -87,21 +87,38 @@ export class ExportWriteError extends TurnlogError {
 }
 
 /**
- * Writes `text` as a new file at `path`, whole or not at all: a temp file in the same folder,
- * fsynced, then linked to its name (a link never replaces a file that exists) and the temp
- * removed. Folders on the way are made.
+ * Writes `lines` (each ended with `eol`) as a new file at `path`, whole or not at all: a
+ * temp file in the same folder, written a block at a time, fsynced, then linked to its name (a
+ * link never replaces a file that exists) and the temp removed. Folders on the way are made.
  *
  * @throws {ExportWriteError} when the folder cannot be written or `path` exists already
  */
-export async function writeNewFile(path: string, text: string): Promise<void> {
+export async function writeNewFile(
+  path: string,
+  lines: Iterable<string>,
+  eol = "\n",
+): Promise<void> {
   const dir = dirname(path);
   const temp = join(dir, `.${crypto.randomUUID()}.turnlog-export.tmp`);
   try {
     await Deno.mkdir(dir, { recursive: true });
     const file = await Deno.open(temp, { createNew: true, write: true, mode: 0o600 });
     try {
-      const bytes = new TextEncoder().encode(text);
-      for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+      const encoder = new TextEncoder();
+      let block: string[] = [];
+      let size = 0;
+      const flush = async () => {
+        const bytes = encoder.encode(block.join(""));
+        for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+        block = [];
+        size = 0;
+      };
+      for (const line of lines) {
+        block.push(line, eol);
+        size += line.length;
+        if (size >= 1 << 20) await flush();
+      }
+      await flush();
       await file.syncData();
     } finally {
       file.close();

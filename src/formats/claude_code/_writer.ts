@@ -158,7 +158,7 @@ export async function writeClaudeTranscript(
     }
   }
   const path = join(options.root, claudeProjectFolder(conversation.cwd), `${sessionId}.jsonl`);
-  await writeNewFile(path, lines.map((text) => `${text}\n`).join(""));
+  await writeNewFile(path, lines);
   return {
     id: sessionId,
     path,

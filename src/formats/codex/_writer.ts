@@ -116,7 +116,7 @@ export async function writeCodexRollout(
     pad(now.getDate()),
   );
   const path = join(dayFolder, `rollout-${nameTime(now)}-${id}.jsonl`);
-  await writeNewFile(path, lines.map((text) => `${text}\n`).join(""));
+  await writeNewFile(path, lines);
   const lost: Degraded[] = [
     ...degraded,
     ...degradedOf(

@@ -78,10 +78,10 @@ async function projectFolder(root: string, cwd: string): Promise<string> {
     "project";
   let slug = base;
   for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
-  await writeNewFile(join(root, slug, ".project_root"), cwd);
+  await writeNewFile(join(root, slug, ".project_root"), [cwd], "");
   const updated = { ...registry, projects: { ...projects, [cwd]: slug } };
   const temp = `${registryPath}.${crypto.randomUUID()}.tmp`;
-  await writeNewFile(temp, JSON.stringify(updated, null, 2));
+  await writeNewFile(temp, [JSON.stringify(updated, null, 2)], "");
   await Deno.rename(temp, registryPath);
   return slug;
 }
@@ -198,7 +198,7 @@ export async function writeGeminiSession(
     "chats",
     `session-${minute}-${sessionId.slice(0, 8)}.jsonl`,
   );
-  await writeNewFile(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+  await writeNewFile(path, lines.map((line) => JSON.stringify(line)));
   return {
     id: sessionId,
     path,
