@@ -387,6 +387,88 @@ Deno.test({
   },
 });
 
+async function output(command: Deno.Command): Promise<{ code: number; text: string }> {
+  const done = await command.output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: done.code, text: decode(done.stdout) + decode(done.stderr) };
+}
+
+Deno.test({
+  ...needing(
+    "exportSession() writes sessions each tool's own list finds: codex resume --last, claude --continue, gemini --list-sessions",
+    missing,
+  ),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withTargets(async (targets) => {
+      const source = await turnlogSource(targets);
+      // Codex: `resume --last` picks the newest rollout its list shows (it needs a
+      // user_message event, and an interactive source).
+      const codexExport = await exportTo(source.path, "codex", targets);
+      const before = targets.codex.api.requests.length;
+      const last = await output(
+        new Deno.Command(targets.codex.client.bin, {
+          args: [
+            "exec",
+            "resume",
+            "--last",
+            "--skip-git-repo-check",
+            "--json",
+            "--dangerously-bypass-approvals-and-sandbox",
+            "-m",
+            targets.codex.api.model,
+            PROMPT,
+          ],
+          cwd: targets.codex.work,
+          stdin: "null",
+          env: {
+            CODEX_HOME: targets.codex.home,
+            TURNLOG_EMBEDDED_KEY: targets.codex.api.apiKey,
+            NO_COLOR: "1",
+          },
+        }),
+      );
+      assertEquals(last.code, 0, last.text);
+      assert(last.text.includes(codexExport.id), "codex resume --last took the export");
+      const sent = sentConversation(
+        firstWithPrompt(targets.codex.api.requests.slice(before).map((r) => r.body)),
+      );
+      assertEquals(missingInOrder(source.truth, sent), []);
+      // Claude Code: `--continue` takes the newest session of the current folder's project.
+      const claudeExport = await exportTo(source.path, "claude", targets);
+      const continued = await output(
+        new Deno.Command(targets.claude.client.bin, {
+          args: ["-p", PROMPT, "--continue", "--output-format", "stream-json", "--verbose"],
+          cwd: targets.claude.project,
+          env: targets.claude.env(),
+          clearEnv: true,
+          stdin: "null",
+        }),
+      );
+      assertEquals(continued.code, 0, continued.text);
+      assert(
+        continued.text.includes(`"session_id":"${claudeExport.id}"`),
+        "claude --continue took the export",
+      );
+      // Gemini CLI: its list of the project's sessions.
+      const geminiExport = await exportTo(source.path, "gemini", targets);
+      const listed = await output(
+        new Deno.Command(targets.gemini.client.bin, {
+          args: ["--list-sessions"],
+          cwd: targets.gemini.project,
+          env: targets.gemini.env(),
+          clearEnv: true,
+          stdin: "null",
+        }),
+      );
+      assertEquals(listed.code, 0, listed.text);
+      assert(listed.text.includes(geminiExport.id), listed.text);
+      assert(listed.text.includes("read notes.txt"), listed.text);
+    });
+  },
+});
+
 function isSystem(item: unknown): boolean {
   const value = item as { type: string; role?: string };
   return value.type === "message" && value.role === "system";
