@@ -139,6 +139,15 @@ export async function writeNewFile(
  * A call id of the form a target API accepts, for each call id of the history, the same for a
  * call and its output: characters `outside` matches become `_`, an empty one gets `prefix`,
  * and an id seen before (one per call: APIs refuse a repeated one) gets `_2`, `_3`, ...
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CallIds } from "./mod.ts";
+ * const ids = new CallIds(/[^A-Za-z0-9_-]/g, "toolu_");
+ * assert.deepEqual([ids.call("call.1"), ids.output("call.1")], ["call_1", "call_1"]);
+ * assert.deepEqual([ids.call("call.1"), ids.output("call.1")], ["call_1_2", "call_1_2"]);
+ * ```
  */
 export class CallIds {
   readonly #open = new Map<string, string[]>();
@@ -189,7 +198,18 @@ export function conversationItems(
   };
 }
 
-/** The arguments of a call as a JSON object (APIs other than OpenAI's take objects only). */
+/**
+ * The arguments of a call as a JSON object (APIs other than OpenAI's take objects only):
+ * arguments that are not one (a patch, a redacted placeholder) are wrapped as `{input}`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { argumentsObject } from "./mod.ts";
+ * assert.deepEqual(argumentsObject('{"path":"a.txt"}'), { value: { path: "a.txt" }, wrapped: false });
+ * assert.deepEqual(argumentsObject("*** Begin Patch"), { value: { input: "*** Begin Patch" }, wrapped: true });
+ * ```
+ */
 export function argumentsObject(
   args: string,
 ): { value: Record<string, unknown>; wrapped: boolean } {
