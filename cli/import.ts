@@ -152,7 +152,7 @@ async function importTurnlog(path: string, store: SessionStore): Promise<string>
 /** Whether the file is turnlog's own session file (told from its head). */
 async function isTurnlogFile(path: string): Promise<boolean> {
   const detected = await detectFormat(path);
-  return !("reason" in detected) && adapterOf(detected.format) === undefined;
+  return !("reason" in detected) && adapterOf(detected.format).own === true;
 }
 
 /** Runs the command; returns the exit code. */

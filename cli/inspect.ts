@@ -7,6 +7,7 @@
  */
 import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
+  adapterFor,
   ADAPTERS,
   findForeignSession,
   type ForeignSource,
@@ -16,6 +17,7 @@ import {
   inWords,
   listForeignSessions,
   rootsInWords,
+  type SessionAdapter,
 } from "../src/formats/mod.ts";
 import {
   type InspectOptions,
@@ -225,11 +227,15 @@ async function list(cmd: Command): Promise<number> {
 async function locate(
   target: string,
   values: Values,
-): Promise<{ path: string; root: string | undefined }> {
+): Promise<{ path: string; root: string | undefined; adapter?: SessionAdapter }> {
   const explicitRoot = values["sessions-dir"];
   if (!isPath(target)) {
     const source = await foreignSourceOf(values);
-    if (source) return { path: (await findForeignSession(source, target)).path, root: undefined };
+    if (source) {
+      // The adapter that found the file travels with it: the file is not detected again.
+      const path = (await findForeignSession(source, target)).path;
+      return { path, root: undefined, adapter: adapterFor(source.format) };
+    }
     const root = resolveSessionsRoot(explicitRoot);
     return { path: (await findSession(root, target)).path, root };
   }
@@ -320,10 +326,11 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
     if (target !== undefined) throw new UsageError("--list takes no session argument");
     return await list(cmd);
   }
-  const { path, root } = await locate(target, values);
+  const { path, root, adapter } = await locate(target, values);
   const full = values.full === true;
   const options: InspectOptions = {
     root,
+    adapter,
     commandFor: resumeCommand,
     importCommandFor: importCommand,
     ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),

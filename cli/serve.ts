@@ -163,7 +163,9 @@ async function homesOf(
   if (args.sessionsDir !== undefined) {
     const found = await detectSessionsRoot(args.sessionsDir);
     const adapter = found && adapterOf(found.format);
-    if (found && adapter) return { homes: [{ adapter, root: found.root }], sessionsDir: undefined };
+    if (found && adapter && !adapter.own) {
+      return { homes: [{ adapter, root: found.root }], sessionsDir: undefined };
+    }
   }
   const homes = args.storeOnly ? [] : browseHomes(Deno.env, args.homeFlags);
   return { homes, sessionsDir: args.sessionsDir };

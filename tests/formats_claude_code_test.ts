@@ -2,14 +2,13 @@ import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { invalidRecords, paired, readText, resumedHistory, segment } from "./_formats.ts";
+import { collectSession, readForeignSession } from "../src/formats/mod.ts";
 import {
   claudeCodeFactsOf,
-  collectSession,
   findClaudeSession,
   listClaudeSessions,
   readClaudeTranscript,
-  readForeignSession,
-} from "../src/formats/mod.ts";
+} from "../src/formats/claude_code/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../src/store/mod.ts";
 import {
   claudeBasic,

@@ -6,7 +6,8 @@
 import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { invalidRecords, readText, resumedHistory } from "./_formats.ts";
-import { claudeCodeFactsOf, planForeignRepair, validateSessionFile } from "../src/formats/mod.ts";
+import { planForeignRepair, validateSessionFile } from "../src/formats/mod.ts";
+import { claudeCodeFactsOf } from "../src/formats/claude_code/mod.ts";
 import type { ResponseItem } from "../src/record/mod.ts";
 import {
   claudeAlternatingParallel,

@@ -2,13 +2,13 @@ import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { invalidRecords, paired, readText, resumedHistory, segment } from "./_formats.ts";
+import { readForeignSession } from "../src/formats/mod.ts";
 import {
   codexFactsOf,
   findCodexSession,
   listCodexSessions,
-  readForeignSession,
   walkCodexSessions,
-} from "../src/formats/mod.ts";
+} from "../src/formats/codex/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../src/store/mod.ts";
 import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 import {
@@ -85,6 +85,8 @@ Deno.test("readForeignSession(codex) makes turns from task events with turn ids"
     record: records[1]!,
   });
   assertEquals({ ...facts, path: undefined, sizeBytes: undefined }, {
+    // The check made on the way: every call answered.
+    checked: [],
     format: "codex",
     path: undefined,
     sizeBytes: undefined,

@@ -9,16 +9,13 @@ import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { paired, resumedHistory, segment } from "./_formats.ts";
 import { tempDir } from "./_helpers.ts";
 import { eventOf, harness, pairedCallCount } from "./_runtime_helpers.ts";
+import { collectSession, detectFormat, type SessionFormat } from "../src/formats/mod.ts";
 import {
   claudeCodeFactsOf,
-  collectSession,
-  detectFormat,
   findClaudeSession,
-  findCodexSession,
   listClaudeSessions,
-  listCodexSessions,
-  type SessionFormat,
-} from "../src/formats/mod.ts";
+} from "../src/formats/claude_code/mod.ts";
+import { findCodexSession, listCodexSessions } from "../src/formats/codex/mod.ts";
 import { importSession } from "../src/import/mod.ts";
 import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { SessionFileError } from "../src/record/mod.ts";

@@ -4,8 +4,6 @@ import { assert, assertEquals } from "./_assert.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { tempDir } from "./_helpers.ts";
 import {
-  claudeProjectsRoot,
-  codexSessionsRoot,
   collectSession,
   detectFormat,
   detectSessionsRoot,
@@ -14,6 +12,8 @@ import {
   openSessionFile,
   readForeignSession,
 } from "../src/formats/mod.ts";
+import { claudeProjectsRoot } from "../src/formats/claude_code/mod.ts";
+import { codexSessionsRoot } from "../src/formats/codex/mod.ts";
 import { generateSessionText } from "../testing/generate/mod.ts";
 import { codexDamage, codexTurnIds } from "../testing/formats/codex_fixtures.ts";
 import { claudeBasic, writeClaudeProject } from "../testing/formats/claude_fixtures.ts";

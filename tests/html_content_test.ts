@@ -12,7 +12,7 @@ import { Marked } from "marked";
 import { renderSessionPage, SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { isPlainLine, markdownHtml } from "../src/html/_markdown.ts";
 import { inspectSession, renderReport } from "../src/inspect/mod.ts";
-import { claudeCodeAdapter } from "../src/formats/mod.ts";
+import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
 import { createSessionBrowserHandler } from "../src/server/mod.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";

@@ -258,3 +258,22 @@ Deno.test("nothing above src/store asks which kind of store it has (it asks the 
   }
   assertEquals(strays, []);
 });
+
+Deno.test("nothing outside src/formats names TURNLOG_FORMAT or asks whether a format has an adapter", async () => {
+  // turnlog's own format is an adapter: code tells it by `adapter.own`, never by its name or
+  // by a missing adapter (`adapterOf(...) === undefined`, `adapterOf(...) ?`).
+  const asked =
+    /TURNLOG_FORMAT|adapterOf\([^)]*\)\s*(?:[!=]==?\s*undefined|\?)|adapterOfFile\([^)]*\)\)?\s*\?/;
+  const strays: string[] = [];
+  const files = [
+    ...await sourceFiles(join(ROOT, "src")),
+    ...await sourceFiles(join(ROOT, "cli")),
+  ];
+  for (const file of files) {
+    if (file.startsWith(join(ROOT, "src/formats") + "/")) continue;
+    for (const line of codeLines(await Deno.readTextFile(file))) {
+      if (asked.test(line)) strays.push(`${relative(ROOT, file)}: ${line.trim()}`);
+    }
+  }
+  assertEquals(strays, []);
+});

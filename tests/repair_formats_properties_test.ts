@@ -9,7 +9,8 @@ import fc from "fast-check";
 import { join } from "node:path";
 import { assertEquals } from "./_assert.ts";
 import { byteString } from "./_inspect_fixtures.ts";
-import { detectFormat, validateSessionFile } from "../src/formats/mod.ts";
+import { ADAPTERS, detectFormat, validateSessionFile } from "../src/formats/mod.ts";
+import { assert } from "./_assert.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { isEmptyPlan, planFileRepair, repairSession } from "../src/repair/mod.ts";
 import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
@@ -26,8 +27,8 @@ import {
 } from "../testing/properties/damage.ts";
 import { readSidecar } from "../testing/sidecar.ts";
 
-/** The formats these fixtures are written in. */
-type ForeignFormat = "codex" | "claude-code" | "gemini";
+/** Every other tool's format of the registry. */
+type ForeignFormat = (typeof ADAPTERS)[number]["name"];
 
 /** Runs per property; `TURNLOG_PROPERTY_RUNS` raises it. */
 const RUNS = Number(Deno.env.get("TURNLOG_PROPERTY_RUNS") ?? 100);
@@ -56,7 +57,7 @@ const NAMES: Record<ForeignFormat, string> = {
 };
 
 const caseArbitrary: fc.Arbitrary<Case> = fc.record({
-  format: fc.constantFrom<ForeignFormat>("claude-code", "codex", "gemini"),
+  format: fc.constantFrom<ForeignFormat>(...ADAPTERS.map((adapter) => adapter.name)),
   base: fc.nat({ max: 1 << 10 }),
   damages: fc.array(damageArbitrary, { minLength: 1, maxLength: 3 }),
 });
@@ -66,6 +67,8 @@ const linesOf = (bytes: Uint8Array) =>
   splitLines(bytes).map((line) => byteString(line.at(-1) === 10 ? line.subarray(0, -1) : line));
 
 let runs = 0;
+/** The cases checked, by format (damage that hides the format leaves a case unchecked). */
+const checked = new Map<string, number>();
 
 type Case = { format: ForeignFormat; base: number; damages: Damage[] };
 
@@ -78,6 +81,7 @@ async function check(root: string, c: Case): Promise<void> {
   await Deno.writeFile(path, original);
   // Damage that hides the format makes it no longer this tool's file: nothing to check here.
   if ((await detectFormat(path)).format !== c.format) return;
+  checked.set(c.format, (checked.get(c.format) ?? 0) + 1);
 
   const dry = await planFileRepair(await inspectSession(path));
   assertEquals(await Deno.readFile(path), original, "the dry run writes nothing");
@@ -99,10 +103,15 @@ async function check(root: string, c: Case): Promise<void> {
   assertEquals((await validateSessionFile(path, c.format)).findings, validation?.findings);
 }
 
-Deno.test("repairSession() keeps its promises on randomly damaged Codex, Claude Code and Gemini files", async () => {
+Deno.test("repairSession() keeps its promises on randomly damaged files of every other tool's format", async () => {
   const root = await Deno.makeTempDir({ prefix: "turnlog-foreign-properties-" });
   try {
     await fc.assert(fc.asyncProperty(caseArbitrary, (c) => check(root, c)), { numRuns: RUNS });
+    // Every format of the registry was checked, and most cases were (not all skipped).
+    const counts = ADAPTERS.map((adapter) => [adapter.name, checked.get(adapter.name) ?? 0]);
+    assert(counts.every(([, n]) => Number(n) > 0), `cases checked: ${JSON.stringify(counts)}`);
+    const total = [...checked.values()].reduce((a, b) => a + b, 0);
+    assert(total >= RUNS / 2, `only ${total} of ${RUNS} cases checked`);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

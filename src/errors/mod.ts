@@ -144,3 +144,46 @@ export function errorMessage(error: unknown): string {
   if (!os) return message;
   return os[2] === undefined ? os[1]! : `${os[1]}: ${os[2]}`;
 }
+
+/** A session a prefix matches: its id, its file (or `<store>#<id>`) and its creation time. */
+export interface SessionCandidate {
+  /** The session id. */
+  id: string;
+  /** The session file's path; in a database store, `<store's name>#<id>`. */
+  path: string;
+  /** Creation time, ISO 8601. */
+  createdAt: string;
+}
+
+/** No session has this id or id prefix. */
+export class SessionNotFoundError extends TurnlogError {
+  /** The id or prefix looked for. */
+  readonly sessionId: string;
+  /** An error naming the id and the root searched. */
+  constructor(sessionId: string, root: string, options?: ErrorOptions) {
+    super(
+      "not_found",
+      `Session not found: no session with id or prefix "${sessionId}" in ${root}`,
+      options,
+    );
+    this.name = "SessionNotFoundError";
+    this.sessionId = sessionId;
+  }
+}
+
+/** An id prefix that matches more than one session. */
+export class AmbiguousSessionError extends TurnlogError {
+  /** The sessions the prefix matches. */
+  readonly candidates: SessionCandidate[];
+  /** An error listing the sessions the prefix matches. */
+  constructor(prefix: string, candidates: SessionCandidate[], options?: ErrorOptions) {
+    const listed = candidates.map((c) => `  ${c.id}  ${c.createdAt}`).join("\n");
+    super(
+      "ambiguous",
+      `Ambiguous session id "${prefix}": it matches ${candidates.length} sessions:\n${listed}`,
+      options,
+    );
+    this.name = "AmbiguousSessionError";
+    this.candidates = candidates;
+  }
+}

@@ -23,8 +23,9 @@ export interface ReadSessionOptions {
   /** Look for the session's subagent transcripts beside it (Claude Code). @default {true} */
   subagents?: boolean;
   /**
-   * Make the format's check on the way, kept for a check of the same file after the read
-   * (see `_checked.ts`): false for a reader that will not ask for one (a resume, an import).
+   * Make the format's check on the way, returned with the facts (`ForeignFacts.checked`), so
+   * an inspector reads the file once: false for a reader that will not ask for one (a resume,
+   * an import).
    * @default {true}
    */
   check?: boolean;
@@ -65,6 +66,8 @@ export interface FormatListing {
  * under `src/formats/` exports it from its `mod.ts`; `src/formats/registry.ts` lists it.
  */
 export interface FormatAdapter<Name extends string = string> {
+  /** False (or absent): another tool's format; only turnlog's own adapter says true. */
+  readonly own?: false;
   /** The format's name in reports and records (`codex`, `claude-code`): lowercase, `-`. */
   readonly name: Name;
   /** The tool, for people: `Codex CLI`, `Claude Code`. */

@@ -6,10 +6,15 @@
  * @module
  */
 import { isObject, type Json } from "./_line.ts";
-import { judgeTurnlogLine, namesTurnlogFile } from "./_turnlog.ts";
-import { type SessionState, TURNLOG_FORMAT } from "./_types.ts";
-import type { FormatAdapter } from "./_adapter.ts";
-import { adapterOf, ADAPTERS, fileNounOf, type KnownFormat, toolsInWords } from "./registry.ts";
+import type { SessionState } from "./_types.ts";
+import {
+  adapterOf,
+  fileNounOf,
+  FORMATS,
+  type KnownFormat,
+  type SessionAdapter,
+  toolsInWords,
+} from "./registry.ts";
 import { jsonObjectsIn, readFull } from "../io/mod.ts";
 
 /** The format a file is in, and how it showed. */
@@ -45,9 +50,7 @@ type Verdict = { format: KnownFormat; metadata: boolean; evidence: string } | un
 
 /** What one parsed line says about the format, if anything: turnlog's own first, then each adapter. */
 function judge(value: Json): Verdict {
-  const own = judgeTurnlogLine(value);
-  if (own) return { format: TURNLOG_FORMAT, ...own };
-  for (const adapter of ADAPTERS) {
+  for (const adapter of FORMATS) {
     const verdict = adapter.judgeLine(value);
     if (verdict) return { format: adapter.name, ...verdict };
   }
@@ -62,8 +65,7 @@ function byName(path: string): DetectedFormat | undefined {
     line: null,
     evidence: `an empty file named like a ${fileNounOf(format)}`,
   });
-  if (namesTurnlogFile(path)) return empty(TURNLOG_FORMAT);
-  const adapter = ADAPTERS.find((adapter) => adapter.namesFile(path));
+  const adapter = FORMATS.find((adapter) => adapter.namesFile(path));
   return adapter ? empty(adapter.name) : undefined;
 }
 
@@ -195,13 +197,13 @@ export async function detectFormat(
 }
 
 /**
- * The adapter of the file at `path`, told from its head; undefined for turnlog's own format
- * and for a file in no format turnlog reads (which turnlog reads as its own, however broken).
+ * The adapter of the file at `path`, told from its head; turnlog's own for a file in no format
+ * turnlog reads (which turnlog reads as its own, however broken).
  */
 export async function adapterOfFile(
   path: string,
   options: DetectOptions = {},
-): Promise<FormatAdapter | undefined> {
+): Promise<SessionAdapter> {
   const detected = await detectFormat(path, options);
-  return "reason" in detected ? undefined : adapterOf(detected.format);
+  return adapterOf("reason" in detected ? FORMATS[0].name : detected.format);
 }

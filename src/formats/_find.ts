@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { AmbiguousSessionError, SessionNotFoundError } from "../store/mod.ts";
+import { AmbiguousSessionError, SessionNotFoundError } from "../errors/mod.ts";
 import { dirEntries, lastFieldOf } from "./_head.ts";
 import type { ForeignFormat, SessionFormat } from "./_types.ts";
 

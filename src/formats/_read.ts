@@ -7,7 +7,6 @@
 import type { SessionRecord } from "../record/mod.ts";
 import type { ReadSessionOptions } from "./_adapter.ts";
 import { detectFormat, type DetectOptions } from "./_detect.ts";
-import { readTurnlogSession } from "./_turnlog.ts";
 import {
   type ForeignEntry,
   type ForeignFacts,
@@ -68,10 +67,7 @@ export class ForeignSession implements AsyncIterable<ForeignEntry> {
     this.#started = true;
     // The size now: lines appended while the file is read are left for the next read.
     const { size } = await Deno.stat(this.path);
-    const adapter = adapterOf(this.format);
-    const reader = adapter
-      ? adapter.read(this.path, size, this.#options)
-      : readTurnlogSession(this.path, size);
+    const reader = adapterOf(this.format).read(this.path, size, this.#options);
     try {
       while (true) {
         const step = await reader.next();

@@ -5,26 +5,9 @@
  * @module
  */
 import type { BadLineKind } from "./_view.ts";
-import type { ForeignFormat } from "./_types.ts";
+import type { ForeignFormat, ValidationFinding } from "./_types.ts";
 
-/**
- * What a validator finds: a line its tool's reader cannot read (`bad_line`), a call not
- * answered before the next message (`unanswered_call`), a result no call right before it asked
- * for (`unexpected_result`), or a parent chain that does not reach its root (`broken_chain`).
- */
-export type ValidationKind = "bad_line" | "unanswered_call" | "unexpected_result" | "broken_chain";
-
-/** One thing the tool's API (or its reader) would refuse. */
-export interface ValidationFinding {
-  /** What is wrong. */
-  kind: ValidationKind;
-  /** The line it is on. */
-  line: number;
-  /** The call id, for a call or a result. */
-  callId: string | null;
-  /** `path:line: what is wrong`. */
-  message: string;
-}
+export type { ValidationFinding, ValidationKind } from "./_types.ts";
 
 /** A validator's findings on the lines that are not the format's, in their order. */
 export function badLineFindings(

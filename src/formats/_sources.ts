@@ -15,9 +15,8 @@ import {
 } from "./_find.ts";
 import type { Env } from "./_find.ts";
 import { dirEntries } from "./_head.ts";
-import { namesTurnlogFile } from "./_turnlog.ts";
 import { type ForeignFormat, type SessionFormat, TURNLOG_FORMAT } from "./_types.ts";
-import { adapterFor, adapterOf, ADAPTERS } from "./registry.ts";
+import { adapterFor, adapterOf, ADAPTERS, turnlogAdapter } from "./registry.ts";
 
 /** A sessions root and the tool whose sessions it holds. */
 export interface SessionSource {
@@ -69,14 +68,16 @@ export async function foreignSource(options: SourceOptions): Promise<ForeignSour
   }
   if (options.sessionsDir === undefined) return undefined;
   const found = await detectSessionsRoot(options.sessionsDir);
-  return found && adapterOf(found.format) ? { format: found.format, root: found.root } : undefined;
+  return found && !adapterOf(found.format).own
+    ? { format: found.format, root: found.root }
+    : undefined;
 }
 
 /** Whether a folder is turnlog's own store: date folders of turnlog session files. */
 async function turnlogRoot(dir: string): Promise<boolean> {
   const first = await firstDatedFile(dir);
   return first !== undefined &&
-    (namesTurnlogFile(first) || !ADAPTERS.some((a) => a.namesFile(first)));
+    (turnlogAdapter.namesFile(first) || !ADAPTERS.some((a) => a.namesFile(first)));
 }
 
 /**

@@ -175,6 +175,12 @@ export interface ForeignFacts {
   problems: number;
   /** Facts only the file's format has, in its adapter's shape; null for turnlog's own files. */
   formatFacts: FormatFacts | null;
+  /**
+   * The findings of the format's check, made by the read on the way (a whole read of a file
+   * without bad lines knows every line the check needs); absent when the read made none (asked
+   * not to, or a bad line that the check's own view of the file reads differently).
+   */
+  checked?: ValidationFinding[];
 }
 
 /** A foreign file that cannot be read as asked (a command exits with 2). */
@@ -202,3 +208,22 @@ export interface PatchLine {
 export type ToolEdit =
   | { kind: "replace"; path: string | null; before: string; after: string }
   | { kind: "patch"; path: string | null; lines: PatchLine[] };
+
+/**
+ * What a validator finds: a line its tool's reader cannot read (`bad_line`), a call not
+ * answered before the next message (`unanswered_call`), a result no call right before it asked
+ * for (`unexpected_result`), or a parent chain that does not reach its root (`broken_chain`).
+ */
+export type ValidationKind = "bad_line" | "unanswered_call" | "unexpected_result" | "broken_chain";
+
+/** One thing the tool's API (or its reader) would refuse. */
+export interface ValidationFinding {
+  /** What is wrong. */
+  kind: ValidationKind;
+  /** The line it is on. */
+  line: number;
+  /** The call id, for a call or a result. */
+  callId: string | null;
+  /** `path:line: what is wrong`. */
+  message: string;
+}

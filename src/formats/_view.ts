@@ -37,7 +37,15 @@ export interface BadLine {
    * A Claude Code line's parent and (when its end is not lost) its own uuid, as far as they
    * can still be read in it: its children are re-linked to that parent once it leaves.
    */
-  links?: { uuid: string | null; parentUuid: string | null } | undefined;
+  links?: LineLinks | undefined;
+}
+
+/** A line's own id and its parent's, as far as they can be read in a damaged line. */
+export interface LineLinks {
+  /** The line's own id, or null when that part of it is lost. */
+  uuid: string | null;
+  /** Its parent's id, or null for a root. */
+  parentUuid: string | null;
 }
 
 /** Where a line of the view is: its index, its file line and bytes, its piece of a bad line. */
@@ -75,10 +83,11 @@ export interface LineRules {
   /** Why a parsed object is not a line of the format, or undefined when it is one. */
   notALine(value: Record<string, unknown>): { kind: BadLineKind; what: string } | undefined;
   /**
-   * Whether lines link to a parent (Claude Code's `uuid` / `parentUuid`): a bad line's links
-   * are read as far as they can be, so its children can be re-linked once it leaves.
+   * The format's hook for lines that link to a parent (Claude Code's `uuid` / `parentUuid`):
+   * what is left of a bad line, read for its links as far as they can be, so its repair can
+   * re-link its children once it leaves. Absent: the format's lines link to nothing.
    */
-  links: boolean;
+  links?: (text: string) => LineLinks | undefined;
   /** The keys a line of the format may start with: where a line glued after another starts. */
   firstKeys: readonly string[];
 }
@@ -112,7 +121,7 @@ const MAX_STARTS = 32;
  * ```ts
  * import assert from "node:assert/strict";
  * import { recoverLinePieces } from "./_view.ts";
- * const anyObject = { notALine: () => undefined, links: false, firstKeys: ["type"] };
+ * const anyObject = { notALine: () => undefined, firstKeys: ["type"] };
  * const glued = '{"type":"user","uuid":"a"}{"type":"user","uuid":"b"}';
  * assert.equal(recoverLinePieces(anyObject, glued).length, 2);
  * assert.equal(recoverLinePieces(anyObject, "\u0000\u0000").length, 0);
@@ -139,17 +148,6 @@ export function recoverLinePieces(
   return [];
 }
 
-/** Top-level keys are never inside a string: their quotes are not escaped. */
-const OWN_UUID = /[{,]"uuid":"([^"\\]+)"/;
-const OWN_PARENT = /[{,]"parentUuid":(null|"([^"\\]+)")/;
-
-/** A damaged Claude Code line's parent and own uuid, as far as they can be read. */
-function linksOf(text: string): BadLine["links"] {
-  const parent = OWN_PARENT.exec(text);
-  if (!parent) return undefined;
-  return { uuid: OWN_UUID.exec(text)?.[1] ?? null, parentUuid: parent[2] ?? null };
-}
-
 /** A bad line of the file, with what it still holds. */
 function badLine(
   rules: LineRules,
@@ -160,7 +158,7 @@ function badLine(
   // What is left once the records that come back are taken out: a torn line's own fragment.
   let lost = line.text;
   for (const piece of pieces) lost = lost.replace(piece.text, "");
-  const links = rules.links ? linksOf(lost) : undefined;
+  const links = rules.links?.(lost);
   return {
     line: line.line,
     kind: problem.kind,

@@ -16,6 +16,16 @@ import {
 import { claudeCodeAdapter } from "./claude_code/mod.ts";
 import { codexAdapter } from "./codex/mod.ts";
 import { geminiAdapter } from "./gemini/mod.ts";
+import { type OwnFormatAdapter, turnlogAdapter } from "./turnlog/mod.ts";
+
+export { type OwnFormatAdapter, turnlogAdapter };
+export { TURN_CONTEXT_MARK, type TurnlogHead, TurnlogHeadReader } from "./turnlog/mod.ts";
+
+/**
+ * Any format's adapter: turnlog's own (`own: true`) or another tool's; `adapter.own` tells
+ * them apart, never a name.
+ */
+export type SessionAdapter = OwnFormatAdapter | FormatAdapter;
 
 /** Every other tool's format, in the order detection asks them. */
 export const ADAPTERS = [
@@ -24,18 +34,21 @@ export const ADAPTERS = [
   geminiAdapter,
 ] as const satisfies readonly FormatAdapter[];
 
+/** Every format turnlog reads, in the order detection asks them: turnlog's own first. */
+export const FORMATS = [turnlogAdapter, ...ADAPTERS] as const;
+
 /** Every format turnlog reads, by name: `turnlog` and each adapter's (`codex`, `claude-code`). */
 export type KnownFormat = typeof TURNLOG_FORMAT | (typeof ADAPTERS)[number]["name"];
 
 /** Every format's name: turnlog's own first, then each adapter's. */
 export const FORMAT_NAMES: readonly [KnownFormat, ...KnownFormat[]] = [
-  TURNLOG_FORMAT,
+  turnlogAdapter.name,
   ...ADAPTERS.map((adapter) => adapter.name),
 ];
 
 /**
- * The adapter of a file's format, or undefined for turnlog's own (the default, read and
- * repaired by turnlog itself).
+ * The adapter of a format, by the name a report or a record carries: turnlog's own
+ * (`own: true`) or another tool's.
  *
  * @throws {ForeignSessionError} for a name no adapter has
  *
@@ -43,12 +56,12 @@ export const FORMAT_NAMES: readonly [KnownFormat, ...KnownFormat[]] = [
  * ```ts
  * import assert from "node:assert/strict";
  * import { adapterOf } from "./mod.ts";
- * assert.equal(adapterOf("codex")?.tool, "Codex CLI");
- * assert.equal(adapterOf("turnlog"), undefined);
+ * assert.equal(adapterOf("codex").tool, "Codex CLI");
+ * assert.equal(adapterOf("turnlog").own, true);
  * ```
  */
-export function adapterOf(format: SessionFormat): FormatAdapter | undefined {
-  return format === TURNLOG_FORMAT ? undefined : adapterFor(format);
+export function adapterOf(format: SessionFormat): SessionAdapter {
+  return format === TURNLOG_FORMAT ? turnlogAdapter : adapterFor(format);
 }
 
 /**
@@ -73,8 +86,8 @@ export function adapterByFlag(flag: string): FormatAdapter | undefined {
 
 /** One session file of a format, for people: `turnlog session`, `Codex CLI rollout`. */
 export function fileNounOf(format: SessionFormat): string {
-  if (format === TURNLOG_FORMAT) return "turnlog session";
-  return ADAPTERS.find((adapter) => adapter.name === format)?.fileNoun ?? format;
+  const adapter: SessionAdapter | undefined = FORMATS.find((adapter) => adapter.name === format);
+  return adapter?.fileNoun ?? format;
 }
 
 /** Names in a sentence: `a, b or c`. */
@@ -86,7 +99,7 @@ export function inWords(names: readonly string[], conjunction: string): string {
 
 /** The tools whose files turnlog reads, in a sentence: `turnlog, Codex or Claude Code`. */
 export function toolsInWords(conjunction = "or"): string {
-  return inWords([TURNLOG_FORMAT, ...ADAPTERS.map((adapter) => adapter.shortTool)], conjunction);
+  return inWords(FORMATS.map((adapter) => adapter.shortTool), conjunction);
 }
 
 /** One file of each other tool, in a sentence: `a Codex CLI rollout or a Claude Code transcript`. */

@@ -8,7 +8,7 @@ import type { InspectReport } from "../inspect/mod.ts";
 
 /** What fixes a call without an output: resume for turnlog's files, repair for the others. */
 export function orphanFix(report: InspectReport): string {
-  return adapterOf(sessionFormat(report)) === undefined
+  return adapterOf(sessionFormat(report)).own
     ? "resume would synthesize one (inspect --repair --write appends it now)"
     : "inspect --repair --write gives it a result saying it was interrupted";
 }
@@ -22,6 +22,6 @@ export function sessionFormat(report: InspectReport): string {
 export function formatWords(report: InspectReport): string {
   const { format, toolVersion } = report.session;
   const adapter = adapterOf(format);
-  if (adapter === undefined) return format;
+  if (adapter.own) return format;
   return `${adapter.fileNoun}${toolVersion ? ` (version ${toolVersion})` : ""}`;
 }

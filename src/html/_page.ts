@@ -136,7 +136,7 @@ function headHtml(report: InspectReport, title: string, options: SessionPageOpti
 /** What the page shows: `Claude Code session`, `Codex session`, a `turnlog session`. */
 function sessionNoun(report: InspectReport): string {
   const adapter = adapterOf(report.session.format);
-  return adapter === undefined ? "turnlog session" : `${adapter.shortTool} session`;
+  return adapter.own ? adapter.fileNoun : `${adapter.shortTool} session`;
 }
 
 /** The verdict's badge: `healthy`, what is wrong, or that the file holds no conversation. */
@@ -205,7 +205,7 @@ ${
       // Another tool's file has lines; the turnlog records they were read into are turnlog's.
       [
         formatBytes(session.sizeBytes),
-        ...(adapterOf(session.format) ? [] : [plural(session.records, "record")]),
+        ...(adapterOf(session.format).own ? [plural(session.records, "record")] : []),
         plural(session.lines, "line"),
       ].join(" · "),
     )
@@ -272,7 +272,7 @@ function nextStepsHtml(report: InspectReport): string[] {
   const adapter = adapterOf(report.session.format);
   const lines: string[] = [];
   const command = report.continueCommand ? `<pre>${escapeText(report.continueCommand)}</pre>` : "";
-  if (adapter !== undefined) {
+  if (!adapter.own) {
     if (command) {
       lines.push(
         `<p>Continue it in turnlog (a new session; this file is only read):</p>${command}`,
@@ -281,7 +281,7 @@ function nextStepsHtml(report: InspectReport): string[] {
   } else if (command) lines.push(`<p>Continue this session:</p>${command}`);
   else lines.push(`<p>No continue command: the file is not in a sessions store under its id.</p>`);
   if (!report.healthy) {
-    const what = adapter === undefined
+    const what = adapter.own
       ? "what would be done"
       : `what would change in this ${escapeText(adapter.fileNoun)}`;
     lines.push(

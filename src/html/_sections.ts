@@ -98,7 +98,7 @@ function healthWords(report: InspectReport): string {
   if (healthy) {
     return words === "healthy" ? "Healthy: no damaged line, no orphan call." : `Healthy: ${words}.`;
   }
-  return adapter === undefined
+  return adapter.own
     ? `This file needs attention (${words}): resume would repair or skip what is listed below.`
     : `This file needs attention (${words}): ${adapter.shortTool} would refuse what is listed below; inspect --repair shows how it would be mended.`;
 }
@@ -122,7 +122,7 @@ export function chartsHtml(report: InspectReport, settings: { chartTurns: number
   const window = first > 0
     ? `The newest ${formatNumber(shown.length)} of ${formatNumber(report.turns.length)} turns`
     : undefined;
-  const foreign = adapterOf(report.session.format) !== undefined;
+  const foreign = !adapterOf(report.session.format).own;
   const all = recordCountRows(shown, {
     header: first > 0 ? {} : report.header.counts,
     synthesized: report.synthesizedOutputs,

@@ -14,7 +14,7 @@ import {
   type TurnEntry,
   unfinishedWords,
 } from "../inspect/mod.ts";
-import type { FormatAdapter, ToolEdit } from "../formats/mod.ts";
+import type { SessionAdapter, ToolEdit } from "../formats/mod.ts";
 import { clipText, escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
 import { blankText, formatNumber, formatTime, plural, trimBlank } from "../text/mod.ts";
 import { editsHtml } from "./_diff.ts";
@@ -33,8 +33,8 @@ export interface TurnSettings {
   links: Map<number, LinkedSession[]>;
   /** What fixes a call without an output in this session's format, for the page's notes. */
   orphanFix: string;
-  /** The adapter of the session's format (its tool's words, its edits); undefined: turnlog's. */
-  adapter: FormatAdapter | undefined;
+  /** The adapter of the session's format (its tool's words, its edits). */
+  adapter: SessionAdapter;
 }
 
 type CallEntry = Extract<TurnEntry, { kind: "function_call" }>;
@@ -183,7 +183,9 @@ function callHtml(
   const name = ` <span class="mono"><b>${escapeText(entry.name)}</b></span> <code>${
     escapeText(entry.callId)
   }</code>${badge}`;
-  const edits = settings.adapter?.edits?.(entry.name, entry.text) ?? null;
+  const edits = settings.adapter.own
+    ? null
+    : settings.adapter.edits?.(entry.name, entry.text) ?? null;
   const args = `<div class="args">${argumentsHtml(entry, edits, settings)}</div>`;
   let side: string;
   if (paired) {
@@ -248,7 +250,7 @@ function finishedHtml(
   const error = entry.error ? `: <span class="mono">${escapeText(entry.error)}</span>` : "";
   return `<div class="entry finished ${escapeHtml(entry.outcome)}" id="line-${entry.line}">${
     head(
-      `${mark} ${settings.adapter ? "turn" : "run"} ${entry.outcome}`,
+      `${mark} ${settings.adapter.own ? "run" : "turn"} ${entry.outcome}`,
       entry.line,
       ` <span>${parts.join(", ")}${error}</span>`,
     )
@@ -373,8 +375,8 @@ function turnPrompt(turn: Turn): string | undefined {
 }
 
 /** Why a turn has no end, in the words of its file's tool. */
-function unfinishedHtml(adapter: FormatAdapter | undefined, last: boolean): string {
-  const words = unfinishedWords(adapter?.shortTool, last);
+function unfinishedHtml(adapter: SessionAdapter, last: boolean): string {
+  const words = unfinishedWords(adapter.own ? undefined : adapter.shortTool, last);
   return `<p class="unfinished">✗ ${escapeText(words[0]!.toUpperCase() + words.slice(1))}.</p>`;
 }
 
@@ -410,9 +412,9 @@ export function turnHtml(
   const prompt = turnPrompt(turn);
   // Another tool's turn: its id and model; turnlog's run policy is not the tool's word.
   const boundary = [
-    `${settings.adapter ? "turn" : "run"} <code>${escapeText(turn.runId)}</code>`,
+    `${settings.adapter.own ? "run" : "turn"} <code>${escapeText(turn.runId)}</code>`,
     escapeText(turn.model),
-    ...(settings.adapter ? [] : [`policy ${escapeText(turn.policy.approval)}`]),
+    ...(settings.adapter.own ? [`policy ${escapeText(turn.policy.approval)}`] : []),
     escapeText(formatTime(turn.time)),
     `lines ${turn.startLine}–${turn.endLine}`,
   ];

@@ -126,7 +126,8 @@ async function withInstructions(
   format: ForeignFormat,
   history: ResponseItem[],
 ): Promise<ResponseItem[]> {
-  const instructions = await adapterOf(format)?.instructions?.(path) ?? null;
+  const adapter = adapterOf(format);
+  const instructions = adapter.own ? null : await adapter.instructions?.(path) ?? null;
   if (instructions === null) return history;
   return [{ type: "message", role: "system", content: instructions }, ...history];
 }
@@ -135,7 +136,7 @@ async function foreignFormatOf(path: string): Promise<ForeignFormat> {
   const detected = await detectFormat(path);
   if ("reason" in detected) throw new ForeignSessionError(detected.reason);
   const adapter = adapterOf(detected.format);
-  if (adapter === undefined) {
+  if (adapter.own) {
     throw new ForeignSessionError(
       `${path} is a turnlog session already: continue it with resume, no import needed`,
     );

@@ -237,7 +237,10 @@ export async function inspectForeignFile(
   for (const link of facts.subagents) {
     subagents.push(await subagentOf(adapter, link, segmented.turns));
   }
-  const validation = await validateSessionFile(path, format);
+  // The read made the check on the way unless a bad line kept it from it.
+  const validation = facts.checked === undefined
+    ? await validateSessionFile(path, format)
+    : { format, path, valid: facts.checked.length === 0, findings: facts.checked };
   const { shown, missing } = sortFindings(segmented, validation);
   const problems = [
     ...segmented.problems,

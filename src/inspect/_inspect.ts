@@ -5,7 +5,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { adapterOfFile } from "../formats/mod.ts";
+import { adapterOfFile, type SessionAdapter } from "../formats/mod.ts";
 import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/mod.ts";
@@ -30,6 +30,12 @@ export interface InspectOptions extends SegmenterOptions {
    * the report's `continueCommand`; absent: none.
    */
   importCommandFor?: ((path: string) => string) | undefined;
+  /**
+   * The file's adapter, when the command that found the file knows it (`inspect --codex <id>`
+   * found it through the Codex adapter): the file is then not detected again from its head.
+   * Absent: told from the head.
+   */
+  adapter?: SessionAdapter | undefined;
 }
 
 /** A path that exists but is not a regular file. */
@@ -60,8 +66,8 @@ export async function inspectSession(
 ): Promise<InspectReport> {
   const info = await Deno.stat(path);
   if (!info.isFile) throw new NotAFileError(path);
-  const adapter = await adapterOfFile(path);
-  if (adapter) {
+  const adapter = options.adapter ?? await adapterOfFile(path);
+  if (!adapter.own) {
     const segmented = await inspectForeignFile(path, adapter.name, options);
     const command = segmented.session.state === "records" ? options.importCommandFor : undefined;
     return { ...segmented, continueCommand: command?.(path) ?? null, continuePrefix: null };

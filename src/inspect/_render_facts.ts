@@ -61,7 +61,7 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
       verdict(report, paint)
     }`,
   );
-  if (adapterOf(session.format) !== undefined) {
+  if (!adapterOf(session.format).own) {
     field(
       "format",
       `${fileNounOf(session.format)}${
@@ -80,7 +80,7 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
   field("cwd", session.cwd === null ? "unknown" : visible(session.cwd));
   field("branch", session.gitBranch === null ? null : visible(session.gitBranch));
   field(session.models.length > 1 ? "models" : "model", modelLine(session));
-  if (adapterOf(session.format) === undefined) {
+  if (adapterOf(session.format).own) {
     field(
       "policy",
       `${session.policy?.approval ?? "unknown"}${

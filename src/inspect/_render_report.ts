@@ -61,8 +61,8 @@ export function blockLines(
   const { view, lineWidth } = layout;
   const { paint } = view;
   const adapter = adapterOf(report.session.format);
-  const foreign = adapter !== undefined;
-  const tool = adapter === undefined ? {} : { tool: adapter.shortTool };
+  const foreign = !adapter.own;
+  const tool = adapter.own ? {} : { tool: adapter.shortTool };
   if (!("index" in block)) {
     if ((block.entries?.length ?? 0) === 0) return [];
     return [
@@ -117,7 +117,7 @@ function countTable(report: InspectReport, paint: Painter): string[] {
   const rows: string[][] = [];
   // A turnlog file never has ignored things: the column shows only when a file has some.
   // Another tool's file has no turnlog bookkeeping (meta, turn and end records are read in).
-  const foreign = adapterOf(report.session.format) !== undefined;
+  const foreign = !adapterOf(report.session.format).own;
   const columns = RECORD_COUNT_COLUMNS.filter((c) =>
     (c !== "ignored" || report.totals.counts.ignored > 0) &&
     !(foreign && (c === "session_meta" || c === "turn_context" || c === "run_finished"))
@@ -151,7 +151,7 @@ function countTable(report: InspectReport, paint: Painter): string[] {
 
 function findings(report: InspectReport, paint: Painter): string[] {
   const out: string[] = [];
-  const fix = adapterOf(report.session.format) === undefined
+  const fix = adapterOf(report.session.format).own
     ? "resume would synthesize an output"
     : "--repair --write gives it a result saying it was interrupted";
   const section = (title: string, lines: string[]) => {
@@ -194,7 +194,7 @@ function findings(report: InspectReport, paint: Painter): string[] {
 
 function nextSteps(report: InspectReport, paint: Painter): string[] {
   const adapter = adapterOf(report.session.format);
-  if (adapter !== undefined) {
+  if (!adapter.own) {
     if (report.session.state !== "records") return [];
     const out = report.continueCommand
       ? [paint("bold", "Continue it in turnlog (a new session; this file is only read):"), [

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import { type SessionState, TURNLOG_FORMAT } from "../formats/mod.ts";
+import { type SessionState, turnlogAdapter } from "../formats/mod.ts";
 import type { SessionMeta, SessionRecord, TurnContext, Usage } from "../record/mod.ts";
 import { parseSessionFileName } from "../store/mod.ts";
 import type { DroppedOutput, PendingCall } from "./_pairing.ts";
@@ -162,7 +162,7 @@ export function sessionFacts(
   const fileName = parseSessionFileName(basename(path), dirname(path));
   return {
     id: meta?.id ?? fileName?.id ?? null,
-    format: TURNLOG_FORMAT,
+    format: turnlogAdapter.name,
     state: file.state,
     path,
     sizeBytes: file.sizeBytes,

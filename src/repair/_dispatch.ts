@@ -24,7 +24,7 @@ import { planTurnlogFileRepair } from "./_turnlog.ts";
  */
 export async function planFileRepair(report: InspectReport): Promise<RepairPlan> {
   const { format, path } = report.session;
-  return adapterOf(format) === undefined
+  return adapterOf(format).own
     ? await planTurnlogFileRepair(report)
     : await planForeignFileRepair(path, format);
 }

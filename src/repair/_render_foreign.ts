@@ -27,7 +27,7 @@ function listed(findings: SessionValidation["findings"], paint: Painter): string
 /** A dry run on another tool's file: what its tool needs and the file lacks. */
 export function foreignFindings(plan: RepairPlan, paint: Painter): string[] {
   const adapter = adapterOf(plan.format);
-  if (adapter === undefined || plan.findings.length === 0) return [];
+  if (adapter.own || plan.findings.length === 0) return [];
   return [
     paint("bold", `What ${adapter.shortTool} needs and the file lacks:`),
     ...listed(plan.findings, paint),
@@ -44,7 +44,7 @@ export function foreignFooter(
   paint: Painter,
 ): string[] {
   const adapter = adapterOf(plan.format);
-  if (adapter === undefined) return [];
+  if (adapter.own) return [];
   const tool = adapter.shortTool;
   const out: string[] = [];
   const verdict = options.validation;

@@ -65,7 +65,7 @@ export async function repairSession(
   options: RepairOptions = {},
 ): Promise<RepairResult> {
   const adapter = await adapterOfFile(path);
-  if (adapter) {
+  if (!adapter.own) {
     const { plan, validation } = await repairForeignFile(path, adapter.name);
     return { plan, after: await inspectSession(path, options), validation };
   }

@@ -39,7 +39,7 @@ const MOVED_KINDS: ReadonlySet<InspectProblemKind> = new Set<InspectProblemKind>
 export function planRepair(report: InspectReport): RepairPlan {
   const path = report.session.path;
   const format = report.session.format;
-  if (adapterOf(format) !== undefined) throw new ForeignRepairError(path);
+  if (!adapterOf(format).own) throw new ForeignRepairError(path);
   const plan: RepairPlan = {
     path,
     format,

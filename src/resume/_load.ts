@@ -121,7 +121,7 @@ export async function resumeSession(
  */
 export async function resumeFile(path: string): Promise<ResumedSession> {
   const adapter = await adapterOfFile(path);
-  if (adapter) return await resumeForeignFile(path, adapter.name);
+  if (!adapter.own) return await resumeForeignFile(path, adapter.name);
   let meta: SessionMeta | undefined;
   for await (const entry of readRecords(path, { chunkSize: 16 * 1024 })) {
     if (entry.record?.type === "session_meta") meta = entry.record.payload;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { adapterFor, type SessionFormat, TURNLOG_FORMAT } from "../formats/mod.ts";
+import { adapterOf, type SessionFormat } from "../formats/mod.ts";
 import type { SearchProfile } from "./_profile.ts";
 import { turnlogSearch } from "./_turnlog.ts";
 
@@ -14,7 +14,7 @@ import { turnlogSearch } from "./_turnlog.ts";
  * @throws {ForeignSessionError} for a format no adapter reads
  */
 export function searchProfile(format: SessionFormat): SearchProfile {
-  if (format === TURNLOG_FORMAT) return turnlogSearch;
-  const adapter = adapterFor(format);
+  const adapter = adapterOf(format);
+  if (adapter.own) return turnlogSearch;
   return { ...adapter.search, tool: adapter.shortTool, continuedBy: "import" };
 }

@@ -13,7 +13,7 @@ import {
   type FormatAdapter,
   type SessionFiles,
   type SessionFormat,
-  TURNLOG_FORMAT,
+  turnlogAdapter,
 } from "../formats/mod.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import { prefixBeside, resolveStoreSpec, type SessionStore, storeName } from "../store/mod.ts";
@@ -62,13 +62,17 @@ async function folderSource(dir: string, flag: string): Promise<SearchSource> {
   const info = statOrUndefined(dir);
   if (!info?.isDirectory) throw new NoSuchSourceError(dir);
   const found = await detectSessionsRoot(dir);
-  return { format: found?.format ?? TURNLOG_FORMAT, root: found?.root ?? dir, flags: [flag, dir] };
+  return {
+    format: found?.format ?? turnlogAdapter.name,
+    root: found?.root ?? dir,
+    flags: [flag, dir],
+  };
 }
 
 /** turnlog's store: a sessions folder, or a database (named without its password). */
 export function storeSource(spec: string, flags: string[]): SearchSource {
   const named = flags.length === 0 ? [] : [flags[0]!, storeName(spec)];
-  return { format: TURNLOG_FORMAT, root: spec, flags: named };
+  return { format: turnlogAdapter.name, root: spec, flags: named };
 }
 
 /** A root of an adapter's sessions as a source, named by the adapter's home flag (`--codex`). */

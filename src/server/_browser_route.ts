@@ -21,7 +21,7 @@ import { ERROR_OUTCOMES, type ErrorKind, errorKind } from "../errors/mod.ts";
 import { HttpError, sseResponse } from "../http/mod.ts";
 import { inspectSession, inspectStoredSession } from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
-import { TURNLOG_FORMAT } from "../formats/mod.ts";
+import { turnlogAdapter } from "../formats/mod.ts";
 import {
   AmbiguousSessionError,
   type ContinuePoint,
@@ -228,7 +228,7 @@ async function sessionResponse(browser: Browser, found: Located): Promise<Respon
       turns: report.turns.length,
       healthy: report.healthy,
     });
-    const tool = found.kind === "store" ? TURNLOG_FORMAT : found.home.adapter.tool;
+    const tool = found.kind === "store" ? turnlogAdapter.tool : found.home.adapter.tool;
     const info = await Deno.stat(file).catch(() => undefined);
     notice = writingNotice(tool, info?.mtime ?? null, report.session.updated);
   }

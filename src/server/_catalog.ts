@@ -21,7 +21,8 @@ import {
   lastFieldOf,
   type ListedForeignSession,
   PREVIEW_HEAD_BYTES,
-  TURNLOG_FORMAT,
+  turnlogAdapter,
+  TurnlogHeadReader,
 } from "../formats/mod.ts";
 import { oneLine } from "../text/mod.ts";
 import type { BrowseHome, FactsMemo } from "./_homes.ts";
@@ -170,7 +171,7 @@ export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> 
     ? `/?after=${encodeURIComponent(cursorOf(last.time, last.key))}`
     : null;
   const places = [
-    { tool: TURNLOG_FORMAT, root: store.name },
+    { tool: turnlogAdapter.tool, root: store.name },
     ...homes.map((home) => ({ tool: home.adapter.tool, root: home.root })),
   ];
   const first = options.cursor === undefined;
@@ -249,17 +250,14 @@ interface StoredHead {
  * head (`PREVIEW_HEAD_BYTES` of a file, as many records of a database).
  */
 async function storedHead(store: SessionStore, location: SessionLocation): Promise<StoredHead> {
-  const head: StoredHead = { firstAt: null, cwd: null, prompt: null };
+  const reader = new TurnlogHeadReader();
   let records = 0;
   for await (const entry of store.read(location)) {
-    const { record } = entry;
-    head.firstAt ??= record?.timestamp ?? null;
-    if (record?.type === "session_meta") head.cwd = record.payload.cwd;
-    const item = record?.type === "response_item" ? record.payload : undefined;
-    if (item?.type === "message" && item.role === "user") head.prompt = item.content;
-    if (head.prompt !== null || ++records >= 1000 || entry.end >= PREVIEW_HEAD_BYTES) break;
+    const done = entry.record !== undefined && reader.see(entry.record);
+    if (done || ++records >= 1000 || entry.end >= PREVIEW_HEAD_BYTES) break;
   }
-  return head;
+  const { firstAt, cwd, firstPrompt } = reader.head;
+  return { firstAt, cwd, prompt: firstPrompt };
 }
 
 async function storeRow(
@@ -272,8 +270,8 @@ async function storeRow(
   const file = store.fileOf(location);
   const row = {
     ...base,
-    tool: TURNLOG_FORMAT,
-    format: TURNLOG_FORMAT,
+    tool: turnlogAdapter.tool,
+    format: turnlogAdapter.name,
     path: file ?? null,
     turns: facts?.turns ?? listed?.turns ?? null,
     healthy: facts?.healthy ?? null,

@@ -3,7 +3,9 @@
  *
  * @module
  */
-import { TurnlogError } from "../errors/mod.ts";
+import { AmbiguousSessionError, SessionNotFoundError, TurnlogError } from "../errors/mod.ts";
+
+export { AmbiguousSessionError, SessionNotFoundError };
 import { checkSessionId, idTime, prefixTimeRange } from "../record/mod.ts";
 import { basename, dirname, resolve } from "node:path";
 import {
@@ -14,39 +16,6 @@ import {
   type SessionLocation,
   sessionsIn,
 } from "./_layout.ts";
-
-/** No session has this id or id prefix. */
-export class SessionNotFoundError extends TurnlogError {
-  /** The id or prefix looked for. */
-  readonly sessionId: string;
-  /** An error naming the id and the root searched. */
-  constructor(sessionId: string, root: string, options?: ErrorOptions) {
-    super(
-      "not_found",
-      `Session not found: no session with id or prefix "${sessionId}" in ${root}`,
-      options,
-    );
-    this.name = "SessionNotFoundError";
-    this.sessionId = sessionId;
-  }
-}
-
-/** An id prefix that matches more than one session. */
-export class AmbiguousSessionError extends TurnlogError {
-  /** The sessions the prefix matches. */
-  readonly candidates: SessionLocation[];
-  /** An error listing the sessions the prefix matches. */
-  constructor(prefix: string, candidates: SessionLocation[], options?: ErrorOptions) {
-    const listed = candidates.map((c) => `  ${c.id}  ${c.createdAt}`).join("\n");
-    super(
-      "ambiguous",
-      `Ambiguous session id "${prefix}": it matches ${candidates.length} sessions:\n${listed}`,
-      options,
-    );
-    this.name = "AmbiguousSessionError";
-    this.candidates = candidates;
-  }
-}
 
 /**
  * Finds a session by full id or unique prefix, from file names alone. A session id is a

@@ -8,6 +8,7 @@
 import { concatBytes, indexOfBytes, readFull } from "../io/mod.ts";
 import { isUuidV7, parseRecordLine } from "../record/mod.ts";
 import { oneLine } from "../text/mod.ts";
+import { TURN_CONTEXT_MARK, TurnlogHeadReader } from "../formats/mod.ts";
 import { shortestUniquePrefix } from "./_find.ts";
 import { type SessionLocation, walkSessions } from "./_layout.ts";
 
@@ -57,7 +58,7 @@ const HEAD_BYTES = 256 * 1024;
 
 const NEWLINE = 10;
 const CR = 13;
-const TURN_MARK = new TextEncoder().encode('"type":"turn_context"');
+const TURN_MARK = new TextEncoder().encode(TURN_CONTEXT_MARK);
 const decoder = new TextDecoder();
 
 /** What one read of a session file tells a listing, without validating anything. */
@@ -77,14 +78,20 @@ export interface FileSummary {
   forkedFrom: string | undefined;
 }
 
-/** Notes what a head line tells: the fork's source, the first user message. */
-function noteHeadLine(path: string, line: Uint8Array, summary: FileSummary): void {
+/** Notes what a head line tells (turnlog's head reader): the fork's source, the first user message. */
+function noteHeadLine(
+  path: string,
+  line: Uint8Array,
+  summary: FileSummary,
+  head: TurnlogHeadReader,
+): void {
   const text = decoder.decode(line[line.length - 1] === CR ? line.subarray(0, -1) : line);
   const { record } = parseRecordLine(path, { line: 0, text, start: 0, end: 0, terminated: true });
-  if (record?.type === "session_meta") summary.forkedFrom = record.payload.forkedFrom?.sessionId;
-  if (record?.type !== "response_item") return;
-  const item = record.payload;
-  if (item.type === "message" && item.role === "user") summary.firstUserMessage = item.content;
+  if (record === undefined || !head.see(record)) {
+    summary.forkedFrom = head.head.forkedFrom ?? undefined;
+    return;
+  }
+  summary.firstUserMessage = head.head.firstPrompt ?? undefined;
 }
 
 /** Counts lines and turn markers in a chunk with native searches; `previous` is the byte before. */
@@ -128,13 +135,14 @@ export async function summarizeSessionFile(
     forkedFrom: undefined,
   };
   let head: Uint8Array[] | undefined = []; // the line being read while still in the head
+  const reader = new TurnlogHeadReader();
   let previous: number[] = [];
   let tail = new Uint8Array(0); // a marker's start split off the previous chunk
   while (true) {
     const read = await readFull(file, buffer);
     if (read === 0) break;
     const chunk = buffer.subarray(0, read);
-    if (head) head = headLines(path, chunk, summary, head);
+    if (head) head = headLines(path, chunk, summary, head, reader);
     const counted = countChunk(chunk, previous);
     summary.records += counted.records;
     summary.turns += counted.turns + splitMarkers(tail, chunk);
@@ -167,13 +175,14 @@ function headLines(
   chunk: Uint8Array,
   summary: FileSummary,
   parts: Uint8Array[],
+  reader: TurnlogHeadReader,
 ): Uint8Array[] | undefined {
   let start = 0;
   for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, start)) {
     const line = concatBytes([...parts, chunk.subarray(start, at)]);
     const lineStart = summary.sizeBytes + start - (line.length - (at - start));
     if (lineStart >= HEAD_BYTES) return undefined;
-    noteHeadLine(path, line, summary);
+    noteHeadLine(path, line, summary, reader);
     if (summary.firstUserMessage !== undefined) return undefined;
     parts = [];
     start = at + 1;

@@ -13,7 +13,6 @@ import { dirEntries } from "../_head.ts";
 import { str } from "../_line.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeClaude, claudeFindings } from "./_check.ts";
-import { takeCheck } from "../_checked.ts";
 import { claudeCodeFactsOf } from "./_facts.ts";
 import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_find.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
@@ -120,9 +119,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   list: listClaudeSessions,
   preview: previewClaudeSession,
   notes: claudeNotes,
-  check: async (path, sizeBytes) =>
-    takeCheck("claude-code", path, sizeBytes) ??
-      claudeFindings(path, await analyzeClaude(path, sizeBytes)),
+  check: async (path, sizeBytes) => claudeFindings(path, await analyzeClaude(path, sizeBytes)),
   edits: claudeEdits,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>

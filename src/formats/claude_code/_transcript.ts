@@ -15,7 +15,6 @@ import { type Line, LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
 import { findSubagents } from "./_subagents.ts";
 import { analyzeIndexed, claudeFindings, type ClaudeLineInfo, lineInfo } from "./_check.ts";
-import { keepCheck } from "../_checked.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 
 /** Options of {@linkcode readClaudeTranscript}. */
@@ -131,7 +130,7 @@ export async function* readClaudeTranscript(
   sizeBytes: number,
   options: ClaudeReadOptions = {},
 ): AsyncGenerator<ForeignEntry[], ForeignFacts> {
-  // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
+  // The check on the way: with no bad line, its view is the file's lines (its findings go out with the facts).
   const infos: ClaudeLineInfo[] = [];
   const once = sizeBytes <= (options.parseOnceBytes ?? PARSE_ONCE_BYTES);
   const values: Json[] | undefined = once ? [] : undefined;
@@ -148,19 +147,14 @@ export async function* readClaudeTranscript(
   const sessionId = sessionIdOf(path, index);
   const read = new ClaudeRead(path, index, branch, sessionId);
   yield* readBranch(read, values);
-  if (check && index.nodes.every((node) => node.kind !== "problem")) {
-    keepCheck(
-      "claude-code",
-      path,
-      sizeBytes,
-      claudeFindings(path, analyzeIndexed(infos, index, branch)),
-    );
-  }
+  const checked = check && index.nodes.every((node) => node.kind !== "problem")
+    ? { checked: claudeFindings(path, analyzeIndexed(infos, index, branch)) }
+    : {};
   const facts = claudeFacts(path, sizeBytes, { index, branch, read, sessionId });
   const subagents = options.subagents === false
     ? []
     : await findSubagents(path, sessionId, index.agentIds);
-  return { ...facts, subagents };
+  return { ...facts, subagents, ...checked };
 }
 
 /** What the second pass does with a node: nothing, its node alone, or its line read again. */

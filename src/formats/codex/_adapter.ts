@@ -11,7 +11,6 @@ import { type Env, firstDatedFile, homeDir } from "../_find.ts";
 import { type Json, obj, str } from "../_line.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeCodex, codexFindings } from "./_check.ts";
-import { takeCheck } from "../_checked.ts";
 import { codexFactsOf } from "./_facts.ts";
 import {
   findCodexSession,
@@ -101,8 +100,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   list: listCodexSessions,
   preview: previewCodexSession,
   notes: codexNotes,
-  check: async (path, sizeBytes) =>
-    takeCheck("codex", path, sizeBytes) ?? codexFindings(path, await analyzeCodex(path, sizeBytes)),
+  check: async (path, sizeBytes) => codexFindings(path, await analyzeCodex(path, sizeBytes)),
   edits: codexEdits,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>

@@ -24,6 +24,5 @@ export const CODEX_LINES: LineRules = {
       ? undefined
       : { kind: "invalid_record", what: mapped.invalid };
   },
-  links: false,
   firstKeys: ["type", "timestamp"],
 };

@@ -40,7 +40,6 @@ import {
 import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
 import { CodexTurns } from "./_turns.ts";
 import { CodexChecker, codexFindings } from "./_check.ts";
-import { keepCheck } from "../_checked.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 
 /** Events whose content is elsewhere in the file or in a synthesized record: not counted. */
@@ -384,7 +383,7 @@ export async function* readCodexRollout(
   options: ReadSessionOptions = {},
 ): AsyncGenerator<ForeignEntry[], ForeignFacts> {
   const read = new CodexRead(path);
-  // The check on the way: with no bad line, its view is the file's lines (see _checked.ts).
+  // The check on the way: with no bad line, its view is the file's lines (its findings go out with the facts).
   const checker = options.check === false ? undefined : new CodexChecker();
   let last: LineSpan | undefined;
   // A chunk's lines at a time: one step of the generator per chunk, not per line.
@@ -423,10 +422,9 @@ export async function* readCodexRollout(
   read.turns.end(last);
   if (read.turns.out.length > 0) yield read.turns.out;
   read.turns.out = [];
-  if (checker !== undefined && read.problems === 0) {
-    keepCheck("codex", path, sizeBytes, codexFindings(path, checker.finish()));
-  }
-  return codexFacts(read, sizeBytes);
+  const facts = codexFacts(read, sizeBytes);
+  if (checker === undefined || read.problems > 0) return facts;
+  return { ...facts, checked: codexFindings(path, checker.finish()) };
 }
 
 function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {

@@ -100,9 +100,9 @@ export function pairHistory(
 
 /**
  * Feeds one line to the check's replay: its messages as sketches (no texts), the line's object
- * kept only while it is the latest checkpoint.
+ * kept only while it is the latest checkpoint. The reader feeds one on its way too.
  */
-class CheckReplay {
+export class CheckReplay {
   readonly replay = new GeminiReplay<CheckPlace>();
   #checkpoint: CheckPlace | undefined;
 
@@ -137,6 +137,11 @@ export async function analyzeGemini(path: string, sizeBytes: number): Promise<Ge
       else check.feed(item.line.value, item.line);
     }
   }
+  return analysisOf(check, bad);
+}
+
+/** What a check replay fed every line learnt, with the file's bad lines. */
+export function analysisOf(check: CheckReplay, bad: BadLine[] = []): GeminiAnalysis {
   const { messages } = check.replay;
   return { bad, ...pairHistory(messages), messages };
 }

@@ -14,7 +14,6 @@ export const GEMINI_LINES: LineRules = {
       ? { kind: "unknown_type", what: "not a Gemini CLI session record" }
       : undefined;
   },
-  links: false,
   // Where a line glued after another starts (read as a pattern: `$` is escaped).
   firstKeys: ["sessionId", "id", "\\$set", "\\$rewindTo"],
 };

@@ -33,6 +33,7 @@ import {
   roleOf,
 } from "./_replay.ts";
 import { GeminiTurns } from "./_turns.ts";
+import { analysisOf, CheckReplay, geminiFindings } from "./_check.ts";
 import type { GeminiFacts } from "./_facts.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
 import { parentOf, projectRootOf, subagentsOf } from "./_subagents.ts";
@@ -40,6 +41,8 @@ import { parentOf, projectRootOf, subagentsOf } from "./_subagents.ts";
 /** The state of one read. */
 interface Read {
   replay: GeminiReplay<LineSpan>;
+  /** The check's replay, fed on the way (the check then needs no read of its own). */
+  check: CheckReplay | undefined;
   problems: { seq: number; entry: ForeignEntry }[];
   lines: number;
   checkpoints: number;
@@ -132,7 +135,11 @@ async function readJsonl(read: Read, path: string, sizeBytes: number): Promise<v
       const parsed = parseJsonLine(path, line);
       if ("problem" in parsed) {
         read.problems.push({ seq: read.replay.next(), entry: problemEntry(parsed.problem) });
-      } else feed(read, path, parsed.value, span);
+        continue;
+      }
+      feed(read, path, parsed.value, span);
+      const place = { ...span, terminated: line.terminated, piece: null };
+      read.check?.feed(parsed.value, { k: read.lines - 1 - read.problems.length, ...place });
     }
   }
 }
@@ -143,7 +150,10 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
   const span: LineSpan = { line: 1, start: 0, end: sizeBytes };
   read.first = span;
   read.lines = legacy.text.split("\n").filter((line) => line.trim().length > 0).length;
-  if ("value" in legacy) return feed(read, path, legacy.value, span);
+  if ("value" in legacy) {
+    read.check?.feed(legacy.value, { k: 0, ...span, terminated: true, piece: null });
+    return feed(read, path, legacy.value, span);
+  }
   const problem = lineProblem(path, span, "malformed_json", legacy.error);
   read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
 }
@@ -215,10 +225,11 @@ function* secondPass(
 export async function* readGeminiSession(
   path: string,
   sizeBytes: number,
-  options: { subagents?: boolean } = {},
+  options: { subagents?: boolean; check?: boolean } = {},
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
   const read: Read = {
     replay: new GeminiReplay(),
+    check: options.check === false ? undefined : new CheckReplay(),
     problems: [],
     lines: 0,
     checkpoints: 0,
@@ -271,6 +282,9 @@ export async function* readGeminiSession(
     ignored: out.ignored,
     problems: read.problems.length,
     formatFacts: geminiFacts(path, read),
+    ...(read.check && read.problems.length === 0
+      ? { checked: geminiFindings(path, analysisOf(read.check)) }
+      : {}),
   };
 }
 

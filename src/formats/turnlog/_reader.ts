@@ -5,17 +5,17 @@
  *
  * @module
  */
-import { readLines } from "../io/mod.ts";
-import { parseRecordLine, type SessionMeta, type SessionRecord } from "../record/mod.ts";
+import { readLines } from "../../io/mod.ts";
+import { parseRecordLine, type SessionMeta, type SessionRecord } from "../../record/mod.ts";
 import { basename } from "node:path";
-import { FirstSeen, type Json, obj, problemEntry, recordEntry, str, TimeSpan } from "./_line.ts";
+import { FirstSeen, type Json, obj, problemEntry, recordEntry, str, TimeSpan } from "../_line.ts";
 import {
   type ForeignEntry,
   type ForeignFacts,
   noTokens,
   type TokenTotals,
   TURNLOG_FORMAT,
-} from "./_types.ts";
+} from "../_types.ts";
 
 const TYPES = new Set(["session_meta", "turn_context", "response_item", "run_finished"]);
 
