@@ -12,7 +12,7 @@ import {
   exportTargets,
   TURNLOG_TARGET,
 } from "../src/export/mod.ts";
-import { adapterOf, ADAPTERS, fileNounOf } from "../src/formats/mod.ts";
+import { adapterByFlag, ADAPTERS, fileNounOf, turnlogAdapter } from "../src/formats/mod.ts";
 import { locateForeignSession } from "../src/import/mod.ts";
 import { FileStore, SessionNotFoundError } from "../src/store/mod.ts";
 import { formatNumber, plural, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
@@ -107,13 +107,12 @@ async function sourcePath(source: string, values: Values): Promise<string> {
 
 /** The target's file, in words: `Codex CLI rollout`, `turnlog session`. */
 function targetNoun(target: string): string {
-  const adapter = ADAPTERS.find((a) => a.flag === target);
-  return adapter?.fileNoun ?? "turnlog session";
+  return (adapterByFlag(target) ?? turnlogAdapter).fileNoun;
 }
 
 function describe(exported: ExportedSession): string {
   const { source, carried } = exported;
-  const noun = adapterOf(source.format) ? fileNounOf(source.format) : "turnlog session";
+  const noun = fileNounOf(source.format);
   const facts = [
     plural(carried.userMessages, "user message"),
     plural(carried.assistantMessages, "assistant message"),

@@ -122,7 +122,8 @@ export async function readConversation(path: string): Promise<ReadConversation> 
   }
   const { history, synthesized } = normalizeHistory(replay.history);
   // What the source tool's own resume sends for a call left unanswered, where it says.
-  const interrupted = adapterOf(detected.format)?.interruptedOutput;
+  const source = adapterOf(detected.format);
+  const interrupted = source.own === true ? undefined : source.interruptedOutput;
   let last = replay.meta.createdAt;
   const items = history.map((item) => {
     last = times.get(item) ?? last;

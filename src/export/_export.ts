@@ -14,7 +14,7 @@ import {
   type Env,
   type ExportConversation,
   type FormatAdapter,
-  TURNLOG_FORMAT,
+  turnlogAdapter,
   type WrittenSession,
 } from "../formats/mod.ts";
 import type { LineProblem } from "../record/mod.ts";
@@ -23,7 +23,7 @@ import { readConversation } from "./_conversation.ts";
 import { writeTurnlogSession } from "./_turnlog.ts";
 
 /** turnlog's own name as a target (`--to turnlog`): its format's name. */
-export const TURNLOG_TARGET: string = TURNLOG_FORMAT;
+export const TURNLOG_TARGET: string = turnlogAdapter.name;
 
 /** The targets `--to` takes: each adapter that writes, by its flag, and `turnlog`. */
 export function exportTargets(): string[] {

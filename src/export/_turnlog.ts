@@ -2,7 +2,9 @@
  * The turnlog writer: a conversation written as a new turnlog session, as import writes one
  * (a `session_meta` whose `importedFrom` says where it came from, one `turn_context`, the
  * history as `response_item` records with the source's times, a `run_finished`), for
- * `export --to turnlog`; `resume` continues it.
+ * `export --to turnlog`; `resume` continues it. It is not the turnlog adapter's `write`, as
+ * the other tools' writers are their adapters': turnlog's store (which makes the session)
+ * reads the formats, so a format folder that wrote through the store would import in a circle.
  *
  * @module
  */
