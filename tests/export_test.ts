@@ -407,6 +407,21 @@ Deno.test("missingInOrder() names what a request leaves out or puts out of order
     "result: a.txt",
   ]);
   assertEquals(missingInOrder(truth, [...sent].reverse()).length, 3, "out of order is missing");
+  const patch = sentConversation({
+    input: [{ type: "function_call", name: "apply_patch", arguments: "*** Begin Patch" }],
+  });
+  const wrapped = sentConversation({
+    messages: [{
+      role: "assistant",
+      content: [{
+        type: "tool_use",
+        id: "t",
+        name: "apply_patch",
+        input: { input: "*** Begin Patch" },
+      }],
+    }],
+  });
+  assertEquals(missingInOrder(patch, wrapped), [], "arguments that are not an object, as {input}");
 });
 
 Deno.test("exportSession() writes where the session came from, and turnlog reads it back", async () => {

@@ -140,7 +140,11 @@ export function shortItem(item: SentItem | undefined): string {
 function same(a: SentItem, b: SentItem): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === "call" && b.kind === "call") {
-    return a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args);
+    // Arguments that are not a JSON object go to an API of objects as {input}, as counted.
+    const args = typeof a.args === "string" && typeof b.args === "object"
+      ? { input: a.args }
+      : a.args;
+    return a.name === b.name && JSON.stringify(args) === JSON.stringify(b.args);
   }
   return (a as { text: string }).text.trim() === (b as { text: string }).text.trim();
 }
