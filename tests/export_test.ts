@@ -12,7 +12,12 @@ import { said } from "./_helpers.ts";
 import { exportSession, type ReadConversation, readConversation } from "../src/export/mod.ts";
 import { ExportWriteError } from "../src/formats/mod.ts";
 import { errorKind } from "../src/errors/mod.ts";
-import { claudeBasic, claudeCompaction, claudeDamage } from "../testing/formats/claude_fixtures.ts";
+import {
+  claudeBasic,
+  claudeCompaction,
+  claudeDamage,
+  claudeForks,
+} from "../testing/formats/claude_fixtures.ts";
 import { codexOrphans } from "../testing/formats/codex_fixtures.ts";
 import { geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import { missingInOrder, sentConversation } from "../testing/real_clients/export_judge.ts";
@@ -32,7 +37,7 @@ function env(vars: Record<string, string>) {
 }
 
 /** A conversation's items as plain data: call ids by order of appearance, arguments parsed. */
-function plain(read: ReadConversation, options: { errors?: boolean } = {}): unknown[] {
+function plain(read: ReadConversation): unknown[] {
   const ids = new Map<string, string>();
   const id = (x: string) => ids.get(x) ?? ids.set(x, `call${ids.size}`).get(x)!;
   return read.items.flatMap(({ item }) => {
@@ -49,7 +54,7 @@ function plain(read: ReadConversation, options: { errors?: boolean } = {}): unkn
         return [["call", id(item.callId), item.name, args]];
       }
       case "function_call_output":
-        return [["result", id(item.callId), item.output, options.errors === false || item.isError]];
+        return [["result", id(item.callId), item.output, item.isError]];
       case "compaction_summary":
         return [["summary", item.content]];
     }
@@ -68,7 +73,7 @@ async function lines(path: string): Promise<Record<string, unknown>[]> {
 
 Deno.test("exportSession() to Codex writes a rollout Codex resumes, read back item for item", async () => {
   await using at = await place();
-  const path = await source(at.dir, "claude.jsonl", claudeBasic());
+  const path = await source(at.dir, "claude.jsonl", claudeForks());
   const before = await Deno.readFile(path);
   const home = join(at.dir, "codex-home");
   const exported = await exportSession(path, {
@@ -106,8 +111,23 @@ Deno.test("exportSession() to Codex writes a rollout Codex resumes, read back it
   assertEquals(prompts.length, exported.carried.userMessages, "a user_message event per prompt");
   const original = await readConversation(path);
   const back = await readConversation(exported.path);
-  // The Responses API has no error flag: the text is carried, the flag counted as degraded.
-  assertEquals(plain(back, { errors: false }), plain(original, { errors: false }));
+  // The Responses API has no error flag: it is kept in an exec_command_end event, as Codex's
+  // own files keep a command's failure, and read back from there.
+  assertEquals(plain(back), plain(original));
+  const failures = written.filter((line) =>
+    (line.payload as Record<string, unknown>).type === "exec_command_end"
+  );
+  const errors = original.items.filter(({ item }) =>
+    item.type === "function_call_output" && item.isError
+  );
+  assert(errors.length > 0, "the fixture has a failed call");
+  assertEquals(
+    [
+      failures.length,
+      exported.degraded.find((d) => d.what === "error flags of tool results")?.count,
+    ],
+    [errors.length, errors.length],
+  );
   assertEquals(
     back.items.map(({ time }) => time),
     original.items.filter(({ item }) => !(item.type === "message" && item.role === "system"))

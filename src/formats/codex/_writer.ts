@@ -95,14 +95,21 @@ export async function writeCodexRollout(
           call_id: ids.call(item.callId),
         });
         break;
-      case "function_call_output":
-        if (item.isError) errors++;
+      case "function_call_output": {
+        const callId = ids.output(item.callId);
+        if (item.isError) {
+          // The failure, where Codex's own files say it (its exec event's exit code): not sent
+          // to the model (the Responses API has no error flag), read back by turnlog.
+          errors++;
+          line(time, "event_msg", { type: "exec_command_end", call_id: callId, exit_code: 1 });
+        }
         line(time, "response_item", {
           type: "function_call_output",
-          call_id: ids.output(item.callId),
+          call_id: callId,
           output: item.output,
         });
         break;
+      }
       case "compaction_summary":
         // Codex's own form: without a replacement history, the message is the summary.
         line(time, "compacted", { message: item.content });
@@ -122,7 +129,8 @@ export async function writeCodexRollout(
     ...degradedOf(
       "error flags of tool results",
       errors,
-      "carried in the result's text only: the Responses API has no error flag",
+      "kept in an exec_command_end event (exit code 1) before the result: the Responses API " +
+        "has no error flag, so Codex sends the result's text only",
     ),
     ...degradedOf("call ids", ids.changed, "renamed to ids the Responses API takes once each"),
   ];
