@@ -18,6 +18,8 @@ export interface ServeProcess extends AsyncDisposable {
   pid: number;
   /** Kills the process with SIGKILL (no chance to clean up) and waits for it to end. */
   kill(): Promise<void>;
+  /** What it wrote to stderr so far, when started with `collectStderr`; else "". */
+  stderr(): string;
 }
 
 /** Reads lines from `reader` until one matches `pattern`; fails with what was read on EOF. */
@@ -37,19 +39,41 @@ async function lineMatching(
 
 /**
  * Starts `cli/serve.ts` with `args` on a free loopback port (`--port 0`) and resolves once it
- * listens. Its stderr is passed through, so a test's log shows why an instance failed.
+ * listens. Its stderr is passed through, so a test's log shows why an instance failed, or
+ * kept for the test to read (`collectStderr`).
  */
 export async function startServe(
   args: string[],
-  options: { env?: Record<string, string> } = {},
+  options: {
+    env?: Record<string, string>;
+    collectStderr?: boolean;
+    /** More flags for `deno run` (`--deny-read=<file>`: a file serve may not read). */
+    denoFlags?: string[];
+  } = {},
 ): Promise<ServeProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", `--config=${CONFIG}`, "-q", "-P=serve", SERVE, "--port", "0", ...args],
+    args: [
+      "run",
+      `--config=${CONFIG}`,
+      "-q",
+      "-P=serve",
+      ...(options.denoFlags ?? []),
+      SERVE,
+      "--port",
+      "0",
+      ...args,
+    ],
     env: { NO_COLOR: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...options.env },
     stdin: "null",
     stdout: "piped",
-    stderr: "inherit",
+    stderr: options.collectStderr ? "piped" : "inherit",
   }).spawn();
+  let stderr = "";
+  if (options.collectStderr) {
+    child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+      new WritableStream({ write: (chunk) => void (stderr += chunk) }),
+    ).catch(() => {});
+  }
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let ended = false;
   const end = async (signal: Deno.Signal) => {
@@ -73,6 +97,7 @@ export async function startServe(
       base: base!,
       pid: child.pid,
       kill: () => end("SIGKILL"),
+      stderr: () => stderr,
       [Symbol.asyncDispose]: () => end("SIGTERM"),
     };
   } catch (error) {

@@ -151,7 +151,10 @@ Deno.test("the page renders an assistant's markdown; raw HTML, a javascript: lin
   assertEquals(handlers, [], "no event handler");
   // The policy stays strict: nothing from anywhere, no script at all on an exported page.
   const csp = page.querySelector('meta[http-equiv="Content-Security-Policy"]')!;
-  assertMatch(csp.getAttribute("content")!, /^default-src 'none'; style-src 'unsafe-inline'/);
+  assertMatch(
+    csp.getAttribute("content")!,
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=' 'sha256-[A-Za-z0-9+/]+='; /,
+  );
   assert(!csp.getAttribute("content")!.includes("script-src"), "no script allowed");
   // A user's text is not markdown: it is shown as written.
   assertEquals(page.querySelectorAll(".msg.user .md").length, 0);

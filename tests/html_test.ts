@@ -1,3 +1,4 @@
+import { BROWSE_SHEET } from "../src/html/_style.ts";
 import { createHash } from "node:crypto";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
@@ -107,9 +108,16 @@ Deno.test("renderSessionPage() carries a CSP with no script unless live, and the
   const page = parsePage(html);
   const csp = page.querySelector('meta[http-equiv="Content-Security-Policy"]')!
     .getAttribute("content");
+  // The one stylesheet is allowed by its hash; no inline style else (no style attribute).
+  const styles = page.querySelectorAll("style");
+  assertEquals(styles.length, 1);
+  const sha = (text: string) => createHash("sha256").update(text).digest("base64");
+  // The list's sheet is allowed too: one policy for every page.
+  const style = `${sha(styles[0]!.textContent!)}' 'sha256-${sha(BROWSE_SHEET)}`;
+  assertEquals(page.querySelectorAll("[style]").length, 0);
   assertStrictEquals(
     csp,
-    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+    `default-src 'none'; style-src 'sha256-${style}'; base-uri 'none'; form-action 'none'`,
   );
   assertStrictEquals(csp, contentSecurityPolicy({ header: false }));
 
@@ -125,7 +133,7 @@ Deno.test("renderSessionPage() carries a CSP with no script unless live, and the
     .getAttribute("content")!;
   assertStrictEquals(
     liveCsp,
-    `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; connect-src 'self'; base-uri 'none'; form-action 'none'`,
+    `default-src 'none'; style-src 'sha256-${style}'; script-src 'sha256-${hash}'; connect-src 'self'; base-uri 'none'; form-action 'none'`,
   );
   assertStrictEquals(contentSecurityPolicy({ live: true }), `${liveCsp}; frame-ancestors 'none'`);
   assertEquals(

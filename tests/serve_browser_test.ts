@@ -164,7 +164,12 @@ Deno.test({
         assertStrictEquals(await opened.attribute("[data-turn='1']", "open"), null);
         assertStrictEquals(await opened.attribute("[data-turn='4']", "open"), "");
         assertStrictEquals(await opened.page.$eval("#live", (node) => node.textContent), "live");
-        await assertClean(opened, origin, [`${origin}/`, pageA, `${pageA}/events`]);
+        // Each refresh asked for the turns from the page's last one on (3, then 4 if the new
+        // turn grew again), never the whole session again.
+        const refreshes = [...new Set(opened.requests.filter((url) => url.includes("?from=")))];
+        assertEquals(refreshes[0], `${pageA}?from=3`);
+        assert(refreshes.every((url) => /\?from=[34]$/.test(url)), refreshes.join(" "));
+        await assertClean(opened, origin, [`${origin}/`, pageA, `${pageA}/events`, ...refreshes]);
         await opened.page.screenshot({ path: join(OUT, "live-desktop-light.png") });
       });
 

@@ -1,6 +1,8 @@
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
-import { tempDir } from "./_helpers.ts";
+import { RUN_BASE, tempDir } from "./_helpers.ts";
+import { initializeSessionForRun } from "../src/resume/mod.ts";
 import { startServe } from "../testing/serve_process.ts";
+import { escapeHtml } from "../src/html/mod.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -153,4 +155,57 @@ Deno.test("serve refuses a bad --allow-host or --headers-timeout in one line, ex
     assert(stderr.startsWith(`turnlog serve: ${message}`), stderr);
     assertStrictEquals(stderr.trimEnd().split("\n").length, 2, stderr);
   }
+});
+
+Deno.test("serve refuses a Host no URL can hold with the documented 403 line, never a 500 or a stack", async () => {
+  await using dir = await tempDir();
+  await using serve = await startServe(
+    ["--model", "scripted", "--sessions-dir", dir.path],
+    { collectStderr: true },
+  );
+  const port = Number(new URL(serve.base).port);
+  const refusal = (host: string) =>
+    `Host ${
+      JSON.stringify(host)
+    } is not served here: serve answers 127.0.0.1, localhost, [::1] on port ${port} and the names given with --allow-host`;
+  for (const host of ["", `127.0.0.1:${port}.`, "a b", "[::1", `localhost:${port}0000`, "a/b"]) {
+    for (const path of ["/api/agent/stream", "/sessions/01a2"]) {
+      const answer = await rawRequest(port, [`GET ${path} HTTP/1.1\r\nHost: ${host}\r\n\r\n`]);
+      const [head, body] = answer.split("\r\n\r\n") as [string, string];
+      assertEquals(head.split("\r\n")[0], "HTTP/1.1 403 Forbidden", `${host} ${path}`);
+      if (path.startsWith("/api/")) assertEquals(JSON.parse(body).error, refusal(host));
+      else assert(body.includes(escapeHtml(refusal(host))), `${host}: ${body}`);
+    }
+  }
+  // The served names still are.
+  const ok = await rawRequest(port, [`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`]);
+  assertEquals(ok.split("\r\n")[0], "HTTP/1.1 200 OK");
+  assertEquals(serve.stderr(), "");
+});
+
+Deno.test("serve answers the page of a session it cannot read with a 403 that says so, never a 500 or a stack", async () => {
+  await using dir = await tempDir();
+  const run = await initializeSessionForRun({ ...RUN_BASE, root: dir.path, message: "hello" });
+  run.writer.close();
+  const file = run.location.path;
+  await using serve = await startServe(
+    ["--model", "scripted", "--sessions-dir", dir.path],
+    { collectStderr: true, denoFlags: [`--deny-read=${file}`] },
+  );
+  const page = await fetch(`${serve.base}/sessions/${run.sessionId}`);
+  assertEquals(page.status, 403);
+  const text = await page.text();
+  assert(text.includes("Cannot read this session"), text);
+  assert(
+    text.includes(`serve cannot read the file of session ${run.sessionId}: permission denied`),
+    text,
+  );
+  const events = await fetch(`${serve.base}/sessions/${run.sessionId}/events`);
+  assertEquals(events.status, 403);
+  await events.body?.cancel();
+  // The list holds up, and says which file it could not read.
+  const list = await fetch(`${serve.base}/`);
+  assertEquals(list.status, 200);
+  await list.body?.cancel();
+  assertEquals(serve.stderr(), "");
 });

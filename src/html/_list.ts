@@ -6,6 +6,7 @@
  */
 import type { ListedSession, SessionListing } from "../store/mod.ts";
 import { escapeHtml, escapeText } from "./_escape.ts";
+import { BROWSE_SHEET } from "./_style.ts";
 import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
 import { simplePageHead } from "./_message.ts";
 
@@ -137,20 +138,8 @@ export function searchForm(query = ""): string {
   }" placeholder="Search what was said: words or &quot;a phrase&quot;" aria-label="Search the sessions"> <button type="submit">Search</button></form>`;
 }
 
-/** The styles the browser's pages add to the session page's. */
-export const BROWSE_STYLE = `<style>
-#search { display: flex; gap: 6px; margin: 12px 0 4px; }
-#search input { flex: 1; min-width: 0; font: inherit; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
-#search button { font: inherit; padding: 6px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--fg); }
-.project h2 { font-size: 15px; margin: 18px 0 4px; overflow-wrap: anywhere; }
-.sessions .tool { font-weight: 600; color: var(--fg); }
-.sessions .writing { color: var(--ok); font-weight: 600; }
-.sessions .health.bad { color: var(--bad); } .sessions .health.ok { color: var(--ok); }
-mark { background: var(--warn-bg); color: inherit; }
-.sessions .hits { list-style: none; margin: 6px 0 0; padding: 0; }
-.sessions .hits li { border: 0; border-left: 3px solid var(--line); border-radius: 0; margin: 4px 0; padding: 0 0 0 8px; font-size: 14px; }
-.pager { margin: 16px 0; }
-</style>`;
+/** The styles the browser's pages add to the session page's (allowed by the policy's hash). */
+export const BROWSE_STYLE = `<style>${BROWSE_SHEET}</style>`;
 
 /** The date range of a session, each end its own time or "no date". */
 function datesOf(session: BrowsedSession): string {

@@ -11,14 +11,19 @@
  *
  * sent whenever the session file grew or changed (after a run appended its records). The
  * client compares `sizeBytes` with the size the page was rendered from (`data-size-bytes` of
- * `#session`); when they differ it fetches the page's own URL again (`GET`, same origin) and
- * swaps in the new `#session`, `#findings`, `#charts` and `#turns`, keeping every `<details>`
+ * `#session`); when they differ it fetches the page's own URL again (`GET`, same origin) with
+ * `?from=<its last turn>`, which holds only the turns from that one on, swaps in the new
+ * `#session`, `#findings` and `#charts`, and in `#turns` replaces its last turn and adds the
+ * new ones (a page without turns takes the whole `#turns`), keeping every `<details>`
  * the reader opened or closed as it was and following the end of the page when the reader
  * was there. A hidden tab waits until it is shown. Other events and comments (`: ping`) are
  * ignored; the browser's `EventSource` reconnects by itself (`retry:` sets how soon).
  *
  * @module
  */
+import { hashSource } from "./_sha256.ts";
+import { BROWSE_SHEET, PAGE_STYLE } from "./_style.ts";
+
 /**
  * The live client. Its configuration is in its own attributes (`data-events`: the events
  * URL), so the text, and with it the hash the policy allows, never changes.
@@ -34,12 +39,18 @@ export const LIVE_SCRIPT = `(() => {
   };
   const key = (d) => d.id || d.dataset.key;
   let busy = false, again = false, waiting = false;
+  const turnsOf = (root) => [...root.querySelectorAll("#turns > details[data-turn]")];
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     try {
       say("updating", "updating");
-      const response = await fetch(location.href, { cache: "no-store" });
+      // Only the turns from the page's last one on (it may have grown), not the whole session.
+      const last = turnsOf(document).pop();
+      const from = last ? Number(last.dataset.turn) : 0;
+      const target = new URL(location.href);
+      if (from > 0) target.searchParams.set("from", String(from));
+      const response = await fetch(target, { cache: "no-store" });
       if (!response.ok) return say("not updated: HTTP " + response.status, "stale");
       const next = new DOMParser().parseFromString(await response.text(), "text/html");
       const open = new Map();
@@ -47,7 +58,13 @@ export const LIVE_SCRIPT = `(() => {
       const follow = innerHeight + scrollY >= document.documentElement.scrollHeight - 80;
       for (const id of SECTIONS) {
         const now = document.getElementById(id), fresh = next.getElementById(id);
-        if (now && fresh) now.replaceWith(document.adoptNode(fresh));
+        if (!now || !fresh) continue;
+        if (id !== "turns" || from === 0) { now.replaceWith(document.adoptNode(fresh)); continue; }
+        for (const d of turnsOf(document)) if (Number(d.dataset.turn) >= from) d.remove();
+        for (const d of turnsOf(next)) now.appendChild(document.adoptNode(d));
+        const heading = now.querySelector("h2"), freshHeading = fresh.querySelector("h2");
+        if (heading && freshHeading) heading.replaceWith(document.adoptNode(freshHeading));
+        now.dataset.turns = fresh.dataset.turns;
       }
       for (const d of document.querySelectorAll("details[id], details[data-key]")) {
         const was = open.get(key(d));
@@ -83,7 +100,17 @@ export const LIVE_SCRIPT = `(() => {
  * 20 ms of CPU at start-up, and Web Crypto's digest is asynchronous. tests/html_test.ts hashes
  * the script the page carries and fails, printing the new hash, when the two differ.
  */
-export const LIVE_SCRIPT_SOURCE = "'sha256-5gyG+Dq0tmCcLdnepQmqwaSe3zrsGGI1H6zdIX4gAUQ='";
+export const LIVE_SCRIPT_SOURCE = "'sha256-ujLcSaVDmGS4pJjjg8uCQhHhWRMKhwNkP2zcO847bHU='";
+
+let styleSources: string | undefined;
+/**
+ * The CSP sources that allow the pages' stylesheets (`<style>` of `PAGE_STYLE` in the head,
+ * and `BROWSE_SHEET` on the list and the search page) and no other style: their hashes,
+ * worked out once. No page has a `style` attribute.
+ */
+export function pageStyleSources(): string {
+  return styleSources ??= `${hashSource(PAGE_STYLE)} ${hashSource(BROWSE_SHEET)}`;
+}
 
 /** Options of {@linkcode contentSecurityPolicy}. */
 export interface CspOptions {
@@ -100,8 +127,9 @@ export interface CspOptions {
 
 /**
  * The Content-Security-Policy of the pages this module renders: nothing is loaded from
- * anywhere (`default-src 'none'`), inline styles are allowed, and a script only when the
- * page is live, by its hash. The pages carry it in a `<meta>`; a server sends the same as
+ * anywhere (`default-src 'none'`), the stylesheets by their hashes (no other `<style>`, no
+ * `style` attribute: markup a session's text smuggled in could not lay anything over the
+ * page), and a script only when the page is live, by its hash. The pages carry it in a `<meta>`; a server sends the same as
  * a header (`{ live: true }` for a live page).
  *
  * @example
@@ -113,7 +141,7 @@ export interface CspOptions {
  * ```
  */
 export function contentSecurityPolicy(options: CspOptions = {}): string {
-  const directives = ["default-src 'none'", "style-src 'unsafe-inline'"];
+  const directives = ["default-src 'none'", `style-src ${pageStyleSources()}`];
   if (options.live) directives.push(`script-src ${LIVE_SCRIPT_SOURCE}`, "connect-src 'self'");
   directives.push("base-uri 'none'", `form-action ${options.form ? "'self'" : "'none'"}`);
   if (options.header ?? true) directives.push("frame-ancestors 'none'");

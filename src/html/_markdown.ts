@@ -1,6 +1,7 @@
 /**
  * Markdown in a session's texts (what assistants write) as HTML for the page, through `marked`
- * with everything that could run or load taken out: raw HTML is escaped text, a link goes only
+ * with everything that could run or load taken out: raw HTML is escaped text (and what marked
+ * makes passes `sanitizeMarkdownHtml`, which keeps markdown's own elements only), a link goes only
  * to `http:`, `https:` or `mailto:` (with `rel="noopener noreferrer"`; any other link is its
  * text), an image is a link to it (the page loads nothing), and headings sit below the page's.
  *
@@ -9,9 +10,10 @@
 // Deferred: marked is evaluated (about 10 ms: its rules) when a text first needs it, which a page
 // of plain lines never does.
 import defer * as M from "marked";
-import type { Tokens } from "marked";
+import type { Token, Tokens } from "marked";
 import { escapeCharacter, UNSAFE_CHARACTERS } from "../text/mod.ts";
 import { escapeHtml, escapeText } from "./_escape.ts";
+import { sanitizeMarkdownHtml } from "./_sanitize.ts";
 
 /** The links a page may hold: none that runs (`javascript:`) or carries data (`data:`). */
 const SAFE_LINK = /^(https?:\/\/|mailto:)/i;
@@ -35,6 +37,12 @@ const makeMarked = () =>
     async: false,
     gfm: true,
     breaks: false,
+    // Text after a raw `<pre>`, `<script>` or `<code>` tag is marked "escaped" by the lexer (it
+    // takes the tag for the start of a raw block), and the renderer would emit it as it is:
+    // every text is escaped where it is written instead.
+    walkTokens(token: Token) {
+      if (token.type === "text" && "escaped" in token) token.escaped = false;
+    },
     renderer: {
       html(token: Tokens.HTML | Tokens.Tag): string {
         const text = escapeText(token.text);
@@ -71,7 +79,8 @@ const makeMarked = () =>
  */
 export function markdownHtml(text: string): string {
   if (isPlainLine(text)) return `<p>${text}</p>\n`;
-  return markdown().parse(text.replace(UNSAFE_CHARACTERS, escapeCharacter)) as string;
+  const html = markdown().parse(text.replace(UNSAFE_CHARACTERS, escapeCharacter)) as string;
+  return sanitizeMarkdownHtml(html);
 }
 
 /**

@@ -59,7 +59,7 @@ export function renderMessagePage(page: MessagePage): string {
 <body>
 <header id="session"><p class="kicker">turnlog</p><h1>${escapeText(page.title)}</h1></header>
 <main id="message">
-<p class="message" style="white-space: pre-wrap">${escapeText(page.message)}</p>
+<p class="message">${escapeText(page.message)}</p>
 ${items.length === 0 ? "" : `<ul class="links">${items.join("")}</ul>`}
 </main>
 </body>

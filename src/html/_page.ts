@@ -15,6 +15,7 @@ import { type LinkedSession, linkedSessions } from "./_links.ts";
 import { contentSecurityPolicy, LIVE_SCRIPT } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
 import { blockHtml, turnHtml, type TurnSettings } from "./_turn.ts";
+import { DiffBudget } from "./_diff.ts";
 
 /**
  * What the session page needs of an inspection (`inspectSession(path, { ...this })`): every
@@ -47,6 +48,11 @@ export interface SessionPageOptions {
   /** Items of one list of findings shown; the rest are counted. @default 1000 */
   maxFindings?: number;
   /**
+   * Milliseconds the page's diffs may take together; the edits past it are shown as removed
+   * then added lines, with a note (each one's diff also stops at 50 ms). @default 250
+   */
+  diffBudgetMs?: number;
+  /**
    * A live page (served): the URL of the session's Server-Sent Events (see `_live.ts` for
    * the events it expects). The page then runs its one script, allowed by its hash.
    */
@@ -57,6 +63,12 @@ export interface SessionPageOptions {
   listHref?: string;
   /** A line said under the title (a served page: "Claude Code is writing this session"). */
   notice?: string;
+  /**
+   * The first turn (its `index`) the page holds: the rest of a live page's refresh, whose
+   * older turns the page has already (the header, findings and charts are whole). Absent: every
+   * turn the budget lets on.
+   */
+  fromTurn?: number;
 }
 
 type Resolved = TurnSettings & {
@@ -99,6 +111,7 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
       textChars: options.textChars ?? 2000,
     }),
     sessionHref: options.sessionHref,
+    diffBudget: new DiffBudget(options.diffBudgetMs ?? 250),
     checkpointOrphans,
     links,
   };
@@ -328,7 +341,14 @@ export function* sessionPagePieces(
   yield turnsOpening(report, settings);
   const { firstListed, firstWhole } = settings.plan;
   const firstOpen = Math.max(firstWhole, report.turns.length - settings.openTurns);
-  for (let position = firstListed; position < report.turns.length; position++) {
+  const from = options.fromTurn === undefined
+    ? firstListed
+    : report.turns.findIndex((turn) => turn.index >= options.fromTurn!);
+  for (
+    let position = Math.max(firstListed, from === -1 ? Infinity : from);
+    position < report.turns.length;
+    position++
+  ) {
     yield turnHtml(report.turns[position]!, report, {
       ...settings,
       whole: position >= firstWhole,
@@ -374,10 +394,43 @@ export function* sessionPageChunks(
   if (chars > 0) yield encoder.encode(pending.join(""));
 }
 
-/** The session page as UTF-8 bytes, chunk by chunk: a `Response` body or a file's writer. */
+/** Milliseconds of rendering after which the page lets other work (another request) run. */
+const SLICE_MS = 10;
+
+/**
+ * {@linkcode sessionPageChunks}, pausing (a macrotask) whenever it has rendered for 10 ms:
+ * a server that renders a heavy page goes on answering other requests meanwhile.
+ */
+async function* pacedChunks(
+  report: InspectReport,
+  options: SessionPageOptions,
+): AsyncGenerator<Uint8Array> {
+  let pending: string[] = [];
+  let chars = 0;
+  let since = performance.now();
+  for (const piece of sessionPagePieces(report, options)) {
+    pending.push(piece);
+    chars += piece.length;
+    if (chars >= CHUNK_CHARS) {
+      yield encoder.encode(pending.join(""));
+      pending = [];
+      chars = 0;
+    }
+    if (performance.now() - since >= SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      since = performance.now();
+    }
+  }
+  if (chars > 0) yield encoder.encode(pending.join(""));
+}
+
+/**
+ * The session page as UTF-8 bytes, chunk by chunk: a `Response` body or a file's writer. It
+ * renders in slices of about 10 ms, letting the rest of the process run between them.
+ */
 export function sessionPageStream(
   report: InspectReport,
   options: SessionPageOptions = {},
 ): ReadableStream<Uint8Array> {
-  return ReadableStream.from(sessionPageChunks(report, options));
+  return ReadableStream.from(pacedChunks(report, options));
 }

@@ -110,6 +110,17 @@ const CHART_WIDTH = 560;
 const BOOKKEEPING: ReadonlySet<string> = new Set(["session_meta", "turn_context", "run_finished"]);
 
 /**
+ * A chart's SVG as the page holds it: without its own `<style>` and its root's `style`
+ * attribute, which the page's policy does not allow (the page's stylesheet says the same for
+ * `#charts svg`). The SVG is the charts' own serializer's: one root tag, one `<style>` first.
+ */
+export function chartForPage(svg: string): string {
+  const rootEnd = svg.indexOf(">");
+  const root = svg.slice(0, rootEnd).replace(/ style="[^"]*"/, "");
+  return root + svg.slice(rootEnd).replace(/^><style>[^<]*<\/style>/, ">");
+}
+
+/**
  * The two charts of the newest `chartTurns` turns, inline SVG: records written per turn, and
  * the model-visible history's size (worked out from the report).
  */
@@ -147,8 +158,8 @@ export function chartsHtml(report: InspectReport, settings: { chartTurns: number
       : "Items the model is sent; a drop is a compaction",
   });
   return `<section id="charts"><h2>Charts</h2><div class="charts">
-<figure data-chart="records-per-turn">${records}</figure>
-<figure data-chart="history-size">${historySvg}</figure>
+<figure data-chart="records-per-turn">${chartForPage(records)}</figure>
+<figure data-chart="history-size">${chartForPage(historySvg)}</figure>
 </div></section>
 `;
 }

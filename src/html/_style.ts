@@ -68,7 +68,8 @@ summary { cursor: pointer; }
 .findings summary { margin: 12px 0 4px; }
 #charts .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 460px), 1fr)); gap: 12px; }
 #charts figure { margin: 0; background: #fff; color: #1f2328; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
-#charts svg { display: block; width: 100%; height: auto; }
+#charts svg { display: block; width: 100%; height: auto; font: 12px system-ui, -apple-system, "Segoe UI", sans-serif; background: white; }
+#charts svg text, #charts svg tspan { white-space: pre; }
 .turn {
   border: 1px solid var(--line); border-radius: 8px; margin: 10px 0; background: var(--bg);
 }
@@ -135,10 +136,13 @@ details.diff > summary .mono { color: var(--fg); }
 .diff-lines del { background: rgba(209, 36, 47, 0.15); } .diff-lines del::before { content: "- "; }
 .diff-lines .ctx::before { content: "  "; } .diff-lines .hunk { color: var(--muted); }
 .diff-lines .hunk::before { content: "···"; }
+.diff-lines.whole del::before, .diff-lines.whole ins::before { content: none; }
+.diff-lines.whole del, .diff-lines.whole ins { padding-left: 6px; border-left: 3px solid; }
 .blank { font-size: 13px; margin: 2px 0; }
 .linked { border-color: var(--link); }
 footer { margin: 28px 0 8px; padding-top: 12px; border-top: 1px solid var(--line); font-size: 13.5px; color: var(--muted); }
 footer pre { color: var(--fg); }
+#message .message { white-space: pre-wrap; }
 .sessions { list-style: none; margin: 0; padding: 0; }
 .sessions li { border: 1px solid var(--line); border-radius: 8px; margin: 8px 0; padding: 8px 12px; }
 .sessions .top { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: baseline; font-size: 13.5px; color: var(--muted); }
@@ -151,4 +155,19 @@ footer pre { color: var(--fg); }
   .turn .body { padding: 4px 8px 8px; }
   .entry { padding-left: 7px; }
 }
+`;
+
+/** What the session list and the search page add to {@linkcode PAGE_STYLE}: the box, the rows. */
+export const BROWSE_SHEET = `
+#search { display: flex; gap: 6px; margin: 12px 0 4px; }
+#search input { flex: 1; min-width: 0; font: inherit; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
+#search button { font: inherit; padding: 6px 12px; border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--fg); }
+.project h2 { font-size: 15px; margin: 18px 0 4px; overflow-wrap: anywhere; }
+.sessions .tool { font-weight: 600; color: var(--fg); }
+.sessions .writing { color: var(--ok); font-weight: 600; }
+.sessions .health.bad { color: var(--bad); } .sessions .health.ok { color: var(--ok); }
+mark { background: var(--warn-bg); color: inherit; }
+.sessions .hits { list-style: none; margin: 6px 0 0; padding: 0; }
+.sessions .hits li { border: 0; border-left: 3px solid var(--line); border-radius: 0; margin: 4px 0; padding: 0 0 0 8px; font-size: 14px; }
+.pager { margin: 16px 0; }
 `;

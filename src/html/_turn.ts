@@ -17,7 +17,7 @@ import {
 import type { SessionAdapter, ToolEdit } from "../formats/mod.ts";
 import { clipText, escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
 import { blankText, formatNumber, formatTime, plural, trimBlank } from "../text/mod.ts";
-import { editsHtml } from "./_diff.ts";
+import { type DiffBudget, editsHtml } from "./_diff.ts";
 import type { LinkedSession } from "./_links.ts";
 import { markdownHtml } from "./_markdown.ts";
 
@@ -35,6 +35,8 @@ export interface TurnSettings {
   orphanFix: string;
   /** The adapter of the session's format (its tool's words, its edits). */
   adapter: SessionAdapter;
+  /** The time the page's diffs have left. */
+  diffBudget: DiffBudget;
 }
 
 type CallEntry = Extract<TurnEntry, { kind: "function_call" }>;

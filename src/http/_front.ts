@@ -208,13 +208,39 @@ async function passOn(conn: Deno.Conn, passing: Passing): Promise<void> {
   }
 }
 
-/** A request as `Deno.serve` on TCP gives it: `http:` rather than the socket's `http+unix:`. */
+/** Where a request that is not under a Host a URL can hold is said to be: no name of serve's. */
+const UNNAMED_HOST = "host.invalid";
+
+/**
+ * The path and query of a request `Deno.serve` took on the socket: its URL is
+ * `http+unix://<Host header><path>`, or the socket's own (escaped) path for an empty Host.
+ */
+function targetOf(url: string, host: string | null): string {
+  const rest = url.slice("http+unix://".length);
+  if (host && rest.startsWith(host)) return rest.slice(host.length);
+  const slash = rest.indexOf("/");
+  return slash === -1 ? "/" : rest.slice(slash);
+}
+
+/**
+ * A request as `Deno.serve` on TCP gives it: `http:` rather than the socket's `http+unix:`.
+ * A Host that no URL can hold (empty, `127.0.0.1:8787.`, `a b`) names `host.invalid` in the
+ * URL instead, its `Host` header unchanged, so the handler refuses it in its own words rather
+ * than the URL failing with a stack and the socket's path.
+ */
 function asTcp(request: Request): Request {
   const scheme = "http+unix:";
   if (!request.url.startsWith(scheme)) return request;
+  let url: URL;
+  try {
+    url = new URL(`http:${request.url.slice(scheme.length)}`);
+    if (url.host !== request.headers.get("host")?.toLowerCase()) throw new TypeError("Host");
+  } catch {
+    url = new URL(targetOf(request.url, request.headers.get("host")), `http://${UNNAMED_HOST}`);
+  }
   // Not `new Request(url, request)`: that reads `request.signal`, which Deno warns of.
   const { method, headers, body } = request;
-  return new Request(`http:${request.url.slice(scheme.length)}`, {
+  return new Request(url, {
     method,
     headers,
     body,

@@ -29,7 +29,7 @@ import {
   type SessionStore,
 } from "../store/mod.ts";
 import { type AccessOptions, accessRefusal } from "./_access.ts";
-import { sessionChanges, storeChanges } from "./_session_events.ts";
+import { SessionWatchers, storeChanges } from "./_session_events.ts";
 import {
   type BrowseHome,
   FactsMemo,
@@ -71,6 +71,11 @@ export interface SessionBrowserOptions extends AccessOptions {
   readInBackground?: boolean | undefined;
   /** What full reads told (shared, or for a test to wait on); absent: the handler's own. */
   facts?: FactsMemo | undefined;
+  /**
+   * The watchers of live pages' files, one per file however many pages are open on it (for a
+   * test to count reads); absent: the handler's own, looking every `pollMs`.
+   */
+  watchers?: SessionWatchers | undefined;
 }
 
 /** A request answered with a page that says what went wrong, under its status. */
@@ -92,6 +97,27 @@ function messageResponse(error: PageError, headers: Record<string, string> = {})
     ...(error.links ? { links: error.links } : {}),
   });
   return new Response(page, { status: error.status, headers: { ...pageHeaders(), ...headers } });
+}
+
+/** True for the errors of a file this process may not read (its mode, or Deno's permissions). */
+function isUnreadable(error: unknown): boolean {
+  return error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable;
+}
+
+/** The page of a session whose file cannot be read (a 403), or of one that is gone (a 404). */
+function fileError(error: unknown, id: string, file: string | undefined): unknown {
+  const where = file ?? `the file of session ${id}`;
+  if (isUnreadable(error)) {
+    return new PageError(
+      403,
+      "Cannot read this session",
+      `serve cannot read ${where}: permission denied. Give the user serve runs as read access to it`,
+    );
+  }
+  if (error instanceof Deno.errors.NotFound) {
+    return new PageError(404, "No such session", `The file of session ${id} is gone: ${where}`);
+  }
+  return error;
 }
 
 /** The page titles of the errors a lookup ends with, by kind. */
@@ -139,7 +165,8 @@ async function locate(
     }
     return await locateAnywhere(store, homes, raw);
   } catch (error) {
-    throw lookupError(raw, error);
+    // Finding a session reads its file's head: one that cannot be read is said so here.
+    throw isUnreadable(error) ? fileError(error, raw, undefined) : lookupError(raw, error);
   }
 }
 
@@ -173,6 +200,9 @@ interface Browser {
   store: SessionStore;
   homes: readonly BrowseHome[];
   facts: FactsMemo;
+  watchers: SessionWatchers;
+  /** The reading of a file in progress, by path: pages asking at once share it. */
+  reading: Map<string, { key: string; report: Promise<InspectReport> }>;
 }
 
 async function listResponse(browser: Browser, url: URL): Promise<Response> {
@@ -204,7 +234,7 @@ async function listResponse(browser: Browser, url: URL): Promise<Response> {
 }
 
 /** The report of a located session: the store's reading, or the file's (any format). */
-async function reportOf(browser: Browser, found: Located): Promise<InspectReport> {
+async function readReport(browser: Browser, found: Located): Promise<InspectReport> {
   if (found.kind === "store") {
     return await inspectStoredSession(browser.store, found.location, {
       ...SESSION_PAGE_INSPECTION,
@@ -214,14 +244,49 @@ async function reportOf(browser: Browser, found: Located): Promise<InspectReport
   return await inspectSession(found.found.path, SESSION_PAGE_INSPECTION);
 }
 
+/**
+ * The report of a located session, one reading shared by the pages that ask for the file as
+ * it is (its size, modification time and inode) while it is read: the live pages of a session
+ * all refresh on the same change.
+ */
+function reportOf(browser: Browser, found: Located, file: string | undefined, key: string) {
+  if (file === undefined) return readReport(browser, found);
+  const reading = browser.reading.get(file);
+  if (reading !== undefined && reading.key === key) return reading.report;
+  const report = readReport(browser, found);
+  const entry = { key, report };
+  browser.reading.set(file, entry);
+  const done = () => {
+    if (browser.reading.get(file) === entry) browser.reading.delete(file);
+  };
+  report.then(done, done);
+  return report;
+}
+
 /** The file behind a located session, when it has one. */
 function fileOf(browser: Browser, found: Located): string | undefined {
   return found.kind === "store" ? browser.store.fileOf(found.location) : found.found.path;
 }
 
-async function sessionResponse(browser: Browser, found: Located): Promise<Response> {
-  const report = await reportOf(browser, found);
+async function sessionResponse(
+  browser: Browser,
+  found: Located,
+  fromTurn: number | undefined,
+): Promise<Response> {
   const file = fileOf(browser, found);
+  let report: InspectReport;
+  let info: Deno.FileInfo | undefined;
+  try {
+    info = file === undefined ? undefined : await Deno.stat(file);
+    report = await reportOf(
+      browser,
+      found,
+      file,
+      `${info?.size}:${info?.mtime?.getTime()}:${info?.ino}`,
+    );
+  } catch (error) {
+    throw fileError(error, found.id, file);
+  }
   let notice: string | undefined;
   if (file !== undefined) {
     browser.facts.set(file, report.session.sizeBytes, {
@@ -229,7 +294,6 @@ async function sessionResponse(browser: Browser, found: Located): Promise<Respon
       healthy: report.healthy,
     });
     const tool = found.kind === "store" ? turnlogAdapter.tool : found.home.adapter.tool;
-    const info = await Deno.stat(file).catch(() => undefined);
     notice = writingNotice(tool, info?.mtime ?? null, report.session.updated);
   }
   const page = sessionPageStream(report, {
@@ -237,21 +301,31 @@ async function sessionResponse(browser: Browser, found: Located): Promise<Respon
     listHref: "/",
     sessionHref: sessionPath,
     ...(notice === undefined ? {} : { notice }),
+    ...(fromTurn === undefined ? {} : { fromTurn }),
   });
   return new Response(page, { headers: pageHeaders({ live: true }) });
 }
 
-function eventsResponse(browser: Browser, found: Located): Response {
+async function eventsResponse(browser: Browser, found: Located): Promise<Response> {
   const { options, store } = browser;
+  const file = fileOf(browser, found);
+  if (file !== undefined) {
+    // A file that cannot be read is said so now, not by a stream that breaks off.
+    try {
+      (await Deno.open(file, { read: true })).close();
+    } catch (error) {
+      throw fileError(error, found.id, file);
+    }
+  }
   // The stream is cancelled when the client goes away; `request.signal` is not used for
   // that, as Deno aborts it once a response is sent.
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal;
   const watch = { pollMs: options.pollMs, pingMs: options.pingMs, signal };
-  const file = fileOf(browser, found);
+  const { watchers } = browser;
   const changes = file === undefined && found.kind === "store"
     ? storeChanges(store, found.location, watch)
-    : sessionChanges(file!, watch);
+    : watchers.changes(file!, watch);
   return sseResponse(changes, {
     onCancel: () => stop.abort(),
     headers: { "x-content-type-options": "nosniff" },
@@ -272,11 +346,17 @@ async function route(browser: Browser, url: URL): Promise<Response> {
   if (!match) throw new PageError(404, "Not found", `Nothing is served at ${path}`);
   const raw = idOf(match[1]!);
   const found = await locate(browser.store, browser.homes, raw);
-  if (match[2]) return eventsResponse(browser, found);
+  if (match[2]) return await eventsResponse(browser, found);
   if (raw !== found.id) {
     return new Response(null, { status: 302, headers: { location: sessionPath(found.id) } });
   }
-  return await sessionResponse(browser, found);
+  // A live page's refresh asks for the turns from its last one on (`?from=<turn>`).
+  const from = Number(url.searchParams.get("from"));
+  return await sessionResponse(
+    browser,
+    found,
+    Number.isSafeInteger(from) && from > 0 ? from : undefined,
+  );
 }
 
 /**
@@ -292,6 +372,8 @@ export function createSessionBrowserHandler(
     store: options.store ?? new FileStore(options.sessionsDir),
     homes: options.homes ?? [],
     facts: options.facts ?? new FactsMemo(),
+    watchers: options.watchers ?? new SessionWatchers({ pollMs: options.pollMs }),
+    reading: new Map(),
   };
   return async (request) => {
     const path = new URL(request.url).pathname;
@@ -308,6 +390,11 @@ export function createSessionBrowserHandler(
       if (error instanceof Deno.errors.NotFound) {
         return messageResponse(
           new PageError(404, "No such session", `The session file behind ${path} is gone`),
+        );
+      }
+      if (isUnreadable(error)) {
+        return messageResponse(
+          new PageError(403, "Cannot read this session", `serve cannot read what ${path} needs`),
         );
       }
       console.error(`turnlog serve: ${request.method} ${path}:`, error);

@@ -114,48 +114,154 @@ function changed(change: SessionChange, retry?: number): SseEvent {
   return { retry, event: "changed", data: JSON.stringify(change) };
 }
 
+/** One file watched for every live page on it: one look and one read per change, for all. */
+interface Watched {
+  /** The newest change seen. */
+  latest: SessionChange;
+  /** Each page's wake-up, called with every new change. */
+  pages: Set<(change: SessionChange) => void>;
+  /** Stops the look loop (the last page went away). */
+  stop: AbortController;
+  /** Spans of the file read so far (the whole file first, then each append). */
+  reads: number;
+  /** Resolves once the first read is done and `latest` holds it. */
+  ready: Promise<void>;
+}
+
 /**
- * The live page's events for the session file at `path`: first `retry:` with a `changed`
- * event of the file as it is now (so a page rendered a moment earlier catches up), then a
- * `changed` event whenever the file's size, inode or modification time moved (appended:
- * only the new bytes are read; rewritten: the file is counted again), and a `: ping`
- * comment when nothing was sent for a while. Ends when `signal` aborts.
+ * The watchers of a server's live pages: one per session file, however many pages are open on
+ * it. Each looks at its file every `pollMs`, reads what was appended once, and hands the
+ * change to every page; the last page to go away stops it. Two live pages of a growing session
+ * cost one read per change, not two.
+ */
+export class SessionWatchers {
+  readonly #pollMs: number;
+  readonly #watched = new Map<string, Watched>();
+
+  /** `pollMs`: milliseconds between two looks at a watched file. @default 300 */
+  constructor(options: { pollMs?: number | undefined } = {}) {
+    this.#pollMs = options.pollMs ?? 300;
+  }
+
+  /** Spans of `path` read by its watcher so far (0: not watched). */
+  reads(path: string): number {
+    return this.#watched.get(path)?.reads ?? 0;
+  }
+
+  /** Files watched now. */
+  get size(): number {
+    return this.#watched.size;
+  }
+
+  #watch(path: string): Watched {
+    const existing = this.#watched.get(path);
+    if (existing) return existing;
+    const watched: Watched = {
+      latest: { records: 0, sizeBytes: 0 },
+      pages: new Set(),
+      stop: new AbortController(),
+      reads: 0,
+      ready: Promise.resolve(),
+    };
+    let first!: () => void;
+    watched.ready = new Promise((resolve) => first = resolve);
+    this.#watched.set(path, watched);
+    this.#loop(path, watched, first).catch(() => {}).finally(() => {
+      first();
+      if (this.#watched.get(path) === watched) this.#watched.delete(path);
+    });
+    return watched;
+  }
+
+  async #loop(path: string, watched: Watched, first: () => void): Promise<void> {
+    const signal = watched.stop.signal;
+    let tally = new RecordTally();
+    let seen = await look(path) ?? { size: 0, mtime: null, ino: null };
+    watched.reads++;
+    let size = seen.size === 0 ? 0 : await readSpan(path, 0, seen.size, tally);
+    watched.latest = { records: tally.records, sizeBytes: size };
+    first();
+    while (!signal.aborted) {
+      await pause(this.#pollMs, signal);
+      if (signal.aborted) return;
+      const now = await look(path);
+      if (now === undefined) continue;
+      if (now.size === seen.size && now.mtime === seen.mtime && now.ino === seen.ino) continue;
+      const appended = now.size >= size && now.ino === seen.ino;
+      if (!appended) tally = new RecordTally();
+      watched.reads++;
+      size = await readSpan(path, appended ? size : 0, now.size, tally);
+      seen = now;
+      watched.latest = { records: tally.records, sizeBytes: size };
+      for (const wake of watched.pages) wake(watched.latest);
+    }
+  }
+
+  /**
+   * A live page's events for the session file at `path`: first `retry:` with a `changed`
+   * event of the file as it is now (so a page rendered a moment earlier catches up), then a
+   * `changed` event whenever the file's size, inode or modification time moved (appended: only
+   * the new bytes are read, once for every page; rewritten: the file is counted again), at
+   * most one per look however many changes it saw, and a `: ping` comment when nothing was
+   * sent for a while. Ends when `signal` aborts.
+   */
+  async *changes(
+    path: string,
+    options: Omit<SessionChangesOptions, "pollMs"> = {},
+  ): AsyncGenerator<SseEvent | SseComment> {
+    const { signal } = options;
+    const pingMs = options.pingMs ?? 20_000;
+    const watched = this.#watch(path);
+    let pending: SessionChange | undefined;
+    let wake: (() => void) | undefined;
+    const page = (change: SessionChange) => {
+      pending = change;
+      wake?.();
+    };
+    watched.pages.add(page);
+    try {
+      await watched.ready;
+      yield changed(watched.latest, options.retryMs ?? 2000);
+      while (!signal?.aborted) {
+        if (pending === undefined) {
+          // Woken by a change or after pingMs; the pause's timer goes with the wait.
+          const waited = new AbortController();
+          const until = signal ? AbortSignal.any([signal, waited.signal]) : waited.signal;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            pause(pingMs, until).then(resolve);
+          });
+          waited.abort();
+          wake = undefined;
+        }
+        if (signal?.aborted) return;
+        if (pending !== undefined) {
+          const change = pending;
+          pending = undefined;
+          yield changed(change);
+        } else yield { comment: "ping" };
+      }
+    } finally {
+      watched.pages.delete(page);
+      if (watched.pages.size === 0) watched.stop.abort();
+    }
+  }
+}
+
+/**
+ * The live page's events for the session file at `path`, watched for this page alone (see
+ * {@linkcode SessionWatchers.changes}; a server shares one watcher per file among its pages).
  *
  * @example
  * ```ts ignore
  * const stream = sseResponse(sessionChanges(path, { signal: request.signal }));
  * ```
  */
-export async function* sessionChanges(
+export function sessionChanges(
   path: string,
   options: SessionChangesOptions = {},
 ): AsyncGenerator<SseEvent | SseComment> {
-  const { signal } = options;
-  const pollMs = options.pollMs ?? 300;
-  const pingMs = options.pingMs ?? 20_000;
-  let tally = new RecordTally();
-  let seen = await look(path) ?? { size: 0, mtime: null, ino: null };
-  let size = seen.size === 0 ? 0 : await readSpan(path, 0, seen.size, tally);
-  yield changed({ records: tally.records, sizeBytes: size }, options.retryMs ?? 2000);
-  let quietSince = performance.now();
-  while (true) {
-    await pause(pollMs, signal);
-    if (signal?.aborted) return;
-    const now = await look(path);
-    if (now === undefined) continue;
-    const moved = now.size !== seen.size || now.mtime !== seen.mtime || now.ino !== seen.ino;
-    if (moved) {
-      const appended = now.size >= size && now.ino === seen.ino;
-      if (!appended) tally = new RecordTally();
-      size = await readSpan(path, appended ? size : 0, now.size, tally);
-      seen = now;
-      yield changed({ records: tally.records, sizeBytes: size });
-      quietSince = performance.now();
-    } else if (performance.now() - quietSince >= pingMs) {
-      yield { comment: "ping" };
-      quietSince = performance.now();
-    }
-  }
+  return new SessionWatchers({ pollMs: options.pollMs }).changes(path, options);
 }
 
 /**
