@@ -40,12 +40,13 @@ file and the command that resumes it (codex resume <id>, claude --resume <id>, g
 }
 
 Options:
-  --to TARGET          ${exportTargets().join(", ")}: the tool the session goes to (its home:
+  --to TARGET          ${exportTargets().join(", ")}: the tool the session goes to, into its home:
 ${
   ADAPTERS.filter((adapter) => adapter.write).map((adapter) =>
-    `                       ${adapter.home.described}`
-  ).join(",\n")
-}; turnlog: $TURNLOG_SESSIONS_DIR, else ./sessions)
+    `                       ${adapter.flag}: ${adapter.home.described}`
+  ).join("\n")
+}
+                       turnlog: $TURNLOG_SESSIONS_DIR, else ./sessions
 ${
   homeFlagsHelp((adapter) =>
     `find the id in ${adapter.shortTool}'s sessions (${adapter.home.described})`
