@@ -7,6 +7,8 @@
  * @module
  */
 
+import { SUMMARY_PREFIX } from "../../src/compaction/mod.ts";
+
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
@@ -120,7 +122,9 @@ export function sentConversation(body: unknown): SentItem[] {
   const items: SentItem[] = [];
   for (const item of raw) {
     if (item.kind === "user" || item.kind === "assistant") {
-      const text = item.text.trim();
+      // A compaction summary as turnlog sends it: its summary is what a target must carry
+      // (each tool words its own lead-in).
+      const text = item.text.replace(SUMMARY_PREFIX, "").trim();
       if (text === "" || item.kind === "user" && injected(text)) continue;
       const last = items.at(-1);
       if (last?.kind === item.kind) last.text = `${last.text}\n\n${text}`;

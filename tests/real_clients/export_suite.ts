@@ -17,6 +17,7 @@ import { assert, assertEquals } from "../_assert.ts";
 import { needing } from "../_needs.ts";
 import { CORPUS, CORPUS_MISSING } from "../_corpus.ts";
 import { harness } from "../_runtime_helpers.ts";
+import { createCompactor } from "../../src/runtime/mod.ts";
 import { type ExportedSession, exportSession, readConversation } from "../../src/export/mod.ts";
 import { collectSession } from "../../src/formats/mod.ts";
 import { repairSession } from "../../src/repair/mod.ts";
@@ -173,6 +174,33 @@ async function turnlogSource(targets: Targets): Promise<Source> {
   const before = h.sent.length;
   await h.turn(PROMPT, { sessionId: started.sessionId, model: h.model.model });
   return { name: "turnlog", path, truth: sentConversation(firstWithPrompt(h.sent.slice(before))) };
+}
+
+async function turnlogCompactedSource(targets: Targets): Promise<Source> {
+  await using h = await harness({ "notes.txt": "hello notes\n".repeat(40) });
+  // A low threshold: the second turn's rounds are compacted into a summary.
+  const compactor = createCompactor({ threshold: 300 });
+  const events = await h.turn("read notes.txt", { model: h.model.model, compactor });
+  const started = events.find((event) => event.type === "run_started") as
+    | { sessionId: string }
+    | undefined;
+  assert(started !== undefined, "turnlog started a run");
+  const sessionId = started.sessionId;
+  await h.turn("list .", { sessionId, model: h.model.model, compactor });
+  const file = await findFile(h.sessionsDir, sessionId);
+  const read = await readConversation(file);
+  assert(
+    read.items.some(({ item }) => item.type === "compaction_summary"),
+    "the session was compacted",
+  );
+  const path = await copied(file, targets.dir, "turnlog-compacted");
+  const before = h.sent.length;
+  await h.turn(PROMPT, { sessionId, model: h.model.model });
+  return {
+    name: "turnlog (compacted)",
+    path,
+    truth: sentConversation(firstWithPrompt(h.sent.slice(before))),
+  };
 }
 
 async function findFile(dir: string, id: string): Promise<string> {
@@ -337,6 +365,7 @@ const SOURCES = [
   ["Gemini CLI", geminiSource],
   ["Codex killed mid-tool, then mended by its resume", codexKilledSource],
   ["Claude Code killed mid-tool, then mended by its resume", claudeKilledSource],
+  ["turnlog after a compaction", turnlogCompactedSource],
 ] as const;
 
 for (const [name, make] of SOURCES) {
