@@ -16,6 +16,7 @@ import { findSession, listSessions, SessionWriter } from "../src/store/mod.ts";
 import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
 import { type PeerOnce, type PeerTask, runPeerTask } from "./measure_peers.ts";
 import { closeStoreTasks, runStoreTask, type StoreTask } from "./store_tasks.ts";
+import { type ArchiveTask, runArchiveTask } from "./archive_tasks.ts";
 
 /** What a child is asked to measure. */
 export type MeasureTask =
@@ -28,7 +29,8 @@ export type MeasureTask =
   | { kind: "inspect" | "inspect_text"; path: string }
   | { kind: "append"; paths: string[] }
   | PeerTask
-  | StoreTask;
+  | StoreTask
+  | ArchiveTask;
 
 /** A task with how often to run it. */
 export interface MeasureRequest {
@@ -204,6 +206,8 @@ function runOnce(task: MeasureTask, iteration: number): Promise<Once> {
     case "store_resume":
     case "store_append":
       return runStoreTask(task, iteration);
+    case "archive_run":
+      return runArchiveTask(task);
     default:
       return runPeerTask(task, iteration);
   }

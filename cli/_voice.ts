@@ -11,15 +11,32 @@ import { visible } from "../src/text/mod.ts";
 import { stderr } from "./_output.ts";
 
 /** The commands, as `turnlog <command>:` names them. */
-export type Command = "resume" | "inspect" | "serve" | "import" | "export" | "search";
+export type Command =
+  | "resume"
+  | "inspect"
+  | "serve"
+  | "import"
+  | "export"
+  | "search"
+  | "archive"
+  | "restore";
 
 /** What to do next about each kind of error. */
 const HINTS: Partial<Record<ErrorKind, (command: Command) => string>> = {
   usage: (command) => `Run ${TASK} ${command} --help for the options.`,
-  not_found: () => `List the sessions: ${TASK} inspect --list`,
+  not_found: (command) =>
+    command === "restore"
+      ? `List the archived sessions: ${TASK} restore --list`
+      : `List the sessions: ${TASK} inspect --list`,
   ambiguous: () => "Give more of the id: enough characters to tell the sessions above apart.",
-  in_use: () => "Another run has the session: wait for it to end, or continue another session.",
-  session_file: () => `Look at the file: ${TASK} inspect <path>; --repair shows how to fix it.`,
+  in_use: (command) =>
+    command === "archive"
+      ? "Another archive run is under way: wait for it to end, then run this again."
+      : "Another run has the session: wait for it to end, or continue another session.",
+  session_file: (command) =>
+    command === "restore"
+      ? "Move that file away first, or restore into another home with --home DIR."
+      : `Look at the file: ${TASK} inspect <path>; --repair shows how to fix it.`,
   workspace: () => "Give an existing folder with --workspace.",
   model: () =>
     "Check OPENAI_API_KEY and OPENAI_BASE_URL, or use the embedded model: --model scripted",

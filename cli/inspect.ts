@@ -5,9 +5,10 @@
  *
  * @module
  */
-import { errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
+import { errorKind, errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
   adapterFor,
+  adapterOf,
   ADAPTERS,
   findForeignSession,
   type ForeignSource,
@@ -18,6 +19,8 @@ import {
   listForeignSessions,
   rootsInWords,
   type SessionAdapter,
+  type SessionFormat,
+  turnlogAdapter,
 } from "../src/formats/mod.ts";
 import {
   type InspectOptions,
@@ -32,11 +35,13 @@ import { isPath, parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { importCommand, resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
 import { inspectInStore } from "./_inspect_store.ts";
+import { archivedRootOf, findArchivedSession } from "./_archived.ts";
 import {
   colorFor,
   printPieces,
   runAsProcess,
   type Sink,
+  stderr,
   stderrSink,
   stdoutSink,
   syncWriterTo,
@@ -214,13 +219,39 @@ async function list(cmd: Command): Promise<number> {
         ? visibleJson(listing, 2) + "\n"
         : renderForeignListing(listing, { ...renderOptions(cmd), ...(flags ? { flags } : {}) }),
     );
+    const root = await archivedListed(cmd, source.format);
+    if (root !== undefined) {
+      const archived = await listForeignSessions({ format: source.format, root }, { limit });
+      const flags = `--sessions-dir ${shellQuote(root)}`;
+      if (archived.sessions.length > 0) {
+        await out(`\nOnly in the archive (their files are gone; ${TASK} restore <id>):\n`);
+        await out(renderForeignListing(archived, { ...renderOptions(cmd), flags }));
+      }
+    }
     return 0;
   }
   const listing = await listSessions(resolveSessionsRoot(values["sessions-dir"]), { limit });
   await out(
     values.json ? visibleJson(listing, 2) + "\n" : renderListing(listing, renderOptions(cmd)),
   );
+  const root = await archivedListed(cmd, turnlogAdapter.name);
+  if (root !== undefined) {
+    const archived = await listSessions(root, { limit });
+    if (archived.sessions.length > 0) {
+      await out(`\nOnly in the archive (their files are gone; ${TASK} restore <id>):\n`);
+      await out(renderListing(archived, renderOptions(cmd)));
+    }
+  }
   return 0;
+}
+
+/**
+ * The root of the sessions of `format` only in the archive, for a text listing of the home
+ * (not of a folder named with --sessions-dir, nor in JSON), or undefined.
+ */
+function archivedListed({ values }: Command, format: string): Promise<string | undefined> {
+  if (values.json || values["sessions-dir"] !== undefined) return Promise.resolve(undefined);
+  return archivedRootOf(format);
 }
 
 /** The session file an argument names, and the store it continues from. */
@@ -231,13 +262,25 @@ async function locate(
   const explicitRoot = values["sessions-dir"];
   if (!isPath(target)) {
     const source = await foreignSourceOf(values);
-    if (source) {
-      // The adapter that found the file travels with it: the file is not detected again.
-      const path = (await findForeignSession(source, target)).path;
-      return { path, root: undefined, adapter: adapterFor(source.format) };
+    try {
+      if (source) {
+        // The adapter that found the file travels with it: the file is not detected again.
+        const path = (await findForeignSession(source, target)).path;
+        return { path, root: undefined, adapter: adapterFor(source.format) };
+      }
+      const root = resolveSessionsRoot(explicitRoot);
+      return { path: (await findSession(root, target)).path, root };
+    } catch (error) {
+      // A session its home has no more may be in the archive (not for a folder named).
+      if (errorKind(error) !== "not_found" || explicitRoot !== undefined) throw error;
+      const archived = await findArchivedSession(target, source?.format);
+      if (archived === undefined) throw error;
+      stderr(
+        `turnlog inspect: ${target} is only in the archive (its file is gone): ${TASK} restore ${target} puts it back\n`,
+      );
+      const adapter = adapterOf(archived.format as SessionFormat);
+      return { path: archived.path, root: adapter.own ? archived.root : undefined, adapter };
     }
-    const root = resolveSessionsRoot(explicitRoot);
-    return { path: (await findSession(root, target)).path, root };
   }
   await Deno.stat(target).catch((error) => {
     throw error instanceof Deno.errors.NotFound ? new NoSuchFileError(target) : error;

@@ -21,6 +21,7 @@ import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } f
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
 import { resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS } from "./_homes.ts";
+import { archivedViews } from "../src/archive/mod.ts";
 import { runAsProcess } from "./_output.ts";
 
 /** The help text. */
@@ -168,6 +169,14 @@ async function homesOf(
     }
   }
   const homes = args.storeOnly ? [] : browseHomes(Deno.env, args.homeFlags);
+  // The other tools' sessions only in the archive are browsed as one more home each.
+  for (const view of args.storeOnly ? [] : await archivedViews()) {
+    const adapter = ADAPTERS.find((known) => known.name === view.format);
+    const browsed = homes.some((home) => home.adapter === adapter);
+    if (adapter && (args.homeFlags.length === 0 || browsed)) {
+      homes.push({ adapter, root: view.root });
+    }
+  }
   return { homes, sessionsDir: args.sessionsDir };
 }
 

@@ -55,6 +55,14 @@ export const COMMANDS: Readonly<Record<string, Subcommand>> = {
     about: ({ tools }) => `find sessions by what was said in them (turnlog, ${tools})`,
     run: async (args) => (await import("./search.ts")).cli(args),
   },
+  archive: {
+    about: () => "copy every home's sessions into the archive, incrementally (--check verifies it)",
+    run: async (args) => (await import("./archive.ts")).cli(args),
+  },
+  restore: {
+    about: () => "write an archived session back into its tool's home, or into a moved project",
+    run: async (args) => (await import("./restore.ts")).cli(args),
+  },
 };
 
 /** The version, from `deno.json`. */

@@ -10,6 +10,10 @@
  * fifth as many runs each, another tool's file repaired while it is appended to (no line
  * lost), and random session text printed by inspect and resume (no raw control character).
  *
+ * Then `archive` killed with SIGKILL at every write step of a first run and of a run after
+ * files grew and one was rewritten (testing/faults/archive.ts): after each kill the archive
+ * must check right, and the next run must complete it.
+ *
  * `--only <text>` runs the kill cases whose label contains the text; `--jobs N` runs N at once.
  *
  * @module
@@ -27,9 +31,10 @@ import {
   runFaultCase,
 } from "../testing/faults/case.ts";
 import { addCounts, badCounts, zeroCounts } from "../testing/faults/checks.ts";
+import { runArchiveFaults } from "../testing/faults/archive.ts";
 import { appenderCaseArbitrary, appenderLosesLine } from "../testing/properties/appender.ts";
 import { checkSessionCase, sessionCaseArbitrary } from "../testing/properties/check.ts";
-import { hostileText, rawControlPrinted } from "../testing/properties/terminal.ts";
+import { hostileText, rawControlPrinted } from "../tests/_terminal_properties.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -129,6 +134,10 @@ const printed = await checkProperty(
   async (dir, text) => (await rawControlPrinted(dir, text)) === undefined,
   Math.ceil(propertyRuns / 5),
 );
+// The archive killed at every write step of every home, a first run and one after changes.
+const archived = await runArchiveFaults();
+for (const problem of archived.problems) console.error(`FAIL archive: ${problem}`);
+
 const verdict = (details: { numRuns: number; failed: boolean }, held: string) =>
   `${details.numRuns} (${details.failed ? "the property failed" : held})`;
 
@@ -149,8 +158,12 @@ console.log(`Cases that could not run:   ${errors}`);
 console.log(`Damaged sessions checked:   ${verdict(property, "every property held")}`);
 console.log(`Repairs raced by appends:   ${verdict(raced, "no appended line lost")}`);
 console.log(`Hostile texts printed:      ${verdict(printed, "no raw control character")}`);
+console.log(
+  `Archive runs killed:        ${archived.kills} (${archived.problems.length} problems after them)`,
+);
 console.log(`Run time:                   ${seconds} s`);
-const propertyFailed = property.failed || raced.failed || printed.failed;
+const propertyFailed = property.failed || raced.failed || printed.failed ||
+  archived.problems.length > 0;
 if (badCounts(total).length > 0 || errors > 0 || chosen.length === 0 || propertyFailed) {
   Deno.exit(1);
 }

@@ -19,8 +19,8 @@ import { approvingApprover, terminalApprover } from "../src/runtime/mod.ts";
 import type { RunEvent } from "../src/runtime/mod.ts";
 import { runTurn, type RunTurnOptions } from "../src/runtime/mod.ts";
 import { connectModel, createCompactor } from "../src/runtime/mod.ts";
-import { runKilledTurn } from "../testing/killed_turn.ts";
-import { writeDemoWorkspace } from "../testing/demo_workspace.ts";
+import { runKilledTurn } from "../cli/_killed_turn.ts";
+import { writeDemoWorkspace } from "../cli/_demo_workspace.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { out: { type: "string" } } });
 const root = values.out ?? join(Deno.cwd(), "sessions");

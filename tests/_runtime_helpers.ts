@@ -15,7 +15,7 @@ import {
   runTurn,
   type RunTurnOptions,
 } from "../src/runtime/mod.ts";
-import { type KilledTurn, runKilledTurn } from "../testing/killed_turn.ts";
+import { type KilledTurn, runKilledTurn } from "../cli/_killed_turn.ts";
 
 /** A request body the client sent, parsed. */
 // deno-lint-ignore no-explicit-any

@@ -4,6 +4,9 @@ import { historySizeChart, recordsPerTurnChart } from "../src/charts/mod.ts";
 import { PlainNumberFormat } from "../src/charts/_number_format.ts";
 import { assert, assertEquals } from "./_assert.ts";
 
+/** How V8 prints `Intl.NumberFormat` itself; a function written in JavaScript prints its source. */
+const NATIVE_NUMBER_FORMAT = "function NumberFormat() { [native code] }";
+
 const NUMBERS = [0, -0, 7, -7, 999, 1000, 12345, -1234567, 2 ** 53 + 2, 1.5, -0.25, 1e21, NaN];
 
 Deno.test("PlainNumberFormat writes what Intl.NumberFormat writes for en-US", () => {
@@ -17,14 +20,22 @@ Deno.test("PlainNumberFormat writes what Intl.NumberFormat writes for en-US", ()
 
 Deno.test("PlainNumberFormat is a real formatter for another locale or with options", () => {
   const make = PlainNumberFormat as unknown as typeof Intl.NumberFormat;
-  assert(new make("de-DE") instanceof Intl.NumberFormat);
+  // The real constructor itself, not a subclass or a stand-in that `instanceof` would also pass.
+  const german = new make("de-DE");
+  assertEquals(Object.getPrototypeOf(german), Intl.NumberFormat.prototype);
+  assertEquals(german.constructor, Intl.NumberFormat);
+  assertEquals(Function.prototype.toString.call(german.constructor), NATIVE_NUMBER_FORMAT);
   assertEquals(new make("de-DE").format(12345.5), "12.345,5");
   assertEquals(new make("en-US", { style: "percent" }).format(0.5), "50%");
 });
 
 Deno.test("the charts leave Intl.NumberFormat real once Plot has loaded", () => {
+  // Intl's own constructor (native code), not the stand-in nor anything made from it.
+  assert(Intl.NumberFormat !== (PlainNumberFormat as unknown));
+  assertEquals(Function.prototype.toString.call(Intl.NumberFormat), NATIVE_NUMBER_FORMAT);
   const formatter = new Intl.NumberFormat("en-US");
-  assert(formatter instanceof Intl.NumberFormat);
+  assertEquals(Object.getPrototypeOf(formatter), Intl.NumberFormat.prototype);
+  assertEquals(formatter.constructor, Intl.NumberFormat);
   assertEquals(formatter.formatToParts(1).length, 1);
 });
 

@@ -7,7 +7,7 @@ import { makeStory, strayOutputLine } from "./_inspect_fixtures.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
 import { renderSessionPage } from "../src/html/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
-import { runKilledTurn } from "../testing/killed_turn.ts";
+import { runKilledTurn } from "../cli/_killed_turn.ts";
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
 import { needing } from "./_needs.ts";
 

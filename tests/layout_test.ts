@@ -259,6 +259,22 @@ Deno.test("nothing above src/store asks which kind of store it has (it asks the 
   assertEquals(strays, []);
 });
 
+Deno.test("cli/ and testing/ import nothing of each other, and the package ships no testing/ file", async () => {
+  const crossings: string[] = [];
+  for (const [from, to] of [["cli", "testing"], ["testing", "cli"]] as const) {
+    for (const file of await sourceFiles(join(ROOT, from))) {
+      for (const target of importsOf(file, await Deno.readTextFile(file))) {
+        if (target.startsWith(join(ROOT, to) + "/")) {
+          crossings.push(`${relative(ROOT, file)} imports ${relative(ROOT, target)}`);
+        }
+      }
+    }
+  }
+  assertEquals(crossings, []);
+  const pkg = JSON.parse(await Deno.readTextFile(join(ROOT, "package.json")));
+  assertEquals((pkg.files as string[]).filter((file) => file.startsWith("testing")), []);
+});
+
 Deno.test("nothing outside src/formats names TURNLOG_FORMAT or asks whether a format has an adapter", async () => {
   // turnlog's own format is an adapter: code tells it by `adapter.own`, never by its name or
   // by a missing adapter (`adapterOf(...) === undefined`, `adapterOf(...) ?`).

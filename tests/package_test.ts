@@ -110,7 +110,7 @@ Deno.test({
       assert(size < 8 * MIB, `${size} bytes packed`);
       for (const file of await moduleFiles()) assert(files.includes(file), `${file} is missing`);
       const stray = files.filter((file) =>
-        /^(sessions|bench|notebooks|tests|scripts|\.denow|\.jupyter)\//.test(file) ||
+        /^(sessions|bench|notebooks|tests|testing|scripts|\.denow|\.jupyter)\//.test(file) ||
         file.endsWith(".ipynb") || file.endsWith(".jsonl")
       );
       assertEquals(stray, []);

@@ -3,7 +3,7 @@ import { normalizeHistory } from "../src/history/mod.ts";
 import type { ResponseItem } from "../src/record/mod.ts";
 import { checkPairing, historyPairingItems } from "../testing/pairing.ts";
 import { checkSessionCase, sessionCaseArbitrary } from "../testing/properties/check.ts";
-import { hostileText, rawControlPrinted } from "../testing/properties/terminal.ts";
+import { hostileText, rawControlPrinted } from "./_terminal_properties.ts";
 import { appenderCaseArbitrary, appenderLosesLine } from "../testing/properties/appender.ts";
 import { assertEquals } from "./_assert.ts";
 

@@ -4,7 +4,7 @@ import { EVIL } from "./_html_helpers.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
 import { pageHeaders } from "../src/html/mod.ts";
 import { createServerHandler } from "../src/server/mod.ts";
-import { runKilledTurn } from "../testing/killed_turn.ts";
+import { runKilledTurn } from "../cli/_killed_turn.ts";
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
 import { needing } from "./_needs.ts";
 

@@ -7,7 +7,7 @@ import { escapeText, renderSessionPage } from "../src/html/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { visible, visibleJson } from "../src/text/mod.ts";
 import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
-import { RAW_CONTROL } from "../testing/properties/terminal.ts";
+import { RAW_CONTROL } from "./_terminal_properties.ts";
 import { assert, assertEquals } from "./_assert.ts";
 import { inspect } from "./_cli.ts";
 import { tempDir } from "./_helpers.ts";

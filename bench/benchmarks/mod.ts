@@ -15,6 +15,7 @@ import { appendRecord } from "./append.ts";
 import { postgresStore } from "./postgres.ts";
 import { searchVsRipgrep } from "./search.ts";
 import { startup } from "./startup.ts";
+import { archiveRuns } from "./archive.ts";
 
 export * from "./_definition.ts";
 
@@ -29,5 +30,6 @@ export const BENCHMARKS: readonly BenchmarkDefinition[] = [
   appendRecord,
   postgresStore,
   searchVsRipgrep,
+  archiveRuns,
   startup,
 ];

@@ -74,7 +74,7 @@ export function chatConversation(request: ChatRequest): ConversationRequest {
   request.messages.forEach((message, index) => {
     if (message.role === "tool") {
       if (!pending.includes(message.tool_call_id)) {
-        throw new ApiRequestError(400, CHAT_ORPHAN_OUTPUT_MESSAGE, {
+        throw new ApiRequestError("usage", CHAT_ORPHAN_OUTPUT_MESSAGE, {
           param: `messages.[${index}].role`,
         });
       }
@@ -87,7 +87,7 @@ export function chatConversation(request: ChatRequest): ConversationRequest {
       return;
     }
     if (pending[0] !== undefined) {
-      throw new ApiRequestError(400, chatOrphanCallMessage(pending), {
+      throw new ApiRequestError("usage", chatOrphanCallMessage(pending), {
         param: `messages.[${index}].role`,
       });
     }
@@ -108,7 +108,7 @@ export function chatConversation(request: ChatRequest): ConversationRequest {
     }
   });
   if (pending[0] !== undefined) {
-    throw new ApiRequestError(400, chatOrphanCallMessage(pending), { param: "messages" });
+    throw new ApiRequestError("usage", chatOrphanCallMessage(pending), { param: "messages" });
   }
   return { items, toolNames: (request.tools ?? []).map((tool) => tool.function.name) };
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { z } from "zod";
+import type { ErrorKind } from "../errors/mod.ts";
 import { HttpError } from "../http/mod.ts";
 import { SUMMARY_PREFIX } from "../compaction/mod.ts";
 
@@ -48,13 +49,13 @@ export class ApiRequestError extends HttpError {
   /** The OpenAI error code, such as `model_not_found`. */
   readonly code: string | null;
 
-  /** An error with the HTTP `status` and OpenAI's `type`, `param` and `code`. */
+  /** An error of `kind` (its HTTP status the error table's) and OpenAI's `type`, `param` and `code`. */
   constructor(
-    status: number,
+    kind: ErrorKind,
     message: string,
     options: { type?: string; param?: string | null; code?: string | null } = {},
   ) {
-    super(status, message);
+    super(kind, message);
     this.name = "ApiRequestError";
     this.type = options.type ?? "invalid_request_error";
     this.param = options.param ?? null;
@@ -113,22 +114,22 @@ export function checkPairing(items: readonly ConversationItem[], param: string):
       waiting.push(item.callId);
     } else if (item.kind === "output") {
       if (answered.has(item.callId)) {
-        throw new ApiRequestError(400, duplicateOutputMessage(item.callId), { param: at });
+        throw new ApiRequestError("usage", duplicateOutputMessage(item.callId), { param: at });
       }
       answered.add(item.callId);
       const position = waiting.indexOf(item.callId);
       if (position === -1) {
-        throw new ApiRequestError(400, orphanOutputMessage(item.callId), { param: at });
+        throw new ApiRequestError("usage", orphanOutputMessage(item.callId), { param: at });
       }
       waiting.splice(position, 1);
     } else if (waiting[0] !== undefined && (item.role === "user" || item.role === "assistant")) {
       // A system or developer message between a call and its output is accepted: Codex sends
       // such requests and real sessions went on after them.
-      throw new ApiRequestError(400, orphanCallMessage(waiting[0]), { param: at });
+      throw new ApiRequestError("usage", orphanCallMessage(waiting[0]), { param: at });
     }
   }
   if (waiting[0] !== undefined) {
-    throw new ApiRequestError(400, orphanCallMessage(waiting[0]), { param });
+    throw new ApiRequestError("usage", orphanCallMessage(waiting[0]), { param });
   }
 }
 
@@ -189,9 +190,9 @@ export function parseRequestBody<T extends z.ZodType>(schema: T, body: unknown):
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const first = result.error.issues[0];
-  if (first === undefined) throw new ApiRequestError(400, "Invalid request body.");
+  if (first === undefined) throw new ApiRequestError("usage", "Invalid request body.");
   const flat = flatten(first, [])[0]!;
-  throw new ApiRequestError(400, describeIssue(flat), { param: paramName(flat.path) || null });
+  throw new ApiRequestError("usage", describeIssue(flat), { param: paramName(flat.path) || null });
 }
 
 /** A text content part as both wire APIs accept it. */

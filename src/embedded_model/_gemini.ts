@@ -8,6 +8,7 @@
  * @module
  */
 import { z } from "zod";
+import type { ErrorKind } from "../errors/mod.ts";
 import { HttpError, type SseEvent } from "../http/mod.ts";
 import type { ConversationItem, ConversationRequest, Reply } from "./_conversation.ts";
 import { chunkText, TEXT_CHUNK } from "./_sse.ts";
@@ -18,9 +19,9 @@ export class GeminiApiError extends HttpError {
   /** Google's status word, such as `INVALID_ARGUMENT`. */
   readonly statusWord: string;
 
-  /** An error with the HTTP `status` and Google's status word. */
-  constructor(status: number, message: string, statusWord = "INVALID_ARGUMENT") {
-    super(status, message);
+  /** An error of `kind` (its HTTP status the error table's) and Google's status word. */
+  constructor(kind: ErrorKind, message: string, statusWord = "INVALID_ARGUMENT") {
+    super(kind, message);
     this.name = "GeminiApiError";
     this.statusWord = statusWord;
   }
@@ -86,8 +87,8 @@ function checkFunctionTurns(request: GeminiRequest): void {
     if (answers === 0) return;
     const before = request.contents[at - 1];
     const asked = before?.role === "model" ? calls(before.parts).length : 0;
-    if (asked === 0) throw new GeminiApiError(400, GEMINI_RESPONSE_TURN_MESSAGE);
-    if (asked !== answers) throw new GeminiApiError(400, GEMINI_RESPONSE_COUNT_MESSAGE);
+    if (asked === 0) throw new GeminiApiError("usage", GEMINI_RESPONSE_TURN_MESSAGE);
+    if (asked !== answers) throw new GeminiApiError("usage", GEMINI_RESPONSE_COUNT_MESSAGE);
   });
   request.contents.forEach((content, at) => {
     const next = request.contents[at + 1];
@@ -95,7 +96,7 @@ function checkFunctionTurns(request: GeminiRequest): void {
       return;
     }
     if (responses(next.parts).length !== calls(content.parts).length) {
-      throw new GeminiApiError(400, GEMINI_RESPONSE_COUNT_MESSAGE);
+      throw new GeminiApiError("usage", GEMINI_RESPONSE_COUNT_MESSAGE);
     }
   });
 }

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { ConversationItem, ConversationRequest, Reply } from "./_conversation.ts";
+import type { ErrorKind } from "../errors/mod.ts";
 import { HttpError } from "../http/mod.ts";
 import type { SseEvent } from "../http/mod.ts";
 import { ARGUMENTS_CHUNK, chunkText, TEXT_CHUNK } from "./_sse.ts";
@@ -17,9 +18,9 @@ export class MessagesApiError extends HttpError {
   /** The Anthropic error type, such as `invalid_request_error`. */
   readonly type: string;
 
-  /** An error with the HTTP `status` and Anthropic's error `type`. */
-  constructor(status: number, message: string, type = "invalid_request_error") {
-    super(status, message);
+  /** An error of `kind` (its HTTP status the error table's) and Anthropic's error `type`. */
+  constructor(kind: ErrorKind, message: string, type = "invalid_request_error") {
+    super(kind, message);
     this.name = "MessagesApiError";
     this.type = type;
   }
@@ -117,7 +118,7 @@ function turnsOf(request: MessagesRequest, betas: readonly string[]): ApiTurn[] 
   request.messages.forEach((message, index) => {
     if (message.role === "system" && !SYSTEM_MESSAGES_BETAS.some((beta) => betas.includes(beta))) {
       throw new MessagesApiError(
-        400,
+        "usage",
         `messages.${index}.role: Input should be 'user' or 'assistant'`,
       );
     }
@@ -127,7 +128,7 @@ function turnsOf(request: MessagesRequest, betas: readonly string[]): ApiTurn[] 
     const last = turns[turns.length - 1];
     if (content.length === 0 && index < request.messages.length - 1) {
       throw new MessagesApiError(
-        400,
+        "usage",
         `messages.${index}: all messages must have non-empty content except for the optional ` +
           "final assistant message",
       );
@@ -163,11 +164,11 @@ function checkTools(turns: readonly ApiTurn[], tools: boolean): void {
   for (const { blocks } of turns) {
     for (const { block, at } of blocks) {
       if (block.type === "tool_use" && !TOOL_USE_ID_PATTERN.test(block.id)) {
-        throw new MessagesApiError(400, toolUseIdPatternMessage(`${at}.tool_use.id`));
+        throw new MessagesApiError("usage", toolUseIdPatternMessage(`${at}.tool_use.id`));
       }
       if (block.type === "tool_result" && !TOOL_USE_ID_PATTERN.test(block.tool_use_id)) {
         throw new MessagesApiError(
-          400,
+          "usage",
           toolUseIdPatternMessage(`${at}.tool_result.tool_use_id`),
         );
       }
@@ -183,12 +184,12 @@ function checkTools(turns: readonly ApiTurn[], tools: boolean): void {
     for (const { block, at } of turn.blocks) {
       if (block.type === "tool_use") {
         if (seen.has(block.id)) {
-          throw new MessagesApiError(400, `${at}: tool_use ids must be unique`);
+          throw new MessagesApiError("usage", `${at}: tool_use ids must be unique`);
         }
         seen.add(block.id);
       }
       if (block.type === "tool_result" && (turn.role !== "user" || !asked.has(block.tool_use_id))) {
-        throw new MessagesApiError(400, messagesOrphanResultMessage(at, block.tool_use_id));
+        throw new MessagesApiError("usage", messagesOrphanResultMessage(at, block.tool_use_id));
       }
     }
     if (turn.role !== "assistant") return;
@@ -203,12 +204,12 @@ function checkTools(turns: readonly ApiTurn[], tools: boolean): void {
     }
     const missing = uses.filter((id) => !answered.has(id));
     if (missing.length > 0) {
-      throw new MessagesApiError(400, messagesOrphanCallMessage(turn.index, missing));
+      throw new MessagesApiError("usage", messagesOrphanCallMessage(turn.index, missing));
     }
   });
   const blocks = turns.flatMap((turn) => turn.blocks.map(({ block }) => block.type));
   if (!tools && blocks.some((type) => type === "tool_use" || type === "tool_result")) {
-    throw new MessagesApiError(400, TOOLS_REQUIRED_MESSAGE);
+    throw new MessagesApiError("usage", TOOLS_REQUIRED_MESSAGE);
   }
 }
 

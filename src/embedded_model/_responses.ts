@@ -107,7 +107,7 @@ export type ResponsesRequest = z.infer<typeof ResponsesRequestSchema>;
 export function responsesConversation(request: ResponsesRequest): ConversationRequest {
   if (request.previous_response_id) {
     throw new ApiRequestError(
-      400,
+      "usage",
       `Previous response with id '${request.previous_response_id}' not found.`,
       { param: "previous_response_id" },
     );

@@ -87,13 +87,13 @@ async function readJson(request: Request): Promise<Record<string, unknown>> {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     return value as Record<string, unknown>;
   }
-  throw new ApiRequestError(400, NOT_JSON);
+  throw new ApiRequestError("usage", NOT_JSON);
 }
 
 function checkModel(config: ServerConfig, model: string): void {
   if (model === config.model) return;
   throw new ApiRequestError(
-    404,
+    "not_found",
     `The model \`${model}\` does not exist or you do not have access to it.`,
     { code: "model_not_found" },
   );
@@ -136,12 +136,12 @@ async function createMessage(config: ServerConfig, request: Request): Promise<Re
     const key = request.headers.get("x-api-key") ??
       request.headers.get("authorization")?.replace(/^Bearer /, "");
     if (key !== config.apiKey) {
-      throw new MessagesApiError(401, "invalid x-api-key", "authentication_error");
+      throw new MessagesApiError("unauthenticated", "invalid x-api-key", "authentication_error");
     }
     const raw = await readJson(request);
     const body = parseRequestBody(MessagesRequestSchema, raw);
     if (body.model !== config.model) {
-      throw new MessagesApiError(404, `model: ${body.model}`, "not_found_error");
+      throw new MessagesApiError("not_found", `model: ${body.model}`, "not_found_error");
     }
     const betas = (request.headers.get("anthropic-beta") ?? "").split(",").map((b) => b.trim());
     const reply = decideReply(messagesConversation(body, betas));
@@ -155,11 +155,11 @@ async function createMessage(config: ServerConfig, request: Request): Promise<Re
   } catch (error) {
     if (error instanceof MessagesApiError) return errorResponse(error);
     if (error instanceof ApiRequestError) {
-      return errorResponse(new MessagesApiError(error.status, error.message));
+      return errorResponse(new MessagesApiError(error.kind, error.message));
     }
     const said = error instanceof Error ? error.message : String(error);
     return errorResponse(
-      new MessagesApiError(500, `The embedded model failed: ${said}`, "api_error"),
+      new MessagesApiError("internal", `The embedded model failed: ${said}`, "api_error"),
     );
   }
 }
@@ -178,11 +178,11 @@ async function generateContent(
     const key = request.headers.get("x-goog-api-key") ??
       new URL(request.url).searchParams.get("key");
     if (key !== config.apiKey) {
-      throw new GeminiApiError(400, "API key not valid. Please pass a valid API key.");
+      throw new GeminiApiError("usage", "API key not valid. Please pass a valid API key.");
     }
     if (model !== config.model) {
       throw new GeminiApiError(
-        404,
+        "not_found",
         `models/${model} is not found for API version v1beta, or is not supported for ` +
           "generateContent.",
         "NOT_FOUND",
@@ -199,10 +199,12 @@ async function generateContent(
   } catch (error) {
     if (error instanceof GeminiApiError) return errorResponse(error);
     if (error instanceof ApiRequestError) {
-      return errorResponse(new GeminiApiError(error.status, error.message));
+      return errorResponse(new GeminiApiError(error.kind, error.message));
     }
     const said = error instanceof Error ? error.message : String(error);
-    return errorResponse(new GeminiApiError(500, `The embedded model failed: ${said}`, "INTERNAL"));
+    return errorResponse(
+      new GeminiApiError("internal", `The embedded model failed: ${said}`, "INTERNAL"),
+    );
   }
 }
 
@@ -244,7 +246,7 @@ async function answer(config: ServerConfig, request: Request): Promise<Response>
   try {
     if (request.headers.get("authorization") !== `Bearer ${config.apiKey}`) {
       throw new ApiRequestError(
-        401,
+        "unauthenticated",
         "Incorrect API key provided. The embedded model takes the key startEmbeddedModel() " +
           "returned.",
         { code: "invalid_api_key" },
@@ -259,11 +261,11 @@ async function answer(config: ServerConfig, request: Request): Promise<Response>
       checkModel(config, decodePathSegment(route.slice("GET /v1/models/".length)));
       return json(200, modelObject(config.model));
     }
-    throw new ApiRequestError(404, `Invalid URL (${request.method} ${pathname})`);
+    throw new ApiRequestError("not_found", `Invalid URL (${request.method} ${pathname})`);
   } catch (error) {
     return errorResponse(error, (unexpected) =>
       new ApiRequestError(
-        500,
+        "internal",
         `The embedded model failed: ${
           unexpected instanceof Error ? unexpected.message : String(unexpected)
         }`,

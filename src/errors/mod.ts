@@ -26,7 +26,15 @@ export type ErrorKind =
   /** The run or the tool was cancelled. */
   | "cancelled"
   /** Anything else: a bug, or the machine (disk full, permissions). */
-  | "internal";
+  | "internal"
+  /** A request without the credentials the server asks for (HTTP 401). */
+  | "unauthenticated"
+  /** A request the server refuses to whoever sends it (a foreign Host or Origin, a run's token). */
+  | "forbidden"
+  /** A request with a method the route does not answer. */
+  | "method_not_allowed"
+  /** A request larger than the server takes. */
+  | "too_large";
 
 /** Every error kind, in the order {@linkcode ErrorKind} lists them. */
 export const ERROR_KINDS = [
@@ -40,6 +48,10 @@ export const ERROR_KINDS = [
   "store",
   "cancelled",
   "internal",
+  "unauthenticated",
+  "forbidden",
+  "method_not_allowed",
+  "too_large",
 ] as const satisfies readonly ErrorKind[];
 
 /** Why a run failed, as its `run_failed` event says. */
@@ -70,6 +82,9 @@ export interface ErrorOutcome {
  * unknown or ambiguous session, an unusable file or workspace), 130 cancelled. HTTP: 4xx the
  * request's fault (300: an ambiguous prefix, answered with the choices), 5xx the server's or
  * what it stands on (502 the model, 503 the store); 499 a request cancelled before its answer.
+ * The last four kinds are refusals only a request meets (401, 403, 405, 413); a command that
+ * met one would have been given something it cannot work with (2). Every HTTP response of an
+ * error takes its status from here (`src/http/`'s `errorResponse` and `HttpError`).
  */
 export const ERROR_OUTCOMES: Readonly<Record<ErrorKind, ErrorOutcome>> = {
   usage: { exitCode: 2, failure: "internal", httpStatus: 400 },
@@ -82,6 +97,10 @@ export const ERROR_OUTCOMES: Readonly<Record<ErrorKind, ErrorOutcome>> = {
   store: { exitCode: 1, failure: "session", httpStatus: 503 },
   cancelled: { exitCode: 130, failure: "internal", httpStatus: 499 },
   internal: { exitCode: 1, failure: "internal", httpStatus: 500 },
+  unauthenticated: { exitCode: 2, failure: "internal", httpStatus: 401 },
+  forbidden: { exitCode: 2, failure: "internal", httpStatus: 403 },
+  method_not_allowed: { exitCode: 2, failure: "internal", httpStatus: 405 },
+  too_large: { exitCode: 2, failure: "internal", httpStatus: 413 },
 };
 
 /**

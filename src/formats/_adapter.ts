@@ -15,6 +15,7 @@ import type {
 import type { ForeignRepair, ValidationFinding } from "./_repair_types.ts";
 import type { ForeignEntry, ForeignFacts, ToolEdit } from "./_types.ts";
 import type { FormatSearch } from "./_search.ts";
+import type { Relocation } from "./_relocate.ts";
 import type { LineRules } from "./_view.ts";
 import type { ExportConversation, WriteOptions, WrittenSession } from "./_writer.ts";
 
@@ -145,4 +146,10 @@ export interface FormatAdapter<Name extends string = string> {
    * only reads leaves it out.
    */
   write?(conversation: ExportConversation, options: WriteOptions): Promise<WrittenSession>;
+  /**
+   * How a session follows its project into another folder (`restore --cwd`): where its file
+   * goes and which fields of a line name the folder. A format that cannot be moved leaves it
+   * out.
+   */
+  readonly relocate?: Relocation;
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { TurnlogError } from "../errors/mod.ts";
+import { ERROR_OUTCOMES, type ErrorKind, TurnlogError } from "../errors/mod.ts";
 import { concatBytes } from "../io/mod.ts";
 
 /** A JSON response. */
@@ -15,15 +15,30 @@ export function jsonResponse(status: number, body: unknown, headers: HeadersInit
   });
 }
 
-/** A request that cannot be answered as asked: its status and what to tell the client. */
+/**
+ * A request that cannot be answered as asked: what went wrong (its `kind`) and what to tell
+ * the client. Its status is the one the error table gives the kind
+ * (`ERROR_OUTCOMES[kind].httpStatus`), so every error answers under the same mapping.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { errorResponse, HttpError } from "./mod.ts";
+ * const error = new HttpError("too_large", "The body is larger than this server takes");
+ * assert.equal(error.status, 413);
+ * assert.equal(errorResponse(error).status, 413);
+ * ```
+ */
 export class HttpError extends TurnlogError {
-  /** The HTTP status. */
-  readonly status: number;
-  /** An error with `status` (4xx: the request's fault; 5xx: the server's). */
-  constructor(status: number, message: string, options?: ErrorOptions) {
-    super(status >= 500 ? "internal" : "usage", message, options);
+  /** An error of `kind` (one the request caused: 4xx; the server's: 5xx). */
+  constructor(kind: ErrorKind, message: string, options?: ErrorOptions) {
+    super(kind, message, options);
     this.name = "HttpError";
-    this.status = status;
+  }
+
+  /** The HTTP status: the error table's for the kind. */
+  get status(): number {
+    return ERROR_OUTCOMES[this.kind].httpStatus;
   }
 
   /** The JSON body of the response: `{ "error": message }`. */
@@ -33,14 +48,34 @@ export class HttpError extends TurnlogError {
 }
 
 /**
- * The response for anything a handler threw: an {@linkcode HttpError}'s own status and body,
- * else a 500 made by `internal` (the message of an unexpected error is not for clients).
+ * The response for anything a handler threw, under the status the error table gives its kind:
+ * an {@linkcode HttpError}'s own body; another turnlog error's message (a session not found is
+ * 404, one in use 409); anything else, or an `internal` turnlog error, is made into an
+ * `HttpError` by `internal` (the message of an unexpected error is not for clients).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ERROR_OUTCOMES, type ErrorKind, TurnlogError } from "../errors/mod.ts";
+ * import { errorResponse } from "./mod.ts";
+ * const busy = errorResponse(new TurnlogError("in_use", "Session is in use"));
+ * assert.equal(busy.status, 409);
+ * assert.deepEqual(await busy.json(), { error: "Session is in use" });
+ * const bug = errorResponse(new TypeError("x is undefined"));
+ * assert.equal(bug.status, 500);
+ * assert.deepEqual(await bug.json(), { error: "Internal server error" });
+ * ```
  */
 export function errorResponse(
   error: unknown,
-  internal: (error: unknown) => HttpError = () => new HttpError(500, "Internal server error"),
+  internal: (error: unknown) => HttpError = () =>
+    new HttpError("internal", "Internal server error"),
 ): Response {
-  const known = error instanceof HttpError ? error : internal(error);
+  const known = error instanceof HttpError
+    ? error
+    : error instanceof TurnlogError && error.kind !== "internal"
+    ? new HttpError(error.kind, error.message, { cause: error })
+    : internal(error);
   return jsonResponse(known.status, known.toBody());
 }
 
@@ -56,7 +91,10 @@ export interface ReadBodyOptions {
 async function bodyText(request: Request, maxBytes: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   const tooLarge = () =>
-    new HttpError(413, `The request body is larger than this server takes (${maxBytes} bytes)`);
+    new HttpError(
+      "too_large",
+      `The request body is larger than this server takes (${maxBytes} bytes)`,
+    );
   if (declared > maxBytes) throw tooLarge();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -82,7 +120,7 @@ export async function readJsonBody(
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, options.message ?? "The body is not valid JSON");
+    throw new HttpError("usage", options.message ?? "The body is not valid JSON");
   }
 }
 
@@ -95,6 +133,6 @@ export function decodePathSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new HttpError(400, `Malformed %-escape in the path: ${JSON.stringify(segment)}`);
+    throw new HttpError("usage", `Malformed %-escape in the path: ${JSON.stringify(segment)}`);
   }
 }

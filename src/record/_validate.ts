@@ -3,8 +3,9 @@
  * valid record never reaches zod. It only ever accepts, and only what `SessionRecordSchema`
  * accepts, building the very object zod would return (keys in the schema's order, unknown keys
  * stripped); anything else, valid or not, returns `undefined` and goes to zod, which stays the
- * single source of truth for the shape and the error messages. tests/reader_fast_path_test.ts
- * proves the two agree on every record type and on many mutations of each.
+ * single source of truth for the shape (the record types are inferred from it) and the error
+ * messages. tests/reader_fast_path_test.ts proves the two agree on every record type and on many
+ * mutations of each; tests/record_validate_property_test.ts on random records, valid and broken.
  *
  * Why not zod on the valid lines: in a process that reads one session (a CLI command), zod's
  * first parses are cold and cost milliseconds before a line is read (about 6 ms on the bench

@@ -84,7 +84,7 @@ async function summaryOf(session: SourcedSession): Promise<SessionSummary> {
     id: session.id,
     shortId: session.shortId,
     format: session.source.format,
-    tool: profile.tool,
+    tool: session.source.archived ? `${profile.tool} (only in the archive)` : profile.tool,
     continuedBy: profile.continuedBy,
     path: session.path,
     source: session.source,

@@ -18,6 +18,7 @@ import {
 import { TurnlogError } from "../errors/mod.ts";
 import { prefixBeside, resolveStoreSpec, type SessionStore, storeName } from "../store/mod.ts";
 import { searchProfile } from "./_profiles.ts";
+import { archivedViews } from "../archive/mod.ts";
 
 /** A place of sessions of one format (a folder, or turnlog's store), and the flags that name it. */
 export interface SearchSource {
@@ -32,6 +33,8 @@ export interface SearchSource {
    * store, a database among them); the search leaves it open.
    */
   store?: SessionStore;
+  /** The sessions only in the archive (their originals are gone): results say so. */
+  archived?: boolean;
 }
 
 /** What a command named as the places to search; nothing named means all of them. */
@@ -97,7 +100,8 @@ function homeAdapter(flag: string): FormatAdapter {
 
 /**
  * The sources a choice names: with nothing named, turnlog's store (`TURNLOG_STORE`, else
- * `TURNLOG_SESSIONS_DIR`, else `./sessions`) and every adapter's home.
+ * `TURNLOG_SESSIONS_DIR`, else `./sessions`), every adapter's home and the sessions only in
+ * the archive (its view: `archivedSources`).
  *
  * @throws {NoSuchSourceError} for a named folder that is not there
  */
@@ -110,6 +114,7 @@ export async function searchSources(choice: SourceChoice = {}): Promise<SearchSo
     return [
       storeSource(resolveStoreSpec(), []),
       ...ADAPTERS.map((adapter) => homeSource(adapter, env)),
+      ...(await archivedSources()),
     ];
   }
   const sources: SearchSource[] = [];
@@ -119,6 +124,21 @@ export async function searchSources(choice: SourceChoice = {}): Promise<SearchSo
   for (const dir of dirs) sources.push(await folderSource(dir, "--sessions-dir"));
   for (const flag of homes) sources.push(homeSource(homeAdapter(flag), env));
   return sources;
+}
+
+/**
+ * The sessions only in the archive (`TURNLOG_ARCHIVE`, else the default one), one source per
+ * format, each named by `--sessions-dir` so that `inspect` and `import` open them; none when
+ * there is no archive.
+ */
+export async function archivedSources(from?: string): Promise<SearchSource[]> {
+  const views = await archivedViews(from);
+  return views.map(({ format, root }) => ({
+    format,
+    root,
+    flags: ["--sessions-dir", root],
+    archived: true,
+  }));
 }
 
 /** A session to search: its files, where it came from, when it was last written. */

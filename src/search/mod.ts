@@ -1,7 +1,7 @@
 /**
  * Finds sessions by what was said in them: words, phrases or a pattern searched in the
- * conversations of turnlog's store and of Codex and Claude Code homes, streamed, with a byte
- * prefilter so that a line that cannot match is never parsed; hits come per session, most
+ * conversations of turnlog's store and of every other tool's home (Codex CLI, Claude Code,
+ * Gemini CLI), streamed, with a byte prefilter so that a line that cannot match is never parsed; hits come per session, most
  * recently written first, with the session's own facts.
  *
  * @module

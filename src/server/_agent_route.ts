@@ -107,7 +107,10 @@ async function parseBody<T>(
   const parsed = schema.safeParse(await readJsonBody(request, { maxBytes: options.maxBytes }));
   if (!parsed.success) {
     const hint = options.hint ?? "";
-    throw new HttpError(400, `Invalid body: ${firstIssue(parsed.error, "invalid body")}${hint}`);
+    throw new HttpError(
+      "usage",
+      `Invalid body: ${firstIssue(parsed.error, "invalid body")}${hint}`,
+    );
   }
   return parsed.data;
 }
@@ -124,7 +127,7 @@ function streamTurn(
     const body = await parseBody(request, StreamRequestSchema, { maxBytes });
     if (body.message.length > maxChars) {
       throw new HttpError(
-        413,
+        "too_large",
         `The message is ${body.message.length} characters; this server takes at most ` +
           `${maxChars} (serve --max-message-chars)`,
       );
@@ -176,7 +179,7 @@ function answerApproval(approvals: ApprovalRegistry, tokens: RunTokens) {
     const reason = body.reason ??
       (approved ? "approved through the approval route" : "denied through the approval route");
     if (!tokens.has(runId) || !approvals.resolve(runId, callId, { approved, reason })) {
-      throw new HttpError(404, `No approval is pending for run ${runId}, call ${callId}`);
+      throw new HttpError("not_found", `No approval is pending for run ${runId}, call ${callId}`);
     }
     return jsonResponse(200, { ok: true, approved });
   };
@@ -185,7 +188,7 @@ function answerApproval(approvals: ApprovalRegistry, tokens: RunTokens) {
 const APPROVAL_PATH = /^\/api\/agent\/approvals\/([^/]+)\/([^/]+)$/;
 
 function post(request: Request): void {
-  if (request.method !== "POST") throw new HttpError(405, "Use POST");
+  if (request.method !== "POST") throw new HttpError("method_not_allowed", "Use POST");
 }
 
 /**
@@ -203,7 +206,7 @@ export function createAgentHandler(
     const url = new URL(request.url);
     try {
       const refused = accessRefusal(request, options);
-      if (refused !== undefined) throw new HttpError(403, refused);
+      if (refused !== undefined) throw new HttpError("forbidden", refused);
       if (url.pathname === "/api/agent/stream") {
         post(request);
         return await stream(request);
@@ -214,7 +217,7 @@ export function createAgentHandler(
         return await approve(request, decodePathSegment(match[1]!), decodePathSegment(match[2]!));
       }
       throw new HttpError(
-        404,
+        "not_found",
         `No route ${request.method} ${url.pathname}; the routes are POST /api/agent/stream and POST /api/agent/approvals/<runId>/<callId>`,
       );
     } catch (error) {

@@ -17,7 +17,7 @@ import {
   sessionPageStream,
   sessionPath,
 } from "../html/mod.ts";
-import { ERROR_OUTCOMES, type ErrorKind, errorKind } from "../errors/mod.ts";
+import { type ErrorKind, errorKind } from "../errors/mod.ts";
 import { HttpError, sseResponse } from "../http/mod.ts";
 import { inspectSession, inspectStoredSession } from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
@@ -78,12 +78,12 @@ export interface SessionBrowserOptions extends AccessOptions {
   watchers?: SessionWatchers | undefined;
 }
 
-/** A request answered with a page that says what went wrong, under its status. */
+/** A request answered with a page that says what went wrong, under its kind's status. */
 class PageError extends HttpError {
   readonly title: string;
   readonly links: { href: string; text: string }[] | undefined;
-  constructor(status: number, title: string, message: string, links?: PageError["links"]) {
-    super(status, message);
+  constructor(kind: ErrorKind, title: string, message: string, links?: PageError["links"]) {
+    super(kind, message);
     this.name = "PageError";
     this.title = title;
     this.links = links;
@@ -109,13 +109,17 @@ function fileError(error: unknown, id: string, file: string | undefined): unknow
   const where = file ?? `the file of session ${id}`;
   if (isUnreadable(error)) {
     return new PageError(
-      403,
+      "forbidden",
       "Cannot read this session",
       `serve cannot read ${where}: permission denied. Give the user serve runs as read access to it`,
     );
   }
   if (error instanceof Deno.errors.NotFound) {
-    return new PageError(404, "No such session", `The file of session ${id} is gone: ${where}`);
+    return new PageError(
+      "not_found",
+      "No such session",
+      `The file of session ${id} is gone: ${where}`,
+    );
   }
   return error;
 }
@@ -127,30 +131,29 @@ const LOOKUP_TITLES: Partial<Record<ErrorKind, string>> = {
 };
 
 /**
- * The error a failed lookup of `raw` is answered with: a page under the status the error
- * table gives its kind; an id that is not one is the request's fault, a usage error.
+ * The error a failed lookup of `raw` is answered with: a page of the error's kind (its status
+ * the error table's); an id that is not one is the request's fault, a usage error.
  */
 function lookupError(raw: string, error: unknown): unknown {
   if (error instanceof InvalidSessionIdError) {
-    return new PageError(ERROR_OUTCOMES.usage.httpStatus, "Not a session id", error.message);
+    return new PageError("usage", "Not a session id", error.message);
   }
   const kind = errorKind(error);
   const title = LOOKUP_TITLES[kind];
   if (title === undefined) return error;
-  const status = ERROR_OUTCOMES[kind].httpStatus;
   if (error instanceof AmbiguousSessionError) {
     const links = error.candidates.map((c) => ({
       href: sessionPath(c.id),
       text: `${c.id} (${c.createdAt})`,
     }));
     return new PageError(
-      status,
+      kind,
       title,
       `The prefix "${raw}" matches ${error.candidates.length} sessions; pick one`,
       [...links, { href: "/", text: "All sessions" }],
     );
   }
-  return new PageError(status, title, `No session with id or prefix "${raw}" here`);
+  return new PageError(kind, title, `No session with id or prefix "${raw}" here`);
 }
 
 async function locate(
@@ -190,7 +193,11 @@ function idOf(encoded: string): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw new PageError(400, "Not a session id", `Invalid session id "${encoded}": bad escapes`);
+    throw new PageError(
+      "usage",
+      "Not a session id",
+      `Invalid session id "${encoded}": bad escapes`,
+    );
   }
 }
 
@@ -343,7 +350,7 @@ async function route(browser: Browser, url: URL): Promise<Response> {
     return await searchResponse(url, sources, browser.options.signal);
   }
   const match = SESSION_PATH.exec(path);
-  if (!match) throw new PageError(404, "Not found", `Nothing is served at ${path}`);
+  if (!match) throw new PageError("not_found", "Not found", `Nothing is served at ${path}`);
   const raw = idOf(match[1]!);
   const found = await locate(browser.store, browser.homes, raw);
   if (match[2]) return await eventsResponse(browser, found);
@@ -379,9 +386,13 @@ export function createSessionBrowserHandler(
     const path = new URL(request.url).pathname;
     try {
       const refused = accessRefusal(request, options);
-      if (refused !== undefined) throw new PageError(403, "Forbidden", refused);
+      if (refused !== undefined) throw new PageError("forbidden", "Forbidden", refused);
       if (request.method !== "GET" && request.method !== "HEAD") {
-        const error = new PageError(405, "Method not allowed", `Use GET for ${path}`);
+        const error = new PageError(
+          "method_not_allowed",
+          "Method not allowed",
+          `Use GET for ${path}`,
+        );
         return messageResponse(error, { allow: "GET, HEAD" });
       }
       return await route(browser, new URL(request.url));
@@ -389,17 +400,21 @@ export function createSessionBrowserHandler(
       if (error instanceof PageError) return messageResponse(error);
       if (error instanceof Deno.errors.NotFound) {
         return messageResponse(
-          new PageError(404, "No such session", `The session file behind ${path} is gone`),
+          new PageError("not_found", "No such session", `The session file behind ${path} is gone`),
         );
       }
       if (isUnreadable(error)) {
         return messageResponse(
-          new PageError(403, "Cannot read this session", `serve cannot read what ${path} needs`),
+          new PageError(
+            "forbidden",
+            "Cannot read this session",
+            `serve cannot read what ${path} needs`,
+          ),
         );
       }
       console.error(`turnlog serve: ${request.method} ${path}:`, error);
       return messageResponse(
-        new PageError(500, "Something went wrong", "The server could not make this page"),
+        new PageError("internal", "Something went wrong", "The server could not make this page"),
       );
     }
   };

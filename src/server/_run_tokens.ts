@@ -75,13 +75,16 @@ export class RunTokens {
     const token = request.headers.get(APPROVAL_TOKEN_HEADER);
     if (token === null) {
       throw new HttpError(
-        403,
+        "forbidden",
         `An approval needs the ${APPROVAL_TOKEN_HEADER} header the run's stream came with`,
       );
     }
     const expected = this.#byRun.get(runId);
     if (expected !== undefined && !sameToken(token, expected)) {
-      throw new HttpError(403, `The ${APPROVAL_TOKEN_HEADER} is not the one of run ${runId}`);
+      throw new HttpError(
+        "forbidden",
+        `The ${APPROVAL_TOKEN_HEADER} is not the one of run ${runId}`,
+      );
     }
   }
 }

@@ -19,6 +19,7 @@ import { CLAUDE_LINES } from "./_lines.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
 import { writeClaudeTranscript } from "./_writer.ts";
+import { claudeRelocation } from "./_relocate.ts";
 
 /** Claude Code's projects root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
 export function claudeProjectsRoot(env: Env = Deno.env): string {
@@ -125,4 +126,5 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),
   write: writeClaudeTranscript,
+  relocate: claudeRelocation,
 };

@@ -11,6 +11,7 @@
  */
 import { join } from "node:path";
 import { newId } from "../../record/mod.ts";
+import { claudeProjectFolder } from "./_relocate.ts";
 import {
   argumentsObject,
   CallIds,
@@ -28,11 +29,6 @@ export const CLAUDE_WRITTEN_VERSION = "2.1.328";
 
 /** What the Messages API takes in a `tool_use` id: `^[a-zA-Z0-9_-]+$`. */
 const TOOL_USE_ID_CHARS = /[^A-Za-z0-9_-]/g;
-
-/** The folder of `cwd` under `projects/`: every character not a letter or digit as `-`. */
-export function claudeProjectFolder(cwd: string): string {
-  return cwd.replace(/[^A-Za-z0-9]/g, "-");
-}
 
 type Block = Record<string, unknown>;
 

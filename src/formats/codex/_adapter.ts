@@ -23,6 +23,7 @@ import { CODEX_LINES } from "./_lines.ts";
 import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
 import { writeCodexRollout } from "./_writer.ts";
+import { codexRelocation } from "./_relocate.ts";
 
 /** Codex's sessions root: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
 export function codexSessionsRoot(env: Env = Deno.env): string {
@@ -109,4 +110,5 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   // Codex's resume answers a call its rollout left unanswered with this, in the request only.
   interruptedOutput: "aborted",
   write: writeCodexRollout,
+  relocate: codexRelocation,
 };

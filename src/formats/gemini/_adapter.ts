@@ -24,6 +24,7 @@ import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
 import { geminiSearch } from "./_search.ts";
 import { writeGeminiSession } from "./_writer.ts";
+import { geminiRelocation } from "./_relocate.ts";
 
 /** Gemini CLI's sessions root: `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`. */
 export function geminiSessionsRoot(env: Env = Deno.env): string {
@@ -107,4 +108,5 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   check: async (path, sizeBytes) => geminiFindings(path, await analyzeGemini(path, sizeBytes)),
   planRepair: planGeminiRepair,
   write: writeGeminiSession,
+  relocate: geminiRelocation,
 };

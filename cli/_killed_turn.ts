@@ -8,11 +8,10 @@
 import { RunEventSchema } from "../src/runtime/schemas.ts";
 import { readRecords } from "../src/history/mod.ts";
 import { fileURLToPath } from "node:url";
-import { waitFor } from "./wait.ts";
 import { FIXED_CLOCK_ENV } from "../src/record/mod.ts";
 import type { RunEvent } from "../src/runtime/mod.ts";
 
-const CLI_PATH = fileURLToPath(new URL("../cli/resume.ts", import.meta.url));
+const CLI_PATH = fileURLToPath(new URL("./resume.ts", import.meta.url));
 const CONFIG_PATH = fileURLToPath(new URL("../deno.json", import.meta.url));
 
 /** What {@linkcode runKilledTurn} saw. */
@@ -36,6 +35,17 @@ async function fileHasCall(path: string, callId: string): Promise<boolean> {
     }
   }
   return false;
+}
+
+/** Waits until the session file at `path` holds the call, for at most 10 seconds. */
+async function untilFileHasCall(path: string, callId: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await fileHasCall(path, callId))) {
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out after 10000 ms waiting for call ${callId} in ${path}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /**
@@ -113,7 +123,7 @@ export async function runKilledTurn(options: {
         // The call is appended before the event is sent; check the file to be sure, then
         // give the tool a moment to be running.
         const path = sessionPath;
-        await waitFor(`call ${event.callId} in ${path}`, () => fileHasCall(path, event.callId));
+        await untilFileHasCall(path, event.callId);
         await new Promise((r) => setTimeout(r, options.settleMs ?? 100));
         child.kill("SIGKILL");
         killed = true;

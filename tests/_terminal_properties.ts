@@ -8,12 +8,12 @@
  */
 import fc from "fast-check";
 import { join } from "node:path";
-import { run as runInspect } from "../../cli/inspect.ts";
-import { EventPrinter } from "../../cli/_render.ts";
-import { makeRecord, responseItemRecord } from "../../src/record/mod.ts";
-import { initializeSessionForRun } from "../../src/resume/mod.ts";
-import type { RunEvent } from "../../src/runtime/mod.ts";
-import { CodexRolloutBuilder } from "../formats/codex_builder.ts";
+import { run as runInspect } from "../cli/inspect.ts";
+import { EventPrinter } from "../cli/_render.ts";
+import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
+import { initializeSessionForRun } from "../src/resume/mod.ts";
+import type { RunEvent } from "../src/runtime/mod.ts";
+import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 
 /** What must never reach a terminal raw (tab and newline may: the views keep them). */
 // deno-lint-ignore no-control-regex
