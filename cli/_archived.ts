@@ -5,7 +5,7 @@
  * @module
  */
 import { archivedViews } from "../src/archive/mod.ts";
-import { adapterOf, type SessionFormat } from "../src/formats/mod.ts";
+import { adapterOfData, type SessionAdapter, type SessionFormat } from "../src/formats/mod.ts";
 import { findSession } from "../src/store/mod.ts";
 import { errorKind } from "../src/errors/mod.ts";
 
@@ -19,6 +19,8 @@ export interface ArchivedFind {
   path: string;
   root: string;
   format: string;
+  /** The adapter of its format (the archive's index names the format as data). */
+  adapter: SessionAdapter;
 }
 
 /**
@@ -31,12 +33,12 @@ export async function findArchivedSession(
 ): Promise<ArchivedFind | undefined> {
   for (const view of await archivedViews()) {
     if (format !== undefined && view.format !== format) continue;
-    const adapter = adapterOf(view.format as SessionFormat);
+    const adapter = adapterOfData({ format: view.format as SessionFormat });
     try {
       const path = adapter.own
         ? (await findSession(view.root, target)).path
         : (await adapter.find(view.root, target)).path;
-      return { path, root: view.root, format: view.format };
+      return { path, root: view.root, format: view.format, adapter };
     } catch (error) {
       if (errorKind(error) !== "not_found") throw error;
     }

@@ -19,7 +19,8 @@ export type Command =
   | "export"
   | "search"
   | "archive"
-  | "restore";
+  | "restore"
+  | "doctor";
 
 /** What to do next about each kind of error. */
 const HINTS: Partial<Record<ErrorKind, (command: Command) => string>> = {

@@ -7,9 +7,8 @@
  */
 import { errorKind } from "../src/errors/mod.ts";
 import {
-  adapterOf,
   ADAPTERS,
-  detectFormat,
+  detectAdapter,
   fileNounOf,
   fileNounsInWords,
   foreignSource,
@@ -149,12 +148,6 @@ async function importTurnlog(path: string, store: SessionStore): Promise<string>
     `Continue it: ${resumeCommand({ prefix, root: store.name })}\n`;
 }
 
-/** Whether the file is turnlog's own session file (told from its head). */
-async function isTurnlogFile(path: string): Promise<boolean> {
-  const detected = await detectFormat(path);
-  return !("reason" in detected) && adapterOf(detected.format).own === true;
-}
-
 /** Runs the command; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const { values, target } = parseImportArgs(argv);
@@ -168,11 +161,14 @@ export async function main(argv: string[]): Promise<number> {
     // A turnlog file moves between stores when one is named; else it needs no import.
     const named = values.store !== undefined || root !== undefined ||
       storeFromEnvironment() !== undefined;
-    if (named && await isTurnlogFile(path)) {
+    // Told once from the head: the import reads the file through the adapter told here.
+    const detected = await detectAdapter(path);
+    const adapter = "adapter" in detected ? detected.adapter : undefined;
+    if (named && adapter?.own) {
       stdout(await importTurnlog(path, store));
       return 0;
     }
-    const imported = await importSession(path, { store });
+    const imported = await importSession(path, { store, adapter });
     stdout(
       values.json ? visibleJson(imported, 2) + "\n" : await describe(imported, store),
     );

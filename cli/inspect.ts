@@ -8,7 +8,7 @@
 import { errorKind, errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
   adapterFor,
-  adapterOf,
+  adapterOfFile,
   ADAPTERS,
   findForeignSession,
   type ForeignSource,
@@ -19,7 +19,6 @@ import {
   listForeignSessions,
   rootsInWords,
   type SessionAdapter,
-  type SessionFormat,
   turnlogAdapter,
 } from "../src/formats/mod.ts";
 import {
@@ -278,7 +277,7 @@ async function locate(
       stderr(
         `turnlog inspect: ${target} is only in the archive (its file is gone): ${TASK} restore ${target} puts it back\n`,
       );
-      const adapter = adapterOf(archived.format as SessionFormat);
+      const { adapter } = archived;
       return { path: archived.path, root: adapter.own ? archived.root : undefined, adapter };
     }
   }
@@ -301,22 +300,24 @@ async function repair(path: string, options: InspectOptions, cmd: Command): Prom
   const { values, out } = cmd;
   const render = renderOptions(cmd);
   const { planFileRepair, renderRepair, repairSession } = await import("../src/repair/mod.ts");
+  // Told once (or known from the finding): the repair, its plan and its view share it.
+  const adapter = options.adapter ?? await adapterOfFile(path);
   if (values.write) {
-    const { plan, after, validation } = await repairSession(path, options);
+    const { plan, after, validation } = await repairSession(path, { ...options, adapter });
     const written = plan.refused === null;
     await out(
       values.json
         ? visibleJson({ written, plan, after, validation }, 2) + "\n"
-        : renderRepair(plan, { ...render, written, after, validation }),
+        : renderRepair(plan, { ...render, written, after, validation, adapter }),
     );
     return after.healthy ? 0 : 1;
   }
-  const report = await inspectSession(path, options);
-  const plan = await planFileRepair(report);
+  const report = await inspectSession(path, { ...options, adapter });
+  const plan = await planFileRepair(report, { adapter });
   await out(
     values.json
       ? visibleJson({ written: false, plan }, 2) + "\n"
-      : renderRepair(plan, { ...render, written: false }),
+      : renderRepair(plan, { ...render, written: false, adapter }),
   );
   return report.healthy ? 0 : 1;
 }

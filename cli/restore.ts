@@ -12,7 +12,7 @@ import {
   resolveArchiveRoot,
   restoreSession,
 } from "../src/archive/mod.ts";
-import { adapterOf, type SessionFormat } from "../src/formats/mod.ts";
+import { adapterOfData, type SessionFormat } from "../src/formats/mod.ts";
 import { formatBytes, formatTime, plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import { TASK } from "./_commands.ts";
@@ -53,7 +53,7 @@ async function list(from: string): Promise<number> {
   }
   const lines = listed.map(({ session, original, present }) => {
     const latest = session.versions.at(-1)!;
-    const tool = adapterOf(session.format as SessionFormat).tool;
+    const tool = adapterOfData({ format: session.format as SessionFormat }).tool;
     const versions = session.versions.length > 1
       ? `, ${plural(session.versions.length, "version")}`
       : "";
@@ -97,7 +97,7 @@ export async function main(args: string[]): Promise<number> {
     ...(values.cwd === undefined ? {} : { cwd: values.cwd }),
   });
   const { session } = restored;
-  const tool = adapterOf(session.format as SessionFormat).tool;
+  const tool = adapterOfData({ format: session.format as SessionFormat }).tool;
   const of = `version ${restored.version} of ${session.versions.length}`;
   for (const [i, file] of restored.files.entries()) {
     const what = i === 0 ? `${tool} session ${session.id} (${of})` : "its subagent file";

@@ -13,7 +13,7 @@ import {
   type ModelConnection,
 } from "../src/runtime/mod.ts";
 import type { Policy, WireApi } from "../src/record/mod.ts";
-import { adapterOf, ADAPTERS, detectSessionsRoot } from "../src/formats/mod.ts";
+import { ADAPTERS, foreignRootOf } from "../src/formats/mod.ts";
 import { type BrowseHome, browseHomes, createServerHandler, parseHost } from "../src/server/mod.ts";
 import { serveHttp } from "../src/http/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
@@ -162,11 +162,8 @@ async function homesOf(
     throw new UsageError(`--store-only and --${args.homeFlags[0]} do not go together`);
   }
   if (args.sessionsDir !== undefined) {
-    const found = await detectSessionsRoot(args.sessionsDir);
-    const adapter = found && adapterOf(found.format);
-    if (found && adapter && !adapter.own) {
-      return { homes: [{ adapter, root: found.root }], sessionsDir: undefined };
-    }
+    const home = await foreignRootOf(args.sessionsDir);
+    if (home) return { homes: [home], sessionsDir: undefined };
   }
   const homes = args.storeOnly ? [] : browseHomes(Deno.env, args.homeFlags);
   // The other tools' sessions only in the archive are browsed as one more home each.

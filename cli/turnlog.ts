@@ -63,6 +63,11 @@ export const COMMANDS: Readonly<Record<string, Subcommand>> = {
     about: () => "write an archived session back into its tool's home, or into a moved project",
     run: async (args) => (await import("./restore.ts")).cli(args),
   },
+  doctor: {
+    about: ({ tools }) =>
+      `say what needs you in every home (${tools}): sessions to repair or archive, new formats`,
+    run: async (args) => (await import("./doctor.ts")).cli(args),
+  },
 };
 
 /** The version, from `deno.json`. */

@@ -114,6 +114,8 @@ Deno.test("readForeignSession(claude-code) merges split responses and keeps para
     parentSessionId: null,
     compactions: 0,
     boundaryJoins: [],
+    modelSwaps: [],
+    cost: null,
   });
   const report = segment(path, entries);
   assertEquals(report.problems, []);

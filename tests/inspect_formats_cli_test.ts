@@ -1,7 +1,8 @@
 /**
  * `cli/inspect.ts` on other tools' sessions where those tools keep them: a Codex home and a
  * Claude Code home written by the project's generators, found with `--codex`, `--claude` or
- * `--sessions-dir`, listed, looked up by id prefix, and shown as text, JSON, HTML and history.
+ * `--sessions-dir`, listed, looked up by id prefix, and shown as text, JSON, HTML and history;
+ * and every format of the registry, on the adapter contract's fixture, the same way.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
@@ -10,6 +11,8 @@ import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { type ClaudeHome, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import type { CodexHomeSession } from "../testing/formats/homes.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+import { FIXTURES } from "./_format_fixtures.ts";
+import { ADAPTERS } from "../src/formats/mod.ts";
 
 const CLI = new URL("../cli/inspect.ts", import.meta.url).pathname;
 
@@ -237,3 +240,54 @@ Deno.test("cli: a Claude Code file is shown in the tool's words, without turnlog
     assert(!html.includes(jargon), jargon);
   }
 });
+
+for (const adapter of ADAPTERS) {
+  Deno.test(`cli: ${adapter.tool}'s session, torn, is listed, found by a prefix, shown and its repair planned (writing nothing)`, async () => {
+    await using dir = await tempDir();
+    const session = await FIXTURES[adapter.name]!.write(dir.path);
+    const text = await Deno.readTextFile(session.path);
+    await Deno.writeTextFile(session.path, text.slice(0, text.trimEnd().length - 7));
+    const before = await Deno.readFile(session.path);
+    const env = { TURNLOG_SESSIONS_DIR: join(dir.path, "sessions"), NO_COLOR: "1" };
+    const at = ["--sessions-dir", session.root];
+    const prefix = session.id.slice(0, 8);
+
+    const listed = await inspect(at, env);
+    assertEquals([listed.code, listed.stderr], [0, ""]);
+    assert(
+      listed.stdout.startsWith(`${adapter.shortTool} sessions in ${session.root}, newest first\n`),
+      listed.stdout,
+    );
+    assertMatch(listed.stdout, new RegExp(`\n${prefix} `));
+
+    const shown = await inspect([...at, prefix], env);
+    assertEquals([shown.code, shown.stderr], [1, ""]);
+    assert(shown.stdout.startsWith(`Session ${session.id}  `), shown.stdout);
+    assert(shown.stdout.includes(`\n  format   ${adapter.fileNoun}`), shown.stdout);
+    assertMatch(shown.stdout, /\n {2}torn_tail {2}\S+: torn last line/);
+    assert(shown.stdout.includes(`  file     ${session.path}\n`), shown.stdout);
+    assert(
+      shown.stdout.includes(
+        `Repair: add --repair to see what would change in this ${adapter.fileNoun}`,
+      ),
+      shown.stdout,
+    );
+
+    const json = await inspect([...at, prefix, "--json"], env);
+    const report = InspectReportSchema.parse(JSON.parse(json.stdout));
+    assertEquals([report.session.format, report.session.path], [adapter.name, session.path]);
+
+    const dry = await inspect([...at, prefix, "--repair"], env);
+    assertEquals([dry.code, dry.stderr], [1, ""]);
+    assert(
+      dry.stdout.startsWith(
+        `Repair plan for ${session.path} (dry run: nothing changed; add --write to do it)\n` +
+          `What ${adapter.shortTool} needs and the file lacks:\n`,
+      ),
+      dry.stdout,
+    );
+    assertMatch(dry.stdout, /\n {2}\d+\. move line \d+ \(torn_tail, \d+ bytes\) to the sidecar /);
+    assertEquals(await Deno.readFile(session.path), before);
+    assertEquals(await Deno.stat(`${session.path}.quarantine`).catch(() => null), null);
+  });
+}

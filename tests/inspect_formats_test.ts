@@ -1,6 +1,7 @@
 /**
  * The inspector on other tools' files: Codex rollouts and Claude Code transcripts written by
- * the project's own generators, through the report, its text view and the HTML page.
+ * the project's own generators, through the report, its text view and the HTML page; and
+ * every format of the registry on the adapter contract's fixture.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
@@ -18,6 +19,8 @@ import { InspectReportSchema } from "../src/inspect/schemas.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { codexOrphans, codexTurnIds } from "../testing/formats/codex_fixtures.ts";
 import { writeClaudeHome } from "../testing/formats/homes.ts";
+import { FIXTURES } from "./_format_fixtures.ts";
+import { ADAPTERS } from "../src/formats/mod.ts";
 
 async function inspectText(dir: string, name: string, text: string): Promise<InspectReport> {
   const path = join(dir, name);
@@ -253,3 +256,25 @@ Deno.test("renderSessionPage() of a Claude Code transcript lists its forks, suba
     "web_search_call",
   ]);
 });
+
+for (const adapter of ADAPTERS) {
+  Deno.test(`inspectSession() of ${adapter.tool}'s session reads it through its adapter: report, text, page and repair plan in its tool's words`, async () => {
+    await using dir = await tempDir();
+    const session = await FIXTURES[adapter.name]!.write(dir.path);
+    const report = await inspectSession(session.path, { entries: true });
+    InspectReportSchema.parse(report);
+    assertEquals([report.session.format, report.session.id], [adapter.name, session.id]);
+    assert(report.totals.turns > 0 && report.session.firstPrompt !== null, "a conversation");
+    // The adapter that found the file, handed on, reads it the same as detection does.
+    assertEquals(await inspectSession(session.path, { entries: true, adapter }), report);
+    const text = renderReport(report, { color: false });
+    assert(text.includes(`\n  format   ${adapter.fileNoun}`), text);
+    assert(!text.includes("Records per turn"), "no turnlog bookkeeping");
+    const page = parsePage(renderSessionPage(report));
+    assertEquals(attributes(page, "header#session", "data-format"), [adapter.name]);
+    assert(page.querySelector(".kicker")?.textContent?.startsWith(`${adapter.shortTool} session`));
+    const plan = await planFileRepair(report);
+    assertEquals([plan.format, plan.path], [adapter.name, session.path]);
+    assertEquals(await planFileRepair(report, { adapter }), plan);
+  });
+}

@@ -7,7 +7,7 @@ import {
   renderReport,
   writeReportText,
 } from "../src/inspect/mod.ts";
-import { endLines } from "../src/inspect/_render_report.ts";
+import { endLines, layoutOf } from "../src/inspect/_render_report.ts";
 import { makeRecord } from "../src/record/mod.ts";
 import { generateSessionText, writeSession } from "../testing/generate/mod.ts";
 import { CLAUDE_FIXTURES } from "../testing/formats/claude_fixtures.ts";
@@ -192,7 +192,7 @@ Deno.test("endLines() of 200,000 turns, and renderReport() of 200,000 problems, 
     turns: Array.from({ length: 200_000 }, (_, i) => ({ ...turn, index: i + 1 })),
   };
   // The table after the turns, as the streamed view writes it (the blocks are not the point).
-  const table = endLines(manyTurns, (_, text) => text);
+  const table = endLines(manyTurns, layoutOf(manyTurns, { color: false }));
   assert(table.some((line) => line.startsWith(`  200000  ${turn.startLine}-`)), "the last row");
   const problem = {
     kind: "malformed_json" as const,

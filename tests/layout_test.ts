@@ -244,6 +244,39 @@ Deno.test("no format name is written outside the format folders in src/ and cli/
   assertEquals(strays, []);
 });
 
+Deno.test("nothing outside src/formats looks an adapter up by name: it travels, or data names it through adapterOfData", async () => {
+  // The command that found or detected a session hands its adapter on. A report, a repair plan
+  // or a search source is JSON data carrying a format's name: `adapterOfData`, in the views and
+  // planners of such data alone (a new one is a deliberate entry here).
+  const byName = /\badapterOf\(/;
+  const data = /\badapterOfData\(/;
+  const strays: string[] = [];
+  const readers: string[] = [];
+  const files = [
+    ...await sourceFiles(join(ROOT, "src")),
+    ...await sourceFiles(join(ROOT, "cli")),
+  ];
+  for (const file of files) {
+    if (file.startsWith(join(ROOT, "src/formats") + "/")) continue;
+    const lines = codeLines(await Deno.readTextFile(file));
+    for (const line of lines) {
+      if (byName.test(line)) strays.push(`${relative(ROOT, file)}: ${line.trim()}`);
+    }
+    if (lines.some((line) => data.test(line))) readers.push(relative(ROOT, file));
+  }
+  assertEquals(strays, []);
+  assertEquals(readers.sort(), [
+    "cli/_archived.ts",
+    "cli/restore.ts",
+    "src/archive/_restore.ts",
+    "src/html/_page.ts",
+    "src/inspect/_render_report.ts",
+    "src/repair/_dispatch.ts",
+    "src/repair/_turnlog.ts",
+    "src/search/_profiles.ts",
+  ]);
+});
+
 Deno.test("nothing above src/store asks which kind of store it has (it asks the store)", async () => {
   const kind = /instanceof (?:FileStore|PostgresStore)\b|\.kind === "(?:files|postgres)"/;
   const strays: string[] = [];

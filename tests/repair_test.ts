@@ -11,6 +11,7 @@ import {
 } from "./_inspect_fixtures.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { renderRepair } from "../src/repair/mod.ts";
+import { turnlogAdapter } from "../src/formats/mod.ts";
 import { collectRecords, synthesizedOutputFor } from "../src/history/mod.ts";
 import { quarantinePath } from "../src/store/mod.ts";
 import {
@@ -77,7 +78,7 @@ Deno.test("a dry run plans every fix and changes nothing", async () => {
   assertEquals(plan.refused, null);
   assertEquals(await Deno.readFile(story.path), original);
   assertEquals((await readIfThere(quarantinePath(story.path))).length, 0);
-  const text = renderRepair(plan, { color: false, written: false });
+  const text = renderRepair(plan, { color: false, written: false, adapter: turnlogAdapter });
   assertMatch(text, /dry run: nothing changed; add --write to do it/);
   assertMatch(text, /move line 11 \(malformed_json, 31 bytes\) to the sidecar/);
   assertMatch(text, /rewrite the session without those 3 lines: a temp file in the same folder/);

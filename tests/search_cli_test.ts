@@ -1,7 +1,8 @@
 /**
  * `deno task search` as a user runs it: the text view (ids, hits, the commands), `--json`
  * records whose line numbers name the matching lines, exit codes, bad input skipped with one
- * line, terminal safety, and the task's own permissions over the default homes.
+ * line, terminal safety, and the task's own permissions over the default homes; and every
+ * format of the registry on the adapter contract's fixture.
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +10,9 @@ import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { run } from "../cli/search.ts";
+import { FIXTURES } from "./_format_fixtures.ts";
+import { ADAPTERS } from "../src/formats/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
 
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 const SEARCH = fileURLToPath(new URL("../cli/search.ts", import.meta.url));
@@ -206,3 +210,27 @@ Deno.test("./denow task search reads the default homes with the task's own permi
   assert(text.includes("./denow task import --codex "), text);
   assert(text.includes("./denow task import --claude "));
 });
+
+for (const adapter of ADAPTERS) {
+  Deno.test(`search finds ${adapter.tool}'s session by a word of its first prompt: its id, its tool, exactly the oracle's lines`, async () => {
+    await using dir = await tempDir();
+    const fixture = FIXTURES[adapter.name]!;
+    const session = await fixture.write(dir.path);
+    const report = await inspectSession(session.path);
+    const word = report.session.firstPrompt!.split(/\W+/).find((w) => w.length >= 4)!;
+    const at = ["--sessions-dir", session.root];
+    const text = await searchCli([...at, word]);
+    assertEquals([text.code, text.stderr], [0, ""]);
+    const id = session.id.slice(0, 8);
+    assertMatch(text.stdout, new RegExp(`^${id} {2}${adapter.shortTool} {2}`, "m"));
+    assert(
+      text.stdout.includes(`open:     ./denow task inspect --sessions-dir ${session.root} ${id}`),
+      text.stdout,
+    );
+    const json = await searchCli([...at, "--json", word]);
+    const records = json.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    assertEquals(new Set(records.map((record) => record.format)), new Set([adapter.name]));
+    const lines = records.map((record) => record.line);
+    assertEquals(lines.toSorted((a, b) => a - b), await fixture.oracle(session.path, [word]));
+  });
+}

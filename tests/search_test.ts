@@ -2,7 +2,8 @@
  * searchSessions() against an independent reading of the raw files: on homes the project's
  * fixtures write (always), and on the shared corpus laid out as a Claude Code home and a
  * Codex home in a temp folder (when the corpus is there). The lines found are exactly the
- * lines whose conversation holds the words, and every hit's turn is the inspector's.
+ * lines whose conversation holds the words, and every hit's turn is the inspector's; and every
+ * format of the registry on the adapter contract's fixture, against the fixture's oracle.
  */
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,11 +13,14 @@ import { CORPUS, corpusMissing } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
 import { conversationWords, homeFiles, matchingLines } from "./_search_oracle.ts";
 import { writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
-import { collectSession, type SessionFormat } from "../src/formats/mod.ts";
+import { ADAPTERS, collectSession, type SessionFormat } from "../src/formats/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { FIXTURES } from "./_format_fixtures.ts";
 import { Rng } from "../testing/generate/mod.ts";
 import { candidateLines } from "../src/search/_scan.ts";
 import {
   compileQuery,
+  homeSourceAt,
   type SearchEvent,
   type SearchHit,
   searchSessions,
@@ -238,3 +242,22 @@ Deno.test("candidateLines() yields exactly the lines holding every fragment, in 
     assert(found.length > 0, terms.join(" "));
   }
 });
+
+for (const adapter of ADAPTERS) {
+  Deno.test(`searchSessions() finds exactly the oracle's lines for every word of ${adapter.tool}'s first prompt`, async () => {
+    await using dir = await tempDir();
+    const fixture = FIXTURES[adapter.name]!;
+    const session = await fixture.write(dir.path);
+    const { firstPrompt } = (await inspectSession(session.path)).session;
+    const words = firstPrompt!.split(/\W+/).filter((word) => word.length > 0);
+    assert(words.length > 1, firstPrompt!);
+    const sources = [homeSourceAt(adapter, session.root)];
+    for (const terms of [...words.map((word) => [word]), words]) {
+      const found: number[] = [];
+      for await (const event of searchSessions({ terms }, { sources })) {
+        if (event.kind === "session") found.push(...event.hits.map((hit) => hit.line));
+      }
+      assertEquals(found.toSorted((a, b) => a - b), await fixture.oracle(session.path, terms));
+    }
+  });
+}

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { basename, dirname, join, resolve } from "node:path";
-import { adapterOf, type Env, type Relocation, type SessionFormat } from "../formats/mod.ts";
+import { adapterOfData, type Env, type Relocation, type SessionFormat } from "../formats/mod.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import { resolveStoreSpec } from "../store/mod.ts";
 import { readChunk } from "./_chunks.ts";
@@ -68,7 +68,7 @@ export class RestoreConflictError extends TurnlogError {
 
 /** The sessions root a format's files go back into. */
 function targetRoot(format: string, options: RestoreOptions): string {
-  const adapter = adapterOf(format as SessionFormat);
+  const adapter = adapterOfData({ format: format as SessionFormat });
   if (adapter.own) return resolve(options.home ?? resolveStoreSpec());
   if (options.home !== undefined) return resolve(options.home, adapter.home.inside);
   return adapter.home.root(options.env ?? Deno.env);
@@ -230,7 +230,7 @@ export async function restoreSession(target: string, options: RestoreOptions): P
   }
   const root = targetRoot(session.format, options);
   const cwd = options.cwd === undefined ? undefined : resolve(options.cwd);
-  const adapter = adapterOf(session.format as SessionFormat);
+  const adapter = adapterOfData({ format: session.format as SessionFormat });
   const relocation = cwd === undefined || adapter.own ? undefined : adapter.relocate;
   if (cwd !== undefined && relocation === undefined) {
     throw new TurnlogError(

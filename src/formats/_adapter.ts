@@ -55,6 +55,14 @@ export interface FormatHome {
   described: string;
 }
 
+/** How long the tool keeps its sessions before its own cleanup deletes them. */
+export interface FormatRetention {
+  /** Days after a session's last write that the cleanup deletes it. */
+  days: number;
+  /** Where that comes from, for a person: `cleanupPeriodDays in ~/.claude/settings.json`. */
+  source: string;
+}
+
 /** How a listing of the tool's sessions shows them. */
 export interface FormatListing {
   /** The time column: when a session was `created` (Codex names carry it) or last `modified`. */
@@ -128,6 +136,12 @@ export interface FormatAdapter<Name extends string = string> {
    * whose tools edit no files leaves it out.
    */
   edits?(name: string, input: string): ToolEdit[] | null;
+  /**
+   * How long the tool keeps the sessions of the home whose sessions root is `root` before its
+   * own cleanup deletes them (Claude Code's `cleanupPeriodDays`); a format whose tool deletes
+   * nothing leaves it out.
+   */
+  retention?(root: string): Promise<FormatRetention>;
   /**
    * The base instructions the tool sent first in every request, when its files keep them
    * (Codex's `session_meta`): import carries them over as the first system message.

@@ -15,7 +15,7 @@ import {
   type SessionAdapter,
   toolsInWords,
 } from "./registry.ts";
-import { jsonObjectsIn, readFull } from "../io/mod.ts";
+import { concatBytes, isCompressed, jsonObjectsIn, openSessionBytes, readFull } from "../io/mod.ts";
 
 /** The format a file is in, and how it showed. */
 export interface DetectedFormat {
@@ -70,11 +70,32 @@ function byName(path: string): DetectedFormat | undefined {
 }
 
 async function readHead(path: string, max: number): Promise<{ text: string; whole: boolean }> {
+  if (isCompressed(path)) return await compressedHead(path, max);
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(max);
   const filled = await readFull(file, buffer);
   const whole = filled < max || (await file.read(new Uint8Array(1))) === null;
   return { text: new TextDecoder().decode(buffer.subarray(0, filled)), whole };
+}
+
+/** The first `max` decompressed bytes of a compressed file, and whether that is all of it. */
+async function compressedHead(
+  path: string,
+  max: number,
+): Promise<{ text: string; whole: boolean }> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  let whole = true;
+  for await (const chunk of await openSessionBytes(path)) {
+    parts.push(chunk);
+    length += chunk.length;
+    if (length > max) {
+      whole = false;
+      break;
+    }
+  }
+  const head = concatBytes(parts).subarray(0, max);
+  return { text: new TextDecoder().decode(head), whole };
 }
 
 function describe(text: string, value: unknown): string {
@@ -197,6 +218,30 @@ export async function detectFormat(
 }
 
 /**
+ * The adapter of the file at `path`, told from its head, or why none is
+ * ({@linkcode detectFormat}'s reason): what a command that detects a file hands on.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { detectAdapter } from "./mod.ts";
+ * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+ * await Deno.writeTextFile(path, "not json\n");
+ * assert.ok("reason" in await detectAdapter(path));
+ * await Deno.remove(path);
+ * ```
+ */
+export async function detectAdapter(
+  path: string,
+  options: DetectOptions = {},
+): Promise<{ adapter: SessionAdapter } | { reason: string }> {
+  const detected = await detectFormat(path, options);
+  return "reason" in detected
+    ? { reason: detected.reason }
+    : { adapter: adapterOf(detected.format) };
+}
+
+/**
  * The adapter of the file at `path`, told from its head; turnlog's own for a file in no format
  * turnlog reads (which turnlog reads as its own, however broken).
  */
@@ -204,6 +249,6 @@ export async function adapterOfFile(
   path: string,
   options: DetectOptions = {},
 ): Promise<SessionAdapter> {
-  const detected = await detectFormat(path, options);
-  return adapterOf("reason" in detected ? FORMATS[0].name : detected.format);
+  const detected = await detectAdapter(path, options);
+  return "reason" in detected ? FORMATS[0] : detected.adapter;
 }

@@ -110,12 +110,10 @@ export function recordAt<T extends RecordType>(
 }
 
 /** An entry holding a record. */
-export const recordEntry = (span: LineSpan, record: SessionRecord): ForeignEntry => ({
-  line: span.line,
-  start: span.start,
-  end: span.end,
-  record,
-});
+export const recordEntry = (span: LineSpan, record: SessionRecord): ForeignEntry =>
+  span.source === undefined
+    ? { line: span.line, start: span.start, end: span.end, record }
+    : { line: span.line, start: span.start, end: span.end, source: span.source, record };
 
 /**
  * A record's time from a file's ISO time; the epoch when the file names none (a view shows it
@@ -155,12 +153,10 @@ export function runFinishedEntry(span: LineSpan, end: TurnEnd, time: string): Fo
 const EPOCH = new Date(0).toISOString();
 
 /** An entry naming something turnlog's model cannot hold. */
-export const ignoredEntry = (span: LineSpan, kind: string): ForeignEntry => ({
-  line: span.line,
-  start: span.start,
-  end: span.end,
-  ignored: kind,
-});
+export const ignoredEntry = (span: LineSpan, kind: string): ForeignEntry =>
+  span.source === undefined
+    ? { line: span.line, start: span.start, end: span.end, ignored: kind }
+    : { line: span.line, start: span.start, end: span.end, source: span.source, ignored: kind };
 
 /** An entry holding a problem. */
 export const problemEntry = (problem: LineProblem): ForeignEntry => ({

@@ -5,6 +5,7 @@
  * @module
  */
 import type { SessionRecord } from "../record/mod.ts";
+import { readableBytes } from "../io/mod.ts";
 import type { ReadSessionOptions } from "./_adapter.ts";
 import { detectFormat, type DetectOptions } from "./_detect.ts";
 import {
@@ -67,12 +68,17 @@ export class ForeignSession implements AsyncIterable<ForeignEntry> {
     this.#started = true;
     // The size now: lines appended while the file is read are left for the next read.
     const { size } = await Deno.stat(this.path);
-    const reader = adapterOf(this.format).read(this.path, size, this.#options);
+    const reader = adapterOf(this.format).read(
+      this.path,
+      readableBytes(this.path, size),
+      this.#options,
+    );
     try {
       while (true) {
         const step = await reader.next();
         if (step.done) {
-          this.#facts = step.value;
+          // A compressed file's size is its size on disk.
+          this.#facts = { ...step.value, sizeBytes: size };
           return;
         }
         yield Array.isArray(step.value) ? step.value : [step.value];

@@ -55,9 +55,10 @@ export interface ForeignRewrittenLine {
   line: number;
   /**
    * `reparented`: only its `parentUuid` (or `logicalParentUuid`) changes; `orphan_output`: a
-   * result no call asked for is taken out of it.
+   * result no call asked for is taken out of it; `renumbered`: only its ordinal changes (a
+   * Codex rollout's records numbered in order again).
    */
-  kind: "reparented" | "orphan_output";
+  kind: "reparented" | "orphan_output" | "renumbered";
   /** Byte offset of its first byte. */
   start: number;
   /** Byte offset just past its terminator. */

@@ -14,6 +14,7 @@ import {
   type SessionsRoot,
 } from "./_find.ts";
 import type { Env } from "./_find.ts";
+import type { FormatAdapter } from "./_adapter.ts";
 import { dirEntries } from "./_head.ts";
 import { type ForeignFormat, type SessionFormat, TURNLOG_FORMAT } from "./_types.ts";
 import { adapterFor, adapterOf, ADAPTERS, turnlogAdapter } from "./registry.ts";
@@ -67,10 +68,21 @@ export async function foreignSource(options: SourceOptions): Promise<ForeignSour
     return { format: adapter.name, root: adapter.home.root(env) };
   }
   if (options.sessionsDir === undefined) return undefined;
-  const found = await detectSessionsRoot(options.sessionsDir);
-  return found && !adapterOf(found.format).own
-    ? { format: found.format, root: found.root }
-    : undefined;
+  const found = await foreignRootOf(options.sessionsDir);
+  return found && { format: found.adapter.name, root: found.root };
+}
+
+/**
+ * The other tool whose sessions a folder holds (its home, or its sessions root), as its
+ * adapter and sessions root, from names alone; undefined for turnlog's store or a folder no
+ * adapter claims.
+ */
+export async function foreignRootOf(
+  dir: string,
+): Promise<{ adapter: FormatAdapter; root: string } | undefined> {
+  const found = await detectSessionsRoot(dir);
+  const adapter = found && adapterOf(found.format);
+  return found && adapter && !adapter.own ? { adapter, root: found.root } : undefined;
 }
 
 /** Whether a folder is turnlog's own store: date folders of turnlog session files. */

@@ -28,6 +28,11 @@ export interface LineSpan {
   start: number;
   /** Byte offset just past the line's terminator. */
   end: number;
+  /**
+   * The file the line is in, when it is not the session file read (a Codex fork's inherited
+   * history, read from the rollout it forked from); absent for the file's own lines.
+   */
+  source?: string;
 }
 
 /**
@@ -212,9 +217,15 @@ export type ToolEdit =
 /**
  * What a validator finds: a line its tool's reader cannot read (`bad_line`), a call not
  * answered before the next message (`unanswered_call`), a result no call right before it asked
- * for (`unexpected_result`), or a parent chain that does not reach its root (`broken_chain`).
+ * for (`unexpected_result`), a parent chain that does not reach its root (`broken_chain`), or a
+ * record numbered out of its rollout's order (`bad_ordinal`: Codex's paginated rollouts).
  */
-export type ValidationKind = "bad_line" | "unanswered_call" | "unexpected_result" | "broken_chain";
+export type ValidationKind =
+  | "bad_line"
+  | "unanswered_call"
+  | "unexpected_result"
+  | "broken_chain"
+  | "bad_ordinal";
 
 /** One thing the tool's API (or its reader) would refuse. */
 export interface ValidationFinding {

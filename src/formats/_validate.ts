@@ -8,6 +8,7 @@
 import type { ForeignRepair, SessionValidation } from "./_repair_types.ts";
 import type { ForeignFormat } from "./_types.ts";
 import { recoverLinePieces } from "./_view.ts";
+import { readableBytes } from "../io/mod.ts";
 import { adapterFor } from "./registry.ts";
 
 /**
@@ -28,7 +29,7 @@ export async function validateSessionFile(
 ): Promise<SessionValidation> {
   const adapter = adapterFor(format);
   const { size } = await Deno.stat(path);
-  const findings = await adapter.check(path, size);
+  const findings = await adapter.check(path, readableBytes(path, size));
   return { format, path, valid: findings.length === 0, findings };
 }
 
@@ -43,7 +44,8 @@ export async function planForeignRepair(
 ): Promise<ForeignRepair & { sizeBytes: number }> {
   const adapter = adapterFor(format);
   const { size } = await Deno.stat(path);
-  return { ...(await adapter.planRepair(path, size)), sizeBytes: size };
+  const readable = readableBytes(path, size);
+  return { ...(await adapter.planRepair(path, readable)), sizeBytes: readable };
 }
 
 /**

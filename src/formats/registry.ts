@@ -65,6 +65,26 @@ export function adapterOf(format: SessionFormat): SessionAdapter {
 }
 
 /**
+ * The adapter of what a piece of data names by its format (`{ format }`: a report's
+ * `session`, a repair plan, a search source): data is written as JSON and read back, so it
+ * carries a name, not an adapter. The one way such a name becomes an adapter outside
+ * the registry; a command that found or detected a session hands its adapter on instead.
+ *
+ * @throws {ForeignSessionError} for a name no adapter has
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { adapterOfData } from "./mod.ts";
+ * assert.equal(adapterOfData({ format: "gemini" }).tool, "Gemini CLI");
+ * assert.equal(adapterOfData({ format: "turnlog" }).own, true);
+ * ```
+ */
+export function adapterOfData(data: { readonly format: SessionFormat }): SessionAdapter {
+  return adapterOf(data.format);
+}
+
+/**
  * The adapter of another tool's format.
  *
  * @throws {ForeignSessionError} when no adapter has that name

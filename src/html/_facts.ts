@@ -3,12 +3,12 @@
  *
  * @module
  */
-import { adapterOf } from "../formats/mod.ts";
+import type { SessionAdapter } from "../formats/mod.ts";
 import type { InspectReport } from "../inspect/mod.ts";
 
 /** What fixes a call without an output: resume for turnlog's files, repair for the others. */
-export function orphanFix(report: InspectReport): string {
-  return adapterOf(sessionFormat(report)).own
+export function orphanFix(adapter: SessionAdapter): string {
+  return adapter.own
     ? "resume would synthesize one (inspect --repair --write appends it now)"
     : "inspect --repair --write gives it a result saying it was interrupted";
 }
@@ -19,9 +19,8 @@ export function sessionFormat(report: InspectReport): string {
 }
 
 /** The session's format for people: `turnlog`, or the tool's file and its version. */
-export function formatWords(report: InspectReport): string {
+export function formatWords(report: InspectReport, adapter: SessionAdapter): string {
   const { format, toolVersion } = report.session;
-  const adapter = adapterOf(format);
   if (adapter.own) return format;
   return `${adapter.fileNoun}${toolVersion ? ` (version ${toolVersion})` : ""}`;
 }

@@ -7,7 +7,7 @@
 import { type InspectReport, type OrphanCall, tokenTotal, verdictOf } from "../inspect/mod.ts";
 import { escapeHtml, escapeText, escapeTitle, firstLine } from "./_escape.ts";
 import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
-import { adapterOf } from "../formats/mod.ts";
+import { adapterOfData, type SessionAdapter } from "../formats/mod.ts";
 import { formatWords, orphanFix, sessionFormat } from "./_facts.ts";
 import { chartsHtml, findingsHtml } from "./_sections.ts";
 import { planTurns, type TurnPlan } from "./_budget.ts";
@@ -96,9 +96,11 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
   for (const list of links.values()) {
     list.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   }
+  // The one look-up by name: a report holds its format's name, not its adapter.
+  const adapter = adapterOfData(report.session);
   return {
-    orphanFix: orphanFix(report),
-    adapter: adapterOf(report.session.format),
+    orphanFix: orphanFix(adapter),
+    adapter,
     textChars: options.textChars ?? 2000,
     collapseChars: options.collapseChars ?? 600,
     collapseLines: options.collapseLines ?? 12,
@@ -147,8 +149,7 @@ function headHtml(report: InspectReport, title: string, options: SessionPageOpti
 }
 
 /** What the page shows: `Claude Code session`, `Codex session`, a `turnlog session`. */
-function sessionNoun(report: InspectReport): string {
-  const adapter = adapterOf(report.session.format);
+function sessionNoun(adapter: SessionAdapter): string {
   return adapter.own ? adapter.fileNoun : `${adapter.shortTool} session`;
 }
 
@@ -167,14 +168,19 @@ function tokensHtml(report: InspectReport): string {
   } out)</span>`;
 }
 
-function sessionHeader(report: InspectReport, title: string, options: SessionPageOptions): string {
+function sessionHeader(
+  report: InspectReport,
+  title: string,
+  options: SessionPageOptions & { adapter: SessionAdapter },
+): string {
+  const { adapter } = options;
   const { session, totals } = report;
   const models = [...new Set([session.model, ...report.turns.map((t) => t.model)])]
     .filter((m): m is string => m !== null);
   const field = (name: string, value: string) => `<dt>${name}</dt><dd>${value}</dd>`;
   const health = healthBadges(report);
   const kicker = [
-    escapeText(sessionNoun(report)),
+    escapeText(sessionNoun(adapter)),
     ...(options.live ? [`<span id="live" data-state="connecting">connecting</span>`] : []),
     ...(options.listHref ? [`<a href="${escapeHtml(options.listHref)}">all sessions</a>`] : []),
   ];
@@ -188,7 +194,7 @@ function sessionHeader(report: InspectReport, title: string, options: SessionPag
 <h1>${escapeText(title)}</h1>
 ${options.notice ? `<p id="writing" class="note">${escapeText(options.notice)}</p>\n` : ""}<dl>
 ${field("id", `<code>${escapeText(session.id ?? "unknown")}</code> ${health}`)}
-${field("format", escapeText(formatWords(report)))}
+${field("format", escapeText(formatWords(report, adapter)))}
 ${session.title === null ? "" : field("title", escapeText(session.title))}
 ${
     field(
@@ -218,7 +224,7 @@ ${
       // Another tool's file has lines; the turnlog records they were read into are turnlog's.
       [
         formatBytes(session.sizeBytes),
-        ...(adapterOf(session.format).own ? [plural(session.records, "record")] : []),
+        ...(adapter.own ? [plural(session.records, "record")] : []),
         plural(session.lines, "line"),
       ].join(" · "),
     )
@@ -233,6 +239,9 @@ ${
   }
 ${field("tokens", tokensHtml(report))}
 ${field("file", `<span class="mono">${escapeText(session.path)}</span>`)}
+${
+    // How the file was read (a fork's history, a model swap), as the text view's `read` says.
+    session.notes.length === 0 ? "" : field("read", session.notes.map(escapeText).join("<br>"))}
 </dl>
 <nav><a href="#findings">Findings</a><a href="#charts">Charts</a><a href="#turns">Turns</a>${
     lastTurn ? `<a href="#turn-${lastTurn.index}">Last turn</a>` : ""
@@ -281,8 +290,7 @@ function turnsOpening(report: InspectReport, settings: Resolved): string {
 }
 
 /** How the session goes on, and how to repair it, for its format. */
-function nextStepsHtml(report: InspectReport): string[] {
-  const adapter = adapterOf(report.session.format);
+function nextStepsHtml(report: InspectReport, adapter: SessionAdapter): string[] {
   const lines: string[] = [];
   const command = report.continueCommand ? `<pre>${escapeText(report.continueCommand)}</pre>` : "";
   if (!adapter.own) {
@@ -304,8 +312,11 @@ function nextStepsHtml(report: InspectReport): string[] {
   return lines;
 }
 
-function footerHtml(report: InspectReport, options: SessionPageOptions): string {
-  const lines = nextStepsHtml(report);
+function footerHtml(
+  report: InspectReport,
+  options: SessionPageOptions & { adapter: SessionAdapter },
+): string {
+  const lines = nextStepsHtml(report, options.adapter);
   lines.push(
     `<p>Made by turnlog from an inspection (report version ${report.version}) of ${
       escapeText(report.session.path)
@@ -335,7 +346,7 @@ export function* sessionPagePieces(
   const settings = resolve(report, options);
   const title = options.title ?? firstPrompt(report) ?? "(no user message)";
   yield headHtml(report, title, options);
-  yield sessionHeader(report, title, options);
+  yield sessionHeader(report, title, { ...options, adapter: settings.adapter });
   yield findingsHtml(report, settings);
   yield chartsHtml(report, settings);
   yield turnsOpening(report, settings);
@@ -355,7 +366,7 @@ export function* sessionPagePieces(
       open: position >= firstOpen,
     });
   }
-  yield footerHtml(report, options);
+  yield footerHtml(report, { ...options, adapter: settings.adapter });
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import { historySizeChart, recordCountRows, recordsPerTurnChart } from "../charts/mod.ts";
-import { adapterOf } from "../formats/mod.ts";
+import type { SessionAdapter } from "../formats/mod.ts";
 import { type InspectReport, verdictOf } from "../inspect/mod.ts";
 import { escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
 import { formatNumber, plural } from "../text/mod.ts";
@@ -40,7 +40,11 @@ const at = (line: number, turn: number | null) =>
  */
 export function findingsHtml(
   report: InspectReport,
-  options: { sessionHref?: ((id: string) => string) | undefined; maxFindings: number },
+  options: {
+    sessionHref?: ((id: string) => string) | undefined;
+    maxFindings: number;
+    adapter: SessionAdapter;
+  },
 ): string {
   const max = options.maxFindings;
   const synthesized = report.synthesizedOutputs.map((s) =>
@@ -53,7 +57,7 @@ export function findingsHtml(
   const orphans = report.orphanCalls.map((c) =>
     `<li>${at(c.line, c.turn)}: <code>${escapeText(c.callId)}</code> (${escapeText(c.name)})${
       c.inCheckpoint ? " in the checkpoint's replacement history" : ""
-    }: ${escapeText(orphanFix(report))}</li>`
+    }: ${escapeText(orphanFix(options.adapter))}</li>`
   );
   const checkpoints = report.checkpoints.map((c) =>
     `<li>${at(c.line, c.turn)}: ${escapeText(c.reason)}, ${
@@ -87,13 +91,12 @@ export function findingsHtml(
     list("Forks", links.filter((l) => l.kind === "fork").map(linkItem), max),
     list("Subagents", links.filter((l) => l.kind === "subagent").map(linkItem), max),
   ].join("");
-  const summary = escapeText(healthWords(report));
+  const summary = escapeText(healthWords(report, options.adapter));
   return `<section id="findings" class="findings"><h2>Findings</h2><p>${summary}</p>${body}</section>\n`;
 }
 
 /** The verdict in a sentence, in the words of the file's tool. */
-function healthWords(report: InspectReport): string {
-  const adapter = adapterOf(report.session.format);
+function healthWords(report: InspectReport, adapter: SessionAdapter): string {
   const { healthy, words } = verdictOf(report);
   if (healthy) {
     return words === "healthy" ? "Healthy: no damaged line, no orphan call." : `Healthy: ${words}.`;
@@ -124,7 +127,10 @@ export function chartForPage(svg: string): string {
  * The two charts of the newest `chartTurns` turns, inline SVG: records written per turn, and
  * the model-visible history's size (worked out from the report).
  */
-export function chartsHtml(report: InspectReport, settings: { chartTurns: number }): string {
+export function chartsHtml(
+  report: InspectReport,
+  settings: { chartTurns: number; adapter: SessionAdapter },
+): string {
   if (report.turns.length === 0) {
     return `<section id="charts"><p class="muted">No turns, no charts.</p></section>\n`;
   }
@@ -133,7 +139,7 @@ export function chartsHtml(report: InspectReport, settings: { chartTurns: number
   const window = first > 0
     ? `The newest ${formatNumber(shown.length)} of ${formatNumber(report.turns.length)} turns`
     : undefined;
-  const foreign = !adapterOf(report.session.format).own;
+  const foreign = !settings.adapter.own;
   const all = recordCountRows(shown, {
     header: first > 0 ? {} : report.header.counts,
     synthesized: report.synthesizedOutputs,

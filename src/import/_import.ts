@@ -8,15 +8,15 @@
 import { resolve } from "node:path";
 import { TurnlogError } from "../errors/mod.ts";
 import {
-  adapterOf,
   ADAPTERS,
-  detectFormat,
+  detectAdapter,
   findForeignSession,
-  type ForeignFormat,
   ForeignSessionError,
   type ForeignSource,
   foreignSource,
   foreignToolsInWords,
+  type FormatAdapter,
+  type SessionAdapter,
   type SourceOptions,
 } from "../formats/mod.ts";
 import {
@@ -40,6 +40,11 @@ export interface ImportOptions {
   root?: string | undefined;
   /** The store to write into (a database, see `openStore`); absent: the file store at `root`. */
   store?: SessionStore | undefined;
+  /**
+   * The file's adapter, when the command that found the file knows it (any format's: turnlog's
+   * own is refused as with detection). Absent: told from the file's head.
+   */
+  adapter?: SessionAdapter | undefined;
 }
 
 /** What an import wrote. */
@@ -78,10 +83,11 @@ export async function importSession(
   path: string,
   options: ImportOptions = {},
 ): Promise<ImportedSession> {
-  const format = await foreignFormatOf(path);
+  const adapter = await foreignAdapterOf(path, options.adapter);
+  const format = adapter.name;
   const resumed = await resumeForeignFile(path, format);
   const { meta } = resumed;
-  const history = await withInstructions(path, format, resumed.history);
+  const history = await withInstructions(path, adapter, resumed.history);
   const policy = resumed.lastTurn?.policy ?? meta.policy;
   const model = resumed.lastTurn?.model ?? meta.model;
   const source = { format, path: resolve(path), sessionId: resumed.sourceSessionId };
@@ -123,25 +129,28 @@ export async function importSession(
  */
 async function withInstructions(
   path: string,
-  format: ForeignFormat,
+  adapter: FormatAdapter,
   history: ResponseItem[],
 ): Promise<ResponseItem[]> {
-  const adapter = adapterOf(format);
-  const instructions = adapter.own ? null : await adapter.instructions?.(path) ?? null;
+  const instructions = await adapter.instructions?.(path) ?? null;
   if (instructions === null) return history;
   return [{ type: "message", role: "system", content: instructions }, ...history];
 }
 
-async function foreignFormatOf(path: string): Promise<ForeignFormat> {
-  const detected = await detectFormat(path);
+/** The file's adapter (the one given, else told from its head), refused if turnlog's own. */
+async function foreignAdapterOf(
+  path: string,
+  given: SessionAdapter | undefined,
+): Promise<FormatAdapter> {
+  const detected = given ? { adapter: given } : await detectAdapter(path);
   if ("reason" in detected) throw new ForeignSessionError(detected.reason);
-  const adapter = adapterOf(detected.format);
+  const { adapter } = detected;
   if (adapter.own) {
     throw new ForeignSessionError(
       `${path} is a turnlog session already: continue it with resume, no import needed`,
     );
   }
-  return adapter.name;
+  return adapter;
 }
 
 /** A session found by id in a Codex or Claude Code root. */

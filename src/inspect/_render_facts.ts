@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { adapterOf, fileNounOf } from "../formats/mod.ts";
+import { fileNounOf, type SessionAdapter } from "../formats/mod.ts";
 import { formatNumber, formatTime, oneLine, type Painter, visible } from "../text/mod.ts";
 import type { InspectReport, SessionFacts } from "./_types.ts";
 import { verdictOf } from "./_verdict.ts";
@@ -48,7 +48,12 @@ function tokensLine(report: InspectReport): string | undefined {
 }
 
 /** The session's header lines, the size line given (the caller words it). */
-export function sessionHeader(report: InspectReport, paint: Painter, size: string): string[] {
+export function sessionHeader(
+  report: InspectReport,
+  look: { paint: Painter; adapter: SessionAdapter },
+  size: string,
+): string[] {
+  const { paint, adapter } = look;
   const { session, totals } = report;
   const out: string[] = [];
   const field = (name: string, value: string | null | undefined) => {
@@ -61,7 +66,7 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
       verdict(report, paint)
     }`,
   );
-  if (!adapterOf(session.format).own) {
+  if (!adapter.own) {
     field(
       "format",
       `${fileNounOf(session.format)}${
@@ -80,7 +85,7 @@ export function sessionHeader(report: InspectReport, paint: Painter, size: strin
   field("cwd", session.cwd === null ? "unknown" : visible(session.cwd));
   field("branch", session.gitBranch === null ? null : visible(session.gitBranch));
   field(session.models.length > 1 ? "models" : "model", modelLine(session));
-  if (adapterOf(session.format).own) {
+  if (adapter.own) {
     field(
       "policy",
       `${session.policy?.approval ?? "unknown"}${

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { adapterOf } from "../formats/mod.ts";
+import { adapterOfData, type SessionAdapter } from "../formats/mod.ts";
 import {
   columnWidths,
   formatNumber,
@@ -49,6 +49,31 @@ export function lineWidthOf(report: InspectReport): number {
   return String(largest).length;
 }
 
+/** How a report's lines are laid out: the view, the gutter's width, the format's adapter. */
+export interface ReportLayout {
+  /** Colours and text limits. */
+  view: View;
+  /** Digits of the line-number gutter ({@linkcode lineWidthOf}). */
+  lineWidth: number;
+  /** The adapter of the session's format: its tool's words. */
+  adapter: SessionAdapter;
+}
+
+/**
+ * The layout of `report`'s text view. The adapter is the one the command that read the
+ * session hands on; absent (a report alone, as `--json` wrote it), the one its format names.
+ */
+export function layoutOf(
+  report: InspectReport,
+  options: RenderOptions & { adapter?: SessionAdapter | undefined },
+): ReportLayout {
+  return {
+    view: viewOf(options),
+    lineWidth: lineWidthOf(report),
+    adapter: options.adapter ?? adapterOfData(report.session),
+  };
+}
+
 /**
  * The lines of one block of `report`: the lines before the first turn (none when it holds no
  * entry), or a turn with its heading.
@@ -56,11 +81,10 @@ export function lineWidthOf(report: InspectReport): number {
 export function blockLines(
   report: InspectReport,
   block: Header | Turn,
-  layout: { view: View; lineWidth: number },
+  layout: ReportLayout,
 ): string[] {
-  const { view, lineWidth } = layout;
+  const { view, lineWidth, adapter } = layout;
   const { paint } = view;
-  const adapter = adapterOf(report.session.format);
   const foreign = !adapter.own;
   const tool = adapter.own ? {} : { tool: adapter.shortTool };
   if (!("index" in block)) {
@@ -80,22 +104,24 @@ export function blockLines(
 }
 
 /** The session's header: its verdict, its facts, its size. */
-export function headerLines(report: InspectReport, paint: Painter): string[] {
+export function headerLines(report: InspectReport, layout: ReportLayout): string[] {
   const { session } = report;
   const size = `${sizeWithBytes(session.sizeBytes)}, ${plural(session.records, "record")}, ${
     plural(session.lines, "line")
   }`;
-  return sessionHeader(report, paint, size);
+  return sessionHeader(report, { paint: layout.view.paint, adapter: layout.adapter }, size);
 }
 
 /** What follows the turns: the count table, forks and subagents, findings, next steps. */
-export function endLines(report: InspectReport, paint: Painter): string[] {
+export function endLines(report: InspectReport, layout: ReportLayout): string[] {
+  const { paint } = layout.view;
+  const { adapter } = layout;
   return [
     ...(report.turns.length === 0 ? [paint("dim", "(no turns)"), ""] : []),
-    ...countTable(report, paint),
+    ...countTable(report, paint, adapter),
     ...linkedSections(report, paint),
-    ...findings(report, paint),
-    ...nextSteps(report, paint),
+    ...findings(report, paint, adapter),
+    ...nextSteps(report, paint, adapter),
   ];
 }
 
@@ -113,11 +139,11 @@ const COLUMN_TITLES: Record<keyof RecordCounts, string> = {
   total: "total",
 };
 
-function countTable(report: InspectReport, paint: Painter): string[] {
+function countTable(report: InspectReport, paint: Painter, adapter: SessionAdapter): string[] {
   const rows: string[][] = [];
   // A turnlog file never has ignored things: the column shows only when a file has some.
   // Another tool's file has no turnlog bookkeeping (meta, turn and end records are read in).
-  const foreign = !adapterOf(report.session.format).own;
+  const foreign = !adapter.own;
   const columns = RECORD_COUNT_COLUMNS.filter((c) =>
     (c !== "ignored" || report.totals.counts.ignored > 0) &&
     !(foreign && (c === "session_meta" || c === "turn_context" || c === "run_finished"))
@@ -149,9 +175,9 @@ function countTable(report: InspectReport, paint: Painter): string[] {
   ];
 }
 
-function findings(report: InspectReport, paint: Painter): string[] {
+function findings(report: InspectReport, paint: Painter, adapter: SessionAdapter): string[] {
   const out: string[] = [];
-  const fix = adapterOf(report.session.format).own
+  const fix = adapter.own
     ? "resume would synthesize an output"
     : "--repair --write gives it a result saying it was interrupted";
   const section = (title: string, lines: string[]) => {
@@ -192,8 +218,7 @@ function findings(report: InspectReport, paint: Painter): string[] {
   return out;
 }
 
-function nextSteps(report: InspectReport, paint: Painter): string[] {
-  const adapter = adapterOf(report.session.format);
+function nextSteps(report: InspectReport, paint: Painter, adapter: SessionAdapter): string[] {
   if (!adapter.own) {
     if (report.session.state !== "records") return [];
     const out = report.continueCommand
@@ -227,12 +252,11 @@ function nextSteps(report: InspectReport, paint: Painter): string[] {
  * (`inspectSession(path)`) shows each turn's heading, the counts and the findings only.
  */
 export function renderReport(report: InspectReport, options: RenderOptions): string {
-  const view = viewOf(options);
-  const layout = { view, lineWidth: lineWidthOf(report) };
+  const layout = layoutOf(report, options);
   return [
-    ...headerLines(report, view.paint),
+    ...headerLines(report, layout),
     ...blockLines(report, report.header, layout),
     ...report.turns.flatMap((turn) => blockLines(report, turn, layout)),
-    ...endLines(report, view.paint),
+    ...endLines(report, layout),
   ].join("\n") + "\n";
 }

@@ -115,6 +115,9 @@ export class TurnSegmenter {
   readonly #onBlock: SegmenterOptions["onBlock"];
   readonly #onLaterOutput: SegmenterOptions["onLaterOutput"];
   #stray: Stray | undefined;
+  /** The entries the last report marked, unmarked by the next one. */
+  #markedCalls: CallEntry[] = [];
+  #markedOutputs: OutputEntry[] = [];
 
   /** A segmenter of the file at `path` (only named in messages; nothing is read). */
   constructor(path: string, options: SegmenterOptions = {}) {
@@ -405,17 +408,34 @@ export class TurnSegmenter {
    */
   finish(file: FileFacts): SegmentedSession {
     this.#onBlock?.(this.#block());
+    return this.report(file);
+  }
+
+  /**
+   * The report of the lines taken so far, as {@linkcode TurnSegmenter.finish} gives it, with
+   * the segmenter left able to take more (a live page's reading goes on from where it
+   * stopped). The entries the previous report marked (orphan calls, dropped outputs) are
+   * unmarked first: an output that came since answers its call.
+   */
+  report(file: FileFacts): SegmentedSession {
+    for (const entry of this.#markedCalls) entry.orphan = false;
+    for (const entry of this.#markedOutputs) entry.dropped = null;
     const conversation = (file.state ?? "records") === "records";
-    this.#problems.push(...fileProblems(this.path, {
-      noRecord: conversation && !this.#sawValidRecord,
-      lines: this.#lines,
-      lastLine: this.#lastLine,
-      stray: this.#stray,
-    }));
+    const found = [
+      ...this.#problems,
+      ...fileProblems(this.path, {
+        noRecord: conversation && !this.#sawValidRecord,
+        lines: this.#lines,
+        lastLine: this.#lastLine,
+        stray: this.#stray,
+      }),
+    ];
     const { orphans, dropped } = this.#pairing.verdicts();
     const calls = orphanCalls(orphans);
-    const outputs = droppedOutputs(this.path, dropped, this.#problems);
-    const problems = [...this.#problems].sort((a, b) => a.line - b.line);
+    const outputs = droppedOutputs(this.path, dropped, found);
+    this.#markedCalls = orphans.flatMap((call) => call.entry ?? []);
+    this.#markedOutputs = dropped.flatMap((output) => output.entry ?? []);
+    const problems = found.sort((a, b) => a.line - b.line);
     const totals = totalsOf(this.#header, this.#turns);
     return {
       format: "turnlog-inspect",
@@ -432,12 +452,12 @@ export class TurnSegmenter {
         usage: totals.usage,
       }),
       header: this.#header,
-      turns: this.#turns,
+      turns: [...this.#turns],
       totals,
-      synthesizedOutputs: this.#synthesized,
+      synthesizedOutputs: [...this.#synthesized],
       orphanCalls: calls,
       orphanOutputs: outputs,
-      checkpoints: this.#checkpoints,
+      checkpoints: [...this.#checkpoints],
       forks: [],
       subagents: [],
       problems,

@@ -11,8 +11,8 @@
  * @module
  */
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
-import { blockLines, endLines, headerLines, lineWidthOf } from "./_render_report.ts";
-import { DEFAULT_TEXT_CHARS, type RenderOptions, viewOf } from "./_render_text.ts";
+import { blockLines, endLines, headerLines, layoutOf } from "./_render_report.ts";
+import { DEFAULT_TEXT_CHARS, type RenderOptions } from "./_render_text.ts";
 import { DEFAULT_TEXT_LIMIT } from "./_segmenter.ts";
 import type { InspectReport, LineRef, TurnEntry } from "./_types.ts";
 
@@ -75,10 +75,9 @@ export async function writeReportText(
     ...inspect,
     onLaterOutput: (callLine, output) => later.set(callLine, output),
   });
-  const view = viewOf(render);
-  const layout = { view, lineWidth: lineWidthOf(report) };
+  const layout = layoutOf(report, { ...render, adapter: inspect.adapter });
   const settle = settler(report, later);
-  write(asText(headerLines(report, view.paint)));
+  write(asText(headerLines(report, layout)));
   // The view shows at most `textChars` of a text: a turn's entries need keep no more (the
   // shortened text is the same), and a turn held while it is read stays small.
   const shown = Math.min(
@@ -96,6 +95,6 @@ export async function writeReportText(
       if (text.length > 0) write(text);
     },
   });
-  write(asText(endLines(report, view.paint)));
+  write(asText(endLines(report, layout)));
   return report;
 }

@@ -22,3 +22,4 @@ export * from "./_text_view.ts";
 export * from "./_render_listing.ts";
 export * from "./_stored.ts";
 export * from "./_verdict.ts";
+export { type FollowRead, SessionFollower } from "./_follow.ts";

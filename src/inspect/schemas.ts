@@ -35,6 +35,7 @@ export const InspectProblemKindSchema = z.enum([
   "unanswered_call",
   "unexpected_result",
   "broken_chain",
+  "bad_ordinal",
 ]);
 
 /** Something wrong with the file, at a line. */

@@ -3,24 +3,8 @@
  *
  * @module
  */
-/** One line of a file, without its line terminator. */
-export interface Line {
-  /** 1-based line number. */
-  line: number;
-  /**
-   * The line decoded as UTF-8 (invalid bytes become U+FFFD, a BOM at its start is dropped),
-   * without `\n` or `\r\n`. It may share memory with the lines read with it (about 32 KiB):
-   * a reader that keeps many lines' texts, or slices of them, long after reading them keeps
-   * copies (JSON.parse's strings are copies).
-   */
-  text: string;
-  /** Byte offset of the line's first byte. */
-  start: number;
-  /** Byte offset just past the line's last byte, terminator included. */
-  end: number;
-  /** False only for a last line that has no final newline. */
-  terminated: boolean;
-}
+import type { Line } from "./_line.ts";
+export type { Line };
 
 /** Options of {@linkcode readLines}. */
 export interface ReadLinesOptions {
@@ -33,6 +17,7 @@ export interface ReadLinesOptions {
 }
 
 import { cut, SLICE_BYTES, sliceDecoder as decoder } from "./_cut.ts";
+import { compressedLineChunks, isCompressed } from "./_zstd.ts";
 
 const NEWLINE = 10;
 
@@ -248,6 +233,12 @@ export async function forEachLine(
   each: (line: Line) => boolean | void,
   options: ReadLinesOptions = {},
 ): Promise<void> {
+  if (isCompressed(path)) {
+    for await (const chunk of compressedLineChunks(path, options.start, options.firstLine)) {
+      for (const line of chunk) if (each(line) === false) return;
+    }
+    return;
+  }
   using lines = ChunkedLines.open(path, options);
   const pause = new Pauses(lines.file);
   while (lines.nextChunk()) {
@@ -278,6 +269,10 @@ export async function* readLineChunks(
   path: string,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<Iterable<Line>> {
+  if (isCompressed(path)) {
+    yield* compressedLineChunks(path, options.start, options.firstLine);
+    return;
+  }
   using lines = ChunkedLines.open(path, options);
   // A reader that leaves a chunk early does not end it: the lines it left are passed over,
   // and the next chunk starts where this one ends.
@@ -305,6 +300,12 @@ export async function* readLines(
   path: string,
   options: ReadLinesOptions = {},
 ): AsyncGenerator<Line> {
+  if (isCompressed(path)) {
+    for await (const chunk of compressedLineChunks(path, options.start, options.firstLine)) {
+      yield* chunk;
+    }
+    return;
+  }
   using lines = ChunkedLines.open(path, options);
   while (lines.nextChunk()) {
     for (let line = lines.next(); line !== undefined; line = lines.next()) yield line;

@@ -8,5 +8,6 @@ export * from "./_bytes.ts";
 export * from "./_lines.ts";
 export * from "./_backward.ts";
 export * from "./_objects.ts";
+export * from "./_zstd.ts";
 export * from "./_ranges.ts";
 export { cut as cutLine } from "./_cut.ts";

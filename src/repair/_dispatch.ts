@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { adapterOf } from "../formats/mod.ts";
+import { adapterOfData, type SessionAdapter } from "../formats/mod.ts";
 import type { InspectReport } from "../inspect/mod.ts";
 import { planForeignFileRepair } from "./_foreign.ts";
 import type { RepairPlan } from "./_plan.ts";
@@ -14,7 +14,8 @@ import { planTurnlogFileRepair } from "./_turnlog.ts";
  * Works out what a repair of the inspected file would do. turnlog's own file:
  * {@linkcode planTurnlogFileRepair} (its bad lines looked at again, glued records split back).
  * Another tool's file is planned from the file itself (its adapter's check and repair plan,
- * in `src/formats`). Reads only.
+ * in `src/formats`). Reads only. The adapter is the one the command that found the file hands
+ * on; absent, the one the report's format names.
  *
  * @example
  * ```ts ignore
@@ -22,9 +23,12 @@ import { planTurnlogFileRepair } from "./_turnlog.ts";
  * console.log(plan.moved.length, plan.appended.length);
  * ```
  */
-export async function planFileRepair(report: InspectReport): Promise<RepairPlan> {
-  const { format, path } = report.session;
-  return adapterOf(format).own
+export async function planFileRepair(
+  report: InspectReport,
+  options: { adapter?: SessionAdapter | undefined } = {},
+): Promise<RepairPlan> {
+  const adapter = options.adapter ?? adapterOfData(report.session);
+  return adapter.own
     ? await planTurnlogFileRepair(report)
-    : await planForeignFileRepair(path, format);
+    : await planForeignFileRepair(report.session.path, adapter.name);
 }

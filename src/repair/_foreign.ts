@@ -26,6 +26,8 @@ import {
   stampOf,
 } from "../store/mod.ts";
 import { endsWithNewline, readKeptLines } from "./_bytes.ts";
+import { rewriteCompressed } from "./_compressed.ts";
+import { isCompressed } from "../io/mod.ts";
 import { isEmptyPlan, methodOf, type MovedLine, type RepairPlan } from "./_plan.ts";
 
 /**
@@ -141,6 +143,11 @@ export async function repairForeignFile(
       if (!isEmptyPlan(plan)) {
         await options.beforeWrite?.();
         await checkUnchanged(path, stamp);
+        if (isCompressed(path)) {
+          const done = plan;
+          await rewriteCompressed(path, done, stamp, (ended, size) => editsOf(done, ended, size));
+          return { plan, validation: await validateSessionFile(path, format) };
+        }
         await quarantineLines(path, await originals(path, plan));
         // Even a cut is a rewrite here: the tool appends without a lock, and only a rename
         // leaves what it wrote meanwhile in the old file, to be put back.

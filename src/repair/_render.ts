@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SessionValidation } from "../formats/mod.ts";
+import type { SessionAdapter, SessionValidation } from "../formats/mod.ts";
 import type { InspectReport, RenderOptions } from "../inspect/mod.ts";
 import { type Painter, painter, plural, visible } from "../text/mod.ts";
 import type { RepairPlan } from "./_plan.ts";
@@ -124,6 +124,8 @@ export function renderRepair(
     written: boolean;
     after?: InspectReport | undefined;
     validation?: SessionValidation | null | undefined;
+    /** The adapter of the file's format, handed on by the command that found the file. */
+    adapter: SessionAdapter;
   },
 ): string {
   const paint = painter(options.color);
@@ -137,7 +139,7 @@ export function renderRepair(
     : `Repair plan for ${path} (dry run: nothing changed; add --write to do it)`;
   const out = [
     paint("bold", title),
-    ...(options.written ? [] : foreignFindings(plan, paint)),
+    ...(options.written ? [] : foreignFindings(plan, { paint, adapter: options.adapter })),
     ...steps(plan, (doing, done) => (options.written ? done : doing)),
   ];
   if (plan.leftAsIs.length > 0) {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { adapterOf, type SessionValidation } from "../formats/mod.ts";
+import type { SessionAdapter, SessionValidation } from "../formats/mod.ts";
 import { type Painter, plural, visible } from "../text/mod.ts";
 import type { RepairPlan } from "./_plan.ts";
 
@@ -25,8 +25,11 @@ function listed(findings: SessionValidation["findings"], paint: Painter): string
 }
 
 /** A dry run on another tool's file: what its tool needs and the file lacks. */
-export function foreignFindings(plan: RepairPlan, paint: Painter): string[] {
-  const adapter = adapterOf(plan.format);
+export function foreignFindings(
+  plan: RepairPlan,
+  look: { paint: Painter; adapter: SessionAdapter },
+): string[] {
+  const { paint, adapter } = look;
   if (adapter.own || plan.findings.length === 0) return [];
   return [
     paint("bold", `What ${adapter.shortTool} needs and the file lacks:`),
@@ -40,10 +43,14 @@ export function foreignFindings(plan: RepairPlan, paint: Painter): string[] {
  */
 export function foreignFooter(
   plan: RepairPlan,
-  options: { written: boolean; validation?: SessionValidation | null | undefined },
+  options: {
+    written: boolean;
+    validation?: SessionValidation | null | undefined;
+    adapter: SessionAdapter;
+  },
   paint: Painter,
 ): string[] {
-  const adapter = adapterOf(plan.format);
+  const { adapter } = options;
   if (adapter.own) return [];
   const tool = adapter.shortTool;
   const out: string[] = [];

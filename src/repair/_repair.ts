@@ -7,7 +7,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { adapterOfFile, type SessionValidation } from "../formats/mod.ts";
+import { adapterOfFile, type SessionAdapter, type SessionValidation } from "../formats/mod.ts";
 import { normalizeHistory } from "../history/mod.ts";
 import { type InspectReport, inspectSession } from "../inspect/mod.ts";
 import { writeAll } from "../io/mod.ts";
@@ -33,6 +33,11 @@ export interface RepairResult {
 export interface RepairOptions {
   /** The sessions root, for the continue command of the inspection afterwards. */
   root?: string | undefined;
+  /**
+   * The file's adapter, when the command that found the file knows it: the file is then not
+   * detected again from its head. Absent: told from the head.
+   */
+  adapter?: SessionAdapter | undefined;
 }
 
 /**
@@ -64,7 +69,7 @@ export async function repairSession(
   path: string,
   options: RepairOptions = {},
 ): Promise<RepairResult> {
-  const adapter = await adapterOfFile(path);
+  const adapter = options.adapter ?? await adapterOfFile(path);
   if (!adapter.own) {
     const { plan, validation } = await repairForeignFile(path, adapter.name);
     return { plan, after: await inspectSession(path, options), validation };

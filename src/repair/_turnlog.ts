@@ -6,7 +6,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { adapterOf } from "../formats/mod.ts";
+import { adapterOfData } from "../formats/mod.ts";
 import type { InspectProblemKind, InspectReport } from "../inspect/mod.ts";
 import { jsonObjectsIn, readRange } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
@@ -39,7 +39,7 @@ const MOVED_KINDS: ReadonlySet<InspectProblemKind> = new Set<InspectProblemKind>
 export function planRepair(report: InspectReport): RepairPlan {
   const path = report.session.path;
   const format = report.session.format;
-  if (!adapterOf(format).own) throw new ForeignRepairError(path);
+  if (!adapterOfData(report.session).own) throw new ForeignRepairError(path);
   const plan: RepairPlan = {
     path,
     format,

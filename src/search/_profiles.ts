@@ -4,17 +4,18 @@
  *
  * @module
  */
-import { adapterOf, type SessionFormat } from "../formats/mod.ts";
+import { adapterOfData, type SessionFormat } from "../formats/mod.ts";
 import type { SearchProfile } from "./_profile.ts";
 import { turnlogSearch } from "./_turnlog.ts";
 
 /**
- * The search profile of a format.
+ * The search profile of a format, by the name a search source carries (a source is JSON data:
+ * a summary names it).
  *
  * @throws {ForeignSessionError} for a format no adapter reads
  */
 export function searchProfile(format: SessionFormat): SearchProfile {
-  const adapter = adapterOf(format);
+  const adapter = adapterOfData({ format });
   if (adapter.own) return turnlogSearch;
   return { ...adapter.search, tool: adapter.shortTool, continuedBy: "import" };
 }

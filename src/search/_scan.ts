@@ -10,7 +10,7 @@ import { type CompiledQuery, escapeRegex } from "./_query.ts";
 import { FragmentFinder } from "./_finder.ts";
 import { ScanBuffer } from "./_simd.ts";
 import type { TurnCounter } from "../formats/mod.ts";
-import { cutLine, Pauses } from "../io/mod.ts";
+import { cutLine, isCompressed, openSessionBytes, Pauses } from "../io/mod.ts";
 
 /** A line that may match: its text and the byte offset where it starts. */
 export interface CandidateLine {
@@ -39,6 +39,7 @@ interface Chunk {
  * thread and back), with a turn of the event loop now and then (`Pauses`) for a server.
  */
 async function* byteChunks(path: string, buffer: ScanBuffer): AsyncGenerator<Chunk> {
+  if (isCompressed(path)) return yield* compressedChunks(path, buffer);
   using file = Deno.openSync(path, { read: true });
   const pause = new Pauses();
   let filled = 0;
@@ -60,6 +61,29 @@ async function* byteChunks(path: string, buffer: ScanBuffer): AsyncGenerator<Chu
     filled -= end;
     offset += end;
   }
+}
+
+/**
+ * A compressed file's decompressed bytes in chunks that end at a line's end (the last may
+ * not), in `buffer` as a plain file's are (its finder searches the buffer's memory).
+ */
+async function* compressedChunks(path: string, buffer: ScanBuffer): AsyncGenerator<Chunk> {
+  let filled = 0;
+  let offset = 0;
+  for await (const data of await openSessionBytes(path)) {
+    if (filled + data.length > buffer.bytes.length) {
+      buffer.grow(Math.max(buffer.bytes.length * 2, filled + data.length));
+    }
+    buffer.bytes.set(data, filled);
+    filled += data.length;
+    const end = buffer.bytes.subarray(0, filled).lastIndexOf(NEWLINE) + 1;
+    if (end === 0) continue;
+    yield { bytes: buffer.bytes.subarray(0, end), offset };
+    buffer.bytes.copyWithin(0, end, filled);
+    filled -= end;
+    offset += end;
+  }
+  if (filled > 0) yield { bytes: buffer.bytes.subarray(0, filled), offset };
 }
 
 /** A buffer for the scans of one search: the files are read into it one after another. */

@@ -19,7 +19,7 @@ import {
 } from "../html/mod.ts";
 import { type ErrorKind, errorKind } from "../errors/mod.ts";
 import { HttpError, sseResponse } from "../http/mod.ts";
-import { inspectSession, inspectStoredSession } from "../inspect/mod.ts";
+import { inspectSession, inspectStoredSession, SessionFollower } from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
 import { turnlogAdapter } from "../formats/mod.ts";
 import {
@@ -210,7 +210,12 @@ interface Browser {
   watchers: SessionWatchers;
   /** The reading of a file in progress, by path: pages asking at once share it. */
   reading: Map<string, { key: string; report: Promise<InspectReport> }>;
+  /** The files live pages refresh from, each read on from where it stopped (see `followed`). */
+  following: Map<string, Promise<SessionFollower | undefined>>;
 }
+
+/** Files followed at most: the least recently asked for goes first. */
+const FOLLOWED_FILES = 16;
 
 async function listResponse(browser: Browser, url: URL): Promise<Response> {
   const page = await browsePage({
@@ -270,6 +275,41 @@ function reportOf(browser: Browser, found: Located, file: string | undefined, ke
   return report;
 }
 
+/**
+ * The report a live page's refresh asks for, from the follower of its file: only what was
+ * appended since the last refresh of any page is read. Undefined for another tool's file
+ * (read whole, see `reportOf`). Followers of files no live page watches any more are let go.
+ */
+async function followed(
+  browser: Browser,
+  found: Located,
+  file: string,
+  fromTurn: number,
+): Promise<InspectReport | undefined> {
+  const { following, watchers } = browser;
+  let follower = following.get(file);
+  following.delete(file);
+  for (const path of following.keys()) {
+    if (watchers.reads(path) === 0 || following.size >= FOLLOWED_FILES) following.delete(path);
+  }
+  follower ??= SessionFollower.open(file, {
+    ...SESSION_PAGE_INSPECTION,
+    ...(found.kind === "store"
+      ? { root: browser.store.name, commandFor: browser.options.commandFor }
+      : { adapter: found.home.adapter }),
+  });
+  following.set(file, follower);
+  try {
+    const opened = await follower;
+    if (opened === undefined) return undefined;
+    await opened.update();
+    return opened.report(fromTurn);
+  } catch (error) {
+    if (following.get(file) === follower) following.delete(file);
+    throw error;
+  }
+}
+
 /** The file behind a located session, when it has one. */
 function fileOf(browser: Browser, found: Located): string | undefined {
   return found.kind === "store" ? browser.store.fileOf(found.location) : found.found.path;
@@ -285,7 +325,10 @@ async function sessionResponse(
   let info: Deno.FileInfo | undefined;
   try {
     info = file === undefined ? undefined : await Deno.stat(file);
-    report = await reportOf(
+    const live = file === undefined || fromTurn === undefined
+      ? undefined
+      : await followed(browser, found, file, fromTurn);
+    report = live ?? await reportOf(
       browser,
       found,
       file,
@@ -381,6 +424,7 @@ export function createSessionBrowserHandler(
     facts: options.facts ?? new FactsMemo(),
     watchers: options.watchers ?? new SessionWatchers({ pollMs: options.pollMs }),
     reading: new Map(),
+    following: new Map(),
   };
   return async (request) => {
     const path = new URL(request.url).pathname;

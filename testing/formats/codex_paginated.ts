@@ -52,11 +52,38 @@ const usage = (input: number, output: number): PaginatedUsage => ({
 const add = (a: PaginatedUsage, b: PaginatedUsage): PaginatedUsage =>
   usage(a.input_tokens + b.input_tokens, a.output_tokens + b.output_tokens);
 
+/** Where a fork's history is (its `session_meta`'s `history_base`). */
+export interface PaginatedHistoryBase {
+  thread_id: string;
+  end_ordinal_exclusive: number;
+  end_byte_offset: number;
+}
+
+/** Options of a {@linkcode PaginatedRolloutBuilder}. */
+export interface PaginatedOptions {
+  /** The thread id. @default {PAGINATED_ID} */
+  id?: string;
+  /** A fork's history (its ordinals continue from its end). */
+  base?: PaginatedHistoryBase;
+  /** The first record's time, in ms. */
+  clock?: number;
+}
+
 /** Writes a 0.169 rollout record by record. */
 export class PaginatedRolloutBuilder {
   readonly lines: string[] = [];
-  #ordinal = 0;
-  #clock = Date.UTC(2026, 11, 1, 20, 7, 41);
+  readonly id: string;
+  readonly #base: PaginatedHistoryBase | undefined;
+  #ordinal: number;
+  #clock: number;
+
+  /** A rollout of `options.id`, a fork of `options.base` when it names one. */
+  constructor(options: PaginatedOptions = {}) {
+    this.id = options.id ?? PAGINATED_ID;
+    this.#base = options.base;
+    this.#ordinal = options.base?.end_ordinal_exclusive ?? 0;
+    this.#clock = options.clock ?? Date.UTC(2026, 11, 1, 20, 7, 41);
+  }
   #turn = "";
   #turnUsage = usage(0, 0);
   #threadUsage = usage(0, 0);
@@ -76,9 +103,14 @@ export class PaginatedRolloutBuilder {
 
   /** `session_meta` with the base instructions, `history_mode: "paginated"`. */
   meta(): this {
+    const base = this.#base;
     return this.#record("session_meta", {
-      session_id: PAGINATED_ID,
-      id: PAGINATED_ID,
+      session_id: this.id,
+      id: this.id,
+      ...(base === undefined ? {} : {
+        forked_from_id: base.thread_id,
+        forked_from_ordinal_exclusive: base.end_ordinal_exclusive,
+      }),
       timestamp: new Date(this.#clock).toISOString(),
       cwd: "/work/project",
       originator: "codex_exec",
@@ -88,6 +120,7 @@ export class PaginatedRolloutBuilder {
       model_provider: "local",
       base_instructions: { text: PAGINATED_INSTRUCTIONS },
       history_mode: "paginated",
+      ...(base === undefined ? {} : { history_base: base }),
       context_window: { window_id: "01a23338-5d16-7423-9867-b9ccf6f34b7b" },
     });
   }
@@ -113,13 +146,13 @@ export class PaginatedRolloutBuilder {
     });
     this.#record("event_msg", {
       type: "thread_settings_applied",
-      thread_id: PAGINATED_ID,
+      thread_id: this.id,
       thread_settings: { model: "scripted", model_provider_id: "local" },
     });
     this.message("user", prompt, true);
     return this.#record("event_msg", {
       type: "item_completed",
-      thread_id: PAGINATED_ID,
+      thread_id: this.id,
       turn_id: turnId,
       item: { type: "UserMessage", content: [{ type: "text", text: prompt }] },
     });
@@ -152,7 +185,7 @@ export class PaginatedRolloutBuilder {
   output(callId: string, text: string): this {
     this.#record("event_msg", {
       type: "item_completed",
-      thread_id: PAGINATED_ID,
+      thread_id: this.id,
       turn_id: this.#turn,
       item: { type: "CommandExecution", id: callId, exit_code: 0 },
     });
@@ -170,7 +203,7 @@ export class PaginatedRolloutBuilder {
     this.#turnUsage = add(this.#turnUsage, last);
     this.#threadUsage = add(this.#threadUsage, last);
     return this.#record("token_usage_record", {
-      thread_id: PAGINATED_ID,
+      thread_id: this.id,
       turn_id: this.#turn,
       response_id: `resp_${this.#ordinal}`,
       usage: last,
@@ -225,6 +258,15 @@ export class PaginatedRolloutBuilder {
   /** The rollout's text, a line each, with a final newline. */
   text(): string {
     return this.lines.join("\n") + "\n";
+  }
+
+  /** The `history_base` of a fork of this rollout as it is now (its whole history). */
+  forkPoint(): PaginatedHistoryBase {
+    return {
+      thread_id: this.id,
+      end_ordinal_exclusive: this.#ordinal,
+      end_byte_offset: new TextEncoder().encode(this.text()).length,
+    };
   }
 }
 

@@ -172,6 +172,14 @@ export function codexResume(home: CodexHome, threadId: string, prompt: string): 
   return run(home, ["exec", "resume", ...EXEC_FLAGS, "-m", home.api.model, threadId, prompt]);
 }
 
+/**
+ * `codex exec fork <thread id> "<prompt>"`: a new session that starts from the thread's whole
+ * history (paginated: in a rollout of its own that names the parent's as its `history_base`).
+ */
+export function codexFork(home: CodexHome, threadId: string, prompt: string): Promise<CodexRun> {
+  return run(home, ["exec", "fork", ...EXEC_FLAGS, "-m", home.api.model, threadId, prompt]);
+}
+
 /** The rollout of `threadId` under the home's `sessions/`. */
 export async function rolloutPath(home: CodexHome, threadId: string): Promise<string> {
   const found: string[] = [];

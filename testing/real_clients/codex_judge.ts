@@ -40,6 +40,51 @@ export function lastRequest(home: CodexHome): SentRequest {
 const CALLS = new Set(["function_call", "custom_tool_call"]);
 const OUTPUTS = new Set(["function_call_output", "custom_tool_call_output"]);
 
+/** A message's text: its content parts' texts joined. */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => typeof part?.text === "string" ? part.text : "").join("");
+}
+
+/** Context Codex injects as a user message (`<environment_context>`): not the user's words. */
+const INJECTED = /^<([a-z_]+)>[\s\S]*<\/\1>\s*$/;
+
+/**
+ * The conversation a request carries, one line per item: `user: <text>` and `assistant:
+ * <text>` messages (not the instructions and context Codex injects), `call <id>`, `output
+ * <id>: <text>`.
+ */
+export function sentConversation(request: SentRequest): string[] {
+  const lines: string[] = [];
+  for (const item of sentInput(request)) {
+    const type = String(item.type);
+    if (type === "message" && (item.role === "user" || item.role === "assistant")) {
+      const text = textOf(item.content);
+      if (item.role === "user" && INJECTED.test(text)) continue;
+      lines.push(`${item.role}: ${text}`);
+    } else if (CALLS.has(type)) lines.push(`call ${item.call_id}`);
+    else if (OUTPUTS.has(type)) lines.push(`output ${item.call_id}: ${item.output}`);
+  }
+  return lines;
+}
+
+/** The conversation turnlog's `inspect --history` of a rollout holds, as {@linkcode sentConversation} tells a request's. */
+export async function historyConversation(path: string): Promise<string[]> {
+  const history = await inspect([path, "--history"]);
+  const lines: string[] = [];
+  for (const line of history.out.split("\n")) {
+    const item = line.startsWith("{") ? JSON.parse(line) : undefined;
+    if (item?.type === "message" && (item.role === "user" || item.role === "assistant")) {
+      lines.push(`${item.role}: ${item.content}`);
+    } else if (item?.type === "function_call") lines.push(`call ${item.callId}`);
+    else if (item?.type === "function_call_output") {
+      lines.push(`output ${item.callId}: ${item.output}`);
+    }
+  }
+  return lines;
+}
+
 /** The outputs a request carries for calls it also carries, but Codex's own `aborted` ones. */
 export function realOutputs(request: SentRequest): Map<string, string> {
   const input = sentInput(request);
@@ -189,8 +234,13 @@ export async function assertNothingLost(path: string, original: Uint8Array): Pro
   const was = linesOf(decoder.decode(original));
   const now = linesOf(await Deno.readTextFile(path));
   const kept = new Set((await readSidecar(path)).map((entry) => decoder.decode(entry.bytes)));
+  // A line renumbered in place: its original is in the sidecar, the same record but its ordinal.
+  const renumbered = new Set([...kept].map(withoutOrdinal));
+  const wasLines = new Set(was);
   assertEquals(
-    now.filter((line) => !line.includes(WRITTEN)),
+    now.filter((line) =>
+      !line.includes(WRITTEN) && (wasLines.has(line) || !renumbered.has(withoutOrdinal(line)))
+    ),
     was.filter((line) => !kept.has(line)),
     "file + sidecar = the original",
   );
@@ -203,6 +253,14 @@ export async function assertNothingLost(path: string, original: Uint8Array): Pro
       assert(now.includes(line), `a real output left the file: ${line.slice(0, 200)}`);
     }
   }
+}
+
+/** A line's record without its `ordinal`, as JSON (a line that is not JSON, as it is). */
+function withoutOrdinal(line: string): string {
+  const record = parse(line);
+  if (record === undefined) return line;
+  delete record.ordinal;
+  return JSON.stringify(record);
 }
 
 function parse(line: string): Record<string, unknown> | undefined {

@@ -1,6 +1,6 @@
 /**
  * Ground truth from real files: each real Claude Code session of the shared corpus (and each
- * generated file of the shapes real versions write), given to the real Claude Code 2.1.328 to
+ * generated file of the shapes real versions write), given to the real Claude Code (the pinned 2.1.332, or the user's own) to
  * `--resume` against the embedded model, and compared with turnlog's reading. Every call whose
  * real result the tool sent is paired in turnlog's reading; after turnlog's repair the tool still
  * sends each of those results, unchanged; and for a file the tool resumes cleanly, repair plans
@@ -34,6 +34,8 @@ const corpus = join(CORPUS, "claude", "projects");
 const missingCorpus = corpusMissing(corpus);
 const hasCorpus = missingCorpus === undefined;
 const missingClient = typeof client === "string" ? client : undefined;
+/** The version that runs, for test names. */
+const VERSION = typeof client === "string" ? CLAUDE_CODE.version : client.version;
 
 const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
 const PROMPT = "say done";
@@ -144,7 +146,7 @@ const realClient = typeof client === "string" ? undefined : client;
 for (const [label, text] of Object.entries(SHAPES)) {
   Deno.test({
     ...needing(
-      `Claude Code 2.1.328 resumes a generated file of ${label} as turnlog reads it`,
+      `Claude Code ${VERSION} resumes a generated file of ${label} as turnlog reads it`,
       missingClient,
     ),
     sanitizeResources: false,
@@ -159,7 +161,7 @@ for (const [label, text] of Object.entries(SHAPES)) {
 for (const session of await corpusSessions()) {
   Deno.test({
     ...needing(
-      `Claude Code 2.1.328 resumes the corpus session ${session.name} as turnlog reads it`,
+      `Claude Code ${VERSION} resumes the corpus session ${session.name} as turnlog reads it`,
       missingClient,
     ),
     sanitizeResources: false,

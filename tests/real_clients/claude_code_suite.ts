@@ -1,5 +1,5 @@
 /**
- * The real Claude Code 2.1.328 judges what turnlog reads and repairs. Each case runs the real
+ * The real Claude Code (the pinned 2.1.332, or the user's own: `--claude-bin`) judges what turnlog reads and repairs. Each case runs the real
  * tool in a temporary home against the embedded model (which refuses what the Messages API
  * refuses), damages or kills the session the way it happens, and checks: turnlog reads what the
  * tool wrote the way the tool means it; `repairSession` (`inspect --repair --write`) keeps every
@@ -28,6 +28,8 @@ import {
 
 const client = installedRealClient(CLAUDE_CODE);
 const missing = typeof client === "string" ? client : undefined;
+/** The version that runs, for test names. */
+const VERSION = typeof client === "string" ? CLAUDE_CODE.version : client.version;
 
 const SLOW = "echo waiting; sleep 60; echo woke";
 const CLAUDE_INTERRUPTED = "[Tool call interrupted";
@@ -126,7 +128,7 @@ function assertRealResultsSent(run: ClaudeRun, real: Map<string, string>, ids: s
 }
 
 realTest(
-  "Claude Code 2.1.328: a clean session with a tool call reads paired and needs nothing",
+  `Claude Code ${VERSION}: a clean session with a tool call reads paired and needs nothing`,
   async (home) => {
     const run = await home.run("run `echo one`");
     assertAccepted(run);
@@ -146,7 +148,7 @@ realTest(
 );
 
 realTest(
-  "Claude Code 2.1.328: parallel calls (alternating lines) read as one message, healthy",
+  `Claude Code ${VERSION}: parallel calls (alternating lines) read as one message, healthy`,
   async (home) => {
     const run = await home.run("run `echo one` and `echo two` and `echo three`");
     assertAccepted(run);
@@ -179,7 +181,7 @@ realTest(
 );
 
 realTest(
-  "Claude Code 2.1.328: a kill mid-tool (one call) is repaired and resumed",
+  `Claude Code ${VERSION}: a kill mid-tool (one call) is repaired and resumed`,
   async (home) => {
     const id = await home.killMidTool(`run \`${SLOW}\``, "sleep 60");
     const path = home.transcript(id);
@@ -196,7 +198,7 @@ realTest(
 );
 
 realTest(
-  "Claude Code 2.1.328: a kill mid-tool of two parallel calls keeps the finished call's result",
+  `Claude Code ${VERSION}: a kill mid-tool of two parallel calls keeps the finished call's result`,
   async (home) => {
     const id = await home.killMidTool(`run \`echo one\` and \`${SLOW}\``, "sleep 60", {
       resultsWritten: 1,
@@ -220,7 +222,7 @@ realTest(
 );
 
 realTest(
-  "Claude Code 2.1.328: its own --resume after a kill mends the file; turnlog reads the turn as interrupted",
+  `Claude Code ${VERSION}: its own --resume after a kill mends the file; turnlog reads the turn as interrupted`,
   async (home) => {
     const id = await home.killMidTool(`run \`echo one\` and \`${SLOW}\``, "sleep 60", {
       resultsWritten: 1,
@@ -258,7 +260,7 @@ realTest(
 );
 
 realTest(
-  "Claude Code 2.1.328: a torn last line is set aside and the session resumes",
+  `Claude Code ${VERSION}: a torn last line is set aside and the session resumes`,
   async (home) => {
     const run = await home.run("run `echo one`");
     assertAccepted(run);
@@ -278,7 +280,7 @@ realTest(
 );
 
 realTest(
-  "Claude Code 2.1.328: a file cut right after a call gets a result for it and resumes",
+  `Claude Code ${VERSION}: a file cut right after a call gets a result for it and resumes`,
   async (home) => {
     const run = await home.run("run `echo one`");
     assertAccepted(run);
@@ -297,7 +299,7 @@ realTest(
 );
 
 realTest(
-  "Claude Code 2.1.328: a result without its call leaves the branch and the session resumes",
+  `Claude Code ${VERSION}: a result without its call leaves the branch and the session resumes`,
   async (home) => {
     const run = await home.run("run `echo one`");
     assertAccepted(run);
@@ -352,7 +354,7 @@ async function appendStrayResult(path: string): Promise<void> {
 }
 
 realTest(
-  "Claude Code 2.1.328: its own --resume leaves a stray result out of its request, not out of the file; turnlog does",
+  `Claude Code ${VERSION}: its own --resume leaves a stray result out of its request, not out of the file; turnlog does`,
   async (home) => {
     const run = await home.run("run `echo one`");
     assertAccepted(run);
@@ -375,7 +377,7 @@ realTest(
 );
 
 realTest(
-  "Claude Code 2.1.328: a torn line its own --resume leaves in the middle of the file is set aside",
+  `Claude Code ${VERSION}: a torn line its own --resume leaves in the middle of the file is set aside`,
   async (home) => {
     const run = await home.run("run `echo one`");
     assertAccepted(run);

@@ -1,12 +1,12 @@
 /**
  * Ground truth from real sessions: each Codex rollout of the shared corpus (Codex 0.104-0.135,
- * recorded against the real API) is resumed by the real Codex 0.169.0 against the embedded
+ * recorded against the real API) is resumed by the real Codex (the pinned 0.171.0, or the user's own) against the embedded
  * model, and what Codex sent is compared with turnlog's reading: every call whose real output
  * Codex sent is paired in turnlog's reading with that output; the calls Codex answers with its
  * own `aborted` are the ones turnlog calls orphans. Then turnlog repairs the file (in the same
  * home, at the same path) and Codex resumes it again: every request accepted, each of those
  * outputs sent unchanged, nothing aborted any more, no byte lost; a file Codex resumed with
- * nothing to mend is left as it was. turnlog's tokens are Codex's own totals. Ignored, saying why, without the corpus or Codex 0.169.0.
+ * nothing to mend is left as it was. turnlog's tokens are Codex's own totals. Ignored, saying why, without the corpus or Codex.
  */
 import { join } from "node:path";
 import { assertEquals } from "../_assert.ts";
@@ -50,8 +50,9 @@ if (missing !== null) console.log(`codex corpus ground truth ignored: ${missing}
 
 for (const name of typeof files === "string" ? ["(corpus)"] : files) {
   Deno.test({
-    name:
-      `codex 0.169 resumes corpus ${name}: what it sends is turnlog's reading, before and after repair`,
+    name: `codex ${
+      typeof client === "string" ? CODEX.version : client.version
+    } resumes corpus ${name}: what it sends is turnlog's reading, before and after repair`,
     ignore: missing !== null,
     async fn() {
       await using api = await startCodexApi();

@@ -1,17 +1,18 @@
 /**
- * The real Codex CLI 0.169.0 judges what turnlog reads and repairs. Each case runs Codex in a
+ * The real Codex CLI (the pinned 0.171.0, or the user's own: `--codex-bin`) judges what turnlog reads and repairs. Each case runs Codex in a
  * temporary `CODEX_HOME` against the embedded model (its Responses wire, `exec_command` rules),
  * then: turnlog reads what Codex wrote (calls, outputs, turns, how each ended) the way Codex
  * means it; `inspect --repair --write` mends it in place (same path: Codex's state names the
  * file); the real Codex resumes the repaired file with a request the embedded model accepts
  * and appends its answer; every original line is in the file or the sidecar; a second repair
  * changes nothing; no real output is moved or changed, and Codex still sends each one as it
- * was. Ignored, saying why, when Codex 0.169.0 is not installed.
+ * was. Ignored, saying why, when Codex cannot be had.
  */
 import { assert, assertEquals } from "../_assert.ts";
 import { CODEX, installedRealClient, type RealClient } from "../../testing/real_clients/install.ts";
 import {
   codexExec,
+  codexFork,
   type CodexHome,
   codexKilledMidTool,
   codexResume,
@@ -27,21 +28,27 @@ import {
   assertAcceptedResume,
   assertNothingLost,
   codexTotal,
+  historyConversation,
   lastRequest,
   type Reading,
   reading,
   realOutputs,
   repairTwice,
+  sentConversation,
 } from "../../testing/real_clients/codex_judge.ts";
+import { collectSession } from "../../src/formats/mod.ts";
+import { codexFactsOf } from "../../src/formats/codex/mod.ts";
 
 const found = installedRealClient(CODEX);
 const ignore = typeof found === "string";
 if (ignore) console.log(`codex real-client tests ignored: ${found}`);
+/** The version that runs, for test names. */
+const VERSION = typeof found === "string" ? CODEX.version : found.version;
 
 /** A test with a fresh Codex home against a fresh embedded model. */
 function codexTest(name: string, fn: (home: CodexHome) => Promise<void>): void {
   Deno.test({
-    name: `codex 0.169: ${name}`,
+    name: `codex ${VERSION}: ${name}`,
     ignore,
     async fn() {
       await using api = await startCodexApi();
@@ -78,6 +85,42 @@ codexTest(
     assertEquals(repaired.changed, false);
     await assertNothingLost(rollout, original);
     await assertAcceptedResume(home, threadId, rollout, sent);
+  },
+);
+
+codexTest(
+  "a fork made by `codex exec fork` is read with its parent's history, as Codex sends it when it resumes the fork",
+  async (home) => {
+    const { threadId, rollout: parent } = await cleanSession(home);
+    const two = await codexResume(home, threadId, "say two");
+    assertEquals(two.code, 0, two.stderr);
+    const forked = await codexFork(home, threadId, "say three");
+    assertEquals(forked.code, 0, forked.stderr);
+    const forkId = forked.threadId!;
+    const fork = await rolloutPath(home, forkId);
+    // The fork's file holds only its own records: the history is the parent's.
+    const { facts } = await collectSession(fork, "codex");
+    const inherited = codexFactsOf(facts)?.inherited;
+    assertEquals(inherited?.threadId, threadId);
+    assertEquals(inherited?.sources.map((source) => source.path), [parent]);
+    assertEquals(inherited?.missing, null);
+    const read = await reading(fork);
+    assertEquals(read.healthy, true);
+    assertEquals(read.outcomes, ["succeeded", "succeeded", "succeeded"]);
+    assertEquals(read.tokens, await codexTotal(fork), "the thread's tokens, as Codex counts them");
+    const history = await historyConversation(fork);
+    assertEquals(history.filter((line) => line.startsWith("user: ")), [
+      "user: run `echo hi`",
+      "user: say two",
+      "user: say three",
+    ]);
+    home.api.requests.length = 0;
+    await assertAcceptedResume(home, forkId, fork, read.outputs);
+    assertEquals(
+      sentConversation(lastRequest(home)),
+      [...history, "user: say done"],
+      "what Codex sends when it resumes the fork is turnlog's reading of it",
+    );
   },
 );
 
@@ -200,8 +243,91 @@ codexTest("a result without its call: it leaves the file for the sidecar", (home
     { orphanCalls: 0, orphanOutputs: 1, problems: 1 },
   ));
 
+/**
+ * A clean session's rollout with its ordinals changed by `damage` (records in, records out):
+ * turnlog finds it, Codex refuses it or not as `refused` says, and after repair the real
+ * Codex resumes it whole.
+ */
+async function ordinalCase(
+  home: CodexHome,
+  damage: (records: Record<string, unknown>[]) => Record<string, unknown>[],
+  refused: boolean,
+): Promise<void> {
+  const { threadId, rollout } = await cleanSession(home);
+  const two = await codexResume(home, threadId, "say two");
+  assertEquals(two.code, 0, two.stderr);
+  const records = (await Deno.readTextFile(rollout)).split("\n").filter(Boolean).map((line) =>
+    JSON.parse(line) as Record<string, unknown>
+  );
+  await Deno.writeTextFile(
+    rollout,
+    damage(records).map((record) => JSON.stringify(record)).join("\n") + "\n",
+  );
+  const read = await reading(rollout);
+  assertEquals([read.healthy, read.problems > 0], [false, true], "a finding");
+  const original = await Deno.readFile(rollout);
+  await snapshotHome(home, "damaged");
+  home.api.requests.length = 0;
+  const own = await codexResume(home, threadId, "say done");
+  assertEquals(own.code !== 0, refused, own.stderr);
+  if (refused) assert(own.stderr.includes("missing an ordinal"), own.stderr);
+  await restoreHome(home, "damaged");
+  const repaired = await repairTwice(rollout);
+  assertEquals(repaired.changed, true);
+  await assertNothingLost(rollout, original);
+  const fixed = await reading(rollout);
+  assertEquals([fixed.healthy, fixed.problems], [true, 0]);
+  await assertAcceptedResume(home, threadId, rollout, read.outputs);
+  const users = sentConversation(lastRequest(home)).filter((line) => line.startsWith("user: "));
+  assertEquals(users, ["user: run `echo hi`", "user: say two", "user: say done"], "resumed whole");
+}
+
+const withoutOrdinal = (record: Record<string, unknown>) => {
+  const { ordinal: _, ...rest } = record;
+  return rest;
+};
+const promptAt = (records: Record<string, unknown>[]) =>
+  records.findIndex((record) => JSON.stringify(record).includes('"text":"say two"'));
+
+codexTest(
+  "the last records without an ordinal: Codex refuses the file, and resumes it whole after repair",
+  (home) =>
+    ordinalCase(
+      home,
+      (records) => records.map((r, at) => at >= records.length - 2 ? withoutOrdinal(r) : r),
+      true,
+    ),
+);
+
+codexTest(
+  "a record without an ordinal mid-file: a finding, renumbered, resumed whole",
+  (home) =>
+    ordinalCase(
+      home,
+      (records) => records.map((r, at) => at === promptAt(records) ? withoutOrdinal(r) : r),
+      false,
+    ),
+);
+
+codexTest("a repeated ordinal: a finding, renumbered, resumed whole", (home) =>
+  ordinalCase(
+    home,
+    (records) =>
+      records.map((r, at) =>
+        at === promptAt(records) ? { ...r, ordinal: (r.ordinal as number) - 1 } : r
+      ),
+    false,
+  ));
+
+codexTest("an ordinal that goes back: a finding, renumbered, resumed whole", (home) =>
+  ordinalCase(
+    home,
+    (records) => records.map((r, at) => at === promptAt(records) ? { ...r, ordinal: 3 } : r),
+    false,
+  ));
+
 Deno.test({
-  name: "codex 0.169: the judge is a real one (a request with an unanswered call is refused)",
+  name: `codex ${VERSION}: the judge is a real one (a request with an unanswered call is refused)`,
   ignore,
   async fn() {
     await using api = await startCodexApi();

@@ -24,12 +24,14 @@ import { eventOf, harness, pairedCallCount } from "../_runtime_helpers.ts";
 
 const client = installedRealClient(GEMINI_CLI);
 const missing = typeof client === "string" ? client : undefined;
+/** The version that runs, for test names. */
+const VERSION = typeof client === "string" ? GEMINI_CLI.version : client.version;
 const gemini = adapterFor("gemini");
 
 /** A test with a fresh home for the real Gemini CLI. */
 function realTest(name: string, fn: (home: GeminiHome) => Promise<void>): void {
   Deno.test({
-    ...needing(name, missing),
+    ...needing(name.replace("Gemini CLI:", `Gemini CLI ${VERSION}:`), missing),
     sanitizeResources: false,
     sanitizeOps: false,
     async fn() {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { claudeRetention } from "./_retention.ts";
 import { basename, dirname, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
@@ -55,6 +56,14 @@ function claudeNotes(facts: ForeignFacts): string[] {
     notes.push(
       `line ${join.line}: the compaction's logical parent is not in the file; the ` +
         `conversation before it (back from line ${join.continuesLine}) is its past, in file order`,
+    );
+  }
+  for (const swap of claude.modelSwaps) {
+    notes.push(
+      `line ${swap.line}: model swap: ${swap.requestedModel ?? "the session's model"} ` +
+        `asked for, ${swap.effectiveModel ?? "another model"} used${
+          swap.content === null ? "" : ` (${swap.content})`
+        }`,
     );
   }
   if (claude.supersededLines > 0) {
@@ -120,6 +129,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   list: listClaudeSessions,
   preview: previewClaudeSession,
   notes: claudeNotes,
+  retention: claudeRetention,
   check: async (path, sizeBytes) => claudeFindings(path, await analyzeClaude(path, sizeBytes)),
   edits: claudeEdits,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.

@@ -7,6 +7,35 @@
 import type { ApprovalMode } from "../../record/mod.ts";
 import type { ForeignFacts } from "../_types.ts";
 
+/**
+ * A model swap: Claude Code resumed a session whose model was retired and told so in a
+ * `system` line (`subtype: "informational"`, `modelRestriction`, 2.1.332).
+ */
+export interface ClaudeModelSwap {
+  /** The `system` line. */
+  line: number;
+  /** The model the session asked for. */
+  requestedModel: string | null;
+  /** The model Claude Code used instead. */
+  effectiveModel: string | null;
+  /** The line's `level` (`warning`). */
+  level: string | null;
+  /** What Claude Code said, for a person. */
+  content: string | null;
+}
+
+/** The last `cost-state` line's totals (Claude Code's own reckoning of the session's cost). */
+export interface ClaudeCost {
+  /** The line. */
+  line: number;
+  /** `totalCostUSD`. */
+  totalCostUSD: number | null;
+  /** Each model's `costUSD` (`modelUsage`). */
+  models: Record<string, number>;
+  /** `hasUnknownModelCost`: a model Claude Code has no price for. */
+  unknownModelCost: boolean;
+}
+
 /** Facts only a Claude Code transcript has. */
 export interface ClaudeCodeFacts {
   /** The line the active branch was walked back from. */
@@ -35,6 +64,10 @@ export interface ClaudeCodeFacts {
    * each (from `continuesLine` back) is read as the session's earlier turns, in file order.
    */
   boundaryJoins: { line: number; continuesLine: number }[];
+  /** Where Claude Code used another model than the session's (a retired one), in order. */
+  modelSwaps: ClaudeModelSwap[];
+  /** The session's cost as Claude Code last wrote it (`cost-state`), or null. */
+  cost: ClaudeCost | null;
 }
 
 /** A transcript's Claude Code-only facts, or null for another format's facts. */

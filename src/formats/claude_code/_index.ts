@@ -9,7 +9,18 @@ import { exportedFromOf, type ExportSource } from "../_writer.ts";
 import { forEachLine, type Line } from "../../io/mod.ts";
 import type { LineSpan } from "../_types.ts";
 import { classify, labelOf, type NodeKind } from "./_kinds.ts";
-import { FirstSeen, isoTime, type Json, num, obj, parseJsonLine, str, TimeSpan } from "../_line.ts";
+import {
+  FirstSeen,
+  isObject,
+  isoTime,
+  type Json,
+  num,
+  obj,
+  parseJsonLine,
+  str,
+  TimeSpan,
+} from "../_line.ts";
+import type { ClaudeCost, ClaudeModelSwap } from "./_facts.ts";
 export type { NodeKind } from "./_kinds.ts";
 
 /** One non-empty line of the file. */
@@ -82,6 +93,10 @@ export interface ClaudeIndex {
   hasTurnDuration: boolean;
   /** Where an exported transcript came from (its first `turnlogExportedFrom`). */
   exportedFrom: ExportSource | undefined;
+  /** The `system` lines that say Claude Code used another model (see ClaudeModelSwap). */
+  modelSwaps: ClaudeModelSwap[];
+  /** The last `cost-state` line's totals. */
+  cost: ClaudeCost | null;
   /** Bytes the pass covered: a file that grows meanwhile is read up to here, twice. */
   endOffset: number;
 }
@@ -118,6 +133,8 @@ function newIndex(): ClaudeIndex {
     agentId: undefined,
     exportedFrom: undefined,
     hasTurnDuration: false,
+    modelSwaps: [],
+    cost: null,
     endOffset: 0,
   };
 }
@@ -179,6 +196,33 @@ function noteFacts(index: ClaudeIndex, value: Json, node: Node, fields: Fields):
   const agent = result && str(result, "agentId");
   if (agent !== undefined && !index.agentIds.has(agent)) index.agentIds.set(agent, node.line);
   if (node.kind === "turn_duration") index.hasTurnDuration = true;
+  if (type === "system") {
+    const restriction = obj(value, "modelRestriction");
+    if (restriction !== undefined) {
+      index.modelSwaps.push({
+        line: node.line,
+        requestedModel: str(restriction, "requestedModel") ?? null,
+        effectiveModel: str(restriction, "effectiveModel") ?? null,
+        level: str(value, "level") ?? null,
+        content: str(value, "content") ?? null,
+      });
+    }
+  } else if (type === "cost-state") index.cost = costOf(value, node.line);
+}
+
+/** A `cost-state` line's totals. */
+function costOf(value: Json, line: number): ClaudeCost {
+  const models: Record<string, number> = {};
+  for (const [model, usage] of Object.entries(obj(value, "modelUsage") ?? {})) {
+    const cost = isObject(usage) ? num(usage, "costUSD") : undefined;
+    if (cost !== undefined) models[model] = cost;
+  }
+  return {
+    line,
+    totalCostUSD: num(value, "totalCostUSD") ?? null,
+    models,
+    unknownModelCost: value.hasUnknownModelCost === true,
+  };
 }
 
 function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefined): Node {

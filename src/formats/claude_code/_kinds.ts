@@ -77,13 +77,15 @@ const ABSORBED: ReadonlySet<string> = new Set([
   "last-prompt",
   "permission-mode",
   "custom-title",
+  // 2.1.328: the session's cost as Claude Code reckons it, kept in the facts (`cost`).
+  "cost-state",
 ]);
 
 /**
  * Claude Code's own bookkeeping, known by name and counted as ignored under it: nothing of the
  * conversation. 2.1.328 adds the request log (`api-request`, its `api-request-shape` and
- * `api-request-blob`s), `atis-latch`, `tools-used`, `cost-state` and `mode`. Any other type
- * is counted as `unknown:<type>`.
+ * `api-request-blob`s), `atis-latch`, `tools-used` and `mode` (its `cost-state` is read into
+ * the facts). Any other type is counted as `unknown:<type>`.
  */
 const BOOKKEEPING: ReadonlySet<string> = new Set([
   "file-history-snapshot",
@@ -93,7 +95,6 @@ const BOOKKEEPING: ReadonlySet<string> = new Set([
   "api-request-blob",
   "api-request",
   "tools-used",
-  "cost-state",
   "mode",
 ]);
 
@@ -119,6 +120,12 @@ export function classify(value: Json, type: string, message: Json | undefined): 
   }
 }
 
+/**
+ * The label of a `system` line that says Claude Code used another model than the session's:
+ * an entry of its place, not counted as ignored (the facts' `modelSwaps` hold what it says).
+ */
+export const MODEL_SWAP = "model_swap";
+
 /** The label an ignored entry counts a line of `kind` under, or undefined when it has none. */
 export function labelOf(kind: NodeKind, type: string, value: Json): string | undefined {
   switch (kind) {
@@ -126,6 +133,8 @@ export function labelOf(kind: NodeKind, type: string, value: Json): string | und
       if (ABSORBED.has(type)) return undefined;
       return BOOKKEEPING.has(type) ? type : `unknown:${type || "line"}`;
     case "system": {
+      // 2.1.332: the model a resume swapped in for a retired one (shown, not ignored).
+      if (isObject(value.modelRestriction)) return MODEL_SWAP;
       const subtype = str(value, "subtype");
       return subtype ? `system:${subtype}` : "system";
     }

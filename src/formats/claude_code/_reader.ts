@@ -30,6 +30,7 @@ import { assistantContent, summaryText, userContent } from "./_blocks.ts";
 import { mapClaudePermission } from "./_facts.ts";
 import type { Branch } from "./_branch.ts";
 import { type ClaudeIndex, type Node, usageKey } from "./_index.ts";
+import { MODEL_SWAP } from "./_kinds.ts";
 import { promptOf } from "./_prompt.ts";
 import { ClaudeTurns } from "./_turns.ts";
 
@@ -166,7 +167,9 @@ export class ClaudeRead {
   }
 
   #note(entry: ForeignEntry): void {
-    if (entry.ignored !== undefined) countKind(this.ignored, entry.ignored);
+    if (entry.ignored !== undefined && entry.ignored !== MODEL_SWAP) {
+      countKind(this.ignored, entry.ignored);
+    }
     if (this.#run) this.#run.held.push(entry);
     else this.out.push(entry);
   }

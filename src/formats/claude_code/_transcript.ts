@@ -116,6 +116,8 @@ function claudeFacts(
       parentSessionId: index.agentId === undefined ? null : index.sessionIds.values[0] ?? null,
       compactions: [...branch.active].filter((at) => nodes[at]!.kind === "boundary").length,
       boundaryJoins: branch.joins,
+      modelSwaps: index.modelSwaps,
+      cost: index.cost,
     },
   };
 }

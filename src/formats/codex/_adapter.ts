@@ -60,6 +60,23 @@ function codexNotes(facts: ForeignFacts): string[] {
   if (codex === null) return [];
   const notes = [TURN_MARKERS[codex.turnMarkers] ?? codex.turnMarkers];
   if (codex.forkedFromId) notes.push(`forked from session ${codex.forkedFromId}`);
+  const inherited = codex.inherited;
+  if (inherited !== null) {
+    for (const source of inherited.sources) {
+      notes.push(
+        `${
+          plural(source.lines, "line")
+        } of history read from session ${source.threadId} (${source.path})`,
+      );
+    }
+    if (inherited.missing !== null) {
+      notes.push(
+        `history before ordinal ${
+          inherited.endOrdinalExclusive ?? "?"
+        } not read: ${inherited.missing}; only what this file holds is shown`,
+      );
+    }
+  }
   for (const rollback of codex.rollbacks) {
     notes.push(
       `line ${rollback.line}: ${
@@ -93,7 +110,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
     if (!TYPES.has(type) || !codexShape(type, payload)) return undefined;
     return { metadata: false, evidence: `a Codex ${type} line` };
   },
-  namesFile: (path) => /^rollout-.*\.jsonl$/.test(basename(path)),
+  namesFile: (path) => /^rollout-.*\.jsonl(?:\.zst)?$/.test(basename(path)),
   claimsRoot: async (dir) => (await firstDatedFile(dir))?.startsWith("rollout-") === true,
   idFromName: (path) => parseRolloutName(basename(path), ".")?.id ?? null,
   read: (path, sizeBytes, options) => readCodexRollout(path, sizeBytes, options),

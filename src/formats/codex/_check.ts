@@ -10,6 +10,7 @@ import { type Json, objectOf, stringOf } from "../_line.ts";
 import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 import { CODEX_LINES } from "./_lines.ts";
+import { CodexOrdinals, type OrdinalIssue, ordinalWords } from "./_ordinals.ts";
 
 /** A call of the history, where it is. */
 export interface CodexCall {
@@ -38,6 +39,8 @@ export interface CodexAnalysis {
   /** Calls not answered before the next message, in file order. */
   unanswered: { call: CodexCall; before: number | null }[];
   stray: CodexStrayOutput[];
+  /** Records of a paginated rollout whose ordinal is missing, repeated or out of order. */
+  ordinals: OrdinalIssue[];
 }
 
 const CALLS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
@@ -53,6 +56,7 @@ export class CodexChecker {
   readonly #stray: CodexStrayOutput[] = [];
   readonly #waiting = new Map<string, CodexCall>();
   readonly #answered = new Set<string>();
+  readonly #ordinals = new CodexOrdinals();
 
   #close(before: number | null): void {
     for (const call of this.#waiting.values()) this.#unanswered.push({ call, before });
@@ -69,6 +73,7 @@ export class CodexChecker {
     at: Omit<ViewPlace, "k" | "piece"> & { piece?: number | null },
   ): void {
     // This runs for every line: a line that is no item is told with no call (see stringOf).
+    if (at.piece === undefined || at.piece === null) this.#ordinals.see(value, at);
     const type = value.type;
     if (type === "compacted") {
       this.#waiting.clear();
@@ -114,7 +119,7 @@ export class CodexChecker {
   finish(): CodexAnalysis {
     this.#close(null);
     const unanswered = this.#unanswered.sort((a, b) => a.call.k - b.call.k);
-    return { bad: this.bad, unanswered, stray: this.#stray };
+    return { bad: this.bad, unanswered, stray: this.#stray, ordinals: this.#ordinals.finish() };
   }
 }
 
@@ -170,6 +175,14 @@ export function codexFindings(path: string, analysis: CodexAnalysis): Validation
       line: output.line,
       callId: output.callId,
       message: `${path}:${output.line}: ${strayWords(output)}`,
+    });
+  }
+  for (const issue of analysis.ordinals) {
+    findings.push({
+      kind: "bad_ordinal",
+      line: issue.line,
+      callId: null,
+      message: `${path}:${issue.line}: ${ordinalWords(issue)}`,
     });
   }
   return findings.sort((a, b) => a.line - b.line);

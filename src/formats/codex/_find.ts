@@ -21,7 +21,8 @@ import { dirEntries, previewLine, scanHead } from "../_head.ts";
 import { isInjectedContext } from "./_items.ts";
 import { obj, str } from "../_line.ts";
 
-const ROLLOUT = /^rollout-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})-(.+)\.jsonl$/;
+/** A rollout's name: plain, or compressed with zstd (`.jsonl.zst`, Codex's rollout compression). */
+const ROLLOUT = /^rollout-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})-(.+?)\.jsonl(?:\.zst)?$/;
 
 /** A day folder's local date may hold sessions of the UTC day before or after. */
 const DAY = 24 * 60 * 60 * 1000;

@@ -29,7 +29,8 @@ import {
   stringOf,
   TimeSpan,
 } from "../_line.ts";
-import { type CodexFacts, mapCodexApproval } from "./_facts.ts";
+import { type CodexFacts, type CodexHistorySource, mapCodexApproval } from "./_facts.ts";
+import { type CodexHistoryBase, findBaseRollout, historyBaseOf } from "./_base.ts";
 import {
   type ForeignEntry,
   type ForeignFacts,
@@ -86,6 +87,7 @@ class CodexRead {
     originator: null,
     source: null,
     forkedFromId: null,
+    inherited: null,
     sandbox: null,
     turnMarkers: "none",
     rollbacks: [],
@@ -100,6 +102,10 @@ class CodexRead {
   problems = 0;
   lines = 0;
   sawTasks = false;
+  /** The history the file's `session_meta` says it starts from, until it is read. */
+  pendingBase: CodexHistoryBase | undefined;
+  /** True while a fork's inherited history is read: its rollouts' `session_meta` lines pass. */
+  inheriting = false;
   /** The last `token_count` totals counted: input, output, total. */
   #lastTotal = [-1, -1, -1];
   /** A `token_usage_record` counted a response whose `token_count` event has not come yet. */
@@ -125,6 +131,7 @@ class CodexRead {
       : {};
     switch (type) {
       case "session_meta":
+        if (this.inheriting) return;
         return this.#sessionMeta(payload, span, time);
       case "turn_context":
         return this.#turnContext(payload, span);
@@ -140,7 +147,8 @@ class CodexRead {
         // Codex 0.169's snapshot of the environment its injected messages already tell.
         return;
       default:
-        if (typeof type === "string") return this.#ignore(span, type);
+        // A type turnlog has no rule for (a newer Codex's): named as such, for `doctor`.
+        if (typeof type === "string") return this.#ignore(span, `unknown:${type}`);
         this.problem(span, "unknown_type", 'a JSON object without a "type": not a Codex record');
     }
   }
@@ -169,10 +177,11 @@ class CodexRead {
       ? source
       : JSON.stringify(source);
     this.codex.forkedFromId = str(payload, "forked_from_id") ?? null;
+    this.pendingBase = historyBaseOf(payload);
     const cwd = str(payload, "cwd");
     this.cwds.see(cwd, span.line);
     this.turns.setMeta({
-      id: str(payload, "id") ?? basename(this.path).replace(/\.jsonl$/, ""),
+      id: str(payload, "id") ?? basename(this.path).replace(/\.jsonl(?:\.zst)?$/, ""),
       createdAt: isoTime(payload.timestamp) ?? time ?? this.turns.clock,
       cwd: cwd ?? "",
       modelProvider: str(payload, "model_provider") ?? "openai",
@@ -372,6 +381,73 @@ class CodexRead {
 const HAND_ON = 64;
 
 /**
+ * A fork's inherited history read into `read` before the fork's own records, as Codex's
+ * resume rebuilds it: the base thread's rollout up to the base's byte offset, its records with
+ * an ordinal below the base's (that rollout's own base first, the same way).
+ */
+async function* inherit(read: CodexRead, base: CodexHistoryBase): AsyncGenerator<ForeignEntry[]> {
+  read.codex.inherited = { ...base, sources: [], missing: null };
+  read.inheriting = true;
+  try {
+    const own = stringOf(read.meta?.id);
+    const seen = new Set(own === undefined ? [] : [own]);
+    yield* inheritFrom(read, read.path, base, Infinity, seen);
+  } finally {
+    read.inheriting = false;
+  }
+}
+
+async function* inheritFrom(
+  read: CodexRead,
+  from: string,
+  base: CodexHistoryBase,
+  ordinalLimit: number,
+  seen: Set<string>,
+): AsyncGenerator<ForeignEntry[]> {
+  const inherited = read.codex.inherited!;
+  if (seen.has(base.threadId)) {
+    inherited.missing ??= `thread ${base.threadId} names itself as its own history`;
+    return;
+  }
+  seen.add(base.threadId);
+  const path = await findBaseRollout(from, base.threadId);
+  if (path === null) {
+    inherited.missing ??= `the rollout of thread ${base.threadId} is not in this Codex home`;
+    return;
+  }
+  const source: CodexHistorySource = { threadId: base.threadId, path, lines: 0 };
+  const limit = Math.min(ordinalLimit, base.endOrdinalExclusive ?? Infinity);
+  const endByte = base.endByteOffset ?? Infinity;
+  let first = true;
+  chunks: for await (const lines of readLineChunks(path)) {
+    for (const line of lines) {
+      if (line.start >= endByte) break chunks;
+      if (line.text.length === 0) continue;
+      const parsed = parseJsonLine(path, line);
+      // A line Codex could not read either: its own rollout's problem, not the fork's.
+      if ("problem" in parsed) continue;
+      const value = parsed.value;
+      if (value.type === "session_meta") {
+        const further = first ? historyBaseOf(objectOf(value.payload) ?? {}) : undefined;
+        first = false;
+        if (further !== undefined) yield* inheritFrom(read, path, further, limit, seen);
+        continue;
+      }
+      first = false;
+      const ordinal = numberOf(value.ordinal);
+      if (ordinal !== undefined && ordinal >= limit) continue;
+      read.line(value, { ...spanOf(line), source: path });
+      source.lines++;
+      if (read.turns.out.length >= HAND_ON) {
+        yield read.turns.out;
+        read.turns.out = [];
+      }
+    }
+  }
+  inherited.sources.push(source);
+}
+
+/**
  * Reads a Codex rollout into entries, a few at a time; the generator's return value is the
  * file's facts.
  * Turns come from `task_started`/`task_complete` by turn id, else from the turn ids of
@@ -405,6 +481,11 @@ export async function* readCodexRollout(
       } else {
         read.line(parsed.value, span);
         checker?.line(parsed.value, k, line);
+        if (read.pendingBase !== undefined) {
+          const base = read.pendingBase;
+          read.pendingBase = undefined;
+          yield* inherit(read, base);
+        }
       }
       // Entries handed on every few lines, not at the chunk's end: held for a whole chunk,
       // they (tool outputs and all) outlive the young generation and are copied by its

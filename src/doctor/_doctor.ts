@@ -1,0 +1,229 @@
+/**
+ * The doctor's examination of every home the registry's adapters know (Codex, Claude Code,
+ * Gemini CLI): per home, the tools' versions seen, the sessions the tool would not resume (its
+ * check's findings), record types turnlog has no rule for (the drift of a format, per tool
+ * version), the sessions the tool's own cleanup deletes within a week, and the disk used. One
+ * read per session (the check is made on the way and kept); names and stats for the rest.
+ *
+ * @module
+ */
+import {
+  ADAPTERS,
+  type Env,
+  type FormatAdapter,
+  readForeignSession,
+  type ValidationFinding,
+} from "../formats/mod.ts";
+import { readableBytes } from "../io/mod.ts";
+
+/** A session the tool would not resume, with what its check found first. */
+export interface UnresumableSession {
+  /** The session id its name carries. */
+  id: string;
+  path: string;
+  /** How many findings the check has. */
+  findings: number;
+  /** The first finding, `path:line: what is wrong`. */
+  first: string;
+}
+
+/** A record type turnlog has no rule for, in the sessions of one tool version. */
+export interface DriftFinding {
+  /** The tool version that wrote it (null: the file names none). */
+  version: string | null;
+  /** The kind, as the reader names it: `unknown:<type>`. */
+  kind: string;
+  /** Lines of that kind. */
+  lines: number;
+  /** Sessions that hold it. */
+  sessions: number;
+  /** One of them. */
+  example: string;
+}
+
+/** A session the tool's cleanup will delete soon. */
+export interface ExpiringSession {
+  id: string;
+  path: string;
+  /** When it was last written. */
+  modified: string;
+  /** When the cleanup may delete it (the last write plus the retention). */
+  deletedFrom: string;
+}
+
+/** One tool's home as the doctor found it. */
+export interface HomeExamination {
+  /** The format's name (`codex`). */
+  format: string;
+  /** The tool, for people. */
+  tool: string;
+  /** The sessions root. */
+  root: string;
+  /** False when the root is not there (the tool is not used here). */
+  exists: boolean;
+  /** Sessions found. */
+  sessions: number;
+  /** Bytes their files take (subagents' transcripts included). */
+  bytes: number;
+  /** Tool versions seen, most sessions first. */
+  versions: { version: string; sessions: number }[];
+  /** Sessions the tool would not resume as they are. */
+  unresumable: UnresumableSession[];
+  /** Record types turnlog has no rule for, by tool version. */
+  drift: DriftFinding[];
+  /** The tool's cleanup, when it has one: how long it keeps sessions, and where that is said. */
+  retention: { days: number; source: string } | null;
+  /** Sessions the cleanup deletes within {@linkcode EXPIRY_WINDOW_DAYS} days. */
+  expiring: ExpiringSession[];
+  /** Files that could not be read, `path: why`. */
+  unreadable: string[];
+}
+
+/** What the doctor found over every home. */
+export interface DoctorReport {
+  /** When it looked. */
+  at: string;
+  homes: HomeExamination[];
+  /** True when something needs the user (a session to repair or archive, a format drifting). */
+  needsUser: boolean;
+}
+
+/** Options of {@linkcode examineHomes}. */
+export interface DoctorOptions {
+  /** Where the homes are (`CODEX_HOME`, `HOME`, ...). @default {Deno.env} */
+  env?: Env;
+  /** The time to measure the cleanup from. @default {new Date()} */
+  now?: Date;
+}
+
+/** How far ahead the doctor warns of a cleanup. */
+export const EXPIRY_WINDOW_DAYS = 7;
+
+const DAY = 24 * 60 * 60 * 1000;
+const DRIFT = "unknown:";
+
+async function sizeOf(path: string): Promise<number> {
+  return await Deno.stat(path).then((info) => info.size, () => 0);
+}
+
+/** The examination of one adapter's home. */
+async function examineHome(
+  adapter: FormatAdapter,
+  env: Env,
+  now: Date,
+): Promise<HomeExamination> {
+  const root = adapter.home.root(env);
+  const home: HomeExamination = {
+    format: adapter.name,
+    tool: adapter.tool,
+    root,
+    exists: await Deno.stat(root).then((info) => info.isDirectory, () => false),
+    sessions: 0,
+    bytes: 0,
+    versions: [],
+    unresumable: [],
+    drift: [],
+    retention: null,
+    expiring: [],
+    unreadable: [],
+  };
+  if (!home.exists) return home;
+  home.retention = (await adapter.retention?.(root)) ?? null;
+  const versions = new Map<string, number>();
+  const drift = new Map<string, DriftFinding>();
+  for await (const session of adapter.search.walk(root)) {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(session.path);
+    } catch (error) {
+      home.unreadable.push(`${session.path}: ${(error as Error).message}`);
+      continue;
+    }
+    home.sessions++;
+    home.bytes += info.size;
+    for (const subagent of session.subagents) home.bytes += await sizeOf(subagent);
+    const modified = info.mtime ?? now;
+    if (home.retention !== null) {
+      const deletedFrom = modified.getTime() + home.retention.days * DAY;
+      if (deletedFrom - now.getTime() <= EXPIRY_WINDOW_DAYS * DAY) {
+        home.expiring.push({
+          id: session.id,
+          path: session.path,
+          modified: modified.toISOString(),
+          deletedFrom: new Date(deletedFrom).toISOString(),
+        });
+      }
+    }
+    let findings: ValidationFinding[];
+    let version: string | null;
+    let ignored: Record<string, number>;
+    try {
+      // One read: the facts, and the check made on the way (a file with bad lines is checked
+      // again, through the view its repair reads).
+      const read = readForeignSession(session.path, adapter.name, { subagents: false });
+      for await (const _ of read.batches()) { /* the facts are what is wanted */ }
+      version = read.facts.version;
+      ignored = read.facts.ignored;
+      findings = read.facts.checked ??
+        await adapter.check(session.path, readableBytes(session.path, info.size));
+    } catch (error) {
+      home.unreadable.push(`${session.path}: ${(error as Error).message}`);
+      continue;
+    }
+    if (version !== null) versions.set(version, (versions.get(version) ?? 0) + 1);
+    if (findings.length > 0) {
+      home.unresumable.push({
+        id: session.id,
+        path: session.path,
+        findings: findings.length,
+        first: findings[0]!.message,
+      });
+    }
+    for (const [kind, lines] of Object.entries(ignored)) {
+      if (!kind.startsWith(DRIFT)) continue;
+      const key = `${version ?? ""}\u0000${kind}`;
+      const found = drift.get(key);
+      if (found === undefined) {
+        drift.set(key, { version, kind, lines, sessions: 1, example: session.path });
+      } else {
+        found.lines += lines;
+        found.sessions++;
+      }
+    }
+  }
+  home.versions = [...versions].map(([version, sessions]) => ({ version, sessions }))
+    .sort((a, b) => b.sessions - a.sessions || b.version.localeCompare(a.version));
+  home.drift = [...drift.values()].sort((a, b) =>
+    (a.version ?? "").localeCompare(b.version ?? "") || a.kind.localeCompare(b.kind)
+  );
+  const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+  home.unresumable.sort(byPath);
+  home.expiring.sort((a, b) => a.deletedFrom.localeCompare(b.deletedFrom) || byPath(a, b));
+  return home;
+}
+
+/**
+ * Examines every home the registry's adapters know, from the environment's variables.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { examineHomes } from "./mod.ts";
+ * const empty = await Deno.makeTempDir();
+ * const env = { get: (name: string) => name === "HOME" ? empty : undefined };
+ * const report = await examineHomes({ env });
+ * assert.equal(report.needsUser, false);
+ * assert.equal(report.homes.every((home) => !home.exists), true);
+ * await Deno.remove(empty);
+ * ```
+ */
+export async function examineHomes(options: DoctorOptions = {}): Promise<DoctorReport> {
+  const env = options.env ?? Deno.env;
+  const now = options.now ?? new Date();
+  const homes: HomeExamination[] = [];
+  for (const adapter of ADAPTERS) homes.push(await examineHome(adapter, env, now));
+  const needsUser = homes.some((home) =>
+    home.unresumable.length > 0 || home.drift.length > 0 || home.expiring.length > 0
+  );
+  return { at: now.toISOString(), homes, needsUser };
+}

@@ -1,0 +1,159 @@
+/**
+ * `doctor` over a home with a Claude Code session its cleanup deletes within a week, a Codex
+ * rollout Codex would not resume, and one with a record type turnlog has never seen: it lists
+ * all three (with the command that deals with each), the versions and the disk used, and exits
+ * 1; a home with nothing to say exits 0.
+ */
+import { join } from "node:path";
+import { assertEquals } from "./_assert.ts";
+import { tempDir } from "./_helpers.ts";
+import { examineHomes } from "../src/doctor/mod.ts";
+import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+import { PaginatedRolloutBuilder } from "../testing/formats/codex_paginated.ts";
+
+const CLI = new URL("../cli/doctor.ts", import.meta.url).pathname;
+const CONFIG = new URL("../deno.json", import.meta.url).pathname;
+const BROKEN = "01a24800-0000-7000-8000-000000000001";
+const DRIFTING = "01a24801-0000-7000-8000-000000000002";
+const STALE = "7acd37a8-0000-4000-8000-0000000000aa";
+const NOW = Date.UTC(2026, 11, 5, 12);
+const DAY = 24 * 60 * 60 * 1000;
+
+/** The home: the three sessions, written; their paths. */
+async function home(dir: string) {
+  const day = join(dir, ".codex", "sessions", "2026", "12", "01");
+  await Deno.mkdir(day, { recursive: true });
+  const broken = join(day, `rollout-2026-12-01T20-07-41-${BROKEN}.jsonl`);
+  await Deno.writeTextFile(
+    broken,
+    new PaginatedRolloutBuilder({ id: BROKEN }).meta().turn("t1", "run `sleep 30`")
+      .call("c1", "sleep 30").usage(9507, 28).text(),
+  );
+  const drifting = join(day, `rollout-2026-12-01T21-00-00-${DRIFTING}.jsonl`);
+  const clean = new PaginatedRolloutBuilder({ id: DRIFTING }).meta().turn("t1", "say hi")
+    .answer("Hi.").usage(100, 5).complete("Hi.");
+  const future = JSON.stringify({
+    timestamp: "2026-12-01T21:00:09.000Z",
+    ordinal: clean.lines.length,
+    type: "rollout_reference",
+    payload: { thread_id: BROKEN },
+  });
+  await Deno.writeTextFile(drifting, clean.text() + future + "\n");
+  const project = join(dir, ".claude", "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const stale = join(project, `${STALE}.jsonl`);
+  const b = new ClaudeTranscriptBuilder({ sessionId: STALE, version: "2.1.332" });
+  b.assistant([{ text: "Hello." }], { parent: b.user("hello"), stop: "end_turn" });
+  await Deno.writeTextFile(stale, b.text());
+  const written = new Date(NOW - 25 * DAY);
+  await Deno.utime(stale, written, written);
+  return { broken, drifting, stale };
+}
+
+Deno.test("examineHomes() finds a session its cleanup deletes soon, one Codex would not resume, and a record type never seen", async () => {
+  await using dir = await tempDir();
+  const { broken, drifting, stale } = await home(dir.path);
+  const env = { get: (name: string) => name === "HOME" ? dir.path : undefined };
+  const report = await examineHomes({ env, now: new Date(NOW) });
+  assertEquals(report.needsUser, true);
+  const [codex, claude, gemini] = report.homes;
+  assertEquals([codex!.format, codex!.sessions, codex!.versions], [
+    "codex",
+    2,
+    [{ version: "0.169.0", sessions: 2 }],
+  ]);
+  assertEquals(codex!.unresumable.map((s) => [s.path, s.first.startsWith(`${broken}:`)]), [
+    [broken, true],
+  ]);
+  assertEquals(codex!.drift, [{
+    version: "0.169.0",
+    kind: "unknown:rollout_reference",
+    lines: 1,
+    sessions: 1,
+    example: drifting,
+  }]);
+  const sizes = (await Deno.stat(broken)).size + (await Deno.stat(drifting)).size;
+  assertEquals(codex!.bytes, sizes);
+  assertEquals(claude!.expiring, [{
+    id: STALE,
+    path: stale,
+    modified: new Date(NOW - 25 * DAY).toISOString(),
+    deletedFrom: new Date(NOW + 5 * DAY).toISOString(),
+  }]);
+  assertEquals(claude!.retention, {
+    days: 30,
+    source: "Claude Code's default (no cleanupPeriodDays)",
+  });
+  assertEquals([claude!.unresumable, claude!.drift], [[], []]);
+  assertEquals(gemini!.exists, false);
+});
+
+Deno.test("examineHomes() reads cleanupPeriodDays from Claude Code's settings.json", async () => {
+  await using dir = await tempDir();
+  await home(dir.path);
+  const settings = join(dir.path, ".claude", "settings.json");
+  await Deno.writeTextFile(settings, JSON.stringify({ cleanupPeriodDays: 90 }));
+  const env = { get: (name: string) => name === "HOME" ? dir.path : undefined };
+  const claude = (await examineHomes({ env, now: new Date(NOW) })).homes[1]!;
+  assertEquals(claude.retention, { days: 90, source: `cleanupPeriodDays in ${settings}` });
+  assertEquals(claude.expiring, []);
+});
+
+async function doctor(home: string, ...args: string[]) {
+  const ran = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", `--config=${CONFIG}`, "-P=doctor", CLI, ...args],
+    clearEnv: true,
+    env: {
+      HOME: home,
+      NO_COLOR: "1",
+      PATH: Deno.env.get("PATH") ?? "",
+      // The module cache stays where it is (it is under the real home).
+      DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno"),
+      DENO_NO_UPDATE_CHECK: "1",
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: ran.code, out: decode(ran.stdout), err: decode(ran.stderr) };
+}
+
+Deno.test("doctor lists the three on one screen with their commands, and exits 1; --json says the same", async () => {
+  await using dir = await tempDir();
+  const { broken, drifting, stale } = await home(dir.path);
+  // The cleanup is measured from now: the transcript is made 25 days old from now.
+  const written = new Date(Date.now() - 25 * DAY);
+  await Deno.utime(stale, written, written);
+  const { code, out, err } = await doctor(dir.path);
+  assertEquals([code, err], [1, ""]);
+  const lines = out.split("\n");
+  const at = (text: string) => lines.findIndex((line) => line.includes(text));
+  assertEquals(
+    lines[at("Codex CLI would not resume 1 session:") + 2],
+    `      ./denow task repair --write ${broken}`,
+  );
+  assertEquals(
+    lines[at("record types turnlog has never seen:") + 1],
+    `    unknown:rollout_reference from version 0.169.0: 1 line in 1 session, e.g. ${drifting}`,
+  );
+  const cleanup = at("its cleanup deletes 1 session within 7 days");
+  assertEquals(lines[cleanup + 1]?.startsWith(`    ${stale}: last written `), true);
+  assertEquals(lines[cleanup + 2], "    keep them: ./denow task archive");
+  assertEquals(lines.at(-2)?.endsWith("something above needs you"), true);
+  const json = await doctor(dir.path, "--json");
+  assertEquals(json.code, 1);
+  const report = JSON.parse(json.out);
+  assertEquals(report.needsUser, true);
+  assertEquals(report.homes.map((h: { format: string }) => h.format), [
+    "codex",
+    "claude-code",
+    "gemini",
+  ]);
+});
+
+Deno.test("doctor on a home with nothing to say exits 0", async () => {
+  await using dir = await tempDir();
+  const { code, out } = await doctor(dir.path);
+  assertEquals(code, 0);
+  assertEquals(out.trimEnd().split("\n").at(-1), "0 homes, 0 sessions, 0 bytes: nothing needs you");
+});
