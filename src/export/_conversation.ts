@@ -9,7 +9,7 @@
  */
 import { resolve } from "node:path";
 import {
-  adapterOf,
+  adapterOfData,
   type Degraded,
   detectFormat,
   ForeignSessionError,
@@ -122,7 +122,8 @@ export async function readConversation(path: string): Promise<ReadConversation> 
   }
   const { history, synthesized } = normalizeHistory(replay.history);
   // What the source tool's own resume sends for a call left unanswered, where it says.
-  const source = adapterOf(detected.format);
+  // The detection's data names the format (a path comes in, no adapter travels with it).
+  const source = adapterOfData(detected);
   const interrupted = source.own === true ? undefined : source.interruptedOutput;
   let last = replay.meta.createdAt;
   const items = history.map((item) => {
