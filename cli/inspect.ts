@@ -15,6 +15,7 @@ import {
   foreignSource,
   foreignToolsInWords,
   type FormatAdapter,
+  homeRoots,
   inWords,
   listForeignSessions,
   rootsInWords,
@@ -443,8 +444,9 @@ function homeNeeds(adapter: FormatAdapter, write = false): Need[] {
   const known = variables.every((variable) =>
     Deno.permissions.querySync({ name: "env", variable }).state === "granted"
   );
-  // The folder is known once the variables may be read; Deno asks for it then.
-  const root = known ? adapter.home.root(Deno.env) : [];
+  // The folder is known once the variables may be read; Deno asks for it then. With HOME
+  // unset there is none: the command says so.
+  const root = known ? homeRoots([adapter], Deno.env).found.map((home) => home.root) : [];
   return [...needsToRead([root].flat(), variables), ...(write ? needsToWrite([root].flat()) : [])];
 }
 

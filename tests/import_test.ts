@@ -253,7 +253,9 @@ Deno.test("an imported session that ran without asking resumes under the default
   assertMatch(
     asked,
     new RegExp(
-      `\nworkspace ${workspace} \\(its tools work here; the session was recorded in /nonexistent/elsewhere\\)\n` +
+      `\nworkspace ${workspace} \\(its tools work here; the session was recorded in /nonexistent/elsewhere\\): ` +
+        "the current folder: the recorded /nonexistent/elsewhere came from another tool's file, so " +
+        "the tools work there only when --workspace names it\n" +
         "Policy ask-changes, not the recorded auto: the session was imported from another tool's file ",
     ),
   );

@@ -172,7 +172,7 @@ Deno.test({
     await t.step("resume on the embedded model works in the current folder", async () => {
       const first = await turnlog(["resume", "list the files"]);
       assertEquals(first.code, 0, first.stderr);
-      assertStringIncludes(first.stdout, `workspace ${work}\n`);
+      assertStringIncludes(first.stdout, `workspace ${work}: the current folder\n`);
       assertStringIncludes(first.stdout, "notes.txt");
       sessionId = /New session (\S+)/.exec(first.stdout)?.[1] ?? "";
       assertMatch(

@@ -21,9 +21,18 @@ import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
 import { claudeRelocation } from "./_relocate.ts";
 
+/** Whose home the root is in, and the variables that name it (first its own). */
+const CLAUDE_HOME = {
+  what: "Claude Code's home",
+  variables: ["CLAUDE_CONFIG_DIR", "HOME"],
+} as const;
+
 /** Claude Code's projects root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
 export function claudeProjectsRoot(env: Env = Deno.env): string {
-  return join(env.get("CLAUDE_CONFIG_DIR") ?? join(homeDir(env), ".claude"), "projects");
+  return join(
+    env.get("CLAUDE_CONFIG_DIR") || join(homeDir(env, CLAUDE_HOME), ".claude"),
+    "projects",
+  );
 }
 
 const CONVERSATION = new Set(["user", "assistant", "system", "progress", "attachment"]);
@@ -99,7 +108,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   fileNoun: "Claude Code transcript",
   flag: "claude",
   home: {
-    variables: ["CLAUDE_CONFIG_DIR", "HOME"],
+    variables: CLAUDE_HOME.variables,
     root: claudeProjectsRoot,
     inside: "projects",
     described: "$CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects",
