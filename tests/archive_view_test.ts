@@ -54,7 +54,7 @@ async function archivedHome() {
 }
 
 async function runCli(
-  command: "import" | "inspect" | "search" | "restore",
+  command: "import" | "inspect" | "search" | "restore" | "resume",
   args: string[],
   env: Record<string, string>,
 ) {
@@ -172,6 +172,20 @@ Deno.test("restoreThenResumeCommand() is the continue command of a turnlog sessi
   assertEquals(found.code, 0, found.stderr);
   assert(found.stdout.includes(`  continue: ${continueLine}\n`), found.stdout);
   assert(!found.stdout.includes(view + " --session"), "no resume in the view");
+
+  // A resume in the view itself is refused: the turn would be appended to a cache.
+  const viewFile = join(view, ...EXAMPLE_REL.split("/"));
+  const inView = await runCli(
+    "resume",
+    ["--sessions-dir", view, "--session", "019bc0e2", "--model", "scripted", "list the files"],
+    h.env,
+  );
+  assertEquals(inView.code, 2);
+  assertEquals(
+    inView.stderr.split("\n")[0],
+    `turnlog resume: ${view} is the archive's view of the sessions only in the archive, a cache: put the session back first: ${TASK} restore 019bc0e2`,
+  );
+  assertEquals(await sha256(viewFile), before);
 
   // The command's first half puts the file back byte for byte; the second then finds it there.
   const restored = await runCli("restore", ["019bc0e2"], h.env);
