@@ -22,6 +22,7 @@ import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { visible, visibleJson } from "../src/text/mod.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
+import { copyOfExample } from "./_examples.ts";
 import { colorFor, stdout, type Write } from "./_output.ts";
 import { EventPrinter, styles } from "./_render.ts";
 import { fail } from "./_voice.ts";
@@ -37,18 +38,29 @@ export interface CliTurnResult {
   recordsAfter: number | undefined;
 }
 
-/** Where the turn goes: a session to continue (its id), or undefined for a new one. */
+/**
+ * Where the turn goes: a session to continue (its id), or undefined for a new one; and the
+ * workspace, when a shipped example is continued as a copy.
+ */
 async function targetSession(
   args: ResumeArgs,
   store: SessionStore,
   write: Write,
-): Promise<string | undefined> {
+): Promise<{ sessionId: string | undefined; workspace?: string | undefined }> {
+  const continued = async (id: string) => {
+    const say = args.json ? undefined : write;
+    const copy = await copyOfExample(store, id, { workspace: args.workspace, write: say });
+    return copy ?? { sessionId: id };
+  };
   if (args.last) {
     const newest = await store.newest();
-    if (newest !== undefined) return newest.id;
+    if (newest !== undefined) return await continued(newest.id);
     throw new TurnlogError("not_found", `No session in ${store.name} to continue (--last)`);
   }
-  if (args.fork === undefined) return args.session;
+  if (args.fork === undefined) {
+    if (args.session === undefined) return { sessionId: undefined };
+    return await continued((await store.find(args.session)).id);
+  }
   const fork = await forkSession(args.fork, { store, atTurn: args.atTurn });
   const { forkedFrom } = fork.meta;
   if (!args.json) {
@@ -61,7 +73,7 @@ async function targetSession(
       } (${upTo}); the original is unchanged\n`,
     );
   }
-  return fork.meta.id;
+  return { sessionId: fork.meta.id };
 }
 
 /**
@@ -227,8 +239,10 @@ async function turnOnStore(
   const { write, result } = options;
   let connection = options.connection;
   try {
-    const sessionId = await targetSession(args, store, write);
-    const workspace = await workspaceFor(args, store, sessionId);
+    const { sessionId, workspace: example } = await targetSession(args, store, write);
+    const workspace = example === undefined || args.workspace !== undefined
+      ? await workspaceFor(args, store, sessionId)
+      : { dir: example, why: "the example's files, in the sessions folder" };
     args = { ...args, workspace: workspace.dir };
     connection ??= await connectModel({ model: args.model });
     const target = { sessionId, store, workspaceWhy: workspace.why };

@@ -89,7 +89,9 @@ export async function importSession(
   const format = adapter.name;
   const resumed = await resumeForeignFile(path, format);
   const { meta } = resumed;
-  const history = await withInstructions(path, adapter, resumed.history);
+  const localOnly = adapter.localOnly;
+  const asked = localOnly ? resumed.history.filter((item) => !localOnly(item)) : resumed.history;
+  const history = await withInstructions(path, adapter, asked);
   const policy = resumed.lastTurn?.policy ?? meta.policy;
   const model = resumed.lastTurn?.model ?? meta.model;
   const source = { format, path: resolve(path), sessionId: resumed.sourceSessionId };

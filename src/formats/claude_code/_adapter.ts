@@ -17,6 +17,7 @@ import { analyzeClaude, claudeFindings } from "./_check.ts";
 import { claudeCodeFactsOf } from "./_facts.ts";
 import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_find.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
+import { isLocalCommand } from "./_local.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
 import { claudeRelocation } from "./_relocate.ts";
@@ -140,6 +141,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   retention: claudeRetention,
   check: async (path, sizeBytes) => claudeFindings(path, await analyzeClaude(path, sizeBytes)),
   edits: claudeEdits,
+  localOnly: isLocalCommand,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),
