@@ -126,7 +126,7 @@ Deno.test("the installed turnlog with HOME unset says what to set, and nothing o
   assertEquals(ran.code, 2);
   assertEquals(
     ran.stderr,
-    "turnlog inspect: HOME is unset, so nothing names turnlog's sessions (the current folder " +
+    "turnlog inspect: HOME is unset, so nothing names the sessions folder (the current folder " +
       "is not used instead): set TURNLOG_SESSIONS_DIR, XDG_DATA_HOME or HOME\n" +
       "Set TURNLOG_SESSIONS_DIR, XDG_DATA_HOME or HOME (a cron job or a systemd unit may run " +
       "without HOME).\n",

@@ -61,7 +61,7 @@ export function userSessionsRoot(
   const data = env.XDG_DATA_HOME || (env.HOME ? join(env.HOME, ".local", "share") : undefined) ||
     env.LOCALAPPDATA;
   if (data === undefined) {
-    throw new HomeUnsetError("turnlog's sessions", [SESSIONS_DIR_ENV, "XDG_DATA_HOME", "HOME"]);
+    throw new HomeUnsetError("the sessions folder", [SESSIONS_DIR_ENV, "XDG_DATA_HOME", "HOME"]);
   }
   return join(data, "turnlog", "sessions");
 }
