@@ -14,6 +14,22 @@ export const CHECKOUT_TASK = "./denow task";
 /** How a person runs a command here: `turnlog` when installed, else `./denow task`. */
 export const TASK = installedCommand() ?? CHECKOUT_TASK;
 
+/**
+ * The sessions root used without flags, in words for `--help`: the user's data folder once
+ * installed (see `resolveSessionsRoot`), `./sessions` in a checkout.
+ */
+export const DEFAULT_SESSIONS_WORDS: string = installedCommand()
+  ? "~/.local/share/turnlog/sessions"
+  : "./sessions";
+
+/**
+ * A page of the docs, for a checkout's help and messages (`docs/serving.md`); empty once
+ * installed: the package ships docs/install.md alone.
+ */
+export function docsPage(path: string, text = `(${path})`): string {
+  return installedCommand() ? "" : text;
+}
+
 /** What a continue command needs. */
 export interface ResumeCommandOptions {
   /** The shortest unique id prefix of the session. */

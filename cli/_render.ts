@@ -33,9 +33,18 @@ export class EventPrinter {
   readonly #s: ReturnType<typeof styles>;
   #streaming = false;
 
-  constructor(options: { write?: (text: string) => void; colour?: boolean } = {}) {
+  readonly #workspaceWhy: string | undefined;
+
+  /**
+   * A printer to `write`; `workspaceWhy` says why the tools work in the workspace the header
+   * names (`named with --workspace`), when the caller chose it.
+   */
+  constructor(
+    options: { write?: (text: string) => void; colour?: boolean; workspaceWhy?: string } = {},
+  ) {
     this.#write = options.write ?? stdout;
     this.#s = styles(options.colour ?? colorFor(this.#write));
+    this.#workspaceWhy = options.workspaceWhy;
   }
 
   #line(text: string): void {
@@ -63,7 +72,8 @@ export class EventPrinter {
     const recorded = event.recordedCwd === undefined
       ? ""
       : ` (its tools work here; the session was recorded in ${visible(event.recordedCwd)})`;
-    this.#line(s.dim(`workspace ${visible(event.workspace)}${recorded}`));
+    const why = this.#workspaceWhy === undefined ? "" : `: ${this.#workspaceWhy}`;
+    this.#line(s.dim(`workspace ${visible(event.workspace)}${recorded}${why}`));
     if (event.heldPolicy !== undefined) {
       const { recorded, reason } = event.heldPolicy;
       this.#line(s.yellow(

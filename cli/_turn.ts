@@ -7,7 +7,7 @@
  * @module
  */
 import { ERROR_OUTCOMES, TurnlogError } from "../src/errors/mod.ts";
-import { DEFAULT_POLICY, forkSession } from "../src/resume/mod.ts";
+import { DEFAULT_POLICY, forkSession, recordedWorkspaceDoubt } from "../src/resume/mod.ts";
 import {
   connectModel,
   createCompactor,
@@ -22,6 +22,7 @@ import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { visible, visibleJson } from "../src/text/mod.ts";
 import type { ResumeArgs } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
+import { copyOfExample } from "./_examples.ts";
 import { colorFor, stdout, type Write } from "./_output.ts";
 import { EventPrinter, styles } from "./_render.ts";
 import { fail } from "./_voice.ts";
@@ -37,18 +38,29 @@ export interface CliTurnResult {
   recordsAfter: number | undefined;
 }
 
-/** Where the turn goes: a session to continue (its id), or undefined for a new one. */
+/**
+ * Where the turn goes: a session to continue (its id), or undefined for a new one; and the
+ * workspace, when a shipped example is continued as a copy.
+ */
 async function targetSession(
   args: ResumeArgs,
   store: SessionStore,
   write: Write,
-): Promise<string | undefined> {
+): Promise<{ sessionId: string | undefined; workspace?: string | undefined }> {
+  const continued = async (id: string) => {
+    const say = args.json ? undefined : write;
+    const copy = await copyOfExample(store, id, { workspace: args.workspace, write: say });
+    return copy ?? { sessionId: id };
+  };
   if (args.last) {
     const newest = await store.newest();
-    if (newest !== undefined) return newest.id;
+    if (newest !== undefined) return await continued(newest.id);
     throw new TurnlogError("not_found", `No session in ${store.name} to continue (--last)`);
   }
-  if (args.fork === undefined) return args.session;
+  if (args.fork === undefined) {
+    if (args.session === undefined) return { sessionId: undefined };
+    return await continued((await store.find(args.session)).id);
+  }
   const fork = await forkSession(args.fork, { store, atTurn: args.atTurn });
   const { forkedFrom } = fork.meta;
   if (!args.json) {
@@ -61,24 +73,46 @@ async function targetSession(
       } (${upTo}); the original is unchanged\n`,
     );
   }
-  return fork.meta.id;
+  return { sessionId: fork.meta.id };
 }
 
 /**
- * The workspace of the turn: `--workspace`; else, for a session continued, the folder its
- * `session_meta` records when that folder still exists; else the current directory.
+ * The workspace of the turn and why it is that folder: `--workspace`; else, for a session
+ * continued, the folder its `session_meta` records, when that folder still exists and is
+ * trusted (see {@linkcode recordedWorkspaceDoubt}); else the current directory.
  */
 async function workspaceFor(
   args: ResumeArgs,
   store: SessionStore,
   sessionId: string | undefined,
-) {
-  if (args.workspace !== undefined || sessionId === undefined) return args.workspace;
+): Promise<{ dir: string | undefined; why: string }> {
+  if (args.workspace !== undefined) return { dir: args.workspace, why: "named with --workspace" };
+  const here = "the current folder";
+  if (sessionId === undefined) return { dir: undefined, why: here };
   const head = await store.head(await store.find(sessionId));
   const meta = head?.record?.type === "session_meta" ? head.record.payload : undefined;
-  if (meta === undefined) return undefined;
+  if (meta === undefined) return { dir: undefined, why: here };
+  const untrusted = recordedWorkspaceDoubt(meta, homeOrUndefined());
+  if (untrusted !== undefined) {
+    return {
+      dir: undefined,
+      why: `${here}: the recorded ${visible(meta.cwd)} ${untrusted}, so the tools work there ` +
+        "only when --workspace names it",
+    };
+  }
   const exists = await Deno.stat(meta.cwd).then((info) => info.isDirectory, () => false);
-  return exists ? meta.cwd : undefined;
+  return exists
+    ? { dir: meta.cwd, why: "the folder the session was recorded in" }
+    : { dir: undefined, why: `${here}: the recorded ${visible(meta.cwd)} is not there` };
+}
+
+/** `$HOME`, or undefined when it is unset or may not be read. */
+function homeOrUndefined(): string | undefined {
+  try {
+    return Deno.env.get("HOME") || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Ctrl-C cancels the turn; a second Ctrl-C quits at once. Returns how to stop listening. */
@@ -99,14 +133,14 @@ function onInterrupt(controller: AbortController): () => void {
 /** Runs the turn, printing its events; returns the run_started and terminal events. */
 async function runAndPrint(
   args: ResumeArgs,
-  target: { sessionId: string | undefined; store: SessionStore },
+  target: { sessionId: string | undefined; store: SessionStore; workspaceWhy: string },
   connection: ModelConnection,
   write: Write,
 ): Promise<Pick<CliTurnResult, "started" | "terminal">> {
-  const { sessionId, store } = target;
+  const { sessionId, store, workspaceWhy } = target;
   const controller = new AbortController();
   const stop = onInterrupt(controller);
-  const printer = new EventPrinter({ write, colour: colorFor(write) });
+  const printer = new EventPrinter({ write, colour: colorFor(write), workspaceWhy });
   let started: RunEventOf<"run_started"> | undefined;
   let terminal: RunEvent | undefined;
   // A resumed turn keeps the session's model unless one was chosen (flag or OPENAI_MODEL).
@@ -205,10 +239,13 @@ async function turnOnStore(
   const { write, result } = options;
   let connection = options.connection;
   try {
-    const sessionId = await targetSession(args, store, write);
-    args = { ...args, workspace: await workspaceFor(args, store, sessionId) };
+    const { sessionId, workspace: example } = await targetSession(args, store, write);
+    const workspace = example === undefined || args.workspace !== undefined
+      ? await workspaceFor(args, store, sessionId)
+      : { dir: example, why: "the example's files, in the sessions folder" };
+    args = { ...args, workspace: workspace.dir };
     connection ??= await connectModel({ model: args.model });
-    const target = { sessionId, store };
+    const target = { sessionId, store, workspaceWhy: workspace.why };
     const { started, terminal } = await runAndPrint(args, target, connection, write);
     Object.assign(result, { started, terminal, exitCode: exitCodeOf(terminal) });
     if (terminal?.type === "run_failed" && !started) {

@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { ERROR_OUTCOMES, type ErrorKind, errorKind, errorMessage } from "../src/errors/mod.ts";
+import {
+  ERROR_OUTCOMES,
+  type ErrorKind,
+  errorKind,
+  errorMessage,
+  HomeUnsetError,
+} from "../src/errors/mod.ts";
 import { TASK } from "./_commands.ts";
 import { visible } from "../src/text/mod.ts";
 import { stderr } from "./_output.ts";
@@ -44,8 +50,9 @@ const HINTS: Partial<Record<ErrorKind, (command: Command) => string>> = {
     "Check that the database is up and the URL (--store or TURNLOG_STORE) is postgres://user:password@host:port/database.",
 };
 
-/** The hint line for an error, if its kind has one. */
+/** The hint line for an error: its own (`HomeUnsetError`'s), else its kind's, if any. */
 export function hintFor(command: Command, error: unknown): string | undefined {
+  if (error instanceof HomeUnsetError) return error.hint;
   return HINTS[errorKind(error)]?.(command);
 }
 

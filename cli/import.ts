@@ -24,7 +24,7 @@ import {
 } from "../src/store/mod.ts";
 import { formatNumber, plural, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
 import { isPath, parseFlags, UsageError } from "./_args.ts";
-import { resumeCommand, TASK } from "./_commands.ts";
+import { DEFAULT_SESSIONS_WORDS, resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
 import { runAsProcess, stdout } from "./_output.ts";
 import { EXIT_CODES_HELP, fail, hintFor } from "./_voice.ts";
@@ -59,7 +59,7 @@ ${
   )
 }
   --to DIR             the turnlog sessions root the new session goes to (default:
-                       $TURNLOG_SESSIONS_DIR, else ./sessions)
+                       $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS})
   --store STORE        the store the session goes to instead: postgres://user:password@
                        host:port/db (a database many machines share) or a sessions folder
                        (default: $TURNLOG_STORE). With a store named, a turnlog session

@@ -15,6 +15,7 @@ import {
   foreignSource,
   foreignToolsInWords,
   type FormatAdapter,
+  homeRoots,
   inWords,
   listForeignSessions,
   rootsInWords,
@@ -31,7 +32,7 @@ import {
   writeReportText,
 } from "../src/inspect/mod.ts";
 import { isPath, parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
-import { importCommand, resumeCommand, TASK } from "./_commands.ts";
+import { DEFAULT_SESSIONS_WORDS, importCommand, resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
 import { inspectInStore } from "./_inspect_store.ts";
 import { archivedRootOf, findArchivedSession } from "./_archived.ts";
@@ -81,7 +82,7 @@ Options:
   --limit N            Sessions listed (default 25)
 ${
   wrapWords(
-    `Sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions); ${rootsInWords()} works too`,
+    `Sessions root (default: $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS}); ${rootsInWords()} works too`,
     92,
     "  --sessions-dir DIR   ",
     " ".repeat(23),
@@ -287,12 +288,16 @@ async function locate(
   return { path: target, root: explicitRoot };
 }
 
-/** `--history`: the model-visible history the next resume would send, one JSON item a line. */
+/**
+ * `--history`: the model-visible history the next resume would send, one JSON item a line, as
+ * it is sent: a call id repeated from an earlier call as the runtime renames it (`<id>~2`).
+ */
 async function history(path: string, out: Sink): Promise<number> {
   // Imported here, as repair is: the views that do not resume or repair do not load them.
   const { resumeFile } = await import("../src/resume/mod.ts");
+  const { uniqueCallIds } = await import("../src/runtime/mod.ts");
   const resumed = await resumeFile(path);
-  await printPieces(out, resumed.history.map((item) => visibleJson(item) + "\n"));
+  await printPieces(out, uniqueCallIds(resumed.history).map((item) => visibleJson(item) + "\n"));
   return 0;
 }
 
@@ -439,8 +444,9 @@ function homeNeeds(adapter: FormatAdapter, write = false): Need[] {
   const known = variables.every((variable) =>
     Deno.permissions.querySync({ name: "env", variable }).state === "granted"
   );
-  // The folder is known once the variables may be read; Deno asks for it then.
-  const root = known ? adapter.home.root(Deno.env) : [];
+  // The folder is known once the variables may be read; Deno asks for it then. With HOME
+  // unset there is none: the command says so.
+  const root = known ? homeRoots([adapter], Deno.env).found.map((home) => home.root) : [];
   return [...needsToRead([root].flat(), variables), ...(write ? needsToWrite([root].flat()) : [])];
 }
 
@@ -459,12 +465,32 @@ export async function run(
       ? `Close ${foreignToolsInWords()} on that session first, then repair again: ${TASK} inspect ${
         shellQuote(error.path)
       } --repair --write`
+      : errorKind(error) === "not_found"
+      ? notFoundHint(args)
       : hintFor("inspect", error);
     await io.err(
       `turnlog inspect: ${visible(errorMessage(error))}\n${hint === undefined ? "" : `${hint}\n`}`,
     );
     return outcomeOf(error).exitCode;
   }
+}
+
+/**
+ * Where to look after a failed lookup: the listing of the same sessions the lookup searched
+ * (`--codex` lists Codex's home, `--sessions-dir DIR` that folder), not turnlog's own.
+ */
+function notFoundHint(args: string[]): string {
+  let flags: string[] = [];
+  try {
+    const { values } = parseInspectArgs(args);
+    const home = homeAdapter(values);
+    const dir = values["sessions-dir"];
+    if (home !== undefined) flags = [`--${home.flag}`];
+    else if (dir !== undefined) flags = ["--sessions-dir", shellQuote(dir)];
+  } catch {
+    // Flags that do not parse named no other sessions: turnlog's own listing.
+  }
+  return `List the sessions: ${TASK} inspect ${[...flags, "--list"].join(" ")}`;
 }
 
 /** The command as the shell runs it (`turnlog inspect`), asking first for what it must read. */

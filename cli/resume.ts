@@ -10,7 +10,7 @@ import { runDemo } from "./_demo.ts";
 import { runAsProcess, stdout } from "./_output.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
-import { TASK } from "./_commands.ts";
+import { DEFAULT_SESSIONS_WORDS, TASK } from "./_commands.ts";
 
 /** The help text. */
 export const HELP = `Usage: ${TASK} resume [options] "message"
@@ -25,7 +25,7 @@ Options:
       --last             continue the newest session
       --fork <id>        continue a copy of this session; the original stays untouched
       --at-turn <n>      with --fork: keep only the turns before turn n
-      --sessions-dir <d> sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions)
+      --sessions-dir <d> sessions root (default: $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS})
       --store <s>        where sessions are kept: postgres://user:password@host:port/db
                          (a database many machines share) or a sessions folder
                          (default: $TURNLOG_STORE, else the sessions root)

@@ -18,7 +18,7 @@ import { ADAPTERS, foreignToolsInWords } from "../src/formats/mod.ts";
 import { storeName } from "../src/store/mod.ts";
 import { plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
-import { resumeCommand, TASK } from "./_commands.ts";
+import { DEFAULT_SESSIONS_WORDS, resumeCommand, TASK } from "./_commands.ts";
 import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { hintFor } from "./_voice.ts";
@@ -47,7 +47,7 @@ ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.de
                        (may be given more than once)
   --store STORE        turnlog's store: a sessions folder or postgres://user:password@
                        host:port/db (default: $TURNLOG_STORE, else $TURNLOG_SESSIONS_DIR,
-                       else ./sessions)
+                       else ${DEFAULT_SESSIONS_WORDS})
   --limit N            Sessions shown at most (default 20)
   --since DATE         Only sessions written on or after DATE (2026-02-23, or an ISO time)
   --project TEXT       Only sessions whose working directory holds TEXT

@@ -19,7 +19,7 @@ import { serveHttp } from "../src/http/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
 import { EXIT_CODES_HELP, fail } from "./_voice.ts";
-import { resumeCommand, TASK } from "./_commands.ts";
+import { DEFAULT_SESSIONS_WORDS, docsPage, resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS } from "./_homes.ts";
 import { archivedViews } from "../src/archive/mod.ts";
 import { runAsProcess } from "./_output.ts";
@@ -28,8 +28,10 @@ import { runAsProcess } from "./_output.ts";
 export const HELP = `Usage: ${TASK} serve [options]
 
 Serves, on loopback unless --hostname says otherwise, only requests whose Host it serves,
-and a POST only as application/json from its own origin or a client that names none
-(docs/serving.md); a refused request is a 403 with one line saying why:
+and a POST only as application/json from its own origin or a client that names none${
+  docsPage("docs/serving.md", " (docs/serving.md)")
+};
+a refused request is a 403 with one line saying why:
   POST /api/agent/stream                      {"message": "...", "sessionId"?: "..."}
        streams the turn's events as Server-Sent Events (event: <type>, data: <json>);
        an unknown sessionId streams one run_failed event and creates nothing; the
@@ -53,8 +55,8 @@ Options:
       --allow-host <name>      also answer requests whose Host is <name> (any port) or
                                <name:port>, as behind a proxy; repeat for more. Without it
                                only 127.0.0.1, localhost and [::1] on serve's port are
-                               answered (see docs/serving.md)
-      --sessions-dir <d>       sessions root (default: $TURNLOG_SESSIONS_DIR, else ./sessions);
+                               answered${docsPage("docs/serving.md", " (see docs/serving.md)")}
+      --sessions-dir <d>       sessions root (default: $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS});
                                another tool's root or home is the one home browsed beside
                                turnlog's store
 ${

@@ -48,6 +48,28 @@ async function ensureDatabase(adminUrl: string): Promise<void> {
   if (found.rowCount === 0) await createDatabaseAt(adminUrl, NAME);
 }
 
+/**
+ * Whether 127.0.0.1:`port` can be listened on: asked before the server starts, which would
+ * wait for its start-up and then say only "could not start server" (the cause in its log).
+ */
+function portFree(port: number): boolean {
+  try {
+    Deno.listen({ hostname: "127.0.0.1", port }).close();
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) return false;
+    throw error;
+  }
+}
+
+/** The first free port after `port` (for the hint), or `port + 1` when none is near. */
+function freePortAfter(port: number): number {
+  for (let next = port + 1; next <= Math.min(port + 100, 65535); next++) {
+    if (portFree(next)) return next;
+  }
+  return port + 1;
+}
+
 /** Resolves at Ctrl-C or SIGTERM. */
 function stopped(): Promise<void> {
   return new Promise((done) => {
@@ -74,6 +96,11 @@ async function main(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port <= 0 || port > 65535) {
     console.error(`turnlog postgres: Invalid --port "${values.port}": expected 1 to 65535`);
     return 2;
+  }
+  if (!portFree(port)) {
+    console.error(`turnlog postgres: Port ${port} on 127.0.0.1 is in use by another program`);
+    console.error(`Pick another port: ./denow task postgres --port ${freePortAfter(port)}`);
+    return 1;
   }
   const bin = await findPostgresBinaries();
   if (bin === undefined) {

@@ -5,8 +5,20 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The corpus folder (`../shared/corpus/` from the repository). */
-export const CORPUS = fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
+/**
+ * The corpus folder: `../shared/corpus/` from the repository, or from the folder that holds a
+ * checkout's worktrees (`<main>/../wt/<name>/` finds `<main>/../shared/corpus/`).
+ */
+export const CORPUS: string = [
+  "../../shared/corpus/",
+  "../../../shared/corpus/",
+].map((up) => fileURLToPath(new URL(up, import.meta.url))).find((path) => {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}) ?? fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
 
 /** What a corpus test lacks: the corpus folder at `path`, when it is not there; else undefined. */
 export function corpusMissing(path: string = CORPUS): string | undefined {

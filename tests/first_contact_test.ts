@@ -42,9 +42,19 @@ Deno.test("a continued session works in its recorded workspace unless --workspac
   await cli([...f.flags, "list the files"]);
   const elsewhere = await Deno.makeTempDir();
   try {
-    const next = await cli(["--sessions-dir", f.sessions, "--last", "read notes.txt"], elsewhere);
+    // A recorded folder is trusted inside the user's home: the folders' base is the home here.
+    const denoDir = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno");
+    const home = { HOME: join(f.workspace, ".."), DENO_DIR: denoDir };
+    const next = await cli(
+      ["--sessions-dir", f.sessions, "--last", "read notes.txt"],
+      elsewhere,
+      home,
+    );
     assertEquals(next.code, 0, next.stderr);
-    assertEquals(next.stdout.split("\n")[1], `workspace ${await Deno.realPath(f.workspace)}`);
+    assertEquals(
+      next.stdout.split("\n")[1],
+      `workspace ${await Deno.realPath(f.workspace)}: the folder the session was recorded in`,
+    );
     assertMatch(next.stdout, /read_file\(notes\.txt\) returned: remember the milk/);
     const there = await cli([
       "--sessions-dir",
@@ -57,7 +67,7 @@ Deno.test("a continued session works in its recorded workspace unless --workspac
     assertEquals(
       there.stdout.split("\n")[1],
       `workspace ${await Deno.realPath(elsewhere)} (its tools work here; the session was ` +
-        `recorded in ${await Deno.realPath(f.workspace)})`,
+        `recorded in ${await Deno.realPath(f.workspace)}): named with --workspace`,
     );
   } finally {
     await Deno.remove(elsewhere, { recursive: true });

@@ -37,7 +37,7 @@ Deno.test("importSession() writes a new session of the active branch's history, 
   });
   assertEquals(
     [imported.items, imported.calls, imported.synthesized, imported.dropped, imported.problems],
-    [14, 3, 1, 1, 0],
+    [11, 3, 1, 1, 0],
   );
   const records = await fileRecords(imported.path);
   const meta = records[0]!;
@@ -50,7 +50,8 @@ Deno.test("importSession() writes a new session of the active branch's history, 
   assertEquals(labels(records), [
     "session_meta",
     "turn_context",
-    ...Array(4).fill("user"),
+    // The caveat, /clear and its output are left out: the prompt alone.
+    "user",
     "assistant",
     "call:Write",
     "output:Write",
@@ -70,11 +71,11 @@ Deno.test("importSession() writes a new session of the active branch's history, 
       `\n {2}imported from the Claude Code transcript ${home.forks} \\(session 5f0e1d2c-0000-4000-8000-000000000002\\)\n`,
     ),
   );
-  // Exactly the history a resume of the source would send.
+  // Exactly the history a resume of the source would send, but the caveat, /clear and its output.
   const { history } = await resumeForeignFile(home.forks, "claude-code");
   assertEquals(
     records.flatMap((r) => (r.type === "response_item" ? [r.payload] : [])),
-    history,
+    history.slice(3),
   );
 });
 
@@ -253,7 +254,9 @@ Deno.test("an imported session that ran without asking resumes under the default
   assertMatch(
     asked,
     new RegExp(
-      `\nworkspace ${workspace} \\(its tools work here; the session was recorded in /nonexistent/elsewhere\\)\n` +
+      `\nworkspace ${workspace} \\(its tools work here; the session was recorded in /nonexistent/elsewhere\\): ` +
+        "the current folder: the recorded /nonexistent/elsewhere came from another tool's file, so " +
+        "the tools work there only when --workspace names it\n" +
         "Policy ask-changes, not the recorded auto: the session was imported from another tool's file ",
     ),
   );

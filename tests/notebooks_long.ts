@@ -105,8 +105,33 @@ Deno.test({
         assert(shown.includes(phrase), `${name} does not show "${phrase}"`);
       }
     }
+    // The committed notebooks are what a fresh run shows: the code they run writes every
+    // output the same way each time (a fixed clock, the embedded model), so any difference is
+    // a notebook older than the code.
+    const stale: string[] = [];
+    for (const name of written) {
+      const fresh = cellsOf(await Deno.readTextFile(`${out.path}/${name}`));
+      const committed = cellsOf(await Deno.readTextFile(new URL(`notebooks/${name}`, ROOT)));
+      const at = committed.findIndex((cell, i) => cell !== fresh[i]);
+      if (at >= 0 || committed.length !== fresh.length) {
+        stale.push(`${name}: cell ${(at >= 0 ? at : committed.length) + 1} differs`);
+      }
+    }
+    assertEquals(
+      stale,
+      [],
+      "the committed notebooks differ from a fresh run: ./denow task notebooks",
+    );
   },
 });
+
+/** A notebook's cells as compared with a fresh run: each cell's source and outputs, as JSON. */
+function cellsOf(text: string): string[] {
+  const { cells } = JSON.parse(text) as { cells: Record<string, unknown>[] };
+  return cells.map((cell) =>
+    JSON.stringify([cell.cell_type, cell.source, cell.execution_count ?? null, cell.outputs ?? []])
+  );
+}
 
 const notebook = (cells: unknown[]) => JSON.stringify({ cells });
 

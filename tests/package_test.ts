@@ -125,10 +125,13 @@ Deno.test({
       "--prefer-offline",
       "--no-audit",
       "--no-fund",
-      "--loglevel=error",
+      // As docs/install.md says: npm 11 warns of deno's postinstall unless it is allowed.
+      "--allow-scripts=deno",
+      "--loglevel=warn",
       tarball,
     ], { cwd: dir.path });
     assertEquals(installed.code, 0, installed.stderr);
+    assert(!installed.stderr.includes("install-scripts"), installed.stderr);
 
     const home = join(dir.path, "home");
     const work = join(dir.path, "work");
@@ -147,6 +150,20 @@ Deno.test({
     const turnlog = (args: string[], extra: Record<string, string> = {}) =>
       run(join(prefix, "bin", "turnlog"), args, { cwd: work, env: { ...env, ...extra } });
     const data = join(home, ".local", "share", "turnlog", "sessions");
+
+    await t.step(
+      "each command's --help speaks of the installed command and points at no docs it lacks",
+      async () => {
+        for (const command of ["resume", "inspect", "repair", "import", "serve", "search"]) {
+          const help = await turnlog([command, "--help"]);
+          assertEquals(help.code, 0, help.stderr);
+          assert(!/\.\/denow|\.\/sessions/.test(help.stdout), `${command}: ${help.stdout}`);
+          const docs = [...help.stdout.matchAll(/docs\/[\w.-]+/g)].map((m) => m[0]);
+          assertEquals(docs.filter((doc) => !files.includes(doc)), [], command);
+          assertStringIncludes(help.stdout, "~/.local/share/turnlog/sessions");
+        }
+      },
+    );
 
     await t.step(
       "--help lists the commands, one line each; --version says deno.json's",
@@ -172,7 +189,7 @@ Deno.test({
     await t.step("resume on the embedded model works in the current folder", async () => {
       const first = await turnlog(["resume", "list the files"]);
       assertEquals(first.code, 0, first.stderr);
-      assertStringIncludes(first.stdout, `workspace ${work}\n`);
+      assertStringIncludes(first.stdout, `workspace ${work}: the current folder\n`);
       assertStringIncludes(first.stdout, "notes.txt");
       sessionId = /New session (\S+)/.exec(first.stdout)?.[1] ?? "";
       assertMatch(

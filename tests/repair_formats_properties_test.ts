@@ -3,7 +3,9 @@
  * tests' damage: truncation, bit flips, NUL runs, duplicated, swapped and glued lines, CRLF, a
  * BOM) to the project's generated files: nothing throws, the dry run writes nothing, the plan
  * carried out is the plan shown, every original line stays in the file or the sidecar, the
- * format's check finds nothing repair could mend, and a second repair changes nothing.
+ * format's check finds nothing repair could mend, inspect finds no call repair promises a
+ * result (it converged), and a second repair changes nothing; and on random Gemini histories of
+ * checkpoints, rewritten messages and stray responses, the same convergence.
  */
 import fc from "fast-check";
 import { join } from "node:path";
@@ -25,6 +27,7 @@ import {
   damageArbitrary,
   splitLines,
 } from "../testing/properties/damage.ts";
+import { geminiHistoryArbitrary } from "../testing/properties/gemini_history.ts";
 import { readSidecar } from "../testing/sidecar.ts";
 
 /** Every other tool's format of the registry. */
@@ -85,7 +88,7 @@ async function check(root: string, c: Case): Promise<void> {
 
   const dry = await planFileRepair(await inspectSession(path));
   assertEquals(await Deno.readFile(path), original, "the dry run writes nothing");
-  const { plan, validation } = await repairSession(path);
+  const { plan, validation, after } = await repairSession(path);
   assertEquals(plan, dry, "the plan carried out is the plan shown");
   const left = (validation?.findings ?? []).filter((f) => f.kind !== "broken_chain");
   assertEquals(left, [], "only a chain repair cannot know is left");
@@ -97,6 +100,13 @@ async function check(root: string, c: Case): Promise<void> {
     if (line.length === 0 || now.has(line) || kept.has(line)) continue;
     throw new Error(`A line is lost: ${JSON.stringify(line.slice(0, 120))}`);
   }
+  // Converged: what inspect reads now holds nothing repair promises to mend.
+  assertEquals(
+    after.orphanCalls.map((call) => `${call.line}: ${call.callId}`),
+    [],
+    "inspect finds no call repair promises a result",
+  );
+  assertEquals(isEmptyPlan(await planFileRepair(after)), true, "inspect plans nothing more");
   const again = await repairSession(path);
   assertEquals(isEmptyPlan(again.plan), true, "a second repair finds nothing to do");
   assertEquals(await Deno.readFile(path), repaired, "and changes nothing");
@@ -112,6 +122,36 @@ Deno.test("repairSession() keeps its promises on randomly damaged files of every
     assert(counts.every(([, n]) => Number(n) > 0), `cases checked: ${JSON.stringify(counts)}`);
     const total = [...checked.values()].reduce((a, b) => a + b, 0);
     assert(total >= RUNS / 2, `only ${total} of ${RUNS} cases checked`);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("repairSession() converges on Gemini histories of checkpoints, rewritten messages and stray responses", async () => {
+  const root = await Deno.makeTempDir({ prefix: "turnlog-gemini-converge-" });
+  let run = 0;
+  try {
+    await fc.assert(
+      fc.asyncProperty(geminiHistoryArbitrary, async (text) => {
+        const path = join(root, `session-2026-12-01T10-00-${run++}.jsonl`);
+        await Deno.writeTextFile(path, text);
+        const { plan, validation, after } = await repairSession(path);
+        assertEquals(plan.leftAsIs, [], "nothing is left as it is");
+        assertEquals(validation?.findings, [], "Gemini's check passes");
+        assertEquals(after.orphanCalls.map((call) => call.callId), [], "no call without output");
+        assertEquals(isEmptyPlan(await planFileRepair(after)), true, "inspect plans nothing more");
+        const repaired = await Deno.readFile(path);
+        const again = await repairSession(path);
+        assertEquals(isEmptyPlan(again.plan), true, "a second repair finds nothing to do");
+        assertEquals(await Deno.readFile(path), repaired, "and changes nothing");
+        const now = new Set(linesOf(repaired));
+        const kept = new Set((await readSidecar(path)).map((entry) => byteString(entry.bytes)));
+        for (const line of linesOf(encoder.encode(text))) {
+          if (!now.has(line) && !kept.has(line)) throw new Error(`A line is lost: ${line}`);
+        }
+      }),
+      { numRuns: RUNS },
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -154,8 +154,13 @@ Deno.test("CLI: the no-argument demo kills a child mid-tool and repairs the sess
     demo.stdout,
     /Kept {5}the session sessions\/.*\n {9}its workspace sessions\/demo-workspace /,
   );
-  // The kept session continues, in its recorded workspace, from the folder the demo ran in.
-  const next = await cli(["--session", prefix, "read notes.txt"], here);
+  // The kept session continues, in its recorded workspace, from the folder the demo ran in: a
+  // recorded folder is trusted inside the user's home (here, the folder the demo ran in).
+  const denoDir = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno");
+  const next = await cli(["--session", prefix, "read notes.txt"], here, {
+    HOME: here,
+    DENO_DIR: denoDir,
+  });
   assertEquals(next.code, 0, next.stderr);
   assertMatch(next.stdout, /read_file\(notes\.txt\) returned 2 lines/);
   const { records, problems } = await collectRecords(join(here, path));

@@ -206,3 +206,41 @@ export class AmbiguousSessionError extends TurnlogError {
     this.candidates = candidates;
   }
 }
+
+/**
+ * Neither HOME nor a variable of its own names the folder a command needs (a tool's home,
+ * turnlog's data folder). Its `hint` is the line that says what to set.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HomeUnsetError } from "./mod.ts";
+ * const error = new HomeUnsetError("Claude Code's home", ["CLAUDE_CONFIG_DIR", "HOME"]);
+ * assert.equal(
+ *   error.message,
+ *   "HOME is unset, so nothing names Claude Code's home (the current folder is not used " +
+ *     "instead): set CLAUDE_CONFIG_DIR or HOME",
+ * );
+ * assert.equal(error.kind, "usage");
+ * ```
+ */
+export class HomeUnsetError extends TurnlogError {
+  /** The variables that name the folder, in the order they are read. */
+  readonly variables: readonly string[];
+  /** What to do, in one line. */
+  readonly hint: string;
+  /** An error for `what` (`Claude Code's home`), which `variables` name. */
+  constructor(what: string, variables: readonly string[], options?: ErrorOptions) {
+    const named = variables.length > 1
+      ? `${variables.slice(0, -1).join(", ")} or ${variables.at(-1)}`
+      : variables[0] ?? "HOME";
+    super(
+      "usage",
+      `HOME is unset, so nothing names ${what} (the current folder is not used instead): set ${named}`,
+      options,
+    );
+    this.name = "HomeUnsetError";
+    this.variables = variables;
+    this.hint = `Set ${named} (a cron job or a systemd unit may run without HOME).`;
+  }
+}

@@ -15,6 +15,7 @@ import type {
 import type { ForeignRepair, ValidationFinding } from "./_repair_types.ts";
 import type { ForeignEntry, ForeignFacts, ToolEdit } from "./_types.ts";
 import type { FormatSearch } from "./_search.ts";
+import type { ResponseItem } from "../record/mod.ts";
 import type { Relocation } from "./_relocate.ts";
 import type { LineRules } from "./_view.ts";
 
@@ -146,6 +147,11 @@ export interface FormatAdapter<Name extends string = string> {
    * (Codex's `session_meta`): import carries them over as the first system message.
    */
   instructions?(path: string): Promise<string | null>;
+  /**
+   * Whether a history item is the tool's own bookkeeping that no person asked the model
+   * (Claude Code's local commands, their output and caveat): import leaves it out.
+   */
+  localOnly?(item: ResponseItem): boolean;
   /**
    * How a session follows its project into another folder (`restore --cwd`): where its file
    * goes and which fields of a line name the folder. A format that cannot be moved leaves it

@@ -55,10 +55,11 @@ export interface ForeignRewrittenLine {
   line: number;
   /**
    * `reparented`: only its `parentUuid` (or `logicalParentUuid`) changes; `orphan_output`: a
-   * result no call asked for is taken out of it; `renumbered`: only its ordinal changes (a
-   * Codex rollout's records numbered in order again).
+   * result no call asked for is taken out of it; `orphan_call`: a result is written into it
+   * (a checkpoint that holds a call without one, with messages after it); `renumbered`: only its
+   * ordinal changes (a Codex rollout's records numbered in order again).
    */
-  kind: "reparented" | "orphan_output" | "renumbered";
+  kind: "reparented" | "orphan_output" | "orphan_call" | "renumbered";
   /** Byte offset of its first byte. */
   start: number;
   /** Byte offset just past its terminator. */

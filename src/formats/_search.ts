@@ -22,6 +22,11 @@ export interface Piece {
   text: string;
   /** The tool called, for a tool call or its output, when the line names it. */
   tool?: string;
+  /**
+   * Written again by a checkpoint that holds the history so far (Gemini's `$set` of
+   * messages): a hit only when no earlier hit of the file is the same piece.
+   */
+  again?: boolean;
 }
 
 /** Counts the turns of one file as its lines go by, from their raw text alone. */

@@ -13,8 +13,9 @@ import {
   type ListOptions,
   type SessionsRoot,
 } from "./_find.ts";
-import type { Env } from "./_find.ts";
+import { HomeUnsetError } from "../errors/mod.ts";
 import type { FormatAdapter } from "./_adapter.ts";
+import type { Env } from "./_find.ts";
 import { dirEntries } from "./_head.ts";
 import { type ForeignFormat, type SessionFormat, TURNLOG_FORMAT } from "./_types.ts";
 import { adapterFor, adapterOf, ADAPTERS, turnlogAdapter } from "./registry.ts";
@@ -137,4 +138,61 @@ export function listForeignSessions(
   options: ListOptions = {},
 ): Promise<ForeignListing> {
   return adapterFor(source.format).list(source.root, options);
+}
+
+/** The homes {@linkcode homeRoots} found, and those it could not (HOME unset). */
+export interface HomeRoots {
+  /** Each adapter whose home the environment names, with its sessions root. */
+  found: { adapter: FormatAdapter; root: string }[];
+  /** The adapters whose home nothing names (HOME and their own variable unset). */
+  unset: FormatAdapter[];
+}
+
+/**
+ * The sessions roots of `adapters`' homes as `env` names them; a home nothing names (HOME
+ * unset, and the tool's own variable too) is in `unset`, never looked for in the current
+ * folder.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ADAPTERS, homeRoots } from "./mod.ts";
+ * const env = { get: (name: string) => (name === "CODEX_HOME" ? "/x/.codex" : undefined) };
+ * const { found, unset } = homeRoots(ADAPTERS, env);
+ * assert.deepEqual(found.map((home) => home.root), ["/x/.codex/sessions"]);
+ * assert.equal(unset.length, ADAPTERS.length - 1);
+ * ```
+ */
+export function homeRoots(adapters: readonly FormatAdapter[], env: Env): HomeRoots {
+  const found: HomeRoots["found"] = [];
+  const unset: FormatAdapter[] = [];
+  for (const adapter of adapters) {
+    try {
+      found.push({ adapter, root: adapter.home.root(env) });
+    } catch (error) {
+      if (!(error instanceof HomeUnsetError)) throw error;
+      unset.push(adapter);
+    }
+  }
+  return { found, unset };
+}
+
+/**
+ * The error for homes nothing names: one line naming each tool's own variable and HOME.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ADAPTERS, homesUnsetError } from "./mod.ts";
+ * assert.match(homesUnsetError(ADAPTERS).message, /^HOME is unset, so nothing names Codex's, /);
+ * ```
+ */
+export function homesUnsetError(adapters: readonly FormatAdapter[]): HomeUnsetError {
+  const owners = adapters.map((adapter) => `${adapter.shortTool}'s`);
+  const what = owners.length === 1
+    ? `${owners[0]} home`
+    : `${owners.slice(0, -1).join(", ")} and ${owners.at(-1)} homes`;
+  const variables = [...new Set(adapters.flatMap((adapter) => adapter.home.variables))];
+  // HOME, which names every one of them, last.
+  return new HomeUnsetError(what, [...variables.filter((v) => v !== "HOME"), "HOME"]);
 }

@@ -11,7 +11,7 @@ import { adapterOfData, type SessionAdapter } from "../formats/mod.ts";
 import { formatWords, orphanFix, sessionFormat } from "./_facts.ts";
 import { chartsHtml, findingsHtml } from "./_sections.ts";
 import { planTurns, type TurnPlan } from "./_budget.ts";
-import { type LinkedSession, linkedSessions } from "./_links.ts";
+import { type LinkedSession, linkedSessions, type LinkKind } from "./_links.ts";
 import { contentSecurityPolicy, LIVE_SCRIPT } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
 import { blockHtml, turnHtml, type TurnSettings } from "./_turn.ts";
@@ -58,7 +58,7 @@ export interface SessionPageOptions {
    */
   live?: { eventsUrl: string };
   /** Where a link to another session (a fork, a subagent) goes; absent: no links. */
-  sessionHref?: (id: string) => string;
+  sessionHref?: (id: string, kind?: LinkKind) => string;
   /** The URL of the list of sessions, linked from the page's top (served pages). */
   listHref?: string;
   /** A line said under the title (a served page: "Claude Code is writing this session"). */

@@ -11,7 +11,7 @@ import { escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts
 import { formatNumber, plural } from "../text/mod.ts";
 import { historySizeFromReport } from "./_history.ts";
 import { orphanFix } from "./_facts.ts";
-import { type LinkedSession, linkedSessions } from "./_links.ts";
+import { type LinkedSession, linkedSessions, type LinkKind } from "./_links.ts";
 
 /**
  * A list of findings; a long one is folded, so the charts and turns stay near the top, and
@@ -41,7 +41,7 @@ const at = (line: number, turn: number | null) =>
 export function findingsHtml(
   report: InspectReport,
   options: {
-    sessionHref?: ((id: string) => string) | undefined;
+    sessionHref?: ((id: string, kind?: LinkKind) => string) | undefined;
     maxFindings: number;
     adapter: SessionAdapter;
   },
@@ -70,7 +70,7 @@ export function findingsHtml(
   const linkItem = (link: LinkedSession) => {
     const id = escapeText(link.id);
     const target = options.sessionHref
-      ? `<a href="${escapeHtml(options.sessionHref(link.id))}"><code>${id}</code></a>`
+      ? `<a href="${escapeHtml(options.sessionHref(link.id, link.kind))}"><code>${id}</code></a>`
       : `<code>${id}</code>`;
     const place = link.line === null ? "" : ` at ${at(link.line, link.turn)}`;
     const title = link.title === null ? "" : `: ${escapeText(firstLine(link.title, 160))}`;
@@ -99,7 +99,10 @@ export function findingsHtml(
 function healthWords(report: InspectReport, adapter: SessionAdapter): string {
   const { healthy, words } = verdictOf(report);
   if (healthy) {
-    return words === "healthy" ? "Healthy: no damaged line, no orphan call." : `Healthy: ${words}.`;
+    // A file with no conversation is said so, as the badge, the text view and --json say.
+    return words === "healthy"
+      ? "Healthy: no damaged line, no orphan call."
+      : `${words[0]!.toUpperCase()}${words.slice(1)}.`;
   }
   return adapter.own
     ? `This file needs attention (${words}): resume would repair or skip what is listed below.`

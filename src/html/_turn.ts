@@ -18,7 +18,7 @@ import type { SessionAdapter, ToolEdit } from "../formats/mod.ts";
 import { clipText, escapeHtml, escapeText, firstLine, withoutLocation } from "./_escape.ts";
 import { blankText, formatNumber, formatTime, plural, trimBlank } from "../text/mod.ts";
 import { type DiffBudget, editsHtml } from "./_diff.ts";
-import type { LinkedSession } from "./_links.ts";
+import type { LinkedSession, LinkKind } from "./_links.ts";
 import { markdownHtml } from "./_markdown.ts";
 
 /** What the turn renderer needs to know besides the turn (resolved page options). */
@@ -26,7 +26,7 @@ export interface TurnSettings {
   textChars: number;
   collapseChars: number;
   collapseLines: number;
-  sessionHref: ((id: string) => string) | undefined;
+  sessionHref: ((id: string, kind?: LinkKind) => string) | undefined;
   /** Orphan calls kept in a checkpoint's replacement history, by the checkpoint's line. */
   checkpointOrphans: Map<number, OrphanCall[]>;
   /** Forks and subagents by the turn they happen in. */
@@ -262,7 +262,7 @@ function finishedHtml(
 function linkHtml(link: LinkedSession, settings: TurnSettings): string {
   const id = escapeText(link.id);
   const target = settings.sessionHref
-    ? `<a href="${escapeHtml(settings.sessionHref(link.id))}"><code>${id}</code></a>`
+    ? `<a href="${escapeHtml(settings.sessionHref(link.id, link.kind))}"><code>${id}</code></a>`
     : `<code>${id}</code>`;
   const title = link.title === null ? "" : ` ${escapeText(firstLine(link.title, 200))}`;
   return `<div class="entry linked" data-${link.kind}="${

@@ -16,6 +16,8 @@ import {
   foreignSource,
   foreignToolsInWords,
   type FormatAdapter,
+  homeRoots,
+  homesUnsetError,
   type SessionAdapter,
   type SourceOptions,
 } from "../formats/mod.ts";
@@ -87,7 +89,9 @@ export async function importSession(
   const format = adapter.name;
   const resumed = await resumeForeignFile(path, format);
   const { meta } = resumed;
-  const history = await withInstructions(path, adapter, resumed.history);
+  const localOnly = adapter.localOnly;
+  const asked = localOnly ? resumed.history.filter((item) => !localOnly(item)) : resumed.history;
+  const history = await withInstructions(path, adapter, asked);
   const policy = resumed.lastTurn?.policy ?? meta.policy;
   const model = resumed.lastTurn?.model ?? meta.model;
   const source = { format, path: resolve(path), sessionId: resumed.sourceSessionId };
@@ -189,8 +193,10 @@ export async function locateForeignSession(
     );
   }
   const found: LocatedSession[] = [];
-  for (const adapter of ADAPTERS) {
-    const source = (await foreignSource({ ...options, home: adapter.name }))!;
+  // A home nothing names (HOME unset) is not looked for in the current folder.
+  const homes = homeRoots(ADAPTERS, options.env ?? Deno.env);
+  for (const { adapter, root } of homes.found) {
+    const source = { format: adapter.name, root };
     try {
       const { id, path } = await findForeignSession(source, idOrPrefix);
       found.push({ id, path, source });
@@ -199,6 +205,7 @@ export async function locateForeignSession(
     }
   }
   if (found.length === 1) return found[0]!;
+  if (found.length === 0 && homes.unset.length > 0) throw homesUnsetError(homes.unset);
   if (found.length === 0) {
     throw new SessionNotFoundError(idOrPrefix, `${foreignToolsInWords("and", true)} homes`);
   }

@@ -31,7 +31,7 @@ import type {
   SessionFacts,
   Turn,
 } from "./_types.ts";
-import { isHealthy } from "./_verdict.ts";
+import { isHealthy, withVerdict } from "./_verdict.ts";
 
 /** The number of the turn a line is in: the last turn starting at or before it. */
 function turnAt(turns: readonly Turn[], line: number | null): number | null {
@@ -247,13 +247,14 @@ export async function inspectForeignFile(
     ...checkProblems(adapter, path, missing, segmented.turns),
   ].sort((a, b) => a.line - b.line);
   const about = sessionOf(adapter, segmented, facts);
-  return {
-    ...segmented,
+  const { verdict: _, ...unjudged } = segmented;
+  return withVerdict({
+    ...unjudged,
     healthy: isHealthy({ problems, orphanCalls: segmented.orphanCalls }),
     session: { ...about, notes: [...about.notes, ...checkNotes(adapter, path, shown)] },
     totals: { ...segmented.totals, usage: usageOf(facts.tokens) },
     forks: facts.forks.map((fork) => forkOf(fork, segmented.turns)),
     subagents,
     problems,
-  };
+  });
 }

@@ -51,7 +51,7 @@ import {
   type TurnEntry,
 } from "./_types.ts";
 
-import { isHealthy } from "./_verdict.ts";
+import { isHealthy, withVerdict } from "./_verdict.ts";
 
 /** The default number of characters of each text kept in a report. */
 export const DEFAULT_TEXT_LIMIT = 2000;
@@ -369,7 +369,7 @@ export class TurnSegmenter {
       toolName: payload.toolName,
       isError: payload.isError,
       synthesized,
-      ...this.#text(payload.output),
+      ...this.#text(shownOutput(payload.output)),
       call,
       dropped: null,
     };
@@ -437,7 +437,7 @@ export class TurnSegmenter {
     this.#markedOutputs = dropped.flatMap((output) => output.entry ?? []);
     const problems = found.sort((a, b) => a.line - b.line);
     const totals = totalsOf(this.#header, this.#turns);
-    return {
+    return withVerdict({
       format: "turnlog-inspect",
       version: INSPECT_REPORT_VERSION,
       healthy: isHealthy({ problems, orphanCalls: calls }),
@@ -461,6 +461,33 @@ export class TurnSegmenter {
       forks: [],
       subagents: [],
       problems,
-    };
+    });
+  }
+}
+
+/**
+ * An output as a person reads it: a tool's result wrapped in JSON with its metadata (Codex's
+ * `apply_patch`: `{"output":"Success. Updated ...\n","metadata":{"exit_code":0}}`) is its
+ * text, newlines and all; any other output as it is. The history keeps the wrapped text: it is
+ * what the model was sent.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shownOutput } from "./_segmenter.ts";
+ * const wrapped = JSON.stringify({ output: "Done\nM a.ts\n", metadata: { exit_code: 0 } });
+ * assert.equal(shownOutput(wrapped), "Done\nM a.ts\n");
+ * assert.equal(shownOutput('{"ok":true}'), '{"ok":true}');
+ * ```
+ */
+export function shownOutput(output: string): string {
+  if (!output.startsWith('{"output":')) return output;
+  try {
+    const value = JSON.parse(output);
+    return typeof value.output === "string" && typeof value.metadata === "object"
+      ? value.output
+      : output;
+  } catch {
+    return output;
   }
 }

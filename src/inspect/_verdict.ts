@@ -31,7 +31,7 @@ export interface Verdict {
 }
 
 /** The session's token total, the one number every view shows; 0 when the file reports none. */
-export function tokenTotal(report: InspectReport): number {
+export function tokenTotal(report: Pick<InspectReport, "session">): number {
   return report.session.tokens?.total ?? 0;
 }
 
@@ -44,7 +44,9 @@ export function tokenTotal(report: InspectReport): number {
  * const { healthy, words } = verdictOf(await inspectSession("s.jsonl"));
  * ```
  */
-export function verdictOf(report: InspectReport): Verdict {
+export function verdictOf(
+  report: Pick<InspectReport, "healthy" | "problems" | "orphanCalls" | "session">,
+): Verdict {
   const tokens = tokenTotal(report);
   const findings = [
     report.problems.length > 0 ? plural(report.problems.length, "problem") : "",
@@ -62,6 +64,21 @@ export function verdictOf(report: InspectReport): Verdict {
     return { healthy: true, tone: "warn", words, tokens };
   }
   return { healthy: true, tone: "ok", words: "healthy", tokens };
+}
+
+/**
+ * A report with its verdict in words beside `healthy` (`--json`'s `verdict`): the words the
+ * text view's header and the page's badge say.
+ */
+export function withVerdict<
+  R extends Omit<InspectReport, "verdict" | "continueCommand" | "continuePrefix">,
+>(
+  report: R,
+): R & { verdict: string } {
+  const { format, version, healthy, ...rest } = report;
+  return { format, version, healthy, verdict: verdictOf(report).words, ...rest } as
+    & R
+    & { verdict: string };
 }
 
 /** The exit code of a command that inspected `report`: 0 healthy, 1 not. */

@@ -477,6 +477,8 @@ export const InspectReportSchema = z.object({
   version: z.literal(2),
   /** True when there are no problems and no orphan calls. */
   healthy: z.boolean(),
+  /** The verdict in the words every view says: `healthy`, `1 orphan call`, `no conversation: ...`. */
+  verdict: z.string(),
   /** The session's facts. */
   session: SessionFactsSchema,
   /** The lines before the first turn. */

@@ -15,7 +15,7 @@ import {
   type FileEdit,
   type FileStamp,
   type QuarantinedLine,
-  quarantineLines,
+  quarantineThen,
 } from "../store/mod.ts";
 import type { RepairPlan } from "./_plan.ts";
 
@@ -61,19 +61,21 @@ export async function rewriteCompressed(
       start: m.start,
       bytes: bytes.slice(m.start, m.start + m.bytes),
     }));
-  await quarantineLines(path, kept);
   const newline = bytes.length === 0 || bytes[bytes.length - 1] === 10;
   const packed = zstdCompressSync(edited(bytes, editsOf(newline, bytes.length)));
   const temp = join(dirname(path), `.${crypto.randomUUID()}.turnlog-repair.tmp`);
-  try {
-    using file = await Deno.open(temp, { write: true, createNew: true });
-    let written = 0;
-    while (written < packed.length) written += await file.write(packed.subarray(written));
-    await file.sync();
-    await checkUnchanged(path, stamp);
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
+  // A refusal (the file changed meanwhile) takes the sidecar's new lines back with it.
+  await quarantineThen(path, kept, async () => {
+    try {
+      using file = await Deno.open(temp, { write: true, createNew: true });
+      let written = 0;
+      while (written < packed.length) written += await file.write(packed.subarray(written));
+      await file.sync();
+      await checkUnchanged(path, stamp);
+      await Deno.rename(temp, path);
+    } catch (error) {
+      await Deno.remove(temp).catch(() => {});
+      throw error;
+    }
+  });
 }

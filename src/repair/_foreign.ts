@@ -19,8 +19,8 @@ import {
   checkUnchanged,
   type FileEdit,
   type QuarantinedLine,
-  quarantineLines,
   quarantinePath,
+  quarantineThen,
   rewriteFile,
   SessionWriter,
   stampOf,
@@ -113,6 +113,11 @@ export interface RepairForeignOptions {
    * changes the file there, as a tool still writing it would).
    */
   beforeWrite?: (() => Promise<void>) | undefined;
+  /**
+   * Called once the sidecar holds the lines, before the new file is written (a test appends
+   * there, as a tool writing meanwhile would).
+   */
+  afterSidecar?: (() => Promise<void>) | undefined;
   /** Called after the last check, just before the rename (a test appends there). */
   beforeReplace?: (() => Promise<void>) | undefined;
 }
@@ -121,7 +126,8 @@ export interface RepairForeignOptions {
  * Repairs another tool's session file at `path`, holding its lock (the one turnlog's writers
  * take), and does exactly the plan worked out under the lock: the originals of every line it
  * moves or changes go to the sidecar (flushed) first; then the file is rewritten through a temp
- * file and an atomic rename (a cut of the last line too). The file's size and modification
+ * file and an atomic rename (a cut of the last line too). A refused rewrite takes back what it
+ * added to the sidecar. The file's size and modification
  * time are taken before the plan and checked again before the rename; what the tool appends
  * after that check (it takes no lock) lands in the old file, and is put back at the end of
  * the new one.
@@ -148,13 +154,16 @@ export async function repairForeignFile(
           await rewriteCompressed(path, done, stamp, (ended, size) => editsOf(done, ended, size));
           return { plan, validation: await validateSessionFile(path, format) };
         }
-        await quarantineLines(path, await originals(path, plan));
         // Even a cut is a rewrite here: the tool appends without a lock, and only a rename
         // leaves what it wrote meanwhile in the old file, to be put back.
         const newline = await lastLineEnded(path, stamp.size);
         const edits = editsOf(plan, newline, stamp.size);
         const replace = { unchanged: stamp, putBack: true, beforeRename: options.beforeReplace };
-        (await rewriteFile(path, edits, replace)).close();
+        // A refusal (the tool wrote meanwhile) takes the sidecar's new lines back with it.
+        await quarantineThen(path, await originals(path, plan), async () => {
+          await options.afterSidecar?.();
+          (await rewriteFile(path, edits, replace)).close();
+        });
       }
     } finally {
       writer.close();

@@ -7,6 +7,7 @@
 import type { SessionAdapter, SessionValidation } from "../formats/mod.ts";
 import { type Painter, plural, visible } from "../text/mod.ts";
 import type { RepairPlan } from "./_plan.ts";
+import { installedCommand } from "../store/mod.ts";
 
 /** Findings listed at most; the rest are counted. */
 const SHOWN = 20;
@@ -74,7 +75,8 @@ export function foreignFooter(
   const kept = plan.moved.length + plan.rewritten.length;
   out.push(paint(
     "dim",
-    "Undo (docs/other-tools.md): " + [
+    // The package ships no docs/other-tools.md: named in a checkout only.
+    `Undo${installedCommand() ? "" : " (docs/other-tools.md)"}: ` + [
       ...(plan.inserted.length > 0
         ? ['delete the lines that say "written by turnlog repair"']
         : []),

@@ -13,7 +13,7 @@ import { type InspectReport, inspectSession } from "../inspect/mod.ts";
 import { writeAll } from "../io/mod.ts";
 import { encodeRecords, responseItemRecord, type SessionRecord } from "../record/mod.ts";
 import { loadSession } from "../resume/mod.ts";
-import { quarantineLines, rewriteFile, SessionWriter } from "../store/mod.ts";
+import { quarantineThen, rewriteFile, SessionWriter } from "../store/mod.ts";
 import { endsWithNewline, readKeptLines } from "./_bytes.ts";
 import { repairForeignFile } from "./_foreign.ts";
 import type { MovedLine, RepairPlan } from "./_plan.ts";
@@ -85,15 +85,17 @@ export async function repairSession(
     plan = await planTurnlogFileRepair(locked);
     if (plan.refused !== null) return { plan, after: locked, validation: null };
     if (plan.moved.length > 0) {
-      await quarantineLines(path, await readKeptLines(path, plan.moved));
-      if (plan.method === "truncate") {
-        await (writer as SessionWriter).cutAt(plan.moved[0]!.start);
-      } else {
-        // The new file is locked before it takes the old one's place, so no run slips in.
-        const rewritten = await rewriteWithout(path, plan.moved);
-        writer.close();
-        writer = rewritten;
-      }
+      const lines = await readKeptLines(path, plan.moved);
+      await quarantineThen(path, lines, async () => {
+        if (plan.method === "truncate") {
+          await (writer as SessionWriter).cutAt(plan.moved[0]!.start);
+        } else {
+          // The new file is locked before it takes the old one's place, so no run slips in.
+          const rewritten = await rewriteWithout(path, plan.moved);
+          writer.close();
+          writer = rewritten;
+        }
+      });
     }
     await appendSynthesized(writer, path, locked, plan);
   } finally {

@@ -27,6 +27,8 @@ export interface ForkOptions {
   atTurn?: number | undefined;
   /** The fork's id; absent: a new UUIDv7. */
   id?: string | undefined;
+  /** The fork's workspace (its `session_meta.cwd`); absent: the original's. */
+  cwd?: string | undefined;
 }
 
 /** A fork made: its location and what it holds. */
@@ -90,7 +92,7 @@ export async function forkSession(sourceId: string, options: ForkOptions = {}): 
   const recorded = context ?? { ...meta, runId: meta.id, resumed: false };
   const created = await createSession(store, {
     id,
-    cwd: meta.cwd,
+    cwd: options.cwd ?? meta.cwd,
     modelProvider: meta.modelProvider,
     model: recorded.model,
     wireApi: recorded.wireApi,

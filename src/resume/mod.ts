@@ -10,3 +10,4 @@ export * from "./_run.ts";
 export * from "./_foreign.ts";
 export * from "./_fork.ts";
 export * from "./_policy.ts";
+export * from "./_workspace.ts";

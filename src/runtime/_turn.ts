@@ -104,6 +104,8 @@ class Cancelled extends TurnlogError {
 
 /** The workspace folder `where` could not be opened: a workspace error saying why. */
 function workspaceError(where: string, error: unknown): TurnlogError {
+  // A refusal already names the folder and why.
+  if (error instanceof TurnlogError && error.kind === "workspace") return error;
   const message = error instanceof Deno.errors.NotFound
     ? `Workspace folder not found: ${where}`
     : `Cannot open the workspace ${where}: ${errorMessage(error)}`;

@@ -17,4 +17,5 @@ export {
   ModelResponseError,
   type ModelRoundResult,
   type ModelStreamPart,
+  uniqueCallIds,
 } from "./_wire.ts";

@@ -6,6 +6,7 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
+import { nestedRepetition } from "./_pattern.ts";
 
 /** What to look for, as a person gave it. */
 export interface SearchQuery {
@@ -81,7 +82,8 @@ export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[
  * Compiles a query. Terms match case-insensitively as written (a phrase's spaces included);
  * a regex is case-insensitive too.
  *
- * @throws {SearchQueryError} for no terms, or a pattern that is not a regular expression
+ * @throws {SearchQueryError} for no terms, a pattern that is not a regular expression, or
+ *   one that can backtrack exponentially on a line (a repetition in a repeated group)
  *
  * @example
  * ```ts
@@ -95,11 +97,21 @@ export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[
 export function compileQuery(query: SearchQuery): CompiledQuery {
   if (query.regex !== undefined) {
     if (query.regex === "") throw new SearchQueryError("The pattern is empty");
+    let test: RegExp;
     try {
-      return { terms: [query.regex], tests: [new RegExp(query.regex, "i")], fragments: [] };
+      test = new RegExp(query.regex, "i");
     } catch (error) {
       throw new SearchQueryError(`Not a regular expression: ${(error as Error).message}`);
     }
+    const nested = nestedRepetition(query.regex);
+    if (nested) {
+      throw new SearchQueryError(
+        `The pattern is given up before any line is read: its group ${nested.group} repeats ` +
+          `${nested.inner}, which can take exponential time on one short line; write it without ` +
+          `a repetition inside a repeated group (${nested.inner} alone, or a class such as [a-z]+)`,
+      );
+    }
+    return { terms: [query.regex], tests: [test], fragments: [] };
   }
   const terms = (query.terms ?? []).map((term) => term.trim()).filter((term) => term !== "");
   if (terms.length === 0) throw new SearchQueryError("Nothing to search for: give a word");

@@ -49,9 +49,42 @@ export function markSnippet(
   return out + visible(hit.snippet.slice(at));
 }
 
+/**
+ * A snippet marked with `**` for a plain text view. A match that bold text of its own starts
+ * or ends at (`**tokenizer**`, `**a → tokenizer**`) is shown in that bold alone: marked again,
+ * it read `****tokenizer****`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { markPlain } from "./_render.ts";
+ * const snippet = "the **tokenizer**, **a → tokenizer** and the tokenizer";
+ * const at = (from: number): [number, number] => [snippet.indexOf("tokenizer", from), snippet.indexOf("tokenizer", from) + 9];
+ * const hit = { snippet, marks: [at(0), at(10), at(30)] };
+ * assert.equal(markPlain(hit), "the **tokenizer**, **a → tokenizer** and the **tokenizer**");
+ * ```
+ */
+export function markPlain(hit: Pick<SearchHit, "snippet" | "marks">): string {
+  const { snippet } = hit;
+  const inBold = ([start, end]: readonly [number, number]) =>
+    snippet.slice(start - 2, start) === "**" || snippet.slice(end, end + 2) === "**";
+  let out = "";
+  let at = 0;
+  for (const mark of hit.marks) {
+    if (inBold(mark)) continue;
+    out += visible(snippet.slice(at, mark[0])) + `**${visible(snippet.slice(...mark))}**`;
+    at = mark[1];
+  }
+  return out + visible(snippet.slice(at));
+}
+
 const day = (iso: string | null) => (iso === null ? "no date" : formatTime(iso));
 
-function hitLine(hit: SearchHit, mark: (text: string) => string, own: string): string {
+function hitLine(
+  hit: SearchHit,
+  mark: ((text: string) => string) | undefined,
+  own: string,
+): string {
   // A line of another file that is not a subagent's: the history the session inherits (a fork's
   // parent), named by its file.
   const file = hit.subagent ??
@@ -59,7 +92,8 @@ function hitLine(hit: SearchHit, mark: (text: string) => string, own: string): s
   const where = file === null ? `line ${hit.line}` : `${file} line ${hit.line}`;
   const role = hit.tool !== null && hit.role === "tool call" ? `${hit.role} ${hit.tool}` : hit.role;
   const turn = hit.turn > 0 ? `turn ${hit.turn}` : "before turn 1";
-  return `  ${turn}, ${where}, ${visible(role)}: ${markSnippet(hit, mark)}\n`;
+  const text = mark === undefined ? markPlain(hit) : markSnippet(hit, mark);
+  return `  ${turn}, ${where}, ${visible(role)}: ${text}\n`;
 }
 
 /** A session's block: id, tool, place, date and first prompt; its first hits; the commands. */
@@ -70,9 +104,7 @@ export function renderSession(
   options: RenderSearchOptions = {},
 ): string {
   const paint = painter(options.color === true);
-  const mark = options.color
-    ? (text: string) => paint("bold", paint("yellow", text))
-    : (text: string) => `**${text}**`;
+  const mark = options.color ? (text: string) => paint("bold", paint("yellow", text)) : undefined;
   const place = session.cwd ?? session.project ?? session.path;
   const shown = hits.slice(0, options.hits ?? 5);
   const prompt = session.firstPrompt ?? session.title;

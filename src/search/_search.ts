@@ -45,6 +45,24 @@ interface FileHits {
   skipped: SearchEvent[];
 }
 
+/**
+ * Leaves out a piece a checkpoint wrote again (`again`) when an earlier hit of the file is the
+ * same piece: the history it repeats was found where it was first written, as `inspect` shows
+ * it once.
+ */
+function dropRepeats(found: { offset: number; piece: Piece }[]): void {
+  const key = (piece: Piece) => JSON.stringify([piece.role, piece.tool ?? null, piece.text]);
+  const seen = new Set<string>();
+  let kept = 0;
+  for (const hit of found) {
+    const k = key(hit.piece);
+    if (hit.piece.again && seen.has(k)) continue;
+    seen.add(k);
+    found[kept++] = hit;
+  }
+  found.length = kept;
+}
+
 /** The hits of one file, with line numbers and turns from a second, parse-free pass. */
 async function searchFile(
   path: string,
@@ -110,6 +128,7 @@ async function searchLines(
       found.push({ offset: candidate.offset, piece });
     }
   }
+  dropRepeats(found);
   const offsets = [...found.map((f) => f.offset), ...bad].sort((a, b) => a - b);
   const places = await placeLines(path, offsets, profile.turns(), buffer);
   const subagent = path === session.path || part !== undefined

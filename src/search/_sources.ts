@@ -11,6 +11,8 @@ import {
   detectSessionsRoot,
   type Env,
   type FormatAdapter,
+  homeRoots,
+  homesUnsetError,
   type SessionFiles,
   type SessionFormat,
   turnlogAdapter,
@@ -111,9 +113,12 @@ export async function searchSources(choice: SourceChoice = {}): Promise<SearchSo
   const dirs = choice.sessionsDirs ?? [];
   const named = homes.length > 0 || dirs.length > 0 || choice.store !== undefined;
   if (!named) {
+    const { found, unset } = homeRoots(ADAPTERS, env);
+    // HOME unset: the homes are named by no variable, and never taken to be the current folder.
+    if (unset.length > 0) throw homesUnsetError(unset);
     return [
       storeSource(resolveStoreSpec(), []),
-      ...ADAPTERS.map((adapter) => homeSource(adapter, env)),
+      ...found.map((home) => homeSourceAt(home.adapter, home.root)),
       ...(await archivedSources()),
     ];
   }

@@ -10,6 +10,7 @@
  */
 import {
   type InspectReport,
+  type LinkKind,
   pageHeaders,
   renderBrowseList,
   renderMessagePage,
@@ -187,6 +188,15 @@ function writingNotice(
 }
 
 const SESSION_PATH = /^\/sessions\/([^/]+)(\/events)?\/?$/;
+const SUBAGENT_PATH = /^\/sessions\/([^/]+)\/subagents\/([^/]+)\/?$/;
+
+/** Where a page links a session it names: a subagent under the session that started it. */
+function hrefFrom(parent: string): (id: string, kind?: LinkKind) => string {
+  return (id, kind) =>
+    kind === "subagent"
+      ? `${sessionPath(parent)}/subagents/${encodeURIComponent(id)}`
+      : sessionPath(id);
+}
 
 /** The id in a session path, decoded. */
 function idOf(encoded: string): string {
@@ -349,7 +359,7 @@ async function sessionResponse(
   const page = sessionPageStream(report, {
     live: { eventsUrl: `${sessionPath(found.id)}/events` },
     listHref: "/",
-    sessionHref: sessionPath,
+    sessionHref: hrefFrom(found.id),
     ...(notice === undefined ? {} : { notice }),
     ...(fromTurn === undefined ? {} : { fromTurn }),
   });
@@ -382,7 +392,32 @@ async function eventsResponse(browser: Browser, found: Located): Promise<Respons
   });
 }
 
-/** The routes of a GET: the list, the search, a session's page and its events. */
+/**
+ * A subagent's transcript as a page of its own: found among the subagents the page of the
+ * session that started it lists (only those: no other file is read), and linked back to it.
+ */
+async function subagentResponse(browser: Browser, parent: string, id: string): Promise<Response> {
+  const found = await locate(browser.store, browser.homes, parent);
+  const report = await readReport(browser, found);
+  const subagent = report.subagents.find((s) => s.id === id);
+  if (subagent === undefined) {
+    throw new PageError(
+      "not_found",
+      "No such subagent",
+      `Session ${parent} started no subagent "${id}"`,
+    );
+  }
+  const page = sessionPageStream(await inspectSession(subagent.path, SESSION_PAGE_INSPECTION), {
+    listHref: sessionPath(found.id),
+    sessionHref: hrefFrom(found.id),
+    notice: `A subagent of session ${found.id}${
+      subagent.line === null ? "" : `, started at its line ${subagent.line}`
+    }.`,
+  });
+  return new Response(page, { headers: pageHeaders() });
+}
+
+/** The routes of a GET: the list, the search, a session's page, its subagents and events. */
 async function route(browser: Browser, url: URL): Promise<Response> {
   const path = url.pathname;
   if (path === "/") return await listResponse(browser, url);
@@ -392,6 +427,8 @@ async function route(browser: Browser, url: URL): Promise<Response> {
     // A search in progress stops with the server.
     return await searchResponse(url, sources, browser.options.signal);
   }
+  const subagent = SUBAGENT_PATH.exec(path);
+  if (subagent) return await subagentResponse(browser, idOf(subagent[1]!), idOf(subagent[2]!));
   const match = SESSION_PATH.exec(path);
   if (!match) throw new PageError("not_found", "Not found", `Nothing is served at ${path}`);
   const raw = idOf(match[1]!);

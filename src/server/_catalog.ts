@@ -162,10 +162,15 @@ export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> 
     page.map((candidate) => rowOf(candidate, options, prefixes.get(candidate.id), now)),
   );
   // The page's sessions by their own last record, as the terminal's listing orders them (a
-  // copied home's files all have the minute of the copy); the file's time when none is known.
+  // copied home's files all have the minute of the copy); a session that names no time (a
+  // Claude Code file of file-history lines only) goes last, by its file's time: its file's
+  // time would pull its project above newer ones.
   const times = new Map(page.map((candidate, i) => [rows[i]!, candidate.time]));
-  const lastOf = (row: BrowsedSession) => timeOf(row.lastAt) || times.get(row)!;
-  const sessions = rows.sort((a, b) => lastOf(b) - lastOf(a));
+  const dateOf = (row: BrowsedSession) => timeOf(row.lastAt) || timeOf(row.firstAt);
+  const sessions = rows.sort((a, b) =>
+    Number(dateOf(a) === 0) - Number(dateOf(b) === 0) || dateOf(b) - dateOf(a) ||
+    times.get(b)! - times.get(a)!
+  );
   const last = page.at(-1);
   const next = rest.length > page.length && last
     ? `/?after=${encodeURIComponent(cursorOf(last.time, last.key))}`

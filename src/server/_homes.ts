@@ -7,7 +7,14 @@
  *
  * @module
  */
-import { ADAPTERS, type Env, type FormatAdapter, type FoundSession } from "../formats/mod.ts";
+import {
+  ADAPTERS,
+  type Env,
+  type FormatAdapter,
+  type FoundSession,
+  homeRoots,
+  homesUnsetError,
+} from "../formats/mod.ts";
 import { homeSourceAt, type SearchSource, storeSource } from "../search/mod.ts";
 import {
   AmbiguousSessionError,
@@ -28,6 +35,8 @@ export interface BrowseHome {
  * The homes to browse: each adapter's home as the environment names it (the same discovery
  * as `inspect --codex/--claude`), only those whose flags are in `flags` when it names any.
  *
+ * @throws {HomeUnsetError} when nothing names a home (HOME unset): never the current folder
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -39,7 +48,9 @@ export interface BrowseHome {
  */
 export function browseHomes(env: Env, flags: readonly string[] = []): BrowseHome[] {
   const chosen = flags.length === 0 ? ADAPTERS : ADAPTERS.filter((a) => flags.includes(a.flag));
-  return chosen.map((adapter) => ({ adapter, root: adapter.home.root(env) }));
+  const { found, unset } = homeRoots(chosen, env);
+  if (unset.length > 0) throw homesUnsetError(unset);
+  return found;
 }
 
 /**

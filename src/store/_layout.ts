@@ -6,7 +6,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import { TurnlogError } from "../errors/mod.ts";
+import { HomeUnsetError } from "../errors/mod.ts";
 
 /** The environment variable that overrides the default sessions root. */
 export const SESSIONS_DIR_ENV = "TURNLOG_SESSIONS_DIR";
@@ -43,6 +43,7 @@ function readEnv(variable: string): string | undefined {
  * The user's sessions folder: `$XDG_DATA_HOME/turnlog/sessions`, else
  * `~/.local/share/turnlog/sessions` (`%LOCALAPPDATA%\turnlog\sessions` on Windows).
  *
+ * @throws {HomeUnsetError} when none of them is set: never the current folder
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -60,10 +61,7 @@ export function userSessionsRoot(
   const data = env.XDG_DATA_HOME || (env.HOME ? join(env.HOME, ".local", "share") : undefined) ||
     env.LOCALAPPDATA;
   if (data === undefined) {
-    throw new TurnlogError(
-      "store",
-      `No folder for the sessions: neither XDG_DATA_HOME nor HOME is set (set ${SESSIONS_DIR_ENV})`,
-    );
+    throw new HomeUnsetError("turnlog's sessions", [SESSIONS_DIR_ENV, "XDG_DATA_HOME", "HOME"]);
   }
   return join(data, "turnlog", "sessions");
 }

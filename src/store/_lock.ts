@@ -64,13 +64,14 @@ export async function openLocked(
 
 /**
  * Creates the file at `path` (and its folders), which must not exist, open for appending and
- * locked.
+ * locked. A session holds what was said and what tools printed: the file is the owner's alone
+ * (0600), and so is every folder made for it (0700).
  *
  * @throws {Deno.errors.AlreadyExists} when a file is there
  */
 export async function createLocked(path: string): Promise<Deno.FsFile> {
-  await Deno.mkdir(join(path, ".."), { recursive: true });
-  const file = await Deno.open(path, { read: true, append: true, createNew: true });
+  await Deno.mkdir(join(path, ".."), { recursive: true, mode: 0o700 });
+  const file = await Deno.open(path, { read: true, append: true, createNew: true, mode: 0o600 });
   if (!(await file.tryLock(true))) {
     file.close();
     throw new SessionInUseError(path);

@@ -49,7 +49,7 @@ export async function exportSession(
   let records = 0;
   let bytes = 0;
   try {
-    using file = await Deno.open(temporary, { write: true, createNew: true });
+    using file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
     let pending: string[] = [];
     let pendingChars = 0;
     const flush = async () => {

@@ -31,6 +31,79 @@ async function realPathOrUndefined(path: string): Promise<string | undefined> {
   }
 }
 
+/** Folders of the system: never a workspace, nor any folder inside them. */
+const SYSTEM_TREES = [
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/proc",
+  "/run",
+  "/sbin",
+  "/sys",
+  "/usr/bin",
+  "/usr/lib",
+  "/usr/sbin",
+  "/System",
+  "/private/etc",
+];
+/** Folders that hold everyone's or everything's files: never a workspace themselves. */
+const SHARED_FOLDERS = [
+  "/home",
+  "/Users",
+  "/root",
+  "/usr",
+  "/var",
+  "/opt",
+  "/srv",
+  "/mnt",
+  "/media",
+  "/tmp",
+  "/private",
+];
+
+/** The home folder with its symlinks resolved, or undefined when HOME is unset or not there. */
+async function realHome(): Promise<string | undefined> {
+  let home: string | undefined;
+  try {
+    home = Deno.env.get("HOME") || undefined;
+  } catch {
+    return undefined;
+  }
+  return home === undefined ? undefined : await realPathOrUndefined(home);
+}
+
+/**
+ * Why the folder `real` (symlinks resolved) may never be a workspace, or undefined when it may:
+ * the file system's root, the user's `home` itself, a system folder or one inside it, a folder
+ * of everyone's files (`/home`, `/var`, `/tmp`). A session's tools would reach every file there.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refusedWorkspace } from "./mod.ts";
+ * assert.equal(refusedWorkspace("/", "/home/ada"), "it is the root of the file system");
+ * assert.equal(refusedWorkspace("/home/ada", "/home/ada"), "it is your home folder");
+ * assert.equal(refusedWorkspace("/etc/ssh", "/home/ada"), "it is a system folder (/etc)");
+ * assert.equal(refusedWorkspace("/home/ada/src/app", "/home/ada"), undefined);
+ * assert.equal(refusedWorkspace("/tmp/build", undefined), undefined);
+ * ```
+ */
+export function refusedWorkspace(real: string, home: string | undefined): string | undefined {
+  const path = resolve(real);
+  if (dirname(path) === path) return "it is the root of the file system";
+  if (home !== undefined && path === resolve(home)) return "it is your home folder";
+  const system = SYSTEM_TREES.find((tree) => path === tree || path.startsWith(`${tree}/`));
+  if (system !== undefined) return `it is a system folder (${system})`;
+  if (SHARED_FOLDERS.includes(path)) {
+    return "it holds the files of the whole system or of every user";
+  }
+  return undefined;
+}
+
 /** A folder the tools are confined to. */
 export class Workspace {
   /** The folder as given, absolute. */
@@ -44,9 +117,11 @@ export class Workspace {
   }
 
   /**
-   * Opens a workspace folder.
+   * Opens a workspace folder, refusing one a session's tools must never roam (see
+   * {@linkcode refusedWorkspace}).
    *
    * @throws {Deno.errors.NotFound} when the folder does not exist
+   * @throws {TurnlogError} (`workspace`) when it is not a folder, or is refused
    */
   static async open(dir: string): Promise<Workspace> {
     const root = resolve(dir);
@@ -54,6 +129,13 @@ export class Workspace {
     const info = await Deno.stat(realRoot);
     if (!info.isDirectory) {
       throw new TurnlogError("workspace", `Workspace ${root} is not a directory`);
+    }
+    const refused = refusedWorkspace(realRoot, await realHome());
+    if (refused !== undefined) {
+      throw new TurnlogError(
+        "workspace",
+        `Workspace ${root} is refused: ${refused}; give the project's own folder with --workspace`,
+      );
     }
     return new Workspace(root, realRoot);
   }

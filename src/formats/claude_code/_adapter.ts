@@ -17,13 +17,23 @@ import { analyzeClaude, claudeFindings } from "./_check.ts";
 import { claudeCodeFactsOf } from "./_facts.ts";
 import { findClaudeSession, listClaudeSessions, previewClaudeSession } from "./_find.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
+import { isLocalCommand } from "./_local.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
 import { claudeRelocation } from "./_relocate.ts";
 
+/** Whose home the root is in, and the variables that name it (first its own). */
+const CLAUDE_HOME = {
+  what: "Claude Code's home",
+  variables: ["CLAUDE_CONFIG_DIR", "HOME"],
+} as const;
+
 /** Claude Code's projects root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
 export function claudeProjectsRoot(env: Env = Deno.env): string {
-  return join(env.get("CLAUDE_CONFIG_DIR") ?? join(homeDir(env), ".claude"), "projects");
+  return join(
+    env.get("CLAUDE_CONFIG_DIR") || join(homeDir(env, CLAUDE_HOME), ".claude"),
+    "projects",
+  );
 }
 
 const CONVERSATION = new Set(["user", "assistant", "system", "progress", "attachment"]);
@@ -99,7 +109,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   fileNoun: "Claude Code transcript",
   flag: "claude",
   home: {
-    variables: ["CLAUDE_CONFIG_DIR", "HOME"],
+    variables: CLAUDE_HOME.variables,
     root: claudeProjectsRoot,
     inside: "projects",
     described: "$CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects",
@@ -131,6 +141,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   retention: claudeRetention,
   check: async (path, sizeBytes) => claudeFindings(path, await analyzeClaude(path, sizeBytes)),
   edits: claudeEdits,
+  localOnly: isLocalCommand,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),

@@ -68,6 +68,11 @@ export interface Branch {
   sideLines: number;
   /** Boundaries whose logical parent the file lacks, and the line the walk went on from. */
   joins: BoundaryJoin[];
+  /**
+   * Message lines written before their parent (a line of the model's, later in the file), by
+   * that parent: they are read right after it, as Claude Code's chain orders them.
+   */
+  after: Map<number, number[]>;
 }
 
 /** A compaction whose logical parent is in no line: the line before it that it continues. */
@@ -343,6 +348,7 @@ export function findBranch(index: ClaudeIndex): Branch {
     forks: [],
     sideLines: 0,
     joins: [],
+    after: new Map(),
   };
   if (leaf < 0) return branch;
   const walk = walkBack(index, leaf);
@@ -364,5 +370,61 @@ export function findBranch(index: ClaudeIndex): Branch {
   const { forks, sideLines } = findForks(nodes, branch.active, branch.kept);
   branch.forks = forks;
   branch.sideLines = sideLines;
+  branch.after = resultsBeforeCalls(nodes, branch.active);
   return branch;
+}
+
+/** Lines the chain may put before a line written earlier: the model's, and tool results. */
+const REORDERED: ReadonlySet<string> = new Set(["assistant", "tool_result"]);
+
+/**
+ * The branch's result and model lines whose parent, a line of the model's, comes later in the
+ * file (a hand or a copy swapped them; Claude Code reads the chain, not the file order), by
+ * their parent.
+ */
+function resultsBeforeCalls(nodes: Node[], active: NodeSet): Map<number, number[]> {
+  const after = new Map<number, number[]>();
+  for (const at of active) {
+    const node = nodes[at]!;
+    const parent = node.parent;
+    if (!REORDERED.has(node.kind) || parent <= at || !active.has(parent)) continue;
+    if (nodes[parent]!.kind !== "assistant") continue;
+    const list = after.get(parent) ?? [];
+    list.push(at);
+    after.set(parent, list);
+  }
+  return after;
+}
+
+/**
+ * Every node of the transcript in the order a reader takes them: file order, but a line
+ * written before its parent's line (see {@linkcode Branch.after}) right after that line.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readOrder } from "./_branch.ts";
+ * assert.deepEqual([...readOrder(4, new Map([[2, [1]]]))], [0, 2, 1, 3]);
+ * ```
+ */
+export function* readOrder(
+  length: number,
+  after: ReadonlyMap<number, number[]>,
+): Generator<number> {
+  if (after.size === 0) {
+    for (let at = 0; at < length; at++) yield at;
+    return;
+  }
+  const moved = new Set([...after.values()].flat());
+  const stack: number[] = [];
+  for (let at = 0; at < length; at++) {
+    if (moved.has(at)) continue;
+    stack.push(at);
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      yield next;
+      const children = after.get(next);
+      if (children) { for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!); }
+    }
+  }
 }

@@ -12,7 +12,7 @@ import { isObject, type Json, obj, str } from "../_line.ts";
 import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewLine, type ViewPlace } from "../_view.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
-import { type Branch, findBranch } from "./_branch.ts";
+import { type Branch, findBranch, readOrder } from "./_branch.ts";
 import { type ClaudeIndex, indexTranscript } from "./_index.ts";
 import { isMessageKind, USER_KINDS } from "./_kinds.ts";
 
@@ -148,7 +148,8 @@ function messagesOf(analysis: Omit<ClaudeAnalysis, "unanswered" | "unexpected">)
   const { index, branch, infos } = analysis;
   const list: (ClaudeMessage | "reset")[] = [];
   const keys = new Map<ClaudeMessage, string>();
-  for (const k of branch.active) {
+  for (const k of readOrder(index.nodes.length, branch.after)) {
+    if (!branch.active.has(k)) continue;
     const node = index.nodes[k]!;
     const info = infos[k]!;
     const last = list[list.length - 1];

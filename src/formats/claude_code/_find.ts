@@ -75,6 +75,8 @@ export async function findClaudeSession(root: string, idOrPrefix: string): Promi
   return await withStat(onlyMatch(idOrPrefix, root, matches));
 }
 
+const COMMAND = /<command-name>/;
+
 /** The text of a user message that is not tool results. */
 function userText(content: unknown): string | undefined {
   if (typeof content === "string") return content;
@@ -98,6 +100,8 @@ export async function previewClaudeSession(
   let gitBranch: string | null = null;
   let model: string | null = null;
   let created: string | null = null;
+  // A slash command is the title only when no prompt a person typed follows it in the head.
+  let command: string | undefined;
   await scanHead(session.path, (value) => {
     const type = str(value, "type");
     if (type === "summary") title = str(value, "summary") ?? title;
@@ -109,10 +113,13 @@ export async function previewClaudeSession(
     if (type === "assistant" && message) model ??= str(message, "model") ?? null;
     if (type === "user" && message && value.isMeta !== true && value.isCompactSummary !== true) {
       const text = userText(message.content);
-      if (text !== undefined) preview ??= promptOf(text) ?? null;
+      const prompt = text === undefined ? undefined : promptOf(text);
+      if (prompt !== undefined && COMMAND.test(text!)) command ??= prompt;
+      else if (prompt !== undefined) preview ??= prompt;
     }
     return preview !== null && model !== null;
   });
+  preview ??= command ?? null;
   const { found, lastAt } = await beyondHead(session, options);
   return {
     ...found,

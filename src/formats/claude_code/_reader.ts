@@ -96,7 +96,12 @@ export class ClaudeRead {
   readonly ignored: Record<string, number> = {};
   readonly turns: ClaudeTurns;
   problems = 0;
-  firstPrompt: string | null = null;
+  /** The first prompt a person typed; else the first command sent to the model (`/init`). */
+  get firstPrompt(): string | null {
+    return this.#typed ?? this.#firstCommand ?? null;
+  }
+  #typed: string | null = null;
+  #firstCommand: string | undefined;
   #run: Run | undefined;
   readonly #names = new Map<string, string>();
   readonly #keptItems = new Map<number, ResponseItem[]>();
@@ -306,7 +311,8 @@ export class ClaudeRead {
     const text = kind === "summary" ? summaryText(value) : content.text;
     if (text !== undefined) {
       entries.push(this.#record(span, { type: "message", role: "user", content: text }));
-      if (this.#isPrompt(at)) this.firstPrompt ??= promptOf(text) ?? null;
+      if (kind === "prompt") this.#typed ??= promptOf(text) ?? null;
+      else if (this.#isPrompt(at)) this.#firstCommand ??= promptOf(text);
     }
     for (const kind of content.ignored) {
       countKind(this.ignored, kind);

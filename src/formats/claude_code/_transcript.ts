@@ -6,7 +6,7 @@
  */
 import { basename } from "node:path";
 import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "../_types.ts";
-import { type Branch, findBranch } from "./_branch.ts";
+import { type Branch, findBranch, readOrder } from "./_branch.ts";
 import { mapClaudePermission } from "./_facts.ts";
 import { type ClaudeIndex, indexTranscript, type Node } from "./_index.ts";
 import { isMessageKind } from "./_kinds.ts";
@@ -199,7 +199,8 @@ async function* readBranch(read: ClaudeRead, values?: Json[]): AsyncGenerator<Fo
   using ranges = LineRanges.open(read.path);
   const pause = new Pauses(ranges.file);
   let batched = 0;
-  for (const [at, node] of nodes.entries()) {
+  for (const at of readOrder(nodes.length, read.branch.after)) {
+    const node = nodes[at]!;
     const need = needOf(read, at);
     if (need === "node") {
       if (node.kind === "meta") read.metaLine(node);

@@ -24,9 +24,12 @@ import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
 import { codexRelocation } from "./_relocate.ts";
 
+/** Whose home the root is in, and the variables that name it (first its own). */
+const CODEX_HOME = { what: "Codex's home", variables: ["CODEX_HOME", "HOME"] } as const;
+
 /** Codex's sessions root: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
 export function codexSessionsRoot(env: Env = Deno.env): string {
-  return join(env.get("CODEX_HOME") ?? join(homeDir(env), ".codex"), "sessions");
+  return join(env.get("CODEX_HOME") || join(homeDir(env, CODEX_HOME), ".codex"), "sessions");
 }
 
 const TYPES = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
@@ -94,7 +97,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   fileNoun: "Codex CLI rollout",
   flag: "codex",
   home: {
-    variables: ["CODEX_HOME", "HOME"],
+    variables: CODEX_HOME.variables,
     root: codexSessionsRoot,
     inside: "sessions",
     described: "$CODEX_HOME/sessions, else ~/.codex/sessions",

@@ -25,9 +25,12 @@ import { roleOf } from "./_replay.ts";
 import { geminiSearch } from "./_search.ts";
 import { geminiRelocation } from "./_relocate.ts";
 
+/** Whose home the root is in, and the variables that name it (first its own). */
+const GEMINI_HOME = { what: "Gemini CLI's home", variables: ["GEMINI_CLI_HOME", "HOME"] } as const;
+
 /** Gemini CLI's sessions root: `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`. */
 export function geminiSessionsRoot(env: Env = Deno.env): string {
-  return join(env.get("GEMINI_CLI_HOME") ?? homeDir(env), ".gemini", "tmp");
+  return join(env.get("GEMINI_CLI_HOME") || homeDir(env, GEMINI_HOME), ".gemini", "tmp");
 }
 
 const MESSAGE_TYPES = new Set(["user", "gemini", "info", "error", "warning"]);
@@ -74,7 +77,7 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   fileNoun: "Gemini CLI session",
   flag: "gemini",
   home: {
-    variables: ["GEMINI_CLI_HOME", "HOME"],
+    variables: GEMINI_HOME.variables,
     root: geminiSessionsRoot,
     inside: "tmp",
     described: "$GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp",

@@ -26,6 +26,12 @@ export type CheckPlace = ViewPlace & { value?: Json | undefined };
 export interface UnansweredCall {
   part: SourcedPart;
   message: ReplayedMessage<CheckPlace>;
+  /**
+   * The message its response goes right after: the last of the user content that follows the
+   * call's content, or of the call's content when none follows (a response written after the
+   * call's own message would split a content of several messages, and answer no call).
+   */
+  after: ReplayedMessage<CheckPlace>;
 }
 
 /** A response no call waits for (`orphan_output`), or a second one (`duplicate_output`). */
@@ -81,8 +87,14 @@ export function pairHistory(
       const calls = content.parts.filter((part) => part.kind === "call");
       if (calls.length === 0) return;
       const next = contents[at + 1];
-      const paired = pairTurn(calls, next?.role === "user" ? next : undefined);
-      for (const part of paired.unanswered) unanswered.push({ part, message: messageOf(part) });
+      const reply = next?.role === "user" ? next : undefined;
+      const paired = pairTurn(calls, reply);
+      const last = (reply ?? content).messageIds.at(-1)!;
+      // A `gemini` message's results from its `toolCalls` are a user content named after it.
+      const after = messages.get(last) ?? messages.get(last.replace(/_response$/, ""))!;
+      for (const part of paired.unanswered) {
+        unanswered.push({ part, message: messageOf(part), after });
+      }
       for (const { part, duplicate } of paired.stray) {
         const kind = duplicate ? "duplicate_output" : "orphan_output";
         stray.push({ part, message: messageOf(part), kind });

@@ -27,7 +27,7 @@ import {
 } from "./_check.ts";
 import { partsOf, responseOf, resultParts, toolCallsOf } from "./_history.ts";
 import { isLegacyFile } from "./_legacy.ts";
-import type { ReplayedMessage } from "./_replay.ts";
+import type { Copy, ReplayedMessage } from "./_replay.ts";
 
 type Message = ReplayedMessage<CheckPlace>;
 
@@ -44,11 +44,13 @@ interface Plan {
   leftAsIs: string[];
 }
 
-/** What a checkpoint line loses: whole messages, and parts of others. */
+/** What a checkpoint line loses (whole messages, parts of others) and gains (responses). */
 interface SetEdit {
   line: CheckPlace;
   drop: Set<number>;
   parts: Map<number, Drop>;
+  /** Messages written after the message at an index: the responses of its calls. */
+  added: Map<number, Json[]>;
   why: string;
 }
 
@@ -69,7 +71,7 @@ function onlyStray(message: Message, strays: StrayResponse[]): boolean {
 
 function setEdit(plan: Plan, place: CheckPlace, why: string): SetEdit {
   const entry = plan.fromSets.get(place.line) ??
-    { line: place, drop: new Set(), parts: new Map(), why };
+    { line: place, drop: new Set(), parts: new Map(), added: new Map(), why };
   plan.fromSets.set(place.line, entry);
   return entry;
 }
@@ -160,40 +162,58 @@ function withoutParts(message: Json, drop: Drop): Json {
 /** A checkpoint line without the messages taken out of it. */
 function rewrittenSet(
   path: string,
-  { line, drop, parts, why }: SetEdit,
+  { line, drop, parts, added, why }: SetEdit,
 ): ForeignRewrittenLine {
   const set = line.value?.$set as Record<string, unknown>;
-  const messages = (set.messages as unknown[]).map((message, at) => {
+  const messages = (set.messages as unknown[]).flatMap((message, at) => {
     const gone = parts.get(at);
-    return gone === undefined || !isObject(message) ? message : withoutParts(message, gone);
-  }).filter((_, at) => !drop.has(at));
+    const kept = gone === undefined || !isObject(message) ? message : withoutParts(message, gone);
+    return [...(drop.has(at) ? [] : [kept]), ...(added.get(at) ?? [])];
+  });
+  const taken = drop.size > 0 || parts.size > 0;
   return {
     line: line.line,
-    kind: "orphan_output",
+    kind: taken ? "orphan_output" : "orphan_call",
     start: line.start,
     end: line.end,
     bytes: bytesOf(line),
-    message: `${path}:${line.line}: ${why}: taken out of the checkpoint`,
+    message: `${path}:${line.line}: ${why}: ${
+      taken ? "taken out of the checkpoint" : "a response written into the checkpoint"
+    }`,
     text: JSON.stringify({ ...line.value, $set: { ...set, messages } }),
   };
 }
 
-/** The response written for an interrupted call: a user message of one function response. */
+/**
+ * The response written for an interrupted call (`message` holds it): a user message of one
+ * function response, written right after the copy `at`.
+ */
 function insertedResponse(
   plan: Plan,
-  message: Message,
+  { message, at }: { message: Message; at: Copy<CheckPlace> },
   call: { id: string | null; name: string },
 ): ForeignInsertedLine | undefined {
-  const { place, inSet } = message.last;
+  const { place, inSet } = at;
   const set = (place.value?.$set as { messages?: unknown[] } | undefined)?.messages;
+  const callId = call.id ?? `${call.name}__line-${place.line}`;
   if (inSet !== null && set !== undefined && inSet !== set.length - 1) {
-    plan.leftAsIs.push(
-      `line ${place.line}: function call ${call.id} has no response, inside a checkpoint ` +
-        "with messages after it",
-    );
+    // Messages follow it in the checkpoint: its response goes there, right after it.
+    if (place.piece !== null) {
+      plan.leftAsIs.push(
+        `line ${place.line}: function call ${call.id} has no response, inside a checkpoint ` +
+          "glued to another line",
+      );
+      return undefined;
+    }
+    const why = `function call ${call.id ?? call.name} had no response`;
+    const edit = setEdit(plan, place, why);
+    // The responses to one message's calls go in one user message, as Gemini sends them.
+    const response = responseMessage(message, callId, call);
+    const first = edit.added.get(inSet)?.[0];
+    if (first) (first.content as unknown[]).push(...(response.content as unknown[]));
+    else edit.added.set(inSet, [response]);
     return undefined;
   }
-  const callId = call.id ?? `${call.name}__line-${place.line}`;
   const gone = plan.pieces.get(place.line) ?? new Set();
   let afterPiece: number | null = null;
   if (place.piece !== null) {
@@ -207,18 +227,42 @@ function insertedResponse(
     callId,
     toolName: call.name,
     callLine: place.line,
-    text: JSON.stringify({
-      id: `turnlog-repair-${callId}`,
-      timestamp: message.value.timestamp,
-      type: "user",
-      content: [{
-        functionResponse: {
-          ...(call.id === null ? {} : { id: call.id }),
-          name: call.name,
-          response: { error: INTERRUPTED_RESULT },
-        },
-      }],
-    }),
+    text: JSON.stringify(responseMessage(message, callId, call)),
+  };
+}
+
+/**
+ * Where a message written to follow `after` in the history goes: right after its last copy,
+ * unless `next`, the message after it in the history, first appears before that copy (a message comes
+ * in where it first appears, and its last copy only changes what it holds): then right after
+ * its first copy.
+ */
+function placeAfter(next: Message | undefined, after: Message): Copy<CheckPlace> {
+  if (next === undefined) return after.last;
+  const first = next.copies[0]!;
+  const before = (a: Copy<CheckPlace>, b: Copy<CheckPlace>) =>
+    a.place.start < b.place.start ||
+    (a.place.start === b.place.start && (a.inSet ?? -1) < (b.inSet ?? -1));
+  return before(first, after.last) ? after.copies[0]! : after.last;
+}
+
+/** A user message of one function response saying the call was interrupted. */
+function responseMessage(
+  message: Message,
+  callId: string,
+  call: { id: string | null; name: string },
+): Json {
+  return {
+    id: `turnlog-repair-${callId}`,
+    timestamp: message.value.timestamp,
+    type: "user",
+    content: [{
+      functionResponse: {
+        ...(call.id === null ? {} : { id: call.id }),
+        name: call.name,
+        response: { error: INTERRUPTED_RESULT },
+      },
+    }],
   };
 }
 
@@ -261,8 +305,15 @@ export async function planGeminiRepair(path: string, sizeBytes: number): Promise
     else if (fromCalls.length === 0) trimParts(plan, message, own);
     else plan.leftAsIs.push(`line ${message.last.place.line}: ${strayWords(own[0]!)}`);
   }
-  const inserted = analysis.unanswered.flatMap(({ part, message }) =>
-    insertedResponse(plan, message, part) ?? []
+  const history = [...analysis.messages.values()];
+  const order = new Map(history.map((message, at) => [message, at]));
+  const inserted = analysis.unanswered.flatMap(({ part, message, after }) =>
+    insertedResponse(
+      plan,
+      { message, at: placeAfter(history[order.get(after)! + 1], after) },
+      part,
+    ) ??
+      []
   );
   for (const m of plan.moved) {
     const gone = plan.pieces.get(m.line);

@@ -93,7 +93,8 @@ export const geminiSearch: FormatSearch = {
     if (typeof value.id === "string") return messagePieces(value);
     const set = value.$set;
     if (isObject(set) && Array.isArray(set.messages)) {
-      return set.messages.filter(isObject).flatMap(messagePieces);
+      return set.messages.filter(isObject).flatMap(messagePieces)
+        .map((piece) => ({ ...piece, again: true }));
     }
     return [];
   },

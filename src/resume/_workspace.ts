@@ -1,0 +1,39 @@
+/**
+ * Whether a continued session's recorded folder may be its workspace without the user naming
+ * it: the folder a session file says is only as trusted as the file.
+ *
+ * @module
+ */
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { SessionMeta } from "../record/mod.ts";
+
+/**
+ * Why a session's recorded folder (`meta.cwd`) may not be its workspace unless the user names
+ * it on this run (`--workspace`), or undefined when it may: a folder taken from another tool's
+ * file (the file says where, not the user), the home folder itself, or one outside the user's
+ * `home` (another machine's, a system folder, `/`); with no home known, none is trusted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordedWorkspaceDoubt } from "./mod.ts";
+ * assert.equal(recordedWorkspaceDoubt({ cwd: "/home/ada/src/app" }, "/home/ada"), undefined);
+ * assert.equal(recordedWorkspaceDoubt({ cwd: "/" }, "/home/ada"), "is outside your home folder");
+ * assert.equal(recordedWorkspaceDoubt({ cwd: "/home/ada" }, "/home/ada"), "is your home folder itself");
+ * const imported = { cwd: "/home/ada/src/app", importedFrom: { format: "codex", path: "/x.jsonl" } };
+ * assert.equal(recordedWorkspaceDoubt(imported, "/home/ada"), "came from another tool's file");
+ * ```
+ */
+export function recordedWorkspaceDoubt(
+  meta: Pick<SessionMeta, "cwd"> & { importedFrom?: unknown },
+  home: string | undefined,
+): string | undefined {
+  if (meta.importedFrom !== undefined) return "came from another tool's file";
+  if (home === undefined) return "cannot be told to be in your home (HOME is unset)";
+  const inside = relative(resolve(home), resolve(meta.cwd));
+  if (inside === "") return "is your home folder itself";
+  if (inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+    return "is outside your home folder";
+  }
+  return undefined;
+}
