@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { installedCommand, isDefaultStore, isPostgresUrl } from "../src/store/mod.ts";
+import {
+  installedCommand,
+  isDefaultStore,
+  isPostgresUrl,
+  resolveStoreSpec,
+} from "../src/store/mod.ts";
 import { shellQuote } from "../src/text/mod.ts";
 
 /** How a command is run in a checkout. */
@@ -64,4 +69,14 @@ export function resumeCommand(options: ResumeCommandOptions): string {
 /** The command that continues another tool's session in turnlog: `./denow task import <path>`. */
 export function importCommand(path: string): string {
   return `${TASK} import ${shellQuote(path)}`;
+}
+
+/**
+ * The command that continues a turnlog session only in the archive: restored into the store
+ * first, then resumed there. Resuming it where it is read from (the archive's view) would
+ * append to a cache, lost at the next refresh.
+ */
+export function restoreThenResumeCommand(prefix: string): string {
+  const resume = resumeCommand({ prefix, root: resolveStoreSpec() });
+  return `${TASK} restore ${shellQuote(prefix)} && ${resume}`;
 }

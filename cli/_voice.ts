@@ -22,6 +22,7 @@ export type Command =
   | "inspect"
   | "serve"
   | "import"
+  | "export"
   | "search"
   | "archive"
   | "restore"

@@ -26,7 +26,8 @@ import { formatNumber, plural, visible, visibleJson, wrapWords } from "../src/te
 import { isPath, parseFlags, UsageError } from "./_args.ts";
 import { DEFAULT_SESSIONS_WORDS, resumeCommand, TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
-import { runAsProcess, stdout } from "./_output.ts";
+import { runAsProcess, stderr, stdout } from "./_output.ts";
+import { findArchivedSession } from "./_archived.ts";
 import { EXIT_CODES_HELP, fail, hintFor } from "./_voice.ts";
 
 /** The help text. */
@@ -113,8 +114,19 @@ async function plan(target: string, values: Values): Promise<{ path: string; roo
   }
   const root = toDir === undefined ? {} : { root: toDir };
   if (isPath(target)) return { path: target, ...root };
-  const located = await locateForeignSession(target, { sessionsDir: source?.root, home });
-  return { path: located.path, ...root };
+  try {
+    const located = await locateForeignSession(target, { sessionsDir: source?.root, home });
+    return { path: located.path, ...root };
+  } catch (error) {
+    // A session its home has no more may be in the archive (not for a folder named).
+    if (errorKind(error) !== "not_found" || dir !== undefined) throw error;
+    const archived = await findArchivedSession(target, home);
+    if (archived === undefined || archived.adapter.own) throw error;
+    stderr(
+      `turnlog import: ${target} is only in the archive (its file is gone): importing its archived copy\n`,
+    );
+    return { path: archived.path, ...root };
+  }
 }
 
 async function describe(imported: ImportedSession, store: SessionStore): Promise<string> {

@@ -32,10 +32,17 @@ import {
   writeReportText,
 } from "../src/inspect/mod.ts";
 import { isPath, parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
-import { DEFAULT_SESSIONS_WORDS, importCommand, resumeCommand, TASK } from "./_commands.ts";
+import {
+  DEFAULT_SESSIONS_WORDS,
+  importCommand,
+  restoreThenResumeCommand,
+  resumeCommand,
+  TASK,
+} from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
 import { inspectInStore } from "./_inspect_store.ts";
 import { archivedRootOf, findArchivedSession } from "./_archived.ts";
+import { inArchiveView } from "../src/archive/mod.ts";
 import {
   colorFor,
   printPieces,
@@ -380,7 +387,10 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
   const options: InspectOptions = {
     root,
     adapter,
-    commandFor: resumeCommand,
+    // A session read from the archive's view is continued once restored, never in the view.
+    commandFor: inArchiveView(path)
+      ? (point) => restoreThenResumeCommand(point.prefix)
+      : resumeCommand,
     importCommandFor: importCommand,
     ...(full ? { textLimit: Number.MAX_SAFE_INTEGER } : {}),
   };

@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { parseResumeArgs } from "./_args.ts";
+import { parseResumeArgs, type ResumeArgs, UsageError } from "./_args.ts";
+import { inArchiveView } from "../src/archive/mod.ts";
+import { resolveStoreSpec } from "../src/store/mod.ts";
 import { runDemo } from "./_demo.ts";
 import { runAsProcess, stdout } from "./_output.ts";
 import { EXIT, runCliTurn } from "./_turn.ts";
@@ -71,7 +73,26 @@ export async function main(argv: string[]): Promise<number> {
     stdout(HELP + "\n");
     return EXIT.ok;
   }
+  try {
+    refuseArchiveView(args);
+  } catch (error) {
+    return fail("resume", error);
+  }
   return (await runCliTurn(args)).exitCode;
+}
+
+/**
+ * The archive's view is a cache of the sessions only in the archive: a turn appended there
+ * would be lost when the view is next made again, so a session is put back before it goes on.
+ */
+function refuseArchiveView(args: ResumeArgs): void {
+  const store = resolveStoreSpec({ store: args.store, sessionsDir: args.sessionsDir });
+  if (!inArchiveView(store)) return;
+  const session = args.session ?? args.fork ?? "<id>";
+  throw new UsageError(
+    `${store} is the archive's view of the sessions only in the archive, a cache: put the ` +
+      `session back first: ${TASK} restore ${session}`,
+  );
 }
 
 /** The command as the shell runs it (`turnlog resume`): an error is printed, never thrown. */

@@ -18,7 +18,12 @@ import { ADAPTERS, foreignToolsInWords } from "../src/formats/mod.ts";
 import { storeName } from "../src/store/mod.ts";
 import { plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
-import { DEFAULT_SESSIONS_WORDS, resumeCommand, TASK } from "./_commands.ts";
+import {
+  DEFAULT_SESSIONS_WORDS,
+  restoreThenResumeCommand,
+  resumeCommand,
+  TASK,
+} from "./_commands.ts";
 import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { hintFor } from "./_voice.ts";
@@ -98,9 +103,13 @@ function parseSince(text: string): Date {
 export function commandsFor(session: SessionSummary): SessionCommands {
   const flags = session.source.flags.map(shellQuote);
   const open = [TASK, "inspect", ...flags, session.shortId].join(" ");
-  const next = session.continuedBy === "resume"
-    ? resumeCommand({ prefix: session.shortId, root: storeName(session.source.root) })
-    : [TASK, "import", ...flags, session.shortId].join(" ");
+  // A turnlog session only in the archive is restored first: resumed in the archive's view, it
+  // would be appended to a cache.
+  const next = session.continuedBy !== "resume"
+    ? [TASK, "import", ...flags, session.shortId].join(" ")
+    : session.source.archived
+    ? restoreThenResumeCommand(session.shortId)
+    : resumeCommand({ prefix: session.shortId, root: storeName(session.source.root) });
   return { open, continue: next };
 }
 

@@ -173,7 +173,7 @@ async function homesOf(
     const adapter = ADAPTERS.find((known) => known.name === view.format);
     const browsed = homes.some((home) => home.adapter === adapter);
     if (adapter && (args.homeFlags.length === 0 || browsed)) {
-      homes.push({ adapter, root: view.root });
+      homes.push({ adapter, root: view.root, archived: true });
     }
   }
   return { homes, sessionsDir: args.sessionsDir };

@@ -43,6 +43,10 @@ export const COMMANDS: Readonly<Record<string, Subcommand>> = {
     about: () => "continue another tool's session in turnlog, as a new session",
     run: async (args) => (await import("./import.ts")).cli(args),
   },
+  export: {
+    about: () => "continue a session in another tool (Codex CLI, Claude Code, Gemini CLI, turnlog)",
+    run: async (args) => (await import("./export.ts")).cli(args),
+  },
   serve: {
     about: () => "serve the session browser and the agent's streaming route on loopback",
     run: async (args) => (await import("./serve.ts")).cli(args),

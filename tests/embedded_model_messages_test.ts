@@ -7,6 +7,7 @@ import {
   messagesOrphanCallMessage,
   messagesOrphanResultMessage,
   startEmbeddedModel,
+  TOOLS_REQUIRED_MESSAGE,
 } from "../src/embedded_model/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
 
@@ -233,4 +234,36 @@ Deno.test("startEmbeddedModel() answers a wrong key, a wrong model and a bad bod
   ]);
   assertEquals(model.requests[1]!.body, { ...request, model: "claude-x" });
   assertEquals(model.requests[1]!.error, "model: claude-x");
+});
+
+Deno.test("startEmbeddedModel() refuses tool_use ids of another form and tool blocks without tools, as the API does", async () => {
+  await using model = await startEmbeddedModel();
+  const dotted = await post(model, {
+    model: model.model,
+    max_tokens: 1000,
+    tools: [BASH],
+    messages: [user("run `ls`"), assistant([use("call.1", "ls")]), user([result("call.1", "a")])],
+  });
+  assertEquals(dotted.status, 400);
+  assertEquals(
+    dotted.body.error.message,
+    "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+  );
+  const untooled = await post(model, {
+    model: model.model,
+    max_tokens: 1000,
+    messages: [user("run `ls`"), assistant([use("toolu_1", "ls")]), user([result("toolu_1", "a")])],
+  });
+  assertEquals([untooled.status, untooled.body.error.message], [400, TOOLS_REQUIRED_MESSAGE]);
+  const undeclared = await post(model, {
+    model: model.model,
+    max_tokens: 1000,
+    tools: [BASH],
+    messages: [
+      user("run `ls`"),
+      assistant([{ type: "tool_use", id: "call_1", name: "exec_command", input: { cmd: "ls" } }]),
+      user([result("call_1", "a.txt")]),
+    ],
+  });
+  assertEquals(undeclared.status, 200, "a call of a tool the request does not offer is taken");
 });

@@ -105,6 +105,39 @@ function againstNaive(
   };
 }
 
+/**
+ * `export` against `inspect --json` of the same file, both whole processes (issue 36): at most
+ * 1.5x its time, judged at 100 MB.
+ */
+function againstInspect(name: string, session: ForeignBenchSession, variants: Variant[]) {
+  return {
+    name,
+    fileBytes: session.bytes,
+    progress: `${name}...`,
+    variants,
+    judge(figures: VariantFigures[]) {
+      const [exported, inspected] = figures as [VariantFigures, VariantFigures];
+      const ratio = exported.medianMs / inspected.medianMs;
+      return {
+        target: target("<= 1.5x inspect --json's time", {
+          shown: `${formatRatio(ratio)} its time`,
+          ratio,
+          limit: 1.5,
+          pass: ratio <= 1.5,
+          judged: session.bytes >= 100 * MB,
+        }),
+        notes: [
+          `export: ${exported.medianMs.toFixed(0)} ms, ${
+            mb(exported.peakRssBytes)
+          } peak; inspect --json: ${inspected.medianMs.toFixed(0)} ms, ${
+            mb(inspected.peakRssBytes)
+          } peak (each a whole process)`,
+        ],
+      };
+    },
+  };
+}
+
 /** What a run is judged on against a peer: its speed and, from a size on, its memory. */
 interface PeerTarget {
   /** The least speed, as a ratio of the peer's (its time over turnlog's). */
@@ -208,6 +241,26 @@ async function planSize(
       rounds,
     },
   ];
+  const exportArgv = await taskArgv("export");
+  planned.push({
+    ...againstInspect(`export --to codex vs inspect --json, ${label}`, session, [
+      wholeProcess("turnlog export --to codex", session.bytes, {
+        kind: "command",
+        // A new rollout each run (an export never writes over a file), in a home of its own.
+        argv: [...exportArgv, session.path, "--to", "codex", "--cwd", REPO],
+        env: { CODEX_HOME: resolve(outDir, "export-runs", "codex-home") },
+        cwd: REPO,
+      }),
+      wholeProcess("turnlog inspect --json", session.bytes, {
+        kind: "command",
+        argv: [...inspect, "--json", session.path],
+        cwd: REPO,
+        okCodes: [0, 1],
+        prints: true,
+      }),
+    ]),
+    rounds,
+  });
   if (peers?.ccusage.entry) {
     planned.push({
       ...againstPeer(`inspect --json vs ccusage, ${label}`, session, [

@@ -139,14 +139,41 @@ function turnsOf(request: MessagesRequest, betas: readonly string[]): ApiTurn[] 
   return turns;
 }
 
+/** The form the API takes for a `tool_use` id (and a `tool_result`'s `tool_use_id`). */
+export const TOOL_USE_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
+
+/** The API's message for an id of another form, at `messages.N.content.M.<field>`. */
+export function toolUseIdPatternMessage(at: string): string {
+  return `${at}: String should match pattern '${TOOL_USE_ID_PATTERN.source}'`;
+}
+
+/** The API's message for a request with `tool_use` or `tool_result` blocks and no tools. */
+export const TOOLS_REQUIRED_MESSAGE =
+  "Requests which include `tool_use` or `tool_result` blocks must define tools.";
+
 /**
  * Rejects what the real API rejects in tool pairing: every `tool_use` of an assistant turn
  * answered by a `tool_result` in the very next (user) turn, results before any other block of
- * that turn, every `tool_result` answering a `tool_use` of the turn right before it, and no
- * `tool_use` id used twice.
+ * that turn, every `tool_result` answering a `tool_use` of the turn right before it, no
+ * `tool_use` id used twice, ids only of the form `^[a-zA-Z0-9_-]+$`, and no such blocks in a
+ * request that defines no tools. (A call of a tool the request does not offer is accepted, as
+ * the API accepts it.)
  */
-function checkTools(turns: readonly ApiTurn[]): void {
+function checkTools(turns: readonly ApiTurn[], tools: boolean): void {
   const seen = new Set<string>();
+  for (const { blocks } of turns) {
+    for (const { block, at } of blocks) {
+      if (block.type === "tool_use" && !TOOL_USE_ID_PATTERN.test(block.id)) {
+        throw new MessagesApiError("usage", toolUseIdPatternMessage(`${at}.tool_use.id`));
+      }
+      if (block.type === "tool_result" && !TOOL_USE_ID_PATTERN.test(block.tool_use_id)) {
+        throw new MessagesApiError(
+          "usage",
+          toolUseIdPatternMessage(`${at}.tool_result.tool_use_id`),
+        );
+      }
+    }
+  }
   turns.forEach((turn, t) => {
     const before = turns[t - 1];
     const asked = new Set(
@@ -180,6 +207,10 @@ function checkTools(turns: readonly ApiTurn[]): void {
       throw new MessagesApiError("usage", messagesOrphanCallMessage(turn.index, missing));
     }
   });
+  const blocks = turns.flatMap((turn) => turn.blocks.map(({ block }) => block.type));
+  if (!tools && blocks.some((type) => type === "tool_use" || type === "tool_result")) {
+    throw new MessagesApiError("usage", TOOLS_REQUIRED_MESSAGE);
+  }
 }
 
 /** Text Claude Code injects into user turns for the model, not typed by the user. */
@@ -206,7 +237,7 @@ export function messagesConversation(
   betas: readonly string[] = [],
 ): ConversationRequest {
   const turns = turnsOf(request, betas);
-  checkTools(turns);
+  checkTools(turns, (request.tools ?? []).length > 0);
   const items: ConversationItem[] = [];
   const system = systemText(request.system);
   if (system !== "") items.push({ kind: "message", role: "system", text: system });

@@ -28,7 +28,13 @@
 import { handleRequest, type RecordedRequest } from "./_server.ts";
 
 export type { RecordedRequest } from "./_server.ts";
-export { messagesOrphanCallMessage, messagesOrphanResultMessage } from "./_messages.ts";
+export {
+  messagesOrphanCallMessage,
+  messagesOrphanResultMessage,
+  TOOL_USE_ID_PATTERN,
+  TOOLS_REQUIRED_MESSAGE,
+  toolUseIdPatternMessage,
+} from "./_messages.ts";
 export { GEMINI_RESPONSE_COUNT_MESSAGE, GEMINI_RESPONSE_TURN_MESSAGE } from "./_gemini.ts";
 
 export { decideReply } from "./_rules.ts";

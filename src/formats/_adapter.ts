@@ -18,6 +18,7 @@ import type { FormatSearch } from "./_search.ts";
 import type { ResponseItem } from "../record/mod.ts";
 import type { Relocation } from "./_relocate.ts";
 import type { LineRules } from "./_view.ts";
+import type { ExportConversation, WriteOptions, WrittenSession } from "./_writer.ts";
 
 /** Options of reading a session file (see `readForeignSession`). */
 export interface ReadSessionOptions {
@@ -152,6 +153,19 @@ export interface FormatAdapter<Name extends string = string> {
    * (Claude Code's local commands, their output and caveat): import leaves it out.
    */
   localOnly?(item: ResponseItem): boolean;
+  /**
+   * The output the tool's own resume sends for a call its file left without one (Codex:
+   * `aborted`), when it writes none into the file: an export carries that text, as the tool's
+   * resume would have sent it. Absent: turnlog's synthesized output.
+   */
+  readonly interruptedOutput?: string;
+  /**
+   * Writes a conversation (another session's, as its resume would send it) as a NEW session
+   * file of the tool, laid out in its home as the tool lays it out, whole or not at all, never
+   * over a file (`src/formats/_writer.ts`; `export --to <tool>` calls it). A format turnlog
+   * only reads leaves it out.
+   */
+  write?(conversation: ExportConversation, options: WriteOptions): Promise<WrittenSession>;
   /**
    * How a session follows its project into another folder (`restore --cwd`): where its file
    * goes and which fields of a line name the folder. A format that cannot be moved leaves it

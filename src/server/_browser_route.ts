@@ -356,6 +356,10 @@ async function sessionResponse(
     const tool = found.kind === "store" ? turnlogAdapter.tool : found.home.adapter.tool;
     notice = writingNotice(tool, info?.mtime ?? null, report.session.updated);
   }
+  if (found.kind === "home" && found.home.archived) {
+    notice = `Only in the archive: the ${found.home.adapter.fileNoun} of this session is gone; ` +
+      `this is its archived copy (restore ${found.id} puts it back).`;
+  }
   const page = sessionPageStream(report, {
     live: { eventsUrl: `${sessionPath(found.id)}/events` },
     listHref: "/",

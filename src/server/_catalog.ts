@@ -25,7 +25,7 @@ import {
   TurnlogHeadReader,
 } from "../formats/mod.ts";
 import { oneLine } from "../text/mod.ts";
-import type { BrowseHome, FactsMemo } from "./_homes.ts";
+import { type BrowseHome, type FactsMemo, homeTool } from "./_homes.ts";
 
 /** A file written to within this many milliseconds is said to be being written. */
 export const WRITING_MS = 60_000;
@@ -177,7 +177,7 @@ export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> 
     : null;
   const places = [
     { tool: turnlogAdapter.tool, root: store.name },
-    ...homes.map((home) => ({ tool: home.adapter.tool, root: home.root })),
+    ...homes.map((home) => ({ tool: homeTool(home), root: home.root })),
   ];
   const first = options.cursor === undefined;
   return { sessions, next, first, places, total: all.length, unread };
@@ -212,7 +212,7 @@ async function homeRow(
   const { adapter } = candidate.home;
   const row = {
     ...base,
-    tool: adapter.tool,
+    tool: homeTool(candidate.home),
     format: adapter.name,
     path: candidate.found.path,
     turns: facts?.turns ?? null,

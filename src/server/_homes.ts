@@ -29,6 +29,29 @@ export interface BrowseHome {
   adapter: FormatAdapter;
   /** Its sessions root (`~/.codex/sessions`, `~/.claude/projects`). */
   root: string;
+  /**
+   * The root is the archive's view of the tool's sessions whose original is gone: the list
+   * and their pages say they are only in the archive. @default false
+   */
+  archived?: boolean;
+}
+
+/**
+ * The tool a home's sessions are shown under: "Claude Code (only in the archive)" for the
+ * archive's view.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { browseHomes, homeTool } from "./mod.ts";
+ * const env = { get: (name: string) => (name === "HOME" ? "/home/u" : undefined) };
+ * const [codex] = browseHomes(env, ["codex"]);
+ * assert.equal(homeTool(codex!), "Codex CLI");
+ * assert.equal(homeTool({ ...codex!, archived: true }), "Codex CLI (only in the archive)");
+ * ```
+ */
+export function homeTool(home: BrowseHome): string {
+  return home.archived ? `${home.adapter.tool} (only in the archive)` : home.adapter.tool;
 }
 
 /**
@@ -64,7 +87,19 @@ export function searchSourcesOf(
   const own = store.folder === undefined
     ? { ...storeSource(store.name, ["--store"]), store }
     : storeSource(store.folder, ["--sessions-dir"]);
-  return [own, ...homes.map((home) => homeSourceAt(home.adapter, home.root))];
+  return [
+    own,
+    ...homes.map((home): SearchSource =>
+      home.archived
+        ? {
+          format: home.adapter.name,
+          root: home.root,
+          flags: ["--sessions-dir", home.root],
+          archived: true,
+        }
+        : homeSourceAt(home.adapter, home.root)
+    ),
+  ];
 }
 
 /** A session the browser found: in turnlog's store, or in a home (read-only). */

@@ -20,6 +20,7 @@ import { CLAUDE_LINES } from "./_lines.ts";
 import { isLocalCommand } from "./_local.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
+import { writeClaudeTranscript } from "./_writer.ts";
 import { claudeRelocation } from "./_relocate.ts";
 
 /** Whose home the root is in, and the variables that name it (first its own). */
@@ -145,5 +146,6 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),
+  write: writeClaudeTranscript,
   relocate: claudeRelocation,
 };

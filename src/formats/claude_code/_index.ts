@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { exportedFromOf, type ExportSource } from "../_writer.ts";
 import { forEachLine, type Line } from "../../io/mod.ts";
 import type { LineSpan } from "../_types.ts";
 import { classify, labelOf, type NodeKind } from "./_kinds.ts";
@@ -90,6 +91,8 @@ export interface ClaudeIndex {
   /** The file's own agent id, when it is a subagent's transcript. */
   agentId: string | undefined;
   hasTurnDuration: boolean;
+  /** Where an exported transcript came from (its first `turnlogExportedFrom`). */
+  exportedFrom: ExportSource | undefined;
   /** The `system` lines that say Claude Code used another model (see ClaudeModelSwap). */
   modelSwaps: ClaudeModelSwap[];
   /** The last `cost-state` line's totals. */
@@ -128,6 +131,7 @@ function newIndex(): ClaudeIndex {
     customTitle: undefined,
     agentIds: new Map(),
     agentId: undefined,
+    exportedFrom: undefined,
     hasTurnDuration: false,
     modelSwaps: [],
     cost: null,
@@ -179,6 +183,9 @@ function noteFacts(index: ClaudeIndex, value: Json, node: Node, fields: Fields):
   index.gitBranches.see(str(value, "gitBranch"), node.line);
   index.version = str(value, "version") ?? index.version;
   index.agentId ??= str(value, "agentId");
+  if (value.turnlogExportedFrom !== undefined) {
+    index.exportedFrom ??= exportedFromOf(value.turnlogExportedFrom);
+  }
   if (fields.mode !== undefined) index.permissionMode = fields.mode;
   const { type } = fields;
   if (type === "summary" && typeof value.summary === "string") {

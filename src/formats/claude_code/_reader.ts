@@ -166,6 +166,7 @@ export class ClaudeRead {
         model: this.#firstModel ?? this.index.models.values[0] ?? "unknown",
         wireApi: "chat",
         policy: { approval: mapClaudePermission(permission) },
+        ...(this.index.exportedFrom === undefined ? {} : { importedFrom: this.index.exportedFrom }),
       }, new Date(Date.parse(created) || 0)),
     ));
   }

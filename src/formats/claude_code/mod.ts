@@ -10,4 +10,5 @@ export * from "./_adapter.ts";
 export * from "./_facts.ts";
 export * from "./_transcript.ts";
 export * from "./_find.ts";
+export * from "./_writer.ts";
 export { claudeProjectFolder } from "./_relocate.ts";

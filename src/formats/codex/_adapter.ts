@@ -22,6 +22,7 @@ import {
 import { CODEX_LINES } from "./_lines.ts";
 import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
+import { writeCodexRollout } from "./_writer.ts";
 import { codexRelocation } from "./_relocate.ts";
 
 /** Whose home the root is in, and the variables that name it (first its own). */
@@ -126,5 +127,8 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   planRepair: async (path, sizeBytes) =>
     (await import("./_repair.ts")).planCodexRepair(path, sizeBytes),
   instructions: readCodexInstructions,
+  // Codex's resume answers a call its rollout left unanswered with this, in the request only.
+  interruptedOutput: "aborted",
+  write: writeCodexRollout,
   relocate: codexRelocation,
 };

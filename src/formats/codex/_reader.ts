@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { exportedFromOf } from "../_writer.ts";
 import { basename } from "node:path";
 import { readLineChunks } from "../../io/mod.ts";
 import { CHECKPOINT_VERSION, makeRecord } from "../../record/mod.ts";
@@ -189,6 +190,7 @@ class CodexRead {
       cwd: cwd ?? "",
       modelProvider: str(payload, "model_provider") ?? "openai",
       span,
+      importedFrom: exportedFromOf(payload.turnlog_exported_from),
     });
   }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ImportedFrom } from "../../record/mod.ts";
 import { FORMAT_VERSION } from "../../record/mod.ts";
 import type { ApprovalMode } from "../../record/mod.ts";
 import { recordAt, recordEntry, runFinishedEntry } from "../_line.ts";
@@ -17,6 +18,8 @@ export interface CodexMetaInput {
   cwd: string;
   modelProvider: string;
   span: LineSpan;
+  /** Where an exported rollout came from (its `turnlog_exported_from`). */
+  importedFrom?: ImportedFrom | undefined;
 }
 
 /** The token usage of a turn, as `run_finished` records it. */
@@ -192,6 +195,7 @@ export class CodexTurns {
       model: this.model,
       wireApi: "responses",
       policy: { approval: this.approval },
+      ...(meta?.importedFrom === undefined ? {} : { importedFrom: meta.importedFrom }),
     }, meta?.createdAt ?? this.clock);
     this.out.push(recordEntry(meta?.span ?? fallback, record));
   }

@@ -9,3 +9,4 @@ export * from "./_adapter.ts";
 export * from "./_facts.ts";
 export * from "./_reader.ts";
 export * from "./_find.ts";
+export * from "./_writer.ts";

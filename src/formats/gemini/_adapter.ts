@@ -23,6 +23,7 @@ import { readGeminiSession } from "./_reader.ts";
 import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
 import { geminiSearch } from "./_search.ts";
+import { writeGeminiSession } from "./_writer.ts";
 import { geminiRelocation } from "./_relocate.ts";
 
 /** Whose home the root is in, and the variables that name it (first its own). */
@@ -109,5 +110,6 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   notes: geminiNotes,
   check: async (path, sizeBytes) => geminiFindings(path, await analyzeGemini(path, sizeBytes)),
   planRepair: planGeminiRepair,
+  write: writeGeminiSession,
   relocate: geminiRelocation,
 };

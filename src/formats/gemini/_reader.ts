@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { exportedFromOf } from "../_writer.ts";
 import { basename } from "node:path";
 import { LineRanges, readLineChunks } from "../../io/mod.ts";
 import {
@@ -249,6 +250,7 @@ export async function* readGeminiSession(
     cwd: cwd ?? "",
     model: read.model ?? "unknown",
     span: read.first ?? { line: 1, start: 0, end: 0 },
+    importedFrom: exportedFromOf(meta.turnlogExportedFrom),
   });
   const out: Out = { ignored: {}, items: 0 };
   if (read.lines > 0) yield* secondPass(read, path, turns, out);

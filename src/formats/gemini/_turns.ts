@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { ImportedFrom } from "../../record/mod.ts";
 import { FORMAT_VERSION, makeRecord, type RunOutcome, type Usage } from "../../record/mod.ts";
 import {
   ignoredEntry,
@@ -40,6 +41,8 @@ export interface GeminiMetaInput {
   /** The first model that answered. */
   model: string;
   span: LineSpan;
+  /** Where an exported session came from (its metadata's `turnlogExportedFrom`). */
+  importedFrom?: ImportedFrom | undefined;
 }
 
 interface Turn {
@@ -258,6 +261,7 @@ export class GeminiTurns {
         model: this.model,
         wireApi: "chat",
         policy: { approval: "ask-changes" },
+        ...(this.meta.importedFrom === undefined ? {} : { importedFrom: this.meta.importedFrom }),
       }, recordTime(createdAt)),
     ));
   }

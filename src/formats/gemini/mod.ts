@@ -10,3 +10,4 @@ export * from "./_adapter.ts";
 export { readGeminiSession } from "./_reader.ts";
 export { findGeminiSession, listGeminiSessions, previewGeminiSession } from "./_find.ts";
 export * from "./_facts.ts";
+export * from "./_writer.ts";
