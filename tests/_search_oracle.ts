@@ -155,3 +155,66 @@ export async function conversationWords(
   }
   return [...words].sort();
 }
+
+/** Each line of a file with the byte offset it starts at, parsed when it is a JSON object. */
+async function linesWithOffsets(path: string): Promise<{ at: number; value?: Value }[]> {
+  const bytes = await Deno.readFile(path);
+  const out: { at: number; value?: Value }[] = [];
+  let at = 0;
+  for (const raw of new TextDecoder().decode(bytes).split("\n")) {
+    let value: Value | undefined;
+    try {
+      const parsed = JSON.parse(raw);
+      if (isValue(parsed)) value = parsed;
+    } catch {
+      // Not JSON.
+    }
+    out.push(value === undefined ? { at } : { at, value });
+    at += new TextEncoder().encode(raw).length + 1;
+  }
+  return out;
+}
+
+/**
+ * The lines of a Codex rollout's whole thread whose conversation holds every term: when its
+ * `session_meta` names a `history_base`, the base thread's rollout (found under `root` by its
+ * id in the file name) before the base's byte offset and with ordinals below the base's (a
+ * fork of a fork followed too), then the rollout's own lines. As `{path, line}`, oldest first.
+ */
+export async function threadMatchingLines(
+  path: string,
+  root: string,
+  terms: string[],
+): Promise<{ path: string; line: number }[]> {
+  const lower = terms.map((t) => t.toLowerCase());
+  const holds = (value: Value) => {
+    const texts = codexTexts(value).map((t) => t.toLowerCase());
+    return lower.every((term) => texts.some((text) => text.includes(term)));
+  };
+  const files = await homeFiles(root);
+  const parts: { path: string; line: number }[][] = [];
+  let limit = Infinity;
+  let current = path;
+  for (let depth = 0; depth < 10; depth++) {
+    const lines = await linesWithOffsets(current);
+    const base = lines[0]?.value?.payload;
+    const history = isValue(base) ? base.history_base : undefined;
+    if (!isValue(history) || typeof history.thread_id !== "string") break;
+    const parent = files.find((file) => file.includes(history.thread_id as string));
+    if (parent === undefined) break;
+    if (typeof history.end_ordinal_exclusive === "number") {
+      limit = Math.min(limit, history.end_ordinal_exclusive);
+    }
+    const end = typeof history.end_byte_offset === "number" ? history.end_byte_offset : Infinity;
+    const found: { path: string; line: number }[] = [];
+    for (const [index, { at, value }] of (await linesWithOffsets(parent)).entries()) {
+      if (at >= end || value === undefined) continue;
+      if (typeof value.ordinal === "number" && value.ordinal >= limit) continue;
+      if (holds(value)) found.push({ path: parent, line: index + 1 });
+    }
+    parts.unshift(found);
+    current = parent;
+  }
+  const own = (await matchingLines(path, "codex", terms)).map((line) => ({ path, line }));
+  return [...parts.flat(), ...own];
+}

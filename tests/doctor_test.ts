@@ -74,6 +74,8 @@ Deno.test("examineHomes() finds a session its cleanup deletes soon, one Codex wo
   }]);
   const sizes = (await Deno.stat(broken)).size + (await Deno.stat(drifting)).size;
   assertEquals(codex!.bytes, sizes);
+  // The builders write only fields turnlog knows.
+  assertEquals([codex!.fields, codex!.moreFields], [[], 0]);
   assertEquals(claude!.expiring, [{
     id: STALE,
     path: stale,
@@ -86,6 +88,86 @@ Deno.test("examineHomes() finds a session its cleanup deletes soon, one Codex wo
   });
   assertEquals([claude!.unresumable, claude!.drift], [[], []]);
   assertEquals(gemini!.exists, false);
+});
+
+/** A clean rollout of `version` with `change` made to its parsed lines. */
+function rolloutOf(id: string, version: string, change: (lines: Json[]) => void): string {
+  const built = new PaginatedRolloutBuilder({ id }).meta().turn("t1", "say hi").answer("Hi.")
+    .usage(100, 5).tokenCount(100, 5).complete("Hi.");
+  const lines = built.lines.map((line) => JSON.parse(line) as Json);
+  (lines[0]!.payload as Json).cli_version = version;
+  change(lines);
+  return lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+}
+
+type Json = Record<string, unknown>;
+
+/** A Codex home of five rollouts, four of them with fields turnlog has never seen. */
+async function fieldHome(dir: string) {
+  const day = join(dir, ".codex", "sessions", "2026", "12", "02");
+  await Deno.mkdir(day, { recursive: true });
+  const ids = [1, 2, 3, 4, 5].map((n) => `01a24810-0000-7000-8000-00000000000${n}`);
+  const paths = ids.map((id) => join(day, `rollout-2026-12-02T10-00-00-${id}.jsonl`));
+  const assistant = (lines: Json[]) =>
+    lines.findIndex((l) => (l.payload as Json).role === "assistant");
+  // Three 0.171.0 rollouts whose session_meta has memory_budget, one also a new key on each
+  // record and on its answer; one 0.169.0 rollout with memory_budget; one clean.
+  for (const [n, path] of paths.entries()) {
+    const version = n === 3 ? "0.169.0" : "0.171.0";
+    await Deno.writeTextFile(
+      path,
+      rolloutOf(ids[n]!, version, (lines) => {
+        if (n === 4) return;
+        (lines[0]!.payload as Json).memory_budget = { tokens: 900 };
+        if (n !== 0) return;
+        for (const line of lines) line.segment = 1;
+        (lines[assistant(lines)]!.payload as Json).sent_at_ms = 1;
+      }),
+    );
+  }
+  return paths;
+}
+
+Deno.test("examineHomes() reports fields of known records turnlog has never seen, per Codex version, from the read", async () => {
+  await using dir = await tempDir();
+  const paths = await fieldHome(dir.path);
+  const env = { get: (name: string) => name === "HOME" ? dir.path : undefined };
+  const report = await examineHomes({ env, now: new Date(NOW) });
+  const codex = report.homes[0]!;
+  const lines = (await Deno.readTextFile(paths[0]!)).split("\n");
+  const answerLine = lines.findIndex((line) => line.includes('"sent_at_ms"')) + 1;
+  assertEquals(codex.fields, [
+    {
+      version: "0.169.0",
+      field: "session_meta.payload.memory_budget",
+      lines: 1,
+      sessions: 1,
+      examples: [`${paths[3]}:1`],
+    },
+    {
+      version: "0.171.0",
+      field: "record.segment",
+      lines: lines.length - 1,
+      sessions: 1,
+      examples: [`${paths[0]}:1`],
+    },
+    {
+      version: "0.171.0",
+      field: "response_item.message.sent_at_ms",
+      lines: 1,
+      sessions: 1,
+      examples: [`${paths[0]}:${answerLine}`],
+    },
+    {
+      version: "0.171.0",
+      field: "session_meta.payload.memory_budget",
+      lines: 3,
+      sessions: 3,
+      examples: [0, 1, 2].map((n) => `${paths[n]}:1`),
+    },
+  ]);
+  assertEquals(answerLine > 1, true);
+  assertEquals([codex.moreFields, codex.drift, report.needsUser], [0, [], true]);
 });
 
 Deno.test("examineHomes() reads cleanupPeriodDays from Claude Code's settings.json", async () => {
@@ -140,6 +222,7 @@ Deno.test("doctor lists the three on one screen with their commands, and exits 1
   assertEquals(lines[cleanup + 1]?.startsWith(`    ${stale}: last written `), true);
   assertEquals(lines[cleanup + 2], "    keep them: ./denow task archive");
   assertEquals(lines.at(-2)?.endsWith("something above needs you"), true);
+  assertEquals(at("fields turnlog has never seen"), -1);
   const json = await doctor(dir.path, "--json");
   assertEquals(json.code, 1);
   const report = JSON.parse(json.out);
@@ -149,6 +232,36 @@ Deno.test("doctor lists the three on one screen with their commands, and exits 1
     "claude-code",
     "gemini",
   ]);
+});
+
+Deno.test("doctor lists the fields turnlog has never seen, per version, with examples; --json too", async () => {
+  await using dir = await tempDir();
+  const paths = await fieldHome(dir.path);
+  const { code, out, err } = await doctor(dir.path);
+  assertEquals([code, err], [1, ""]);
+  const lines = out.split("\n");
+  const at = lines.findIndex((line) => line === "  fields turnlog has never seen:");
+  assertEquals(
+    lines[at + 1],
+    "    session_meta.payload.memory_budget from version 0.169.0: 1 line in 1 session, " +
+      `e.g. ${paths[3]}:1`,
+  );
+  assertEquals(
+    lines[at + 4],
+    "    session_meta.payload.memory_budget from version 0.171.0: 3 lines in 3 sessions, " +
+      `e.g. ${paths[0]}:1, ${paths[1]}:1, ${paths[2]}:1`,
+  );
+  assertEquals(lines[at + 5]?.startsWith("    "), false);
+  const json = JSON.parse((await doctor(dir.path, "--json")).out);
+  assertEquals(
+    json.homes[0].fields.map((f: { field: string; version: string }) => `${f.version} ${f.field}`),
+    [
+      "0.169.0 session_meta.payload.memory_budget",
+      "0.171.0 record.segment",
+      "0.171.0 response_item.message.sent_at_ms",
+      "0.171.0 session_meta.payload.memory_budget",
+    ],
+  );
 });
 
 Deno.test("doctor on a home with nothing to say exits 0", async () => {

@@ -13,6 +13,8 @@ import { run } from "../cli/search.ts";
 import { FIXTURES } from "./_format_fixtures.ts";
 import { ADAPTERS } from "../src/formats/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
+import { forkHome } from "./_codex_fork_home.ts";
+import { threadMatchingLines } from "./_search_oracle.ts";
 
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 const SEARCH = fileURLToPath(new URL("../cli/search.ts", import.meta.url));
@@ -92,6 +94,40 @@ Deno.test("search --json gives one record per hit, each naming a line that holds
     const [start, end] = record.marks[0];
     assertEquals(record.snippet.slice(start, end).toLowerCase(), "the");
     assertMatch(record.open, /^\.\/denow task inspect --sessions-dir /);
+  }
+});
+
+Deno.test("search shows a Codex fork's hits in its parent's part, named by the parent's file and line", async () => {
+  await using dir = await tempDir();
+  const { paths } = await forkHome(dir.path);
+  const parent = paths.parent.split("/").at(-1)!;
+  const { code, stdout, stderr } = await searchCli(["--sessions-dir", dir.path, "zebrafish"]);
+  assertEquals(code, 0);
+  const fork = stdout.slice(stdout.indexOf("01a24701  Codex"), stdout.indexOf("01a24700  Codex"));
+  assert(
+    fork.includes(
+      `  turn 1, inherited from ${parent} line 8, user: run the **zebrafish** count\n` +
+        `  turn 1, inherited from ${parent} line 10, tool call exec_command: count **zebrafish**\n`,
+    ),
+    stdout,
+  );
+  assert(fork.includes("  turn 1, line 5, user: fork asks about **zebrafish** again\n"), stdout);
+  // The parent's turn after the fork point is the parent's alone.
+  assert(!fork.includes("narwhal") && stdout.includes("line 22, user: now the narwhal"), stdout);
+  assertEquals(
+    stderr,
+    `turnlog search: ${paths.orphan}:1: its history is not all here (the rollout of thread ` +
+      "01a24799-0000-7000-8000-000000000099 is not in this home): searched without it\n",
+  );
+  const json = await searchCli(["--json", "--sessions-dir", dir.path, "zebrafish"]);
+  const records = json.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  for (const [name, path] of Object.entries(paths)) {
+    const id = path.slice(-42, -6);
+    assertEquals(
+      records.filter((r) => r.sessionId === id).map((r) => ({ path: r.path, line: r.line })),
+      await threadMatchingLines(path, dir.path, ["zebrafish"]),
+      name,
+    );
   }
 });
 

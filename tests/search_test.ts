@@ -11,7 +11,13 @@ import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { CORPUS, corpusMissing } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
-import { conversationWords, homeFiles, matchingLines } from "./_search_oracle.ts";
+import {
+  conversationWords,
+  homeFiles,
+  matchingLines,
+  threadMatchingLines,
+} from "./_search_oracle.ts";
+import { forkHome } from "./_codex_fork_home.ts";
 import { writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { ADAPTERS, collectSession, type SessionFormat } from "../src/formats/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
@@ -261,3 +267,36 @@ for (const adapter of ADAPTERS) {
     }
   });
 }
+
+Deno.test("searchSessions() finds a word of a Codex fork's inherited history in the fork, on the parent's line", async () => {
+  await using dir = await tempDir();
+  const { ids, paths } = await forkHome(dir.path);
+  const sources = [homeSourceAt(ADAPTERS.find((a) => a.name === "codex")!, dir.path)];
+  for (const terms of [["zebrafish"], ["narwhal"], ["twelve"], ["grandchild"], ["count", "12"]]) {
+    const events: SearchEvent[] = [];
+    for await (const event of searchSessions({ terms }, { sources })) events.push(event);
+    const bySession = new Map<string, { path: string; line: number }[]>();
+    for (const event of events) {
+      if (event.kind !== "session") continue;
+      bySession.set(
+        event.session.id,
+        event.hits.map((hit) => ({ path: hit.path, line: hit.line })),
+      );
+      for (const hit of event.hits) assertEquals(hit.sessionId, event.session.id);
+    }
+    for (const [name, id] of Object.entries(ids)) {
+      const expected = await threadMatchingLines(paths[name as keyof typeof ids], dir.path, terms);
+      assertEquals(bySession.get(id) ?? [], expected, `${terms.join(" ")} in ${name}`);
+    }
+    const orphanSkip = events.filter((e) => e.kind === "skipped" && e.path === paths.orphan);
+    assertEquals(orphanSkip.length, 1, terms.join(" "));
+  }
+  // The oracle's answer written out for one word: the parent's first turn (lines 8 to 15) and
+  // the fork's own prompt are the grandchild's history; the parent's second turn (line 22,
+  // after the fork point) is not.
+  assertEquals(await matchingLines(paths.parent, "codex", ["zebrafish"]), [8, 10, 13, 15, 22]);
+  assertEquals(await threadMatchingLines(paths.fork2, dir.path, ["zebrafish"]), [
+    ...[8, 10, 13, 15].map((line) => ({ path: paths.parent, line })),
+    { path: paths.fork, line: 5 },
+  ]);
+});

@@ -1,8 +1,8 @@
 /**
  * The doctor's examination of every home the registry's adapters know (Codex, Claude Code,
  * Gemini CLI): per home, the tools' versions seen, the sessions the tool would not resume (its
- * check's findings), record types turnlog has no rule for (the drift of a format, per tool
- * version), the sessions the tool's own cleanup deletes within a week, and the disk used. One
+ * check's findings), record types turnlog has no rule for and fields of known records it has
+ * never seen (the drift of a format, per tool version, from the reader's pass), the sessions the tool's own cleanup deletes within a week, and the disk used. One
  * read per session (the check is made on the way and kept); names and stats for the rest.
  *
  * @module
@@ -10,6 +10,7 @@
 import {
   ADAPTERS,
   type Env,
+  type ForeignFacts,
   type FormatAdapter,
   readForeignSession,
   type ValidationFinding,
@@ -41,6 +42,26 @@ export interface DriftFinding {
   example: string;
 }
 
+/** A field of a known record that turnlog has never seen, in the sessions of one tool version. */
+export interface FieldDriftFinding {
+  /** The tool version that wrote it (null: the file names none). */
+  version: string | null;
+  /** Where it is and its key: `session_meta.payload.<key>`, `response_item.message.<key>`. */
+  field: string;
+  /** Lines that hold it. */
+  lines: number;
+  /** Sessions that hold it. */
+  sessions: number;
+  /** A few of them (at most {@linkcode FIELD_EXAMPLES}), `path:line` of the first line. */
+  examples: string[];
+}
+
+/** Examples kept per unknown field and version. */
+export const FIELD_EXAMPLES = 3;
+
+/** Unknown fields reported per home at most (by lines, most first); more are counted. */
+export const MAX_FIELD_FINDINGS = 20;
+
 /** A session the tool's cleanup will delete soon. */
 export interface ExpiringSession {
   id: string;
@@ -71,6 +92,10 @@ export interface HomeExamination {
   unresumable: UnresumableSession[];
   /** Record types turnlog has no rule for, by tool version. */
   drift: DriftFinding[];
+  /** Fields of known records turnlog has never seen, by tool version (the reader's pass). */
+  fields: FieldDriftFinding[];
+  /** Unknown fields found beyond {@linkcode MAX_FIELD_FINDINGS}, not listed. */
+  moreFields: number;
   /** The tool's cleanup, when it has one: how long it keeps sessions, and where that is said. */
   retention: { days: number; source: string } | null;
   /** Sessions the cleanup deletes within {@linkcode EXPIRY_WINDOW_DAYS} days. */
@@ -123,6 +148,8 @@ async function examineHome(
     versions: [],
     unresumable: [],
     drift: [],
+    fields: [],
+    moreFields: 0,
     retention: null,
     expiring: [],
     unreadable: [],
@@ -131,6 +158,7 @@ async function examineHome(
   home.retention = (await adapter.retention?.(root)) ?? null;
   const versions = new Map<string, number>();
   const drift = new Map<string, DriftFinding>();
+  const fields = new Map<string, FieldDriftFinding>();
   for await (const session of adapter.search.walk(root)) {
     let info: Deno.FileInfo;
     try {
@@ -157,6 +185,7 @@ async function examineHome(
     let findings: ValidationFinding[];
     let version: string | null;
     let ignored: Record<string, number>;
+    let unknownFields: ForeignFacts["unknownFields"];
     try {
       // One read: the facts, and the check made on the way (a file with bad lines is checked
       // again, through the view its repair reads).
@@ -164,6 +193,7 @@ async function examineHome(
       for await (const _ of read.batches()) { /* the facts are what is wanted */ }
       version = read.facts.version;
       ignored = read.facts.ignored;
+      unknownFields = read.facts.unknownFields;
       findings = read.facts.checked ??
         await adapter.check(session.path, readableBytes(session.path, info.size));
     } catch (error) {
@@ -190,7 +220,27 @@ async function examineHome(
         found.sessions++;
       }
     }
+    for (const [field, seen] of Object.entries(unknownFields ?? {})) {
+      const key = `${version ?? ""}\u0000${field}`;
+      const example = `${session.path}:${seen.line}`;
+      const found = fields.get(key);
+      if (found === undefined) {
+        fields.set(key, { version, field, lines: seen.lines, sessions: 1, examples: [example] });
+      } else {
+        found.lines += seen.lines;
+        found.sessions++;
+        if (found.examples.length < FIELD_EXAMPLES) found.examples.push(example);
+      }
+    }
   }
+  const byLines = [...fields.values()].sort((a, b) =>
+    b.lines - a.lines || a.field.localeCompare(b.field)
+  );
+  home.fields = byLines.slice(0, MAX_FIELD_FINDINGS).sort((a, b) =>
+    (a.version ?? "").localeCompare(b.version ?? "") || a.field.localeCompare(b.field)
+  );
+  home.moreFields = byLines.length - home.fields.length;
+  for (const field of home.fields) field.examples.sort();
   home.versions = [...versions].map(([version, sessions]) => ({ version, sessions }))
     .sort((a, b) => b.sessions - a.sessions || b.version.localeCompare(a.version));
   home.drift = [...drift.values()].sort((a, b) =>
@@ -223,7 +273,8 @@ export async function examineHomes(options: DoctorOptions = {}): Promise<DoctorR
   const homes: HomeExamination[] = [];
   for (const adapter of ADAPTERS) homes.push(await examineHome(adapter, env, now));
   const needsUser = homes.some((home) =>
-    home.unresumable.length > 0 || home.drift.length > 0 || home.expiring.length > 0
+    home.unresumable.length > 0 || home.drift.length > 0 || home.fields.length > 0 ||
+    home.expiring.length > 0
   );
   return { at: now.toISOString(), homes, needsUser };
 }

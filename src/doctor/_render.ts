@@ -41,6 +41,17 @@ function homeLines(home: HomeExamination, commands: DoctorCommands): string[] {
       );
     }
   }
+  if (home.fields.length > 0) {
+    lines.push(`  fields turnlog has never seen:`);
+    for (const field of home.fields) {
+      lines.push(
+        `    ${visible(field.field)} from version ${field.version ?? "unknown"}: ` +
+          `${plural(field.lines, "line")} in ${plural(field.sessions, "session")}, ` +
+          `e.g. ${field.examples.map(visible).join(", ")}`,
+      );
+    }
+    if (home.moreFields > 0) lines.push(`    and ${plural(home.moreFields, "more field")}`);
+  }
   if (home.retention !== null && home.expiring.length > 0) {
     lines.push(
       `  its cleanup deletes ${plural(home.expiring.length, "session")} within ` +

@@ -65,6 +65,30 @@ export interface HeadFacts {
   title: string | null;
 }
 
+/** A part of another file that a session's conversation starts with (a fork's parent's part). */
+export interface InheritedPart {
+  /** The file. */
+  path: string;
+  /** Its lines from this byte on are not part of it. */
+  endByte: number;
+  /** Whether a parsed line before `endByte` is part of it (Codex: its ordinal is below the base's). */
+  holds(value: Json): boolean;
+}
+
+/** The history a session inherits from other files, as its tool's resume rebuilds it. */
+export interface InheritedHistory {
+  /** A text that the first line of a session that inherits holds; only such a session pays. */
+  marker: string;
+  /**
+   * The parts, oldest first, from the session's path and its first line; `missing` says a part
+   * that is not in the home (what was found is still given).
+   */
+  parts(
+    path: string,
+    firstLine: string,
+  ): Promise<{ parts: InheritedPart[]; missing: string | null }>;
+}
+
 /** How a search finds and reads one format's sessions. */
 export interface FormatSearch {
   /** Every session under a root of this format, from names alone (in no particular order). */
@@ -75,6 +99,8 @@ export interface FormatSearch {
   pieces(value: Json): Piece[];
   /** A new turn counter for a file. */
   turns(): TurnCounter;
+  /** The history a session inherits (a Codex fork's parent), for formats that have one. */
+  inherited?: InheritedHistory;
 }
 
 /** The string values inside a JSON value (a tool's input), in order, one a line. */

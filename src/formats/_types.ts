@@ -7,6 +7,7 @@
  */
 import { TurnlogError } from "../errors/mod.ts";
 import type { ApprovalMode, LineProblem, SessionRecord } from "../record/mod.ts";
+import type { FieldSighting } from "./_drift.ts";
 
 /**
  * Another tool's format, by its adapter's name (`codex`, `claude-code`): the names are written
@@ -176,6 +177,11 @@ export interface ForeignFacts {
   subagents: SubagentLink[];
   /** What turnlog's model could not hold, by kind. */
   ignored: Record<string, number>;
+  /**
+   * Fields of known records that turnlog has never seen (the drift of the format), by
+   * `<where>.<key>`, for the formats whose reader looks (at most `MAX_UNKNOWN_FIELDS` a file).
+   */
+  unknownFields?: Record<string, FieldSighting>;
   /** Lines that are not valid. */
   problems: number;
   /** Facts only the file's format has, in its adapter's shape; null for turnlog's own files. */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { basename } from "node:path";
 import { formatTime, painter, plural, visible, visibleJson } from "../text/mod.ts";
 import type { SearchHit, SessionSummary } from "./_search.ts";
 
@@ -79,8 +80,16 @@ export function markPlain(hit: Pick<SearchHit, "snippet" | "marks">): string {
 
 const day = (iso: string | null) => (iso === null ? "no date" : formatTime(iso));
 
-function hitLine(hit: SearchHit, mark: ((text: string) => string) | undefined): string {
-  const where = hit.subagent === null ? `line ${hit.line}` : `${hit.subagent} line ${hit.line}`;
+function hitLine(
+  hit: SearchHit,
+  mark: ((text: string) => string) | undefined,
+  own: string,
+): string {
+  // A line of another file that is not a subagent's: the history the session inherits (a fork's
+  // parent), named by its file.
+  const file = hit.subagent ??
+    (hit.path === own ? null : `inherited from ${visible(basename(hit.path))}`);
+  const where = file === null ? `line ${hit.line}` : `${file} line ${hit.line}`;
   const role = hit.tool !== null && hit.role === "tool call" ? `${hit.role} ${hit.tool}` : hit.role;
   const turn = hit.turn > 0 ? `turn ${hit.turn}` : "before turn 1";
   const text = mark === undefined ? markPlain(hit) : markSnippet(hit, mark);
@@ -104,7 +113,7 @@ export function renderSession(
       day(session.started)
     }\n`,
     ...(prompt === null ? [] : [`  ${paint("dim", `"${visible(prompt)}"`)}\n`]),
-    ...shown.map((hit) => hitLine(hit, mark)),
+    ...shown.map((hit) => hitLine(hit, mark, session.path)),
     ...(hits.length > shown.length
       ? [`  ... ${plural(hits.length - shown.length, "more hit")}\n`]
       : []),

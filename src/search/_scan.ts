@@ -143,12 +143,44 @@ export async function* candidateLines(
   path: string,
   query: CompiledQuery,
   buffer: ScanBuffer = scanBuffer(),
+  options: CandidateOptions = {},
 ): AsyncGenerator<CandidateLine> {
   const [first, ...others] = query.fragments;
   const primary = first === undefined ? undefined : new FragmentFinder(first, buffer);
+  let head = options.headMarker === undefined ? undefined : encoder.encode(options.headMarker);
   for await (const chunk of byteChunks(path, buffer)) {
+    if (head !== undefined) {
+      const end = chunk.offset === 0 ? lineEnd(chunk.bytes, 0) : 0;
+      if (holdsBytes(chunk.bytes.subarray(0, end), head)) {
+        options.onHead?.(lineText(chunk.bytes, 0, end));
+      }
+      head = undefined;
+    }
     yield* primary === undefined ? everyLine(chunk) : matchingLines(chunk, primary, others);
   }
+}
+
+/** Options of {@linkcode candidateLines}. */
+export interface CandidateOptions {
+  /** A text looked for (as it is) in the file's first line only. */
+  headMarker?: string;
+  /** Given the first line's text when it holds `headMarker` (before any line is yielded). */
+  onHead?: (text: string) => void;
+}
+
+const encoder = new TextEncoder();
+
+/** Whether `bytes` hold `needle` as they are. */
+function holdsBytes(bytes: Uint8Array, needle: Uint8Array): boolean {
+  const [lead] = needle;
+  if (lead === undefined) return true;
+  for (let at = bytes.indexOf(lead); at !== -1; at = bytes.indexOf(lead, at + 1)) {
+    if (at + needle.length > bytes.length) return false;
+    let i = 1;
+    while (i < needle.length && bytes[at + i] === needle[i]) i++;
+    if (i === needle.length) return true;
+  }
+  return false;
 }
 
 /** Where a line is: its number and the turn it is in. */

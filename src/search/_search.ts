@@ -8,10 +8,10 @@
 import { basename } from "node:path";
 import { isPostgresUrl } from "../store/mod.ts";
 import { type CompiledQuery, compileQuery, type SearchQuery } from "./_query.ts";
-import type { Piece } from "../formats/mod.ts";
+import type { InheritedPart, Piece } from "../formats/mod.ts";
 import type { SearchProfile } from "./_profile.ts";
 import { searchProfile } from "./_profiles.ts";
-import { candidateLines, placeLines, scanBuffer } from "./_scan.ts";
+import { candidateLines, type CandidateOptions, placeLines, scanBuffer } from "./_scan.ts";
 import type { ScanBuffer } from "./_simd.ts";
 import { hitOf, matchLine } from "./_hits.ts";
 import { searchDatabase } from "./_database.ts";
@@ -71,17 +71,69 @@ async function searchFile(
   query: CompiledQuery,
   buffer: ScanBuffer,
 ): Promise<FileHits> {
+  let head: string | undefined;
+  const options = profile.inherited && path === session.path
+    ? { headMarker: profile.inherited.marker, onHead: (text: string) => head = text }
+    : {};
+  const own = await searchLines(path, session, profile, query, buffer, options);
+  if (head === undefined || !profile.inherited) return own;
+  // A fork: the parts of the history it inherits come first, with their own files' lines.
+  const { parts, missing } = await profile.inherited.parts(path, head);
+  const before: FileHits = { hits: [], skipped: [] };
+  if (missing !== null) {
+    before.skipped.push({
+      kind: "skipped",
+      path,
+      line: 1,
+      reason: `its history is not all here (${missing}): searched without it`,
+    });
+  }
+  for (const part of parts) {
+    const found = await searchLines(part.path, session, profile, query, buffer, {}, part);
+    before.hits.push(...found.hits);
+    before.skipped.push(...found.skipped);
+  }
+  return { hits: [...before.hits, ...own.hits], skipped: [...before.skipped, ...own.skipped] };
+}
+
+/** Whether a candidate line of a part of another file is in the part. */
+function inPart(part: InheritedPart | undefined, text: string, offset: number): boolean {
+  if (part === undefined) return true;
+  if (offset >= part.endByte) return false;
+  try {
+    const value = JSON.parse(text);
+    return typeof value === "object" && value !== null && part.holds(value);
+  } catch {
+    return false;
+  }
+}
+
+async function searchLines(
+  path: string,
+  session: SourcedSession,
+  profile: SearchProfile,
+  query: CompiledQuery,
+  buffer: ScanBuffer,
+  options: CandidateOptions,
+  part?: InheritedPart,
+): Promise<FileHits> {
   const found: { offset: number; piece: Piece }[] = [];
   const bad: number[] = [];
-  for await (const candidate of candidateLines(path, query, buffer)) {
+  for await (const candidate of candidateLines(path, query, buffer, options)) {
+    if (part !== undefined && candidate.offset >= part.endByte) break;
     const piece = matchLine(candidate.text, profile, query);
-    if (piece === "bad") bad.push(candidate.offset);
-    else if (piece) found.push({ offset: candidate.offset, piece });
+    if (piece === "bad") {
+      if (part === undefined) bad.push(candidate.offset);
+    } else if (piece && inPart(part, candidate.text, candidate.offset)) {
+      found.push({ offset: candidate.offset, piece });
+    }
   }
   dropRepeats(found);
   const offsets = [...found.map((f) => f.offset), ...bad].sort((a, b) => a - b);
   const places = await placeLines(path, offsets, profile.turns(), buffer);
-  const subagent = path === session.path ? null : basename(path).replace(/\.jsonl$/, "");
+  const subagent = path === session.path || part !== undefined
+    ? null
+    : basename(path).replace(/\.jsonl$/, "");
   const hits = found.map(({ offset, piece }): SearchHit => {
     const place = places.get(offset) ?? { line: 0, turn: 0 };
     const where = { path, ...place, sessionId: session.id, format: session.source.format };

@@ -30,6 +30,8 @@ import {
   TimeSpan,
 } from "../_line.ts";
 import { type CodexFacts, type CodexHistorySource, mapCodexApproval } from "./_facts.ts";
+import { FieldDrift } from "../_drift.ts";
+import { noteCodexFields } from "./_fields.ts";
 import { type CodexHistoryBase, findBaseRollout, historyBaseOf } from "./_base.ts";
 import {
   type ForeignEntry,
@@ -74,6 +76,8 @@ const usageOf = (value: Json | undefined) => ({
 class CodexRead {
   readonly turns = new CodexTurns();
   readonly ignored: Record<string, number> = {};
+  /** Fields of its own lines turnlog has never seen. */
+  readonly fields = new FieldDrift();
   readonly #calls = new Map<string, string>();
   readonly #reported = new Map<string, boolean>();
   readonly calls: CallContext = {
@@ -480,6 +484,7 @@ export async function* readCodexRollout(
         read.turns.note(problemEntry(parsed.problem));
       } else {
         read.line(parsed.value, span);
+        noteCodexFields(read.fields, parsed.value, span.line);
         checker?.line(parsed.value, k, line);
         if (read.pendingBase !== undefined) {
           const base = read.pendingBase;
@@ -533,6 +538,8 @@ function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
     forks: [],
     subagents: [],
     ignored: read.ignored,
+    // Only when there are some: facts are compared and printed whole.
+    ...(Object.keys(read.fields.seen).length > 0 ? { unknownFields: read.fields.seen } : {}),
     problems: read.problems,
     formatFacts: read.codex,
   };

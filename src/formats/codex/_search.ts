@@ -7,13 +7,17 @@
  *
  * @module
  */
-import { isObject, type Json, obj, str } from "../_line.ts";
+import { isObject, type Json, numberOf, obj, objectOf, str } from "../_line.ts";
 import { basename, dirname } from "node:path";
 import { parseRolloutName, previewCodexSession, walkCodexSessions } from "./_find.ts";
+import { type CodexHistoryBase, findBaseRollout, historyBaseOf } from "./_base.ts";
+import { scanHead } from "../_head.ts";
 import {
   argumentText,
   type FormatSearch,
   type HeadFacts,
+  type InheritedHistory,
+  type InheritedPart,
   type Piece,
   type SessionFiles,
   type TurnCounter,
@@ -122,6 +126,64 @@ async function head(session: SessionFiles): Promise<HeadFacts> {
   return { started: listed.created, cwd: listed.cwd, firstPrompt: listed.preview, title: null };
 }
 
+/** The `history_base` of a rollout's first line (its `session_meta`), if it names one. */
+function baseOfHead(value: Json | undefined): CodexHistoryBase | undefined {
+  if (value?.type !== "session_meta") return undefined;
+  return historyBaseOf(objectOf(value.payload) ?? {});
+}
+
+async function headOf(path: string): Promise<Json | undefined> {
+  let first: Json | undefined;
+  await scanHead(path, (value) => {
+    first = value;
+    return true;
+  });
+  return first;
+}
+
+/**
+ * A fork's inherited history as Codex's resume rebuilds it (and the reader reads it): the base
+ * thread's rollout before the base's byte offset, its records with an ordinal below the base's
+ * (the lowest of the chain's), itself maybe a fork, followed the same way.
+ */
+const inherited: InheritedHistory = {
+  marker: '"history_base"',
+  async parts(path, firstLine) {
+    let head: Json | undefined;
+    try {
+      head = objectOf(JSON.parse(firstLine));
+    } catch {
+      return { parts: [], missing: null };
+    }
+    const parts: InheritedPart[] = [];
+    const seen = new Set<string>();
+    let base = baseOfHead(head);
+    let from = path;
+    let limit = Infinity;
+    while (base !== undefined) {
+      if (seen.has(base.threadId)) {
+        return { parts, missing: `thread ${base.threadId} names itself as its own history` };
+      }
+      seen.add(base.threadId);
+      const found = await findBaseRollout(from, base.threadId);
+      if (found === null) {
+        return { parts, missing: `the rollout of thread ${base.threadId} is not in this home` };
+      }
+      const below = Math.min(limit, base.endOrdinalExclusive ?? Infinity);
+      limit = below;
+      parts.unshift({
+        path: found,
+        endByte: base.endByteOffset ?? Infinity,
+        holds: (value) =>
+          value.type !== "session_meta" && !((numberOf(value.ordinal) ?? -Infinity) >= below),
+      });
+      from = found;
+      base = baseOfHead(await headOf(found));
+    }
+    return { parts, missing: null };
+  },
+};
+
 /** Codex's search profile. */
 export const codexSearch: FormatSearch = {
   walk,
@@ -137,4 +199,5 @@ export const codexSearch: FormatSearch = {
     return [];
   },
   turns: codexTurns,
+  inherited,
 };
