@@ -100,6 +100,7 @@ Deno.test("a tiny benchmark run produces every figure and a table", async () => 
     "append (48KB vs empty)",
     ...postgres,
     "search vs ripgrep, home of 48KB",
+    "archive, home of 48KB",
     "start-up at rest",
   ]);
   assertEquals(results.benchmarks[0]!.variants.map((v) => v.name), [

@@ -37,6 +37,8 @@ interface Plan {
   moved: ForeignMovedLine[];
   /** Pieces of bad lines taken out, by line. */
   pieces: Map<number, Set<number>>;
+  /** Pieces of glued lines written back without some of their parts, by line and piece. */
+  pieceDrops: Map<number, Map<number, Drop>>;
   /** Messages (and parts of messages, by message) taken out of checkpoint lines, by line. */
   fromSets: Map<number, SetEdit>;
   /** Message lines rewritten without some of their parts. */
@@ -114,7 +116,11 @@ function trimParts(plan: Plan, message: Message, strays: StrayResponse[]): void 
   const { place, inSet } = message.last;
   const from = strays[0]!.part.fromToolCalls ? "toolCalls" : "content";
   const drop: Drop = { from, parts: new Set(strays.map((stray) => stray.part.index)) };
-  if (place.piece !== null || (inSet !== null && place.value === undefined)) {
+  if (place.piece !== null && inSet === null) {
+    // The glued line is split into its records one a line: this one is written without them.
+    const drops = plan.pieceDrops.get(place.line) ?? new Map<number, Drop>();
+    plan.pieceDrops.set(place.line, drops.set(place.piece, drop));
+  } else if (place.piece !== null || (inSet !== null && place.value === undefined)) {
     plan.leftAsIs.push(`line ${place.line}: ${why}, on a line glued to another`);
   } else if (inSet !== null) setEdit(plan, place, why).parts.set(inSet, drop);
   else plan.trimmed.push({ place, drop, why });
@@ -278,6 +284,7 @@ export async function planGeminiRepair(path: string, sizeBytes: number): Promise
     path,
     moved: analysis.bad.map(movedBadLine),
     pieces: new Map(),
+    pieceDrops: new Map(),
     fromSets: new Map(),
     trimmed: [],
     leftAsIs: [],
@@ -317,7 +324,12 @@ export async function planGeminiRepair(path: string, sizeBytes: number): Promise
   );
   for (const m of plan.moved) {
     const gone = plan.pieces.get(m.line);
-    m.split = m.split?.filter((_, at) => !gone?.has(at)) ?? null;
+    const drops = plan.pieceDrops.get(m.line);
+    m.split = m.split?.map((piece, at) => {
+      const drop = drops?.get(at);
+      if (drop === undefined) return piece;
+      return { ...piece, text: JSON.stringify(withoutParts(JSON.parse(piece.text) as Json, drop)) };
+    }).filter((_, at) => !gone?.has(at)) ?? null;
     if (m.split?.length === 0) m.split = null;
   }
   return {
