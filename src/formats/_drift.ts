@@ -5,14 +5,7 @@
  * @module
  */
 import type { Json } from "./_line.ts";
-
-/** Where an unknown field was seen in one file. */
-export interface FieldSighting {
-  /** Lines that hold it. */
-  lines: number;
-  /** The first of them (1-based). */
-  line: number;
-}
+import type { FieldSighting } from "./_types.ts";
 
 /** Distinct unknown fields kept per file at most; more are not counted. */
 export const MAX_UNKNOWN_FIELDS = 32;

@@ -7,7 +7,6 @@
  */
 import { TurnlogError } from "../errors/mod.ts";
 import type { ApprovalMode, LineProblem, SessionRecord } from "../record/mod.ts";
-import type { FieldSighting } from "./_drift.ts";
 
 /**
  * Another tool's format, by its adapter's name (`codex`, `claude-code`): the names are written
@@ -243,4 +242,12 @@ export interface ValidationFinding {
   callId: string | null;
   /** `path:line: what is wrong`. */
   message: string;
+}
+
+/** Where an unknown field was seen in one file. */
+export interface FieldSighting {
+  /** Lines that hold it. */
+  lines: number;
+  /** The first of them (1-based). */
+  line: number;
 }
