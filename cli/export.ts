@@ -183,7 +183,9 @@ function hint(error: unknown, argv: string[]): string | undefined {
     case "session_file":
       return source === undefined ? undefined : `Look at it: ${TASK} inspect ${source}`;
     case "store":
-      return "Check that the tool's home is a folder you can write (CODEX_HOME, CLAUDE_CONFIG_DIR, GEMINI_CLI_HOME).";
+      return `Check that the tool's home is a folder you can write (${
+        ADAPTERS.map((adapter) => adapter.home.variables[0]).join(", ")
+      }).`;
     case "usage":
       return `Run ${TASK} export --help for the options.`;
     default:
