@@ -13,8 +13,8 @@
  * client compares `sizeBytes` with the size the page was rendered from (`data-size-bytes` of
  * `#session`); when they differ it fetches the page's own URL again (`GET`, same origin) with
  * `?from=<its last turn>`, which holds only the turns from that one on, swaps in the new
- * `#session`, `#findings` and `#charts`, and in `#turns` replaces its last turn and adds the
- * new ones (a page without turns takes the whole `#turns`), keeping every `<details>`
+ * `#session`, `#findings` and `#charts`, and in each view's turns (`#reading`, `#turns`) replaces
+ * its last turn and adds the new ones (a page without turns takes the whole views), keeping every `<details>`
  * the reader opened or closed as it was and following the end of the page when the reader
  * was there. A hidden tab waits until it is shown. Other events and comments (`: ping`) are
  * ignored; the browser's `EventSource` reconnects by itself (`retry:` sets how soon).
@@ -32,14 +32,17 @@ export const LIVE_SCRIPT = `(() => {
   const me = document.currentScript;
   const url = me && me.dataset.events;
   if (!url || !window.EventSource) return;
-  const SECTIONS = ["session", "findings", "charts", "turns"];
+  const SECTIONS = ["session", "reading", "findings", "charts", "turns"];
+  // Each view's turns: the reading view's articles, the record view's details.
+  const TURNS = { reading: "#reading > [data-reading-turn]", turns: "#turns > details[data-turn]" };
+  const numberOf = (d) => Number(d.dataset.turn || d.dataset.readingTurn);
   const say = (text, state) => {
     const status = document.getElementById("live");
     if (status) { status.textContent = text; status.dataset.state = state; }
   };
   const key = (d) => d.id || d.dataset.key;
   let busy = false, again = false, waiting = false;
-  const turnsOf = (root) => [...root.querySelectorAll("#turns > details[data-turn]")];
+  const turnsOf = (root, id = "turns") => [...root.querySelectorAll(TURNS[id])];
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
@@ -59,9 +62,9 @@ export const LIVE_SCRIPT = `(() => {
       for (const id of SECTIONS) {
         const now = document.getElementById(id), fresh = next.getElementById(id);
         if (!now || !fresh) continue;
-        if (id !== "turns" || from === 0) { now.replaceWith(document.adoptNode(fresh)); continue; }
-        for (const d of turnsOf(document)) if (Number(d.dataset.turn) >= from) d.remove();
-        for (const d of turnsOf(next)) now.appendChild(document.adoptNode(d));
+        if (!TURNS[id] || from === 0) { now.replaceWith(document.adoptNode(fresh)); continue; }
+        for (const d of turnsOf(document, id)) if (numberOf(d) >= from) d.remove();
+        for (const d of turnsOf(next, id)) now.appendChild(document.adoptNode(d));
         const heading = now.querySelector("h2"), freshHeading = fresh.querySelector("h2");
         if (heading && freshHeading) heading.replaceWith(document.adoptNode(freshHeading));
         now.dataset.turns = fresh.dataset.turns;
@@ -100,7 +103,7 @@ export const LIVE_SCRIPT = `(() => {
  * 20 ms of CPU at start-up, and Web Crypto's digest is asynchronous. tests/html_test.ts hashes
  * the script the page carries and fails, printing the new hash, when the two differ.
  */
-export const LIVE_SCRIPT_SOURCE = "'sha256-ujLcSaVDmGS4pJjjg8uCQhHhWRMKhwNkP2zcO847bHU='";
+export const LIVE_SCRIPT_SOURCE = "'sha256-3kH4oRikS/BCgFtpW58UiICEw0YUPwZE8dm5hr+1gnU='";
 
 let styleSources: string | undefined;
 /**

@@ -228,7 +228,7 @@ export async function inspectForeignFile(
     for (const entry of batch) {
       // The entry is its own record entry and byte range: no object made per entry.
       if (entry.ignored === undefined) segmenter.push(entry, entry);
-      else segmenter.ignore(entry.line, entry.ignored);
+      else segmenter.ignore(entry.line, entry.ignored, entry.thought);
     }
   }
   const facts = session.facts;
