@@ -52,6 +52,7 @@ export const LIVE_SCRIPT = `(() => {
       const last = turnsOf(document).pop();
       const from = last ? Number(last.dataset.turn) : 0;
       const target = new URL(location.href);
+      target.hash = "";
       if (from > 0) target.searchParams.set("from", String(from));
       const response = await fetch(target, { cache: "no-store" });
       if (!response.ok) return say("not updated: HTTP " + response.status, "stale");
@@ -103,7 +104,7 @@ export const LIVE_SCRIPT = `(() => {
  * 20 ms of CPU at start-up, and Web Crypto's digest is asynchronous. tests/html_test.ts hashes
  * the script the page carries and fails, printing the new hash, when the two differ.
  */
-export const LIVE_SCRIPT_SOURCE = "'sha256-3kH4oRikS/BCgFtpW58UiICEw0YUPwZE8dm5hr+1gnU='";
+export const LIVE_SCRIPT_SOURCE = "'sha256-h9zPMuvyY7lzAwRisn05eUf9WkDGgSwupfNKOtbLVEo='";
 
 let styleSources: string | undefined;
 /**

@@ -15,7 +15,7 @@ import { type LinkedSession, linkedSessions, type LinkKind } from "./_links.ts";
 import { contentSecurityPolicy, LIVE_SCRIPT } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
 import { blockHtml, turnHtml } from "./_turn.ts";
-import { type ReadingSettings, readingTurnHtml } from "./_reading.ts";
+import { type ReadingSettings, readingTurnHtml, subagentHtml } from "./_reading.ts";
 import { DiffBudget } from "./_diff.ts";
 
 /**
@@ -369,9 +369,7 @@ export function* sessionPagePieces(
       whole: position >= firstWhole,
     });
   }
-  yield `</main>
-<div id="records">
-`;
+  yield `${readingUnplaced(report, settings)}</main>\n<div id="records">\n`;
   yield findingsHtml(report, settings);
   yield chartsHtml(report, settings);
   yield turnsOpening(report, settings);
@@ -383,6 +381,15 @@ export function* sessionPagePieces(
     });
   }
   yield footerHtml(report, { ...options, adapter: settings.adapter });
+}
+
+/** The subagents no line of the session names (no turn to show them in): after the turns. */
+function readingUnplaced(report: InspectReport, settings: Resolved): string {
+  const unplaced = linkedSessions(report).filter((l) => l.kind === "subagent" && l.turn === null);
+  if (unplaced.length === 0) return "";
+  return `<section class="rturn" id="read-subagents"><p class="rhead">Subagents no line of the session names</p>${
+    unplaced.map((link) => subagentHtml(link, settings, 0)).join("\n")
+  }</section>\n`;
 }
 
 /** The start of the reading view: its heading, and what of the session it leaves off. */

@@ -170,7 +170,15 @@ function unshownHtml(entry: IgnoredEntry): string {
   return images === 0 ? "" : `<p class="muted unshown">(${plural(images, "image")} not shown)</p>`;
 }
 
-function subagentHtml(link: LinkedSession, settings: ReadingSettings, depth: number): string {
+/**
+ * A subagent, folded: its task, a link to its page, and (from its report, when the page has it)
+ * its conversation, turn by turn (`[data-subagent-turn]`).
+ */
+export function subagentHtml(
+  link: LinkedSession,
+  settings: ReadingSettings,
+  depth: number,
+): string {
   const report = settings.subagents.get(link.id);
   const href = settings.sessionHref?.(link.id, link.kind);
   const title = link.title === null ? "" : ` ${escapeText(firstLine(link.title, 140))}`;
