@@ -110,8 +110,9 @@ ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.de
                        replay and normalization, before the new message), one JSON item
                        a line; writes nothing
   --html FILE          Write the session as one self-contained HTML page to FILE
-                       ("-": stdout): turns, tool calls beside their outputs, the
-                       findings, the charts; no script, nothing fetched, opens offline
+                       ("-": stdout): the conversation to read (thinking, tool calls
+                       and subagents folded), and one link away every line with the
+                       findings and charts; no script, nothing fetched, opens offline
   --html --all DIR     Write a static site of every session in DIR (a Claude Code projects
                        folder, a Codex sessions folder, a Gemini tmp folder or a turnlog
                        sessions folder): index.html by project and date, a page per
