@@ -6,12 +6,12 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { assert, assertEquals, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { FIXTURES } from "./_format_fixtures.ts";
-import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
+import { CORPUS, CORPUS_MISSING, corpusFiles } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { writeClaudeHome } from "../testing/formats/homes.ts";
@@ -31,10 +31,31 @@ const VISIBLE = (selector: string) =>
   })].filter((n) => n.checkVisibility()).length`;
 
 /**
+ * The turns the inspector counts in each session file under `root` (not the subagents' files,
+ * which the site shows under their sessions), by session id.
+ */
+async function inspectorTurns(root: string): Promise<Map<string, number>> {
+  const turns = new Map<string, number>();
+  for await (const path of corpusFiles(root)) {
+    if (basename(path).startsWith("agent-") || path.includes("/subagents/")) continue;
+    if ((await Deno.stat(path)).size === 0) continue;
+    const report = await inspectSession(path);
+    turns.set(report.session.id!, report.turns.length);
+  }
+  return turns;
+}
+
+/**
  * Walks the site in `out` as a reader does: the index, then each session's page by its link,
  * its record view by its link, and back twice to the index. Returns the sessions walked.
  */
-async function walkSite(browser: TestBrowser, out: string, shot: string): Promise<number> {
+async function walkSite(
+  browser: TestBrowser,
+  out: string,
+  shot: string,
+  root: string,
+): Promise<number> {
+  const expected = await inspectorTurns(root);
   const index = pathToFileURL(join(out, "index.html")).href;
   const site = pathToFileURL(out).href;
   await using opened = await browser.open(index);
@@ -47,6 +68,8 @@ async function walkSite(browser: TestBrowser, out: string, shot: string): Promis
       ),
   );
   assert(sessions.length > 0, "the index lists sessions");
+  // The index says the turns the inspector counts, for every session file of the home.
+  assertEquals(new Map(sessions), expected);
   const total = await page.$eval("#sessions", (main) => Number(main.getAttribute("data-turns")));
   assertStrictEquals(total, sessions.reduce((sum, [, turns]) => sum + turns, 0));
   await page.screenshot({ path: join(OUT, `${shot}-index.png`) });
@@ -85,7 +108,7 @@ Deno.test({
       const home = await writeClaudeHome(join(dir.path, "claude"));
       const out = join(dir.path, "claude-site");
       await writeSite(home.projects, { out });
-      assertStrictEquals(await walkSite(browser, out, "claude"), 4);
+      assertStrictEquals(await walkSite(browser, out, "claude", home.projects), 4);
       // The subagent's page opens from its session's reading view, folded inline there.
       const report = await inspectSession(home.session);
       const agent = report.subagents[0]!;
@@ -111,7 +134,7 @@ Deno.test({
         const { root } = await FIXTURES[format]!.write(join(dir.path, format));
         const out = join(dir.path, `${format}-site`);
         await writeSite(root, { out });
-        assertStrictEquals(await walkSite(browser, out, format), 1);
+        assertStrictEquals(await walkSite(browser, out, format, root), 1);
       });
     }
 
@@ -119,8 +142,9 @@ Deno.test({
       ...needing("the corpus's Claude Code projects", CORPUS_MISSING),
       async fn() {
         const out = join(dir.path, "corpus-site");
-        const written = await writeSite(join(CORPUS, "claude", "projects"), { out });
-        assertStrictEquals(await walkSite(browser, out, "corpus"), written.sessions);
+        const root = join(CORPUS, "claude", "projects");
+        const written = await writeSite(root, { out });
+        assertStrictEquals(await walkSite(browser, out, "corpus", root), written.sessions);
       },
     });
   },

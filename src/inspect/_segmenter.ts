@@ -199,7 +199,7 @@ export class TurnSegmenter {
     this.#count("ignored");
     const block = this.#block();
     block.ignored[kind] = (block.ignored[kind] ?? 0) + 1;
-    if (thought !== undefined) {
+    if (thought !== undefined && this.#keepEntries) {
       // Readable thinking is shown where it was written: an entry of its own.
       const entry = { kind: "ignored", line, lastLine: line, kinds: { [kind]: 1 } } as const;
       return this.#entry({ ...entry, ...this.#text(thought) });
