@@ -103,19 +103,30 @@ function messageHtml(
   }</div>`;
 }
 
+/**
+ * Characters of a tool's result the reading view holds: enough to read; the whole (up to the
+ * page's limit) is in the record view, linked. Results are most of a session's bytes, and the
+ * page holds each turn twice.
+ */
+const RESULT_CHARS = 600;
+
 function resultHtml(output: OutputEntry, settings: ReadingSettings): string {
   const what = output.synthesized
     ? `<p class="note">Written by resume, not by the tool: the call was interrupted.</p>`
     : "";
+  const chars = Math.min(settings.textChars, RESULT_CHARS);
+  const rest = output.chars > chars
+    ? `<p class="note"><a href="#line-${output.line}">The whole result is in the record view</a>.</p>`
+    : "";
   return `<div class="result${output.isError ? " error" : ""}"><div class="label">${
     output.isError ? "Error" : "Result"
   }</div>${what}${
-    textHtml(output.text, output.chars, settings, {
+    textHtml(output.text, output.chars, { ...settings, textChars: chars }, {
       key: `read-${output.line}`,
       pre: true,
       collapse: false,
     })
-  }</div>`;
+  }${rest}</div>`;
 }
 
 function toolHtml(entry: CallEntry, output: OutputEntry | undefined, settings: ReadingSettings) {
