@@ -40,8 +40,11 @@ export interface SiteOptions {
   out: string;
   /** Whole texts in the pages instead of shortened ones (`--full`). */
   full?: boolean;
-  /** Says how far it got on one line (a terminal). @default false */
-  progress?: boolean;
+  /**
+   * Called before each session is written, with how many are done, of how many, and the bytes
+   * written so far (the command rewrites one line of a terminal with {@linkcode progressLine}).
+   */
+  progress?: (done: number, total: number, bytes: number) => void;
 }
 
 /** What {@linkcode writeSite} wrote. */
@@ -121,8 +124,14 @@ async function writeFile(path: string, chunks: Iterable<Uint8Array>): Promise<nu
 
 const encoder = new TextEncoder();
 
-/** One line, rewritten in place on a terminal. */
-function progressLine(text: string): void {
+/**
+ * The progress line on a terminal: `turnlog inspect: 3/12 sessions · 1.2 MiB`, written over the
+ * last one; cleared once every session is written.
+ */
+export function progressLine(done: number, total: number, bytes: number): void {
+  const text = done === total
+    ? ""
+    : `turnlog inspect: ${done + 1}/${total} sessions · ${formatBytes(bytes)}`;
   Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${text}`));
 }
 
@@ -151,11 +160,7 @@ export async function writeSite(dir: string, options: SiteOptions): Promise<Site
     const taken = new Set<string>();
     const listed: SiteSession[] = [];
     for (const [i, source] of sources.entries()) {
-      if (options.progress) {
-        progressLine(
-          `turnlog inspect: ${i + 1}/${sources.length} sessions · ${formatBytes(written.bytes)}`,
-        );
-      }
+      options.progress?.(i, sources.length, written.bytes);
       listed.push(await sessionPages(source, temporary, taken, written, options));
     }
     written.bytes += await writeFile(
@@ -165,7 +170,7 @@ export async function writeSite(dir: string, options: SiteOptions): Promise<Site
     await writeFile(join(temporary, MARK), [
       encoder.encode("made by turnlog inspect --html --all\n"),
     ]);
-    if (options.progress) progressLine("");
+    options.progress?.(sources.length, sources.length, written.bytes);
     await swapIn(temporary, out);
     return written;
   } catch (error) {

@@ -380,12 +380,12 @@ async function report(path: string, options: InspectOptions, cmd: Command): Prom
 /** `--html --all DIR`: the static site of every session in DIR, written to --out. */
 async function site(dir: string, values: Values): Promise<number> {
   // Imported here, as the page is: the other views do not load the charts and markdown.
-  const { DEFAULT_SITE_DIR, siteWords, writeSite } = await import("./_site.ts");
+  const { DEFAULT_SITE_DIR, progressLine, siteWords, writeSite } = await import("./_site.ts");
   const target = values.out ?? DEFAULT_SITE_DIR;
   const written = await writeSite(dir, {
     out: target,
     full: values.full === true,
-    progress: Deno.stderr.isTerminal(),
+    ...(Deno.stderr.isTerminal() ? { progress: progressLine } : {}),
   });
   stderr(`${siteWords(target, written)}\n`);
   return 0;

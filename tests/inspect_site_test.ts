@@ -84,7 +84,13 @@ Deno.test("writeSite() of a Claude Code home: subagent pages linked from the ind
   await using dir = await tempDir();
   const home = await writeClaudeHome(dir.path);
   const out = join(dir.path, "site");
-  const written = await writeSite(home.projects, { out });
+  const progress: number[][] = [];
+  const written = await writeSite(home.projects, {
+    out,
+    progress: (done, total) => progress.push([done, total]),
+  });
+  // Said before each session, then once at the end (the terminal's line is cleared then).
+  assertEquals(progress, [[0, 4], [1, 4], [2, 4], [3, 4], [4, 4]]);
   const report = await inspectSession(home.session, { entries: true });
   const agents = await inspectSubagents(report, { entries: true });
   assert(agents.size > 0, "the fixture's session ran a subagent");
