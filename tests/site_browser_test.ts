@@ -147,5 +147,24 @@ Deno.test({
         assertStrictEquals(await walkSite(browser, out, "corpus", root), written.sessions);
       },
     });
+
+    await t.step({
+      ...needing("the corpus's Codex rollouts, laid out as Codex keeps them", CORPUS_MISSING),
+      async fn() {
+        // The corpus keeps them flat; Codex's home has date folders (a copy outside the repo).
+        const root = join(dir.path, "codex-corpus", "sessions");
+        for await (const entry of Deno.readDir(join(CORPUS, "codex"))) {
+          const date = /^rollout-(\d{4})-(\d{2})-(\d{2})T/.exec(entry.name);
+          if (date === null) continue;
+          const folder = join(root, date[1]!, date[2]!, date[3]!);
+          await Deno.mkdir(folder, { recursive: true });
+          await Deno.copyFile(join(CORPUS, "codex", entry.name), join(folder, entry.name));
+        }
+        const out = join(dir.path, "codex-corpus-site");
+        const written = await writeSite(root, { out });
+        assert(written.sessions >= 4, `${written.sessions} sessions`);
+        assertStrictEquals(await walkSite(browser, out, "codex-corpus", root), written.sessions);
+      },
+    });
   },
 });
