@@ -369,7 +369,7 @@ export function* sessionPagePieces(
       whole: position >= firstWhole,
     });
   }
-  yield `${readingUnplaced(report, settings)}</main>\n<div id="records">\n`;
+  yield `</main>\n<div id="records">\n`;
   yield findingsHtml(report, settings);
   yield chartsHtml(report, settings);
   yield turnsOpening(report, settings);
@@ -383,7 +383,10 @@ export function* sessionPagePieces(
   yield footerHtml(report, { ...options, adapter: settings.adapter });
 }
 
-/** The subagents no line of the session names (no turn to show them in): after the turns. */
+/**
+ * The subagents no line of the session names (no turn to show them in): before the turns, so a
+ * live page's new turns still come last.
+ */
 function readingUnplaced(report: InspectReport, settings: Resolved): string {
   const unplaced = linkedSessions(report).filter((l) => l.kind === "subagent" && l.turn === null);
   if (unplaced.length === 0) return "";
@@ -405,8 +408,9 @@ function readingOpening(report: InspectReport, settings: Resolved): string {
     : "";
   return `<main id="reading" data-turns="${report.turns.length}"><h2>Conversation <span class="muted">(${
     plural(report.turns.length, "turn")
-  }; <a href="#records">every line</a>)</span></h2>${left}${none}
-`;
+  }; <a href="#records">every line</a>)</span></h2>${left}${none}${
+    readingUnplaced(report, settings)
+  }\n`;
 }
 
 /**
