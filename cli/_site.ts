@@ -90,9 +90,19 @@ function within(path: string, folder: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== "..");
 }
 
+/** A path with its links followed as far as it exists (the rest as given). */
+async function realish(path: string): Promise<string> {
+  const whole = resolve(path);
+  for (let head = whole, tail = "";; tail = join(basename(head), tail), head = dirname(head)) {
+    const real = await Deno.realPath(head).catch(() => undefined);
+    if (real !== undefined) return join(real, tail);
+    if (dirname(head) === head) return whole;
+  }
+}
+
 /** Refuses an `--out` that would write into the home, or over a folder that is not a site. */
 async function checkOut(out: string, dir: string): Promise<void> {
-  if (within(resolve(out), resolve(dir))) {
+  if (within(await realish(out), await realish(dir))) {
     throw new UsageError(
       `Refusing to write the site into ${out}: it is inside ${dir}, the sessions read; name another folder with --out`,
     );

@@ -122,6 +122,14 @@ Deno.test("writeSite() refuses the home itself and a folder that is not a site; 
     UsageError,
     `Refusing to write the site into ${join(root, "site")}: it is inside ${root}`,
   );
+  // Through a link to the home, too.
+  await Deno.symlink(root, join(dir.path, "home-link"));
+  await assertRejects(
+    () => writeSite(root, { out: join(dir.path, "home-link", "site") }),
+    UsageError,
+    "Refusing to write the site into",
+  );
+  await Deno.remove(join(dir.path, "home-link"));
   const other = join(dir.path, "notes");
   await Deno.mkdir(other);
   await Deno.writeTextFile(join(other, "todo.txt"), "keep me\n");
