@@ -45,8 +45,9 @@ the line, who said it and the match marked; then the command that opens it and t
 continues it.
 
 Options:
-  --regex PATTERN      Search for a regular expression (case-insensitive) instead of words:
-                       every line is then parsed, which is slower
+  --regex PATTERN      Search for a regular expression (case-insensitive, matched in time
+                       linear in the line; no lookahead or backreferences) instead of
+                       words: every line is then parsed, which is slower
 ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}
   --sessions-dir DIR   A folder of sessions: turnlog's, a ${foreignToolsInWords()} root or home
                        (may be given more than once)
