@@ -49,6 +49,8 @@ Deno.test("compileQuery() reads JavaScript's escapes and lookbehind, refuses loo
   );
   const broken = assertThrows(() => compileQuery({ regex: "(a" }), SearchQueryError);
   assertEquals(broken.message, "Not a regular expression: missing closing ): `(a`");
+  const counted = assertThrows(() => compileQuery({ regex: "a{1001}" }), SearchQueryError);
+  assertEquals(counted.message, "Not a regular expression: invalid repeat count: `{1001}`");
 });
 
 Deno.test("turnlog search --regex '(a|aa)+$' over a 100,000-character line answers", async () => {
