@@ -3,6 +3,9 @@ import { DatabaseSync } from "node:sqlite";
 import { Catalog, CATALOG_VERSION } from "../src/catalog/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { assertEquals } from "./_assert.ts";
+import { adapterByFlag } from "../src/formats/mod.ts";
+import { browsePage, FactsMemo } from "../src/server/mod.ts";
+import { FileStore } from "../src/store/mod.ts";
 import { appendLines, catalogAnswers, catalogHome, deleteFile, tearLine } from "./_catalog_home.ts";
 
 Deno.test("Catalog.update() reads a new file whole, then costs a stat while it stays as it was", async () => {
@@ -11,8 +14,22 @@ Deno.test("Catalog.update() reads a new file whole, then costs a stat while it s
   using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
   const sources = await home.sources();
   const bytes = home.files.reduce((sum, file) => sum + Deno.statSync(file.path).size, 0);
-  assertEquals(await catalog.update(sources), { seen: 3, read: 3, grown: 0, gone: 0, bytes });
-  assertEquals(await catalog.update(sources), { seen: 3, read: 0, grown: 0, gone: 0, bytes: 0 });
+  assertEquals(await catalog.update(sources), {
+    seen: 3,
+    read: 3,
+    grown: 0,
+    gone: 0,
+    bytes,
+    unread: [],
+  });
+  assertEquals(await catalog.update(sources), {
+    seen: 3,
+    read: 0,
+    grown: 0,
+    gone: 0,
+    bytes: 0,
+    unread: [],
+  });
 });
 
 Deno.test("Catalog.update() reads a grown file from its indexed offset; a torn last line waits", async () => {
@@ -100,4 +117,42 @@ Deno.test("Catalog.open() makes a damaged catalog again, saying so in one line",
   assertEquals(said[0]!.startsWith(`the catalog ${path} is damaged (`), true);
   assertEquals(catalog.sessions([{ format: "codex", root: dir }]), []);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("browsePage() with the catalog shows every session's turns and health on first view, ordered by their own dates across pages", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  // Files written in the reverse order of their sessions' dates: file times would mislead.
+  const touched = [...home.files].reverse();
+  touched.forEach((file, i) => Deno.utimeSync(file.path, 1_900_000_000 + i, 1_900_000_000 + i));
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const store = new FileStore(join(home.dir, "sessions"));
+  const homes = (await home.sources()).map((source) => ({
+    adapter: adapterByFlag(source.format === "codex" ? "codex" : "claude")!,
+    root: source.root,
+  }));
+  const rows = [];
+  let cursor: string | undefined;
+  do {
+    const page = await browsePage({
+      store,
+      homes,
+      facts: new FactsMemo(),
+      pageSize: 2,
+      cursor,
+      catalog,
+    });
+    rows.push(...page.sessions);
+    cursor = page.next === null
+      ? undefined
+      : decodeURIComponent(page.next.slice("/?after=".length));
+  } while (cursor !== undefined);
+  const reports = await Promise.all(rows.map((row) => inspectSession(row.path!)));
+  assertEquals(
+    rows.map((row) => [row.path, row.turns, row.healthy]),
+    reports.map((report) => [report.session.path, report.turns.length, report.healthy]),
+  );
+  const dates = reports.map((report) => report.session.updated ?? report.session.created);
+  assertEquals(dates, [...dates].sort().reverse());
+  assertEquals(rows.length, 3);
 });

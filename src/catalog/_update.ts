@@ -51,6 +51,8 @@ export interface UpdateSummary {
   gone: number;
   /** Bytes read. */
   bytes: number;
+  /** The sources whose root cannot be read, each with why (their files are left as they were). */
+  unread: { root: string; reason: string }[];
 }
 
 /** Options of {@linkcode updateCatalog}. */
@@ -374,12 +376,23 @@ export async function updateCatalog(
 ): Promise<UpdateSummary> {
   const s = statementsOf(db);
   const plans: Plan[] = [];
-  const summary: UpdateSummary = { seen: 0, read: 0, grown: 0, gone: 0, bytes: 0 };
+  const summary: UpdateSummary = { seen: 0, read: 0, grown: 0, gone: 0, bytes: 0, unread: [] };
   for (const source of sources) {
     const known = new Map<string, KnownFile>();
     for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
     const seen = new Set<string>();
-    for (const wanted of await wantedFiles(source)) {
+    let found: Wanted[];
+    try {
+      found = await wantedFiles(source);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) found = [];
+      else {
+        const reason = error instanceof Error ? error.message : String(error);
+        summary.unread.push({ root: source.root, reason });
+        continue;
+      }
+    }
+    for (const wanted of found) {
       if (seen.has(wanted.path)) continue;
       const info = statOrUndefined(wanted.path);
       if (info === undefined || !info.isFile) continue;
