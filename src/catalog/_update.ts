@@ -15,7 +15,7 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { forEachLine, isCompressed, readRangeSync } from "../io/mod.ts";
 import { inspectSession, verdictOf } from "../inspect/mod.ts";
 import { searchProfile } from "../search/mod.ts";
-import type { Json } from "../formats/mod.ts";
+import { adapterOfData, type Json } from "../formats/mod.ts";
 
 /** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
 export interface CatalogSource {
@@ -189,18 +189,45 @@ function statementsOf(db: DatabaseSync): Statements {
   return found;
 }
 
-/** The facts of a file as the inspector reports them, as the columns hold them. */
-async function factsOf(path: string) {
+/**
+ * What a listing shows of another tool's file today, from its head and a bounded tail (its
+ * adapter's `preview`): its own dates, project, title and first prompt; null for turnlog's own.
+ */
+async function previewOf(wanted: Wanted, sizeBytes: number) {
+  const adapter = adapterOfData({ format: wanted.source.format });
+  if (adapter.own) return null;
+  const { path, sessionId: id, project } = wanted;
+  const found = {
+    format: adapter.name,
+    id,
+    path,
+    created: null,
+    modified: null,
+    sizeBytes,
+    project,
+  };
+  return await adapter.preview(found).catch(() => null);
+}
+
+/**
+ * The facts of a file as the inspector reports them (turns, verdict, tokens, models, links)
+ * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
+ * the columns hold them.
+ */
+async function factsOf(wanted: Wanted, sizeBytes: number) {
+  const { path } = wanted;
   try {
     const report = await inspectSession(path);
     const { session } = report;
+    const listed = await previewOf(wanted, sizeBytes);
     return {
       state: session.state,
-      first_at: session.created,
-      last_at: session.updated,
-      cwd: session.cwd,
-      title: session.title,
-      first_prompt: session.firstPrompt,
+      first_at: listed ? listed.firstAt ?? listed.created : session.created,
+      last_at: listed ? listed.lastAt ?? null : session.updated,
+      project: listed?.project ?? wanted.project,
+      cwd: listed ? listed.cwd : session.cwd,
+      title: listed ? listed.title : session.title,
+      first_prompt: listed ? listed.preview : session.firstPrompt,
       turns: report.turns.length,
       healthy: report.healthy ? 1 : 0,
       verdict: verdictOf(report).words,
@@ -215,6 +242,7 @@ async function factsOf(path: string) {
     const unreadable = error instanceof Error ? error.message : String(error);
     return {
       state: null,
+      project: wanted.project,
       first_at: null,
       last_at: null,
       cwd: null,
@@ -305,7 +333,7 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       s.insertText.run(id, found.body);
       return true;
     });
-    const facts = await factsOf(wanted.path);
+    const facts = await factsOf(wanted, info.size);
     const { source } = wanted;
     s.saveFile.run(
       source.root,
@@ -313,7 +341,7 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       source.archived ? 1 : 0,
       wanted.session,
       wanted.sessionId,
-      wanted.project,
+      facts.project,
       info.ino ?? null,
       info.size,
       info.mtime?.getTime() ?? 0,

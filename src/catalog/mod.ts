@@ -11,3 +11,4 @@ export * from "./_location.ts";
 export { CATALOG_VERSION } from "./_database.ts";
 export * from "./_update.ts";
 export * from "./_catalog.ts";
+export * from "./_listing.ts";

@@ -25,7 +25,12 @@ import {
   TurnlogHeadReader,
 } from "../formats/mod.ts";
 import { oneLine } from "../text/mod.ts";
-import type { Catalog, CatalogSession, CatalogSource } from "../catalog/mod.ts";
+import {
+  type Catalog,
+  type CatalogSession,
+  type CatalogSource,
+  rankByOwnDates,
+} from "../catalog/mod.ts";
 import { type BrowseHome, type FactsMemo, homeTool } from "./_homes.ts";
 
 /** A file written to within this many milliseconds is said to be being written. */
@@ -306,15 +311,6 @@ async function storeRow(
   }
 }
 
-/**
- * Where a session sits in the catalog's order: by its own last (else first) date, newest
- * first; a session that names no date after every dated one, by its files' last write.
- */
-function rankOf(session: CatalogSession): number {
-  const date = timeOf(session.lastAt) || timeOf(session.firstAt);
-  return date > 0 ? date : session.modified - 1e14;
-}
-
 /** A session's row of the list, from what the catalog holds. */
 function catalogRow(
   session: CatalogSession,
@@ -376,9 +372,20 @@ async function catalogPage(options: CatalogOptions, catalog: Catalog): Promise<B
     unread.push(`${root} cannot be read: ${reason}`);
   }
   const tools = new Map(sources.map((source) => [source.root, source.tool]));
-  const ranked = catalog.sessions(sources).map((session) => ({
+  // A home's sessions are those its tool's listing has (names alone), as the catalog knows them.
+  const listed = new Set<string>();
+  await Promise.all(homes.map(async (home) => {
+    const names = await home.adapter.list(home.root, { limit: Infinity, heads: false })
+      .catch(() => ({ sessions: [] }));
+    for (const session of names.sessions) listed.add(session.path);
+  }));
+  const homeRoots = new Set(homes.map((home) => home.root));
+  const kept = catalog.sessions(sources).filter((session) =>
+    !homeRoots.has(session.root) || listed.has(session.path)
+  );
+  const ranked = kept.map((session) => ({
     session,
-    time: rankOf(session),
+    time: rankByOwnDates(session),
     key: session.path,
   }));
   const fromDatabase = store.folder === undefined
