@@ -8,7 +8,7 @@
  * build), and the catalog's size (against the raw bytes).
  *
  * `deno run -A bench/catalog.ts [--size 100MB] [--out bench/out]`: prints the rows and writes
- * them to `bench/catalog-results.json`.
+ * them to `bench/catalog-results-<size>.json`.
  *
  * @module
  */
@@ -279,7 +279,7 @@ for (const row of rows) {
   console.log(`${row.row}: ${row.turnlog} | ${row.peer} | ${row.ratio} | target: ${row.target}`);
 }
 await Deno.writeTextFile(
-  join(REPO, "bench", "catalog-results.json"),
+  join(REPO, "bench", `catalog-results-${sizeLabel(size)}.json`),
   JSON.stringify({ size: home.bytes, sessions: home.sessions, rows }, null, 2) + "\n",
 );
 await Deno.remove(work, { recursive: true });
