@@ -60,6 +60,16 @@ export class HistoryPairing {
   readonly #called = new Set<string>();
   #dropped: DroppedOutput[] = [];
 
+  /** A pairing that goes on from where this one is (this one is left as is). */
+  clone(): HistoryPairing {
+    const copy = new HistoryPairing();
+    copy.#order = this.#order;
+    for (const [id, calls] of this.#pending) copy.#pending.set(id, [...calls]);
+    for (const id of this.#called) copy.#called.add(id);
+    copy.#dropped = [...this.#dropped];
+    return copy;
+  }
+
   /** A checkpoint replaced the history: nothing before it is in the history any more. */
   reset(): void {
     this.#pending.clear();
@@ -129,6 +139,13 @@ interface Unanswered {
  */
 export class LinePairing {
   readonly #unanswered = new Map<string, Unanswered[]>();
+
+  /** A pairing that goes on from where this one is (this one is left as is). */
+  clone(): LinePairing {
+    const copy = new LinePairing();
+    for (const [id, calls] of this.#unanswered) copy.#unanswered.set(id, [...calls]);
+    return copy;
+  }
 
   /** A call's line. */
   call(callId: string, call: Unanswered): void {

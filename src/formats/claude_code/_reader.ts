@@ -141,6 +141,52 @@ export class ClaudeRead {
     this.#firstModel = next;
   }
 
+  /**
+   * A reader of the same transcript grown (`index`, and the active `branch` found on it) that
+   * goes on from where this one is: its state copied, what it works out from the branch
+   * (the models that answer, where responses end) worked out again. This one is left as is.
+   */
+  fork(index: ClaudeIndex, branch: Branch): ClaudeRead {
+    const next = new ClaudeRead(this.path, index, branch, this.sessionId);
+    Object.assign(next.ignored, this.ignored);
+    next.turns.takeFrom(this.turns);
+    next.problems = this.problems;
+    next.#typed = this.#typed;
+    next.#firstCommand = this.#firstCommand;
+    const run = this.#run;
+    next.#run = run && {
+      ...run,
+      parts: [...run.parts],
+      texts: [...run.texts],
+      calls: [...run.calls],
+      held: [...run.held],
+      results: { entries: [...run.results.entries], callIds: [...run.results.callIds] },
+      last: next.#lastOfResponse.get(run.key) ?? run.last,
+    };
+    for (const [id, name] of this.#names) next.#names.set(id, name);
+    for (const [at, items] of this.#keptItems) next.#keptItems.set(at, items);
+    next.#historyLength = this.#historyLength;
+    next.#clock = this.#clock;
+    next.#openedFor = this.#openedFor;
+    next.#permission = this.#permission;
+    return next;
+  }
+
+  /** The last node of the API response `key` on the branch (undefined: none). */
+  responseEnd(key: string): number | undefined {
+    return this.#lastOfResponse.get(key);
+  }
+
+  /** The key of the API response being merged (its lines may go on), or undefined. */
+  get openResponse(): string | undefined {
+    return this.#run?.key;
+  }
+
+  /** Whether the node opens a turn: a prompt, or a command sent to the model. */
+  isPrompt(at: number): boolean {
+    return this.#isPrompt(at);
+  }
+
   #isPrompt(at: number): boolean {
     const kind = this.index.nodes[at]!.kind;
     return kind === "prompt" || (kind === "command" && !this.branch.localCommands.has(at));
