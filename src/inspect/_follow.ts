@@ -229,6 +229,8 @@ export class SessionFollower {
       },
       settle: (entries) => segmentEntries(foreign.settled, entries),
     });
+    // The rest of the process runs before the report is made (a server's other requests).
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const segmenter = foreign.settled.clone(foreign.reported);
     segmentEntries(segmenter, update.pending);
     foreign.reported = segmenter;

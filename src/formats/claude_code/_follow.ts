@@ -82,6 +82,12 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
+/**
+ * Lets the rest of the process run (a macrotask) between the steps of an update: each walks
+ * every node of the index, and a server answers other requests between them.
+ */
+const breathe = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 async function tailBefore(path: string, end: number): Promise<Uint8Array> {
   using file = await Deno.open(path, { read: true });
   return await readRange(file, { start: Math.max(0, end - TAIL_BYTES), end });
@@ -174,8 +180,10 @@ export class ClaudeFollower implements FormatFollower {
     state.tail = await tailBefore(path, state.end);
     bytes += state.tail.length;
     state.ino = info.ino;
+    await breathe();
     const index = state.indexer.resolved();
     const branch = findBranch(index);
+    await breathe();
     const sessionId = sessionIdOf(path, index);
     const read = new ClaudeRead(path, index, branch, sessionId);
     if (index.nodes.length > 0) read.meta(index.nodes[0]!);
@@ -192,6 +200,7 @@ export class ClaudeFollower implements FormatFollower {
     for (let position = 0; position < order.length; position++) {
       codes[position] = codeOf(read, order[position]!, firstPrompt);
     }
+    await breathe();
     const cut = state.cut;
     const moved = cut === undefined
       ? undefined
@@ -199,7 +208,7 @@ export class ClaudeFollower implements FormatFollower {
     let reader = read;
     let position = 0;
     if (cut !== undefined && moved === undefined) {
-      reader = cut.reader.fork(index, branch);
+      reader = cut.reader.fork(index, branch, read);
       position = cut.position;
     } else {
       if (cut !== undefined) why ??= moved;
@@ -213,6 +222,7 @@ export class ClaudeFollower implements FormatFollower {
       sink,
       meta,
       firstPrompt,
+      previous: position > 0 ? cut : undefined,
     });
     bytes += next.bytes;
     state.cut = next.cut ?? (position > 0 ? cut : undefined);
@@ -222,6 +232,7 @@ export class ClaudeFollower implements FormatFollower {
     for (let p = settledBefore; p < order.length; p++) lowest = Math.min(lowest, order[p]!);
     for (const at of state.values.keys()) if (at < lowest) state.values.delete(at);
     this.#state = state;
+    await breathe();
     const facts = await this.#facts(state, { index, branch, reader: next.reader, sessionId });
     return { pending: next.pending, facts, whole, bytes, ...(why === undefined ? {} : { why }) };
   }
@@ -315,6 +326,7 @@ export class ClaudeFollower implements FormatFollower {
       sink: FollowSink;
       meta: string;
       firstPrompt: number;
+      previous: Cut | undefined;
     },
   ): Promise<{ cut: Cut | undefined; pending: ForeignEntry[]; reader: ClaudeRead; bytes: number }> {
     const { reader, order, codes, sink } = from;
@@ -372,13 +384,18 @@ export class ClaudeFollower implements FormatFollower {
       codes: Uint8Array;
       meta: string;
       firstPrompt: number;
+      previous: Cut | undefined;
     },
   ): Cut {
-    const { position } = at;
+    const { position, previous } = at;
     const order = at.order.slice(0, position);
-    const models = new Map<number, string>();
-    const ends = new Map<string, number | undefined>();
-    for (const node of order) {
+    // What the lines before the last cut took is known (and still so: `#moved` said it).
+    const models = previous?.models ?? new Map<number, string>();
+    const ends = previous?.ends ?? new Map<string, number | undefined>();
+    const open = previous?.reader.openResponse;
+    if (open !== undefined) ends.set(open, reader.responseEnd(open));
+    for (let p = previous?.position ?? 0; p < position; p++) {
+      const node = order[p]!;
       if (!reader.branch.active.has(node)) continue;
       if (reader.isPrompt(node)) models.set(node, reader.modelAfter(node));
       if (reader.index.nodes[node]!.kind === "assistant") {
@@ -408,6 +425,7 @@ export class ClaudeFollower implements FormatFollower {
     const { index, branch, reader, sessionId } = parts;
     const facts = claudeFacts(this.path, state.end, { index, branch, read: reader, sessionId });
     const subagents = await findSubagents(this.path, sessionId, index.agentIds);
+    await breathe();
     const checked = index.nodes.every((node) => node.kind !== "problem")
       ? { checked: claudeFindings(this.path, analyzeIndexed(state.infos, index, branch)) }
       : {};

@@ -121,8 +121,17 @@ export class ClaudeRead {
     readonly index: ClaudeIndex,
     readonly branch: Branch,
     readonly sessionId: string,
+    /** A reader of the same index and branch: what it worked out from them is shared. */
+    like?: ClaudeRead,
   ) {
     this.turns = new ClaudeTurns(this.out, index.hasTurnDuration);
+    if (like !== undefined && like.index === index && like.branch === branch) {
+      this.#nextModel = like.#nextModel;
+      this.#lastOfResponse = like.#lastOfResponse;
+      this.#firstPrompt = like.#firstPrompt;
+      this.#firstModel = like.#firstModel;
+      return;
+    }
     // Its length first: filled from the end, an empty array would turn into a dictionary.
     this.#nextModel = new Array(index.nodes.length);
     let next: string | undefined;
@@ -144,10 +153,11 @@ export class ClaudeRead {
   /**
    * A reader of the same transcript grown (`index`, and the active `branch` found on it) that
    * goes on from where this one is: its state copied, what it works out from the branch
-   * (the models that answer, where responses end) worked out again. This one is left as is.
+   * (the models that answer, where responses end) worked out again, or taken from `like`
+   * (a reader of that index and branch). This one is left as is.
    */
-  fork(index: ClaudeIndex, branch: Branch): ClaudeRead {
-    const next = new ClaudeRead(this.path, index, branch, this.sessionId);
+  fork(index: ClaudeIndex, branch: Branch, like?: ClaudeRead): ClaudeRead {
+    const next = new ClaudeRead(this.path, index, branch, this.sessionId, like ?? this);
     Object.assign(next.ignored, this.ignored);
     next.turns.takeFrom(this.turns);
     next.problems = this.problems;
