@@ -323,7 +323,10 @@ async function sessionResponse(
         (refresh.seen === undefined
           ? refresh.from
           : Math.min(refresh.from, follower.changedSince(refresh.seen)));
-      report = follower.report(fromTurn);
+      // A whole page copies none of the turns: an update while it renders adds to the last
+      // turn at most, which the next refresh renders again (a copy of every turn doubled the
+      // memory a large session's page took).
+      report = follower.report(fromTurn ?? Infinity);
       revision = follower.revision;
     }
   } catch (error) {
