@@ -12,9 +12,10 @@ import { tempDir } from "./_helpers.ts";
 import { CORPUS, CORPUS_MISSING, corpusFiles } from "./_corpus.ts";
 import { SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { inspectSession, SessionFollower } from "../src/inspect/mod.ts";
-import { claudeTranscriptLines } from "../testing/formats/scale.ts";
+import { claudeTranscriptLines, codexRolloutLines } from "../testing/formats/scale.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { countIo } from "../testing/io_counter.ts";
+import { forkHome } from "./_codex_fork_home.ts";
 
 /** The follower's report and a whole read's of the file as it is, as JSON. */
 async function bothReports(path: string, follower: SessionFollower) {
@@ -147,4 +148,79 @@ Deno.test("SessionFollower.update() of a Claude Code rewind (a new prompt off an
   assertEquals((await follower.update()).whole, false);
   const again = await bothReports(path, follower);
   assertEquals(again.followed, again.whole);
+});
+
+Deno.test({
+  name:
+    "SessionFollower.update() of a Codex rollout growing a few lines at a time reports what a whole read does (the corpus)",
+  ignore: CORPUS_MISSING !== undefined,
+  fn: async () => {
+    await using dir = await tempDir();
+    let files = 0;
+    for await (const source of corpusFiles(join(CORPUS, "codex"))) {
+      const target = join(dir.path, basename(source));
+      let follower: SessionFollower | undefined;
+      await grow(source, target, 11, async (step, torn) => {
+        if (torn && follower === undefined) return;
+        follower ??= await SessionFollower.open(target, SESSION_PAGE_INSPECTION);
+        await follower.update();
+        if (torn) return;
+        const { followed, whole } = await bothReports(target, follower);
+        assertEquals(followed, whole, `${source} after append ${step}`);
+      });
+      await Deno.remove(target);
+      files++;
+    }
+    assert(files >= 5, `${files} corpus rollouts`);
+  },
+});
+
+Deno.test("SessionFollower.update() of a growing Codex rollout reads what was appended, not the file, and reports what a whole read does", async () => {
+  await using dir = await tempDir();
+  const path = join(
+    dir.path,
+    "rollout-2026-02-23T12-00-00-5b1e0c4e-0000-4000-8000-000000000001.jsonl",
+  );
+  const lines = [...codexRolloutLines({ seed: 7, targetBytes: 1_500_000 })];
+  const head = lines.length - 60;
+  await Deno.writeTextFile(path, text(lines.slice(0, head)));
+  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+  assertEquals((await follower.update()).whole, true);
+  for (let at = head; at < lines.length; at += 2) {
+    const size = (await Deno.stat(path)).size;
+    await Deno.writeTextFile(path, text(lines.slice(at, at + 2)), { append: true });
+    const appended = (await Deno.stat(path)).size - size;
+    using io = countIo();
+    const read = await follower.update();
+    const bytes = io.take().reads.filter((r) => r.path === path)
+      .reduce((sum, r) => sum + r.end - r.start, 0);
+    assertEquals(read.whole, false, `after line ${at}: ${read.why}`);
+    assert(size > 1_300_000, `a large rollout (${size} bytes)`);
+    assert(bytes < 2 * appended + 256, `read ${bytes} bytes for ${appended} appended`);
+    if ((at - head) % 20 === 0 || at + 2 >= lines.length) {
+      const { followed, whole } = await bothReports(path, follower);
+      assertEquals(followed, whole, `after line ${at}`);
+    }
+  }
+});
+
+Deno.test("SessionFollower.update() of a Codex fork's rollout (its history in its parent's) reads it whole on each change, as a whole read does", async () => {
+  await using dir = await tempDir();
+  const { paths } = await forkHome(dir.path);
+  for (const path of [paths.fork, paths.fork2, paths.orphan]) {
+    const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+    assertEquals((await follower.update()).whole, true);
+    let reports = await bothReports(path, follower);
+    assertEquals(reports.followed, reports.whole, path);
+    await Deno.writeTextFile(
+      path,
+      (await Deno.readTextFile(paths.parent)).split("\n").at(-2)! + "\n",
+      {
+        append: true,
+      },
+    );
+    assertEquals((await follower.update()).whole, true);
+    reports = await bothReports(path, follower);
+    assertEquals(reports.followed, reports.whole, path);
+  }
 });

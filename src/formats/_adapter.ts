@@ -151,9 +151,10 @@ export interface FormatAdapter<Name extends string = string> {
   instructions?(path: string): Promise<string | null>;
   /**
    * A follower of the file at `path` (see `FormatFollower`): a live page's refresh reads only
-   * what its tool appended. A format without one is read whole on each change.
+   * what its tool appended. A format without one (or a file it does not follow: undefined) is
+   * read whole on each change.
    */
-  follow?(path: string): FormatFollower;
+  follow?(path: string): FormatFollower | undefined;
   /**
    * Whether a history item is the tool's own bookkeeping that no person asked the model
    * (Claude Code's local commands, their output and caveat): import leaves it out.
