@@ -87,6 +87,9 @@ export class CodexTurns {
     copy.model = this.model;
     copy.approval = this.approval;
     copy.clock = this.clock;
+    copy.inferEnds = this.inferEnds;
+    copy.#answer = this.#answer;
+    for (const id of this.#calls) copy.#calls.add(id);
     return copy;
   }
 
