@@ -141,6 +141,7 @@ export class TurnSegmenter {
    * off by the next report of a clone given `reported`, the last segmenter that reported.
    */
   clone(reported: TurnSegmenter = this): TurnSegmenter {
+    // Every field is copied: one added to the class is added here.
     const copy = new TurnSegmenter(this.path, this.#options);
     copy.#meta = this.#meta;
     copy.#sawValidRecord = this.#sawValidRecord;

@@ -157,6 +157,8 @@ export class ClaudeRead {
    * (a reader of that index and branch). This one is left as is.
    */
   fork(index: ClaudeIndex, branch: Branch, like?: ClaudeRead): ClaudeRead {
+    // Every field is copied: one added to the class is added here (the follower's test
+    // compares its report with a whole read's).
     const next = new ClaudeRead(this.path, index, branch, this.sessionId, like ?? this);
     Object.assign(next.ignored, this.ignored);
     next.turns.takeFrom(this.turns);

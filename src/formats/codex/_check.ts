@@ -60,6 +60,7 @@ export class CodexChecker {
 
   /** A check that goes on from where this one is (a followed rollout's is finished on a copy). */
   clone(): CodexChecker {
+    // Every field is copied: one added to the class is added here.
     const copy = new CodexChecker();
     copy.bad.push(...this.bad);
     copy.#unanswered.push(...this.#unanswered);

@@ -65,6 +65,7 @@ export class CodexOrdinals {
 
   /** Ordinals that go on from where these are (this one is left as is). */
   clone(): CodexOrdinals {
+    // Every field is copied: one added to the class is added here.
     const copy = new CodexOrdinals();
     copy.issues.push(...this.issues);
     copy.#numbered = this.#numbered;

@@ -76,6 +76,8 @@ export class CodexTurns {
   /** The head's facts, for the `session_meta` record. */
   /** Turns that go on from where these are (a followed rollout's end is made on a copy). */
   clone(): CodexTurns {
+    // Every field is copied: one added to the class is added here (the follower's test
+    // compares its report with a whole read's).
     const copy = new CodexTurns();
     copy.turns = this.turns;
     copy.#meta = this.#meta;
