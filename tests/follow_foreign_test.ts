@@ -16,6 +16,7 @@ import { claudeTranscriptLines, codexRolloutLines } from "../testing/formats/sca
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { forkHome } from "./_codex_fork_home.ts";
+import { GEMINI_SESSION_ID, GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
 
 /** The follower's report and a whole read's of the file as it is, as JSON. */
 async function bothReports(path: string, follower: SessionFollower) {
@@ -223,4 +224,31 @@ Deno.test("SessionFollower.update() of a Codex fork's rollout (its history in it
     reports = await bothReports(path, follower);
     assertEquals(reports.followed, reports.whole, path);
   }
+});
+
+Deno.test("SessionFollower.changedSince() of a Gemini session whose later line rewrites an earlier turn names that turn", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, `session-2026-02-23T12-00-${GEMINI_SESSION_ID.slice(0, 8)}.jsonl`);
+  const ids: string[] = [];
+  const b = new GeminiSessionBuilder().user("first", ids).gemini({ text: "one" }, ids)
+    .user("second", ids).gemini({ text: "two" }, ids).user("third", ids)
+    .gemini({ text: "three" }, ids);
+  await Deno.writeTextFile(path, b.text());
+  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+  await follower.update();
+  assertEquals(follower.report().turns.length, 3);
+  const before = follower.revision;
+  // The second answer written again (the last copy of a message wins, where it first came).
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({ id: ids[3], timestamp: b.time(), type: "gemini", content: "two, edited" }) +
+      "\n",
+    { append: true },
+  );
+  assertEquals((await follower.update()).whole, true);
+  const { followed, whole } = await bothReports(path, follower);
+  assertEquals(followed, whole);
+  assert(followed.includes("two, edited"));
+  // A page rendered before renders again from turn 2, the first that changed.
+  assertEquals(follower.changedSince(before), 2);
 });

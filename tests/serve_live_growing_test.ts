@@ -2,7 +2,8 @@
  * Issue 39 point 8 at test size: a 20 MB Claude Code session its tool writes every 50 ms,
  * under two live pages. Each page gets exactly the turns that changed, the file is read for
  * what was appended (not whole, not once a page), the pages end equal to a fresh render, and
- * a probe is answered all along.
+ * a probe is answered all along. After a rewind, a refresh holds the turns from the first one
+ * that changed.
  *
  * @module
  */
@@ -14,7 +15,7 @@ import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
 import { renderSessionPage, SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.ts";
-import { CLAUDE_SESSION_ID } from "../testing/formats/claude_builder.ts";
+import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { claudeTranscriptLines } from "../testing/formats/scale.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { waitFor } from "../testing/wait.ts";
@@ -208,3 +209,52 @@ Deno.test("createSessionBrowserHandler() two live pages on a 20 MB Claude Code s
     assertEquals(turnsOf(page.document).map(shown), turnsOf(fresh).map(shown));
   }
 });
+
+Deno.test("createSessionBrowserHandler() a live page's refresh after a Claude Code rewind holds the turns from the first one that changed", async () => {
+  await using dir = await tempDir();
+  const project = join(dir.path, "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const path = join(project, `${CLAUDE_SESSION_ID}.jsonl`);
+  const b = new ClaudeTranscriptBuilder();
+  const ends: string[] = [];
+  for (let n = 1; n <= 4; n++) {
+    b.user(`Question ${n}`);
+    b.assistant([{ text: `Answer ${n}` }], { stop: "end_turn" });
+    ends.push(b.last!);
+  }
+  await Deno.writeTextFile(path, b.lines.splice(0).join("\n") + "\n");
+  const handler = createSessionBrowserHandler({
+    sessionsDir: join(dir.path, "sessions"),
+    homes: [{ adapter: claudeCodeAdapter, root: join(dir.path, "projects") }],
+  });
+  const url = `http://127.0.0.1/sessions/${CLAUDE_SESSION_ID}`;
+  const page = new LivePageHtml(await (await handler(new Request(url))).text());
+  assertEquals(page.turns, ["1", "2", "3", "4"]);
+  // The next prompt hangs off the end of turn 2: turns 3 and 4 are left aside.
+  b.user("Question 3 again", { parent: ends[1]! });
+  b.assistant([{ text: "Another answer 3" }], { stop: "end_turn" });
+  await Deno.writeTextFile(path, b.lines.splice(0).join("\n") + "\n", { append: true });
+  const refresh = new LivePageHtml(
+    await (await handler(new Request(`${url}?from=4&seen=${page.revision}`))).text(),
+  );
+  assertEquals(refresh.from, "3");
+  assertEquals(refresh.turns, ["3"]);
+  assert(refresh.html.includes("Another answer 3") && !refresh.html.includes("Answer 4"));
+  // A page that says nothing of what it saw gets what it asked for.
+  const plain = new LivePageHtml(await (await handler(new Request(`${url}?from=3`))).text());
+  assertEquals([plain.from, ...plain.turns], ["3", "3"]);
+});
+
+/** What a test reads of a session page's HTML. */
+class LivePageHtml {
+  constructor(readonly html: string) {}
+  get turns(): string[] {
+    return [...this.html.matchAll(/data-turn="(\d+)"/g)].map((m) => m[1]!);
+  }
+  get revision(): string {
+    return /data-revision="([^"]+)"/.exec(this.html)![1]!;
+  }
+  get from(): string | undefined {
+    return /id="turns" data-from="(\d+)"/.exec(this.html)?.[1];
+  }
+}
