@@ -115,7 +115,8 @@ export function pairHistory(
  * kept only while it is the latest checkpoint. The reader feeds one on its way too.
  */
 export class CheckReplay {
-  readonly replay = new GeminiReplay<CheckPlace>();
+  // The check pairs the history it ends with: the copies that left it are not kept.
+  readonly replay = new GeminiReplay<CheckPlace>({ dropped: () => {} });
   #checkpoint: CheckPlace | undefined;
 
   feed(value: Json, line: ViewPlace): void {

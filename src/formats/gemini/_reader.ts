@@ -38,9 +38,75 @@ import type { GeminiFacts } from "./_facts.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
 import { parentOf, projectRootOf, subagentsOf } from "./_subagents.ts";
 
+const WHY = ["superseded", "checkpoint", "rewound"] as const;
+
+/**
+ * The copies that left the history, as numbers: in a large file they are most of its lines
+ * (every earlier copy of a message, every message a checkpoint replaced), and an object each
+ * held the reader's memory in proportion to the file.
+ */
+class DroppedCopies {
+  length = 0;
+  /** How many left for each reason, in the order of `WHY`. */
+  readonly counts = [0, 0, 0];
+  #seq = new Float64Array(1024);
+  #line = new Float64Array(1024);
+  #start = new Float64Array(1024);
+  #end = new Float64Array(1024);
+  #why = new Uint8Array(1024);
+
+  push({ copy, why, seq }: DroppedCopy<LineSpan>): void {
+    if (this.length === this.#seq.length) this.#grow();
+    const at = this.length++;
+    const reason = WHY.indexOf(why);
+    this.counts[reason]!++;
+    this.#seq[at] = seq;
+    this.#line[at] = copy.place.line;
+    this.#start[at] = copy.place.start;
+    this.#end[at] = copy.place.end;
+    this.#why[at] = reason;
+  }
+
+  #grow(): void {
+    const grown = <T extends Float64Array | Uint8Array>(old: T): T => {
+      const next = new (old.constructor as new (size: number) => T)(old.length * 2);
+      next.set(old);
+      return next;
+    };
+    this.#seq = grown(this.#seq);
+    this.#line = grown(this.#line);
+    this.#start = grown(this.#start);
+    this.#end = grown(this.#end);
+    this.#why = grown(this.#why);
+  }
+
+  /** The order to hand them on in: by `seq`, and as they left for copies of one message. */
+  order(): Uint32Array {
+    const order = new Uint32Array(this.length);
+    let sorted = true;
+    for (let at = 0; at < this.length; at++) {
+      order[at] = at;
+      if (at > 0 && this.#seq[at]! < this.#seq[at - 1]!) sorted = false;
+    }
+    const seq = this.#seq;
+    return sorted ? order : order.sort((a, b) => seq[a]! - seq[b]! || a - b);
+  }
+
+  seq(at: number): number {
+    return this.#seq[at]!;
+  }
+
+  /** The line of copy `at`, and why it left. */
+  copy(at: number): { place: LineSpan; why: typeof WHY[number] } {
+    const place = { line: this.#line[at]!, start: this.#start[at]!, end: this.#end[at]! };
+    return { place, why: WHY[this.#why[at]!]! };
+  }
+}
+
 /** The state of one read. */
 interface Read {
   replay: GeminiReplay<LineSpan>;
+  dropped: DroppedCopies;
   /** The check's replay, fed on the way (the check then needs no read of its own). */
   check: CheckReplay | undefined;
   problems: { seq: number; entry: ForeignEntry }[];
@@ -160,20 +226,35 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
 
 /** One step of the second pass: a message of the history, a dropped copy, a bad line. */
 type Step =
-  | { seq: number; message: ReplayedMessage<LineSpan> }
-  | { seq: number; dropped: DroppedCopy<LineSpan> }
-  | { seq: number; problem: ForeignEntry };
+  | { message: ReplayedMessage<LineSpan> }
+  | { dropped: { place: LineSpan; why: string } }
+  | { problem: ForeignEntry };
 
 /**
  * Everything in the order it came: the history by first appearance, the rest by line (a
- * message's dropped copies before the message itself: they came first).
+ * message's dropped copies before the message itself: they came first). Merged one step at a
+ * time from the three lists, each in that order already (the history is, by first appearance;
+ * the problems are, by line), the dropped copies once sorted.
  */
-function steps(read: Read): Step[] {
-  return [
-    ...read.replay.dropped.map((dropped) => ({ seq: dropped.seq, dropped })),
-    ...[...read.replay.messages.values()].map((message) => ({ seq: message.seq, message })),
-    ...read.problems.map(({ seq, entry }) => ({ seq, problem: entry })),
-  ].sort((a, b) => a.seq - b.seq);
+function* steps(read: Read): Generator<Step> {
+  const { dropped, problems } = read;
+  const order = dropped.order();
+  const messages = read.replay.messages.values();
+  let message = messages.next();
+  let d = 0;
+  let p = 0;
+  while (true) {
+    const ds = d < order.length ? dropped.seq(order[d]!) : Infinity;
+    const ms = message.done ? Infinity : message.value.seq;
+    const ps = p < problems.length ? problems[p]!.seq : Infinity;
+    if (ds === Infinity && ms === Infinity && ps === Infinity) return;
+    // A message's dropped copies share its seq and came before it; a problem's seq is its own.
+    if (ds <= ms && ds <= ps) yield { dropped: dropped.copy(order[d++]!) };
+    else if (!message.done && ms <= ps) {
+      yield { message: message.value };
+      message = messages.next();
+    } else yield { problem: problems[p++]!.entry };
+  }
 }
 
 const DROPPED: Record<string, string> = {
@@ -210,7 +291,7 @@ function* secondPass(
       if (value) turns.message(value, step.message.last.place);
       else turns.ignore(step.message.last.place, "changed while read");
     } else if ("dropped" in step) {
-      turns.ignore(step.dropped.copy.place, DROPPED[step.dropped.why]!);
+      turns.ignore(step.dropped.place, DROPPED[step.dropped.why]!);
     } else turns.problem(step.problem);
     yield* drain();
   }
@@ -227,8 +308,11 @@ export async function* readGeminiSession(
   sizeBytes: number,
   options: { subagents?: boolean; check?: boolean } = {},
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
+  const dropped = new DroppedCopies();
   const read: Read = {
-    replay: new GeminiReplay(),
+    // The second pass reads each message's last copy alone: no message keeps its others.
+    replay: new GeminiReplay({ dropped: (copy) => dropped.push(copy), copies: false }),
+    dropped,
     check: options.check === false ? undefined : new CheckReplay(),
     problems: [],
     lines: 0,
@@ -289,12 +373,12 @@ export async function* readGeminiSession(
 }
 
 function geminiFacts(path: string, read: Read): GeminiFacts {
-  const dropped = (why: string) => read.replay.dropped.filter((d) => d.why === why).length;
+  const [superseded, checkpoint, rewound] = read.dropped.counts;
   return {
-    supersededCopies: dropped("superseded"),
+    supersededCopies: superseded!,
     checkpoints: read.checkpoints,
-    replacedByCheckpoint: dropped("checkpoint"),
-    rewound: dropped("rewound"),
+    replacedByCheckpoint: checkpoint!,
+    rewound: rewound!,
     parentSessionId: parentOf(path),
     legacy: isLegacyFile(path),
   };

@@ -52,15 +52,36 @@ export function roleOf(value: Json): LineRole {
   return "unknown";
 }
 
+/** Options of {@linkcode GeminiReplay}. */
+export interface GeminiReplayOptions<P> {
+  /**
+   * Told of each copy that leaves the history, in place of keeping it in `dropped` (a reader of
+   * a large file keeps them smaller, or not at all).
+   */
+  dropped?: (dropped: DroppedCopy<P>) => void;
+  /**
+   * Whether each message keeps every copy in `copies` (the repair moves them); without, a
+   * message's `copies` holds its last alone. Default true.
+   */
+  copies?: boolean;
+}
+
 /** The replay of one file. */
 export class GeminiReplay<P> {
   /** The merged metadata (the first line's and every `$set`, `messages` left out). */
   metadata: Json = {};
   /** The history, in order. */
   readonly messages = new Map<string, ReplayedMessage<P>>();
-  /** Copies that left the history, with why. */
+  /** Copies that left the history, with why (none when the options take them). */
   readonly dropped: DroppedCopy<P>[] = [];
   #seq = 0;
+  readonly #onDropped: (dropped: DroppedCopy<P>) => void;
+  readonly #copies: boolean;
+
+  constructor(options: GeminiReplayOptions<P> = {}) {
+    this.#onDropped = options.dropped ?? ((dropped) => this.dropped.push(dropped));
+    this.#copies = options.copies ?? true;
+  }
 
   /** A fresh place in the order of everything fed (for entries outside the history). */
   next(): number {
@@ -100,10 +121,11 @@ export class GeminiReplay<P> {
     const id = value.id as string;
     const had = this.messages.get(id);
     if (had) {
-      this.dropped.push({ copy: had.last, why: "superseded", seq: had.seq });
+      this.#onDropped({ copy: had.last, why: "superseded", seq: had.seq });
       had.value = value;
       had.last = copy;
-      had.copies.push(copy);
+      if (this.#copies) had.copies.push(copy);
+      else had.copies[0] = copy;
       return;
     }
     this.messages.set(id, { id, value, last: copy, copies: [copy], seq: this.next() });
@@ -127,7 +149,7 @@ export class GeminiReplay<P> {
   #drop(messages: ReplayedMessage<P>[], why: "checkpoint" | "rewound"): void {
     for (const message of messages) {
       this.messages.delete(message.id);
-      this.dropped.push({ copy: message.last, why, seq: message.seq });
+      this.#onDropped({ copy: message.last, why, seq: message.seq });
     }
   }
 }
