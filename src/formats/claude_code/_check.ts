@@ -8,7 +8,7 @@
  * @module
  */
 import type { Line } from "../../io/mod.ts";
-import { isObject, type Json, objectOf, str, stringOf } from "../_line.ts";
+import { isObject, type Json, objectOf, stringOf } from "../_line.ts";
 import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewLine, type ViewPlace } from "../_view.ts";
 import { CLAUDE_LINES } from "./_lines.ts";

@@ -21,7 +21,7 @@ import {
   parseJsonLine,
   problemEntry,
   spanOf,
-  str,
+  stringOf,
   TimeSpan,
 } from "../_line.ts";
 import type { ForeignEntry, ForeignFacts, LineSpan } from "../_types.ts";
@@ -126,7 +126,7 @@ function idOnly(message: unknown): unknown {
 /** A message's time and model, seen in the first pass. */
 function see(read: Read, value: Json): void {
   read.times.see(value.timestamp);
-  read.model ??= str(value, "model");
+  read.model ??= stringOf(value.model);
 }
 
 /**
@@ -325,7 +325,7 @@ export async function* readGeminiSession(
   else await readJsonl(read, path, sizeBytes);
   const { replay } = read;
   const meta = replay.metadata;
-  const sessionId = str(meta, "sessionId") ?? null;
+  const sessionId = stringOf(meta.sessionId) ?? null;
   const cwd = await projectRootOf(path);
   const created = isoTime(meta.startTime) ?? read.times.first;
   const turns = new GeminiTurns({
@@ -349,7 +349,7 @@ export async function* readGeminiSession(
     state: read.lines === 0 ? "empty" : out.items > 0 ? "records" : "metadata-only",
     sessionId,
     sessionIds: sessionId === null ? [] : [sessionId],
-    title: str(meta, "summary") ?? null,
+    title: stringOf(meta.summary) ?? null,
     firstPrompt: turns.firstPrompt,
     models: turns.models,
     cwd,
