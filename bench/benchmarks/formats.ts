@@ -18,7 +18,7 @@ import {
   type ForeignBenchSession,
 } from "../../testing/formats/bench_homes.ts";
 import { formatRatio, mb, type VariantFigures } from "../figures.ts";
-import type { Variant } from "../group.ts";
+import { taskV8Flags, type Variant } from "../group.ts";
 import type { MeasureTask } from "../measure.ts";
 import { ensurePeers, type Peers } from "../peers.ts";
 import {
@@ -51,12 +51,16 @@ export async function taskArgv(task: string): Promise<string[]> {
   return [Deno.execPath(), "run", `--config=${join(REPO, "deno.json")}`, ...rest];
 }
 
-/** A variant of one of turnlog's library calls, warmed up on the 10 MB file for a big one. */
+/**
+ * A variant of one of turnlog's library calls, warmed up on the 10 MB file for a big one, with
+ * the V8 flags of the task that runs it for a user (none for the baselines).
+ */
 function inProcess(
   name: string,
   session: ForeignBenchSession,
   warm: ForeignBenchSession,
   task: Extract<MeasureTask, { path: string }>,
+  v8Flags: string[] = [],
 ): Variant {
   const big = session.bytes > 16 * MB;
   return {
@@ -66,6 +70,7 @@ function inProcess(
     warmup: 2,
     iterations: big ? 1 : 3,
     ...(big ? { warmupTask: { ...task, path: warm.path } as MeasureTask } : {}),
+    ...(v8Flags.length > 0 ? { v8Flags } : {}),
   };
 }
 
@@ -279,7 +284,7 @@ async function planSize(
         inProcess("turnlog inspectSession", session, warm, {
           kind: "foreign_inspect",
           path: session.path,
-        }),
+        }, await taskV8Flags("inspect")),
         naive,
         limit,
       ]),
