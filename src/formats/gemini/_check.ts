@@ -14,7 +14,7 @@ import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 import { type SentContent, sentContents, sketchOf, type SourcedPart } from "./_history.ts";
 import { GEMINI_LINES } from "./_lines.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
-import { GeminiReplay, type ReplayedMessage, roleOf } from "./_replay.ts";
+import { type DroppedCopy, GeminiReplay, type ReplayedMessage, roleOf } from "./_replay.ts";
 
 /**
  * Where a copy of a message is, for the check and the repair: its line's place, and (for the
@@ -115,9 +115,16 @@ export function pairHistory(
  * kept only while it is the latest checkpoint. The reader feeds one on its way too.
  */
 export class CheckReplay {
-  // The check pairs the history it ends with: the copies that left it are not kept.
-  readonly replay = new GeminiReplay<CheckPlace>({ dropped: () => {} });
+  readonly replay: GeminiReplay<CheckPlace>;
   #checkpoint: CheckPlace | undefined;
+
+  /**
+   * The check pairs the history it ends with: the copies that left it are not kept, only told
+   * to `options.dropped` (the reader, whose replay this is too, hands them on).
+   */
+  constructor(options: { dropped?: (dropped: DroppedCopy<CheckPlace>) => void } = {}) {
+    this.replay = new GeminiReplay<CheckPlace>({ dropped: options.dropped ?? (() => {}) });
+  }
 
   feed(value: Json, line: ViewPlace): void {
     const { k, start, end, terminated, piece } = line;

@@ -33,7 +33,8 @@ import {
   roleOf,
 } from "./_replay.ts";
 import { GeminiTurns } from "./_turns.ts";
-import { analysisOf, CheckReplay, geminiFindings } from "./_check.ts";
+import { analysisOf, type CheckPlace, CheckReplay, geminiFindings } from "./_check.ts";
+import type { ViewPlace } from "../_view.ts";
 import type { GeminiFacts } from "./_facts.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
 import { parentOf, projectRootOf, subagentsOf } from "./_subagents.ts";
@@ -105,7 +106,7 @@ class DroppedCopies {
 
 /** The state of one read. */
 interface Read {
-  replay: GeminiReplay<LineSpan>;
+  replay: GeminiReplay<CheckPlace>;
   dropped: DroppedCopies;
   /** The check's replay, fed on the way (the check then needs no read of its own). */
   check: CheckReplay | undefined;
@@ -130,25 +131,33 @@ function see(read: Read, value: Json): void {
 }
 
 /**
- * The first pass: a line's part in the replay, its messages as ids alone; their times and
- * models seen on the way.
+ * The first pass: a line's part in the replay, and its times and models seen on the way. With
+ * the check on, its replay is the reader's too (one replay of sketches, not a second of ids);
+ * without, the messages are fed as their ids alone.
  */
-function feed(read: Read, path: string, value: Json, span: LineSpan): void {
+function feed(read: Read, path: string, value: Json, place: ViewPlace): void {
   const role = roleOf(value);
   see(read, value);
-  let light: Json = role === "message" ? { id: value.id } : value;
   const set = role === "checkpoint" ? value.$set as Json : undefined;
   const held = set?.messages ?? (role === "metadata" ? value.messages : undefined);
   if (Array.isArray(held)) {
-    for (const message of held) if (isObject(message)) see(read, message);
-    light = set
-      ? { $set: { ...set, messages: held.map(idOnly) } }
-      : { ...value, messages: held.map(idOnly) };
+    for (const message of held) {
+      if (isObject(message)) see(read, message);
+    }
   }
-  read.replay.feed(light, span);
+  if (read.check) read.check.feed(value, place);
+  else {
+    let light: Json = role === "message" ? { id: value.id } : value;
+    if (Array.isArray(held)) {
+      light = set
+        ? { $set: { ...set, messages: held.map(idOnly) } }
+        : { ...value, messages: held.map(idOnly) };
+    }
+    read.replay.feed(light, place);
+  }
   if (role === "checkpoint") read.checkpoints++;
   if (role === "unknown") {
-    const problem = lineProblem(path, span, "unknown_type", "not a Gemini CLI session record");
+    const problem = lineProblem(path, place, "unknown_type", "not a Gemini CLI session record");
     read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
   }
 }
@@ -203,9 +212,8 @@ async function readJsonl(read: Read, path: string, sizeBytes: number): Promise<v
         read.problems.push({ seq: read.replay.next(), entry: problemEntry(parsed.problem) });
         continue;
       }
-      feed(read, path, parsed.value, span);
-      const place = { ...span, terminated: line.terminated, piece: null };
-      read.check?.feed(parsed.value, { k: read.lines - 1 - read.problems.length, ...place });
+      const k = read.lines - 1 - read.problems.length;
+      feed(read, path, parsed.value, { k, ...span, terminated: line.terminated, piece: null });
     }
   }
 }
@@ -217,8 +225,7 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
   read.first = span;
   read.lines = legacy.text.split("\n").filter((line) => line.trim().length > 0).length;
   if ("value" in legacy) {
-    read.check?.feed(legacy.value, { k: 0, ...span, terminated: true, piece: null });
-    return feed(read, path, legacy.value, span);
+    return feed(read, path, legacy.value, { k: 0, ...span, terminated: true, piece: null });
   }
   const problem = lineProblem(path, span, "malformed_json", legacy.error);
   read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
@@ -309,11 +316,14 @@ export async function* readGeminiSession(
   options: { subagents?: boolean; check?: boolean } = {},
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
   const dropped = new DroppedCopies();
+  const keep = (copy: DroppedCopy<CheckPlace>) => dropped.push(copy);
+  const check = options.check === false ? undefined : new CheckReplay({ dropped: keep });
   const read: Read = {
-    // The second pass reads each message's last copy alone: no message keeps its others.
-    replay: new GeminiReplay({ dropped: (copy) => dropped.push(copy), copies: false }),
+    // The check's replay when there is one; else one whose messages keep their last copy alone
+    // (the second pass reads no other).
+    replay: check?.replay ?? new GeminiReplay({ dropped: keep, copies: false }),
     dropped,
-    check: options.check === false ? undefined : new CheckReplay(),
+    check,
     problems: [],
     lines: 0,
     checkpoints: 0,
