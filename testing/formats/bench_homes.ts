@@ -16,7 +16,7 @@ import { GEMINI_SESSION_ID } from "./gemini_builder.ts";
 import {
   claudeTranscriptLines,
   codexRolloutLines,
-  geminiSessionLines,
+  geminiCompressedSessionLines,
   writeLines,
 } from "./scale.ts";
 
@@ -68,7 +68,7 @@ export async function ensureForeignSession(
     ? [
       join(home, ".gemini", "tmp", "bench", "chats", "session-2026-12-01T10-00-5a7e0c1d.jsonl"),
       GEMINI_SESSION_ID,
-      geminiSessionLines(options),
+      geminiCompressedSessionLines(options),
     ]
     : format === "codex"
     ? [

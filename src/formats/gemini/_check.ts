@@ -115,17 +115,21 @@ export function pairHistory(
  * kept only while it is the latest checkpoint. The reader feeds one on its way too.
  */
 export class CheckReplay {
+  /** The replay of the history alone: what left it is of no use to the check. */
   readonly replay: GeminiReplay<CheckPlace>;
   #checkpoint: CheckPlace | undefined;
 
   /**
-   * The check pairs the history it ends with: the copies that left it are not kept, only told
-   * to `options.dropped` (the reader, whose replay this is too, hands them on).
+   * The copies that leave the history are not kept, only told to `options.dropped` (the reader,
+   * whose replay this is too, hands them on).
    */
   constructor(options: { dropped?: (dropped: DroppedCopy<CheckPlace>) => void } = {}) {
-    this.replay = new GeminiReplay<CheckPlace>({ dropped: options.dropped ?? (() => {}) });
+    this.replay = new GeminiReplay<CheckPlace>(
+      options.dropped ? { dropped: options.dropped } : { keepDropped: false },
+    );
   }
 
+  /** Feeds the parsed line `value`, at `line`. */
   feed(value: Json, line: ViewPlace): void {
     const { k, start, end, terminated, piece } = line;
     const place: CheckPlace = { k, line: line.line, start, end, terminated, piece };

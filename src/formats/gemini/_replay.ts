@@ -52,16 +52,24 @@ export function roleOf(value: Json): LineRole {
   return "unknown";
 }
 
-/** Options of {@linkcode GeminiReplay}. */
-export interface GeminiReplayOptions<P> {
+/** How a replay runs. */
+export interface GeminiReplayOptions<P = unknown> {
+  /**
+   * Keep the copies that left the history ({@linkcode GeminiReplay.dropped}): a reader shows
+   * them where they were; a check needs only the history, and would otherwise hold an entry
+   * for every message of every checkpoint (memory growing with the file, not the history).
+   * @default {true}
+   */
+  keepDropped?: boolean;
   /**
    * Told of each copy that leaves the history, in place of keeping it in `dropped` (a reader of
-   * a large file keeps them smaller, or not at all).
+   * a large file keeps them smaller: as numbers).
    */
   dropped?: (dropped: DroppedCopy<P>) => void;
   /**
    * Whether each message keeps every copy in `copies` (the repair moves them); without, a
-   * message's `copies` holds its last alone. Default true.
+   * message's `copies` holds its last alone.
+   * @default {true}
    */
   copies?: boolean;
 }
@@ -72,14 +80,16 @@ export class GeminiReplay<P> {
   metadata: Json = {};
   /** The history, in order. */
   readonly messages = new Map<string, ReplayedMessage<P>>();
-  /** Copies that left the history, with why (none when the options take them). */
+  /** Copies that left the history, with why (none kept with `keepDropped: false` or `dropped`). */
   readonly dropped: DroppedCopy<P>[] = [];
   #seq = 0;
   readonly #onDropped: (dropped: DroppedCopy<P>) => void;
   readonly #copies: boolean;
 
   constructor(options: GeminiReplayOptions<P> = {}) {
-    this.#onDropped = options.dropped ?? ((dropped) => this.dropped.push(dropped));
+    const keep = (dropped: DroppedCopy<P>) => void this.dropped.push(dropped);
+    this.#onDropped = options.dropped ??
+      (options.keepDropped === false ? () => {} : keep);
     this.#copies = options.copies ?? true;
   }
 
