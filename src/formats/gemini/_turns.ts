@@ -282,8 +282,8 @@ function thoughtText(value: Json): string {
   const texts: string[] = [];
   for (const thought of Array.isArray(value.thoughts) ? value.thoughts : []) {
     if (!isObject(thought)) continue;
-    const subject = str(thought, "subject");
-    const description = str(thought, "description");
+    const subject = stringOf(thought.subject);
+    const description = stringOf(thought.description);
     texts.push([subject ? `**${subject}**` : "", description ?? ""].filter((t) => t).join("\n"));
   }
   for (const part of partsOf(value.content)) {
