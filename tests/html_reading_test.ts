@@ -114,3 +114,11 @@ Deno.test({
     assert(thoughts > 10, `${thoughts} thoughts shown`);
   },
 });
+
+Deno.test("renderSessionPage() of a Gemini CLI session folds its thoughts: each subject in bold, then its description", async () => {
+  await using dir = await tempDir();
+  const { path } = await FIXTURES.gemini!.write(dir.path);
+  const page = parsePage(renderSessionPage(await inspectSession(path, SESSION_PAGE_INSPECTION)));
+  assertEquals(texts(page, "#reading details.thinking .md strong"), ["Plan"]);
+  assertEquals(texts(page, "#reading details.thinking .md"), ["Plan\nRead first.\n"]);
+});
