@@ -22,6 +22,7 @@ import {
 import { CODEX_LINES } from "./_lines.ts";
 import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
+import { codexUsage } from "./_usage.ts";
 import { writeCodexRollout } from "./_writer.ts";
 import { codexRelocation } from "./_relocate.ts";
 
@@ -117,6 +118,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   claimsRoot: async (dir) => (await firstDatedFile(dir))?.startsWith("rollout-") === true,
   idFromName: (path) => parseRolloutName(basename(path), ".")?.id ?? null,
   read: (path, sizeBytes, options) => readCodexRollout(path, sizeBytes, options),
+  usage: codexUsage,
   find: findCodexSession,
   list: listCodexSessions,
   preview: previewCodexSession,

@@ -1,0 +1,188 @@
+/**
+ * Every model response of the chosen places (turnlog's store, the other tools' homes, folders),
+ * read from the session files by each format's `usage`, counted once as the tools count them,
+ * and priced: the tool's own cost where it wrote one, else the offline price table.
+ *
+ * @module
+ */
+import {
+  adapterOfData,
+  type FileUsage,
+  type SessionFormat,
+  type ToolCost,
+  type UsageEvent,
+} from "../formats/mod.ts";
+import { type SearchSource, searchSources, sessionsOf, type SourceChoice } from "../search/mod.ts";
+import { PriceBook } from "./_prices.ts";
+
+/** Where a response's cost came from. */
+export type CostSource = "tool" | "table";
+
+/** One model response, with its session and its cost. */
+export interface UsageRow extends UsageEvent {
+  /** The session file's format (`claude-code`). */
+  format: SessionFormat;
+  /** The session's id. */
+  sessionId: string;
+  /** The session's own file (a subagent's response counts with its session). */
+  sessionPath: string;
+  /** The session's working directory, or null when its files do not say. */
+  project: string | null;
+  /** The cost in US dollars, or null when no price is known for the model. */
+  cost: number | null;
+  /** Where the cost came from: the tool's own figure, or the price table. */
+  costSource: CostSource | null;
+}
+
+/** A file that could not be read, or lines that were not JSON. */
+export interface UsageSkip {
+  /** The file. */
+  path: string;
+  /** Why. */
+  reason: string;
+}
+
+/** Every response of the places, and what was skipped. */
+export interface CollectedUsage {
+  /** The responses, each once, in the order of their sessions' paths and then their files. */
+  rows: UsageRow[];
+  /** Files or lines skipped. */
+  skipped: UsageSkip[];
+  /** Sessions read. */
+  sessions: number;
+  /** Sessions whose cost is the tool's own (Claude Code's `cost-state`), by where it was read. */
+  toolCosts: string[];
+}
+
+/** Options of {@linkcode collectUsage}. */
+export interface CollectUsageOptions extends SourceChoice {
+  /** The places, already chosen (instead of `homes`, `sessionsDirs`, `store`). */
+  sources?: readonly SearchSource[];
+}
+
+/**
+ * Counts once what the tools count once: a Claude Code response written over several lines (or
+ * replayed by a resumed session, or by a side chain under a new request id) keeps the copy with
+ * the most tokens, as ccusage does; other events each count.
+ */
+class Once {
+  readonly #byKey = new Map<string, UsageRow>();
+  readonly #byMessage = new Map<string, UsageRow>();
+
+  /** The row the event is a copy of, or undefined for a new one. */
+  copyOf(event: UsageEvent): UsageRow | undefined {
+    if (event.key === undefined) return undefined;
+    const exact = this.#byKey.get(event.key);
+    if (exact !== undefined || event.messageId === undefined) return exact;
+    const earlier = this.#byMessage.get(event.messageId);
+    return earlier !== undefined && (event.sidechain === true || earlier.sidechain === true)
+      ? earlier
+      : undefined;
+  }
+
+  see(row: UsageRow): void {
+    if (row.key !== undefined) this.#byKey.set(row.key, row);
+    if (row.messageId !== undefined) this.#byMessage.set(row.messageId, row);
+  }
+}
+
+const tokensOf = (t: UsageEvent): number => t.input + t.output + t.cacheRead + t.cacheCreation;
+
+/** A copy replaces the one kept when it is the main chain's, or holds more tokens. */
+function better(copy: UsageEvent, kept: UsageEvent): boolean {
+  if ((copy.sidechain === true) !== (kept.sidechain === true)) return kept.sidechain === true;
+  return tokensOf(copy) > tokensOf(kept);
+}
+
+/**
+ * Every model response of the places a choice names (nothing named: turnlog's store and every
+ * tool's home), read from the files, counted once and priced.
+ *
+ * @throws {NoSuchSourceError} for a named folder that is not there
+ */
+export async function collectUsage(options: CollectUsageOptions = {}): Promise<CollectedUsage> {
+  const sources = options.sources ?? await searchSources(options);
+  const skipped: UsageSkip[] = [];
+  const readable = sources.filter((source) => {
+    if (!source.root.includes("://")) return true;
+    skipped.push({
+      path: source.flags.at(-1) ?? "the store",
+      reason: "a database store: not read",
+    });
+    return false;
+  });
+  const sessions = (await sessionsOf(readable)).sort((a, b) => a.path.localeCompare(b.path));
+  const once = new Once();
+  const book = new PriceBook();
+  const rows: UsageRow[] = [];
+  const toolCosts: string[] = [];
+  for (const session of sessions) {
+    const adapter = adapterOfData({ format: session.source.format });
+    const mine: UsageRow[] = [];
+    let toolCost: ToolCost | null = null;
+    let project: string | null = session.project;
+    for (const path of [session.path, ...session.subagents]) {
+      let file: FileUsage;
+      try {
+        file = await adapter.usage(path);
+      } catch (error) {
+        skipped.push({ path, reason: (error as Error).message });
+        continue;
+      }
+      if (file.badLines > 0) {
+        skipped.push({ path, reason: `${file.badLines} line(s) with usage that are not JSON` });
+      }
+      if (path === session.path) {
+        toolCost = file.toolCost;
+        project = file.cwd ?? project;
+      }
+      for (const event of file.events) {
+        const row: UsageRow = {
+          ...event,
+          format: session.source.format,
+          sessionId: session.id,
+          sessionPath: session.path,
+          project: null,
+          cost: book.price(event, event.model, file.provider, event.time),
+          costSource: null,
+        };
+        row.costSource = row.cost === null ? null : "table";
+        const kept = once.copyOf(event);
+        if (kept === undefined) {
+          once.see(row);
+          mine.push(row);
+        } else if (better(event, kept)) {
+          // The kept row is replaced in place: its session keeps it, with this copy's tokens.
+          Object.assign(kept, { ...event, cost: row.cost, costSource: row.costSource });
+          once.see(kept);
+        }
+      }
+    }
+    for (const row of mine) row.project = project;
+    if (toolCost !== null && applyToolCost(mine, toolCost)) toolCosts.push(toolCost.where);
+    rows.push(...mine);
+  }
+  return { rows, skipped, sessions: sessions.length, toolCosts };
+}
+
+/**
+ * The tool's own cost of a session, per model, shared out over the session's responses of
+ * that model in proportion to their table price (else their tokens): every report then adds
+ * up to the tool's figure. A model the tool gave no cost for keeps the table's.
+ */
+function applyToolCost(rows: UsageRow[], cost: ToolCost): boolean {
+  let applied = false;
+  for (const [model, usd] of Object.entries(cost.models)) {
+    const of = rows.filter((row) => row.model === model);
+    if (of.length === 0) continue;
+    const priced = of.every((row) => row.cost !== null && row.cost > 0);
+    const weight = (row: UsageRow) => priced ? row.cost! : tokensOf(row);
+    const whole = of.reduce((sum, row) => sum + weight(row), 0);
+    for (const row of of) {
+      row.cost = whole === 0 ? usd / of.length : usd * weight(row) / whole;
+      row.costSource = "tool";
+    }
+    applied = true;
+  }
+  return applied;
+}
