@@ -49,6 +49,8 @@ export interface ToolCost {
   models: Record<string, number>;
   /** Where it was read: `<file>:<line>`. */
   where: string;
+  /** What the figure is, in words (`Claude Code's cost-state`). */
+  source: string;
 }
 
 /** A file's usage: its events in file order, and what the file tells about them. */

@@ -52,6 +52,8 @@ export interface CollectedUsage {
   sessions: number;
   /** Sessions whose cost is the tool's own (Claude Code's `cost-state`), by where it was read. */
   toolCosts: string[];
+  /** What those figures are, each once (`Claude Code's cost-state`). */
+  toolCostSources: string[];
 }
 
 /** Options of {@linkcode collectUsage}. */
@@ -116,6 +118,7 @@ export async function collectUsage(options: CollectUsageOptions = {}): Promise<C
   const book = new PriceBook();
   const rows: UsageRow[] = [];
   const toolCosts: string[] = [];
+  const toolCostSources = new Set<string>();
   for (const session of sessions) {
     const adapter = adapterOfData({ format: session.source.format });
     const mine: UsageRow[] = [];
@@ -159,10 +162,19 @@ export async function collectUsage(options: CollectUsageOptions = {}): Promise<C
       }
     }
     for (const row of mine) row.project = project;
-    if (toolCost !== null && applyToolCost(mine, toolCost)) toolCosts.push(toolCost.where);
+    if (toolCost !== null && applyToolCost(mine, toolCost)) {
+      toolCosts.push(toolCost.where);
+      toolCostSources.add(toolCost.source);
+    }
     rows.push(...mine);
   }
-  return { rows, skipped, sessions: sessions.length, toolCosts };
+  return {
+    rows,
+    skipped,
+    sessions: sessions.length,
+    toolCosts,
+    toolCostSources: [...toolCostSources],
+  };
 }
 
 /**

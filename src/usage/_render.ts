@@ -63,6 +63,8 @@ function firstOf(row: UsageReportRow, kind: UsageReportKind): string {
 export interface RenderUsageOptions {
   /** Sessions whose cost is their tool's own figure. @default {0} */
   toolCosts?: number;
+  /** What those figures are (`Claude Code's cost-state`). @default {[]} */
+  toolCostSources?: readonly string[];
 }
 
 /**
@@ -107,9 +109,9 @@ export function renderUsage(report: UsageReport, options: RenderUsageOptions = {
   const tool = options.toolCosts ?? 0;
   out.push(
     tool > 0
-      ? `Costs: Claude Code's own figure (cost-state) for ${
+      ? `Costs: the tool's own figure (${(options.toolCostSources ?? []).join(", ")}) for ${
         plural(tool, "session")
-      }, the price table ${PRICE_TABLE} for the rest.`
+      }, the price table ${PRICE_TABLE} (offline) for the rest.`
       : `Costs: the price table ${PRICE_TABLE} (offline).`,
   );
   if (report.unpricedModels.length > 0) {

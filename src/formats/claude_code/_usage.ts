@@ -74,5 +74,10 @@ function costStateOf(value: Json, where: string): ToolCost {
     const cost = isObject(used) ? num(used, "costUSD") : undefined;
     if (cost !== undefined) models[model] = cost;
   }
-  return { totalUSD: num(value, "totalCostUSD") ?? null, models, where };
+  return {
+    totalUSD: num(value, "totalCostUSD") ?? null,
+    models,
+    where,
+    source: "Claude Code's cost-state",
+  };
 }
