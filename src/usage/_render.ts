@@ -17,8 +17,8 @@ const FIRST_COLUMN: Record<UsageReportKind, string> = {
 };
 
 /**
- * A cost for people: `$1.23`, `$1.23 + unpriced` when some tokens have no price, `unpriced`
- * when none has one; never `$0.00` for an unknown price.
+ * A cost for people: `$1.23`, `<$0.01` for less than a cent, `$1.23 + unpriced` when some
+ * tokens have no price, `unpriced` when none has one; never `$0.00` for an unknown price.
  *
  * @example
  * ```ts
@@ -31,7 +31,7 @@ const FIRST_COLUMN: Record<UsageReportKind, string> = {
  */
 export function formatCost(cost: number | null, unpriced: boolean): string {
   if (cost === null) return unpriced ? "unpriced" : "$0.00";
-  const money = `$${cost.toFixed(2)}`;
+  const money = cost > 0 && cost < 0.005 ? "<$0.01" : `$${cost.toFixed(2)}`;
   return unpriced ? `${money} + unpriced` : money;
 }
 
