@@ -25,8 +25,8 @@ export class PriceBook {
    * import assert from "node:assert/strict";
    * import { PriceBook } from "./mod.ts";
    * const book = new PriceBook();
-   * const tokens = { input: 1_000_000, output: 0, cacheRead: 0, cacheCreation: 0, reasoningOutput: 0 };
-   * assert.equal(book.price(tokens, "gpt-5.5", "openai", "2026-06-05T00:00:00Z"), 5);
+   * const tokens = { input: 1000, output: 0, cacheRead: 0, cacheCreation: 0, reasoningOutput: 0 };
+   * assert.equal(book.price(tokens, "gpt-5.5", "openai", "2026-06-05T00:00:00Z"), 0.005);
    * assert.equal(book.price(tokens, "scripted", "embedded", "2026-06-05T00:00:00Z"), null);
    * ```
    */
