@@ -13,6 +13,8 @@ import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
 import { CCUSAGE, installedRealClient } from "../testing/real_clients/install.ts";
 
+/** Deno's cache, for a `deno run` under another HOME (its npm packages are there). */
+const DENO_DIR = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno");
 const USAGE = fileURLToPath(new URL("../cli/usage.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 const ccusage = installedRealClient(CCUSAGE);
@@ -41,8 +43,18 @@ async function output(
 async function ours(flag: string, env: Record<string, string>): Promise<Map<string, DayModel>> {
   const json = await output(
     Deno.execPath(),
-    ["run", `--config=${CONFIG}`, "-P=usage", USAGE, "daily", "--json", "--breakdown", flag],
-    env,
+    [
+      "run",
+      `--config=${CONFIG}`,
+      "--allow-read",
+      "--allow-env",
+      USAGE,
+      "daily",
+      "--json",
+      "--breakdown",
+      flag,
+    ],
+    { ...env, DENO_DIR },
   ) as { daily: { date: string; modelBreakdowns: (DayModel & { modelName: string })[] }[] };
   const days = new Map<string, DayModel>();
   for (const day of json.daily) {
