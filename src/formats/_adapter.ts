@@ -124,6 +124,8 @@ export interface FormatAdapter<Name extends string = string> {
    * carry usage parsed.
    */
   usage(path: string): Promise<FileUsage>;
+  /** The price table's provider of the tool's models (`anthropic`, `openai`, `google`). */
+  readonly priceProvider: string;
   /** Finds a session of a root by id or unique prefix, from names alone. */
   find(root: string, idOrPrefix: string): Promise<FoundSession>;
   /** Lists a root's newest sessions, each with a preview from its head. */

@@ -13,7 +13,7 @@ import {
   type UsageEvent,
 } from "../formats/mod.ts";
 import { type SearchSource, searchSources, sessionsOf, type SourceChoice } from "../search/mod.ts";
-import { PriceBook } from "./_prices.ts";
+import { applyToolCost, loadPriceBook } from "./_cost.ts";
 
 /** Where a response's cost came from. */
 export type CostSource = "tool" | "table";
@@ -115,7 +115,7 @@ export async function collectUsage(options: CollectUsageOptions = {}): Promise<C
   });
   const sessions = (await sessionsOf(readable)).sort((a, b) => a.path.localeCompare(b.path));
   const once = new Once();
-  const book = new PriceBook();
+  const book = await loadPriceBook();
   const rows: UsageRow[] = [];
   const toolCosts: string[] = [];
   const toolCostSources = new Set<string>();
@@ -175,26 +175,4 @@ export async function collectUsage(options: CollectUsageOptions = {}): Promise<C
     toolCosts,
     toolCostSources: [...toolCostSources],
   };
-}
-
-/**
- * The tool's own cost of a session, per model, shared out over the session's responses of
- * that model in proportion to their table price (else their tokens): every report then adds
- * up to the tool's figure. A model the tool gave no cost for keeps the table's.
- */
-function applyToolCost(rows: UsageRow[], cost: ToolCost): boolean {
-  let applied = false;
-  for (const [model, usd] of Object.entries(cost.models)) {
-    const of = rows.filter((row) => row.model === model);
-    if (of.length === 0) continue;
-    const priced = of.every((row) => row.cost !== null && row.cost > 0);
-    const weight = (row: UsageRow) => priced ? row.cost! : tokensOf(row);
-    const whole = of.reduce((sum, row) => sum + weight(row), 0);
-    for (const row of of) {
-      row.cost = whole === 0 ? usd / of.length : usd * weight(row) / whole;
-      row.costSource = "tool";
-    }
-    applied = true;
-  }
-  return applied;
 }

@@ -8,8 +8,7 @@
 import { calcPrice } from "@pydantic/genai-prices";
 import type { UsageTokens } from "../formats/mod.ts";
 
-/** The price table and its version, as reports name it (the pin in deno.json). */
-export const PRICE_TABLE = "@pydantic/genai-prices 0.1.8";
+export { PRICE_TABLE } from "./_table.ts";
 
 /** Prices tokens; remembers the models the table has no price for. */
 export class PriceBook {
@@ -23,8 +22,8 @@ export class PriceBook {
    * @example
    * ```ts
    * import assert from "node:assert/strict";
-   * import { PriceBook } from "./mod.ts";
-   * const book = new PriceBook();
+   * import { loadPriceBook } from "./mod.ts";
+   * const book = await loadPriceBook();
    * const tokens = { input: 1000, output: 0, cacheRead: 0, cacheCreation: 0, reasoningOutput: 0 };
    * assert.equal(book.price(tokens, "gpt-5.5", "openai", "2026-06-05T00:00:00Z"), 0.005);
    * assert.equal(book.price(tokens, "scripted", "embedded", "2026-06-05T00:00:00Z"), null);

@@ -5,7 +5,7 @@
  * @module
  */
 import { columnWidths, formatNumber, plural } from "../text/mod.ts";
-import { PRICE_TABLE } from "./_prices.ts";
+import { PRICE_TABLE } from "./_table.ts";
 import type { UsageReport, UsageReportKind, UsageReportRow, UsageTotals } from "./_report.ts";
 
 const FIRST_COLUMN: Record<UsageReportKind, string> = {

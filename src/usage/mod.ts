@@ -7,7 +7,9 @@
  *
  * @module
  */
-export * from "./_prices.ts";
+export { PRICE_TABLE } from "./_table.ts";
+export type { PriceBook } from "./_prices.ts";
+export * from "./_cost.ts";
 export * from "./_collect.ts";
 export * from "./_report.ts";
 export * from "./_render.ts";

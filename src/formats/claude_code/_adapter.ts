@@ -20,7 +20,7 @@ import { CLAUDE_LINES } from "./_lines.ts";
 import { isLocalCommand } from "./_local.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
-import { claudeUsage } from "./_usage.ts";
+import { CLAUDE_PROVIDER, claudeUsage } from "./_usage.ts";
 import { writeClaudeTranscript } from "./_writer.ts";
 import { claudeRelocation } from "./_relocate.ts";
 
@@ -137,6 +137,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   },
   read: (path, sizeBytes, options) => readClaudeTranscript(path, sizeBytes, options),
   usage: claudeUsage,
+  priceProvider: CLAUDE_PROVIDER,
   find: findClaudeSession,
   list: listClaudeSessions,
   preview: previewClaudeSession,

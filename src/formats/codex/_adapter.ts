@@ -22,7 +22,7 @@ import {
 import { CODEX_LINES } from "./_lines.ts";
 import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
-import { codexUsage } from "./_usage.ts";
+import { CODEX_PROVIDER, codexUsage } from "./_usage.ts";
 import { writeCodexRollout } from "./_writer.ts";
 import { codexRelocation } from "./_relocate.ts";
 
@@ -119,6 +119,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   idFromName: (path) => parseRolloutName(basename(path), ".")?.id ?? null,
   read: (path, sizeBytes, options) => readCodexRollout(path, sizeBytes, options),
   usage: codexUsage,
+  priceProvider: CODEX_PROVIDER,
   find: findCodexSession,
   list: listCodexSessions,
   preview: previewCodexSession,

@@ -20,7 +20,7 @@ import {
 } from "./_find.ts";
 import { GEMINI_LINES } from "./_lines.ts";
 import { readGeminiSession } from "./_reader.ts";
-import { geminiUsage } from "./_usage.ts";
+import { GEMINI_PROVIDER, geminiUsage } from "./_usage.ts";
 import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
 import { geminiSearch } from "./_search.ts";
@@ -106,6 +106,7 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   idFromName: (path) => SESSION_NAME.exec(basename(path))?.[4] ?? null,
   read: (path, sizeBytes, options) => readGeminiSession(path, sizeBytes, options),
   usage: geminiUsage,
+  priceProvider: GEMINI_PROVIDER,
   find: findGeminiSession,
   list: listGeminiSessions,
   preview: previewGeminiSession,

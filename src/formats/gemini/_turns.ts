@@ -22,6 +22,7 @@ import {
   str,
 } from "../_line.ts";
 import { type ForeignEntry, type LineSpan, noTokens, type TokenTotals } from "../_types.ts";
+import type { UsageEvent } from "../_usage.ts";
 import {
   callsOf,
   isIgnoredUser,
@@ -68,6 +69,8 @@ export class GeminiTurns {
   turns = 0;
   model = "unknown";
   tokens: TokenTotals | null = null;
+  /** Each response's usage, as counted into `tokens`. */
+  readonly usage: UsageEvent[] = [];
   firstPrompt: string | null = null;
   readonly models: string[] = [];
   #turn: Turn | undefined;
@@ -168,7 +171,7 @@ export class GeminiTurns {
         if (fr) this.#answer(fr, span, time, str(toolCall, "status") === "error");
       }
     }
-    this.#usage(obj(value, "tokens"));
+    this.#usage(obj(value, "tokens"), time, str(value, "model") ?? null);
     this.#turn!.rounds++;
     this.#turn!.last = { span, answered: calls.length === 0 && text.length > 0, time };
   }
@@ -195,10 +198,20 @@ export class GeminiTurns {
     }, time);
   }
 
-  #usage(tokens: Json | undefined): void {
+  #usage(tokens: Json | undefined, time: string, model: string | null): void {
     if (!tokens) return;
     const input = num(tokens, "input") ?? 0;
     const output = (num(tokens, "output") ?? 0) + (num(tokens, "thoughts") ?? 0);
+    const cached = Math.min(num(tokens, "cached") ?? 0, input);
+    this.usage.push({
+      time,
+      model,
+      input: input - cached,
+      output,
+      cacheRead: cached,
+      cacheCreation: 0,
+      reasoningOutput: num(tokens, "thoughts") ?? 0,
+    });
     const totals = this.tokens ??= noTokens();
     totals.input += input;
     totals.output += output;
