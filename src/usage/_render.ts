@@ -99,13 +99,19 @@ export function renderUsage(report: UsageReport, options: RenderUsageOptions = {
       );
     }
   }
-  const total = cells("Total", "", report.totals, report.unpricedModels.length > 0);
-  const widths = columnWidths(titles, [...body, total]);
+  // The model report's rows are models: no column of them.
+  const model = report.kind === "model";
+  const keep = (row: readonly string[]) => model ? [row[0]!, ...row.slice(2)] : [...row];
+  const head = keep(titles);
+  const rows = body.map(keep);
+  const total = keep(cells("Total", "", report.totals, report.unpricedModels.length > 0));
+  const widths = columnWidths(head, [...rows, total]);
+  const left = model ? 1 : 2;
   const line = (row: readonly string[]) =>
-    row.map((cell, i) => i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)).join("  ")
-      .trimEnd();
+    row.map((cell, i) => i < left ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))
+      .join("  ").trimEnd();
   const rule = widths.map((w) => "-".repeat(w)).join("  ");
-  const out = [line(titles), rule, ...body.map(line), rule, line(total), ""];
+  const out = [line(head), rule, ...rows.map(line), rule, line(total), ""];
   const tool = options.toolCosts ?? 0;
   out.push(
     tool > 0
