@@ -40,6 +40,7 @@ import {
   searchSourcesOf,
 } from "./_homes.ts";
 import { beingWritten, browsePage } from "./_catalog.ts";
+import type { Catalog } from "../catalog/mod.ts";
 import { searchResponse } from "./_search_route.ts";
 import { collectUsage, usageReport } from "../usage/mod.ts";
 
@@ -72,6 +73,11 @@ export interface SessionBrowserOptions extends AccessOptions {
    * told yet, one at a time, so the list shows them next time. @default false
    */
   readInBackground?: boolean | undefined;
+  /**
+   * The catalog the list answers from: every session with its turns and health, in one order
+   * by the sessions' own dates across pages. Absent: the files are read as the list is asked.
+   */
+  catalog?: Catalog | undefined;
   /** What full reads told (shared, or for a test to wait on); absent: the handler's own. */
   facts?: FactsMemo | undefined;
   /**
@@ -236,6 +242,7 @@ async function listResponse(browser: Browser, url: URL): Promise<Response> {
     facts: browser.facts,
     pageSize: browser.options.listLimit ?? 50,
     cursor: url.searchParams.get("after") ?? undefined,
+    catalog: browser.options.catalog,
   });
   if (browser.options.readInBackground) {
     const unknown = page.sessions.filter((s) =>
