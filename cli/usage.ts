@@ -9,6 +9,7 @@ import { errorMessage, outcomeOf } from "../src/errors/mod.ts";
 import { foreignToolsInWords } from "../src/formats/mod.ts";
 import { searchSources } from "../src/search/mod.ts";
 import {
+  collectCatalogUsage,
   collectUsage,
   parseDay,
   PRICE_TABLE,
@@ -23,6 +24,7 @@ import { DEFAULT_SESSIONS_WORDS, TASK } from "./_commands.ts";
 import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { hintFor } from "./_voice.ts";
+import { NO_CATALOG_HELP, openCatalog } from "./_catalog.ts";
 
 /** The help text. */
 export const HELP = `Usage: ${TASK} usage [daily|monthly|session|project|model] [options]
@@ -49,6 +51,7 @@ ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.de
   --until DAY          Only responses on or before DAY
   --project TEXT       Only sessions whose working directory holds TEXT
   --breakdown          Each row's models apart
+${NO_CATALOG_HELP}
   --json               The report as JSON, with ccusage's field names: {daily|monthly|sessions|
                        projects|models: [{date|month|sessionId|project|model, inputTokens,
                        outputTokens, cacheCreationTokens, cacheReadTokens,
@@ -57,7 +60,8 @@ ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.de
                        unpricedModels, priceTable}
   -h, --help           Show this help
 
-Without the home flags, --sessions-dir or --store, every place is read. A file that cannot be
+Without the home flags, --sessions-dir or --store, every place is read. The catalog keeps
+each file's usage: a later run reads only the files that changed. A file that cannot be
 read is skipped with one line on stderr saying so.
 
 Exit codes: 0 done (also when nothing was used); 2 the command cannot work as given (usage, a
@@ -101,6 +105,7 @@ async function main(args: string[], io: UsageIo): Promise<number> {
     project: { type: "string" },
     breakdown: { type: "boolean" },
     json: { type: "boolean" },
+    "no-catalog": { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
@@ -115,7 +120,16 @@ async function main(args: string[], io: UsageIo): Promise<number> {
     sessionsDirs: values["sessions-dir"],
     store: values.store,
   });
-  const collected = await collectUsage({ sources });
+  // The catalog keeps each file's usage: a warm run reads only what changed.
+  const catalog = openCatalog("usage", values["no-catalog"]);
+  let collected;
+  try {
+    collected = catalog === undefined
+      ? await collectUsage({ sources })
+      : await collectCatalogUsage(catalog, sources);
+  } finally {
+    catalog?.close();
+  }
   for (const skip of collected.skipped) io.err(`turnlog usage: ${skip.path}: ${skip.reason}\n`);
   const report = usageReport(collected.rows, kind, {
     since,

@@ -48,6 +48,7 @@ async function ours(flag: string, env: Record<string, string>): Promise<Map<stri
       `--config=${CONFIG}`,
       "--allow-read",
       "--allow-env",
+      "--allow-write",
       USAGE,
       "daily",
       "--json",
@@ -148,7 +149,12 @@ for (const tz of ["UTC", "Asia/Kolkata"]) {
     async fn() {
       const base = await Deno.makeTempDir({ prefix: "turnlog-usage-ccusage-" });
       try {
-        const env = { TZ: tz, CLAUDE_CONFIG_DIR: await claudeHome(base), HOME: base };
+        const env = {
+          TZ: tz,
+          CLAUDE_CONFIG_DIR: await claudeHome(base),
+          HOME: base,
+          TURNLOG_CATALOG: join(base, "catalog.sqlite"),
+        };
         const theirs = await ccusageClaude(env);
         assertEquals(theirs.size > 10, true, "ccusage found the corpus");
         assertEquals(await ours("--claude", env), theirs);
@@ -166,7 +172,12 @@ for (const tz of ["UTC", "Asia/Kolkata"]) {
     async fn() {
       const base = await Deno.makeTempDir({ prefix: "turnlog-usage-ccusage-" });
       try {
-        const env = { TZ: tz, CODEX_HOME: await codexHome(base), HOME: base };
+        const env = {
+          TZ: tz,
+          CODEX_HOME: await codexHome(base),
+          HOME: base,
+          TURNLOG_CATALOG: join(base, "catalog.sqlite"),
+        };
         const theirs = await ccusageCodex(env);
         assertEquals(theirs.size >= 2, true, "ccusage found the corpus");
         assertEquals(await ours("--codex", env), theirs);

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import {
+  collectCatalogUsage,
   collectUsage,
   formatCost,
   renderUsage,
@@ -17,6 +18,9 @@ import {
   usageReport,
   type UsageRow,
 } from "../src/usage/mod.ts";
+import { Catalog } from "../src/catalog/mod.ts";
+import { searchSources } from "../src/search/mod.ts";
+import { countIo } from "../testing/io_counter.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
 import { PAGINATED_ID, paginatedKilledThenResumed } from "../testing/formats/codex_paginated.ts";
@@ -238,7 +242,15 @@ Deno.test("collectUsage() counts a Gemini message written again once, its cached
 
 async function usageCli(args: string[], vars: Record<string, string> = {}) {
   const ran = await new Deno.Command(Deno.execPath(), {
-    args: ["run", `--config=${CONFIG}`, "--allow-read", "--allow-env", USAGE, ...args],
+    args: [
+      "run",
+      `--config=${CONFIG}`,
+      "--allow-read",
+      "--allow-env",
+      USAGE,
+      "--no-catalog",
+      ...args,
+    ],
     env: { NO_COLOR: "1", ...vars },
     stdout: "piped",
     stderr: "piped",
@@ -291,4 +303,32 @@ Deno.test("usage: a day that is not one, a report that does not exist and a miss
     folder.stderr.split("\n")[0],
     "turnlog usage: No such folder: /nonexistent/turnlog-usage",
   );
+});
+
+Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an append, and answers an unchanged home from the catalog without reading a session file", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path, { costState: true });
+  const sources = await searchSources({
+    homes: ["claude"],
+    env: env({ CLAUDE_CONFIG_DIR: home }),
+  });
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const fresh = () => collectUsage({ sources });
+  const plain = (got: Awaited<ReturnType<typeof fresh>>) => JSON.parse(JSON.stringify(got));
+  assertEquals(plain(await collectCatalogUsage(catalog, sources)), plain(await fresh()));
+  {
+    using io = countIo();
+    const warm = await collectCatalogUsage(catalog, sources);
+    const reads = io.take().reads.filter((read) => read.path.endsWith(".jsonl"));
+    assertEquals(reads, [], "an unchanged home is answered from the catalog");
+    assertEquals(plain(warm), plain(await fresh()));
+  }
+  // A response appended: the file is read again, the answer a fresh read's.
+  const path = join(home, "projects", "-work-project", `${CLAUDE_SESSION_ID}.jsonl`);
+  const more = new ClaudeTranscriptBuilder({}, Date.UTC(2026, 0, 24, 9, 0, 0));
+  more.assistant([{ text: "More." }], { usage: { input: 5, output: 6 }, messageId: "msg_more" });
+  await Deno.writeTextFile(path, more.text(), { append: true });
+  const after = await collectCatalogUsage(catalog, sources);
+  assertEquals(plain(after), plain(await fresh()));
+  assertEquals(after.rows.length, 4);
 });

@@ -96,6 +96,70 @@ function better(copy: UsageEvent, kept: UsageEvent): boolean {
   return tokensOf(copy) > tokensOf(kept);
 }
 
+/** A session to count: its id, its files (its own first), where it came from. */
+export interface UsageSession {
+  /** The session id. */
+  id: string;
+  /** Its own file. */
+  path: string;
+  /** Its subagents' files. */
+  subagents: readonly string[];
+  /** The format of its files. */
+  format: SessionFormat;
+  /** The project folder its tool filed it under, else null. */
+  project: string | null;
+}
+
+/** A file's usage with each event's table price (null: no price), as a reader gives it. */
+export interface PricedFile {
+  /** The file's usage. */
+  usage: FileUsage;
+  /** The price table's cost of each event, in order. */
+  costs: (number | null)[];
+}
+
+/** Reads a file's usage with its events priced: from the file, or from a catalog's rows. */
+export type FileReader = (path: string, format: SessionFormat) => Promise<PricedFile>;
+
+/** The reader of the files themselves: each format's `usage`, priced from the table. */
+export async function fileReader(): Promise<FileReader> {
+  const book = await loadPriceBook();
+  return async (path, format) => {
+    const usage = await adapterOfData({ format }).usage(path);
+    const costs = usage.events.map((event) =>
+      book.price(event, event.model, usage.provider, event.time)
+    );
+    return { usage, costs };
+  };
+}
+
+/** The sessions of the sources, in the order their responses are counted (by path). */
+export async function usageSessions(sources: readonly SearchSource[]): Promise<UsageSession[]> {
+  const found = await sessionsOf(sources);
+  return found.map((session) => ({
+    id: session.id,
+    path: session.path,
+    subagents: [...session.subagents].sort(),
+    format: session.source.format,
+    project: session.project,
+  })).sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The sources a database store is not read from, said as skipped. */
+export function fileSources(
+  sources: readonly SearchSource[],
+  skipped: UsageSkip[],
+): SearchSource[] {
+  return sources.filter((source) => {
+    if (!source.root.includes("://")) return true;
+    skipped.push({
+      path: source.flags.at(-1) ?? "the store",
+      reason: "a database store: not read",
+    });
+    return false;
+  });
+}
+
 /**
  * Every model response of the places a choice names (nothing named: turnlog's store and every
  * tool's home), read from the files, counted once and priced.
@@ -105,51 +169,54 @@ function better(copy: UsageEvent, kept: UsageEvent): boolean {
 export async function collectUsage(options: CollectUsageOptions = {}): Promise<CollectedUsage> {
   const sources = options.sources ?? await searchSources(options);
   const skipped: UsageSkip[] = [];
-  const readable = sources.filter((source) => {
-    if (!source.root.includes("://")) return true;
-    skipped.push({
-      path: source.flags.at(-1) ?? "the store",
-      reason: "a database store: not read",
-    });
-    return false;
-  });
-  const sessions = (await sessionsOf(readable)).sort((a, b) => a.path.localeCompare(b.path));
+  const sessions = await usageSessions(fileSources(sources, skipped));
+  return countUsage(sessions, await fileReader(), skipped);
+}
+
+/**
+ * The responses of the sessions, each file read by `read`, counted once across them (in the
+ * sessions' order) and costed (the tool's own figure where a session's file keeps one).
+ */
+export async function countUsage(
+  sessions: readonly UsageSession[],
+  read: FileReader,
+  skipped: UsageSkip[] = [],
+): Promise<CollectedUsage> {
   const once = new Once();
-  const book = await loadPriceBook();
   const rows: UsageRow[] = [];
   const toolCosts: string[] = [];
   const toolCostSources = new Set<string>();
   for (const session of sessions) {
-    const adapter = adapterOfData({ format: session.source.format });
     const mine: UsageRow[] = [];
     let toolCost: ToolCost | null = null;
     let project: string | null = session.project;
     for (const path of [session.path, ...session.subagents]) {
-      let file: FileUsage;
+      let file: PricedFile;
       try {
-        file = await adapter.usage(path);
+        file = await read(path, session.format);
       } catch (error) {
         skipped.push({ path, reason: (error as Error).message });
         continue;
       }
-      if (file.badLines > 0) {
-        skipped.push({ path, reason: `${file.badLines} line(s) with usage that are not JSON` });
+      const { usage, costs } = file;
+      if (usage.badLines > 0) {
+        skipped.push({ path, reason: `${usage.badLines} line(s) with usage that are not JSON` });
       }
       if (path === session.path) {
-        toolCost = file.toolCost;
-        project = file.cwd ?? project;
+        toolCost = usage.toolCost;
+        project = usage.cwd ?? project;
       }
-      for (const event of file.events) {
+      usage.events.forEach((event, i) => {
+        const cost = costs[i] ?? null;
         const row: UsageRow = {
           ...event,
-          format: session.source.format,
+          format: session.format,
           sessionId: session.id,
           sessionPath: session.path,
           project: null,
-          cost: book.price(event, event.model, file.provider, event.time),
-          costSource: null,
+          cost,
+          costSource: cost === null ? null : "table",
         };
-        row.costSource = row.cost === null ? null : "table";
         const kept = once.copyOf(event);
         if (kept === undefined) {
           once.see(row);
@@ -159,7 +226,7 @@ export async function collectUsage(options: CollectUsageOptions = {}): Promise<C
           Object.assign(kept, { ...event, cost: row.cost, costSource: row.costSource });
           once.see(kept);
         }
-      }
+      });
     }
     for (const row of mine) row.project = project;
     if (toolCost !== null && applyToolCost(mine, toolCost)) {

@@ -60,12 +60,17 @@ async function ours(flag: string, env: Record<string, string>, more: string[] = 
     `--config=${CONFIG}`,
     "--allow-read",
     "--allow-env",
+    "--allow-write",
     USAGE,
     "daily",
     "--json",
     "--breakdown",
     flag,
-  ], { ...env, DENO_DIR });
+  ], {
+    TURNLOG_CATALOG: join(env.HOME ?? "/tmp", "turnlog-usage-catalog.sqlite"),
+    ...env,
+    DENO_DIR,
+  });
   const days = new Map<string, Tokens>();
   for (const day of out.daily) {
     for (const part of day.modelBreakdowns) {

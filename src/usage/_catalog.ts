@@ -1,0 +1,275 @@
+/**
+ * Usage kept in the catalog's database (tables of its own beside the catalog's `files`, keyed
+ * by a file's path): each file's responses, priced, read again only when the file changed
+ * (its inode, size or modification time), so a warm report reads no session file and loads no
+ * price table. A cache like the catalog: its own schema version, made again on a mismatch;
+ * every answer equals a fresh read of the files.
+ *
+ * @module
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import type { SessionFormat, UsageEvent } from "../formats/mod.ts";
+import type { SearchSource } from "../search/mod.ts";
+import {
+  type CollectedUsage,
+  countUsage,
+  type FileReader,
+  fileReader,
+  fileSources,
+  type UsageSession,
+  type UsageSkip,
+} from "./_collect.ts";
+
+/** A place the catalog keeps, as `src/catalog`'s `CatalogSource` is. */
+export interface UsageCatalogSource {
+  /** The format of its sessions. */
+  format: string;
+  /** Its sessions root. */
+  root: string;
+  /** The archive's view. */
+  archived?: boolean | undefined;
+}
+
+/** A session as the catalog lists it (the fields usage reads of `src/catalog`'s `CatalogSession`). */
+export interface UsageCatalogSession {
+  /** Its own file. */
+  path: string;
+  /** Its format. */
+  format: string;
+  /** Its id. */
+  id: string;
+  /** The project folder its tool filed it under. */
+  project: string | null;
+  /** Its subagents' files. */
+  subagents: string[];
+}
+
+/** What usage asks of the catalog (`src/catalog`'s `Catalog` has it). */
+export interface UsageCatalog {
+  /** The catalog's database, where usage keeps its tables. */
+  readonly db: DatabaseSync;
+  /** Brings the catalog's files of the sources up to date. */
+  update(sources: readonly UsageCatalogSource[]): Promise<unknown>;
+  /** The sessions of the sources, as the last update left them. */
+  sessions(sources: readonly UsageCatalogSource[]): UsageCatalogSession[];
+}
+
+/** The version of usage's tables: others are made again. */
+export const USAGE_TABLES_VERSION = 1;
+
+const TABLES = `
+CREATE TABLE usage_version (version INTEGER NOT NULL);
+CREATE TABLE usage_files (
+  path TEXT PRIMARY KEY,
+  ino INTEGER,
+  size INTEGER NOT NULL,
+  mtime INTEGER NOT NULL,
+  provider TEXT,
+  session_id TEXT,
+  cwd TEXT,
+  tool_cost TEXT,
+  bad_lines INTEGER NOT NULL
+);
+CREATE TABLE usage_events (
+  path TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  time TEXT NOT NULL,
+  model TEXT,
+  input INTEGER NOT NULL,
+  output INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cache_creation INTEGER NOT NULL,
+  reasoning INTEGER NOT NULL,
+  key TEXT,
+  message_id TEXT,
+  sidechain INTEGER NOT NULL,
+  cost REAL,
+  PRIMARY KEY (path, seq)
+) WITHOUT ROWID;
+`;
+
+const DROP = `
+DROP TABLE IF EXISTS usage_version;
+DROP TABLE IF EXISTS usage_files;
+DROP TABLE IF EXISTS usage_events;
+`;
+
+/** Makes usage's tables, again when they are of another version. */
+function ensureTables(db: DatabaseSync): void {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const exists = db.prepare(
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_version'",
+    ).get();
+    const version = exists
+      ? (db.prepare("SELECT version FROM usage_version").get() as { version: number } | undefined)
+        ?.version
+      : undefined;
+    if (version !== USAGE_TABLES_VERSION) {
+      db.exec(DROP);
+      db.exec(TABLES);
+      db.prepare("INSERT INTO usage_version (version) VALUES (?)").run(USAGE_TABLES_VERSION);
+    }
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+interface FileRow {
+  ino: number | null;
+  size: number;
+  mtime: number;
+  provider: string | null;
+  session_id: string | null;
+  cwd: string | null;
+  tool_cost: string | null;
+  bad_lines: number;
+}
+
+interface EventRow {
+  time: string;
+  model: string | null;
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_creation: number;
+  reasoning: number;
+  key: string | null;
+  message_id: string | null;
+  sidechain: number;
+  cost: number | null;
+}
+
+class Statements {
+  readonly file: StatementSync;
+  readonly events: StatementSync;
+  readonly dropEvents: StatementSync;
+  readonly saveFile: StatementSync;
+  readonly insertEvent: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.file = db.prepare("SELECT * FROM usage_files WHERE path = ?");
+    this.events = db.prepare("SELECT * FROM usage_events WHERE path = ? ORDER BY seq");
+    this.dropEvents = db.prepare("DELETE FROM usage_events WHERE path = ?");
+    this.saveFile = db.prepare(
+      "INSERT OR REPLACE INTO usage_files (path, ino, size, mtime, provider, session_id, cwd, " +
+        "tool_cost, bad_lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.insertEvent = db.prepare(
+      "INSERT INTO usage_events (path, seq, time, model, input, output, cache_read, " +
+        "cache_creation, reasoning, key, message_id, sidechain, cost) " +
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+  }
+}
+
+function eventOf(row: EventRow): UsageEvent {
+  const event: UsageEvent = {
+    time: row.time,
+    model: row.model,
+    input: row.input,
+    output: row.output,
+    cacheRead: row.cache_read,
+    cacheCreation: row.cache_creation,
+    reasoningOutput: row.reasoning,
+  };
+  if (row.key !== null) event.key = row.key;
+  if (row.message_id !== null) event.messageId = row.message_id;
+  if (row.sidechain === 1) event.sidechain = true;
+  return event;
+}
+
+/**
+ * The reader of files through the catalog's database: a file unchanged since its usage was
+ * kept is answered from its rows; another is read (each format's `usage`, priced) and kept.
+ */
+export function catalogReader(db: DatabaseSync): FileReader {
+  ensureTables(db);
+  const s = new Statements(db);
+  let fresh: FileReader | undefined;
+  return async (path: string, format: SessionFormat) => {
+    const info = Deno.statSync(path);
+    const mtime = info.mtime?.getTime() ?? 0;
+    const kept = s.file.get(path) as FileRow | undefined;
+    if (
+      kept !== undefined && kept.size === info.size && kept.mtime === mtime &&
+      kept.ino === (info.ino ?? null)
+    ) {
+      const rows = s.events.all(path) as unknown as EventRow[];
+      return {
+        usage: {
+          events: rows.map(eventOf),
+          sessionId: kept.session_id,
+          cwd: kept.cwd,
+          provider: kept.provider,
+          toolCost: kept.tool_cost === null ? null : JSON.parse(kept.tool_cost),
+          badLines: kept.bad_lines,
+        },
+        costs: rows.map((row) => row.cost),
+      };
+    }
+    fresh ??= await fileReader();
+    const read = await fresh(path, format);
+    const { usage, costs } = read;
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      s.dropEvents.run(path);
+      s.saveFile.run(
+        path,
+        info.ino ?? null,
+        info.size,
+        mtime,
+        usage.provider,
+        usage.sessionId,
+        usage.cwd,
+        usage.toolCost === null ? null : JSON.stringify(usage.toolCost),
+        usage.badLines,
+      );
+      usage.events.forEach((event, seq) => {
+        s.insertEvent.run(
+          path,
+          seq,
+          event.time,
+          event.model,
+          event.input,
+          event.output,
+          event.cacheRead,
+          event.cacheCreation,
+          event.reasoningOutput,
+          event.key ?? null,
+          event.messageId ?? null,
+          event.sidechain ? 1 : 0,
+          costs[seq] ?? null,
+        );
+      });
+      db.exec("COMMIT");
+    } catch (error) {
+      if (db.isTransaction) db.exec("ROLLBACK");
+      throw error;
+    }
+    return read;
+  };
+}
+
+/**
+ * Every model response of the sources, as {@linkcode collectUsage} counts them, with the
+ * catalog brought up to date first and each unchanged file answered from its kept rows.
+ */
+export async function collectCatalogUsage(
+  catalog: UsageCatalog,
+  sources: readonly SearchSource[],
+): Promise<CollectedUsage> {
+  const skipped: UsageSkip[] = [];
+  const readable = fileSources(sources, skipped);
+  await catalog.update(readable);
+  const sessions: UsageSession[] = catalog.sessions(readable).map((session) => ({
+    id: session.id,
+    path: session.path,
+    subagents: [...session.subagents].sort(),
+    format: session.format,
+    project: session.project,
+  })).sort((a, b) => a.path.localeCompare(b.path));
+  return countUsage(sessions, catalogReader(catalog.db), skipped);
+}
