@@ -8,6 +8,7 @@ import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { attributes, parsePage, texts } from "./_html_helpers.ts";
 import { createSessionBrowserHandler } from "../src/server/mod.ts";
+import { Catalog } from "../src/catalog/mod.ts";
 import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 
@@ -53,4 +54,17 @@ Deno.test("createSessionBrowserHandler() serves /usage: per day, project and mod
   assertEquals(html.includes(' style="'), false, "no style attribute: the policy refuses them");
   const list = parsePage(await (await handler(new Request("http://127.0.0.1/"))).text());
   assertEquals(attributes(list, "header a[href='/usage']", "href"), ["/usage"]);
+  // From the catalog (serve's default): the same tables.
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const cataloged = createSessionBrowserHandler({
+    sessionsDir: join(dir.path, "sessions"),
+    homes: [{ adapter: claudeCodeAdapter, root: projects }],
+    catalog,
+  });
+  for (let run = 0; run < 2; run++) {
+    const again = parsePage(
+      await (await cataloged(new Request("http://127.0.0.1/usage"))).text(),
+    );
+    assertEquals(texts(again, "main table"), texts(page, "main table"));
+  }
 });

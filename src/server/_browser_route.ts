@@ -42,7 +42,7 @@ import {
 import { beingWritten, browsePage } from "./_catalog.ts";
 import type { Catalog } from "../catalog/mod.ts";
 import { searchResponse } from "./_search_route.ts";
-import { collectUsage, usageReport } from "../usage/mod.ts";
+import { collectCatalogUsage, collectUsage, usageReport } from "../usage/mod.ts";
 
 /**
  * What the session browser serves, to which Hosts, and how its live pages are kept up to
@@ -433,7 +433,10 @@ async function subagentResponse(browser: Browser, parent: string, id: string): P
 /** The usage page: tokens and cost per day, project and model over every place listed. */
 async function usageResponse(browser: Browser): Promise<Response> {
   const sources = searchSourcesOf(browser.store, browser.homes);
-  const collected = await collectUsage({ sources });
+  const catalog = browser.options.catalog;
+  const collected = catalog === undefined
+    ? await collectUsage({ sources })
+    : await collectCatalogUsage(catalog, sources);
   const page = renderUsagePage({
     daily: usageReport(collected.rows, "daily", { breakdown: true }),
     project: usageReport(collected.rows, "project", { breakdown: true }),
