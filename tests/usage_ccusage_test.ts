@@ -187,3 +187,34 @@ for (const tz of ["UTC", "Asia/Kolkata"]) {
     },
   });
 }
+
+Deno.test({
+  ...needing(
+    "usage daily --json leaves out a .jsonl in CODEX_HOME/sessions that Codex did not name rollout-*, which ccusage codex daily counts: only Codex's own rollouts are its sessions",
+    MISSING,
+  ),
+  async fn() {
+    const base = await Deno.makeTempDir({ prefix: "turnlog-usage-ccusage-" });
+    try {
+      const home = join(base, "codex");
+      const folder = join(home, "sessions", "2026", "06", "05");
+      await Deno.mkdir(folder, { recursive: true });
+      // The file as the corpus has it, under a name Codex never gives a rollout.
+      await Deno.copyFile(
+        join(CORPUS, "codex", "agent-history-session-01.jsonl"),
+        join(folder, "agent-history-session-01.jsonl"),
+      );
+      const env = {
+        TZ: "UTC",
+        CODEX_HOME: home,
+        HOME: base,
+        TURNLOG_CATALOG: join(base, "catalog.sqlite"),
+      };
+      const theirs = await ccusageCodex(env);
+      assertEquals([...theirs.keys()], ["2026-06-05 gpt-5.5"]);
+      assertEquals((await ours("--codex", env)).size, 0);
+    } finally {
+      await Deno.remove(base, { recursive: true });
+    }
+  },
+});
