@@ -55,7 +55,7 @@ export interface UsageCatalog {
 }
 
 /** The version of usage's tables: others are made again. */
-export const USAGE_TABLES_VERSION = 1;
+export const USAGE_TABLES_VERSION = 3;
 
 const TABLES = `
 CREATE TABLE usage_version (version INTEGER NOT NULL);
@@ -68,30 +68,14 @@ CREATE TABLE usage_files (
   session_id TEXT,
   cwd TEXT,
   tool_cost TEXT,
-  bad_lines INTEGER NOT NULL
+  bad_lines INTEGER NOT NULL,
+  events TEXT NOT NULL
 );
-CREATE TABLE usage_events (
-  path TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  time TEXT NOT NULL,
-  model TEXT,
-  input INTEGER NOT NULL,
-  output INTEGER NOT NULL,
-  cache_read INTEGER NOT NULL,
-  cache_creation INTEGER NOT NULL,
-  reasoning INTEGER NOT NULL,
-  key TEXT,
-  message_id TEXT,
-  sidechain INTEGER NOT NULL,
-  cost REAL,
-  PRIMARY KEY (path, seq)
-) WITHOUT ROWID;
 `;
 
 const DROP = `
 DROP TABLE IF EXISTS usage_version;
 DROP TABLE IF EXISTS usage_files;
-DROP TABLE IF EXISTS usage_events;
 `;
 
 /** Makes usage's tables, again when they are of another version. */
@@ -126,59 +110,70 @@ interface FileRow {
   cwd: string | null;
   tool_cost: string | null;
   bad_lines: number;
+  events: string;
 }
 
-interface EventRow {
-  time: string;
-  model: string | null;
-  input: number;
-  output: number;
-  cache_read: number;
-  cache_creation: number;
-  reasoning: number;
-  key: string | null;
-  message_id: string | null;
-  sidechain: number;
-  cost: number | null;
+/**
+ * A file's events as its row keeps them: one JSON array of arrays (a row per event costs far
+ * more to read back than one string parsed): time, model, input, output, cache read, cache
+ * write, reasoning, key, message id, side chain (0/1), cost.
+ */
+type KeptEvent = [
+  string,
+  string | null,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string | null,
+  string | null,
+  number,
+  number | null,
+];
+
+const kept = (event: UsageEvent, cost: number | null): KeptEvent => [
+  event.time,
+  event.model,
+  event.input,
+  event.output,
+  event.cacheRead,
+  event.cacheCreation,
+  event.reasoningOutput,
+  event.key ?? null,
+  event.messageId ?? null,
+  event.sidechain ? 1 : 0,
+  cost,
+];
+
+function eventOf(row: KeptEvent): UsageEvent {
+  const [time, model, input, output, cacheRead, cacheCreation, reasoningOutput] = row;
+  const event: UsageEvent = {
+    time,
+    model,
+    input,
+    output,
+    cacheRead,
+    cacheCreation,
+    reasoningOutput,
+  };
+  if (row[7] !== null) event.key = row[7];
+  if (row[8] !== null) event.messageId = row[8];
+  if (row[9] === 1) event.sidechain = true;
+  return event;
 }
 
 class Statements {
   readonly file: StatementSync;
-  readonly events: StatementSync;
-  readonly dropEvents: StatementSync;
   readonly saveFile: StatementSync;
-  readonly insertEvent: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.file = db.prepare("SELECT * FROM usage_files WHERE path = ?");
-    this.events = db.prepare("SELECT * FROM usage_events WHERE path = ? ORDER BY seq");
-    this.dropEvents = db.prepare("DELETE FROM usage_events WHERE path = ?");
     this.saveFile = db.prepare(
       "INSERT OR REPLACE INTO usage_files (path, ino, size, mtime, provider, session_id, cwd, " +
-        "tool_cost, bad_lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.insertEvent = db.prepare(
-      "INSERT INTO usage_events (path, seq, time, model, input, output, cache_read, " +
-        "cache_creation, reasoning, key, message_id, sidechain, cost) " +
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "tool_cost, bad_lines, events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
   }
-}
-
-function eventOf(row: EventRow): UsageEvent {
-  const event: UsageEvent = {
-    time: row.time,
-    model: row.model,
-    input: row.input,
-    output: row.output,
-    cacheRead: row.cache_read,
-    cacheCreation: row.cache_creation,
-    reasoningOutput: row.reasoning,
-  };
-  if (row.key !== null) event.key = row.key;
-  if (row.message_id !== null) event.messageId = row.message_id;
-  if (row.sidechain === 1) event.sidechain = true;
-  return event;
 }
 
 /**
@@ -192,67 +187,42 @@ export function catalogReader(db: DatabaseSync): FileReader {
   return async (path: string, format: SessionFormat) => {
     const info = Deno.statSync(path);
     const mtime = info.mtime?.getTime() ?? 0;
-    const kept = s.file.get(path) as FileRow | undefined;
+    const row = s.file.get(path) as FileRow | undefined;
     if (
-      kept !== undefined && kept.size === info.size && kept.mtime === mtime &&
-      kept.ino === (info.ino ?? null)
+      row !== undefined && row.size === info.size && row.mtime === mtime &&
+      row.ino === (info.ino ?? null)
     ) {
-      const rows = s.events.all(path) as unknown as EventRow[];
+      const events = JSON.parse(row.events) as KeptEvent[];
       return {
         usage: {
-          events: rows.map(eventOf),
-          sessionId: kept.session_id,
-          cwd: kept.cwd,
-          provider: kept.provider,
-          toolCost: kept.tool_cost === null ? null : JSON.parse(kept.tool_cost),
-          badLines: kept.bad_lines,
+          events: events.map(eventOf),
+          sessionId: row.session_id,
+          cwd: row.cwd,
+          provider: row.provider,
+          toolCost: row.tool_cost === null ? null : JSON.parse(row.tool_cost),
+          badLines: row.bad_lines,
         },
-        costs: rows.map((row) => row.cost),
+        costs: events.map((event) => event[10]),
       };
     }
     fresh ??= await fileReader();
     const read = await fresh(path, format);
     const { usage, costs } = read;
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      s.dropEvents.run(path);
-      s.saveFile.run(
-        path,
-        info.ino ?? null,
-        info.size,
-        mtime,
-        usage.provider,
-        usage.sessionId,
-        usage.cwd,
-        usage.toolCost === null ? null : JSON.stringify(usage.toolCost),
-        usage.badLines,
-      );
-      usage.events.forEach((event, seq) => {
-        s.insertEvent.run(
-          path,
-          seq,
-          event.time,
-          event.model,
-          event.input,
-          event.output,
-          event.cacheRead,
-          event.cacheCreation,
-          event.reasoningOutput,
-          event.key ?? null,
-          event.messageId ?? null,
-          event.sidechain ? 1 : 0,
-          costs[seq] ?? null,
-        );
-      });
-      db.exec("COMMIT");
-    } catch (error) {
-      if (db.isTransaction) db.exec("ROLLBACK");
-      throw error;
-    }
+    s.saveFile.run(
+      path,
+      info.ino ?? null,
+      info.size,
+      mtime,
+      usage.provider,
+      usage.sessionId,
+      usage.cwd,
+      usage.toolCost === null ? null : JSON.stringify(usage.toolCost),
+      usage.badLines,
+      JSON.stringify(usage.events.map((event, i) => kept(event, costs[i] ?? null))),
+    );
     return read;
   };
 }
-
 /**
  * Every model response of the sources, as {@linkcode collectUsage} counts them, with the
  * catalog brought up to date first and each unchanged file answered from its kept rows.

@@ -1,7 +1,8 @@
 /**
- * A Claude Code transcript's usage: one event per assistant line that carries `message.usage`
- * (a response split over several lines repeats it: the events share their key, `message.id`
- * and `requestId`, and are counted once by whoever adds them up), and the session's own cost
+ * A Claude Code transcript's usage: one event per response (`message.id` and `requestId`: a
+ * response split over several lines repeats its usage on each, and the copy with the most
+ * tokens is kept, as ccusage keeps it; the key stays on the event, for a response another file
+ * repeats), and the session's own cost
  * from its last `cost-state` line. Only the lines that hold `"usage"` or `cost-state` are
  * parsed.
  *
@@ -20,6 +21,9 @@ const SYNTHETIC = "<synthetic>";
 /** The usage of one Claude Code transcript. */
 export async function claudeUsage(path: string): Promise<FileUsage> {
   const usage = noUsage(CLAUDE_PROVIDER);
+  // The lines of one response, counted here as they will be across files (the first line's
+  // place, the copy with the most tokens): a file keeps one event per response.
+  const at = new Map<string, number>();
   await forEachLine(path, ({ line, text }) => {
     const cost = text.includes('"cost-state"');
     if (!cost && !text.includes('"usage"')) return;
@@ -38,9 +42,22 @@ export async function claudeUsage(path: string): Promise<FileUsage> {
       return;
     }
     const event = eventOf(value);
-    if (event !== undefined) usage.events.push(event);
+    if (event === undefined) return;
+    const seen = event.key === undefined ? undefined : at.get(event.key);
+    if (seen === undefined) {
+      if (event.key !== undefined) at.set(event.key, usage.events.length);
+      usage.events.push(event);
+    } else if (better(event, usage.events[seen]!)) usage.events[seen] = event;
   });
   return usage;
+}
+
+const tokensOf = (t: UsageEvent): number => t.input + t.output + t.cacheRead + t.cacheCreation;
+
+/** A copy replaces the one kept when it is the main chain's, or holds more tokens (ccusage's rule). */
+function better(copy: UsageEvent, kept: UsageEvent): boolean {
+  if ((copy.sidechain === true) !== (kept.sidechain === true)) return kept.sidechain === true;
+  return tokensOf(copy) > tokensOf(kept);
 }
 
 function eventOf(value: Json): UsageEvent | undefined {
