@@ -230,7 +230,7 @@ Deno.test("the page of a Claude Code file: its tool's name, its words, the user'
   );
   assertEquals(
     values[fields.indexOf("cost")],
-    "<$0.01 (the price table @pydantic/genai-prices 0.1.8)",
+    "$0.01 (the price table @pydantic/genai-prices 0.1.8)",
   );
 });
 
