@@ -1,5 +1,5 @@
 /**
- * Usage kept in the catalog's database (tables of its own beside the catalog's `files`, keyed
+ * Usage kept in the catalog's database (a table of its own beside the catalog's `files`, keyed
  * by a file's path): each file's responses, priced, read again only when the file changed
  * (its inode, size or modification time), so a warm report reads no session file and loads no
  * price table. A cache like the catalog: its own schema version, made again on a mismatch;
@@ -16,42 +16,14 @@ import {
   type FileReader,
   fileReader,
   fileSources,
-  type UsageSession,
+  usageSessions,
   type UsageSkip,
 } from "./_collect.ts";
 
-/** A place the catalog keeps, as `src/catalog`'s `CatalogSource` is. */
-export interface UsageCatalogSource {
-  /** The format of its sessions. */
-  format: string;
-  /** Its sessions root. */
-  root: string;
-  /** The archive's view. */
-  archived?: boolean | undefined;
-}
-
-/** A session as the catalog lists it (the fields usage reads of `src/catalog`'s `CatalogSession`). */
-export interface UsageCatalogSession {
-  /** Its own file. */
-  path: string;
-  /** Its format. */
-  format: string;
-  /** Its id. */
-  id: string;
-  /** The project folder its tool filed it under. */
-  project: string | null;
-  /** Its subagents' files. */
-  subagents: string[];
-}
-
-/** What usage asks of the catalog (`src/catalog`'s `Catalog` has it). */
+/** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
   /** The catalog's database, where usage keeps its tables. */
   readonly db: DatabaseSync;
-  /** Brings the catalog's files of the sources up to date. */
-  update(sources: readonly UsageCatalogSource[]): Promise<unknown>;
-  /** The sessions of the sources, as the last update left them. */
-  sessions(sources: readonly UsageCatalogSource[]): UsageCatalogSession[];
 }
 
 /** The version of usage's tables: others are made again. */
@@ -224,22 +196,16 @@ export function catalogReader(db: DatabaseSync): FileReader {
   };
 }
 /**
- * Every model response of the sources, as {@linkcode collectUsage} counts them, with the
- * catalog brought up to date first and each unchanged file answered from its kept rows.
+ * Every model response of the sources, as {@linkcode collectUsage} counts them, each file
+ * unchanged since usage last read it answered from the rows it kept in the catalog's database.
+ * The sessions are found from names (as a fresh read finds them) and each file is `stat`ed:
+ * usage needs none of what the catalog's own update reads (the text, the inspector's facts).
  */
 export async function collectCatalogUsage(
   catalog: UsageCatalog,
   sources: readonly SearchSource[],
 ): Promise<CollectedUsage> {
   const skipped: UsageSkip[] = [];
-  const readable = fileSources(sources, skipped);
-  await catalog.update(readable);
-  const sessions: UsageSession[] = catalog.sessions(readable).map((session) => ({
-    id: session.id,
-    path: session.path,
-    subagents: [...session.subagents].sort(),
-    format: session.format,
-    project: session.project,
-  })).sort((a, b) => a.path.localeCompare(b.path));
+  const sessions = await usageSessions(fileSources(sources, skipped));
   return countUsage(sessions, catalogReader(catalog.db), skipped);
 }
