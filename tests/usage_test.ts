@@ -13,6 +13,7 @@ import {
   collectCatalogUsage,
   collectUsage,
   formatCost,
+  loadPriceBook,
   renderUsage,
   usageJson,
   usageReport,
@@ -331,4 +332,33 @@ Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an ap
   const after = await collectCatalogUsage(catalog, sources);
   assertEquals(plain(after), plain(await fresh()));
   assertEquals(after.rows.length, 4);
+});
+
+Deno.test("loadPriceBook() prices as the table's own calculation does: a flat model from its per-token prices, a tiered one above its tier", async () => {
+  const { calcPrice } = await import("@pydantic/genai-prices");
+  const book = await loadPriceBook();
+  const time = "2026-01-05T00:00:00Z";
+  for (
+    const [model, provider, input] of [
+      ["claude-sonnet-4-20250514", "anthropic", 1234],
+      ["gpt-5.3-codex", "openai", 1234],
+      ["gemini-2.5-pro", "google", 1234],
+      // Above the 200k-token tier: the table's larger prices.
+      ["gemini-2.5-pro", "google", 300_000],
+    ] as const
+  ) {
+    const tokens = { input, output: 567, cacheRead: 8910, cacheCreation: 0, reasoningOutput: 0 };
+    const theirs = calcPrice(
+      {
+        input_tokens: input + 8910,
+        cache_read_tokens: 8910,
+        cache_write_tokens: 0,
+        output_tokens: 567,
+      },
+      model,
+      { providerId: provider, timestamp: new Date(time) },
+    )!.total_price;
+    const mine = book.price(tokens, model, provider, time)!;
+    assertEquals(Math.round(mine * 1e12), Math.round(theirs * 1e12), model);
+  }
 });
