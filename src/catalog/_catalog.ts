@@ -9,6 +9,8 @@ import type { DatabaseSync } from "node:sqlite";
 import type { TokenTotals } from "../formats/mod.ts";
 import { isDamage, openDatabase, remakeDatabase } from "./_database.ts";
 import { resolveCatalogPath } from "./_location.ts";
+import { catalogSearchIndex } from "./_search.ts";
+import type { SearchIndex } from "../search/mod.ts";
 import {
   type CatalogSource,
   updateCatalog,
@@ -222,6 +224,14 @@ export class Catalog implements Disposable {
     return sources.flatMap((source) =>
       (statement.all(source.root) as unknown as SessionRow[]).map(sessionOf)
     );
+  }
+
+  /**
+   * The catalog as a search's index (`SearchOptions.index`), as the last update left it: the
+   * lines of each file that can match a query, read from the file at their offsets.
+   */
+  searchIndex(): SearchIndex {
+    return catalogSearchIndex(this.#db);
   }
 
   /** Closes the database. */

@@ -61,6 +61,27 @@ export interface UpdateOptions {
   onProgress?: ((progress: UpdateProgress) => void) | undefined;
 }
 
+/**
+ * The environment variable that kills the process (SIGKILL) at the n-th write step of an
+ * update (a line's text inserted, a file's transaction committed): for the fault test alone.
+ */
+export const CATALOG_KILL_AT_ENV = "TURNLOG_CATALOG_KILL_AT";
+
+let steps = 0;
+let killAt: number | undefined | null = null;
+
+/** One write step: where the fault test may kill the process. */
+function faultPoint(): void {
+  if (killAt === null) {
+    const granted =
+      Deno.permissions.querySync({ name: "env", variable: CATALOG_KILL_AT_ENV }).state ===
+        "granted";
+    const text = granted ? Deno.env.get(CATALOG_KILL_AT_ENV) : undefined;
+    killAt = text === undefined || text === "" ? undefined : Number(text);
+  }
+  if (killAt !== undefined && ++steps === killAt) Deno.kill(Deno.pid, "SIGKILL");
+}
+
 /** The bytes before the indexed offset whose hash proves the indexed prefix unchanged. */
 export const TAIL_BYTES = 4096;
 
@@ -331,6 +352,7 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       const id = s.insertLine.run(row!.id, line.line, turn, line.start, line.end, found.roles)
         .lastInsertRowid;
       s.insertText.run(id, found.body);
+      faultPoint();
       return true;
     });
     const facts = await factsOf(wanted, info.size);
@@ -366,7 +388,9 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       facts.unreadable,
       row.id,
     );
+    faultPoint();
     db.exec("COMMIT");
+    faultPoint();
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw error;

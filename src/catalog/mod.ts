@@ -12,3 +12,4 @@ export { CATALOG_VERSION } from "./_database.ts";
 export * from "./_update.ts";
 export * from "./_catalog.ts";
 export * from "./_listing.ts";
+export * from "./_search.ts";
