@@ -20,6 +20,7 @@ import {
   type UsageRow,
 } from "../src/usage/mod.ts";
 import { Catalog } from "../src/catalog/mod.ts";
+import { inspectSession, renderReport } from "../src/inspect/mod.ts";
 import { searchSources } from "../src/search/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
@@ -361,4 +362,22 @@ Deno.test("loadPriceBook() prices as the table's own calculation does: a flat mo
     const mine = book.price(tokens, model, provider, time)!;
     assertEquals(Math.round(mine * 1e12), Math.round(theirs * 1e12), model);
   }
+});
+
+Deno.test("inspectSession() gives the session's cost and each turn's: Claude Code's cost-state shared over the turns' responses, said as its source", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path, { costState: true });
+  const path = join(home, "projects", "-work-project", `${CLAUDE_SESSION_ID}.jsonl`);
+  const report = await inspectSession(path);
+  assertEquals(report.session.cost?.source, "Claude Code's cost-state");
+  assertEquals(report.session.cost?.unpricedModels, []);
+  assertEquals(Math.round(report.session.cost!.usd! * 1e9), 0.5e9);
+  const turns = report.turns.map((turn) => turn.cost);
+  assertEquals(turns.length, 1);
+  assertEquals(Math.round(turns[0]! * 1e9), 0.5e9);
+  const text = renderReport(report, { color: false });
+  assertEquals(
+    text.split("\n").find((line) => line.trimStart().startsWith("cost ")),
+    "  cost     $0.50 (Claude Code's cost-state)",
+  );
 });
