@@ -40,14 +40,16 @@ lines). A line matches when it holds every word and phrase, case-insensitively; 
 lines belong to its session. Searches turnlog's store and the ${foreignToolsInWords("and")}
 homes, or only the places the options name.
 
-Shows the sessions most recently written first, as they are found: each one's short id,
-tool, working directory, start (from its records) and first prompt; its hits with the turn,
-the line, who said it and the match marked; then the command that opens it and the one that
-continues it.
+Shows the sessions by their own start, newest first (those that name none last): each
+one's short id, tool, working directory, start (from its records) and first prompt; its hits
+with the turn, the line, who said it and the match marked; then the command that opens it
+and the one that continues it.
 
 Options:
-  --regex PATTERN      Search for a regular expression (case-insensitive) instead of words:
-                       every line is then parsed, which is slower (the catalog is not used)
+  --regex PATTERN      Search for a regular expression (case-insensitive, matched in time
+                       linear in the line; no lookahead or backreferences) instead of
+                       words: every line is then parsed, which is slower (the catalog is not
+                       used)
   --no-catalog         Read every file, not the catalog's full-text index (TURNLOG_CATALOG
                        moves the catalog; words shorter than 3 characters alone scan too)
 ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}

@@ -9,12 +9,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { isCompressed, readRangeSync } from "../io/mod.ts";
-import {
-  type CompiledQuery,
-  escapeRegex,
-  type IndexedLine,
-  type SearchIndex,
-} from "../search/mod.ts";
+import type { CompiledQuery, IndexedLine, SearchIndex } from "../search/mod.ts";
 
 /** The shortest term the trigram index can look up. */
 const TRIGRAM = 3;
@@ -36,7 +31,7 @@ const TRIGRAM = 3;
  */
 export function ftsQuery(query: CompiledQuery): string | null {
   // Words compile to their own text escaped; a pattern to itself: the index knows words only.
-  const words = query.terms.every((term, i) => query.tests[i]?.source === escapeRegex(term));
+  const words = query.terms.every((term, i) => query.tests[i]?.literal === term);
   if (!words) return null;
   const long = query.terms.filter((term) => [...term].length >= TRIGRAM);
   if (long.length === 0) return null;
