@@ -381,3 +381,31 @@ Deno.test("inspectSession() gives the session's cost and each turn's: Claude Cod
     "  cost     $0.50 (Claude Code's cost-state)",
   );
 });
+
+Deno.test("collectUsage() counts a response another session's file repeats once: in the first session (by path), with the copy holding the most tokens", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "claude");
+  const project = join(home, "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const first = new ClaudeTranscriptBuilder({ sessionId: "aaaaaaaa-0000-4000-8000-000000000001" });
+  first.user("hi");
+  first.assistant([{ text: "a" }], { usage: { input: 1, output: 2 }, messageId: "msg_same" });
+  const second = new ClaudeTranscriptBuilder({ sessionId: "bbbbbbbb-0000-4000-8000-000000000002" });
+  second.user("hi");
+  // The resume replays the response with its final output count.
+  second.assistant([{ text: "a" }], { usage: { input: 1, output: 9 }, messageId: "msg_same" });
+  second.assistant([{ text: "b" }], { usage: { input: 3, output: 4 }, messageId: "msg_new" });
+  await Deno.writeTextFile(
+    join(project, "aaaaaaaa-0000-4000-8000-000000000001.jsonl"),
+    first.text(),
+  );
+  await Deno.writeTextFile(
+    join(project, "bbbbbbbb-0000-4000-8000-000000000002.jsonl"),
+    second.text(),
+  );
+  const got = await collectUsage({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  assertEquals(got.rows.map((row) => [row.sessionId.slice(0, 8), row.input, row.output]), [
+    ["aaaaaaaa", 1, 9],
+    ["bbbbbbbb", 3, 4],
+  ]);
+});

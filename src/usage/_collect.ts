@@ -118,7 +118,10 @@ export interface PricedFile {
   costs: (number | null)[];
 }
 
-/** Reads a file's usage with its events priced: from the file, or from a catalog's rows. */
+/**
+ * Reads a file's usage with its events priced: from the file, or from a catalog's rows. Each
+ * call gives new event objects, which the count makes its rows.
+ */
 export type FileReader = (path: string, format: SessionFormat) => Promise<PricedFile>;
 
 /** The reader of the files themselves: each format's `usage`, priced from the table. */
@@ -208,22 +211,33 @@ export async function countUsage(
       }
       usage.events.forEach((event, i) => {
         const cost = costs[i] ?? null;
-        const row: UsageRow = {
-          ...event,
+        // The reader's event is made for this count alone: it becomes the row (a copy per
+        // response is what a home of a million responses would hold twice).
+        const row = Object.assign(event, {
           format: session.format,
           sessionId: session.id,
           sessionPath: session.path,
           project: null,
           cost,
           costSource: cost === null ? null : "table",
-        };
+        }) as UsageRow;
         const kept = once.copyOf(event);
         if (kept === undefined) {
           once.see(row);
           mine.push(row);
         } else if (better(event, kept)) {
           // The kept row is replaced in place: its session keeps it, with this copy's tokens.
-          Object.assign(kept, { ...event, cost: row.cost, costSource: row.costSource });
+          kept.time = row.time;
+          kept.model = row.model;
+          kept.input = row.input;
+          kept.output = row.output;
+          kept.cacheRead = row.cacheRead;
+          kept.cacheCreation = row.cacheCreation;
+          kept.reasoningOutput = row.reasoningOutput;
+          if (row.sidechain === true) kept.sidechain = true;
+          else delete kept.sidechain;
+          kept.cost = row.cost;
+          kept.costSource = row.costSource;
           once.see(kept);
         }
       });
