@@ -48,8 +48,7 @@ and the one that continues it.
 Options:
   --regex PATTERN      Search for a regular expression (case-insensitive, matched in time
                        linear in the line; no lookahead or backreferences) instead of
-                       words: every line is then parsed, which is slower (the catalog is not
-                       used)
+                       words: every line is then parsed, which is slower (no catalog)
   --no-catalog         Read every file, not the catalog's full-text index (TURNLOG_CATALOG
                        moves the catalog; words shorter than 3 characters alone scan too)
 ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}

@@ -15,9 +15,9 @@ import type { CompiledQuery, IndexedLine, SearchIndex } from "../search/mod.ts";
 const TRIGRAM = 3;
 
 /**
- * The FTS5 query of a search's terms: each term of three characters or more as a phrase (a
- * substring, case-insensitively), all of them; null when no term is that long (or for a
- * pattern): the index cannot narrow the lines.
+ * The FTS5 query of a search's words: each term of three characters or more as a phrase (a
+ * substring, case-insensitively), all of them; null when no term is that long: the index
+ * cannot narrow the lines. (A pattern is never asked: `searchSessions` scans for it.)
  *
  * @example
  * ```ts
@@ -26,13 +26,9 @@ const TRIGRAM = 3;
  * import { compileQuery } from "../search/mod.ts";
  * assert.equal(ftsQuery(compileQuery({ terms: ["token", 'a "b" c', "ok"] })), '"token" AND "a ""b"" c"');
  * assert.equal(ftsQuery(compileQuery({ terms: ["ok"] })), null);
- * assert.equal(ftsQuery(compileQuery({ regex: "tok.n" })), null);
  * ```
  */
 export function ftsQuery(query: CompiledQuery): string | null {
-  // Words compile to their own text escaped; a pattern to itself: the index knows words only.
-  const words = query.terms.every((term, i) => query.tests[i]?.literal === term);
-  if (!words) return null;
   const long = query.terms.filter((term) => [...term].length >= TRIGRAM);
   if (long.length === 0) return null;
   return long.map((term) => `"${term.replaceAll('"', '""')}"`).join(" AND ");

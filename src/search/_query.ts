@@ -128,7 +128,6 @@ function literalTest(term: string): TextTest {
   return {
     test: (text) => once.test(text),
     ranges: (text) => [...text.matchAll(every)].map((m) => [m.index, m.index + m[0].length]),
-    literal: term,
   };
 }
 

@@ -15,8 +15,6 @@ export interface TextTest {
   test(text: string): boolean;
   /** The non-empty matches in `text`, left to right, as `[start, end)` in UTF-16 units. */
   ranges(text: string): [number, number][];
-  /** The word it looks for, when it is one (not a pattern): what a full-text index can find. */
-  literal?: string;
 }
 
 /** Why a pattern cannot run: its syntax, or a part only backtracking runs. */

@@ -63,8 +63,8 @@ export interface IndexedLine {
 /** An index of the sessions' lines (the catalog's full-text index). */
 export interface SearchIndex {
   /**
-   * For a query, the lines of a file that can hold every term (a superset of those that do,
-   * in order), or undefined for a file the index cannot answer for (it is scanned).
+   * For a query of words, the lines of a file that can hold every term (a superset of those
+   * that do, in order), or undefined for a file the index cannot answer for (it is scanned).
    */
   lookup(query: CompiledQuery): (path: string) => IndexedLine[] | undefined;
 }
@@ -304,7 +304,9 @@ export async function* searchSessions(
     source.store !== undefined || isPostgresUrl(source.root);
   const folders = sources.filter((source) => !inStore(source));
   const databases = sources.filter(inStore);
-  const indexed = options.index?.lookup(compiled);
+  // The index knows words: a pattern (or a query compiled before) is scanned.
+  const words = !("tests" in query) && query.regex === undefined;
+  const indexed = words ? options.index?.lookup(compiled) : undefined;
   const given = { count: 0 };
   const emit = function* (event: SearchEvent): Generator<SearchEvent, boolean> {
     if (event.kind === "session" && given.count >= limit) {

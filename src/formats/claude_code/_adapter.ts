@@ -21,6 +21,7 @@ import { isLocalCommand } from "./_local.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
 import { CLAUDE_PROVIDER, claudeUsage } from "./_usage.ts";
+import { ClaudeFollower } from "./_follow.ts";
 import { writeClaudeTranscript } from "./_writer.ts";
 import { claudeRelocation } from "./_relocate.ts";
 
@@ -138,6 +139,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   read: (path, sizeBytes, options) => readClaudeTranscript(path, sizeBytes, options),
   usage: claudeUsage,
   priceProvider: CLAUDE_PROVIDER,
+  follow: (path) => new ClaudeFollower(path),
   find: findClaudeSession,
   list: listClaudeSessions,
   preview: previewClaudeSession,
