@@ -36,3 +36,4 @@ export * from "./_message.ts";
 export * from "./_page.ts";
 export * from "./_search.ts";
 export * from "./_site.ts";
+export * from "./_usage.ts";
