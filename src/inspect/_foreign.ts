@@ -13,6 +13,7 @@ import {
   type ForeignFork,
   type ForeignFormat,
   type FormatAdapter,
+  type LineObserver,
   readForeignSession,
   type SessionValidation,
   type SubagentLink,
@@ -219,10 +220,10 @@ function sessionOf(
 export async function inspectForeignFile(
   path: string,
   format: ForeignFormat,
-  options: SegmenterOptions = {},
+  options: SegmenterOptions & { onLine?: LineObserver | undefined } = {},
 ): Promise<SegmentedSession> {
   const adapter = adapterFor(format);
-  const session = readForeignSession(path, format);
+  const session = readForeignSession(path, format, { onLine: options.onLine });
   const segmenter = new TurnSegmenter(path, options);
   for await (const batch of session.batches()) {
     for (const entry of batch) {
