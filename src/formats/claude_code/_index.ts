@@ -15,10 +15,10 @@ import {
   isoTime,
   type Json,
   type LineObserver,
-  num,
-  obj,
+  numberOf,
+  objectOf,
   parseJsonLine,
-  str,
+  stringOf,
   TimeSpan,
 } from "../_line.ts";
 import type { ClaudeCost, ClaudeModelSwap } from "./_facts.ts";
@@ -102,18 +102,18 @@ export interface ClaudeIndex {
   endOffset: number;
 }
 function boundaryInfo(value: Json): BoundaryInfo {
-  const meta = obj(value, "compactMetadata") ?? {};
-  const segment = obj(meta, "preservedSegment") ?? {};
-  const listed = obj(meta, "preservedMessages")?.uuids;
+  const meta = objectOf(value.compactMetadata) ?? {};
+  const segment = objectOf(meta.preservedSegment) ?? {};
+  const listed = objectOf(meta.preservedMessages)?.uuids;
   return {
-    logicalParentUuid: str(value, "logicalParentUuid"),
-    headUuid: str(segment, "headUuid"),
-    anchorUuid: str(segment, "anchorUuid"),
+    logicalParentUuid: stringOf(value.logicalParentUuid),
+    headUuid: stringOf(segment.headUuid),
+    anchorUuid: stringOf(segment.anchorUuid),
     preserved: Array.isArray(listed)
       ? listed.filter((u): u is string => typeof u === "string")
       : [],
-    trigger: str(meta, "trigger"),
-    preTokens: num(meta, "preTokens"),
+    trigger: stringOf(meta.trigger),
+    preTokens: numberOf(meta.preTokens),
   };
 }
 function newIndex(): ClaudeIndex {
@@ -142,16 +142,16 @@ function newIndex(): ClaudeIndex {
 
 /** The key usage is counted once under: the API response's id and its request's id. */
 export function usageKey(value: Json, message: Json): string | undefined {
-  return keyOf(str(message, "id"), str(value, "requestId"));
+  return keyOf(stringOf(message.id), stringOf(value.requestId));
 }
 
 const keyOf = (id: string | undefined, request: string | undefined): string | undefined =>
   id === undefined && request === undefined ? undefined : `${id ?? ""}|${request ?? ""}`;
 
 function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
-  const usage = obj(message, "usage");
+  const usage = objectOf(message.usage);
   if (!usage) return;
-  const request = str(value, "requestId");
+  const request = stringOf(value.requestId);
   const last = pass.usageKey;
   // The lines of one response share its key: the string made for the first, hashed once.
   const key = last !== undefined && node.messageId === last.id && request === last.request
@@ -162,10 +162,13 @@ function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
   const { index } = pass;
   const seen = index.usage.get(key) ?? { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
   // A split response repeats its usage on every line; the later lines carry the final output.
-  seen.input = Math.max(seen.input, num(usage, "input_tokens") ?? 0);
-  seen.output = Math.max(seen.output, num(usage, "output_tokens") ?? 0);
-  seen.cacheRead = Math.max(seen.cacheRead, num(usage, "cache_read_input_tokens") ?? 0);
-  seen.cacheCreation = Math.max(seen.cacheCreation, num(usage, "cache_creation_input_tokens") ?? 0);
+  seen.input = Math.max(seen.input, numberOf(usage.input_tokens) ?? 0);
+  seen.output = Math.max(seen.output, numberOf(usage.output_tokens) ?? 0);
+  seen.cacheRead = Math.max(seen.cacheRead, numberOf(usage.cache_read_input_tokens) ?? 0);
+  seen.cacheCreation = Math.max(
+    seen.cacheCreation,
+    numberOf(usage.cache_creation_input_tokens) ?? 0,
+  );
   index.usage.set(key, seen);
 }
 
@@ -179,33 +182,33 @@ interface Fields {
 
 function noteFacts(index: ClaudeIndex, value: Json, node: Node, fields: Fields): void {
   index.times.seeTime(fields.time);
-  index.sessionIds.see(str(value, "sessionId"), node.line);
-  index.cwds.see(str(value, "cwd"), node.line);
-  index.gitBranches.see(str(value, "gitBranch"), node.line);
-  index.version = str(value, "version") ?? index.version;
-  index.agentId ??= str(value, "agentId");
+  index.sessionIds.see(stringOf(value.sessionId), node.line);
+  index.cwds.see(stringOf(value.cwd), node.line);
+  index.gitBranches.see(stringOf(value.gitBranch), node.line);
+  index.version = stringOf(value.version) ?? index.version;
+  index.agentId ??= stringOf(value.agentId);
   if (value.turnlogExportedFrom !== undefined) {
     index.exportedFrom ??= exportedFromOf(value.turnlogExportedFrom);
   }
   if (fields.mode !== undefined) index.permissionMode = fields.mode;
   const { type } = fields;
   if (type === "summary" && typeof value.summary === "string") {
-    index.summaries.push({ summary: value.summary, leafUuid: str(value, "leafUuid") });
+    index.summaries.push({ summary: value.summary, leafUuid: stringOf(value.leafUuid) });
   }
-  if (type === "custom-title") index.customTitle = str(value, "customTitle") ?? index.customTitle;
-  const result = obj(value, "toolUseResult");
-  const agent = result && str(result, "agentId");
+  if (type === "custom-title") index.customTitle = stringOf(value.customTitle) ?? index.customTitle;
+  const result = objectOf(value.toolUseResult);
+  const agent = result && stringOf(result.agentId);
   if (agent !== undefined && !index.agentIds.has(agent)) index.agentIds.set(agent, node.line);
   if (node.kind === "turn_duration") index.hasTurnDuration = true;
   if (type === "system") {
-    const restriction = obj(value, "modelRestriction");
+    const restriction = objectOf(value.modelRestriction);
     if (restriction !== undefined) {
       index.modelSwaps.push({
         line: node.line,
-        requestedModel: str(restriction, "requestedModel") ?? null,
-        effectiveModel: str(restriction, "effectiveModel") ?? null,
-        level: str(value, "level") ?? null,
-        content: str(value, "content") ?? null,
+        requestedModel: stringOf(restriction.requestedModel) ?? null,
+        effectiveModel: stringOf(restriction.effectiveModel) ?? null,
+        level: stringOf(value.level) ?? null,
+        content: stringOf(value.content) ?? null,
       });
     }
   } else if (type === "cost-state") index.cost = costOf(value, node.line);
@@ -214,13 +217,13 @@ function noteFacts(index: ClaudeIndex, value: Json, node: Node, fields: Fields):
 /** A `cost-state` line's totals. */
 function costOf(value: Json, line: number): ClaudeCost {
   const models: Record<string, number> = {};
-  for (const [model, usage] of Object.entries(obj(value, "modelUsage") ?? {})) {
-    const cost = isObject(usage) ? num(usage, "costUSD") : undefined;
+  for (const [model, usage] of Object.entries(objectOf(value.modelUsage) ?? {})) {
+    const cost = isObject(usage) ? numberOf(usage.costUSD) : undefined;
     if (cost !== undefined) models[model] = cost;
   }
   return {
     line,
-    totalCostUSD: num(value, "totalCostUSD") ?? null,
+    totalCostUSD: numberOf(value.totalCostUSD) ?? null,
     models,
     unknownModelCost: value.hasUnknownModelCost === true,
   };
@@ -231,8 +234,8 @@ function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefi
   const kind = classify(value, type, message);
   const label = labelOf(kind, type, value);
   const assistant = kind === "assistant" && message !== undefined;
-  let model = assistant ? str(message, "model") : undefined;
-  let messageId = assistant ? str(message, "id") : undefined;
+  let model = assistant ? stringOf(message.model) : undefined;
+  let messageId = assistant ? stringOf(message.id) : undefined;
   // The lines of one response follow each other: they share one copy of its id and model.
   if (messageId !== undefined && messageId === last?.messageId) messageId = last.messageId;
   if (model !== undefined && model === last?.model) model = last.model;
@@ -242,8 +245,8 @@ function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefi
     end: span.end,
     kind,
     label,
-    uuid: str(value, "uuid"),
-    parentUuid: str(value, "parentUuid"),
+    uuid: stringOf(value.uuid),
+    parentUuid: stringOf(value.parentUuid),
     parent: -1,
     sidechain: value.isSidechain === true,
     messageId,
@@ -385,10 +388,10 @@ function indexLine(pass: Pass, line: Line): boolean {
   }
   const { value } = parsed;
   const fields: Fields = {
-    type: str(value, "type") ?? "",
-    message: obj(value, "message"),
+    type: stringOf(value.type) ?? "",
+    message: objectOf(value.message),
     time: isoTime(value.timestamp),
-    mode: str(value, "permissionMode"),
+    mode: stringOf(value.permissionMode),
   };
   const node = nodeOf(value, line, fields, pass.assistant);
   const at = index.nodes.length;
@@ -429,4 +432,54 @@ function placeUuid(pass: Pass, node: Node, at: number): void {
   index.byUuid.set(node.uuid!, at);
   pass.recent[pass.recentAt] = at;
   pass.recentAt = (pass.recentAt + 1) % RECENT;
+}
+
+/**
+ * The first pass kept open: lines added as they come ({@linkcode TranscriptIndexer.add}), the
+ * parents of lines indexed before theirs resolved on asking ({@linkcode
+ * TranscriptIndexer.resolved}), so a followed transcript's index grows with what was appended
+ * and equals the index a whole pass gives.
+ */
+export class TranscriptIndexer {
+  readonly #pass: Pass;
+
+  /** An empty index of the file at `path` (named in problems; nothing is read). */
+  constructor(path: string, parsed?: IndexOptions["parsed"]) {
+    this.#pass = {
+      index: newIndex(),
+      path,
+      sizeBytes: Infinity,
+      parsedBy: parsed,
+      observe: undefined,
+      assistant: undefined,
+      recent: new Int32Array(RECENT).fill(-1),
+      recentAt: 0,
+      usageKey: undefined,
+      unresolved: [],
+      moved: false,
+    };
+  }
+
+  /** Indexes the next line of the file. */
+  add(line: Line): void {
+    indexLine(this.#pass, line);
+  }
+
+  /** The index of the lines added so far, every parent resolved as a whole pass resolves it. */
+  resolved(): ClaudeIndex {
+    const pass = this.#pass;
+    const { index } = pass;
+    if (pass.moved) {
+      for (const [at, node] of index.nodes.entries()) {
+        if (node.parentUuid !== undefined) resolve(index, at);
+      }
+    } else {
+      // Still unresolved: kept for the next time (the parent may come later).
+      pass.unresolved = pass.unresolved.filter((at) => {
+        resolve(index, at);
+        return index.nodes[at]!.parent < 0;
+      });
+    }
+    return index;
+  }
 }

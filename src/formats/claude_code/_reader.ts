@@ -17,12 +17,12 @@ import {
   ignoredEntry,
   isoTime,
   type Json,
-  obj,
+  objectOf,
   problemEntry,
   recordAt,
   recordEntry,
   spanOf,
-  str,
+  stringOf,
 } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 import { oneLine } from "../../text/mod.ts";
@@ -66,7 +66,7 @@ const NO_RESPONSE = "No response requested.";
 
 /** How an assistant line Claude Code wrote itself (model `<synthetic>`) ends the turn. */
 function standInOf(value: Json, message: Json): Run["standIn"] {
-  if (str(message, "model") !== "<synthetic>") return undefined;
+  if (stringOf(message.model) !== "<synthetic>") return undefined;
   const content = assistantContent(message);
   const text = content.texts.join("\n");
   if (content.calls.length > 0) return undefined;
@@ -121,8 +121,17 @@ export class ClaudeRead {
     readonly index: ClaudeIndex,
     readonly branch: Branch,
     readonly sessionId: string,
+    /** A reader of the same index and branch: what it worked out from them is shared. */
+    like?: ClaudeRead,
   ) {
     this.turns = new ClaudeTurns(this.out, index.hasTurnDuration);
+    if (like !== undefined && like.index === index && like.branch === branch) {
+      this.#nextModel = like.#nextModel;
+      this.#lastOfResponse = like.#lastOfResponse;
+      this.#firstPrompt = like.#firstPrompt;
+      this.#firstModel = like.#firstModel;
+      return;
+    }
     // Its length first: filled from the end, an empty array would turn into a dictionary.
     this.#nextModel = new Array(index.nodes.length);
     let next: string | undefined;
@@ -139,6 +148,55 @@ export class ClaudeRead {
       if (this.#isPrompt(at)) this.#firstPrompt = at;
     }
     this.#firstModel = next;
+  }
+
+  /**
+   * A reader of the same transcript grown (`index`, and the active `branch` found on it) that
+   * goes on from where this one is: its state copied, what it works out from the branch
+   * (the models that answer, where responses end) worked out again, or taken from `like`
+   * (a reader of that index and branch). This one is left as is.
+   */
+  fork(index: ClaudeIndex, branch: Branch, like?: ClaudeRead): ClaudeRead {
+    // Every field is copied: one added to the class is added here (the follower's test
+    // compares its report with a whole read's).
+    const next = new ClaudeRead(this.path, index, branch, this.sessionId, like ?? this);
+    Object.assign(next.ignored, this.ignored);
+    next.turns.takeFrom(this.turns);
+    next.problems = this.problems;
+    next.#typed = this.#typed;
+    next.#firstCommand = this.#firstCommand;
+    const run = this.#run;
+    next.#run = run && {
+      ...run,
+      parts: [...run.parts],
+      texts: [...run.texts],
+      calls: [...run.calls],
+      held: [...run.held],
+      results: { entries: [...run.results.entries], callIds: [...run.results.callIds] },
+      last: next.#lastOfResponse.get(run.key) ?? run.last,
+    };
+    for (const [id, name] of this.#names) next.#names.set(id, name);
+    for (const [at, items] of this.#keptItems) next.#keptItems.set(at, items);
+    next.#historyLength = this.#historyLength;
+    next.#clock = this.#clock;
+    next.#openedFor = this.#openedFor;
+    next.#permission = this.#permission;
+    return next;
+  }
+
+  /** The last node of the API response `key` on the branch (undefined: none). */
+  responseEnd(key: string): number | undefined {
+    return this.#lastOfResponse.get(key);
+  }
+
+  /** The key of the API response being merged (its lines may go on), or undefined. */
+  get openResponse(): string | undefined {
+    return this.#run?.key;
+  }
+
+  /** Whether the node opens a turn: a prompt, or a command sent to the model. */
+  isPrompt(at: number): boolean {
+    return this.#isPrompt(at);
   }
 
   #isPrompt(at: number): boolean {
@@ -235,7 +293,7 @@ export class ClaudeRead {
     const node = this.index.nodes[at]!;
     const span = spanOf(node);
     this.#clock = isoTime(value.timestamp) ?? this.#clock;
-    this.#permission = str(value, "permissionMode") ?? this.#permission;
+    this.#permission = stringOf(value.permissionMode) ?? this.#permission;
     if (this.branch.kept.has(at)) this.#keptItems.set(at, this.#itemsOf(node, value));
     if (!this.branch.active.has(at)) return;
     if (node.kind === "assistant") return this.#assistant(at, value, span);
@@ -280,7 +338,7 @@ export class ClaudeRead {
     const kind = this.index.nodes[at]!.kind;
     if (kind === "progress" || kind === "attachment" || kind === "system") return true;
     if (kind !== "tool_result") return false;
-    const content = userContent(obj(value, "message") ?? {}, () => undefined);
+    const content = userContent(objectOf(value.message) ?? {}, () => undefined);
     return content.text === undefined &&
       content.outputs.every((output) => run.calls.includes(output.callId));
   }
@@ -304,7 +362,7 @@ export class ClaudeRead {
     value: Json,
     span: LineSpan,
   ): { entries: ForeignEntry[]; callIds: string[] } {
-    const message = obj(value, "message") ?? {};
+    const message = objectOf(value.message) ?? {};
     const content = userContent(message, (id) => this.#names.get(id));
     const entries: ForeignEntry[] = [];
     for (const output of content.outputs) entries.push(this.#record(span, output));
@@ -326,7 +384,7 @@ export class ClaudeRead {
     const node = this.index.nodes[at]!;
     const key = node.messageId ?? node.uuid ?? `line-${node.line}`;
     if (this.#run && this.#run.key !== key) this.#flush();
-    const message = obj(value, "message") ?? {};
+    const message = objectOf(value.message) ?? {};
     const run = this.#run ??= {
       key,
       node: at,
@@ -390,7 +448,7 @@ export class ClaudeRead {
 
   /** The items of a line a checkpoint keeps (its text and calls, or its outputs and text). */
   #itemsOf(node: Node, value: Json): ResponseItem[] {
-    const message = obj(value, "message") ?? {};
+    const message = objectOf(value.message) ?? {};
     if (node.kind === "assistant") {
       const content = assistantContent(message);
       const items: ResponseItem[] = [];

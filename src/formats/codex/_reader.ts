@@ -16,16 +16,13 @@ import {
   isoTime,
   type Json,
   lineProblem,
-  num,
   numberOf,
-  obj,
   objectOf,
   parseJsonLine,
   problemEntry,
   recordAt,
   recordEntry,
   spanOf,
-  str,
   stringOf,
   TimeSpan,
 } from "../_line.ts";
@@ -73,7 +70,7 @@ const usageOf = (value: Json | undefined) => ({
 });
 
 /** The state of one read. */
-class CodexRead {
+export class CodexRead {
   readonly turns = new CodexTurns();
   readonly ignored: Record<string, number> = {};
   /** Fields of its own lines turnlog has never seen. */
@@ -170,25 +167,25 @@ class CodexRead {
   #sessionMeta(payload: Json, span: LineSpan, time: string | undefined): void {
     if (this.meta !== undefined) return this.#ignore(span, "session_meta");
     this.meta = payload;
-    const git = obj(payload, "git");
-    this.gitBranch = (git && str(git, "branch")) ?? null;
-    this.version = str(payload, "cli_version") ?? null;
-    this.codex.originator = str(payload, "originator") ?? null;
+    const git = objectOf(payload.git);
+    this.gitBranch = (git && stringOf(git.branch)) ?? null;
+    this.version = stringOf(payload.cli_version) ?? null;
+    this.codex.originator = stringOf(payload.originator) ?? null;
     const source = payload.source;
     this.codex.source = source === undefined
       ? null
       : typeof source === "string"
       ? source
       : JSON.stringify(source);
-    this.codex.forkedFromId = str(payload, "forked_from_id") ?? null;
+    this.codex.forkedFromId = stringOf(payload.forked_from_id) ?? null;
     this.pendingBase = historyBaseOf(payload);
-    const cwd = str(payload, "cwd");
+    const cwd = stringOf(payload.cwd);
     this.cwds.see(cwd, span.line);
     this.turns.setMeta({
-      id: str(payload, "id") ?? basename(this.path).replace(/\.jsonl(?:\.zst)?$/, ""),
+      id: stringOf(payload.id) ?? basename(this.path).replace(/\.jsonl(?:\.zst)?$/, ""),
       createdAt: isoTime(payload.timestamp) ?? time ?? this.turns.clock,
       cwd: cwd ?? "",
-      modelProvider: str(payload, "model_provider") ?? "openai",
+      modelProvider: stringOf(payload.model_provider) ?? "openai",
       span,
       importedFrom: exportedFromOf(payload.turnlog_exported_from),
     });
@@ -269,34 +266,34 @@ class CodexRead {
         this.turns.finishTurn(span, "succeeded");
         return;
       case "turn_aborted":
-        this.turns.finishTurn(span, "cancelled", str(payload, "reason") ?? "aborted");
+        this.turns.finishTurn(span, "cancelled", stringOf(payload.reason) ?? "aborted");
         return;
       case "token_count":
         return this.#tokenCount(payload);
       case "user_message":
         return this.#userMessage(payload, span);
       case "exec_command_end": {
-        const callId = str(payload, "call_id");
-        const code = num(payload, "exit_code");
+        const callId = stringOf(payload.call_id);
+        const code = numberOf(payload.exit_code);
         if (callId && code !== undefined) this.#reported.set(callId, code !== 0);
         return;
       }
       case "patch_apply_end": {
-        const callId = str(payload, "call_id");
+        const callId = stringOf(payload.call_id);
         if (callId && typeof payload.success === "boolean") {
           this.#reported.set(callId, !payload.success);
         }
         return;
       }
       case "thread_rolled_back":
-        this.codex.rollbacks.push({ line: span.line, turns: num(payload, "num_turns") ?? 0 });
+        this.codex.rollbacks.push({ line: span.line, turns: numberOf(payload.num_turns) ?? 0 });
         return this.#ignore(span, "event_msg:thread_rolled_back");
     }
     if (!ABSORBED_EVENTS.has(type)) this.#ignore(span, `event_msg:${type || "unknown"}`);
   }
 
   #userMessage(payload: Json, span: LineSpan): void {
-    const text = str(payload, "message") ?? "";
+    const text = stringOf(payload.message) ?? "";
     this.firstPrompt ??= text;
     if (!this.sawTasks && (this.turns.waiting || !this.#userItemPending)) {
       // No task events: the prompt (and the context before it) opens a turn.
@@ -341,7 +338,7 @@ class CodexRead {
    * turn killed before its `token_count` event; its `thread_token_usage` is Codex's own total.
    */
   #tokenUsageRecord(payload: Json): void {
-    const usage = obj(payload, "usage");
+    const usage = objectOf(payload.usage);
     if (!usage) return;
     this.#recordedUsage = true;
     this.#addTokens(usageOf(usage));
@@ -515,7 +512,8 @@ export async function* readCodexRollout(
   return { ...facts, checked: codexFindings(path, checker.finish()) };
 }
 
-function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
+/** The facts of a rollout read by `read`, up to `sizeBytes`. */
+export function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
   const meta = read.meta ?? {};
   return {
     format: "codex",
@@ -523,12 +521,12 @@ function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
     sizeBytes,
     lines: read.lines,
     state: read.lines === 0 ? "empty" : "records",
-    sessionId: str(meta, "id") ?? null,
-    sessionIds: str(meta, "id") ? [str(meta, "id")!] : [],
+    sessionId: stringOf(meta.id) ?? null,
+    sessionIds: stringOf(meta.id) ? [stringOf(meta.id)!] : [],
     title: null,
     firstPrompt: read.firstPrompt ?? read.firstUserItem ?? null,
     models: read.models.values,
-    cwd: str(meta, "cwd") ?? read.cwds.values[0] ?? null,
+    cwd: stringOf(meta.cwd) ?? read.cwds.values[0] ?? null,
     cwds: read.cwds.entries.map(({ value, line }) => ({ cwd: value, line })),
     gitBranch: read.gitBranch,
     created: isoTime(meta.timestamp) ?? read.times.first,
