@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { FileUsage } from "./_usage.ts";
 import type {
   Env,
   ForeignListing,
@@ -125,6 +126,14 @@ export interface FormatAdapter<Name extends string = string> {
     sizeBytes: number,
     options: ReadSessionOptions,
   ): AsyncGenerator<ForeignEntry | ForeignEntry[], ForeignFacts>;
+  /**
+   * The tokens of each model response the file holds, as the tool counts them, with its own
+   * cost where it wrote one (`src/formats/_usage.ts`); streaming, only the lines that can
+   * carry usage parsed.
+   */
+  usage(path: string): Promise<FileUsage>;
+  /** The price table's provider of the tool's models (`anthropic`, `openai`, `google`). */
+  readonly priceProvider: string;
   /** Finds a session of a root by id or unique prefix, from names alone. */
   find(root: string, idOrPrefix: string): Promise<FoundSession>;
   /** Lists a root's newest sessions, each with a preview from its head. */

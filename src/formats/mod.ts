@@ -9,6 +9,7 @@
  * @module
  */
 export * from "./_types.ts";
+export * from "./_usage.ts";
 export * from "./_drift.ts";
 export * from "./_adapter.ts";
 export * from "./_search.ts";

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { withCost } from "./_cost.ts";
 import { basename } from "node:path";
 import {
   adapterFor,
@@ -265,10 +266,15 @@ export async function completeForeign(
   ].sort((a, b) => a.line - b.line);
   const about = sessionOf(adapter, segmented, facts);
   const { verdict: _, ...unjudged } = segmented;
+  const priced = await withCost({ session: about, turns: segmented.turns }, facts.usage, {
+    provider: adapter.priceProvider,
+    toolCost: facts.toolCost,
+  });
   return withVerdict({
     ...unjudged,
     healthy: isHealthy({ problems, orphanCalls: segmented.orphanCalls }),
-    session: { ...about, notes: [...about.notes, ...checkNotes(adapter, path, shown)] },
+    turns: priced.turns,
+    session: { ...priced.session, notes: [...about.notes, ...checkNotes(adapter, path, shown)] },
     totals: { ...segmented.totals, usage: usageOf(facts.tokens) },
     forks: facts.forks.map((fork) => forkOf(fork, segmented.turns)),
     subagents,

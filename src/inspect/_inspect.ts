@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { runEvents, withCost } from "./_cost.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import { adapterOfFile, type LineObserver, type SessionAdapter } from "../formats/mod.ts";
 import { forEachLine } from "../io/mod.ts";
@@ -82,7 +83,10 @@ export async function inspectSession(
   await forEachLine(path, (line) => {
     if (line.text.length > 0 || !line.terminated) segmenter.push(parseRecordLine(path, line), line);
   });
-  const segmented = segmenter.finish({ sizeBytes: info.size });
+  const finished = segmenter.finish({ sizeBytes: info.size });
+  const segmented = await withCost(finished, runEvents(finished.turns), {
+    provider: finished.session.modelProvider,
+  });
   const id = segmented.session.id;
   const point = id === null ? undefined : await continuePoint(path, id, options.root);
   return {

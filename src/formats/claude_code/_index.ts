@@ -69,6 +69,10 @@ export interface MessageUsage {
   output: number;
   cacheRead: number;
   cacheCreation: number;
+  /** The time of its first line. */
+  time: string | undefined;
+  /** The model that answered. */
+  model: string | undefined;
 }
 
 /** Everything the first pass learns. */
@@ -160,7 +164,15 @@ function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
   if (key === undefined) return;
   pass.usageKey = { id: node.messageId, request, key };
   const { index } = pass;
-  const seen = index.usage.get(key) ?? { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
+  const seen = index.usage.get(key) ??
+    {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheCreation: 0,
+      time: stringOf(value.timestamp),
+      model: node.model,
+    };
   // A split response repeats its usage on every line; the later lines carry the final output.
   seen.input = Math.max(seen.input, numberOf(usage.input_tokens) ?? 0);
   seen.output = Math.max(seen.output, numberOf(usage.output_tokens) ?? 0);

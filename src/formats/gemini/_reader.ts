@@ -377,6 +377,7 @@ export async function* readGeminiSession(
     version: null,
     approval: { mapped: "ask-changes", source: null },
     tokens: turns.tokens,
+    usage: turns.usage,
     turns: turns.turns,
     forks: [],
     subagents,
