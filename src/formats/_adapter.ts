@@ -21,6 +21,7 @@ import type { Relocation } from "./_relocate.ts";
 import type { LineRules } from "./_view.ts";
 import type { FormatFollower } from "./_follow.ts";
 import type { ExportConversation, WriteOptions, WrittenSession } from "./_writer.ts";
+import type { LineObserver } from "./_line.ts";
 
 /** Options of reading a session file (see `readForeignSession`). */
 export interface ReadSessionOptions {
@@ -33,6 +34,12 @@ export interface ReadSessionOptions {
    * @default {true}
    */
   check?: boolean;
+  /**
+   * Told of each line of the file the reader parses in its one pass, in order (not the lines
+   * of other files it reads, a fork's history or subagents): for work that wants the same
+   * lines (the catalog's text index), so the file is read and parsed once.
+   */
+  onLine?: LineObserver | undefined;
 }
 
 /** What one line of a file's head says about its format. */

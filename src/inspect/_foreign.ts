@@ -15,6 +15,7 @@ import {
   type ForeignFork,
   type ForeignFormat,
   type FormatAdapter,
+  type LineObserver,
   readForeignSession,
   type SessionValidation,
   type SubagentLink,
@@ -221,9 +222,9 @@ function sessionOf(
 export async function inspectForeignFile(
   path: string,
   format: ForeignFormat,
-  options: SegmenterOptions = {},
+  options: SegmenterOptions & { onLine?: LineObserver | undefined } = {},
 ): Promise<SegmentedSession> {
-  const session = readForeignSession(path, format);
+  const session = readForeignSession(path, format, { onLine: options.onLine });
   const segmenter = new TurnSegmenter(path, options);
   for await (const batch of session.batches()) segmentEntries(segmenter, batch);
   const facts = session.facts;

@@ -6,7 +6,7 @@
  */
 import { runEvents, withCost } from "./_cost.ts";
 import { TurnlogError } from "../errors/mod.ts";
-import { adapterOfFile, type SessionAdapter } from "../formats/mod.ts";
+import { adapterOfFile, type LineObserver, type SessionAdapter } from "../formats/mod.ts";
 import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/mod.ts";
@@ -37,6 +37,12 @@ export interface InspectOptions extends SegmenterOptions {
    * Absent: told from the head.
    */
   adapter?: SessionAdapter | undefined;
+  /**
+   * Told of each line another tool's file holds as its reader parses it (its adapter's
+   * `ReadSessionOptions.onLine`), so work on the same lines needs no read of its own; not told
+   * for turnlog's own files.
+   */
+  onLine?: LineObserver | undefined;
 }
 
 /** A path that exists but is not a regular file. */

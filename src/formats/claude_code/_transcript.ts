@@ -168,6 +168,7 @@ export async function* readClaudeTranscript(
   const values: Json[] | undefined = once ? [] : undefined;
   const check = options.check !== false;
   const index = await indexTranscript(path, sizeBytes, {
+    observe: options.onLine,
     parsed: (value, line, k, node) => {
       if (check && isMessageKind(node.kind)) infos[k] = lineInfo(value, k, line, null);
       if (values !== undefined && node.label === undefined && node.kind !== "meta") {

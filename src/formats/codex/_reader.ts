@@ -490,7 +490,7 @@ export async function* readCodexRollout(
       const k = read.lines++;
       const span = spanOf(line);
       last = span;
-      const parsed = parseJsonLine(path, line);
+      const parsed = parseJsonLine(path, line, options.onLine);
       if ("problem" in parsed) {
         read.problems++;
         read.turns.note(problemEntry(parsed.problem));
