@@ -14,6 +14,7 @@ import {
   isObject,
   isoTime,
   type Json,
+  type LineObserver,
   numberOf,
   objectOf,
   parseJsonLine,
@@ -68,6 +69,10 @@ export interface MessageUsage {
   output: number;
   cacheRead: number;
   cacheCreation: number;
+  /** The time of its first line. */
+  time: string | undefined;
+  /** The model that answered. */
+  model: string | undefined;
 }
 
 /** Everything the first pass learns. */
@@ -159,7 +164,15 @@ function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
   if (key === undefined) return;
   pass.usageKey = { id: node.messageId, request, key };
   const { index } = pass;
-  const seen = index.usage.get(key) ?? { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
+  const seen = index.usage.get(key) ??
+    {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheCreation: 0,
+      time: stringOf(value.timestamp),
+      model: node.model,
+    };
   // A split response repeats its usage on every line; the later lines carry the final output.
   seen.input = Math.max(seen.input, numberOf(usage.input_tokens) ?? 0);
   seen.output = Math.max(seen.output, numberOf(usage.output_tokens) ?? 0);
@@ -263,6 +276,8 @@ export interface IndexOptions {
   lines?: AsyncIterable<Line>;
   /** Called with each line's parsed object (not a bad line's), as it is indexed. */
   parsed?: (value: Json, line: Line, at: number, node: Node) => void;
+  /** Told of each line parsed, bad ones too (see `ReadSessionOptions.onLine`). */
+  observe?: LineObserver | undefined;
 }
 
 /**
@@ -279,6 +294,7 @@ interface Pass {
   path: string;
   sizeBytes: number;
   parsedBy: IndexOptions["parsed"];
+  observe: LineObserver | undefined;
   /** The newest assistant line's node: the next line of its response shares its strings. */
   assistant: Node | undefined;
   /** The last nodes filed under their uuid, newest at `recentAt - 1` (a ring; -1: none). */
@@ -303,6 +319,7 @@ export async function indexTranscript(
     path,
     sizeBytes,
     parsedBy: options.parsed,
+    observe: options.observe,
     assistant: undefined,
     recent: new Int32Array(RECENT).fill(-1),
     recentAt: 0,
@@ -376,7 +393,7 @@ function indexLine(pass: Pass, line: Line): boolean {
   // Every line is parsed, hook progress too: its kind could be told from its bytes, but not that
   // it is valid JSON, which the report says of every line (a bad one is a problem in its place),
   // and nothing short of the parse knows that. The second pass reads again only what it needs.
-  const parsed = parseJsonLine(pass.path, line);
+  const parsed = parseJsonLine(pass.path, line, pass.observe);
   if ("problem" in parsed) {
     index.nodes.push(problemNode(line));
     return true;
@@ -445,6 +462,7 @@ export class TranscriptIndexer {
       path,
       sizeBytes: Infinity,
       parsedBy: parsed,
+      observe: undefined,
       assistant: undefined,
       recent: new Int32Array(RECENT).fill(-1),
       recentAt: 0,

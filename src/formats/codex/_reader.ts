@@ -37,6 +37,7 @@ import {
   noTokens,
   type TokenTotals,
 } from "../_types.ts";
+import type { UsageEvent } from "../_usage.ts";
 import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
 import { CodexTurns } from "./_turns.ts";
 import { CodexChecker, codexFindings } from "./_check.ts";
@@ -94,6 +95,8 @@ export class CodexRead {
     rollbacks: [],
   };
   tokens: TokenTotals | null = null;
+  /** Each response's usage, as counted into `tokens`. */
+  readonly usage: UsageEvent[] = [];
   meta: Json | undefined;
   gitBranch: string | null = null;
   version: string | null = null;
@@ -352,6 +355,16 @@ export class CodexRead {
     tokens.cacheRead += last.cached;
     tokens.reasoningOutput += last.reasoning;
     tokens.total += last.input + last.output;
+    const cached = Math.min(last.cached, last.input);
+    this.usage.push({
+      time: this.turns.clock,
+      model: this.turns.model === "unknown" ? null : this.turns.model,
+      input: last.input - cached,
+      output: last.output,
+      cacheRead: cached,
+      cacheCreation: 0,
+      reasoningOutput: last.reasoning,
+    });
     this.turns.addUsage(last.input, last.output, last.total || last.input + last.output);
   }
 
@@ -477,7 +490,7 @@ export async function* readCodexRollout(
       const k = read.lines++;
       const span = spanOf(line);
       last = span;
-      const parsed = parseJsonLine(path, line);
+      const parsed = parseJsonLine(path, line, options.onLine);
       if ("problem" in parsed) {
         read.problems++;
         read.turns.note(problemEntry(parsed.problem));
@@ -534,6 +547,7 @@ export function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
     version: read.version,
     approval: { mapped: read.turns.approval, source: read.approvalSource },
     tokens: read.tokens,
+    usage: read.usage,
     turns: read.turns.turns,
     forks: [],
     subagents: [],

@@ -17,6 +17,7 @@ import {
   isObject,
   isoTime,
   type Json,
+  type LineObserver,
   lineProblem,
   parseJsonLine,
   problemEntry,
@@ -24,6 +25,7 @@ import {
   stringOf,
   TimeSpan,
 } from "../_line.ts";
+import type { ReadSessionOptions } from "../_adapter.ts";
 import type { ForeignEntry, ForeignFacts, LineSpan } from "../_types.ts";
 import {
   type Copy,
@@ -199,7 +201,12 @@ class Copies implements Disposable {
   }
 }
 
-async function readJsonl(read: Read, path: string, sizeBytes: number): Promise<void> {
+async function readJsonl(
+  read: Read,
+  path: string,
+  sizeBytes: number,
+  onLine: LineObserver | undefined,
+): Promise<void> {
   for await (const lines of readLineChunks(path)) {
     for (const line of lines) {
       if (line.text.length === 0 && line.terminated) continue;
@@ -207,7 +214,7 @@ async function readJsonl(read: Read, path: string, sizeBytes: number): Promise<v
       read.lines++;
       const span = spanOf(line);
       read.first ??= span;
-      const parsed = parseJsonLine(path, line);
+      const parsed = parseJsonLine(path, line, onLine);
       if ("problem" in parsed) {
         read.problems.push({ seq: read.replay.next(), entry: problemEntry(parsed.problem) });
         continue;
@@ -313,7 +320,7 @@ function* secondPass(
 export async function* readGeminiSession(
   path: string,
   sizeBytes: number,
-  options: { subagents?: boolean; check?: boolean } = {},
+  options: ReadSessionOptions = {},
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
   const dropped = new DroppedCopies();
   const keep = (copy: DroppedCopy<CheckPlace>) => dropped.push(copy);
@@ -332,7 +339,7 @@ export async function* readGeminiSession(
     model: undefined,
   };
   if (isLegacyFile(path)) await readLegacy(read, path, sizeBytes);
-  else await readJsonl(read, path, sizeBytes);
+  else await readJsonl(read, path, sizeBytes, options.onLine);
   const { replay } = read;
   const meta = replay.metadata;
   const sessionId = stringOf(meta.sessionId) ?? null;
@@ -370,6 +377,7 @@ export async function* readGeminiSession(
     version: null,
     approval: { mapped: "ask-changes", source: null },
     tokens: turns.tokens,
+    usage: turns.usage,
     turns: turns.turns,
     forks: [],
     subagents,

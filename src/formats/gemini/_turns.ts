@@ -22,6 +22,7 @@ import {
   stringOf,
 } from "../_line.ts";
 import { type ForeignEntry, type LineSpan, noTokens, type TokenTotals } from "../_types.ts";
+import type { UsageEvent } from "../_usage.ts";
 import {
   callsOf,
   isIgnoredUser,
@@ -68,6 +69,8 @@ export class GeminiTurns {
   turns = 0;
   model = "unknown";
   tokens: TokenTotals | null = null;
+  /** Each response's usage, as counted into `tokens`. */
+  readonly usage: UsageEvent[] = [];
   firstPrompt: string | null = null;
   readonly models: string[] = [];
   #turn: Turn | undefined;
@@ -168,7 +171,7 @@ export class GeminiTurns {
         if (fr) this.#answer(fr, span, time, stringOf(toolCall.status) === "error");
       }
     }
-    this.#usage(objectOf(value.tokens));
+    this.#usage(objectOf(value.tokens), time, stringOf(value.model) ?? null);
     this.#turn!.rounds++;
     this.#turn!.last = { span, answered: calls.length === 0 && text.length > 0, time };
   }
@@ -195,10 +198,21 @@ export class GeminiTurns {
     }, time);
   }
 
-  #usage(tokens: Json | undefined): void {
+  #usage(tokens: Json | undefined, time: string, model: string | null): void {
     if (!tokens) return;
     const input = numberOf(tokens.input) ?? 0;
-    const output = (numberOf(tokens.output) ?? 0) + (numberOf(tokens.thoughts) ?? 0);
+    const thoughts = numberOf(tokens.thoughts) ?? 0;
+    const output = (numberOf(tokens.output) ?? 0) + thoughts;
+    const cached = Math.min(numberOf(tokens.cached) ?? 0, input);
+    this.usage.push({
+      time,
+      model,
+      input: input - cached,
+      output,
+      cacheRead: cached,
+      cacheCreation: 0,
+      reasoningOutput: thoughts,
+    });
     const totals = this.tokens ??= noTokens();
     totals.input += input;
     totals.output += output;
