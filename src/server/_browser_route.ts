@@ -21,7 +21,12 @@ import {
 } from "../html/mod.ts";
 import { type ErrorKind, errorKind } from "../errors/mod.ts";
 import { HttpError, sseResponse } from "../http/mod.ts";
-import { inspectSession, inspectStoredSession, SessionFollower } from "../inspect/mod.ts";
+import {
+  inspectSession,
+  inspectStoredSession,
+  inspectSubagents,
+  SessionFollower,
+} from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
 import { turnlogAdapter } from "../formats/mod.ts";
 import {
@@ -354,7 +359,10 @@ async function sessionResponse(
     notice = `Only in the archive: the ${found.home.adapter.fileNoun} of this session is gone; ` +
       `this is its archived copy (restore ${found.id} puts it back).`;
   }
+  // The subagents' conversations, shown inline in the reading view (Claude Code's only).
+  const subagents = await inspectSubagents(report, SESSION_PAGE_INSPECTION);
   const page = sessionPageStream(report, {
+    subagents,
     live: { eventsUrl: `${sessionPath(found.id)}/events` },
     listHref: "/",
     sessionHref: hrefFrom(found.id),
