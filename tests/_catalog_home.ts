@@ -6,7 +6,8 @@
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { archivedViews, archiveSessions, archiveSources } from "../src/archive/mod.ts";
-import type { Catalog, CatalogSource } from "../src/catalog/mod.ts";
+import { type Catalog, type CatalogSource, ftsQuery } from "../src/catalog/mod.ts";
+import { compileQuery } from "../src/search/mod.ts";
 import { claudeBasic, claudeForks } from "../testing/formats/claude_fixtures.ts";
 import { codexTurnIds } from "../testing/formats/codex_fixtures.ts";
 
@@ -138,7 +139,7 @@ export async function archiveHome(home: CatalogHome): Promise<void> {
 
 /**
  * What a catalog answers for the sources: its sessions, every indexed line with its place,
- * and the lines the full-text index finds for each of {@linkcode WORDS}.
+ * and the lines the full-text index finds for each of {@linkcode WORDS} (as the search asks it).
  */
 export function catalogAnswers(catalog: Catalog, sources: readonly CatalogSource[]) {
   const db: DatabaseSync = catalog.db;
@@ -154,9 +155,11 @@ export function catalogAnswers(catalog: Catalog, sources: readonly CatalogSource
       `SELECT f.root, f.path, l.line FROM text JOIN lines l ON l.id = text.rowid
        JOIN files f ON f.id = l.file WHERE text MATCH ? AND f.deleted = 0
        ORDER BY f.path, l.line`,
-    ).all(`"${word}"`) as { root: string; path: string; line: number }[]).filter((row) =>
-      roots.has(row.root)
-    ),
+    ).all(ftsQuery(compileQuery({ terms: [word] }))!) as {
+      root: string;
+      path: string;
+      line: number;
+    }[]).filter((row) => roots.has(row.root)),
   ]));
   return { sessions, lines, found };
 }

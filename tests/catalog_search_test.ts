@@ -135,3 +135,35 @@ Deno.test("searchSessions() with the catalog's index reads only the lines the in
   assertEquals(given, 2);
   assertEquals(events.filter((event) => event.kind === "session").length, 1);
 });
+
+Deno.test("searchSessions() with the catalog's index judges a line holding a word's trigrams apart: not a hit", async () => {
+  const dir = await Deno.makeTempDir();
+  const project = join(dir, "projects", "-work-p");
+  await Deno.mkdir(project, { recursive: true });
+  const prompt = (n: number, content: string) =>
+    JSON.stringify({
+      parentUuid: null,
+      isSidechain: false,
+      type: "user",
+      message: { role: "user", content },
+      uuid: `00000000-0000-4000-9000-00000000000${n}`,
+      timestamp: `2026-02-23T12:00:0${n}.000Z`,
+      sessionId: "11111111-1111-4111-8111-111111111111",
+    });
+  const path = join(project, "11111111-1111-4111-8111-111111111111.jsonl");
+  // "tokoken" holds tok, oke and ken, every trigram of "token", but not the word.
+  await Deno.writeTextFile(path, `${prompt(1, "a tokoken here")}\n${prompt(2, "the Token")}\n`);
+  const sources: SearchSource[] = [{
+    format: "claude-code",
+    root: join(dir, "projects"),
+    flags: [],
+  }];
+  using catalog = Catalog.open({ path: join(dir, "c.sqlite") });
+  await catalog.update(sources);
+  const lines = catalog.searchIndex().lookup({ terms: ["token"], tests: [], fragments: [] })(path);
+  assertEquals(lines?.map((line) => line.line), [1, 2]);
+  const indexed = await found(["token"], sources, catalog);
+  assertEquals(indexed, await found(["token"], sources));
+  assertEquals(indexed.hits, [`${path}:2 1 user`]);
+  await Deno.remove(dir, { recursive: true });
+});

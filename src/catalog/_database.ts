@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { dirname } from "node:path";
 
 /** The schema's version: a catalog of any other version is made again. */
-export const CATALOG_VERSION = 1;
+export const CATALOG_VERSION = 2;
 
 /** How long a command waits for another one's write to end, in ms. */
 const BUSY_TIMEOUT_MS = 30_000;
@@ -61,7 +61,7 @@ CREATE TABLE lines (
 );
 CREATE INDEX lines_file ON lines (file, line);
 CREATE VIRTUAL TABLE text USING fts5 (
-  body, content = '', contentless_delete = 1, tokenize = 'trigram'
+  body, content = '', contentless_delete = 1, tokenize = 'trigram', detail = none
 );
 `;
 

@@ -1,7 +1,7 @@
 /**
  * The catalog as a search's index: for a query, the lines of each file whose conversation
- * text holds every term of three characters or more (FTS5's trigram index answers substrings
- * of that length), with their numbers and turns; the search reads those lines alone and judges
+ * text holds every trigram of every term of three characters or more (FTS5's trigram index,
+ * without positions: a superset of the lines holding the terms), with their numbers and turns; the search reads those lines alone and judges
  * them as a scan would. A file the catalog has not read as it is now (grown, torn at its end,
  * compressed, a fork whose history is another file's) is scanned instead.
  *
@@ -15,23 +15,35 @@ import type { CompiledQuery, IndexedLine, SearchIndex } from "../search/mod.ts";
 const TRIGRAM = 3;
 
 /**
- * The FTS5 query of a search's words: each term of three characters or more as a phrase (a
- * substring, case-insensitively), all of them; null when no term is that long: the index
- * cannot narrow the lines. (A pattern is never asked: `searchSessions` scans for it.)
+ * The FTS5 query of a search's words: every trigram (three characters) of each term of three
+ * characters or more, each as a token, all of them ANDed; null when no term is that long: the
+ * index cannot narrow the lines. The index keeps no positions (`detail = none`: a third of the
+ * size and of the time to build), so it cannot ask for a term's trigrams in a row: a line with
+ * all of them is a candidate, a superset of the lines holding the term, which the search judges
+ * as a scan would. (A pattern is never asked: `searchSessions` scans for it.)
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { ftsQuery } from "./mod.ts";
  * import { compileQuery } from "../search/mod.ts";
- * assert.equal(ftsQuery(compileQuery({ terms: ["token", 'a "b" c', "ok"] })), '"token" AND "a ""b"" c"');
+ * assert.equal(
+ *   ftsQuery(compileQuery({ terms: ["token", 'a"b', "ok"] })),
+ *   '"tok" AND "oke" AND "ken" AND "a""b"',
+ * );
  * assert.equal(ftsQuery(compileQuery({ terms: ["ok"] })), null);
  * ```
  */
 export function ftsQuery(query: CompiledQuery): string | null {
-  const long = query.terms.filter((term) => [...term].length >= TRIGRAM);
-  if (long.length === 0) return null;
-  return long.map((term) => `"${term.replaceAll('"', '""')}"`).join(" AND ");
+  const trigrams = new Set<string>();
+  for (const term of query.terms) {
+    const chars = [...term];
+    for (let at = 0; at + TRIGRAM <= chars.length; at++) {
+      trigrams.add(chars.slice(at, at + TRIGRAM).join(""));
+    }
+  }
+  if (trigrams.size === 0) return null;
+  return [...trigrams].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
 }
 
 interface FileRow {
