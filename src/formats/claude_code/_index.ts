@@ -56,6 +56,7 @@ export interface BoundaryInfo {
   logicalParentUuid: string | undefined;
   headUuid: string | undefined;
   anchorUuid: string | undefined;
+  tailUuid: string | undefined;
   /** The preserved messages' uuids, in order, when the line lists them. */
   preserved: string[];
   trigger: string | undefined;
@@ -108,6 +109,7 @@ function boundaryInfo(value: Json): BoundaryInfo {
     logicalParentUuid: str(value, "logicalParentUuid"),
     headUuid: str(segment, "headUuid"),
     anchorUuid: str(segment, "anchorUuid"),
+    tailUuid: str(segment, "tailUuid"),
     preserved: Array.isArray(listed)
       ? listed.filter((u): u is string => typeof u === "string")
       : [],
