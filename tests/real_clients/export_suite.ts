@@ -109,6 +109,57 @@ async function claudeSource(targets: Targets): Promise<Source> {
   return { name: "Claude Code", path, truth: sentConversation(firstWithPrompt(bodies)) };
 }
 
+/**
+ * A Claude Code session compacted by its own `/compact`, then a turn with a call: its resume
+ * sends the summary, the answer the compaction preserved, the command's lines, and the turn.
+ */
+async function claudeCompactedSource(targets: Targets): Promise<Source> {
+  const home = targets.claude;
+  const ran = await home.run("run `echo one`");
+  assertEquals(ran.code, 0, ran.stderr);
+  const compacted = await home.run("/compact", { resume: ran.sessionId });
+  assertEquals(compacted.code, 0, compacted.stderr);
+  const after = await home.run("run `echo two`", { resume: ran.sessionId });
+  assertEquals(after.code, 0, after.stderr);
+  const path = await copied(home.transcript(ran.sessionId), targets.dir, "claude-compacted");
+  assert((await Deno.readTextFile(path)).includes('"compact_boundary"'), "Claude Code compacted");
+  const resumed = await home.run(PROMPT, { resume: ran.sessionId });
+  assertEquals(resumed.code, 0, resumed.stderr);
+  const bodies = messageRequests(resumed).map((request) => request.body);
+  return {
+    name: "Claude Code (compacted)",
+    path,
+    truth: sentConversation(firstWithPrompt(bodies)),
+  };
+}
+
+/**
+ * A Codex session compacted by Codex itself: its auto-compaction (limit 1 token, for one turn
+ * only) before the second turn, then a turn with a call. Its resume sends the initial context,
+ * the user messages before the compaction, the summary (a user message), and what follows.
+ */
+async function codexCompactedSource(targets: Targets): Promise<Source> {
+  const home = targets.codex;
+  const config = join(home.home, "config.toml");
+  const plain = await Deno.readTextFile(config);
+  const ran = await codexExec(home, "run `echo hi`");
+  assertEquals(ran.code, 0, ran.stderr);
+  await Deno.writeTextFile(config, `model_auto_compact_token_limit = 1\n${plain}`);
+  const compacted = await codexResume(home, ran.threadId!, "say what happened");
+  await Deno.writeTextFile(config, plain);
+  assertEquals(compacted.code, 0, compacted.stderr);
+  const after = await codexResume(home, ran.threadId!, "run `echo two`");
+  assertEquals(after.code, 0, after.stderr);
+  const rollout = await rolloutPath(home, ran.threadId!);
+  const path = await copied(rollout, targets.dir, "codex-compacted");
+  assert((await Deno.readTextFile(path)).includes('"type":"compacted"'), "Codex compacted");
+  const before = home.api.requests.length;
+  const resumed = await codexResume(home, ran.threadId!, PROMPT);
+  assertEquals(resumed.code, 0, resumed.stderr);
+  const bodies = home.api.requests.slice(before).map((request) => request.body);
+  return { name: "Codex (compacted)", path, truth: sentConversation(firstWithPrompt(bodies)) };
+}
+
 /** The slow command a run is killed in. */
 const SLOW = "echo waiting; sleep 60; echo woke";
 
@@ -366,6 +417,8 @@ const SOURCES = [
   ["Codex killed mid-tool, then mended by its resume", codexKilledSource],
   ["Claude Code killed mid-tool, then mended by its resume", claudeKilledSource],
   ["turnlog after a compaction", turnlogCompactedSource],
+  ["Claude Code after its /compact", claudeCompactedSource],
+  ["Codex after its auto-compaction", codexCompactedSource],
 ] as const;
 
 for (const [name, make] of SOURCES) {
