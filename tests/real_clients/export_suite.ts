@@ -198,19 +198,79 @@ async function geminiSource(targets: Targets): Promise<Source> {
   assertEquals(ran.code, 0, ran.stderr);
   const [written] = home.sessionFiles();
   const path = await copied(written!, targets.dir, "gemini");
-  // Named as an earlier minute's: the exports and stubs of this minute are files of their own.
-  const renamed = written!.replace(/session-[\dT-]{16}-/, "session-2026-01-01T00-00-");
-  await Deno.rename(written!, renamed);
-  // Gemini 0.61 sends the call's one result twice when it resumes its own file (the API's
-  // 400, see gemini_suite.ts): what it resumes is the file repaired, as turnlog's reader reads
-  // it; the export is of the file as Gemini wrote it.
+  // What Gemini resumes is the file repaired, as turnlog's reader reads it; the export is of
+  // the file as Gemini wrote it.
+  const bodies = await geminiTruth(home, written!);
+  return { name: "Gemini CLI", path, truth: sentConversation(firstWithPrompt(bodies)) };
+}
+
+/**
+ * Gemini's own resume of `written`, the file as turnlog reads it: renamed as an earlier
+ * minute's (the exports and stubs of this minute are files of their own) and repaired (Gemini
+ * 0.61 sends the call's one result twice when it resumes its own file: the API's 400, see
+ * gemini_suite.ts). Returns the requests; the file and Gemini's stubs are removed.
+ */
+async function geminiTruth(home: GeminiHome, written: string): Promise<unknown[]> {
+  const renamed = written.replace(/session-[\dT-]{16}-/, "session-2026-01-01T00-00-");
+  await Deno.rename(written, renamed);
   await repairSession(renamed);
   const resumed = await home.run(PROMPT, { resume: "latest" });
   assertEquals(resumed.code, 0, resumed.stderr);
-  const bodies = resumed.requests.map((request) => request.body);
   await Deno.remove(renamed);
   for (const stub of home.sessionFiles()) await Deno.remove(stub);
-  return { name: "Gemini CLI", path, truth: sentConversation(firstWithPrompt(bodies)) };
+  return resumed.requests.map((request) => request.body);
+}
+
+/**
+ * A Gemini CLI session compressed by Gemini itself: a large file read, then a resume with its
+ * compression threshold at nothing (and its compression model the embedded one), which sends
+ * its two state-snapshot requests and writes the compressed history (`$set` of messages: the
+ * summary as a user message and its "Got it" answer); then a turn with a call.
+ */
+async function geminiCompressedSource(targets: Targets): Promise<Source> {
+  const home = targets.gemini;
+  await Deno.writeTextFile(join(home.project, "README.md"), "a line of the readme\n".repeat(3000));
+  const ran = await home.run("read README.md");
+  assertEquals(ran.code, 0, ran.stderr);
+  const [written] = home.sessionFiles();
+  await repairSession(written!);
+  const settings = join(home.home, ".gemini", "settings.json");
+  const plain = await Deno.readTextFile(settings);
+  await Deno.writeTextFile(
+    settings,
+    JSON.stringify({
+      ...JSON.parse(plain),
+      model: { compressionThreshold: 0.000001 },
+      modelConfigs: {
+        customAliases: {
+          "chat-compression-default": { modelConfig: { model: home.model.model } },
+        },
+      },
+    }),
+  );
+  const compressed = await home.run("say what happened", { resume: "latest" });
+  await Deno.writeTextFile(settings, plain);
+  assertEquals(compressed.code, 0, compressed.stderr);
+  assert(
+    compressed.requests.some((r) => JSON.stringify(r.body).includes("<state_snapshot>")),
+    "Gemini compressed",
+  );
+  for (const stub of home.sessionFiles().filter((file) => file !== written)) {
+    await Deno.remove(stub);
+  }
+  await Deno.writeTextFile(join(home.project, "notes.txt"), "hello notes\n");
+  const after = await home.run("read notes.txt", { resume: "latest" });
+  assertEquals(after.code, 0, after.stderr);
+  for (const stub of home.sessionFiles().filter((file) => file !== written)) {
+    await Deno.remove(stub);
+  }
+  const path = await copied(written!, targets.dir, "gemini-compressed");
+  const bodies = await geminiTruth(home, written!);
+  return {
+    name: "Gemini CLI (compressed)",
+    path,
+    truth: sentConversation(firstWithPrompt(bodies)),
+  };
 }
 
 async function turnlogSource(targets: Targets): Promise<Source> {
@@ -419,6 +479,7 @@ const SOURCES = [
   ["turnlog after a compaction", turnlogCompactedSource],
   ["Claude Code after its /compact", claudeCompactedSource],
   ["Codex after its auto-compaction", codexCompactedSource],
+  ["Gemini CLI after its compression", geminiCompressedSource],
 ] as const;
 
 for (const [name, make] of SOURCES) {
