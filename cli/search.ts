@@ -39,14 +39,15 @@ lines). A line matches when it holds every word and phrase, case-insensitively; 
 lines belong to its session. Searches turnlog's store and the ${foreignToolsInWords("and")}
 homes, or only the places the options name.
 
-Shows the sessions most recently written first, as they are found: each one's short id,
-tool, working directory, start (from its records) and first prompt; its hits with the turn,
-the line, who said it and the match marked; then the command that opens it and the one that
-continues it.
+Shows the sessions by their own start, newest first (those that name none last): each
+one's short id, tool, working directory, start (from its records) and first prompt; its hits
+with the turn, the line, who said it and the match marked; then the command that opens it
+and the one that continues it.
 
 Options:
-  --regex PATTERN      Search for a regular expression (case-insensitive) instead of words:
-                       every line is then parsed, which is slower
+  --regex PATTERN      Search for a regular expression (case-insensitive, matched in time
+                       linear in the line; no lookahead or backreferences) instead of
+                       words: every line is then parsed, which is slower
 ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}
   --sessions-dir DIR   A folder of sessions: turnlog's, a ${foreignToolsInWords()} root or home
                        (may be given more than once)

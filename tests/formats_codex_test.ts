@@ -22,6 +22,7 @@ import {
   codexUserMessagesOnly,
 } from "../testing/formats/codex_fixtures.ts";
 import { writeLines } from "../testing/formats/scale.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
 
 const ID = "019c8a4c-0000-7000-8000-000000000001";
 
@@ -187,11 +188,14 @@ Deno.test("readForeignSession(codex) falls back to turn_context ids and user_mes
     "2 system: Instructions.",
     "3 user: First question",
     "7 assistant: First answer.",
+    // No task events: a turn that ends on the model's answer, no call waiting, finished.
+    "7 run_finished t1 succeeded rounds=0",
     "8 turn_context t2 gpt-5.4 ask-changes",
     "8 user: Second question",
     '11 call c1 exec_command {"cmd":"ls"}',
     "12 output c1 exec_command: ok",
     "14 assistant: Second answer.",
+    "14 run_finished t2 succeeded rounds=0",
   ]);
   assertEquals([trimmed.facts.models, codexFactsOf(trimmed.facts)?.turnMarkers], [[
     "gpt-5.3-codex",
@@ -203,9 +207,11 @@ Deno.test("readForeignSession(codex) falls back to turn_context ids and user_mes
     "2 turn_context line-2 unknown ask-changes",
     "2 user: Hello",
     "4 assistant: Hi.",
+    "4 run_finished line-2 succeeded rounds=0",
     "5 turn_context line-5 unknown ask-changes",
     "5 user: Only the event is left",
     "6 assistant: Answer to the event.",
+    "6 run_finished line-5 succeeded rounds=0",
   ]);
   assertEquals(codexFactsOf(bare.facts)?.turnMarkers, "user_message");
 });
@@ -408,4 +414,25 @@ Deno.test("codexRolloutLines() grows a rollout to a target size in the real shap
   assert(calls > 100 && calls === outputs, `${calls} calls, ${outputs} outputs`);
   assert(checkpoints >= 1, `${checkpoints} checkpoints`);
   assertEquals(session.facts.problems, 0);
+});
+
+Deno.test("inspectSession() of a Codex rollout without task events: turns that end on an answer finished, one that ends on a call did not", async () => {
+  await using dir = await tempDir();
+  // Three prompts answered (the first after a call and its output), no task events and no
+  // turn_context: the shape of a completed session whose rollout keeps neither.
+  const b = new CodexRolloutBuilder().meta({ cliVersion: "0.128.0" });
+  b.prompt("Run the tests").call("c1").output("c1", "ok").answer("They pass.");
+  b.prompt("Thanks").answer("You are welcome.");
+  b.prompt("Bye").answer("Bye.");
+  const done = join(dir.path, `rollout-2026-02-23T12-00-00-${ID}.jsonl`);
+  await Deno.writeTextFile(done, b.text());
+  const report = await inspectSession(done);
+  assertEquals([report.totals.turns, report.totals.unfinishedTurns], [3, 0]);
+  assertEquals(report.turns.map((turn) => turn.outcome), ["succeeded", "succeeded", "succeeded"]);
+  // Killed while a call ran: the last turn ends on the call, with no output and no answer.
+  b.prompt("Deploy").call("c2", "exec_command", '{"cmd":"deploy"}');
+  const killed = join(dir.path, `rollout-2026-02-23T12-00-01-${ID}.jsonl`);
+  await Deno.writeTextFile(killed, b.text());
+  const cut = await inspectSession(killed);
+  assertEquals([cut.totals.turns, cut.totals.unfinishedTurns], [4, 1]);
 });

@@ -27,6 +27,7 @@ import { candidateLines } from "../src/search/_scan.ts";
 import {
   compileQuery,
   homeSourceAt,
+  newestSessionFirst,
   type SearchEvent,
   type SearchHit,
   searchSessions,
@@ -216,8 +217,9 @@ Deno.test("searchSessions() gives a subagent's lines to its session, newest firs
   assert(withAgent.hits.some((hit) => hit.subagent === null), "the session's own hits too");
   for (const hit of withAgent.hits) assertEquals(hit.sessionId, withAgent.session.id);
   assert(!sessions.some((e) => basename(e.session.path).startsWith("agent-")));
-  const times = sessions.map((e) => e.session.modified ?? "");
-  assertEquals(times, times.toSorted().reverse());
+  // By their own start, newest first (tests/search_order_test.ts: not by file time).
+  const order = sessions.map((e) => e.session);
+  assertEquals(order, order.toSorted(newestSessionFirst));
   const ids = new Set(sessions.map((e) => e.session.shortId));
   assertEquals(ids.size, sessions.length);
 });

@@ -6,13 +6,18 @@
  * @module
  */
 import { TurnlogError } from "../errors/mod.ts";
-import { nestedRepetition } from "./_pattern.ts";
+import { PatternError, regexTest, type TextTest } from "./_regex.ts";
+
+export type { TextTest } from "./_regex.ts";
 
 /** What to look for, as a person gave it. */
 export interface SearchQuery {
   /** Words and phrases, every one of which must be on the line (case-insensitive). */
   terms?: readonly string[];
-  /** A regular expression (JavaScript syntax, case-insensitive) instead of terms. */
+  /**
+   * A regular expression instead of terms (case-insensitive; JavaScript's syntax less lookahead
+   * and backreferences, matched in time linear in the text).
+   */
   regex?: string;
 }
 
@@ -21,7 +26,7 @@ export interface CompiledQuery {
   /** The terms as given (or the one pattern). */
   terms: string[];
   /** One case-insensitive test per term; all must match. */
-  tests: RegExp[];
+  tests: TextTest[];
   /**
    * Lowercase ASCII fragments every matching line holds verbatim in its raw bytes, longest
    * first; empty when nothing can be told before parsing (a regex, a word of escapable
@@ -82,8 +87,8 @@ export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[
  * Compiles a query. Terms match case-insensitively as written (a phrase's spaces included);
  * a regex is case-insensitive too.
  *
- * @throws {SearchQueryError} for no terms, a pattern that is not a regular expression, or
- *   one that can backtrack exponentially on a line (a repetition in a repeated group)
+ * @throws {SearchQueryError} for no terms, or a pattern that is not a regular expression the
+ *   linear-time engine runs (a lookahead, a backreference)
  *
  * @example
  * ```ts
@@ -97,19 +102,12 @@ export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[
 export function compileQuery(query: SearchQuery): CompiledQuery {
   if (query.regex !== undefined) {
     if (query.regex === "") throw new SearchQueryError("The pattern is empty");
-    let test: RegExp;
+    let test: TextTest;
     try {
-      test = new RegExp(query.regex, "i");
+      test = regexTest(query.regex);
     } catch (error) {
-      throw new SearchQueryError(`Not a regular expression: ${(error as Error).message}`);
-    }
-    const nested = nestedRepetition(query.regex);
-    if (nested) {
-      throw new SearchQueryError(
-        `The pattern is given up before any line is read: its group ${nested.group} repeats ` +
-          `${nested.inner}, which can take exponential time on one short line; write it without ` +
-          `a repetition inside a repeated group (${nested.inner} alone, or a class such as [a-z]+)`,
-      );
+      if (!(error instanceof PatternError)) throw error;
+      throw new SearchQueryError(error.message, { cause: error });
     }
     return { terms: [query.regex], tests: [test], fragments: [] };
   }
@@ -118,8 +116,18 @@ export function compileQuery(query: SearchQuery): CompiledQuery {
   const fragments = [...new Set(terms.flatMap(fragmentsOf))].sort((a, b) => b.length - a.length);
   return {
     terms,
-    tests: terms.map((term) => new RegExp(escapeRegex(term), "i")),
+    tests: terms.map(literalTest),
     fragments,
+  };
+}
+
+/** The case-insensitive test of `term` as written (a literal: V8's engine is linear on it). */
+function literalTest(term: string): TextTest {
+  const once = new RegExp(escapeRegex(term), "i");
+  const every = new RegExp(once.source, "gi");
+  return {
+    test: (text) => once.test(text),
+    ranges: (text) => [...text.matchAll(every)].map((m) => [m.index, m.index + m[0].length]),
   };
 }
 
@@ -131,13 +139,7 @@ export function matchAll(query: CompiledQuery, texts: readonly string[]): boolea
 /** Every match of any term in `text`, as sorted, merged `[start, end)` ranges. */
 export function matchRanges(query: CompiledQuery, text: string): [number, number][] {
   const ranges: [number, number][] = [];
-  for (const test of query.tests) {
-    const global = new RegExp(test.source, "gi");
-    for (const match of text.matchAll(global)) {
-      if (match[0].length === 0) break;
-      ranges.push([match.index, match.index + match[0].length]);
-    }
-  }
+  for (const test of query.tests) ranges.push(...test.ranges(text));
   ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   const merged: [number, number][] = [];
   for (const range of ranges) {

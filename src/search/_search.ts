@@ -1,7 +1,8 @@
 /**
  * The search: every session of the sources, most recently written first, each file streamed
  * through the byte prefilter, the few lines that can match parsed and checked against the
- * conversation they hold; a session's hits come out as soon as its files are read.
+ * conversation they hold; a session's hits come out by the session's own start, newest first,
+ * as soon as no session still to read can have started after it.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import { candidateLines, type CandidateOptions, placeLines, scanBuffer } from ".
 import type { ScanBuffer } from "./_simd.ts";
 import { hitOf, matchLine } from "./_hits.ts";
 import { searchDatabase } from "./_database.ts";
+import { newestSessionFirst, sessionTime } from "./_order.ts";
 import type { SearchEvent, SearchHit, SessionSummary } from "./_types.ts";
 import {
   type SearchSource,
@@ -209,8 +211,9 @@ async function* searchSession(
 /**
  * Searches the conversations of every session of the sources (user and assistant text, tool
  * call inputs, tool outputs, compaction summaries; not metadata, progress or hook lines) for
- * lines that hold every term, case-insensitively. Sessions come most recently written first,
- * each as soon as its files are read; a subagent's lines belong to its session. A line that
+ * lines that hold every term, case-insensitively. Sessions come by their own start, newest
+ * first (those whose records name none last; a database's after the folders'), each as soon as
+ * no session still to read can be newer; a subagent's lines belong to its session. A line that
  * is not JSON, or a file that cannot be read, is a `skipped` event and the search goes on.
  *
  * @throws {SearchQueryError} for a query that cannot run
@@ -232,27 +235,47 @@ export async function* searchSessions(
     : await searchSources(options.sources as SourceChoice | undefined);
   const since = options.since?.getTime() ?? 0;
   const limit = options.limit ?? Infinity;
-  let given = 0;
   const buffer = scanBuffer();
   const inStore = (source: SearchSource) =>
     source.store !== undefined || isPostgresUrl(source.root);
   const folders = sources.filter((source) => !inStore(source));
   const databases = sources.filter(inStore);
-  const found = [
-    ...(await sessionsOf(folders)).filter((session) => session.modified >= since).map(
-      (session) => searchSession(session, compiled, options.project, buffer),
-    ),
-    ...databases.map((source) => searchDatabase(source, compiled, options)),
-  ];
-  for (const events of found) {
-    for await (const event of events) {
+  const given = { count: 0 };
+  const emit = function* (event: SearchEvent): Generator<SearchEvent, boolean> {
+    if (event.kind === "session" && given.count >= limit) {
+      yield { kind: "limit", limit };
+      return false;
+    }
+    if (event.kind === "session") given.count++;
+    yield event;
+    return true;
+  };
+  // Files are read newest written first, and each session's hits held until no session still
+  // to read can have started after it: a session starts before its file's last write, so one
+  // that started at or after the next file's time is newer than all that are left.
+  const sessions = (await sessionsOf(folders)).filter((session) => session.modified >= since);
+  const held: Extract<SearchEvent, { kind: "session" }>[] = [];
+  const release = function* (until: number): Generator<SearchEvent, boolean> {
+    held.sort((a, b) => newestSessionFirst(a.session, b.session));
+    while (held.length > 0 && (sessionTime(held[0]!.session) ?? -Infinity) >= until) {
+      if (!(yield* emit(held.shift()!))) return false;
+    }
+    return true;
+  };
+  for (const [at, session] of sessions.entries()) {
+    for await (const event of searchSession(session, compiled, options.project, buffer)) {
       if (options.signal?.aborted) return;
-      if (event.kind === "session" && given >= limit) {
-        yield { kind: "limit", limit };
-        return;
-      }
-      if (event.kind === "session") given++;
-      yield event;
+      if (event.kind === "session") held.push(event);
+      else if (!(yield* emit(event))) return;
+    }
+    if (!(yield* release(sessions[at + 1]?.modified ?? -Infinity))) return;
+  }
+  // Everything held, what names no start last.
+  if (!(yield* release(-Infinity))) return;
+  for (const source of databases) {
+    for await (const event of searchDatabase(source, compiled, options)) {
+      if (options.signal?.aborted) return;
+      if (!(yield* emit(event))) return;
     }
   }
 }

@@ -7,7 +7,7 @@
  * @module
  */
 export * from "./_query.ts";
-export * from "./_pattern.ts";
+export * from "./_order.ts";
 export * from "./_snippet.ts";
 export * from "./_sources.ts";
 export * from "./_search.ts";

@@ -34,6 +34,8 @@ export interface BuiltReply {
 /** A builder of one session file's lines. */
 export class GeminiSessionBuilder {
   readonly lines: string[] = [];
+  /** The history as Gemini's replay holds it: each message's last copy, by id. */
+  readonly #history = new Map<string, unknown>();
   #clock = Date.parse("2026-12-01T10:00:00.000Z");
   #ids = 0;
 
@@ -62,7 +64,27 @@ export class GeminiSessionBuilder {
   /** Any line. */
   raw(value: unknown): this {
     this.lines.push(JSON.stringify(value));
+    const record = value as { id?: unknown; $set?: { messages?: unknown }; $rewindTo?: unknown };
+    if (typeof record.id === "string") this.#history.set(record.id, value);
+    if (typeof record.$rewindTo === "string") {
+      const ids = [...this.#history.keys()];
+      const from = ids.indexOf(record.$rewindTo);
+      for (const id of from === -1 ? ids : ids.slice(from)) this.#history.delete(id);
+    }
+    const checkpoint = record.$set?.messages;
+    if (Array.isArray(checkpoint)) {
+      this.#history.clear();
+      for (const message of checkpoint) this.#history.set((message as { id: string }).id, message);
+    }
     return this;
+  }
+
+  /**
+   * A checkpoint of the whole history so far, as Gemini writes one when a session is resumed
+   * (or `/compress`ed without shrinking it).
+   */
+  checkpoint(): this {
+    return this.raw({ $set: { messages: [...this.#history.values()], lastUpdated: this.time() } });
   }
 
   #touch(): void {

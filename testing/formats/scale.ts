@@ -1,7 +1,8 @@
 /**
  * Large session files of other tools in their real shapes, for benchmarks: a Claude Code
- * transcript of split responses, hook progress lines and parallel tool calls, and a Codex
- * rollout of per-request turn contexts, token counts and compactions, grown to a target size.
+ * transcript of split responses, hook progress lines and parallel tool calls, a Codex
+ * rollout of per-request turn contexts, token counts and compactions, and a Gemini CLI session of
+ * growing checkpoints, grown to a target size.
  * Seeded and deterministic; written line by line, never held whole.
  *
  * @module
@@ -9,6 +10,7 @@
 import { Rng } from "../generate/mod.ts";
 import { type AssistantBlock, ClaudeTranscriptBuilder } from "./claude_builder.ts";
 import { codexRolloutLines, type ScaleOptions } from "./codex_fixtures.ts";
+import { GeminiSessionBuilder } from "./gemini_builder.ts";
 
 export { codexRolloutLines, type ScaleOptions };
 
@@ -88,4 +90,45 @@ export async function writeLines(path: string, lines: Iterable<string>): Promise
   }
   await flush();
   return written;
+}
+
+/**
+ * The lines of a large Gemini CLI session in the shapes 0.61 writes: prompts, replies with one
+ * to three tool calls (each reply written twice: first alone, then with its `toolCalls` and
+ * results, and a user message of the function responses), `$set` lines of `lastUpdated`, and a
+ * checkpoint of the whole history every `checkpointEvery` prompts (as each resume writes one):
+ * many `$set` lines of growing message lists.
+ */
+export function* geminiSessionLines(
+  options: ScaleOptions & { checkpointEvery?: number; outputWords?: number; cancelEvery?: number },
+): Generator<string> {
+  const rng = new Rng(options.seed);
+  const int = (max: number) => Math.floor(rng.next() * max);
+  const words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"];
+  const text = (n: number) => Array.from({ length: n }, () => words[int(words.length)]).join(" ");
+  const b = new GeminiSessionBuilder().context();
+  let bytes = 0;
+  const take = function* () {
+    for (const line of b.lines.splice(0)) {
+      bytes += line.length + 1;
+      yield line;
+    }
+  };
+  let calls = 0;
+  for (let prompt = 1; bytes < options.targetBytes; prompt++) {
+    b.user(text(5 + int(30)));
+    const rounds = 1 + int(4);
+    for (let round = 0; round < rounds; round++) {
+      const made = Array.from({ length: 1 + int(3) }, () => {
+        const wire = `run_shell_command_${++calls}_0`;
+        const cancelled = options.cancelEvery !== undefined && calls % options.cancelEvery === 0;
+        const output = cancelled ? undefined : text(options.outputWords ?? 40);
+        return { name: "run_shell_command", wire, args: { command: text(4) }, output };
+      });
+      b.gemini({ text: text(5 + int(30)), calls: made, tokens: { input: 100, output: 20 } });
+    }
+    b.gemini({ text: text(20 + int(80)) });
+    if (prompt % (options.checkpointEvery ?? 10) === 0) b.checkpoint();
+    yield* take();
+  }
 }

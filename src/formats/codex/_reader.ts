@@ -262,6 +262,8 @@ class CodexRead {
         this.sawTasks = true;
         this.codex.turnMarkers = "task_events";
         this.turns.startTurn(stringOf(payload.turn_id), span);
+        // From here `task_complete` says where a turn ends.
+        this.turns.inferEnds = false;
         return;
       case "task_complete":
         this.turns.finishTurn(span, "succeeded");

@@ -58,6 +58,16 @@ export class CodexTurns {
   model = "unknown";
   approval: ApprovalMode = "ask-changes";
   /**
+   * Whether a turn's end is read from its last output, for a file without task events (an old
+   * Codex's, a trimmed one): a turn that ends on the model's answer, no call waiting, finished.
+   * The reader turns it off at the first task event: then `task_complete` says it.
+   */
+  inferEnds = true;
+  /** The open turn's last answer, while no call follows it. */
+  #answer: LineSpan | undefined;
+  /** The open turn's calls without an output yet. */
+  readonly #calls = new Set<string>();
+  /**
    * The time stamped on synthesized records: the latest the file gave, as `isoTime` gives it
    * (its own ISO time, so the records take it as it is: see `recordAt`).
    */
@@ -110,10 +120,23 @@ export class CodexTurns {
     if (this.#turn) this.#flush();
     else this.openTurn(span);
     this.out.push(...entries);
+    for (const entry of entries) {
+      if (entry.record?.type !== "response_item") continue;
+      const item = entry.record.payload;
+      if (item.type === "message" && item.role === "assistant") this.#answer = entry;
+      else if (item.type === "function_call") {
+        this.#calls.add(item.callId);
+        this.#answer = undefined;
+      } else if (item.type === "function_call_output") this.#calls.delete(item.callId);
+    }
   }
 
-  /** A new turn begins here (a task event, a prompt): the open one ends unfinished. */
+  /**
+   * A new turn begins here (a task event, a prompt): the open one ends unfinished, unless the
+   * file has no task events and it ended on an answer (see {@linkcode inferEnds}).
+   */
   startTurn(turnId: string | undefined, span: LineSpan): void {
+    this.#settle();
     this.#turn = undefined;
     this.#starting = { turnId, span };
     this.#usage = { rounds: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -145,6 +168,8 @@ export class CodexTurns {
     this.#buffer = [];
     this.#starting = undefined;
     this.#turn = { id };
+    this.#answer = undefined;
+    this.#calls.clear();
     this.turns++;
   }
 
@@ -166,8 +191,19 @@ export class CodexTurns {
     this.#usage = { rounds: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   }
 
+  /** Ends the open turn as finished at its answer, when its end is read from its last output. */
+  #settle(): void {
+    if (!this.inferEnds || !this.#turn || !this.#answer || this.#calls.size > 0) return;
+    const { rounds, ...usage } = this.#usage;
+    const end = { runId: this.#turn.id, outcome: "succeeded" as const, rounds, usage };
+    this.out.push(runFinishedEntry(this.#answer, end, this.clock));
+    this.#turn = undefined;
+  }
+
   /** The end of the file: what waits goes out (into an implicit turn when it holds records). */
   end(span: LineSpan | undefined): void {
+    // A prompt still waiting belongs to the open turn, which then did not end on its answer.
+    if (this.#turn && !this.waiting) this.#settle();
     if (this.#turn) this.#flush();
     else if (span && (this.#starting || this.waiting)) this.openTurn(span);
     else {

@@ -115,9 +115,11 @@ export function pairHistory(
  * kept only while it is the latest checkpoint. The reader feeds one on its way too.
  */
 export class CheckReplay {
-  readonly replay = new GeminiReplay<CheckPlace>();
+  /** The replay of the history alone: what left it is of no use to the check. */
+  readonly replay = new GeminiReplay<CheckPlace>({ keepDropped: false });
   #checkpoint: CheckPlace | undefined;
 
+  /** Feeds the parsed line `value`, at `line`. */
   feed(value: Json, line: ViewPlace): void {
     const { k, start, end, terminated, piece } = line;
     const place: CheckPlace = { k, line: line.line, start, end, terminated, piece };

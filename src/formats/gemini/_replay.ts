@@ -52,15 +52,31 @@ export function roleOf(value: Json): LineRole {
   return "unknown";
 }
 
+/** How a replay runs. */
+export interface GeminiReplayOptions {
+  /**
+   * Keep the copies that left the history ({@linkcode GeminiReplay.dropped}): a reader shows
+   * them where they were; a check needs only the history, and would otherwise hold an entry
+   * for every message of every checkpoint (memory growing with the file, not the history).
+   * @default {true}
+   */
+  keepDropped?: boolean;
+}
+
 /** The replay of one file. */
 export class GeminiReplay<P> {
   /** The merged metadata (the first line's and every `$set`, `messages` left out). */
   metadata: Json = {};
   /** The history, in order. */
   readonly messages = new Map<string, ReplayedMessage<P>>();
-  /** Copies that left the history, with why. */
+  /** Copies that left the history, with why (none kept with `keepDropped: false`). */
   readonly dropped: DroppedCopy<P>[] = [];
+  readonly #keepDropped: boolean;
   #seq = 0;
+
+  constructor(options: GeminiReplayOptions = {}) {
+    this.#keepDropped = options.keepDropped ?? true;
+  }
 
   /** A fresh place in the order of everything fed (for entries outside the history). */
   next(): number {
@@ -100,7 +116,7 @@ export class GeminiReplay<P> {
     const id = value.id as string;
     const had = this.messages.get(id);
     if (had) {
-      this.dropped.push({ copy: had.last, why: "superseded", seq: had.seq });
+      if (this.#keepDropped) this.dropped.push({ copy: had.last, why: "superseded", seq: had.seq });
       had.value = value;
       had.last = copy;
       had.copies.push(copy);
@@ -127,7 +143,7 @@ export class GeminiReplay<P> {
   #drop(messages: ReplayedMessage<P>[], why: "checkpoint" | "rewound"): void {
     for (const message of messages) {
       this.messages.delete(message.id);
-      this.dropped.push({ copy: message.last, why, seq: message.seq });
+      if (this.#keepDropped) this.dropped.push({ copy: message.last, why, seq: message.seq });
     }
   }
 }

@@ -11,3 +11,5 @@ export { readGeminiSession } from "./_reader.ts";
 export { findGeminiSession, listGeminiSessions, previewGeminiSession } from "./_find.ts";
 export * from "./_facts.ts";
 export * from "./_writer.ts";
+// The check's replay, for tests of what it holds.
+export { CheckReplay } from "./_check.ts";
