@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  archivedViews,
   archiveSessions,
   archiveSources,
   type ArchiveSummary,
@@ -13,6 +14,7 @@ import {
 } from "../src/archive/mod.ts";
 import { formatBytes, formatNumber, plural } from "../src/text/mod.ts";
 import { parseFlags, UsageError } from "./_args.ts";
+import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import { TASK } from "./_commands.ts";
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { runAsProcess, stderr, stdout } from "./_output.ts";
@@ -35,6 +37,8 @@ ${homeFlagsHelp((adapter) => `only ${adapter.shortTool}'s sessions (${adapter.ho
                        $TURNLOG_SESSIONS_DIR, else ./sessions)
   --store-only         Only turnlog's sessions folder, no other tool's home
   --check              Verify every chunk and version of the archive instead (changes nothing)
+  --no-catalog         Leave the catalog as it is (by default the sessions only in the archive
+                       are catalogued after the run, so search and the listings find them)
   -h, --help           Show this help
 
 Restore a session with ${TASK} restore <id>. Exit codes: 0 done (or the archive is right);
@@ -62,6 +66,7 @@ export async function main(args: string[]): Promise<number> {
     store: { type: "string" },
     check: { type: "boolean" },
     "store-only": { type: "boolean" },
+    "no-catalog": { type: "boolean" },
     ...HOME_FLAGS,
     help: { type: "boolean", short: "h" },
   });
@@ -112,6 +117,12 @@ export async function main(args: string[]): Promise<number> {
     stderr(`turnlog archive: ${path}: skipped: ${reason}\n`);
   }
   stdout(`turnlog archive: ${summaryLine(summary)}\n`);
+  // The sessions only in the archive stay findable: the catalog reads the archive's view now.
+  using catalog = openCatalog("archive", values["no-catalog"]);
+  if (catalog !== undefined) {
+    const views = await archivedViews(values.to);
+    await updateCatalogOf("archive", catalog, views.map((view) => ({ ...view, archived: true })));
+  }
   return 0;
 }
 

@@ -43,6 +43,8 @@ import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.
 import { inspectInStore } from "./_inspect_store.ts";
 import { archivedRootOf, findArchivedSession } from "./_archived.ts";
 import { inArchiveView } from "../src/archive/mod.ts";
+import { catalogListing } from "../src/catalog/mod.ts";
+import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import {
   colorFor,
   printPieces,
@@ -87,6 +89,8 @@ Options:
   --list               List sessions (the default without an argument)
   --last               The newest session
   --limit N            Sessions listed (default 25)
+  --no-catalog         List another tool's home from its files, not from the catalog (with
+                       each session's turns and verdict); TURNLOG_CATALOG moves the catalog
 ${
   wrapWords(
     `Sessions root (default: $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS}); ${rootsInWords()} works too`,
@@ -151,6 +155,7 @@ function parseInspectArgs(args: string[]) {
     list: { type: "boolean" },
     last: { type: "boolean" },
     limit: { type: "string" },
+    "no-catalog": { type: "boolean" },
     "sessions-dir": { type: "string" },
     store: { type: "string" },
     export: { type: "string" },
@@ -219,7 +224,17 @@ async function list(cmd: Command): Promise<number> {
   const limit = parsePositiveInt("limit", values.limit) ?? 25;
   const source = await foreignSourceOf(values);
   if (source) {
-    const listing = await listForeignSessions(source, { limit });
+    using catalog = openCatalog("inspect", values["no-catalog"]);
+    const listingOf = async (from: { format: string; root: string }) => {
+      if (catalog === undefined) return await listForeignSessions(from, { limit });
+      await updateCatalogOf("inspect", catalog, [from]);
+      // The sessions the tool's listing has (names alone), as the catalog knows them.
+      const names = await listForeignSessions(from, { limit: Infinity, heads: false });
+      const listed = new Set(names.sessions.map((session) => session.path));
+      const sessions = catalog.sessions([from]).filter((session) => listed.has(session.path));
+      return catalogListing(from.format, from.root, sessions, limit);
+    };
+    const listing = await listingOf(source);
     const flags = sourceFlags(values);
     await out(
       values.json
@@ -228,7 +243,7 @@ async function list(cmd: Command): Promise<number> {
     );
     const root = await archivedListed(cmd, source.format);
     if (root !== undefined) {
-      const archived = await listForeignSessions({ format: source.format, root }, { limit });
+      const archived = await listingOf({ format: source.format, root });
       const flags = `--sessions-dir ${shellQuote(root)}`;
       if (archived.sessions.length > 0) {
         await out(`\nOnly in the archive (their files are gone; ${TASK} restore <id>):\n`);

@@ -15,7 +15,8 @@ import {
   type SessionSummary,
 } from "../src/search/mod.ts";
 import { ADAPTERS, foreignToolsInWords } from "../src/formats/mod.ts";
-import { storeName } from "../src/store/mod.ts";
+import { isPostgresUrl, storeName } from "../src/store/mod.ts";
+import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import { plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import {
@@ -47,7 +48,9 @@ and the one that continues it.
 Options:
   --regex PATTERN      Search for a regular expression (case-insensitive, matched in time
                        linear in the line; no lookahead or backreferences) instead of
-                       words: every line is then parsed, which is slower
+                       words: every line is then parsed, which is slower (no catalog)
+  --no-catalog         Read every file, not the catalog's full-text index (TURNLOG_CATALOG
+                       moves the catalog; words shorter than 3 characters alone scan too)
 ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}
   --sessions-dir DIR   A folder of sessions: turnlog's, a ${foreignToolsInWords()} root or home
                        (may be given more than once)
@@ -71,6 +74,7 @@ folder that is not there).
 function parseSearchArgs(args: string[]) {
   const { values, positionals } = parseFlags(args, {
     regex: { type: "string" },
+    "no-catalog": { type: "boolean" },
     ...HOME_FLAGS,
     "sessions-dir": { type: "string", multiple: true },
     store: { type: "string" },
@@ -158,10 +162,23 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     store: values.store,
   });
   const query = values.regex === undefined ? { terms: positionals } : { regex: values.regex };
+  // The catalog answers words; a pattern, or --no-catalog, reads every file.
+  using catalog = openCatalog("search", values["no-catalog"] || values.regex !== undefined);
+  if (catalog !== undefined) {
+    const folders = sources.filter((source) =>
+      source.store === undefined && !isPostgresUrl(source.root)
+    );
+    await updateCatalogOf("search", catalog, folders);
+  }
   let sessions = 0;
   let hits = 0;
   let more = false;
-  const options = { sources, limit, ...(since ? { since } : {}) };
+  const options = {
+    sources,
+    limit,
+    ...(since ? { since } : {}),
+    ...(catalog ? { index: catalog.searchIndex() } : {}),
+  };
   const project = values.project === undefined ? {} : { project: values.project };
   for await (const event of searchSessions(query, { ...options, ...project })) {
     if (event.kind === "session") sessions++;

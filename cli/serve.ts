@@ -14,7 +14,13 @@ import {
 } from "../src/runtime/mod.ts";
 import type { Policy, WireApi } from "../src/record/mod.ts";
 import { ADAPTERS, foreignRootOf } from "../src/formats/mod.ts";
-import { type BrowseHome, browseHomes, createServerHandler, parseHost } from "../src/server/mod.ts";
+import {
+  type BrowseHome,
+  browseHomes,
+  catalogSourcesOf,
+  createServerHandler,
+  parseHost,
+} from "../src/server/mod.ts";
 import { serveHttp } from "../src/http/mod.ts";
 import { openStore, type SessionStore } from "../src/store/mod.ts";
 import { parseFlags, parsePolicy, parsePositiveInt, parseWireApi, UsageError } from "./_args.ts";
@@ -23,6 +29,8 @@ import { DEFAULT_SESSIONS_WORDS, docsPage, resumeCommand, TASK } from "./_comman
 import { HOME_FLAGS } from "./_homes.ts";
 import { archivedViews } from "../src/archive/mod.ts";
 import { runAsProcess } from "./_output.ts";
+import { openCatalog, updateCatalogOf } from "./_catalog.ts";
+import type { Catalog } from "../src/catalog/mod.ts";
 
 /** The help text. */
 export const HELP = `Usage: ${TASK} serve [options]
@@ -65,6 +73,8 @@ ${
     `${" ".repeat(31)}${adapter.home.described}`
   ).join("\n")
 }
+      --no-catalog             list the sessions from their files as they are asked for,
+                               not from the catalog (TURNLOG_CATALOG moves it)
       --store-only             browse turnlog's store only (without it or a home flag, every
                                home is browsed beside the store)
       --store <s>              where sessions are kept: postgres://user:password@host:port/db
@@ -104,6 +114,7 @@ interface ServeArgs {
   /** The home flags given (`codex`, `claude`). */
   homeFlags: string[];
   storeOnly: boolean;
+  noCatalog: boolean;
 }
 
 function parseServeArgs(argv: string[]): ServeArgs {
@@ -123,6 +134,7 @@ function parseServeArgs(argv: string[]): ServeArgs {
     "compact-threshold": { type: "string" },
     "max-message-chars": { type: "string" },
     "store-only": { type: "boolean" },
+    "no-catalog": { type: "boolean" },
     ...HOME_FLAGS,
   });
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"`);
@@ -149,6 +161,7 @@ function parseServeArgs(argv: string[]): ServeArgs {
       (values as Record<string, unknown>)[flag] === true
     ),
     storeOnly: values["store-only"] === true,
+    noCatalog: values["no-catalog"] === true,
   };
 }
 
@@ -201,6 +214,7 @@ async function serve(
   connection: ModelConnection,
   store: SessionStore,
   homes: readonly BrowseHome[],
+  catalog: Catalog | undefined,
 ): Promise<void> {
   const stopping = new AbortController();
   const handlerOn = (port: number) =>
@@ -218,7 +232,8 @@ async function serve(
       commandFor: resumeCommand,
       signal: stopping.signal,
       homes,
-      readInBackground: true,
+      catalog,
+      readInBackground: catalog === undefined,
     });
   let handler: ((request: Request) => Promise<Response>) | undefined;
   const server = await serveHttp({
@@ -271,13 +286,18 @@ export async function main(argv: string[]): Promise<number> {
   }
   let store: SessionStore;
   let homes: BrowseHome[];
+  let catalog: Catalog | undefined;
   try {
     const places = await homesOf(args);
     homes = places.homes;
     store = await openStore({ store: args.store, sessionsDir: places.sessionsDir });
     // A database that cannot be reached is said now, not at the first request.
     await store.newest();
+    catalog = openCatalog("serve", args.noCatalog);
+    // A first build of a big home is made (its progress shown) before the list is asked for.
+    if (catalog) await updateCatalogOf("serve", catalog, catalogSourcesOf(store, homes));
   } catch (error) {
+    catalog?.close();
     return fail("serve", error);
   }
   let connection: ModelConnection;
@@ -288,8 +308,9 @@ export async function main(argv: string[]): Promise<number> {
     return fail("serve", error);
   }
   try {
-    await serve(args, connection, store, homes);
+    await serve(args, connection, store, homes, catalog);
   } finally {
+    catalog?.close();
     await connection.close();
     await store.close();
   }

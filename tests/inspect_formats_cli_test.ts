@@ -63,9 +63,9 @@ function assertNoStackTrace(ran: Ran): void {
   assert(!/\n\s+at .*(file|ext):/.test(all) && !/Uncaught/.test(all), all);
 }
 
-Deno.test("cli: --codex and --claude list those tools' sessions newest first, with a preview", async () => {
+Deno.test("cli: --codex and --claude --no-catalog list those tools' sessions newest first, with a preview", async () => {
   await using h = await homes();
-  const codex = await inspect(["--codex"], h.env);
+  const codex = await inspect(["--codex", "--no-catalog"], h.env);
   assertEquals(codex.code, 0, codex.stderr);
   const rows = (ran: Ran) => ran.stdout.split("\n").filter((line) => /^[0-9a-f]{8}/.test(line));
   assertMatch(
@@ -77,7 +77,7 @@ Deno.test("cli: --codex and --claude list those tools' sessions newest first, wi
     "019c8a70 … Build it",
     "019c8a4c … List the files",
   ]);
-  const claude = await inspect(["--list", "--claude", "--limit", "2"], h.env);
+  const claude = await inspect(["--list", "--claude", "--limit", "2", "--no-catalog"], h.env);
   assertEquals(claude.code, 0, claude.stderr);
   // The newest two files, in the order of their own last records (forks: 17:00:17).
   assertEquals(rows(claude).map((row) => row.slice(0, 8)), ["5f0e1d2c", "6a7b8c9d"]);
@@ -91,18 +91,48 @@ Deno.test("cli: --codex and --claude list those tools' sessions newest first, wi
   );
   assertMatch(claude.stdout, /\(more sessions: --limit N shows more\)/);
   // A file whose records name no time shows its dates as missing, never 1970.
-  const every = await inspect(["--claude"], h.env);
+  const every = await inspect(["--claude", "--no-catalog"], h.env);
   assertMatch(every.stdout, /\n33333333 {3}- {21}- {21}-work-project {2}An old title\n/);
   assert(!every.stdout.includes("1970"), every.stdout);
-  const json = JSON.parse((await inspect(["--claude", "--json"], h.env)).stdout);
+  const json = JSON.parse((await inspect(["--claude", "--json", "--no-catalog"], h.env)).stdout);
   assertEquals(json.format, "claude-code");
   assertEquals(json.sessions.length, 4);
   // A home given as --sessions-dir is read as the tool's root.
-  const byDir = await inspect(["--sessions-dir", h.env.CODEX_HOME!], h.env);
+  const byDir = await inspect(["--sessions-dir", h.env.CODEX_HOME!, "--no-catalog"], h.env);
   assertEquals(rows(byDir), rows(codex));
   assertMatch(byDir.stdout, /Inspect one: \.\/denow task inspect --sessions-dir \S+ <id prefix>/);
   const last = await inspect(["--codex", "--last"], h.env);
   assertMatch(last.stdout, /^Session 019c8bfe-ec25-79e0-97d7-bda6a9c575ff {2}healthy\n/);
+});
+
+Deno.test("cli: --codex and --claude list from the catalog: every session's turns and verdict, by the sessions' own dates", async () => {
+  await using h = await homes();
+  const env = { ...h.env, TURNLOG_CATALOG: join(h.dir, "catalog.sqlite") };
+  const codex = await inspect(["--codex"], env);
+  assertEquals(codex.code, 0, codex.stderr);
+  assertEquals(codex.stderr, "");
+  const rows = (ran: Ran) => ran.stdout.split("\n").filter((line) => /^[0-9a-f]{8}/.test(line));
+  assertMatch(
+    codex.stdout,
+    /\nid prefix {2}first {17}last {18}turns {2}verdict {9}project {8}title or first prompt\n/,
+  );
+  // By their last records (12:00:29, :25, :23), not by the times their names carry.
+  assertEquals(rows(codex).map((row) => row.replace(/ {2}.*Z {2} */, " … ")), [
+    "019c8a4c … 2  healthy         /work/project  List the files",
+    "019c8bfe … 2  healthy         /work/project  Write a.txt",
+    "019c8a70 … 3  2 orphan calls  /work/project  Build it",
+  ]);
+  const claude = await inspect(["--claude"], env);
+  assertMatch(
+    claude.stdout,
+    /\n5f0e1d2c {3}2026-01-23 17:00:00Z {2}2026-01-23 17:00:17Z {6}2 {2}1 problem, 1 orphan call {2}\/work\/project {2}Write notes.txt\n/,
+  );
+  // A file whose records name no time goes last, its dates missing.
+  assertEquals(rows(claude).at(-1)!.slice(0, 8), "33333333");
+  assertMatch(rows(claude).at(-1)!, /^33333333 {3}- {21}- {21}/);
+  const json = JSON.parse((await inspect(["--claude", "--json"], env)).stdout);
+  assertEquals(json.sessions.length, 4);
+  assertEquals(json.sessions.map((s: { turns: number }) => s.turns), [2, 5, 1, 0]);
 });
 
 Deno.test("cli: a Claude Code file that names no time says its creation is unknown, never 1970", async () => {

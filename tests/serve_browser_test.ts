@@ -165,10 +165,18 @@ Deno.test({
         assertStrictEquals(await opened.attribute("[data-turn='4']", "open"), "");
         assertStrictEquals(await opened.page.$eval("#live", (node) => node.textContent), "live");
         // Each refresh asked for the turns from the page's last one on (3, then 4 if the new
-        // turn grew again), never the whole session again.
+        // turn grew again), never the whole session again, saying which reading it was
+        // rendered from.
         const refreshes = [...new Set(opened.requests.filter((url) => url.includes("?from=")))];
-        assertEquals(refreshes[0], `${pageA}?from=3`);
-        assert(refreshes.every((url) => /\?from=[34]$/.test(url)), refreshes.join(" "));
+        const revision = /^[0-9a-f]{8}\.0$/;
+        assertEquals(refreshes[0]?.split("&seen=")[0], `${pageA}?from=3`);
+        assert(
+          refreshes.every((url) => {
+            const [from, seen] = url.split("&seen=");
+            return /\?from=[34]$/.test(from!) && revision.test(seen ?? "");
+          }),
+          refreshes.join(" "),
+        );
         await assertClean(opened, origin, [`${origin}/`, pageA, `${pageA}/events`, ...refreshes]);
         await opened.page.screenshot({ path: join(OUT, "live-desktop-light.png") });
       });

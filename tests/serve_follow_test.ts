@@ -12,7 +12,7 @@ import { inspectSession, SessionFollower } from "../src/inspect/mod.ts";
 import { makeRecord, type SessionRecord } from "../src/record/mod.ts";
 import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.ts";
 import { createSession } from "../src/store/mod.ts";
-import { CODEX_SESSION_ID, CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
+import { GEMINI_SESSION_ID, geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import { countIo } from "../testing/io_counter.ts";
 
 const INIT = {
@@ -173,11 +173,18 @@ Deno.test("SessionFollower.report() of a file whose last line is torn is a whole
   assertEquals(follower.report().turns.length, 6);
 });
 
-Deno.test("SessionFollower.open() follows turnlog's files only: another tool's is read whole", async () => {
+Deno.test("SessionFollower.update() of a format without a follower reads the file whole once per change", async () => {
   await using dir = await tempDir();
-  const path = `${dir.path}/rollout-2026-02-23T12-00-00-${CODEX_SESSION_ID}.jsonl`;
-  await Deno.writeTextFile(path, new CodexRolloutBuilder().meta().prompt("hi").answer("ok").text());
-  assertEquals(await SessionFollower.open(path), undefined);
+  const path = `${dir.path}/session-2026-02-23T12-00-${GEMINI_SESSION_ID.slice(0, 8)}.jsonl`;
+  await Deno.writeTextFile(path, geminiToolSession().text());
+  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+  const size = (await Deno.stat(path)).size;
+  assertEquals(await follower.update(), { whole: true, bytes: size });
+  // Unchanged: nothing read, however many pages ask.
+  assertEquals(await follower.update(), { whole: false, bytes: 0 });
+  const { followed, whole } = await bothReports(path, follower);
+  assertEquals(followed, whole);
+  assertEquals(follower.report().session.format, "gemini");
 });
 
 /** The `data-turn` numbers of a page. */

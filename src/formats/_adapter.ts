@@ -18,6 +18,7 @@ import type { FormatSearch } from "./_search.ts";
 import type { ResponseItem } from "../record/mod.ts";
 import type { Relocation } from "./_relocate.ts";
 import type { LineRules } from "./_view.ts";
+import type { FormatFollower } from "./_follow.ts";
 import type { ExportConversation, WriteOptions, WrittenSession } from "./_writer.ts";
 
 /** Options of reading a session file (see `readForeignSession`). */
@@ -148,6 +149,12 @@ export interface FormatAdapter<Name extends string = string> {
    * (Codex's `session_meta`): import carries them over as the first system message.
    */
   instructions?(path: string): Promise<string | null>;
+  /**
+   * A follower of the file at `path` (see `FormatFollower`): a live page's refresh reads only
+   * what its tool appended. A format without one (or a file it does not follow: undefined) is
+   * read whole on each change.
+   */
+  follow?(path: string): FormatFollower | undefined;
   /**
    * Whether a history item is the tool's own bookkeeping that no person asked the model
    * (Claude Code's local commands, their output and caveat): import leaves it out.

@@ -49,6 +49,13 @@ export interface ListedForeignSession extends FoundSession {
    * when the tail names none.
    */
   lastAt?: string | null;
+  /** Its turns, when a full read told them (the catalog's listing); absent: not told. */
+  turns?: number | null;
+  /**
+   * The inspector's verdict in words (`healthy`, `1 orphan call`), when a full read told it
+   * (the catalog's listing); absent: not told.
+   */
+  verdict?: string | null;
 }
 
 /** A listing, newest first. */

@@ -13,6 +13,7 @@ export * from "./_drift.ts";
 export * from "./_adapter.ts";
 export * from "./_search.ts";
 export * from "./_writer.ts";
+export * from "./_follow.ts";
 export type { Relocation } from "./_relocate.ts";
 export * from "./registry.ts";
 export * from "./_detect.ts";

@@ -13,9 +13,11 @@
  * sent whenever the session file grew or changed (after a run appended its records). The
  * client compares `sizeBytes` with the size the page was rendered from (`data-size-bytes` of
  * `#session`); when they differ it fetches the page's own URL again (`GET`, same origin) with
- * `?from=<its last turn>`, which holds only the turns from that one on, swaps in the new
- * `#session`, `#findings` and `#charts`, and in `#turns` replaces its last turn and adds the
- * new ones (a page without turns takes the whole `#turns`), keeping every `<details>`
+ * `?from=<its last turn>&seen=<data-revision of #session>`, which holds only the turns from
+ * that one on (or from an earlier one, `data-from` of `#turns`, when the server's reading
+ * since the page's revision changed it: a Claude Code rewind), swaps in the new `#session`,
+ * `#findings` and `#charts`, and in `#turns` replaces its turns from `data-from` (else its
+ * last) on and adds the new ones (a page without turns takes the whole `#turns`), keeping every `<details>`
  * the reader opened or closed as it was and following the end of the page when the reader
  * was there. A hidden tab waits until it is shown. Other events and comments (`: ping`) are
  * ignored; the browser's `EventSource` reconnects by itself (`retry:` sets how soon).
@@ -50,7 +52,9 @@ export const LIVE_SCRIPT = `(() => {
       const last = turnsOf(document).pop();
       const from = last ? Number(last.dataset.turn) : 0;
       const target = new URL(location.href);
+      const seen = document.getElementById("session")?.dataset.revision;
       if (from > 0) target.searchParams.set("from", String(from));
+      if (from > 0 && seen) target.searchParams.set("seen", seen);
       const response = await fetch(target, { cache: "no-store" });
       if (!response.ok) return say("not updated: HTTP " + response.status, "stale");
       const next = new DOMParser().parseFromString(await response.text(), "text/html");
@@ -61,7 +65,10 @@ export const LIVE_SCRIPT = `(() => {
         const now = document.getElementById(id), fresh = next.getElementById(id);
         if (!now || !fresh) continue;
         if (id !== "turns" || from === 0) { now.replaceWith(document.adoptNode(fresh)); continue; }
-        for (const d of turnsOf(document)) if (Number(d.dataset.turn) >= from) d.remove();
+        // The server says from which turn its turns replace the page's (earlier, when a
+        // rewind changed turns the page shows).
+        const cut = Number(fresh.dataset.from || from);
+        for (const d of turnsOf(document)) if (Number(d.dataset.turn) >= cut) d.remove();
         for (const d of turnsOf(next)) now.appendChild(document.adoptNode(d));
         const heading = now.querySelector("h2"), freshHeading = fresh.querySelector("h2");
         if (heading && freshHeading) heading.replaceWith(document.adoptNode(freshHeading));
@@ -101,7 +108,7 @@ export const LIVE_SCRIPT = `(() => {
  * 20 ms of CPU at start-up, and Web Crypto's digest is asynchronous. tests/html_test.ts hashes
  * the script the page carries and fails, printing the new hash, when the two differ.
  */
-export const LIVE_SCRIPT_SOURCE = "'sha256-ujLcSaVDmGS4pJjjg8uCQhHhWRMKhwNkP2zcO847bHU='";
+export const LIVE_SCRIPT_SOURCE = "'sha256-tCyFBKtwNbxPFS/HZuKZeIg13XQmIdcfGYRrc1u82f8='";
 
 /**
  * The session page's "Continue in…" client: each `button[data-to]` of `#continue` posts

@@ -75,6 +75,11 @@ export interface SessionPageOptions {
    * turn the budget lets on.
    */
   fromTurn?: number;
+  /**
+   * What a live page was rendered from, for its next refresh to say (`data-revision` of
+   * `#session`): the server's reading of the file (see the server's `SessionFollower`).
+   */
+  revision?: string;
 }
 
 /** A tool the session page offers to continue a session in. */
@@ -203,7 +208,9 @@ function sessionHeader(
     escapeHtml(session.id ?? "")
   }" data-size-bytes="${session.sizeBytes}" data-healthy="${report.healthy}" data-tokens="${
     tokenTotal(report)
-  }" data-format="${escapeHtml(sessionFormat(report))}">
+  }" data-format="${escapeHtml(sessionFormat(report))}"${
+    options.revision === undefined ? "" : ` data-revision="${escapeHtml(options.revision)}"`
+  }>
 <p class="kicker">${kicker.join(" · ")}</p>
 <h1>${escapeText(title)}</h1>
 ${options.notice ? `<p id="writing" class="note">${escapeText(options.notice)}</p>\n` : ""}<dl>
@@ -264,7 +271,7 @@ ${
 `;
 }
 
-function turnsOpening(report: InspectReport, settings: Resolved): string {
+function turnsOpening(report: InspectReport, settings: Resolved, fromTurn?: number): string {
   const count = report.turns.length;
   const { firstListed, firstWhole } = settings.plan;
   const firstOpen = Math.max(firstWhole, count - settings.openTurns);
@@ -296,7 +303,9 @@ function turnsOpening(report: InspectReport, settings: Resolved): string {
       blockHtml(report.header, null, settings)
     }</div></details>\n`
     : "";
-  return `<section id="turns" data-turns="${count}" data-first-listed="${
+  // A refresh's turns replace the page's from this one on.
+  const from = fromTurn === undefined ? "" : ` data-from="${fromTurn}"`;
+  return `<section id="turns"${from} data-turns="${count}" data-first-listed="${
     firstListed + 1
   }" data-first-whole="${firstWhole + 1}"><h2>Turns (${formatNumber(count)})</h2>${
     notes.map((n) => `<p class="muted">${n}</p>`).join("")
@@ -375,7 +384,7 @@ export function* sessionPagePieces(
   yield sessionHeader(report, title, { ...options, adapter: settings.adapter });
   yield findingsHtml(report, settings);
   yield chartsHtml(report, settings);
-  yield turnsOpening(report, settings);
+  yield turnsOpening(report, settings, options.fromTurn);
   const { firstListed, firstWhole } = settings.plan;
   const firstOpen = Math.max(firstWhole, report.turns.length - settings.openTurns);
   const from = options.fromTurn === undefined

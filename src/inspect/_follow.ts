@@ -1,18 +1,29 @@
 /**
- * A turnlog session file followed as it grows: read whole once, then only the lines appended
- * since, into the same segmenter, so a live page's refresh costs what was appended, not the
- * file. Anything but an append (the file shrank, was replaced, or its bytes before the last
- * line read changed) starts the reading again from the first byte.
+ * A session file followed as it grows, for live pages: read whole once, then only the lines
+ * appended since, so a refresh costs what was appended, not the file. A turnlog file's lines
+ * go into the same segmenter; another tool's go through its adapter's follower (the entries
+ * it settles into one segmenter, those that may still change into a copy of it). Anything
+ * but an append (the file shrank, was replaced, or its bytes before the last line read
+ * changed), or an append that changes what was settled (a Claude Code rewind), starts the
+ * reading again from the first byte, and the turns that came out different are noted, so a
+ * page learns which of the turns it shows to render again. A format without a follower is
+ * read whole on each change, once for every page.
  *
  * @module
  */
-import { adapterOfFile } from "../formats/mod.ts";
+import {
+  adapterOfFile,
+  type FormatAdapter,
+  type FormatFollower,
+  type SessionAdapter,
+} from "../formats/mod.ts";
 import { forEachLine, readRange } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/mod.ts";
+import { completeForeign, segmentEntries } from "./_foreign.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { TurnSegmenter } from "./_segmenter.ts";
-import type { InspectReport } from "./_types.ts";
+import type { InspectReport, Turn } from "./_types.ts";
 
 /** Bytes before the last line read that are compared with the file's to tell an append. */
 const TAIL_BYTES = 64;
@@ -32,12 +43,41 @@ interface Reading {
   whole: InspectReport | null;
 }
 
+/** Another tool's file, followed by its adapter's follower or read whole. */
+interface Foreign {
+  adapter: FormatAdapter;
+  /** The adapter's follower; absent: the file is read whole on each change. */
+  follower: FormatFollower | undefined;
+  /** The segmenter of the entries settled so far. */
+  settled: TurnSegmenter;
+  /** The copy the last report came from (its marks are taken off by the next). */
+  reported: TurnSegmenter | undefined;
+  /** The file as the last whole read saw it (size, modification time, inode). */
+  seen: string | undefined;
+  report: InspectReport | undefined;
+}
+
+/** The first turn (its index) that differs between two readings' turns; Infinity: none. */
+function firstChanged(before: readonly Turn[], after: readonly Turn[]): number {
+  const length = Math.max(before.length, after.length);
+  for (let at = 0; at < length; at++) {
+    const a = before[at], b = after[at];
+    if (a === b) continue;
+    if (a === undefined || b === undefined || JSON.stringify(a) !== JSON.stringify(b)) {
+      return at + 1;
+    }
+  }
+  return Infinity;
+}
+
 /** How a follower's last update read the file. */
 export interface FollowRead {
   /** True when it read the file from its first byte (the first read, or not an append). */
   whole: boolean;
   /** Bytes of the file it read. */
   bytes: number;
+  /** Why it read the file from its first byte again, for a person (absent: it did not). */
+  why?: string;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -50,10 +90,10 @@ async function tailBefore(path: string, end: number): Promise<Uint8Array> {
 }
 
 /**
- * A turnlog session file read as it grows (see the module): {@linkcode SessionFollower.update}
- * reads what was appended since the last update, {@linkcode SessionFollower.report} is the
- * report {@linkcode inspectSession} would give of the file as read. Updates are taken one at
- * a time; callers that ask at once share one.
+ * A session file read as it grows (see the module): {@linkcode SessionFollower.update} reads
+ * what was appended since the last update, {@linkcode SessionFollower.report} is the report
+ * {@linkcode inspectSession} would give of the file as read (up to its last whole line, for
+ * another tool's file). Updates are taken one at a time; callers that ask at once share one.
  *
  * @example
  * ```ts
@@ -63,9 +103,9 @@ async function tailBefore(path: string, end: number): Promise<Uint8Array> {
  * const path = `${dir}/empty.jsonl`;
  * await Deno.writeTextFile(path, "");
  * const follower = await SessionFollower.open(path);
- * assert.ok(follower);
  * await follower.update();
  * assert.equal(follower.report().turns.length, 0);
+ * assert.equal(follower.changedSince(follower.revision), Infinity);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -77,27 +117,60 @@ export class SessionFollower {
   #point: ContinuePoint | undefined;
   #pointOf: string | null = null;
   #reading: Reading | undefined;
+  #foreign: Foreign | undefined;
   #updating: Promise<FollowRead> | undefined;
   #again = false;
+  /** Names this follower's readings apart from another's (a page rendered by an earlier one). */
+  readonly #epoch = crypto.randomUUID().slice(0, 8);
+  /** Readings that started again from the first byte, and the first turn each changed. */
+  readonly #changes: number[] = [];
+  /** The turns of the last reading, to tell what a reading from the first byte changed. */
+  #turns: readonly Turn[] | undefined;
   /** How the last update read the file. */
   lastRead: FollowRead = { whole: false, bytes: 0 };
 
-  private constructor(path: string, options: InspectOptions) {
+  private constructor(path: string, options: InspectOptions, foreign?: Foreign) {
     this.path = path;
     this.#options = options;
+    this.#foreign = foreign;
   }
 
   /**
-   * A follower of the turnlog session file at `path` (nothing of its records read yet), or
-   * undefined when the file is another tool's: those are read whole on each change.
+   * A follower of the session file at `path` (nothing of it read yet): turnlog's own lines
+   * followed by the segmenter, another tool's by its adapter's follower, or read whole when
+   * the adapter has none.
    */
-  static async open(
-    path: string,
-    options: InspectOptions = {},
-  ): Promise<SessionFollower | undefined> {
-    const adapter = options.adapter ?? await adapterOfFile(path);
-    if (!adapter.own) return undefined;
-    return new SessionFollower(path, { ...options, adapter });
+  static async open(path: string, options: InspectOptions = {}): Promise<SessionFollower> {
+    const adapter: SessionAdapter = options.adapter ?? await adapterOfFile(path);
+    const withAdapter = { ...options, adapter };
+    if (adapter.own) return new SessionFollower(path, withAdapter);
+    return new SessionFollower(path, withAdapter, {
+      adapter,
+      follower: adapter.follow?.(path),
+      settled: new TurnSegmenter(path, options),
+      reported: undefined,
+      seen: undefined,
+      report: undefined,
+    });
+  }
+
+  /**
+   * What the page of the latest reading says it was rendered from: this follower and the
+   * readings from the first byte it made (see {@linkcode SessionFollower.changedSince}).
+   */
+  get revision(): string {
+    return `${this.#epoch}.${this.#changes.length}`;
+  }
+
+  /**
+   * The first turn a page rendered at `revision` shows that the readings since changed
+   * (Infinity: none; 1 for a page of another follower or of none: all of them).
+   */
+  changedSince(revision: string | undefined): number {
+    const [epoch, count] = (revision ?? "").split(".");
+    const seen = Number(count);
+    if (epoch !== this.#epoch || !Number.isSafeInteger(seen) || seen < 0) return 1;
+    return Math.min(Infinity, ...this.#changes.slice(seen));
   }
 
   /**
@@ -118,13 +191,72 @@ export class SessionFollower {
   }
 
   async #run(): Promise<FollowRead> {
+    const before = this.#turns;
+    const read = this.#foreign === undefined
+      ? await this.#runOwn()
+      : await this.#runForeign(this.#foreign);
+    if (read.whole || read.bytes > 0) {
+      const turns = this.#foreign?.report?.turns ??
+        this.#reading?.whole?.turns ??
+        this.#reading?.segmenter.report({ sizeBytes: this.#reading.end }).turns;
+      if (read.whole && before !== undefined && turns !== undefined) {
+        const changed = firstChanged(before, turns);
+        if (changed !== Infinity) this.#changes.push(changed);
+      }
+      this.#turns = turns;
+    }
+    return this.lastRead = read;
+  }
+
+  async #runForeign(foreign: Foreign): Promise<FollowRead> {
+    const { adapter, follower } = foreign;
+    const options = this.#options;
+    const info = await Deno.stat(this.path);
+    const seen = `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
+    // Unchanged since the last update (a second page's refresh on the same change).
+    if (seen === foreign.seen) return { whole: false, bytes: 0 };
+    if (follower === undefined) {
+      foreign.report = await inspectSession(this.path, options);
+      foreign.seen = seen;
+      return { whole: true, bytes: info.size };
+    }
+    let restarted = false;
+    const update = await follower.update({
+      restart: () => {
+        restarted = true;
+        foreign.settled = new TurnSegmenter(this.path, options);
+        foreign.reported = undefined;
+      },
+      settle: (entries) => segmentEntries(foreign.settled, entries),
+    });
+    // The rest of the process runs before the report is made (a server's other requests).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const segmenter = foreign.settled.clone(foreign.reported);
+    segmentEntries(segmenter, update.pending);
+    foreign.reported = segmenter;
+    const segmented = await completeForeign(adapter, segmenter, update.facts);
+    const command = segmented.session.state === "records" ? options.importCommandFor : undefined;
+    foreign.report = {
+      ...segmented,
+      continueCommand: command?.(this.path) ?? null,
+      continuePrefix: null,
+    };
+    foreign.seen = seen;
+    return {
+      whole: update.whole || restarted,
+      bytes: update.bytes,
+      ...(update.why === undefined ? {} : { why: update.why }),
+    };
+  }
+
+  async #runOwn(): Promise<FollowRead> {
     const info = await Deno.stat(this.path);
     const mtime = info.mtime?.getTime() ?? null;
     let reading = this.#reading;
     let bytes = 0;
     if (reading !== undefined) {
       if (info.size === reading.end && mtime === reading.mtime && info.ino === reading.ino) {
-        return this.lastRead = { whole: false, bytes: 0 };
+        return { whole: false, bytes: 0 };
       }
       const appended = info.ino === reading.ino && info.size >= reading.end &&
         sameBytes(await tailBefore(this.path, reading.end), reading.tail);
@@ -177,7 +309,7 @@ export class SessionFollower {
         ? undefined
         : await continuePoint(this.path, id, this.#options.root);
     }
-    return this.lastRead = { whole, bytes };
+    return { whole, bytes };
   }
 
   /**
@@ -187,19 +319,31 @@ export class SessionFollower {
    */
   report(fromTurn = 1): InspectReport {
     const reading = this.#reading;
-    if (reading === undefined) {
+    const foreign = this.#foreign?.report;
+    if (reading === undefined && foreign === undefined) {
       throw new Error(`Nothing of ${this.path} was read yet: update first`);
     }
-    if (reading.whole !== null) return reading.whole;
-    const segmented = reading.segmenter.report({ sizeBytes: reading.end });
+    if (foreign !== undefined) return copiedFrom(foreign, fromTurn);
+    if (reading!.whole !== null) return reading!.whole;
+    const segmented = reading!.segmenter.report({ sizeBytes: reading!.end });
     const point = this.#point;
     const commandFor = this.#options.commandFor;
     return {
-      ...segmented,
-      header: structuredClone(segmented.header),
-      turns: segmented.turns.map((turn) => turn.index >= fromTurn ? structuredClone(turn) : turn),
+      ...copiedFrom(segmented, fromTurn),
       continueCommand: point && commandFor ? commandFor(point) : null,
       continuePrefix: point?.prefix ?? null,
     };
   }
+}
+
+/** A report whose header and turns from `fromTurn` on are copies the next update leaves alone. */
+function copiedFrom<T extends Pick<InspectReport, "header" | "turns">>(
+  report: T,
+  fromTurn: number,
+): T {
+  return {
+    ...report,
+    header: structuredClone(report.header),
+    turns: report.turns.map((turn) => turn.index >= fromTurn ? structuredClone(turn) : turn),
+  };
 }

@@ -9,6 +9,7 @@
 import { basename } from "node:path";
 import {
   adapterFor,
+  type ForeignEntry,
   type ForeignFacts,
   type ForeignFork,
   type ForeignFormat,
@@ -221,17 +222,32 @@ export async function inspectForeignFile(
   format: ForeignFormat,
   options: SegmenterOptions = {},
 ): Promise<SegmentedSession> {
-  const adapter = adapterFor(format);
   const session = readForeignSession(path, format);
   const segmenter = new TurnSegmenter(path, options);
-  for await (const batch of session.batches()) {
-    for (const entry of batch) {
-      // The entry is its own record entry and byte range: no object made per entry.
-      if (entry.ignored === undefined) segmenter.push(entry, entry);
-      else segmenter.ignore(entry.line, entry.ignored);
-    }
-  }
+  for await (const batch of session.batches()) segmentEntries(segmenter, batch);
   const facts = session.facts;
+  return await completeForeign(adapterFor(format), segmenter, facts);
+}
+
+/** Feeds another tool's entries to a segmenter, in order. */
+export function segmentEntries(segmenter: TurnSegmenter, entries: readonly ForeignEntry[]): void {
+  for (const entry of entries) {
+    // The entry is its own record entry and byte range: no object made per entry.
+    if (entry.ignored === undefined) segmenter.push(entry, entry);
+    else segmenter.ignore(entry.line, entry.ignored);
+  }
+}
+
+/**
+ * The report of another tool's file from a segmenter fed all its entries and the facts its
+ * adapter read: what the adapter knows and its check added (the segmenter is finished).
+ */
+export async function completeForeign(
+  adapter: FormatAdapter,
+  segmenter: TurnSegmenter,
+  facts: ForeignFacts,
+): Promise<SegmentedSession> {
+  const { path, format } = facts;
   const segmented = segmenter.finish({ sizeBytes: facts.sizeBytes, state: facts.state });
   const subagents: InspectSubagent[] = [];
   for (const link of facts.subagents) {

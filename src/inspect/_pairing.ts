@@ -58,12 +58,31 @@ export class HistoryPairing {
   #order = 0;
   readonly #pending = new Map<string, PendingCall[]>();
   readonly #called = new Set<string>();
+  /** The ids called in the pairing this one was cloned from (shared, never changed). */
+  #calledBefore: ReadonlySet<string> | undefined;
   #dropped: DroppedOutput[] = [];
+
+  /** A pairing that goes on from where this one is (this one is left as is). */
+  clone(): HistoryPairing {
+    const copy = new HistoryPairing();
+    copy.#order = this.#order;
+    for (const [id, calls] of this.#pending) copy.#pending.set(id, [...calls]);
+    // The ids called so far are many and only looked up: shared, not copied (a set that
+    // already shares one is merged first, so sharing never goes deeper than one level).
+    if (this.#calledBefore !== undefined) {
+      for (const id of this.#calledBefore) this.#called.add(id);
+      this.#calledBefore = undefined;
+    }
+    copy.#calledBefore = this.#called;
+    copy.#dropped = [...this.#dropped];
+    return copy;
+  }
 
   /** A checkpoint replaced the history: nothing before it is in the history any more. */
   reset(): void {
     this.#pending.clear();
     this.#called.clear();
+    this.#calledBefore = undefined;
     this.#dropped = [];
   }
 
@@ -106,7 +125,8 @@ export class HistoryPairing {
       if (waiting.length === 0) this.#pending.delete(callId);
       return;
     }
-    const reason = this.#called.has(callId) ? "duplicate_output" : "orphan_output";
+    const called = this.#called.has(callId) || this.#calledBefore?.has(callId) === true;
+    const reason = called ? "duplicate_output" : "orphan_output";
     this.#dropped.push({ origin, callId, toolName, reason, entry });
   }
 
@@ -129,6 +149,13 @@ interface Unanswered {
  */
 export class LinePairing {
   readonly #unanswered = new Map<string, Unanswered[]>();
+
+  /** A pairing that goes on from where this one is (this one is left as is). */
+  clone(): LinePairing {
+    const copy = new LinePairing();
+    for (const [id, calls] of this.#unanswered) copy.#unanswered.set(id, [...calls]);
+    return copy;
+  }
 
   /** A call's line. */
   call(callId: string, call: Unanswered): void {

@@ -77,10 +77,11 @@ function timeCell(iso: string | null | undefined): string {
 }
 
 /**
- * Renders a listing of another tool's sessions, in the adapter's order (newest first): id
+ * Renders a listing of another tool's sessions, in the listing's order (newest first): id
  * prefix, the session's own first and last record times (from its head and its tail; `-`
- * when it names none, never the file's modification time), its project (the working
- * directory the head names, else the project folder), and the title or first prompt.
+ * when it names none, never the file's modification time), its turns and verdict when the
+ * listing tells them (the catalog's), its project (the working directory the head names,
+ * else the project folder), and the title or first prompt.
  */
 export function renderForeignListing(
   listing: ForeignListing,
@@ -93,20 +94,42 @@ export function renderForeignListing(
     return `No ${tool} sessions in ${visible(listing.root)}\n`;
   }
   const prefixes = shortIds(listing.sessions.map((s) => s.id));
+  // A listing whose sessions were read whole (the catalog's) shows their turns and verdict.
+  const told = listing.sessions.some((s) => s.turns !== undefined);
   const rows = listing.sessions.map((s, i) => {
     const what = s.title ?? s.preview ?? "(no prompt)";
     return [
       visible(prefixes[i]!),
       timeCell(s.firstAt ?? s.created),
       timeCell(s.lastAt),
+      ...(told
+        ? [
+          s.turns === null || s.turns === undefined ? "-" : formatNumber(s.turns),
+          visible(clip(s.verdict ?? "-", 24)),
+        ]
+        : []),
       visible(clipStart(s.cwd ?? s.project ?? "-", 40)),
       visible(clip(what, options.textChars ?? 60)),
     ];
   });
-  const title = ["id prefix", "first", "last", "project", "title or first prompt"];
+  const title = [
+    "id prefix",
+    "first",
+    "last",
+    ...(told ? ["turns", "verdict"] : []),
+    "project",
+    "title or first prompt",
+  ];
   const widths = columnWidths(title, rows);
+  const lastColumn = title.length - 1;
   const line = (row: string[]) =>
-    row.map((cell, i) => (i === 4 ? cell : cell.padEnd(widths[i]!))).join("  ");
+    row.map((cell, i) =>
+      i === lastColumn
+        ? cell
+        : told && i === 3
+        ? cell.padStart(widths[i]!)
+        : cell.padEnd(widths[i]!)
+    ).join("  ");
   const out = [
     paint("bold", `${tool} sessions in ${visible(listing.root)}, newest first`),
     paint("dim", line(title)),

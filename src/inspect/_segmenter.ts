@@ -109,8 +109,9 @@ export class TurnSegmenter {
   readonly #turns: Turn[] = [];
   readonly #problems: InspectProblem[] = [];
   readonly #checkpoints: Checkpoint[] = [];
-  readonly #pairing = new HistoryPairing();
-  readonly #lineCalls = new LinePairing();
+  #pairing = new HistoryPairing();
+  #lineCalls = new LinePairing();
+  readonly #options: SegmenterOptions;
   readonly #synthesized: SynthesizedOutput[] = [];
   readonly #onBlock: SegmenterOptions["onBlock"];
   readonly #onLaterOutput: SegmenterOptions["onLaterOutput"];
@@ -122,6 +123,7 @@ export class TurnSegmenter {
   /** A segmenter of the file at `path` (only named in messages; nothing is read). */
   constructor(path: string, options: SegmenterOptions = {}) {
     this.path = path;
+    this.#options = options;
     this.#textLimit = options.textLimit ?? DEFAULT_TEXT_LIMIT;
     this.#callTextLimit = Math.max(this.#textLimit, options.callTextLimit ?? 0);
     this.#keepEntries = options.entries ?? false;
@@ -129,6 +131,38 @@ export class TurnSegmenter {
     this.#onLaterOutput = options.onLaterOutput;
     this.#header = { endLine: 0, counts: emptyCounts(), ignored: {} };
     if (this.#keepEntries) this.#header.entries = [];
+  }
+
+  /**
+   * A segmenter that goes on from where this one is, this one left as is: a followed file's
+   * entries that may still change go to a clone, those that cannot to the original. What
+   * the clone changes is copied first (the last block, the pairings); the rest is shared,
+   * so the marks a report puts on shared entries (orphan calls, dropped outputs) are taken
+   * off by the next report of a clone given `reported`, the last segmenter that reported.
+   */
+  clone(reported: TurnSegmenter = this): TurnSegmenter {
+    // Every field is copied: one added to the class is added here.
+    const copy = new TurnSegmenter(this.path, this.#options);
+    copy.#meta = this.#meta;
+    copy.#sawValidRecord = this.#sawValidRecord;
+    copy.#records = this.#records;
+    copy.#lines = this.#lines;
+    copy.#lastLine = this.#lastLine;
+    copy.#firstPrompt = this.#firstPrompt;
+    copy.#updated = this.#updated;
+    for (const model of this.#models) copy.#models.add(model);
+    Object.assign(copy.#header, blockCopy(this.#header));
+    const last = this.#turns.length - 1;
+    this.#turns.forEach((turn, at) => copy.#turns.push(at === last ? blockCopy(turn) : turn));
+    copy.#problems.push(...this.#problems);
+    copy.#checkpoints.push(...this.#checkpoints);
+    copy.#pairing = this.#pairing.clone();
+    copy.#lineCalls = this.#lineCalls.clone();
+    copy.#synthesized.push(...this.#synthesized);
+    copy.#stray = this.#stray && { ...this.#stray };
+    copy.#markedCalls = [...reported.#markedCalls];
+    copy.#markedOutputs = [...reported.#markedOutputs];
+    return copy;
   }
 
   #current(): Turn | undefined {
@@ -463,6 +497,20 @@ export class TurnSegmenter {
       problems,
     });
   }
+}
+
+/** A block as the next entries may change it: its counts, kinds and entries copied. */
+function blockCopy<T extends Block>(block: T): T {
+  const copy = { ...block, counts: { ...block.counts }, ignored: { ...block.ignored } };
+  if (block.entries !== undefined) {
+    copy.entries = [...block.entries];
+    const last = copy.entries.at(-1);
+    // An ignored entry takes the ignored things of the lines right after it.
+    if (last?.kind === "ignored") {
+      copy.entries[copy.entries.length - 1] = { ...last, kinds: { ...last.kinds } };
+    }
+  }
+  return copy;
 }
 
 /**

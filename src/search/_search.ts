@@ -40,6 +40,33 @@ export interface SearchOptions {
   project?: string;
   /** Stops the search. */
   signal?: AbortSignal;
+  /**
+   * An index that tells a file's lines that can match without reading the file (the
+   * catalog's): the lines it gives are judged as a scan's are; a file it cannot answer for is
+   * scanned.
+   */
+  index?: SearchIndex | undefined;
+}
+
+/** A line an index says can match: its text, where it starts, its number and its turn. */
+export interface IndexedLine {
+  /** The line's text, without its terminator. */
+  text: string;
+  /** Byte offset of its first byte. */
+  offset: number;
+  /** 1-based line number. */
+  line: number;
+  /** Its turn (0 before the first). */
+  turn: number;
+}
+
+/** An index of the sessions' lines (the catalog's full-text index). */
+export interface SearchIndex {
+  /**
+   * For a query of words, the lines of a file that can hold every term (a superset of those
+   * that do, in order), or undefined for a file the index cannot answer for (it is scanned).
+   */
+  lookup(query: CompiledQuery): (path: string) => IndexedLine[] | undefined;
 }
 
 interface FileHits {
@@ -72,7 +99,10 @@ async function searchFile(
   profile: SearchProfile,
   query: CompiledQuery,
   buffer: ScanBuffer,
+  indexed?: (path: string) => IndexedLine[] | undefined,
 ): Promise<FileHits> {
+  const lines = indexed?.(path);
+  if (lines !== undefined) return indexedHits(path, session, profile, query, lines);
   let head: string | undefined;
   const options = profile.inherited && path === session.path
     ? { headMarker: profile.inherited.marker, onHead: (text: string) => head = text }
@@ -108,6 +138,39 @@ function inPart(part: InheritedPart | undefined, text: string, offset: number): 
   } catch {
     return false;
   }
+}
+
+/** The hits of a file from the lines an index says can match, judged as a scan judges them. */
+function indexedHits(
+  path: string,
+  session: SourcedSession,
+  profile: SearchProfile,
+  query: CompiledQuery,
+  lines: IndexedLine[],
+): FileHits {
+  const found: { offset: number; piece: Piece }[] = [];
+  const places = new Map<number, IndexedLine>();
+  const bad: number[] = [];
+  for (const candidate of lines) {
+    places.set(candidate.offset, candidate);
+    const piece = matchLine(candidate.text, profile, query);
+    if (piece === "bad") bad.push(candidate.offset);
+    else if (piece) found.push({ offset: candidate.offset, piece });
+  }
+  dropRepeats(found);
+  const subagent = path === session.path ? null : basename(path).replace(/\.jsonl$/, "");
+  const hits = found.map(({ offset, piece }): SearchHit => {
+    const { line, turn } = places.get(offset)!;
+    const where = { path, line, turn, sessionId: session.id, format: session.source.format };
+    return hitOf(piece, query, { ...where, subagent });
+  });
+  const skipped = bad.map((offset): SearchEvent => ({
+    kind: "skipped",
+    path,
+    line: places.get(offset)!.line,
+    reason: "not a JSON line, skipped",
+  }));
+  return { hits, skipped };
 }
 
 async function searchLines(
@@ -189,6 +252,7 @@ async function* searchSession(
   query: CompiledQuery,
   project: string | undefined,
   buffer: ScanBuffer,
+  indexed?: (path: string) => IndexedLine[] | undefined,
 ): AsyncGenerator<SearchEvent> {
   const summary = project === undefined ? undefined : await summaryOf(session);
   if (summary && project !== undefined && !inProject(summary, project)) return;
@@ -196,7 +260,7 @@ async function* searchSession(
   const hits: SearchHit[] = [];
   for (const path of [session.path, ...session.subagents]) {
     try {
-      const found = await searchFile(path, session, profile, query, buffer);
+      const found = await searchFile(path, session, profile, query, buffer, indexed);
       yield* found.skipped;
       hits.push(...found.hits);
     } catch (error) {
@@ -240,6 +304,9 @@ export async function* searchSessions(
     source.store !== undefined || isPostgresUrl(source.root);
   const folders = sources.filter((source) => !inStore(source));
   const databases = sources.filter(inStore);
+  // The index knows words: a pattern (or a query compiled before) is scanned.
+  const words = !("tests" in query) && query.regex === undefined;
+  const indexed = words ? options.index?.lookup(compiled) : undefined;
   const given = { count: 0 };
   const emit = function* (event: SearchEvent): Generator<SearchEvent, boolean> {
     if (event.kind === "session" && given.count >= limit) {
@@ -263,7 +330,9 @@ export async function* searchSessions(
     return true;
   };
   for (const [at, session] of sessions.entries()) {
-    for await (const event of searchSession(session, compiled, options.project, buffer)) {
+    for await (
+      const event of searchSession(session, compiled, options.project, buffer, indexed)
+    ) {
       if (options.signal?.aborted) return;
       if (event.kind === "session") held.push(event);
       else if (!(yield* emit(event))) return;

@@ -12,4 +12,6 @@ export * from "./_snippet.ts";
 export * from "./_sources.ts";
 export * from "./_search.ts";
 export * from "./_render.ts";
+export { searchProfile } from "./_profiles.ts";
+export type { SearchProfile } from "./_profile.ts";
 export type { HeadFacts, HitRole, SessionFiles } from "../formats/mod.ts";

@@ -41,6 +41,7 @@ import {
   searchSourcesOf,
 } from "./_homes.ts";
 import { beingWritten, browsePage } from "./_catalog.ts";
+import type { Catalog } from "../catalog/mod.ts";
 import { searchResponse } from "./_search_route.ts";
 import { continueTargets, EXPORT_PATH, exportResponse } from "./_export_route.ts";
 
@@ -78,6 +79,11 @@ export interface SessionBrowserOptions extends AccessOptions {
    * told yet, one at a time, so the list shows them next time. @default false
    */
   readInBackground?: boolean | undefined;
+  /**
+   * The catalog the list answers from: every session with its turns and health, in one order
+   * by the sessions' own dates across pages. Absent: the files are read as the list is asked.
+   */
+  catalog?: Catalog | undefined;
   /** What full reads told (shared, or for a test to wait on); absent: the handler's own. */
   facts?: FactsMemo | undefined;
   /**
@@ -226,10 +232,8 @@ interface Browser {
   homes: readonly BrowseHome[];
   facts: FactsMemo;
   watchers: SessionWatchers;
-  /** The reading of a file in progress, by path: pages asking at once share it. */
-  reading: Map<string, { key: string; report: Promise<InspectReport> }>;
   /** The files live pages refresh from, each read on from where it stopped (see `followed`). */
-  following: Map<string, Promise<SessionFollower | undefined>>;
+  following: Map<string, Promise<SessionFollower>>;
 }
 
 /** Files followed at most: the least recently asked for goes first. */
@@ -242,6 +246,7 @@ async function listResponse(browser: Browser, url: URL): Promise<Response> {
     facts: browser.facts,
     pageSize: browser.options.listLimit ?? 50,
     cursor: url.searchParams.get("after") ?? undefined,
+    catalog: browser.options.catalog,
   });
   if (browser.options.readInBackground) {
     const unknown = page.sessions.filter((s) =>
@@ -275,35 +280,15 @@ async function readReport(browser: Browser, found: Located): Promise<InspectRepo
 }
 
 /**
- * The report of a located session, one reading shared by the pages that ask for the file as
- * it is (its size, modification time and inode) while it is read: the live pages of a session
- * all refresh on the same change.
- */
-function reportOf(browser: Browser, found: Located, file: string | undefined, key: string) {
-  if (file === undefined) return readReport(browser, found);
-  const reading = browser.reading.get(file);
-  if (reading !== undefined && reading.key === key) return reading.report;
-  const report = readReport(browser, found);
-  const entry = { key, report };
-  browser.reading.set(file, entry);
-  const done = () => {
-    if (browser.reading.get(file) === entry) browser.reading.delete(file);
-  };
-  report.then(done, done);
-  return report;
-}
-
-/**
- * The report a live page's refresh asks for, from the follower of its file: only what was
- * appended since the last refresh of any page is read. Undefined for another tool's file
- * (read whole, see `reportOf`). Followers of files no live page watches any more are let go.
+ * The follower of a page's file, updated: only what was appended since the last update of
+ * any page is read, once for all the pages on it. Followers of files no live page watches
+ * any more are let go (the least recently asked for first, past `FOLLOWED_FILES`).
  */
 async function followed(
   browser: Browser,
   found: Located,
   file: string,
-  fromTurn: number,
-): Promise<InspectReport | undefined> {
+): Promise<SessionFollower> {
   const { following, watchers } = browser;
   let follower = following.get(file);
   following.delete(file);
@@ -319,9 +304,8 @@ async function followed(
   following.set(file, follower);
   try {
     const opened = await follower;
-    if (opened === undefined) return undefined;
     await opened.update();
-    return opened.report(fromTurn);
+    return opened;
   } catch (error) {
     if (following.get(file) === follower) following.delete(file);
     throw error;
@@ -336,22 +320,30 @@ function fileOf(browser: Browser, found: Located): string | undefined {
 async function sessionResponse(
   browser: Browser,
   found: Located,
-  fromTurn: number | undefined,
+  refresh: { from: number; seen: string | undefined } | undefined,
 ): Promise<Response> {
   const file = fileOf(browser, found);
   let report: InspectReport;
   let info: Deno.FileInfo | undefined;
+  let fromTurn: number | undefined;
+  let revision: string | undefined;
   try {
     info = file === undefined ? undefined : await Deno.stat(file);
-    const live = file === undefined || fromTurn === undefined
-      ? undefined
-      : await followed(browser, found, file, fromTurn);
-    report = live ?? await reportOf(
-      browser,
-      found,
-      file,
-      `${info?.size}:${info?.mtime?.getTime()}:${info?.ino}`,
-    );
+    if (file === undefined) report = await readReport(browser, found);
+    else {
+      const follower = await followed(browser, found, file);
+      // A refresh gets the turns from its last one on, or from the first one the readings
+      // since its page's (`seen`, when it says) changed (a rewind moved the branch).
+      fromTurn = refresh &&
+        (refresh.seen === undefined
+          ? refresh.from
+          : Math.min(refresh.from, follower.changedSince(refresh.seen)));
+      // A whole page copies none of the turns: an update while it renders adds to the last
+      // turn at most, which the next refresh renders again (a copy of every turn doubled the
+      // memory a large session's page took).
+      report = follower.report(fromTurn ?? Infinity);
+      revision = follower.revision;
+    }
   } catch (error) {
     throw fileError(error, found.id, file);
   }
@@ -378,6 +370,7 @@ async function sessionResponse(
     sessionHref: hrefFrom(found.id),
     ...(notice === undefined ? {} : { notice }),
     ...(fromTurn === undefined ? {} : { fromTurn }),
+    ...(revision === undefined ? {} : { revision }),
   });
   return new Response(page, { headers: pageHeaders({ live: true }) });
 }
@@ -473,12 +466,14 @@ async function route(browser: Browser, url: URL): Promise<Response> {
   if (raw !== found.id) {
     return new Response(null, { status: 302, headers: { location: sessionPath(found.id) } });
   }
-  // A live page's refresh asks for the turns from its last one on (`?from=<turn>`).
+  // A live page's refresh asks for the turns from its last one on (`?from=<turn>`), and says
+  // which reading its page was rendered from (`&seen=<revision>`).
   const from = Number(url.searchParams.get("from"));
+  const seen = url.searchParams.get("seen") ?? undefined;
   return await sessionResponse(
     browser,
     found,
-    Number.isSafeInteger(from) && from > 0 ? from : undefined,
+    Number.isSafeInteger(from) && from > 0 ? { from, seen } : undefined,
   );
 }
 
@@ -497,7 +492,6 @@ export function createSessionBrowserHandler(
     homes: options.homes ?? [],
     facts: options.facts ?? new FactsMemo(),
     watchers: options.watchers ?? new SessionWatchers({ pollMs: options.pollMs }),
-    reading: new Map(),
     following: new Map(),
   };
   return async (request) => {

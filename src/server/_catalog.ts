@@ -25,6 +25,12 @@ import {
   TurnlogHeadReader,
 } from "../formats/mod.ts";
 import { oneLine } from "../text/mod.ts";
+import {
+  type Catalog,
+  type CatalogSession,
+  type CatalogSource,
+  rankByOwnDates,
+} from "../catalog/mod.ts";
 import { type BrowseHome, type FactsMemo, homeTool } from "./_homes.ts";
 
 /** A file written to within this many milliseconds is said to be being written. */
@@ -136,10 +142,16 @@ export interface CatalogOptions {
   cursor?: string | undefined;
   /** The time now, in ms (for "being written"). @default {Date.now()} */
   now?: number;
+  /**
+   * The catalog to answer from (brought up to date first): every session with its turns and
+   * health, in one order by the sessions' own dates across pages. Absent: files and heads.
+   */
+  catalog?: Catalog | undefined;
 }
 
 /** One page of the list: which sessions, their rows, and the cursor of the next page. */
 export async function browsePage(options: CatalogOptions): Promise<BrowsedPage> {
+  if (options.catalog !== undefined) return await catalogPage(options, options.catalog);
   const { store, homes } = options;
   const unread: string[] = [];
   const orSay = async (place: string, candidates: Promise<Candidate[]>) => {
@@ -297,4 +309,119 @@ async function storeRow(
     const empty = { project: null, projectLabel: null, lastAt: null, prompt: null };
     return { ...row, ...empty, firstAt: location.createdAt, unreadable };
   }
+}
+
+/** A session's row of the list, from what the catalog holds. */
+function catalogRow(
+  session: CatalogSession,
+  tool: string,
+  shortId: string | undefined,
+  now: number,
+): BrowsedSession {
+  const prompt = session.title ?? session.firstPrompt;
+  return {
+    id: session.id,
+    shortId: shortId ?? session.id,
+    tool,
+    format: session.format,
+    project: session.project ?? session.cwd,
+    projectLabel: session.cwd,
+    firstAt: session.firstAt,
+    lastAt: session.lastAt,
+    prompt: prompt === null ? null : oneLine(prompt, 500),
+    turns: session.turns,
+    sizeBytes: session.sizeBytes,
+    path: session.path,
+    healthy: session.healthy,
+    writing: beingWritten(session.modified, session.lastAt, now),
+    ...(session.unreadable === null ? {} : { unreadable: session.unreadable }),
+  };
+}
+
+/**
+ * The catalog's sources of a browser's places, each with the tool its sessions are listed
+ * under: the store's folder (a database has none) and the homes.
+ */
+export function catalogSourcesOf(
+  store: SessionStore,
+  homes: readonly BrowseHome[],
+): (CatalogSource & { tool: string })[] {
+  return [
+    ...(store.folder === undefined
+      ? []
+      : [{ format: turnlogAdapter.name, root: store.folder, tool: turnlogAdapter.tool }]),
+    ...homes.map((home) => ({
+      format: home.adapter.name,
+      root: home.root,
+      archived: home.archived,
+      tool: homeTool(home),
+    })),
+  ];
+}
+
+/**
+ * One page of the list from the catalog, brought up to date for the store's folder and the
+ * homes first: every session's turns and health known, one order by the sessions' own dates
+ * across pages. A store without a folder (a database) is listed as without the catalog.
+ */
+async function catalogPage(options: CatalogOptions, catalog: Catalog): Promise<BrowsedPage> {
+  const { store, homes } = options;
+  const unread: string[] = [];
+  const sources = catalogSourcesOf(store, homes);
+  for (const { root, reason } of (await catalog.update(sources)).unread) {
+    unread.push(`${root} cannot be read: ${reason}`);
+  }
+  const tools = new Map(sources.map((source) => [source.root, source.tool]));
+  // A home's sessions are those its tool's listing has (names alone), as the catalog knows them.
+  const listed = new Set<string>();
+  await Promise.all(homes.map(async (home) => {
+    const names = await home.adapter.list(home.root, { limit: Infinity, heads: false })
+      .catch(() => ({ sessions: [] }));
+    for (const session of names.sessions) listed.add(session.path);
+  }));
+  const homeRoots = new Set(homes.map((home) => home.root));
+  const kept = catalog.sessions(sources).filter((session) =>
+    !homeRoots.has(session.root) || listed.has(session.path)
+  );
+  const ranked = kept.map((session) => ({
+    session,
+    time: rankByOwnDates(session),
+    key: session.path,
+  }));
+  const fromDatabase = store.folder === undefined
+    ? await storeCandidates(store).catch((error) => {
+      unread.push(
+        `${store.name} cannot be read: ${error instanceof Error ? error.message : error}`,
+      );
+      return [];
+    })
+    : [];
+  const all: (Candidate | (typeof ranked)[number])[] = [...ranked, ...fromDatabase];
+  all.sort((a, b) => newestFirst(a as Candidate, b as Candidate));
+  const prefixes = uniquePrefixes(all.map((item) => "session" in item ? item.session.id : item.id));
+  const rest = afterCursor(all as Candidate[], options.cursor) as typeof all;
+  const page = rest.slice(0, options.pageSize);
+  const now = options.now ?? Date.now();
+  const sessions = await Promise.all(
+    page.map((item) =>
+      "session" in item
+        ? catalogRow(
+          item.session,
+          tools.get(item.session.root)!,
+          prefixes.get(item.session.id),
+          now,
+        )
+        : rowOf(item, options, prefixes.get(item.id), now)
+    ),
+  );
+  const last = page.at(-1);
+  const next = rest.length > page.length && last
+    ? `/?after=${encodeURIComponent(cursorOf(last.time, last.key))}`
+    : null;
+  const places = [
+    { tool: turnlogAdapter.tool, root: store.name },
+    ...homes.map((home) => ({ tool: homeTool(home), root: home.root })),
+  ];
+  const first = options.cursor === undefined;
+  return { sessions, next, first, places, total: all.length, unread };
 }

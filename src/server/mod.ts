@@ -17,7 +17,7 @@ export * from "./_browser_route.ts";
 export * from "./_export_route.ts";
 export * from "./_handler.ts";
 export * from "./_homes.ts";
-export { browsePage, type CatalogOptions, WRITING_MS } from "./_catalog.ts";
+export { browsePage, type CatalogOptions, catalogSourcesOf, WRITING_MS } from "./_catalog.ts";
 export { queryTerms, SEARCH_PAGE_SESSIONS } from "./_search_route.ts";
 export { APPROVAL_TOKEN_HEADER } from "./_run_tokens.ts";
 export * from "./_session_events.ts";

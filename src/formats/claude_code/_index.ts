@@ -427,3 +427,52 @@ function placeUuid(pass: Pass, node: Node, at: number): void {
   pass.recent[pass.recentAt] = at;
   pass.recentAt = (pass.recentAt + 1) % RECENT;
 }
+
+/**
+ * The first pass kept open: lines added as they come ({@linkcode TranscriptIndexer.add}), the
+ * parents of lines indexed before theirs resolved on asking ({@linkcode
+ * TranscriptIndexer.resolved}), so a followed transcript's index grows with what was appended
+ * and equals the index a whole pass gives.
+ */
+export class TranscriptIndexer {
+  readonly #pass: Pass;
+
+  /** An empty index of the file at `path` (named in problems; nothing is read). */
+  constructor(path: string, parsed?: IndexOptions["parsed"]) {
+    this.#pass = {
+      index: newIndex(),
+      path,
+      sizeBytes: Infinity,
+      parsedBy: parsed,
+      assistant: undefined,
+      recent: new Int32Array(RECENT).fill(-1),
+      recentAt: 0,
+      usageKey: undefined,
+      unresolved: [],
+      moved: false,
+    };
+  }
+
+  /** Indexes the next line of the file. */
+  add(line: Line): void {
+    indexLine(this.#pass, line);
+  }
+
+  /** The index of the lines added so far, every parent resolved as a whole pass resolves it. */
+  resolved(): ClaudeIndex {
+    const pass = this.#pass;
+    const { index } = pass;
+    if (pass.moved) {
+      for (const [at, node] of index.nodes.entries()) {
+        if (node.parentUuid !== undefined) resolve(index, at);
+      }
+    } else {
+      // Still unresolved: kept for the next time (the parent may come later).
+      pass.unresolved = pass.unresolved.filter((at) => {
+        resolve(index, at);
+        return index.nodes[at]!.parent < 0;
+      });
+    }
+    return index;
+  }
+}

@@ -121,8 +121,17 @@ export class ClaudeRead {
     readonly index: ClaudeIndex,
     readonly branch: Branch,
     readonly sessionId: string,
+    /** A reader of the same index and branch: what it worked out from them is shared. */
+    like?: ClaudeRead,
   ) {
     this.turns = new ClaudeTurns(this.out, index.hasTurnDuration);
+    if (like !== undefined && like.index === index && like.branch === branch) {
+      this.#nextModel = like.#nextModel;
+      this.#lastOfResponse = like.#lastOfResponse;
+      this.#firstPrompt = like.#firstPrompt;
+      this.#firstModel = like.#firstModel;
+      return;
+    }
     // Its length first: filled from the end, an empty array would turn into a dictionary.
     this.#nextModel = new Array(index.nodes.length);
     let next: string | undefined;
@@ -139,6 +148,55 @@ export class ClaudeRead {
       if (this.#isPrompt(at)) this.#firstPrompt = at;
     }
     this.#firstModel = next;
+  }
+
+  /**
+   * A reader of the same transcript grown (`index`, and the active `branch` found on it) that
+   * goes on from where this one is: its state copied, what it works out from the branch
+   * (the models that answer, where responses end) worked out again, or taken from `like`
+   * (a reader of that index and branch). This one is left as is.
+   */
+  fork(index: ClaudeIndex, branch: Branch, like?: ClaudeRead): ClaudeRead {
+    // Every field is copied: one added to the class is added here (the follower's test
+    // compares its report with a whole read's).
+    const next = new ClaudeRead(this.path, index, branch, this.sessionId, like ?? this);
+    Object.assign(next.ignored, this.ignored);
+    next.turns.takeFrom(this.turns);
+    next.problems = this.problems;
+    next.#typed = this.#typed;
+    next.#firstCommand = this.#firstCommand;
+    const run = this.#run;
+    next.#run = run && {
+      ...run,
+      parts: [...run.parts],
+      texts: [...run.texts],
+      calls: [...run.calls],
+      held: [...run.held],
+      results: { entries: [...run.results.entries], callIds: [...run.results.callIds] },
+      last: next.#lastOfResponse.get(run.key) ?? run.last,
+    };
+    for (const [id, name] of this.#names) next.#names.set(id, name);
+    for (const [at, items] of this.#keptItems) next.#keptItems.set(at, items);
+    next.#historyLength = this.#historyLength;
+    next.#clock = this.#clock;
+    next.#openedFor = this.#openedFor;
+    next.#permission = this.#permission;
+    return next;
+  }
+
+  /** The last node of the API response `key` on the branch (undefined: none). */
+  responseEnd(key: string): number | undefined {
+    return this.#lastOfResponse.get(key);
+  }
+
+  /** The key of the API response being merged (its lines may go on), or undefined. */
+  get openResponse(): string | undefined {
+    return this.#run?.key;
+  }
+
+  /** Whether the node opens a turn: a prompt, or a command sent to the model. */
+  isPrompt(at: number): boolean {
+    return this.#isPrompt(at);
   }
 
   #isPrompt(at: number): boolean {

@@ -36,7 +36,7 @@ const PARSE_ONCE_BYTES = 32 << 20;
 const PLAIN_ID = /^[0-9A-Za-z][0-9A-Za-z_-]{0,99}$/;
 
 /** The id the session goes by: its file name's, else the last session id its lines carry. */
-function sessionIdOf(path: string, index: ClaudeIndex): string {
+export function sessionIdOf(path: string, index: ClaudeIndex): string {
   const stem = basename(path).replace(/\.jsonl$/, "");
   if (PLAIN_ID.test(stem)) return stem;
   const ids = index.sessionIds.values;
@@ -66,7 +66,7 @@ function titleOf(index: ClaudeIndex): string | null {
   return null;
 }
 
-function claudeFacts(
+export function claudeFacts(
   path: string,
   sizeBytes: number,
   parts: { index: ClaudeIndex; branch: Branch; read: ClaudeRead; sessionId: string },
@@ -160,7 +160,7 @@ export async function* readClaudeTranscript(
 }
 
 /** What the second pass does with a node: nothing, its node alone, or its line read again. */
-function needOf(read: ClaudeRead, at: number): "skip" | "node" | "line" {
+export function needOf(read: ClaudeRead, at: number): "skip" | "node" | "line" {
   const node = read.index.nodes[at]!;
   if (node.kind === "problem") return "line";
   if (node.kind === "meta") return "node";
@@ -179,7 +179,7 @@ function needOf(read: ClaudeRead, at: number): "skip" | "node" | "line" {
 const BATCH_BYTES = 64 << 10;
 
 /** The line at `node`'s range, or undefined when the file shrank under the reader. */
-function lineAt(ranges: LineRanges, node: Node): Line | undefined {
+export function lineAt(ranges: LineRanges, node: Node): Line | undefined {
   try {
     return ranges.line(node);
   } catch (error) {

@@ -43,6 +43,22 @@ export class ClaudeTurns {
     readonly markedEnds: boolean,
   ) {}
 
+  /**
+   * Takes `other`'s turns as they are (its count and its open turn, copied): a followed
+   * transcript's reader goes on from where another stopped.
+   */
+  takeFrom(other: ClaudeTurns): void {
+    this.turns = other.turns;
+    const turn = other.#turn;
+    this.#turn = turn &&
+      {
+        ...turn,
+        usage: { ...turn.usage },
+        keys: new Set(turn.keys),
+        pending: new Set(turn.pending),
+      };
+  }
+
   get open(): boolean {
     return this.#turn !== undefined;
   }

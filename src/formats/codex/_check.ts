@@ -56,7 +56,20 @@ export class CodexChecker {
   readonly #stray: CodexStrayOutput[] = [];
   readonly #waiting = new Map<string, CodexCall>();
   readonly #answered = new Set<string>();
-  readonly #ordinals = new CodexOrdinals();
+  #ordinals = new CodexOrdinals();
+
+  /** A check that goes on from where this one is (a followed rollout's is finished on a copy). */
+  clone(): CodexChecker {
+    // Every field is copied: one added to the class is added here.
+    const copy = new CodexChecker();
+    copy.bad.push(...this.bad);
+    copy.#unanswered.push(...this.#unanswered);
+    copy.#stray.push(...this.#stray);
+    for (const [id, call] of this.#waiting) copy.#waiting.set(id, call);
+    for (const id of this.#answered) copy.#answered.add(id);
+    copy.#ordinals = this.#ordinals.clone();
+    return copy;
+  }
 
   #close(before: number | null): void {
     for (const call of this.#waiting.values()) this.#unanswered.push({ call, before });

@@ -63,6 +63,19 @@ export class CodexOrdinals {
   /** Records without an ordinal since the last numbered one. */
   #unnumbered: Place[] = [];
 
+  /** Ordinals that go on from where these are (this one is left as is). */
+  clone(): CodexOrdinals {
+    // Every field is copied: one added to the class is added here.
+    const copy = new CodexOrdinals();
+    copy.issues.push(...this.issues);
+    copy.#numbered = this.#numbered;
+    copy.#last = this.#last;
+    copy.#max = this.#max;
+    copy.#maxLine = this.#maxLine;
+    copy.#unnumbered = [...this.#unnumbered];
+    return copy;
+  }
+
   /** One record: its parsed object and where it is. */
   see(value: Record<string, unknown>, at: Place): void {
     const ordinal = ordinalOf(value);

@@ -73,7 +73,7 @@ const usageOf = (value: Json | undefined) => ({
 });
 
 /** The state of one read. */
-class CodexRead {
+export class CodexRead {
   readonly turns = new CodexTurns();
   readonly ignored: Record<string, number> = {};
   /** Fields of its own lines turnlog has never seen. */
@@ -515,7 +515,8 @@ export async function* readCodexRollout(
   return { ...facts, checked: codexFindings(path, checker.finish()) };
 }
 
-function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
+/** The facts of a rollout read by `read`, up to `sizeBytes`. */
+export function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
   const meta = read.meta ?? {};
   return {
     format: "codex",

@@ -74,6 +74,27 @@ export class CodexTurns {
   clock = "1970-01-01T00:00:00.000Z";
 
   /** The head's facts, for the `session_meta` record. */
+  /** Turns that go on from where these are (a followed rollout's end is made on a copy). */
+  clone(): CodexTurns {
+    // Every field is copied: one added to the class is added here (the follower's test
+    // compares its report with a whole read's).
+    const copy = new CodexTurns();
+    copy.turns = this.turns;
+    copy.#meta = this.#meta;
+    copy.#metaOut = this.#metaOut;
+    copy.#turn = this.#turn && { ...this.#turn };
+    copy.#starting = this.#starting;
+    copy.#buffer = [...this.#buffer];
+    copy.#usage = { ...this.#usage };
+    copy.model = this.model;
+    copy.approval = this.approval;
+    copy.clock = this.clock;
+    copy.inferEnds = this.inferEnds;
+    copy.#answer = this.#answer;
+    for (const id of this.#calls) copy.#calls.add(id);
+    return copy;
+  }
+
   setMeta(meta: CodexMetaInput): void {
     this.#meta = meta;
   }

@@ -1,0 +1,285 @@
+/**
+ * The catalog's benchmark rows (issue 42), each a whole process as a user runs it, on the
+ * search benchmark's generated home (a Codex home and a Claude Code home together), with
+ * ripgrep and ccusage side by side in the same run: the first build (against ccusage's daily
+ * reports of the same two homes), a warm listing of the whole home with turns and verdicts,
+ * a warm search (against `rg -il`), `search --no-catalog` on a home of many small files
+ * (against `rg -il` plus a start-up), the update after 1% of the home grew (against the first
+ * build), and the catalog's size (against the raw bytes).
+ *
+ * `deno run -A bench/catalog.ts [--size 100MB] [--out bench/out]`: prints the rows and writes
+ * them to `bench/catalog-results-<size>.json`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { parseSize, sizeLabel } from "../testing/generate/mod.ts";
+import { ensureSearchHome, SEARCHED_WORD } from "./benchmarks/search_home.ts";
+import { ensurePeers } from "./peers.ts";
+
+const REPO = fileURLToPath(new URL("../", import.meta.url));
+const CLI = join(REPO, "cli", "turnlog.ts");
+
+interface Timed {
+  ms: number;
+  code: number;
+  stdout: string;
+}
+
+async function run(argv: string[], env: Record<string, string>): Promise<Timed> {
+  const start = performance.now();
+  const out = await new Deno.Command(argv[0]!, {
+    args: argv.slice(1),
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    ms: performance.now() - start,
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+  };
+}
+
+/** The best of `n` runs (after the first, which warms the page cache). */
+async function best(n: number, argv: string[], env: Record<string, string>): Promise<Timed> {
+  let found: Timed | undefined;
+  for (let i = 0; i < n; i++) {
+    const once = await run(argv, env);
+    if (found === undefined || once.ms < found.ms) found = once;
+  }
+  return found!;
+}
+
+const turnlog = (...args: string[]) => [Deno.execPath(), "run", "-A", CLI, ...args];
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const mb = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
+
+async function sizeOf(path: string): Promise<number> {
+  let total = 0;
+  for (const suffix of ["", "-wal"]) {
+    total += await Deno.stat(path + suffix).then((info) => info.size, () => 0);
+  }
+  return total;
+}
+
+/** A home of many small Claude Code files (4 KB each), for the scan without a catalog. */
+async function smallHome(dir: string, count: number): Promise<string> {
+  const projects = join(dir, "projects");
+  for (let i = 0; i < count; i++) {
+    const folder = join(projects, `-home-dev-p${i % 20}`);
+    await Deno.mkdir(folder, { recursive: true });
+    const lines = [];
+    for (let n = 0; n < 10; n++) {
+      const text = n === 5 && i % 10 === 3
+        ? `the ${SEARCHED_WORD} splits words`
+        : `line ${n} of ${i} ${"x".repeat(300)}`;
+      lines.push(JSON.stringify({
+        type: n % 2 === 0 ? "user" : "assistant",
+        message: { role: n % 2 === 0 ? "user" : "assistant", content: text },
+        uuid: `00000000-0000-4000-8000-${String(i * 100 + n).padStart(12, "0")}`,
+        parentUuid: n === 0
+          ? null
+          : `00000000-0000-4000-8000-${String(i * 100 + n - 1).padStart(12, "0")}`,
+        timestamp: "2026-02-23T12:00:00.000Z",
+        sessionId: `7acd37a8-0000-4000-8000-${String(i).padStart(12, "0")}`,
+      }));
+    }
+    await Deno.writeTextFile(
+      join(folder, `7acd37a8-0000-4000-8000-${String(i).padStart(12, "0")}.jsonl`),
+      lines.join("\n") + "\n",
+    );
+  }
+  return dir;
+}
+
+/** Appends copies of its own first lines to every tenth file: 1% of the home's bytes in all. */
+async function growOnePercent(root: string, bytes: number): Promise<number> {
+  const files: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) await walk(path);
+      else if (entry.name.endsWith(".jsonl")) files.push(path);
+    }
+  };
+  await walk(root);
+  files.sort();
+  let grown = 0;
+  const chosen = files.filter((_, i) => i % 10 === 0);
+  const each = Math.ceil(bytes / 100 / chosen.length);
+  for (const path of chosen) {
+    using file = await Deno.open(path, { read: true });
+    const head = new Uint8Array(256 << 10);
+    const read = (await file.read(head)) ?? 0;
+    const lines = new TextDecoder().decode(head.subarray(0, read)).split("\n").slice(1, -1);
+    let text = "";
+    for (let i = 0; text.length < each && lines.length > 0; i++) {
+      text += `${lines[i % lines.length]}\n`;
+    }
+    await Deno.writeTextFile(path, text, { append: true });
+    grown += text.length;
+  }
+  return grown;
+}
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { size: { type: "string" }, out: { type: "string" } },
+});
+const size = parseSize(values.size ?? "100MB");
+const out = values.out ?? join(REPO, "bench", "out");
+await Deno.mkdir(out, { recursive: true });
+const home = await ensureSearchHome(out, { size, seed: 42 });
+const peers = await ensurePeers(out);
+const work = await Deno.makeTempDir({ prefix: "turnlog-catalog-bench-" });
+const catalog = join(work, "catalog.sqlite");
+// A copy of the home: the update after 1% grew changes files.
+const copy = join(work, "home");
+await new Deno.Command("cp", { args: ["-r", home.root, copy] }).output();
+const env = {
+  HOME: work,
+  PATH: Deno.env.get("PATH") ?? "",
+  CODEX_HOME: join(copy, "codex"),
+  CLAUDE_CONFIG_DIR: join(copy, "claude"),
+  TURNLOG_SESSIONS_DIR: join(work, "sessions"),
+  TURNLOG_CATALOG: catalog,
+  NO_COLOR: "1",
+  DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno"),
+};
+const rows: { row: string; turnlog: string; peer: string; ratio: string; target: string }[] = [];
+
+// 1. The first build, against ccusage's daily reports of the same homes.
+const build = await run(turnlog("inspect", "--claude", "--limit", "1"), env);
+const buildCodex = await run(turnlog("inspect", "--codex", "--limit", "1"), env);
+const firstBuild = build.ms + buildCodex.ms;
+let ccusage = NaN;
+if (peers.ccusage.entry) {
+  const claude = await best(2, [peers.ccusage.entry, "claude", "daily", "--json", "--offline"], {
+    ...env,
+    LOG_LEVEL: "0",
+  });
+  const codex = await best(2, [peers.ccusage.entry, "codex", "daily", "--json", "--offline"], {
+    ...env,
+    LOG_LEVEL: "0",
+  });
+  ccusage = claude.ms + codex.ms;
+}
+rows.push({
+  row: `first build, ${sizeLabel(home.bytes)} (${home.sessions} sessions)`,
+  turnlog: ms(firstBuild),
+  peer: Number.isNaN(ccusage) ? "ccusage missing" : `ccusage daily ${ms(ccusage)}`,
+  ratio: Number.isNaN(ccusage) ? "-" : ratio(firstBuild, ccusage),
+  target: "within 2x of ccusage",
+});
+
+// 2. A warm listing of the whole home, turns and verdicts included.
+const listing = await best(3, turnlog("inspect", "--claude", "--limit", "100000"), env);
+const startup = await best(3, turnlog("inspect", "--help"), env);
+rows.push({
+  row: "warm listing of the whole Claude Code home (turns, verdicts)",
+  turnlog: ms(listing.ms),
+  peer: `start-up alone ${ms(startup.ms)}`,
+  ratio: `${ms(listing.ms - startup.ms)} past start-up`,
+  target: "under 100 ms warm",
+});
+
+// 3. A warm search, against rg -il on the same home.
+const search = await best(3, turnlog("search", "--claude", "--codex", SEARCHED_WORD), env);
+const rg = await best(3, ["rg", "-il", SEARCHED_WORD, copy], env);
+rows.push({
+  row: `warm search of one word (${search.stdout.match(/(\d+) sessions?/)?.[1] ?? "?"} sessions)`,
+  turnlog: ms(search.ms),
+  peer: `rg -il ${ms(rg.ms)}`,
+  ratio: ratio(rg.ms, search.ms) + " faster",
+  target: "10x faster than rg -il",
+});
+
+// 3b. The same two in process: what the catalog costs, start-up aside.
+{
+  const { Catalog } = await import("../src/catalog/mod.ts");
+  const { searchSessions } = await import("../src/search/mod.ts");
+  using opened = Catalog.open({ path: catalog });
+  const sources = [
+    { format: "claude-code", root: join(copy, "claude", "projects"), flags: [] },
+    { format: "codex", root: join(copy, "codex", "sessions"), flags: [] },
+  ];
+  let listed = Infinity;
+  let searched = Infinity;
+  let count = 0;
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    await opened.update(sources);
+    count = opened.sessions(sources).length;
+    listed = Math.min(listed, performance.now() - start);
+    const from = performance.now();
+    await opened.update(sources);
+    const index = opened.searchIndex();
+    for await (const _ of searchSessions({ terms: [SEARCHED_WORD] }, { sources, index })) {
+      // Every event is made, as the command makes them.
+    }
+    searched = Math.min(searched, performance.now() - from);
+  }
+  rows.push({
+    row: `in process: warm listing of the whole home (${count} sessions, update included)`,
+    turnlog: ms(listed),
+    peer: "-",
+    ratio: "-",
+    target: "under 100 ms warm",
+  });
+  rows.push({
+    row: "in process: warm search of one word (update included)",
+    turnlog: ms(searched),
+    peer: `rg -il ${ms(rg.ms)} (a whole process)`,
+    ratio: ratio(rg.ms, searched) + " faster",
+    target: "10x faster than rg -il",
+  });
+}
+
+// 4. search --no-catalog on many small files, against rg -il plus a start-up.
+const small = await smallHome(join(work, "small"), 2000);
+const smallEnv = { ...env, CLAUDE_CONFIG_DIR: small };
+const scan = await best(3, turnlog("search", "--claude", "--no-catalog", SEARCHED_WORD), smallEnv);
+const rgSmall = await best(3, ["rg", "-il", SEARCHED_WORD, small], smallEnv);
+rows.push({
+  row: "search --no-catalog, 2000 files of 4 KB",
+  turnlog: ms(scan.ms),
+  peer: `rg -il ${ms(rgSmall.ms)} + start-up ${ms(startup.ms)}`,
+  ratio: ratio(scan.ms, rgSmall.ms + startup.ms),
+  target: "within 4x of rg -il plus start-up",
+});
+
+// 5. The update after 1% of the home grew, against the first build.
+const grown = await growOnePercent(copy, home.bytes);
+const updated = await run(turnlog("inspect", "--claude", "--limit", "1"), env);
+const updatedCodex = await run(turnlog("inspect", "--codex", "--limit", "1"), env);
+const update = updated.ms + updatedCodex.ms;
+rows.push({
+  row: `update after ${mb(grown)} grew (1%)`,
+  turnlog: ms(update),
+  peer: `first build ${ms(firstBuild)}`,
+  ratio: ratio(update, firstBuild),
+  target: "at most 5% of the first build",
+});
+
+// 6. The catalog's size against the raw bytes.
+const bytes = await sizeOf(catalog);
+rows.push({
+  row: "catalog size",
+  turnlog: mb(bytes),
+  peer: `raw ${mb(home.bytes)}`,
+  ratio: ratio(bytes, home.bytes),
+  target: "at most 50% of the raw bytes",
+});
+
+for (const row of rows) {
+  console.log(`${row.row}: ${row.turnlog} | ${row.peer} | ${row.ratio} | target: ${row.target}`);
+}
+await Deno.writeTextFile(
+  join(REPO, "bench", `catalog-results-${sizeLabel(size)}.json`),
+  JSON.stringify({ size: home.bytes, sessions: home.sessions, rows }, null, 2) + "\n",
+);
+await Deno.remove(work, { recursive: true });

@@ -1,0 +1,61 @@
+/**
+ * The catalog as the commands open it: at `TURNLOG_CATALOG` or in turnlog's data folder, not
+ * at all with `--no-catalog`; a catalog made again says so in one line, and a first build of
+ * a big home shows its progress on a terminal (files and MB), later runs are silent.
+ *
+ * @module
+ */
+import {
+  Catalog,
+  type CatalogSource,
+  type UpdateProgress,
+  type UpdateSummary,
+} from "../src/catalog/mod.ts";
+import { formatBytes } from "../src/text/mod.ts";
+import { stderr } from "./_output.ts";
+import type { Command } from "./_voice.ts";
+
+/** The flag that reads the files as without a catalog, and its line in `--help`. */
+export const NO_CATALOG_HELP =
+  "  --no-catalog         Read the files themselves, not the catalog (TURNLOG_CATALOG moves it)";
+
+/** An update reads this many bytes or more before it shows its progress. */
+const LOUD_BYTES = 64 << 20;
+
+/**
+ * Opens the catalog for `command`, or undefined with `--no-catalog`. A catalog that is
+ * damaged or of another version is made again, in one line on stderr.
+ */
+export function openCatalog(command: Command, noCatalog: boolean | undefined): Catalog | undefined {
+  if (noCatalog) return undefined;
+  return Catalog.open({ onRebuilt: (line) => stderr(`turnlog ${command}: ${line}\n`) });
+}
+
+/** Shows an update's progress on a terminal when it reads much; quiet otherwise. */
+export function progressOn(command: Command): (progress: UpdateProgress) => void {
+  if (!Deno.stderr.isTerminal()) return () => {};
+  let shown = false;
+  let last = 0;
+  return (progress) => {
+    if (!shown && progress.bytesTotal < LOUD_BYTES) return;
+    const now = Date.now();
+    const done = progress.files === progress.filesTotal;
+    if (shown && !done && now - last < 200) return;
+    shown = true;
+    last = now;
+    stderr(
+      `\rturnlog ${command}: cataloguing ${progress.files}/${progress.filesTotal} files, ` +
+        `${formatBytes(progress.bytes)} of ${formatBytes(progress.bytesTotal)}` +
+        (done ? "\n" : ""),
+    );
+  };
+}
+
+/** Brings the catalog up to date for `sources`, showing the progress of a big first build. */
+export function updateCatalogOf(
+  command: Command,
+  catalog: Catalog,
+  sources: readonly CatalogSource[],
+): Promise<UpdateSummary> {
+  return catalog.update(sources, { onProgress: progressOn(command) });
+}

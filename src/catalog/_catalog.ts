@@ -1,0 +1,246 @@
+/**
+ * The catalog as a command holds it: the database opened (or made again, with a line saying
+ * why), brought up to date for the sources a command reads, and asked for their sessions. Its
+ * calls run one at a time: an update is one transaction per file across reads of the disk.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { TokenTotals } from "../formats/mod.ts";
+import { isDamage, openDatabase, remakeDatabase } from "./_database.ts";
+import { resolveCatalogPath } from "./_location.ts";
+import { catalogSearchIndex } from "./_search.ts";
+import type { SearchIndex } from "../search/mod.ts";
+import {
+  type CatalogSource,
+  updateCatalog,
+  type UpdateOptions,
+  type UpdateSummary,
+} from "./_update.ts";
+
+/** Options of {@linkcode Catalog.open}. */
+export interface CatalogOptions {
+  /** The catalog's file. @default {resolveCatalogPath()} */
+  path?: string | undefined;
+  /** Told, in one line, when the catalog was damaged or of another version and made again. */
+  onRebuilt?: ((line: string) => void) | undefined;
+}
+
+/** A session as the catalog holds it: its file's place, its dates and what a full read told. */
+export interface CatalogSession {
+  /** The session's file. */
+  path: string;
+  /** Its format (an adapter's name, or turnlog's). */
+  format: string;
+  /** The sessions root it was found under. */
+  root: string;
+  /** Only in the archive (the archive's view). */
+  archived: boolean;
+  /** The session id its file's name gives. */
+  id: string;
+  /** The project folder the tool filed it under (Claude Code), else null. */
+  project: string | null;
+  /** Its file's size when it was read. */
+  sizeBytes: number;
+  /** The last write of its files (the session's own and its subagents'), ms since the epoch. */
+  modified: number;
+  /** The session's first date, from its records. */
+  firstAt: string | null;
+  /** The session's last date, from its records. */
+  lastAt: string | null;
+  /** Its first working directory. */
+  cwd: string | null;
+  /** A title the file gives it. */
+  title: string | null;
+  /** The first prompt a person typed. */
+  firstPrompt: string | null;
+  /** What the file holds (`records`, `empty`, `metadata-only`), null when it cannot be read. */
+  state: string | null;
+  /** Its turns. */
+  turns: number | null;
+  /** The inspector's verdict: healthy or not. */
+  healthy: boolean | null;
+  /** The verdict in words (`healthy`, `1 orphan call`). */
+  verdict: string | null;
+  /** Problems and orphan calls the inspector found. */
+  findings: number | null;
+  /** Tokens used, as the file reports them. */
+  tokens: TokenTotals | null;
+  /** Models in the order they first answered. */
+  models: string[];
+  /** The session it was forked from, as the inspector reports it (Codex). */
+  forkedFrom: unknown;
+  /** Branches that are not the conversation (Claude Code). */
+  forks: number;
+  /** Its subagents' transcripts. */
+  subagents: string[];
+  /** Why the file could not be read, when it could not. */
+  unreadable: string | null;
+}
+
+interface SessionRow {
+  path: string;
+  format: string;
+  root: string;
+  archived: number;
+  session_id: string;
+  project: string | null;
+  size: number;
+  mtime: number;
+  modified: number;
+  first_at: string | null;
+  last_at: string | null;
+  cwd: string | null;
+  title: string | null;
+  first_prompt: string | null;
+  state: string | null;
+  turns: number | null;
+  healthy: number | null;
+  verdict: string | null;
+  findings: number | null;
+  tokens: string | null;
+  models: string | null;
+  forked_from: string | null;
+  forks: number | null;
+  subagents: string | null;
+  unreadable: string | null;
+}
+
+const SESSIONS_SQL = `
+SELECT f.path, f.format, f.root, f.archived, f.session_id, f.project, f.size, f.mtime,
+  f.first_at, f.last_at, f.cwd, f.title, f.first_prompt, f.state, f.turns, f.healthy,
+  f.verdict, f.findings, f.tokens, f.models, f.forked_from, f.forks, f.unreadable,
+  max(f.mtime, coalesce((SELECT max(s.mtime) FROM files s
+    WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0), 0)) AS modified,
+  (SELECT json_group_array(s.path) FROM (SELECT path FROM files s
+    WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0 ORDER BY path) s)
+    AS subagents
+FROM files f
+WHERE f.root = ? AND f.deleted = 0 AND f.path = f.session`;
+
+function sessionOf(row: SessionRow): CatalogSession {
+  return {
+    path: row.path,
+    format: row.format,
+    root: row.root,
+    archived: row.archived === 1,
+    id: row.session_id,
+    project: row.project,
+    sizeBytes: row.size,
+    modified: row.modified,
+    firstAt: row.first_at,
+    lastAt: row.last_at,
+    cwd: row.cwd,
+    title: row.title,
+    firstPrompt: row.first_prompt,
+    state: row.state,
+    turns: row.turns,
+    healthy: row.healthy === null ? null : row.healthy === 1,
+    verdict: row.verdict,
+    findings: row.findings,
+    tokens: row.tokens === null ? null : JSON.parse(row.tokens),
+    models: row.models === null ? [] : JSON.parse(row.models),
+    forkedFrom: row.forked_from === null ? null : JSON.parse(row.forked_from),
+    forks: row.forks ?? 0,
+    subagents: row.subagents === null ? [] : JSON.parse(row.subagents),
+    unreadable: row.unreadable,
+  };
+}
+
+/**
+ * The catalog: an SQLite index of every session file of the homes and the archive a command
+ * reads, kept up to date incrementally, that answers listings and searches at once. A cache:
+ * deleting its file loses nothing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
+ * import { Catalog } from "./mod.ts";
+ * const dir = await Deno.makeTempDir();
+ * using catalog = Catalog.open({ path: join(dir, "catalog.sqlite") });
+ * const summary = await catalog.update([{ format: "turnlog", root: join(dir, "sessions") }]);
+ * assert.equal(summary.seen, 0);
+ * assert.deepEqual(catalog.sessions([{ format: "turnlog", root: join(dir, "sessions") }]), []);
+ * ```
+ */
+export class Catalog implements Disposable {
+  /** The catalog's file. */
+  readonly path: string;
+  #db: DatabaseSync;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(path: string, db: DatabaseSync) {
+    this.path = path;
+    this.#db = db;
+  }
+
+  /**
+   * Opens the catalog (see {@linkcode CatalogOptions}), making it when it is missing and again
+   * when it is damaged or of another version.
+   */
+  static open(options: CatalogOptions = {}): Catalog {
+    const path = resolveCatalogPath(options.path);
+    const { db, rebuilt } = openDatabase(path);
+    if (rebuilt !== null) options.onRebuilt?.(rebuilt);
+    return new Catalog(path, db);
+  }
+
+  /**
+   * The open database, for a module that keeps tables of its own in the catalog's file (the
+   * usage reports keep theirs beside `files`, keyed by a session's path).
+   */
+  get db(): DatabaseSync {
+    return this.#db;
+  }
+
+  /** Runs `work` after every call before it, making the catalog again once if it is damaged. */
+  #serial<T>(work: () => T | Promise<T>): Promise<T> {
+    const run = async () => {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isDamage(error)) throw error;
+        this.#db = remakeDatabase(this.#db, this.path);
+        return await work();
+      }
+    };
+    const result = this.#queue.then(run, run);
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+
+  /** Brings the files of `sources` up to date with the disk. */
+  update(sources: readonly CatalogSource[], options: UpdateOptions = {}): Promise<UpdateSummary> {
+    return this.#serial(() => updateCatalog(this.#db, sources, options));
+  }
+
+  /**
+   * The sessions of `sources` as the last update left them (a session's own file; its
+   * subagents' files are listed with it), in no particular order.
+   */
+  sessions(sources: readonly CatalogSource[]): CatalogSession[] {
+    const statement = this.#db.prepare(SESSIONS_SQL);
+    return sources.flatMap((source) =>
+      (statement.all(source.root) as unknown as SessionRow[]).map(sessionOf)
+    );
+  }
+
+  /**
+   * The catalog as a search's index (`SearchOptions.index`), as the last update left it: the
+   * lines of each file that can match a query, read from the file at their offsets.
+   */
+  searchIndex(): SearchIndex {
+    return catalogSearchIndex(this.#db);
+  }
+
+  /** Closes the database. */
+  close(): void {
+    this.#db.close();
+  }
+
+  /** Closes the database. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}

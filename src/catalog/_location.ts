@@ -1,0 +1,36 @@
+/**
+ * Where the catalog is: `TURNLOG_CATALOG`, else `catalog.sqlite` beside turnlog's sessions
+ * folder (`~/.local/share/turnlog/catalog.sqlite` once installed, `./catalog.sqlite` in a
+ * checkout), as the archive sits beside it.
+ *
+ * @module
+ */
+import { dirname, join, resolve } from "node:path";
+import { resolveSessionsRoot } from "../store/mod.ts";
+
+/** The environment variable that names the catalog's file. */
+export const CATALOG_ENV = "TURNLOG_CATALOG";
+
+/** A variable, or undefined when it is unset, empty or may not be read. */
+function readEnv(variable: string): string | undefined {
+  const state = Deno.permissions.querySync({ name: "env", variable }).state;
+  return state === "granted" ? Deno.env.get(variable) || undefined : undefined;
+}
+
+/**
+ * The catalog's file: the explicit one, else `TURNLOG_CATALOG`, else `catalog.sqlite` in
+ * turnlog's data folder (beside the sessions folder).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveCatalogPath } from "./mod.ts";
+ * assert.equal(resolveCatalogPath("/var/cache/turnlog.sqlite"), "/var/cache/turnlog.sqlite");
+ * ```
+ */
+export function resolveCatalogPath(explicit?: string): string {
+  if (explicit) return resolve(explicit);
+  return resolve(
+    readEnv(CATALOG_ENV) ?? join(dirname(resolve(resolveSessionsRoot())), "catalog.sqlite"),
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * The catalog as a search's index: for a query, the lines of each file whose conversation
+ * text holds every term of three characters or more (FTS5's trigram index answers substrings
+ * of that length), with their numbers and turns; the search reads those lines alone and judges
+ * them as a scan would. A file the catalog has not read as it is now (grown, torn at its end,
+ * compressed, a fork whose history is another file's) is scanned instead.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { isCompressed, readRangeSync } from "../io/mod.ts";
+import type { CompiledQuery, IndexedLine, SearchIndex } from "../search/mod.ts";
+
+/** The shortest term the trigram index can look up. */
+const TRIGRAM = 3;
+
+/**
+ * The FTS5 query of a search's words: each term of three characters or more as a phrase (a
+ * substring, case-insensitively), all of them; null when no term is that long: the index
+ * cannot narrow the lines. (A pattern is never asked: `searchSessions` scans for it.)
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ftsQuery } from "./mod.ts";
+ * import { compileQuery } from "../search/mod.ts";
+ * assert.equal(ftsQuery(compileQuery({ terms: ["token", 'a "b" c', "ok"] })), '"token" AND "a ""b"" c"');
+ * assert.equal(ftsQuery(compileQuery({ terms: ["ok"] })), null);
+ * ```
+ */
+export function ftsQuery(query: CompiledQuery): string | null {
+  const long = query.terms.filter((term) => [...term].length >= TRIGRAM);
+  if (long.length === 0) return null;
+  return long.map((term) => `"${term.replaceAll('"', '""')}"`).join(" AND ");
+}
+
+interface FileRow {
+  size: number;
+  mtime: number;
+  indexed: number;
+  inherits: number;
+}
+
+interface HitRow {
+  path: string;
+  line: number;
+  turn: number;
+  start: number;
+  end: number;
+}
+
+const decoder = new TextDecoder();
+
+/** The lines' texts, read from the file at their offsets, without their terminators. */
+function readLines(path: string, rows: readonly HitRow[]): IndexedLine[] {
+  if (rows.length === 0) return [];
+  using file = Deno.openSync(path, { read: true });
+  return rows.map((row) => {
+    let text = decoder.decode(readRangeSync(file, { start: row.start, end: row.end }));
+    if (text.endsWith("\n")) text = text.slice(0, -1);
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    return { text, offset: row.start, line: row.line, turn: row.turn };
+  });
+}
+
+/** The catalog's database as a search's index (see the module's comment). */
+export function catalogSearchIndex(db: DatabaseSync): SearchIndex {
+  const fileOf = db.prepare(
+    "SELECT size, mtime, indexed, inherits FROM files WHERE path = ? AND deleted = 0",
+  );
+  const matching = db.prepare(
+    `SELECT f.path, l.line, l.turn, l.start, l.end FROM text
+     JOIN lines l ON l.id = text.rowid JOIN files f ON f.id = l.file
+     WHERE text MATCH ? AND f.deleted = 0 ORDER BY l.file, l.line`,
+  );
+  return {
+    lookup(query) {
+      const match = ftsQuery(query);
+      if (match === null) return () => undefined;
+      const byPath = new Map<string, HitRow[]>();
+      for (const row of matching.all(match) as unknown as HitRow[]) {
+        const rows = byPath.get(row.path);
+        if (rows === undefined) byPath.set(row.path, [row]);
+        else rows.push(row);
+      }
+      return (path) => {
+        const file = fileOf.get(path) as FileRow | undefined;
+        if (file === undefined || file.inherits === 1 || isCompressed(path)) return undefined;
+        if (file.indexed !== file.size) return undefined;
+        let info: Deno.FileInfo;
+        try {
+          info = Deno.statSync(path);
+        } catch {
+          return undefined;
+        }
+        if (info.size !== file.size || (info.mtime?.getTime() ?? 0) !== file.mtime) {
+          return undefined;
+        }
+        return readLines(path, byPath.get(path) ?? []);
+      };
+    },
+  };
+}

@@ -1,0 +1,481 @@
+/**
+ * The catalog kept up to date: every session file of the sources walked from names alone and
+ * `stat`ed; an unchanged file costs nothing more; a grown one (same file, its indexed prefix
+ * unchanged) has only its new lines' text indexed; a rewritten or new one is read whole; a gone
+ * one is marked. Each file is one transaction: a kill leaves it as it was or as it is now.
+ *
+ * No adapter reads from an offset: a grown file's facts (turns, verdict, tokens) come from the
+ * inspector reading it whole again, and its turn count is carried through its old lines without
+ * parsing them; only the text of lines past the indexed offset is parsed and indexed.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { forEachLine, isCompressed, readRangeSync } from "../io/mod.ts";
+import { inspectSession, verdictOf } from "../inspect/mod.ts";
+import { searchProfile } from "../search/mod.ts";
+import { adapterOfData, type Json } from "../formats/mod.ts";
+
+/** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
+export interface CatalogSource {
+  /** The format of its sessions (an adapter's name, or turnlog's). */
+  format: string;
+  /** Its sessions root. */
+  root: string;
+  /** The archive's view of sessions whose original is gone. @default {false} */
+  archived?: boolean | undefined;
+}
+
+/** How far an update has gone: files and bytes read so far, of how many. */
+export interface UpdateProgress {
+  /** Files read so far. */
+  files: number;
+  /** Files to read. */
+  filesTotal: number;
+  /** Bytes read so far. */
+  bytes: number;
+  /** Bytes to read. */
+  bytesTotal: number;
+}
+
+/** What an update did. */
+export interface UpdateSummary {
+  /** Files seen (walked and `stat`ed). */
+  seen: number;
+  /** Files read whole (new or rewritten). */
+  read: number;
+  /** Files that grew, read from their indexed offset. */
+  grown: number;
+  /** Files gone since the last update, marked. */
+  gone: number;
+  /** Bytes read. */
+  bytes: number;
+  /** The sources whose root cannot be read, each with why (their files are left as they were). */
+  unread: { root: string; reason: string }[];
+}
+
+/** Options of {@linkcode updateCatalog}. */
+export interface UpdateOptions {
+  /** Told after each file read (never for unchanged files). */
+  onProgress?: ((progress: UpdateProgress) => void) | undefined;
+}
+
+/**
+ * The environment variable that kills the process (SIGKILL) at the n-th write step of an
+ * update (a line's text inserted, a file's transaction committed): for the fault test alone.
+ */
+export const CATALOG_KILL_AT_ENV = "TURNLOG_CATALOG_KILL_AT";
+
+let steps = 0;
+let killAt: number | undefined | null = null;
+
+/** One write step: where the fault test may kill the process. */
+function faultPoint(): void {
+  if (killAt === null) {
+    const granted =
+      Deno.permissions.querySync({ name: "env", variable: CATALOG_KILL_AT_ENV }).state ===
+        "granted";
+    const text = granted ? Deno.env.get(CATALOG_KILL_AT_ENV) : undefined;
+    killAt = text === undefined || text === "" ? undefined : Number(text);
+  }
+  if (killAt !== undefined && ++steps === killAt) Deno.kill(Deno.pid, "SIGKILL");
+}
+
+/** The bytes before the indexed offset whose hash proves the indexed prefix unchanged. */
+export const TAIL_BYTES = 4096;
+
+interface Wanted {
+  path: string;
+  source: CatalogSource;
+  session: string;
+  sessionId: string;
+  project: string | null;
+}
+
+interface KnownFile {
+  id: number;
+  path: string;
+  ino: number | null;
+  size: number;
+  mtime: number;
+  indexed: number;
+  tail_hash: string;
+  lines: number;
+  deleted: number;
+}
+
+interface Plan {
+  wanted: Wanted;
+  info: Deno.FileInfo;
+  known: KnownFile | undefined;
+  /** Read from this offset (0: whole), with its line number. */
+  from: number;
+  fromLine: number;
+}
+
+/** The sha256 of the up to {@linkcode TAIL_BYTES} bytes before `end`. */
+export function tailHash(path: string, end: number): string {
+  if (isCompressed(path)) return "";
+  using file = Deno.openSync(path, { read: true });
+  const bytes = readRangeSync(file, { start: Math.max(0, end - TAIL_BYTES), end });
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+async function wantedFiles(source: CatalogSource): Promise<Wanted[]> {
+  const found: Wanted[] = [];
+  for await (const session of searchProfile(source.format).walk(source.root)) {
+    const base = { source, session: session.path, sessionId: session.id };
+    found.push({ ...base, path: session.path, project: session.project });
+    for (const path of session.subagents) found.push({ ...base, path, project: session.project });
+  }
+  return found;
+}
+
+/**
+ * Where to read a changed file from: its indexed offset when it only grew (the same file, its
+ * last indexed bytes the same), else from the start.
+ */
+function startOf(path: string, info: Deno.FileInfo, known: KnownFile | undefined): number {
+  if (known === undefined || known.deleted === 1 || isCompressed(path)) return 0;
+  if (info.ino !== known.ino || info.size < known.indexed || known.indexed === 0) return 0;
+  try {
+    return tailHash(path, known.indexed) === known.tail_hash ? known.indexed : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined) =>
+  known !== undefined && known.deleted === 0 && known.ino === (info.ino ?? null) &&
+  known.size === info.size && known.mtime === (info.mtime?.getTime() ?? 0);
+
+/** The statements an update runs, prepared once. */
+class Statements {
+  readonly known: StatementSync;
+  readonly byPath: StatementSync;
+  readonly insertFile: StatementSync;
+  readonly dropText: StatementSync;
+  readonly dropLines: StatementSync;
+  readonly insertLine: StatementSync;
+  readonly insertText: StatementSync;
+  readonly saveFile: StatementSync;
+  readonly markGone: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.known = db.prepare(
+      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
+        "WHERE root = ?",
+    );
+    this.byPath = db.prepare(
+      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
+        "WHERE path = ?",
+    );
+    this.insertFile = db.prepare(
+      "INSERT INTO files (path, root, format, archived, session, session_id, project, size, " +
+        "mtime, indexed, tail_hash, lines, inherits) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 0, '', 0, 0)",
+    );
+    this.dropText = db.prepare(
+      "DELETE FROM text WHERE rowid IN (SELECT id FROM lines WHERE file = ?)",
+    );
+    this.dropLines = db.prepare("DELETE FROM lines WHERE file = ?");
+    this.insertLine = db.prepare(
+      "INSERT INTO lines (file, line, turn, start, end, roles) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    this.insertText = db.prepare("INSERT INTO text (rowid, body) VALUES (?, ?)");
+    this.saveFile = db.prepare(
+      `UPDATE files SET root = ?, format = ?, archived = ?, session = ?, session_id = ?,
+        project = ?, ino = ?, size = ?, mtime = ?, indexed = ?, tail_hash = ?, lines = ?,
+        inherits = ?, deleted = 0, state = ?, first_at = ?, last_at = ?, cwd = ?, title = ?,
+        first_prompt = ?, turns = ?, healthy = ?, verdict = ?, findings = ?, tokens = ?,
+        models = ?, forked_from = ?, forks = ?, unreadable = ? WHERE id = ?`,
+    );
+    this.markGone = db.prepare("UPDATE files SET deleted = 1 WHERE id = ?");
+  }
+}
+
+const statements = new WeakMap<DatabaseSync, Statements>();
+
+function statementsOf(db: DatabaseSync): Statements {
+  let found = statements.get(db);
+  if (found === undefined) statements.set(db, found = new Statements(db));
+  return found;
+}
+
+/**
+ * What a listing shows of another tool's file today, from its head and a bounded tail (its
+ * adapter's `preview`): its own dates, project, title and first prompt; null for turnlog's own.
+ */
+async function previewOf(wanted: Wanted, sizeBytes: number) {
+  const adapter = adapterOfData({ format: wanted.source.format });
+  if (adapter.own) return null;
+  const { path, sessionId: id, project } = wanted;
+  const found = {
+    format: adapter.name,
+    id,
+    path,
+    created: null,
+    modified: null,
+    sizeBytes,
+    project,
+  };
+  return await adapter.preview(found).catch(() => null);
+}
+
+/**
+ * The facts of a file as the inspector reports them (turns, verdict, tokens, models, links)
+ * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
+ * the columns hold them.
+ */
+async function factsOf(wanted: Wanted, sizeBytes: number) {
+  const { path } = wanted;
+  try {
+    const report = await inspectSession(path);
+    const { session } = report;
+    const listed = await previewOf(wanted, sizeBytes);
+    return {
+      state: session.state,
+      first_at: listed ? listed.firstAt ?? listed.created : session.created,
+      last_at: listed ? listed.lastAt ?? null : session.updated,
+      project: listed?.project ?? wanted.project,
+      cwd: listed ? listed.cwd : session.cwd,
+      title: listed ? listed.title : session.title,
+      first_prompt: listed ? listed.preview : session.firstPrompt,
+      turns: report.turns.length,
+      healthy: report.healthy ? 1 : 0,
+      verdict: verdictOf(report).words,
+      findings: report.problems.length + report.orphanCalls.length,
+      tokens: session.tokens === null ? null : JSON.stringify(session.tokens),
+      models: JSON.stringify(session.models),
+      forked_from: session.forkedFrom === null ? null : JSON.stringify(session.forkedFrom),
+      forks: report.forks.length,
+      unreadable: null,
+    };
+  } catch (error) {
+    const unreadable = error instanceof Error ? error.message : String(error);
+    return {
+      state: null,
+      project: wanted.project,
+      first_at: null,
+      last_at: null,
+      cwd: null,
+      title: null,
+      first_prompt: null,
+      turns: null,
+      healthy: null,
+      verdict: null,
+      findings: null,
+      tokens: null,
+      models: null,
+      forked_from: null,
+      forks: null,
+      unreadable,
+    };
+  }
+}
+
+/** The text a line's conversation holds, and who said it; null for a line without any. */
+function lineText(
+  text: string,
+  pieces: (value: Json) => { role: string; text: string }[],
+): { body: string; roles: string } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Not JSON: kept with no role, so that a search says it skipped it as a scan does.
+    return { body: text, roles: "" };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const found = pieces(value as Json);
+  if (found.length === 0) return null;
+  return {
+    body: found.map((piece) => piece.text).join("\n"),
+    roles: [...new Set(found.map((piece) => piece.role))].join(","),
+  };
+}
+
+/** Reads one file into the catalog, in one transaction. */
+async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
+  const s = statementsOf(db);
+  const { wanted, info } = plan;
+  const profile = searchProfile(wanted.source.format);
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    let row = s.byPath.get(wanted.path) as KnownFile | undefined;
+    if (plan.known !== undefined && !sameRow(row, plan.known)) {
+      // Another command read it since we looked: its reading stands.
+      db.exec("ROLLBACK");
+      return;
+    }
+    if (row === undefined) {
+      const { source } = wanted;
+      s.insertFile.run(
+        wanted.path,
+        source.root,
+        source.format,
+        source.archived ? 1 : 0,
+        wanted.session,
+        wanted.sessionId,
+        wanted.project,
+      );
+      row = s.byPath.get(wanted.path) as unknown as KnownFile;
+    }
+    if (plan.from === 0) {
+      s.dropText.run(row.id);
+      s.dropLines.run(row.id);
+    }
+    const compressed = isCompressed(wanted.path);
+    const turns = profile.turns();
+    const marker = profile.inherited?.marker;
+    let inherits = false;
+    let indexed = plan.from;
+    let lines = plan.from === 0 ? 0 : plan.fromLine;
+    await forEachLine(wanted.path, (line) => {
+      // What was written after the stat waits for the next update; so does a torn last line.
+      if (!compressed && (line.end > info.size || !line.terminated)) return false;
+      if (line.line === 1 && marker !== undefined) inherits = line.text.includes(marker);
+      const turn = turns.turnOf(line.text);
+      indexed = line.end;
+      lines = line.line;
+      if (line.start < plan.from || line.text.trim() === "") return true;
+      const found = lineText(line.text, profile.pieces);
+      if (found === null) return true;
+      const id = s.insertLine.run(row!.id, line.line, turn, line.start, line.end, found.roles)
+        .lastInsertRowid;
+      s.insertText.run(id, found.body);
+      faultPoint();
+      return true;
+    });
+    const facts = await factsOf(wanted, info.size);
+    const { source } = wanted;
+    s.saveFile.run(
+      source.root,
+      source.format,
+      source.archived ? 1 : 0,
+      wanted.session,
+      wanted.sessionId,
+      facts.project,
+      info.ino ?? null,
+      info.size,
+      info.mtime?.getTime() ?? 0,
+      indexed,
+      tailHash(wanted.path, indexed),
+      lines,
+      inherits ? 1 : 0,
+      facts.state,
+      facts.first_at,
+      facts.last_at,
+      facts.cwd,
+      facts.title,
+      facts.first_prompt,
+      facts.turns,
+      facts.healthy,
+      facts.verdict,
+      facts.findings,
+      facts.tokens,
+      facts.models,
+      facts.forked_from,
+      facts.forks,
+      facts.unreadable,
+      row.id,
+    );
+    faultPoint();
+    db.exec("COMMIT");
+    faultPoint();
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+function sameRow(row: KnownFile | undefined, known: KnownFile): boolean {
+  return row !== undefined && row.ino === known.ino && row.size === known.size &&
+    row.mtime === known.mtime && row.indexed === known.indexed && row.deleted === known.deleted;
+}
+
+/** Marks a file gone and drops its text, in one transaction. */
+function markGone(db: DatabaseSync, id: number): void {
+  const s = statementsOf(db);
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    s.dropText.run(id);
+    s.dropLines.run(id);
+    s.markGone.run(id);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/**
+ * Brings the catalog's files of `sources` up to date with the disk (see the module's
+ * comment); other roots' files are left as they are.
+ */
+export async function updateCatalog(
+  db: DatabaseSync,
+  sources: readonly CatalogSource[],
+  options: UpdateOptions = {},
+): Promise<UpdateSummary> {
+  const s = statementsOf(db);
+  const plans: Plan[] = [];
+  const summary: UpdateSummary = { seen: 0, read: 0, grown: 0, gone: 0, bytes: 0, unread: [] };
+  for (const source of sources) {
+    const known = new Map<string, KnownFile>();
+    for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
+    const seen = new Set<string>();
+    let found: Wanted[];
+    try {
+      found = await wantedFiles(source);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) found = [];
+      else {
+        const reason = error instanceof Error ? error.message : String(error);
+        summary.unread.push({ root: source.root, reason });
+        continue;
+      }
+    }
+    for (const wanted of found) {
+      if (seen.has(wanted.path)) continue;
+      const info = statOrUndefined(wanted.path);
+      if (info === undefined || !info.isFile) continue;
+      seen.add(wanted.path);
+      summary.seen++;
+      const before = known.get(wanted.path);
+      if (unchanged(info, before)) continue;
+      const from = startOf(wanted.path, info, before);
+      plans.push({ wanted, info, known: before, from, fromLine: before?.lines ?? 0 });
+    }
+    for (const [path, row] of known) {
+      if (row.deleted === 0 && !seen.has(path)) {
+        markGone(db, row.id);
+        summary.gone++;
+      }
+    }
+  }
+  const progress: UpdateProgress = {
+    files: 0,
+    filesTotal: plans.length,
+    bytes: 0,
+    bytesTotal: plans.reduce((sum, plan) => sum + plan.info.size - plan.from, 0),
+  };
+  for (const plan of plans) {
+    await indexFile(db, plan);
+    if (plan.from > 0) summary.grown++;
+    else summary.read++;
+    progress.files++;
+    progress.bytes += plan.info.size - plan.from;
+    options.onProgress?.({ ...progress });
+  }
+  summary.bytes = progress.bytes;
+  return summary;
+}

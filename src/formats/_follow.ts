@@ -1,0 +1,48 @@
+/**
+ * What a format's follower is: a session file read as its tool writes it, each update reading
+ * only what was appended since the last, and handing on the file's entries as a whole read
+ * would give them, split in those that will not change any more and those that may.
+ *
+ * @module
+ */
+import type { ForeignEntry, ForeignFacts } from "./_types.ts";
+
+/** Where a follower's update hands the entries that will not change any more. */
+export interface FollowSink {
+  /** Everything handed on before is let go: the entries start again from the file's first. */
+  restart(): void;
+  /** Entries that will not change any more, in order, after those handed on before. */
+  settle(entries: ForeignEntry[]): void;
+}
+
+/** What one update of a follower read. */
+export interface FollowUpdate {
+  /**
+   * The entries after the settled ones, as the file is now: with them, the settled entries
+   * are what a whole read of the file up to its last whole line gives, in order.
+   */
+  pending: ForeignEntry[];
+  /** The facts a whole read of the file up to its last whole line gives. */
+  facts: ForeignFacts;
+  /** Whether the update read the file from its first byte (the first, or not an append). */
+  whole: boolean;
+  /** Bytes of the file the update read. */
+  bytes: number;
+  /** Why it read the file whole, for a person (absent: it did not, or it was the first). */
+  why?: string;
+}
+
+/**
+ * A session file followed as it grows: {@linkcode FormatFollower.update} reads the lines
+ * appended since the last update (a torn last line waits for its newline), settles what can no
+ * longer change, and says what may. Anything that is not an append (the file shrank, was
+ * replaced, its bytes before the last line read changed), or an append that changes what was
+ * settled (a Claude Code rewind that moves the active branch), starts again from the first
+ * byte, through `sink.restart()`.
+ */
+export interface FormatFollower {
+  /** The file's path. */
+  readonly path: string;
+  /** Reads what was appended since the last update (all of the file at first). */
+  update(sink: FollowSink): Promise<FollowUpdate>;
+}

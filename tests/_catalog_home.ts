@@ -1,0 +1,162 @@
+/**
+ * A small home for the catalog's tests: two Claude Code transcripts and a Codex rollout
+ * written line by line as their tools would (appends, a torn tail, a repair's atomic rewrite,
+ * a deletion), an archive beside them, and a dump of what a catalog answers for it.
+ */
+import { join } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import { archivedViews, archiveSessions, archiveSources } from "../src/archive/mod.ts";
+import type { Catalog, CatalogSource } from "../src/catalog/mod.ts";
+import { claudeBasic, claudeForks } from "../testing/formats/claude_fixtures.ts";
+import { codexTurnIds } from "../testing/formats/codex_fixtures.ts";
+
+/** One session file of the home, and the lines its tool writes, in order. */
+export interface HomeFile {
+  path: string;
+  lines: string[];
+  /** Lines written whole so far. */
+  written: number;
+  /** Bytes of the next line written without its end (a torn tail), 0 when none. */
+  torn: number;
+}
+
+/** The home: its folder, its files, its sources and its archive. */
+export interface CatalogHome extends AsyncDisposable {
+  dir: string;
+  files: HomeFile[];
+  env: { get(name: string): string | undefined };
+  archive: string;
+  /** The sources a command reads: both homes and the archive's view. */
+  sources(): Promise<CatalogSource[]>;
+}
+
+/** Words the home's conversations hold (and one they do not). */
+export const WORDS = ["files", "tests", "hello", "modules", "passing", "b.txt", "nowhere"];
+
+/** Makes the home, its files not yet written. */
+export async function catalogHome(): Promise<CatalogHome> {
+  const dir = await Deno.makeTempDir({ prefix: "turnlog-catalog-test-" });
+  const project = join(dir, ".claude", "projects", "-work-p");
+  const rollouts = join(dir, ".codex", "sessions", "2026", "02", "23");
+  await Deno.mkdir(project, { recursive: true });
+  await Deno.mkdir(rollouts, { recursive: true });
+  const split = (text: string) => text.split("\n").filter((line) => line !== "");
+  const files: HomeFile[] = [
+    {
+      path: join(project, "7acd37a8-0000-4000-8000-000000000001.jsonl"),
+      lines: split(claudeBasic()),
+      written: 0,
+      torn: 0,
+    },
+    {
+      path: join(project, "5f0e1d2c-0000-4000-8000-000000000002.jsonl"),
+      lines: split(claudeForks()),
+      written: 0,
+      torn: 0,
+    },
+    {
+      path: join(
+        rollouts,
+        "rollout-2026-02-23T12-40-23-019c8a4c-0000-7000-8000-000000000001.jsonl",
+      ),
+      lines: split(codexTurnIds()),
+      written: 0,
+      torn: 0,
+    },
+  ];
+  const env = { get: (name: string) => (name === "HOME" ? dir : undefined) };
+  const archive = join(dir, "archive");
+  const homes = (): CatalogSource[] => [
+    { format: "claude-code", root: join(dir, ".claude", "projects") },
+    { format: "codex", root: join(dir, ".codex", "sessions") },
+  ];
+  return {
+    dir,
+    files,
+    env,
+    archive,
+    async sources() {
+      const views = await archivedViews(archive);
+      return [...homes(), ...views.map((view) => ({ ...view, archived: true }))];
+    },
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+/** Appends `count` lines to a file (the rest of a torn line first), as its tool does. */
+export async function appendLines(file: HomeFile, count: number): Promise<void> {
+  let text = "";
+  if (file.torn > 0 && file.written < file.lines.length) {
+    text += `${file.lines[file.written]!.slice(file.torn)}\n`;
+    file.written++;
+    file.torn = 0;
+  }
+  for (let i = 0; i < count && file.written < file.lines.length; i++) {
+    text += `${file.lines[file.written++]}\n`;
+  }
+  if (text !== "") await Deno.writeTextFile(file.path, text, { append: true });
+}
+
+/** Writes the first half of the next line, without its end. */
+export async function tearLine(file: HomeFile): Promise<void> {
+  const next = file.lines[file.written];
+  if (file.torn > 0 || next === undefined) return;
+  file.torn = Math.max(1, Math.floor(next.length / 2));
+  await Deno.writeTextFile(file.path, next.slice(0, file.torn), { append: true });
+}
+
+/**
+ * A repair's rewrite: the file written again whole (a temp file renamed over it) without its
+ * torn tail and without the written line at `drop`; the tool then goes on after it.
+ */
+export async function rewriteFile(file: HomeFile, drop: number): Promise<void> {
+  if (file.written === 0) return;
+  const at = drop % file.written;
+  file.lines.splice(at, 1);
+  file.written--;
+  file.torn = 0;
+  const text = file.lines.slice(0, file.written).map((line) => `${line}\n`).join("");
+  const temp = `${file.path}.tmp`;
+  await Deno.writeTextFile(temp, text);
+  await Deno.rename(temp, file.path);
+}
+
+/** Deletes a file; its tool starts it again from its first line. */
+export async function deleteFile(file: HomeFile): Promise<void> {
+  await Deno.remove(file.path).catch(() => {});
+  file.written = 0;
+  file.torn = 0;
+}
+
+/** Runs the archive over both homes. */
+export async function archiveHome(home: CatalogHome): Promise<void> {
+  await archiveSessions({
+    to: home.archive,
+    sources: archiveSources({ env: home.env, store: join(home.dir, "none") }),
+  });
+}
+
+/**
+ * What a catalog answers for the sources: its sessions, every indexed line with its place,
+ * and the lines the full-text index finds for each of {@linkcode WORDS}.
+ */
+export function catalogAnswers(catalog: Catalog, sources: readonly CatalogSource[]) {
+  const db: DatabaseSync = catalog.db;
+  const roots = new Set(sources.map((source) => source.root));
+  const sessions = catalog.sessions(sources).sort((a, b) => a.path.localeCompare(b.path));
+  const lines = (db.prepare(
+    `SELECT f.root, f.path, l.line, l.turn, l.start, l.end, l.roles FROM lines l
+     JOIN files f ON f.id = l.file WHERE f.deleted = 0 ORDER BY f.path, l.line`,
+  ).all() as { root: string; path: string; line: number }[]).filter((row) => roots.has(row.root));
+  const found = Object.fromEntries(WORDS.map((word) => [
+    word,
+    (db.prepare(
+      `SELECT f.root, f.path, l.line FROM text JOIN lines l ON l.id = text.rowid
+       JOIN files f ON f.id = l.file WHERE text MATCH ? AND f.deleted = 0
+       ORDER BY f.path, l.line`,
+    ).all(`"${word}"`) as { root: string; path: string; line: number }[]).filter((row) =>
+      roots.has(row.root)
+    ),
+  ]));
+  return { sessions, lines, found };
+}

@@ -1,0 +1,137 @@
+import { join } from "node:path";
+import { Catalog } from "../src/catalog/mod.ts";
+import { type SearchEvent, searchSessions, type SearchSource } from "../src/search/mod.ts";
+import { assert, assertEquals } from "./_assert.ts";
+import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
+import { conversationWords, homeFiles, matchingLines } from "./_search_oracle.ts";
+import { appendLines, catalogHome } from "./_catalog_home.ts";
+
+/** What a search found: each session's hits as `path:line turn role`, and its skipped lines. */
+async function found(
+  terms: string[],
+  sources: SearchSource[],
+  catalog?: Catalog,
+): Promise<{ hits: string[]; skipped: string[] }> {
+  const hits: string[] = [];
+  const skipped: string[] = [];
+  const index = catalog?.searchIndex();
+  for await (const event of searchSessions({ terms }, { sources, ...(index ? { index } : {}) })) {
+    if (event.kind === "session") {
+      for (const hit of event.hits) hits.push(`${hit.path}:${hit.line} ${hit.turn} ${hit.role}`);
+    }
+    if (event.kind === "skipped") skipped.push(`${event.path}:${event.line}`);
+  }
+  return { hits: hits.sort(), skipped: skipped.sort() };
+}
+
+/** The oracle's lines of `files` for the terms, as `path:line`. */
+async function oracleLines(
+  terms: string[],
+  files: { path: string; format: string }[],
+): Promise<string[]> {
+  const lines: string[] = [];
+  for (const { path, format } of files) {
+    for (const line of await matchingLines(path, format, terms)) lines.push(`${path}:${line}`);
+  }
+  return lines.sort();
+}
+
+const withoutPlace = (hits: string[]) => [...new Set(hits.map((hit) => hit.split(" ")[0]!))];
+
+Deno.test({
+  name:
+    "searchSessions() with the catalog's index finds the same sessions and lines as the scan and the oracle, for every word of the real files",
+  ignore: CORPUS_MISSING !== undefined,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    // The rollouts laid out as a Codex home (a temporary copy, read where the tests run).
+    const day = join(dir, "codex", "2026", "02", "23");
+    await Deno.mkdir(day, { recursive: true });
+    for (const path of await homeFiles(join(CORPUS, "codex"))) {
+      const name = path.slice(path.lastIndexOf("/") + 1);
+      if (name.startsWith("rollout-")) await Deno.copyFile(path, join(day, name));
+    }
+    const sources: SearchSource[] = [
+      { format: "claude-code", root: join(CORPUS, "claude", "projects"), flags: ["--claude"] },
+      { format: "codex", root: join(dir, "codex"), flags: ["--codex"] },
+    ];
+    using catalog = Catalog.open({ path: join(dir, "catalog.sqlite") });
+    await catalog.update(sources);
+    const files = catalog.db.prepare("SELECT path, format FROM files ORDER BY path").all() as {
+      path: string;
+      format: string;
+    }[];
+    assert(files.length > 10, `${files.length} files`);
+    const words = await conversationWords(files);
+    assert(words.length > 100, `${words.length} words`);
+    // Every 30th word, two words at once, and a word no line holds.
+    const queries = [
+      ...words.filter((_, i) => i % 30 === 0).map((word) => [word]),
+      [words[3]!, words[40]!],
+      ["nowhere-in-these-files"],
+    ];
+    for (const terms of queries) {
+      const indexed = await found(terms, sources, catalog);
+      const scanned = await found(terms, sources);
+      assertEquals(indexed, scanned, terms.join(" "));
+      assertEquals(withoutPlace(indexed.hits), await oracleLines(terms, files), terms.join(" "));
+    }
+    await Deno.remove(dir, { recursive: true });
+  },
+});
+
+Deno.test("searchSessions() with the catalog's index scans a file that grew since the update, and a word shorter than 3 characters", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 4);
+  const sources: SearchSource[] = (await home.sources()).map((source) => ({
+    format: source.format,
+    root: source.root,
+    flags: [],
+    ...(source.archived ? { archived: true } : {}),
+  }));
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  await catalog.update(sources);
+  for (const file of home.files) await appendLines(file, 100);
+  for (const terms of [["files"], ["ls"], ["tests", "pass"]]) {
+    assertEquals(
+      await found(terms, sources, catalog),
+      await found(terms, sources),
+      terms.join(" "),
+    );
+  }
+});
+
+Deno.test("searchSessions() with the catalog's index reads only the lines the index names", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  const sources: SearchSource[] = (await home.sources()).map((source) => ({
+    format: source.format,
+    root: source.root,
+    flags: [],
+    ...(source.archived ? { archived: true } : {}),
+  }));
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  await catalog.update(sources);
+  const events: SearchEvent[] = [];
+  const index = catalog.searchIndex();
+  const lookup = index.lookup;
+  let asked = 0;
+  let given = 0;
+  const counting = {
+    lookup: (query: Parameters<typeof lookup>[0]) => {
+      const of = lookup(query);
+      return (path: string) => {
+        asked++;
+        const lines = of(path);
+        if (lines !== undefined) given += lines.length;
+        return lines;
+      };
+    },
+  };
+  for await (const event of searchSessions({ terms: ["hello"] }, { sources, index: counting })) {
+    events.push(event);
+  }
+  assertEquals(asked, 3);
+  assertEquals(given, 2);
+  assertEquals(events.filter((event) => event.kind === "session").length, 1);
+});

@@ -1,0 +1,158 @@
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { Catalog, CATALOG_VERSION } from "../src/catalog/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { assertEquals } from "./_assert.ts";
+import { adapterByFlag } from "../src/formats/mod.ts";
+import { browsePage, FactsMemo } from "../src/server/mod.ts";
+import { FileStore } from "../src/store/mod.ts";
+import { appendLines, catalogAnswers, catalogHome, deleteFile, tearLine } from "./_catalog_home.ts";
+
+Deno.test("Catalog.update() reads a new file whole, then costs a stat while it stays as it was", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  const bytes = home.files.reduce((sum, file) => sum + Deno.statSync(file.path).size, 0);
+  assertEquals(await catalog.update(sources), {
+    seen: 3,
+    read: 3,
+    grown: 0,
+    gone: 0,
+    bytes,
+    unread: [],
+  });
+  assertEquals(await catalog.update(sources), {
+    seen: 3,
+    read: 0,
+    grown: 0,
+    gone: 0,
+    bytes: 0,
+    unread: [],
+  });
+});
+
+Deno.test("Catalog.update() reads a grown file from its indexed offset; a torn last line waits", async () => {
+  await using home = await catalogHome();
+  const [file] = home.files;
+  await appendLines(file!, 5);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources);
+  const before = Deno.statSync(file!.path).size;
+  await tearLine(file!);
+  const torn = await catalog.update(sources);
+  assertEquals([torn.grown, torn.bytes], [1, Deno.statSync(file!.path).size - before]);
+  const lines = () => catalogAnswers(catalog, sources).lines.map((row) => row.line);
+  assertEquals(lines().includes(6), false);
+  await appendLines(file!, 0);
+  const done = await catalog.update(sources);
+  assertEquals([done.grown, done.read], [1, 0]);
+  assertEquals(lines().includes(6), true);
+});
+
+Deno.test("Catalog.sessions() tells each session's turns, verdict, dates and tokens as inspect does", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources);
+  const sessions = catalog.sessions(sources);
+  assertEquals(sessions.length, 3);
+  for (const session of sessions) {
+    const report = await inspectSession(session.path);
+    assertEquals(
+      [session.turns, session.healthy, session.firstAt, session.lastAt, session.tokens],
+      [
+        report.turns.length,
+        report.healthy,
+        report.session.created,
+        report.session.updated,
+        report.session.tokens,
+      ],
+    );
+  }
+});
+
+Deno.test("Catalog.update() marks a deleted file gone: no session, no text", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources);
+  await deleteFile(home.files[0]!);
+  assertEquals((await catalog.update(sources)).gone, 1);
+  const answers = catalogAnswers(catalog, sources);
+  assertEquals(answers.sessions.map((s) => s.path).includes(home.files[0]!.path), false);
+  assertEquals(answers.found.hello, []);
+});
+
+Deno.test("Catalog.open() makes a catalog of another version again, saying so in one line", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "data", "catalog.sqlite");
+  Catalog.open({ path }).close();
+  assertEquals(Deno.statSync(path).mode! & 0o777, 0o600);
+  assertEquals(Deno.statSync(join(dir, "data")).mode! & 0o777, 0o700);
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA user_version = 99");
+  db.close();
+  const said: string[] = [];
+  Catalog.open({ path, onRebuilt: (line) => said.push(line) }).close();
+  assertEquals(said, [
+    `the catalog ${path} is of version 99, this turnlog's is ${CATALOG_VERSION}: made again`,
+  ]);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("Catalog.open() makes a damaged catalog again, saying so in one line", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "catalog.sqlite");
+  await Deno.writeTextFile(
+    path,
+    "not a database, a file of text long enough to be read ".repeat(100),
+  );
+  const said: string[] = [];
+  using catalog = Catalog.open({ path, onRebuilt: (line) => said.push(line) });
+  assertEquals(said.length, 1);
+  assertEquals(said[0]!.startsWith(`the catalog ${path} is damaged (`), true);
+  assertEquals(catalog.sessions([{ format: "codex", root: dir }]), []);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("browsePage() with the catalog shows every session's turns and health on first view, ordered by their own dates across pages", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  // Files written in the reverse order of their sessions' dates: file times would mislead.
+  const touched = [...home.files].reverse();
+  touched.forEach((file, i) => Deno.utimeSync(file.path, 1_900_000_000 + i, 1_900_000_000 + i));
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const store = new FileStore(join(home.dir, "sessions"));
+  const homes = (await home.sources()).map((source) => ({
+    adapter: adapterByFlag(source.format === "codex" ? "codex" : "claude")!,
+    root: source.root,
+  }));
+  const rows = [];
+  let cursor: string | undefined;
+  do {
+    const page = await browsePage({
+      store,
+      homes,
+      facts: new FactsMemo(),
+      pageSize: 2,
+      cursor,
+      catalog,
+    });
+    rows.push(...page.sessions);
+    cursor = page.next === null
+      ? undefined
+      : decodeURIComponent(page.next.slice("/?after=".length));
+  } while (cursor !== undefined);
+  const reports = await Promise.all(rows.map((row) => inspectSession(row.path!)));
+  assertEquals(
+    rows.map((row) => [row.path, row.turns, row.healthy]),
+    reports.map((report) => [report.session.path, report.turns.length, report.healthy]),
+  );
+  const dates = reports.map((report) => report.session.updated ?? report.session.created);
+  assertEquals(dates, [...dates].sort().reverse());
+  assertEquals(rows.length, 3);
+});
