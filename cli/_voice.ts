@@ -26,7 +26,8 @@ export type Command =
   | "search"
   | "archive"
   | "restore"
-  | "doctor";
+  | "doctor"
+  | "usage";
 
 /** What to do next about each kind of error. */
 const HINTS: Partial<Record<ErrorKind, (command: Command) => string>> = {

@@ -63,6 +63,11 @@ export const COMMANDS: Readonly<Record<string, Subcommand>> = {
     about: () => "write an archived session back into its tool's home, or into a moved project",
     run: async (args) => (await import("./restore.ts")).cli(args),
   },
+  usage: {
+    about: ({ tools }) =>
+      `tokens and cost per day, month, session, project or model (turnlog, ${tools})`,
+    run: async (args) => (await import("./usage.ts")).cli(args),
+  },
   doctor: {
     about: ({ tools }) =>
       `say what needs you in every home (${tools}): sessions to repair or archive, new formats`,

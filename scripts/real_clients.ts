@@ -8,8 +8,9 @@
  * home and judges what turnlog reads and repairs. Test names carry the version that really
  * ran; a version other than the pinned one is said in one line at the start. When a tool
  * cannot be had (no registry, no binary), it says so in one line and its tests are reported as
- * ignored, never run anyway; the suite exits 0 then. Other arguments go to `deno test` (a
- * suite file, `--filter`).
+ * ignored, never run anyway; the suite exits 0 then. `--install` only installs them (CI's
+ * install step: the main suite compares `usage` with the pinned ccusage). Other arguments go
+ * to `deno test` (a suite file, `--filter`).
  *
  * @module
  */
@@ -56,6 +57,7 @@ for (const spec of REAL_CLIENTS) {
     );
   }
 }
+if (rest.includes("--install")) Deno.exit(0);
 const suites = [...Deno.readDirSync(`${root}tests/real_clients`)]
   .map((entry) => entry.name).filter((name) => name.endsWith("_suite.ts")).sort()
   .map((name) => `tests/real_clients/${name}`);

@@ -113,6 +113,20 @@ Deno.test("readForeignSession(codex) makes turns from task events with turn ids"
       reasoningOutput: 45,
       total: 3490,
     },
+    // Each response as counted into tokens, its cached part apart, with its time and model.
+    usage: [
+      [200, 800, 20, 10, "2026-02-23T12:00:10.000Z"],
+      [100, 1000, 30, 15, "2026-02-23T12:00:14.000Z"],
+      [200, 1100, 40, 20, "2026-02-23T12:00:28.000Z"],
+    ].map(([input, cacheRead, output, reasoningOutput, time]) => ({
+      time: time as string,
+      model: "gpt-5.5",
+      input: input as number,
+      output: output as number,
+      cacheRead: cacheRead as number,
+      cacheCreation: 0,
+      reasoningOutput: reasoningOutput as number,
+    })),
     turns: 2,
     forks: [],
     subagents: [],

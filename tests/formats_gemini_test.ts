@@ -106,6 +106,42 @@ Deno.test("Gemini's replay: the last copy wins in first-appearance order; $rewin
   ]);
 });
 
+Deno.test("readGeminiSession() hands on the copies that left the history in the order their messages came, not as they left", async () => {
+  await using dir = await tempDir();
+  const b = new GeminiSessionBuilder();
+  const message = (id: string, type: string, text: string) =>
+    b.raw({ id, timestamp: b.time(), type, content: [{ text }] });
+  message("a", "user", "first");
+  message("b", "gemini", "one");
+  message("c", "user", "second");
+  // The third message rewritten before the first: its old copy left the history first.
+  message("c", "user", "second, edited");
+  message("a", "user", "first, edited");
+  message("d", "gemini", "two");
+  b.raw({ $rewindTo: "d" });
+  const { lines, facts } = await read(dir.path, b.text());
+  assertEquals(lines, [
+    `1 session_meta ${GEMINI_SESSION_ID} unknown ask-changes`,
+    "2 ignored superseded copy",
+    "6 turn_context line-6 unknown ask-changes",
+    "6 user: first, edited",
+    "3 assistant: one",
+    "4 ignored superseded copy",
+    "3 run_finished line-6 succeeded rounds=1",
+    "5 turn_context line-5 unknown ask-changes",
+    "5 user: second, edited",
+    "7 ignored rewound",
+  ]);
+  assertEquals(facts.formatFacts, {
+    supersededCopies: 2,
+    checkpoints: 0,
+    replacedByCheckpoint: 0,
+    rewound: 1,
+    parentSessionId: null,
+    legacy: false,
+  });
+});
+
 Deno.test("a $set of messages is a checkpoint: the history from it on", async () => {
   await using dir = await tempDir();
   const b = new GeminiSessionBuilder().user("old prompt").gemini({ text: "old answer" });

@@ -225,7 +225,12 @@ Deno.test("the page of a Claude Code file: its tool's name, its words, the user'
   assertEquals(values[fields.indexOf("approvals")], "acceptEdits");
   assertEquals(
     page.querySelector('[data-turn="1"] > summary .meta')!.textContent,
-    "turn 00000000-0000-4000-8000-000000000001 · claude-opus-4-5-20251101 · 2026-01-23 17:00:00Z · lines 1–2",
+    // The turn's cost, priced from the table: a few tokens cost under a cent.
+    "turn 00000000-0000-4000-8000-000000000001 · claude-opus-4-5-20251101 · 2026-01-23 17:00:00Z · <$0.01 · lines 1–2",
+  );
+  assertEquals(
+    values[fields.indexOf("cost")],
+    "$0.01 (the price table @pydantic/genai-prices 0.1.8)",
   );
 });
 

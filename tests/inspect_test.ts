@@ -443,7 +443,11 @@ Deno.test("rendering: turn blocks, shortened text with a note, colours only when
   const story = await makeStory(dir.path);
   const report = await inspect(story.path, dir.path);
   const plain = renderReport(report, { color: false });
-  assertMatch(plain, /━━ Turn 1 · run \S+ · .* · scripted · ask-changes · new · lines 2-8/);
+  // The embedded model has no price: the turn's cost says so.
+  assertMatch(
+    plain,
+    /━━ Turn 1 · run \S+ · .* · scripted · ask-changes · new · unpriced · lines 2-8/,
+  );
   assertMatch(plain, /━━ Turn 3 · .* · resumed · lines 14-21/);
   assertMatch(
     plain,

@@ -276,6 +276,7 @@ Deno.test("nothing outside src/formats looks an adapter up by name: it travels, 
     "src/repair/_dispatch.ts",
     "src/repair/_turnlog.ts",
     "src/search/_profiles.ts",
+    "src/usage/_collect.ts",
   ]);
 });
 

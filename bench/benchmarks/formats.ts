@@ -1,10 +1,12 @@
 /**
- * Other tools' files, and the tools people use on them: a Claude Code transcript and a Codex
- * rollout in their real shapes (split assistant lines, progress lines, parallel tool calls;
- * token counts and compactions), at 10 MB and 100 MB. turnlog's inspector and import against
- * the naive way; `inspect --json` against ccusage's per-session report of the same file, and
- * the Claude Code page (`inspect --html`) against claude-run serving it, each a whole process
- * run as a user runs it, side by side in the same run.
+ * Other tools' files, and the tools people use on them: a Claude Code transcript, a Codex
+ * rollout and a Gemini CLI session in their real shapes (split assistant lines, progress lines,
+ * parallel tool calls; token counts and compactions; messages written again, checkpoints), at
+ * 10 MB and 100 MB (and 1 GB with `--large`). turnlog's inspector against the limit (every line
+ * parsed once: the floor of any reader) and the naive way, import against the naive way;
+ * `inspect --json` against ccusage's per-session report of the same file, and the Claude Code
+ * page (`inspect --html`) against claude-run serving it, each a whole process run as a user
+ * runs it, side by side in the same run.
  *
  * @module
  */
@@ -16,7 +18,7 @@ import {
   type ForeignBenchSession,
 } from "../../testing/formats/bench_homes.ts";
 import { formatRatio, mb, type VariantFigures } from "../figures.ts";
-import type { Variant } from "../group.ts";
+import { taskV8Flags, type Variant } from "../group.ts";
 import type { MeasureTask } from "../measure.ts";
 import { ensurePeers, type Peers } from "../peers.ts";
 import {
@@ -29,9 +31,15 @@ import {
 const MB = 1 << 20;
 /** The repository's root, where the commands run. */
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const FORMATS = ["claude-code", "codex"] as const;
+const FORMATS = ["claude-code", "codex", "gemini"] as const;
 type Format = typeof FORMATS[number];
-const LABEL: Record<Format, string> = { "claude-code": "Claude Code", codex: "Codex" };
+const LABEL: Record<Format, string> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+  gemini: "Gemini CLI",
+};
+/** The tools ccusage reports on (by its subcommand), from this benchmark's formats. */
+const CCUSAGE: Partial<Record<Format, string>> = { "claude-code": "claude", codex: "codex" };
 
 /** The command of a deno.json task, as argv run from the repository's root. */
 export async function taskArgv(task: string): Promise<string[]> {
@@ -43,12 +51,16 @@ export async function taskArgv(task: string): Promise<string[]> {
   return [Deno.execPath(), "run", `--config=${join(REPO, "deno.json")}`, ...rest];
 }
 
-/** A variant of one of turnlog's library calls, warmed up on the 10 MB file for a big one. */
+/**
+ * A variant of one of turnlog's library calls, warmed up on the 10 MB file for a big one, with
+ * the V8 flags of the task that runs it for a user (none for the baselines).
+ */
 function inProcess(
   name: string,
   session: ForeignBenchSession,
   warm: ForeignBenchSession,
   task: Extract<MeasureTask, { path: string }>,
+  v8Flags: string[] = [],
 ): Variant {
   const big = session.bytes > 16 * MB;
   return {
@@ -58,12 +70,51 @@ function inProcess(
     warmup: 2,
     iterations: big ? 1 : 3,
     ...(big ? { warmupTask: { ...task, path: warm.path } as MeasureTask } : {}),
+    ...(v8Flags.length > 0 ? { v8Flags } : {}),
   };
 }
 
 /** A whole process per run: the file is in the page cache after the one warm-up. */
 function wholeProcess(name: string, bytes: number, task: MeasureTask): Variant {
   return { name, task, bytes, warmup: 1, iterations: bytes > 16 * MB ? 1 : 3 };
+}
+
+/**
+ * The inspector side by side with the limit (every line streamed and parsed once, nothing
+ * else: what any reader that parses each line costs at least) and the naive way (the whole file
+ * in one string, every line parsed). The target (issue 41), judged from 100 MB: at most twice
+ * the limit's time; from 1 GB, a peak RSS under a quarter of the file too.
+ */
+function againstFloor(name: string, session: ForeignBenchSession, variants: Variant[]) {
+  const memory = session.bytes >= 1 << 30;
+  return {
+    name,
+    fileBytes: session.bytes,
+    progress: `${name}...`,
+    variants,
+    judge(figures: VariantFigures[]) {
+      const [turnlog, naive, limit] = figures as [VariantFigures, VariantFigures, VariantFigures];
+      const ratio = turnlog.medianMs / limit.medianMs;
+      const peak = turnlog.peakRssBytes / session.bytes;
+      return {
+        target: target(`<= 2x limit${memory ? ", peak RSS < 25% of file" : ""}`, {
+          shown: `${formatRatio(ratio)} limit, ${formatRatio(naive.medianMs / turnlog.medianMs)} ` +
+            `naive${memory ? `, peak ${(100 * peak).toFixed(1)}% of file` : ""}`,
+          ratio,
+          limit: 2,
+          pass: ratio <= 2 && (!memory || peak < 0.25),
+          judged: session.bytes >= 100 * MB,
+        }),
+        notes: [
+          `the limit (every line streamed and parsed, nothing kept) takes ${
+            formatRatio(limit.medianMs / naive.medianMs)
+          } the naive way's time; turnlog ${formatRatio(ratio)} the limit's (CPU: ${
+            formatRatio(turnlog.cpuMedianMs / limit.cpuMedianMs)
+          }); peak RSS ${mb(turnlog.peakRssBytes)}`,
+        ],
+      };
+    },
+  };
 }
 
 /**
@@ -146,7 +197,11 @@ interface PeerTarget {
   memory: boolean;
 }
 
-/** Against a peer, both whole processes: `wanted` undefined at a size no target is stated for. */
+/**
+ * Against a peer, both whole processes: `wanted` undefined at a size no target is stated for.
+ * A third variant, when there is one, is the limit in process: how far the whole process is
+ * from the floor, start-up included.
+ */
 function againstPeer(
   name: string,
   session: ForeignBenchSession,
@@ -159,7 +214,7 @@ function againstPeer(
     progress: `${name}...`,
     variants,
     judge(figures: VariantFigures[]) {
-      const [turnlog, peer] = figures as [VariantFigures, VariantFigures];
+      const [turnlog, peer, limit] = figures as [VariantFigures, VariantFigures, VariantFigures?];
       const speed = peer.medianMs / turnlog.medianMs;
       const memory = turnlog.peakRssBytes / peer.peakRssBytes;
       const goal = wanted ?? { speed: 1, memory: true };
@@ -176,6 +231,13 @@ function againstPeer(
           `${peer.name}: ${peer.medianMs.toFixed(0)} ms, ${mb(peer.peakRssBytes)} peak; turnlog: ${
             turnlog.medianMs.toFixed(0)
           } ms, ${mb(turnlog.peakRssBytes)} peak (each a whole process: start-up included)`,
+          ...(limit
+            ? [
+              `the limit in process: ${limit.medianMs.toFixed(0)} ms; turnlog's whole process ${
+                formatRatio(turnlog.medianMs / limit.medianMs)
+              } its time, ${peer.name} ${formatRatio(peer.medianMs / limit.medianMs)}`,
+            ]
+            : []),
         ],
       };
     },
@@ -191,7 +253,7 @@ function ccusageTarget(bytes: number): PeerTarget | undefined {
 
 /** What ccusage runs to make its per-session report of one tool's home. */
 export function ccusageRun(peers: Peers, session: ForeignBenchSession): MeasureTask {
-  const tool = session.format === "codex" ? "codex" : "claude";
+  const tool = CCUSAGE[session.format] ?? "claude";
   return {
     kind: "command",
     argv: [peers.ccusage.entry!, tool, "session", "--json", "--offline"],
@@ -218,16 +280,20 @@ async function planSize(
   const inspect = await taskArgv("inspect");
   const planned: PlannedBenchmark[] = [
     {
-      ...againstNaive(`inspect ${label}`, session, [
+      ...againstFloor(`inspect ${label}`, session, [
         inProcess("turnlog inspectSession", session, warm, {
           kind: "foreign_inspect",
           path: session.path,
-        }),
+        }, await taskV8Flags("inspect")),
         naive,
         limit,
-      ], 10 * MB),
+      ]),
       rounds,
     },
+  ];
+  // At 1 GB the reader alone (its floor and memory): import, export and the peers stop at 100 MB.
+  if (size > 100 * MB) return planned;
+  planned.push(
     {
       ...againstNaive(`import ${label}`, session, [
         inProcess("turnlog importSession", session, warm, {
@@ -240,7 +306,7 @@ async function planSize(
       ], 100 * MB),
       rounds,
     },
-  ];
+  );
   const exportArgv = await taskArgv("export");
   planned.push({
     ...againstInspect(`export --to codex vs inspect --json, ${label}`, session, [
@@ -261,7 +327,8 @@ async function planSize(
     ]),
     rounds,
   });
-  if (peers?.ccusage.entry) {
+  const ccusageTool = CCUSAGE[format];
+  if (peers?.ccusage.entry && ccusageTool) {
     planned.push({
       ...againstPeer(`inspect --json vs ccusage, ${label}`, session, [
         wholeProcess("turnlog inspect --json", session.bytes, {
@@ -272,10 +339,11 @@ async function planSize(
           prints: true,
         }),
         wholeProcess(
-          `${peers.ccusage.spec} ${format === "codex" ? "codex" : "claude"} session --json`,
+          `${peers.ccusage.spec} ${ccusageTool} session --json`,
           session.bytes,
           ccusageRun(peers, session),
         ),
+        limit,
       ], ccusageTarget(session.bytes)),
       rounds,
     });
@@ -304,12 +372,12 @@ async function planSize(
 }
 
 /**
- * Planned at the sizes from 10 MB on (a run without them, the smoke run, takes its largest
- * size and no peers).
+ * Planned at the sizes from 10 MB on, 1 GB the inspector alone (a run without them, the smoke
+ * run, takes its largest size and no peers).
  */
 export const otherTools: BenchmarkDefinition = {
   plan: async ({ options }) => {
-    const large = options.sizes.filter((size) => size >= 10 * MB && size <= 100 * MB);
+    const large = options.sizes.filter((size) => size >= 10 * MB);
     const sizes = large.length > 0 ? large : [Math.max(...options.sizes)];
     const peers = options.peers && large.length > 0 ? await ensurePeers(options.outDir) : undefined;
     const context = { outDir: options.outDir, rounds: options.rounds, peers };

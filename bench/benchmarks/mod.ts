@@ -14,6 +14,7 @@ import { otherTools } from "./formats.ts";
 import { appendRecord } from "./append.ts";
 import { postgresStore } from "./postgres.ts";
 import { searchVsRipgrep } from "./search.ts";
+import { usageVsCcusage } from "./usage.ts";
 import { startup } from "./startup.ts";
 import { archiveRuns } from "./archive.ts";
 
@@ -30,6 +31,7 @@ export const BENCHMARKS: readonly BenchmarkDefinition[] = [
   appendRecord,
   postgresStore,
   searchVsRipgrep,
+  usageVsCcusage,
   archiveRuns,
   startup,
 ];

@@ -4,18 +4,21 @@
  * unchanged) has only its new lines' text indexed; a rewritten or new one is read whole; a gone
  * one is marked. Each file is one transaction: a kill leaves it as it was or as it is now.
  *
- * No adapter reads from an offset: a grown file's facts (turns, verdict, tokens) come from the
- * inspector reading it whole again, and its turn count is carried through its old lines without
- * parsing them; only the text of lines past the indexed offset is parsed and indexed.
+ * A file is read once: the text index takes the lines the inspector's reader parses for the
+ * facts (turns, verdict, tokens), as it parses them (`ReadSessionOptions.onLine`), and reads
+ * alone only what that reader did not tell (a trailing empty line, a torn tail, turnlog's own
+ * files and compressed ones). No adapter reads from an offset: a grown file's facts come from
+ * the inspector reading it whole again, its turn count carried through its old lines; only
+ * lines past the indexed offset are indexed.
  *
  * @module
  */
 import { createHash } from "node:crypto";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { forEachLine, isCompressed, readRangeSync } from "../io/mod.ts";
+import { forEachLine, isCompressed, type Line, readRangeSync } from "../io/mod.ts";
 import { inspectSession, verdictOf } from "../inspect/mod.ts";
 import { searchProfile } from "../search/mod.ts";
-import { adapterOfData, type Json } from "../formats/mod.ts";
+import { adapterOfData, type Json, type LineObserver, type ParsedLine } from "../formats/mod.ts";
 
 /** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
 export interface CatalogSource {
@@ -235,10 +238,10 @@ async function previewOf(wanted: Wanted, sizeBytes: number) {
  * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
  * the columns hold them.
  */
-async function factsOf(wanted: Wanted, sizeBytes: number) {
+async function factsOf(wanted: Wanted, sizeBytes: number, onLine: LineObserver | undefined) {
   const { path } = wanted;
   try {
-    const report = await inspectSession(path);
+    const report = await inspectSession(path, { onLine });
     const { session } = report;
     const listed = await previewOf(wanted, sizeBytes);
     return {
@@ -284,16 +287,21 @@ async function factsOf(wanted: Wanted, sizeBytes: number) {
 
 /** The text a line's conversation holds, and who said it; null for a line without any. */
 function lineText(
-  text: string,
+  line: Line,
+  parsed: ParsedLine | undefined,
   pieces: (value: Json) => { role: string; text: string }[],
 ): { body: string; roles: string } | null {
   let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // Not JSON: kept with no role, so that a search says it skipped it as a scan does.
-    return { body: text, roles: "" };
-  }
+  if (parsed === undefined) {
+    try {
+      value = JSON.parse(line.text);
+    } catch {
+      value = undefined;
+    }
+  } else if ("value" in parsed) value = parsed.value;
+  else if (parsed.problem.kind === "not_an_object") value = null;
+  // Not JSON: kept with no role, so that a search says it skipped it as a scan does.
+  if (value === undefined) return { body: line.text, roles: "" };
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
   const found = pieces(value as Json);
   if (found.length === 0) return null;
@@ -301,6 +309,60 @@ function lineText(
     body: found.map((piece) => piece.text).join("\n"),
     roles: [...new Set(found.map((piece) => piece.role))].join(","),
   };
+}
+
+/**
+ * The lines of one file put in the text index, in order, each once: told by the inspector's
+ * reader as it parses them, then those it did not tell (what it left after its last line, or a
+ * whole file it read otherwise) from a read of the rest alone.
+ */
+class LineIndexer {
+  /** Where the lines indexed so far end, and the last one's number. */
+  indexed: number;
+  lines: number;
+  inherits = false;
+  /** A line past the stat's size, or torn: the lines from it wait for the next update. */
+  stopped = false;
+  readonly #turns: ReturnType<ReturnType<typeof searchProfile>["turns"]>;
+  readonly #marker: string | undefined;
+
+  constructor(
+    readonly plan: Plan,
+    readonly fileId: number,
+    readonly s: Statements,
+    readonly profile: ReturnType<typeof searchProfile>,
+  ) {
+    this.indexed = 0;
+    this.lines = 0;
+    this.#turns = profile.turns();
+    this.#marker = profile.inherited?.marker;
+  }
+
+  /** One line, with its parse when a reader made it; false once the lines stop. */
+  take(line: Line, parsed: ParsedLine | undefined, compressed: boolean): boolean {
+    // A line told twice or out of order (a reader's second look) is not the file's next line.
+    if (this.stopped || line.start < this.indexed) return !this.stopped;
+    // What was written after the stat waits for the next update; so does a torn last line.
+    if (!compressed && (line.end > this.plan.info.size || !line.terminated)) {
+      this.stopped = true;
+      return false;
+    }
+    if (line.line === 1 && this.#marker !== undefined) {
+      this.inherits = line.text.includes(this.#marker);
+    }
+    const turn = this.#turns.turnOf(line.text);
+    this.indexed = line.end;
+    this.lines = line.line;
+    if (line.start < this.plan.from || line.text.trim() === "") return true;
+    const found = lineText(line, parsed, this.profile.pieces);
+    if (found === null) return true;
+    const id =
+      this.s.insertLine.run(this.fileId, line.line, turn, line.start, line.end, found.roles)
+        .lastInsertRowid;
+    this.s.insertText.run(id, found.body);
+    faultPoint();
+    return true;
+  }
 }
 
 /** Reads one file into the catalog, in one transaction. */
@@ -334,28 +396,24 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       s.dropLines.run(row.id);
     }
     const compressed = isCompressed(wanted.path);
-    const turns = profile.turns();
-    const marker = profile.inherited?.marker;
-    let inherits = false;
-    let indexed = plan.from;
-    let lines = plan.from === 0 ? 0 : plan.fromLine;
-    await forEachLine(wanted.path, (line) => {
-      // What was written after the stat waits for the next update; so does a torn last line.
-      if (!compressed && (line.end > info.size || !line.terminated)) return false;
-      if (line.line === 1 && marker !== undefined) inherits = line.text.includes(marker);
-      const turn = turns.turnOf(line.text);
-      indexed = line.end;
-      lines = line.line;
-      if (line.start < plan.from || line.text.trim() === "") return true;
-      const found = lineText(line.text, profile.pieces);
-      if (found === null) return true;
-      const id = s.insertLine.run(row!.id, line.line, turn, line.start, line.end, found.roles)
-        .lastInsertRowid;
-      s.insertText.run(id, found.body);
-      faultPoint();
-      return true;
-    });
-    const facts = await factsOf(wanted, info.size);
+    const indexer = new LineIndexer(plan, row.id, s, profile);
+    // The inspector's reader tells the lines it parses (a plain file of another tool alone:
+    // a compressed file's offsets are not its bytes on disk).
+    const own = adapterOfData({ format: wanted.source.format }).own;
+    const told: LineObserver | undefined = own || compressed
+      ? undefined
+      : (line, parsed) => void indexer.take(line, parsed, false);
+    const facts = await factsOf(wanted, info.size, told);
+    if (!indexer.stopped && (compressed || indexer.indexed < info.size)) {
+      const start = indexer.indexed;
+      const firstLine = indexer.lines + 1;
+      await forEachLine(
+        wanted.path,
+        (line) => indexer.take(line, undefined, compressed),
+        compressed ? {} : { start, firstLine },
+      );
+    }
+    const { indexed, lines, inherits } = indexer;
     const { source } = wanted;
     s.saveFile.run(
       source.root,

@@ -19,3 +19,4 @@ export {
 export type { ChartOptions } from "./_frame.ts";
 export { recordsPerTurnChart } from "./_records_chart.ts";
 export { historySizeChart } from "./_history_chart.ts";
+export { type UsageBar, usageChart, type UsageChartOptions } from "./_usage_chart.ts";

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { FileUsage } from "./_usage.ts";
 import type {
   Env,
   ForeignListing,
@@ -20,6 +21,7 @@ import type { Relocation } from "./_relocate.ts";
 import type { LineRules } from "./_view.ts";
 import type { FormatFollower } from "./_follow.ts";
 import type { ExportConversation, WriteOptions, WrittenSession } from "./_writer.ts";
+import type { LineObserver } from "./_line.ts";
 
 /** Options of reading a session file (see `readForeignSession`). */
 export interface ReadSessionOptions {
@@ -32,6 +34,12 @@ export interface ReadSessionOptions {
    * @default {true}
    */
   check?: boolean;
+  /**
+   * Told of each line of the file the reader parses in its one pass, in order (not the lines
+   * of other files it reads, a fork's history or subagents): for work that wants the same
+   * lines (the catalog's text index), so the file is read and parsed once.
+   */
+  onLine?: LineObserver | undefined;
 }
 
 /** What one line of a file's head says about its format. */
@@ -118,6 +126,14 @@ export interface FormatAdapter<Name extends string = string> {
     sizeBytes: number,
     options: ReadSessionOptions,
   ): AsyncGenerator<ForeignEntry | ForeignEntry[], ForeignFacts>;
+  /**
+   * The tokens of each model response the file holds, as the tool counts them, with its own
+   * cost where it wrote one (`src/formats/_usage.ts`); streaming, only the lines that can
+   * carry usage parsed.
+   */
+  usage(path: string): Promise<FileUsage>;
+  /** The price table's provider of the tool's models (`anthropic`, `openai`, `google`). */
+  readonly priceProvider: string;
   /** Finds a session of a root by id or unique prefix, from names alone. */
   find(root: string, idOrPrefix: string): Promise<FoundSession>;
   /** Lists a root's newest sessions, each with a preview from its head. */

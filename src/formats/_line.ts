@@ -62,15 +62,42 @@ export function lineProblem(
   };
 }
 
+/** A line parsed by {@linkcode parseJsonLine}: its object, or what is wrong with it. */
+export type ParsedLine = { value: Json } | { problem: LineProblem };
+
+/**
+ * Told of each line of a file a reader parses, in the file's order, with what the parse gave:
+ * for work done in the same pass (the catalog's text index), so that nothing reads or parses
+ * the file again. Empty lines are not told.
+ */
+export type LineObserver = (line: Line, parsed: ParsedLine) => void;
+
 /**
  * Parses a line as a JSON object, or says what is wrong with it in the words of turnlog's own
  * reader (`parseRecordLine`): a torn last line, a line that is not JSON (two objects glued on
- * one line, NUL padding), a line that is not an object.
+ * one line, NUL padding), a line that is not an object. `observe` is told what it gave.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseJsonLine } from "./_line.ts";
+ * const seen: number[] = [];
+ * const line = { line: 3, start: 10, end: 19, text: '{"a": 1}', terminated: true };
+ * const parsed = parseJsonLine("s.jsonl", line, (told) => seen.push(told.line));
+ * assert.deepEqual([parsed, seen], [{ value: { a: 1 } }, [3]]);
+ * ```
  */
 export function parseJsonLine(
   path: string,
   line: Line,
-): { value: Json } | { problem: LineProblem } {
+  observe?: LineObserver,
+): ParsedLine {
+  const parsed = parseJsonLineAlone(path, line);
+  observe?.(line, parsed);
+  return parsed;
+}
+
+function parseJsonLineAlone(path: string, line: Line): ParsedLine {
   let value: unknown;
   try {
     value = JSON.parse(line.text);

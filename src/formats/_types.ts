@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { ToolCost, UsageEvent } from "./_usage.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import type { ApprovalMode, LineProblem, SessionRecord } from "../record/mod.ts";
 
@@ -168,6 +169,13 @@ export interface ForeignFacts {
   approval: ApprovalFacts;
   /** Tokens used, counted once per model response; null when the file has none. */
   tokens: TokenTotals | null;
+  /**
+   * Each model response's tokens with its time and model, counted as `tokens` counts them
+   * (what a cost is reckoned from); absent when the reader keeps none (turnlog's own files).
+   */
+  usage?: UsageEvent[];
+  /** The tool's own cost of the session, where the file keeps one (Claude Code's `cost-state`). */
+  toolCost?: ToolCost | null;
   /** Turns read (`turn_context` records synthesized). */
   turns: number;
   /** Branches other than the active one (Claude Code). */

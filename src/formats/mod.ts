@@ -9,6 +9,7 @@
  * @module
  */
 export * from "./_types.ts";
+export * from "./_usage.ts";
 export * from "./_drift.ts";
 export * from "./_adapter.ts";
 export * from "./_search.ts";
@@ -23,4 +24,5 @@ export * from "./_sources.ts";
 export * from "./_validate.ts";
 export * from "./_repair_types.ts";
 export type { BadLineKind, LineLinks, LineRules } from "./_view.ts";
+export type { LineObserver, ParsedLine } from "./_line.ts";
 export { lastFieldOf, PREVIEW_HEAD_BYTES, scanHead, TAIL_BYTES } from "./_head.ts";

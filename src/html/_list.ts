@@ -229,7 +229,7 @@ export function renderBrowseList(page: BrowsedPage): string {
   return `${simplePageHead("Sessions", { form: true })}
 <body>
 ${BROWSE_STYLE}
-<header id="session"><p class="kicker">turnlog${back}</p><h1>Sessions</h1><p class="muted">${
+<header id="session"><p class="kicker">turnlog${back} · <a href="/usage">usage and cost</a></p><h1>Sessions</h1><p class="muted">${
     plural(page.total, "session")
   } in ${places}; newest first (the newest files, each by its own last record).</p>
 ${searchForm()}

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { formatCost, type SessionCost } from "../usage/mod.ts";
 import { type InspectReport, type OrphanCall, tokenTotal, verdictOf } from "../inspect/mod.ts";
 import { escapeHtml, escapeText, escapeTitle, firstLine } from "./_escape.ts";
 import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
@@ -187,6 +188,18 @@ function tokensHtml(report: InspectReport): string {
   } out)</span>`;
 }
 
+/** The session's cost, where it came from, and the models without a price. */
+function costHtml(cost: SessionCost): string {
+  const unpriced = cost.unpricedModels.length > 0;
+  const about = [
+    ...(cost.usd === null ? [] : [cost.source]),
+    ...(unpriced ? [`no price for ${cost.unpricedModels.join(", ")}`] : []),
+  ];
+  return `${escapeText(formatCost(cost.usd, unpriced))}${
+    about.length === 0 ? "" : ` <span class="muted">(${escapeText(about.join("; "))})</span>`
+  }`;
+}
+
 function sessionHeader(
   report: InspectReport,
   title: string,
@@ -259,6 +272,7 @@ ${
     )
   }
 ${field("tokens", tokensHtml(report))}
+${report.session.cost === undefined ? "" : field("cost", costHtml(report.session.cost))}
 ${field("file", `<span class="mono">${escapeText(session.path)}</span>`)}
 ${
     // How the file was read (a fork's history, a model swap), as the text view's `read` says.

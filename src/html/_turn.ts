@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { formatCost } from "../usage/mod.ts";
 import {
   BlockOutputs,
   type Header,
@@ -418,6 +419,7 @@ export function turnHtml(
     escapeText(turn.model),
     ...(settings.adapter.own ? [`policy ${escapeText(turn.policy.approval)}`] : []),
     escapeText(formatTime(turn.time)),
+    ...(turn.cost === undefined ? [] : [escapeText(formatCost(turn.cost, turn.cost === null))]),
     `lines ${turn.startLine}–${turn.endLine}`,
   ];
   const unfinished = turn.outcome === null ? unfinishedHtml(settings.adapter, last) : "";

@@ -29,3 +29,4 @@ export * from "./_list.ts";
 export * from "./_message.ts";
 export * from "./_page.ts";
 export * from "./_search.ts";
+export * from "./_usage.ts";

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { withCost } from "./_cost.ts";
 import { basename } from "node:path";
 import {
   adapterFor,
@@ -14,6 +15,7 @@ import {
   type ForeignFork,
   type ForeignFormat,
   type FormatAdapter,
+  type LineObserver,
   readForeignSession,
   type SessionValidation,
   type SubagentLink,
@@ -220,9 +222,9 @@ function sessionOf(
 export async function inspectForeignFile(
   path: string,
   format: ForeignFormat,
-  options: SegmenterOptions = {},
+  options: SegmenterOptions & { onLine?: LineObserver | undefined } = {},
 ): Promise<SegmentedSession> {
-  const session = readForeignSession(path, format);
+  const session = readForeignSession(path, format, { onLine: options.onLine });
   const segmenter = new TurnSegmenter(path, options);
   for await (const batch of session.batches()) segmentEntries(segmenter, batch);
   const facts = session.facts;
@@ -264,10 +266,15 @@ export async function completeForeign(
   ].sort((a, b) => a.line - b.line);
   const about = sessionOf(adapter, segmented, facts);
   const { verdict: _, ...unjudged } = segmented;
+  const priced = await withCost({ session: about, turns: segmented.turns }, facts.usage, {
+    provider: adapter.priceProvider,
+    toolCost: facts.toolCost,
+  });
   return withVerdict({
     ...unjudged,
     healthy: isHealthy({ problems, orphanCalls: segmented.orphanCalls }),
-    session: { ...about, notes: [...about.notes, ...checkNotes(adapter, path, shown)] },
+    turns: priced.turns,
+    session: { ...priced.session, notes: [...about.notes, ...checkNotes(adapter, path, shown)] },
     totals: { ...segmented.totals, usage: usageOf(facts.tokens) },
     forks: facts.forks.map((fork) => forkOf(fork, segmented.turns)),
     subagents,

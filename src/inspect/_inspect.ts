@@ -4,8 +4,9 @@
  *
  * @module
  */
+import { runEvents, withCost } from "./_cost.ts";
 import { TurnlogError } from "../errors/mod.ts";
-import { adapterOfFile, type SessionAdapter } from "../formats/mod.ts";
+import { adapterOfFile, type LineObserver, type SessionAdapter } from "../formats/mod.ts";
 import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/mod.ts";
@@ -36,6 +37,12 @@ export interface InspectOptions extends SegmenterOptions {
    * Absent: told from the head.
    */
   adapter?: SessionAdapter | undefined;
+  /**
+   * Told of each line another tool's file holds as its reader parses it (its adapter's
+   * `ReadSessionOptions.onLine`), so work on the same lines needs no read of its own; not told
+   * for turnlog's own files.
+   */
+  onLine?: LineObserver | undefined;
 }
 
 /** A path that exists but is not a regular file. */
@@ -76,7 +83,10 @@ export async function inspectSession(
   await forEachLine(path, (line) => {
     if (line.text.length > 0 || !line.terminated) segmenter.push(parseRecordLine(path, line), line);
   });
-  const segmented = segmenter.finish({ sizeBytes: info.size });
+  const finished = segmenter.finish({ sizeBytes: info.size });
+  const segmented = await withCost(finished, runEvents(finished.turns), {
+    provider: finished.session.modelProvider,
+  });
   const id = segmented.session.id;
   const point = id === null ? undefined : await continuePoint(path, id, options.root);
   return {

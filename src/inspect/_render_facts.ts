@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { formatCost } from "../usage/mod.ts";
 import { fileNounOf, type SessionAdapter } from "../formats/mod.ts";
 import { formatNumber, formatTime, oneLine, type Painter, visible } from "../text/mod.ts";
 import type { InspectReport, SessionFacts } from "./_types.ts";
@@ -35,6 +36,16 @@ function modelLine(session: SessionFacts): string {
   return `${models.map(visible).join(", ")}${
     where.length > 0 ? ` (${where.map((x) => visible(x!)).join(", ")})` : ""
   }`;
+}
+
+/** The session's cost and where it came from; the models without a price named. */
+function costLine(report: InspectReport): string | undefined {
+  const cost = report.session.cost;
+  if (cost === undefined) return undefined;
+  const unpriced = cost.unpricedModels.length > 0;
+  const money = formatCost(cost.usd, unpriced);
+  const without = unpriced ? `; no price for ${cost.unpricedModels.map(visible).join(", ")}` : "";
+  return cost.usd === null ? `${money}${without}` : `${money} (${cost.source})${without}`;
 }
 
 function tokensLine(report: InspectReport): string | undefined {
@@ -99,6 +110,7 @@ export function sessionHeader(
     field("approval", session.approvalSource === null ? null : visible(session.approvalSource));
   }
   field("tokens", tokensLine(report));
+  field("cost", costLine(report));
   field(
     "turns",
     `${

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { formatCost } from "../usage/mod.ts";
 import { adapterOfData, type SessionAdapter } from "../formats/mod.ts";
 import {
   columnWidths,
@@ -29,13 +30,19 @@ import {
  * A turn's heading: its run, time, model, policy and lines; another tool's turn by its id,
  * without turnlog's run policy (not the tool's word: the header names the tool's own).
  */
-function turnHeading(turn: Turn, paint: Painter, foreign: boolean): string {
+function turnHeading(
+  turn: Turn,
+  cost: number | null | undefined,
+  paint: Painter,
+  foreign: boolean,
+): string {
   const parts = [
     `${foreign ? "turn" : "run"} ${visible(turn.runId)}`,
     formatTime(turn.time),
     visible(turn.model),
     ...(foreign ? [] : [turn.policy.approval]),
     turn.resumed ? paint("yellow", "resumed") : "new",
+    ...(cost === undefined ? [] : [formatCost(cost, cost === null)]),
   ];
   return `${paint("bold", `━━ Turn ${turn.index}`)} ${paint("dim", "·")} ${
     parts.join(paint("dim", " · "))
@@ -97,7 +104,8 @@ export function blockLines(
   }
   const last = block.index === report.turns.length;
   return [
-    turnHeading(block, paint, foreign),
+    // A block streamed by a second read has no cost: the report's turn has it.
+    turnHeading(block, block.cost ?? report.turns[block.index - 1]?.cost, paint, foreign),
     ...renderBlock(block, { view, lineWidth, turn: block.index, last, foreign, ...tool }),
     "",
   ];

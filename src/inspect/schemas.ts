@@ -275,6 +275,11 @@ export const TurnSchema = z.object({
   rounds: z.number().int().nonnegative().nullable(),
   /** Token usage, or null when not reported. */
   usage: UsageSchema.nullable(),
+  /**
+   * What the turn's model responses cost in US dollars (see the session's `cost` for where it
+   * came from); null when its models have no price; absent when the turn reported no tokens.
+   */
+  cost: z.number().nullable().optional(),
   /** The turn's records by type. */
   counts: RecordCountsSchema,
   /** What turnlog's model cannot hold, by kind (another tool's file; empty otherwise). */
@@ -284,6 +289,16 @@ export const TurnSchema = z.object({
    * `inspectSession(path, { entries: true })`): absent, not empty, otherwise.
    */
   entries: EntriesSchema,
+});
+
+/** What a session's tokens cost, and where the figure came from. */
+export const SessionCostSchema = z.object({
+  /** US dollars of what has a price; null when no model of the session has one. */
+  usd: z.number().nullable(),
+  /** Where it came from: the tool's own figure (Claude Code's cost-state), the price table. */
+  source: z.string(),
+  /** Models without a price (never counted as $0), each once. */
+  unpricedModels: z.array(z.string()),
 });
 
 /** The lines before the first `turn_context` (normally only `session_meta`). */
@@ -343,6 +358,8 @@ export const SessionFactsSchema = z.object({
    * `run_finished` usages; null when the file reports none.
    */
   tokens: TokenTotalsSchema.nullable(),
+  /** What the tokens cost; absent when the file reports no tokens. */
+  cost: SessionCostSchema.optional(),
   /** Where an imported session came from (its `session_meta.importedFrom`), or null. */
   importedFrom: ImportedFromSchema.nullable(),
   /**

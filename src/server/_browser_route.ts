@@ -16,6 +16,7 @@ import {
   pageHeaders,
   renderBrowseList,
   renderMessagePage,
+  renderUsagePage,
   SESSION_PAGE_INSPECTION,
   sessionPageStream,
   sessionPath,
@@ -44,6 +45,7 @@ import { beingWritten, browsePage } from "./_catalog.ts";
 import type { Catalog } from "../catalog/mod.ts";
 import { searchResponse } from "./_search_route.ts";
 import { continueTargets, EXPORT_PATH, exportResponse } from "./_export_route.ts";
+import { collectCatalogUsage, collectUsage, usageReport } from "../usage/mod.ts";
 
 /**
  * What the session browser serves, to which Hosts, and how its live pages are kept up to
@@ -446,11 +448,29 @@ async function subagentResponse(browser: Browser, parent: string, id: string): P
   return new Response(page, { headers: pageHeaders() });
 }
 
+/** The usage page: tokens and cost per day, project and model over every place listed. */
+async function usageResponse(browser: Browser): Promise<Response> {
+  const sources = searchSourcesOf(browser.store, browser.homes);
+  const catalog = browser.options.catalog;
+  const collected = catalog === undefined
+    ? await collectUsage({ sources })
+    : await collectCatalogUsage(catalog, sources);
+  const page = renderUsagePage({
+    daily: usageReport(collected.rows, "daily", { breakdown: true }),
+    project: usageReport(collected.rows, "project", { breakdown: true }),
+    model: usageReport(collected.rows, "model"),
+    toolCosts: collected.toolCosts.length,
+    toolCostSources: collected.toolCostSources,
+  });
+  return new Response(page, { headers: pageHeaders() });
+}
+
 /** The routes of a GET: the list, the search, a session's page, its subagents and events. */
 async function route(browser: Browser, url: URL): Promise<Response> {
   const path = url.pathname;
   if (path === "/") return await listResponse(browser, url);
   if (path === "/favicon.ico") return new Response(null, { status: 204 });
+  if (path === "/usage") return await usageResponse(browser);
   if (path === "/search") {
     const sources = searchSourcesOf(browser.store, browser.homes);
     // A search in progress stops with the server.

@@ -1,7 +1,8 @@
 /**
- * The benchmark's Codex and Claude Code files: one large session of a target size in a home
- * laid out as each tool leaves it (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`,
- * `<home>/projects/<project>/<id>.jsonl`), so tools that find sessions in a home (ccusage,
+ * The benchmark's Codex, Claude Code and Gemini CLI files: one large session of a target size
+ * in a home laid out as each tool leaves it (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`,
+ * `<home>/projects/<project>/<id>.jsonl`, `<home>/.gemini/tmp/<project>/chats/session-*.jsonl`),
+ * so tools that find sessions in a home (ccusage,
  * claude-run) read the very file turnlog reads. Generated once (seeded, see ./scale.ts) into
  * an output folder and reused while their manifests match.
  *
@@ -11,15 +12,24 @@ import { join } from "node:path";
 import { sizeLabel } from "../generate/mod.ts";
 import { CLAUDE_SESSION_ID } from "./claude_builder.ts";
 import { CODEX_SESSION_ID } from "./codex_builder.ts";
-import { claudeTranscriptLines, codexRolloutLines, writeLines } from "./scale.ts";
+import { GEMINI_SESSION_ID } from "./gemini_builder.ts";
+import {
+  claudeTranscriptLines,
+  codexRolloutLines,
+  geminiCompressedSessionLines,
+  writeLines,
+} from "./scale.ts";
+
+/** The formats the benchmark has files of. */
+export type ForeignBenchFormat = "codex" | "claude-code" | "gemini";
 
 /** Bumped whenever the files change, so cached ones are written again. */
 const HOMES_VERSION = 1;
 
 /** A foreign session file of a target size, in its home. */
 export interface ForeignBenchSession {
-  format: "codex" | "claude-code";
-  /** The tool's home: `CODEX_HOME` or `CLAUDE_CONFIG_DIR` for that tool. */
+  format: ForeignBenchFormat;
+  /** The tool's home: `CODEX_HOME`, `CLAUDE_CONFIG_DIR` or `GEMINI_CLI_HOME` for that tool. */
   home: string;
   /** The session file. */
   path: string;
@@ -36,7 +46,7 @@ export interface ForeignBenchSession {
  */
 export async function ensureForeignSession(
   outDir: string,
-  format: "codex" | "claude-code",
+  format: ForeignBenchFormat,
   spec: { size: number; seed: number },
 ): Promise<ForeignBenchSession> {
   const name = `${format}-${sizeLabel(spec.size)}-s${spec.seed}`;
@@ -54,7 +64,13 @@ export async function ensureForeignSession(
   }
   await Deno.remove(home, { recursive: true }).catch(() => {});
   const options = { targetBytes: spec.size, seed: spec.seed };
-  const [path, id, lines] = format === "codex"
+  const [path, id, lines] = format === "gemini"
+    ? [
+      join(home, ".gemini", "tmp", "bench", "chats", "session-2026-12-01T10-00-5a7e0c1d.jsonl"),
+      GEMINI_SESSION_ID,
+      geminiCompressedSessionLines(options),
+    ]
+    : format === "codex"
     ? [
       join(
         home,

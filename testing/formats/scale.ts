@@ -1,8 +1,9 @@
 /**
  * Large session files of other tools in their real shapes, for benchmarks: a Claude Code
- * transcript of split responses, hook progress lines and parallel tool calls, a Codex
- * rollout of per-request turn contexts, token counts and compactions, and a Gemini CLI session of
- * growing checkpoints, grown to a target size.
+ * transcript of split responses, hook progress lines and parallel tool calls, a Codex rollout
+ * of per-request turn contexts, token counts and compactions, and Gemini CLI sessions: of
+ * messages written again as they change with `/compress` checkpoints (the benchmark's), and of
+ * growing checkpoints (each resume writes the whole history again), grown to a target size.
  * Seeded and deterministic; written line by line, never held whole.
  *
  * @module
@@ -10,7 +11,7 @@
 import { Rng } from "../generate/mod.ts";
 import { type AssistantBlock, ClaudeTranscriptBuilder } from "./claude_builder.ts";
 import { codexRolloutLines, type ScaleOptions } from "./codex_fixtures.ts";
-import { GeminiSessionBuilder } from "./gemini_builder.ts";
+import { type BuiltCall, GeminiSessionBuilder } from "./gemini_builder.ts";
 
 export { codexRolloutLines, type ScaleOptions };
 
@@ -65,6 +66,67 @@ export function* claudeTranscriptLines(options: ScaleOptions): Generator<string>
     }
     b.assistant([{ text: text(20 + int(80)) }], { stop: "end_turn" });
     b.system({ subtype: "turn_duration", durationMs: 1000 + int(60000) });
+    yield* take();
+  }
+}
+
+/**
+ * The lines of a large Gemini CLI session: turns of a prompt and several replies, each reply
+ * written as Gemini CLI writes it (its first copy, then the copy with its tool calls and
+ * their results, a user message of the function responses, `$set`s of `lastUpdated`), and a
+ * `/compress` checkpoint every eighth of the target size (from a sixteenth on): the whole
+ * history replaced by a summary and the last turn's prompt and answer.
+ */
+export function* geminiCompressedSessionLines(options: ScaleOptions): Generator<string> {
+  const rng = new Rng(options.seed);
+  const int = (max: number) => Math.floor(rng.next() * max);
+  const words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"];
+  const text = (n: number) => Array.from({ length: n }, () => words[int(words.length)]).join(" ");
+  const b = new GeminiSessionBuilder().context();
+  let bytes = 0;
+  let calls = 0;
+  let nextCheckpoint = options.targetBytes / 16;
+  const take = function* () {
+    for (const line of b.lines.splice(0)) {
+      bytes += line.length + 1;
+      yield line;
+    }
+  };
+  while (bytes < options.targetBytes) {
+    const turn = b.lines.length;
+    b.user(text(5 + int(30)));
+    const replies = 1 + int(5);
+    for (let reply = 0; reply < replies; reply++) {
+      const count = reply === replies - 1 ? 0 : 1 + int(3);
+      const callsOf: BuiltCall[] = Array.from({ length: count }, () => ({
+        name: "run_shell_command",
+        wire: `c${++calls}`,
+        args: { command: text(4) },
+        output: text(20 + int(600)),
+      }));
+      b.gemini({
+        text: text(5 + int(40)),
+        calls: callsOf,
+        tokens: { input: 100 + int(5000), output: 50 + int(900), cached: int(2000) },
+        thoughts: int(2) === 0,
+      });
+    }
+    if (bytes + b.lines.slice(turn).join("").length >= nextCheckpoint) {
+      nextCheckpoint += options.targetBytes / 8;
+      // What /compress leaves: a summary, then the turn just written, whole.
+      const last = b.lines.slice(turn).map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((value) => typeof value.id === "string");
+      const kept = [...new Map(last.map((value) => [value.id, value])).values()].filter((value) =>
+        value.toolCalls === undefined && !JSON.stringify(value.content).includes("functionResponse")
+      );
+      const summary = {
+        id: b.id(),
+        timestamp: b.time(),
+        type: "user",
+        content: [{ text: `<state_snapshot>${text(200)}</state_snapshot>` }],
+      };
+      b.raw({ $set: { messages: [summary, ...kept], lastUpdated: b.time() } });
+    }
     yield* take();
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The real Codex CLI, Claude Code and Gemini CLI, pinned, installed from npm into a cache folder outside the
+ * The real Codex CLI, Claude Code and Gemini CLI (and ccusage, the peer `usage` is compared
+ * with), pinned, installed from npm into a cache folder outside the
  * repository (`TURNLOG_REAL_CLIENTS_DIR`, else `$XDG_CACHE_HOME/turnlog/real-clients`, else
  * `~/.cache/turnlog/real-clients`), for the real-client suite (`./denow task real-clients`): the
  * real tools judge what turnlog reads and repairs. Each package ships its native binary, so an
@@ -14,7 +15,7 @@ import { join } from "node:path";
 /** A pinned npm package of a real tool. */
 export interface RealClientSpec {
   /** The short name used in folders and messages. */
-  name: "codex" | "claude-code" | "gemini-cli";
+  name: "codex" | "claude-code" | "gemini-cli" | "ccusage";
   /** The npm package. */
   package: string;
   /** The pinned version. */
@@ -62,8 +63,22 @@ export const GEMINI_CLI: RealClientSpec = {
   binFlag: "--gemini-bin",
 };
 
-/** Every pinned tool. */
-export const REAL_CLIENTS: readonly RealClientSpec[] = [CODEX, CLAUDE_CODE, GEMINI_CLI];
+/**
+ * ccusage 20.0.24, the peer `usage` is compared with (its package ships the native binary of
+ * each platform as an optional dependency; `@ccusage/codex` is now only a pointer to it).
+ */
+export const CCUSAGE: RealClientSpec = {
+  name: "ccusage",
+  package: "ccusage",
+  version: "20.0.24",
+  command: "ccusage",
+  versionLine: "ccusage 20.0.24",
+  binVariable: "TURNLOG_CCUSAGE_BIN",
+  binFlag: "--ccusage-bin",
+};
+
+/** Every pinned tool: the three real tools, and ccusage, the peer of `usage`. */
+export const REAL_CLIENTS: readonly RealClientSpec[] = [CODEX, CLAUDE_CODE, GEMINI_CLI, CCUSAGE];
 
 /** An installed real tool. */
 export interface RealClient {

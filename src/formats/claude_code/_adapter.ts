@@ -20,6 +20,7 @@ import { CLAUDE_LINES } from "./_lines.ts";
 import { isLocalCommand } from "./_local.ts";
 import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
+import { CLAUDE_PROVIDER, claudeUsage } from "./_usage.ts";
 import { ClaudeFollower } from "./_follow.ts";
 import { writeClaudeTranscript } from "./_writer.ts";
 import { claudeRelocation } from "./_relocate.ts";
@@ -136,6 +137,8 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
     return /^[0-9A-Za-z][0-9A-Za-z_-]*$/.test(stem) ? stem : null;
   },
   read: (path, sizeBytes, options) => readClaudeTranscript(path, sizeBytes, options),
+  usage: claudeUsage,
+  priceProvider: CLAUDE_PROVIDER,
   follow: (path) => new ClaudeFollower(path),
   find: findClaudeSession,
   list: listClaudeSessions,

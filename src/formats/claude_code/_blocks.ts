@@ -6,7 +6,7 @@
  * @module
  */
 import type { FunctionCallItem, FunctionCallOutputItem } from "../../record/mod.ts";
-import { isObject, type Json, str } from "../_line.ts";
+import { isObject, type Json, stringOf } from "../_line.ts";
 
 /** What an assistant line holds. */
 export interface AssistantContent {
@@ -36,10 +36,10 @@ function blocksText(blocks: unknown[], ignored: string[]): string {
       continue;
     }
     if (!isObject(block)) continue;
-    const type = str(block, "type") ?? "";
+    const type = stringOf(block.type) ?? "";
     if (type === "text" && typeof block.text === "string") texts.push(block.text);
     else if (type === "tool_reference") {
-      texts.push(`[tool_reference: ${str(block, "tool_name") ?? "?"}]`);
+      texts.push(`[tool_reference: ${stringOf(block.tool_name) ?? "?"}]`);
     } else ignored.push(blockKind(type));
   }
   return texts.join("\n");
@@ -56,16 +56,16 @@ export function assistantContent(message: Json): AssistantContent {
   if (!Array.isArray(content)) return result;
   for (const block of content) {
     if (!isObject(block)) continue;
-    const type = str(block, "type") ?? "";
+    const type = stringOf(block.type) ?? "";
     if (type === "text" && typeof block.text === "string") {
       result.texts.push(block.text);
     } else if (type === "tool_use") {
-      const id = str(block, "id");
+      const id = stringOf(block.id);
       if (id === undefined || id.length === 0) {
         result.ignored.push("tool_use_without_id");
         continue;
       }
-      const name = str(block, "name");
+      const name = stringOf(block.name);
       result.calls.push({
         type: "function_call",
         callId: id,
@@ -97,7 +97,7 @@ export function userContent(
       rest.push(block);
       continue;
     }
-    const callId = str(block, "tool_use_id") ?? "";
+    const callId = stringOf(block.tool_use_id) ?? "";
     if (callId.length === 0) {
       result.ignored.push("tool_result_without_id");
       continue;

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Line } from "../../io/mod.ts";
-import { isObject, type Json, obj, str } from "../_line.ts";
+import { isObject, type Json, objectOf, stringOf } from "../_line.ts";
 import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewLine, type ViewPlace } from "../_view.ts";
 import { CLAUDE_LINES } from "./_lines.ts";
@@ -88,25 +88,31 @@ export function lineInfo(
   place: Omit<ViewPlace, "k" | "piece">,
   piece: number | null,
 ): ClaudeLineInfo {
-  const type = str(value, "type");
-  const content = obj(value, "message")?.content;
+  const type = stringOf(value.type);
+  const content = objectOf(value.message)?.content;
   let uses: ToolUse[] = NONE;
   let results: ToolResult[] = NONE;
-  if (Array.isArray(content)) {
-    content.forEach((block, at) => {
-      if (!isObject(block)) return;
-      const id = str(block, block.type === "tool_use" ? "id" : "tool_use_id");
-      if (id === undefined || id.length === 0) return;
-      if (type === "assistant" && block.type === "tool_use") {
-        const use = { id, name: str(block, "name") || "unknown", k };
+  // Only an assistant line's calls and a user line's results count: other lines' blocks are
+  // not looked at (a plain loop, each field loaded where it is named).
+  const assistant = type === "assistant";
+  if (Array.isArray(content) && (assistant || type === "user")) {
+    for (let at = 0; at < content.length; at++) {
+      const block: unknown = content[at];
+      if (!isObject(block)) continue;
+      if (assistant && block.type === "tool_use") {
+        const id = stringOf(block.id);
+        if (id === undefined || id.length === 0) continue;
+        const use = { id, name: stringOf(block.name) || "unknown", k };
         if (uses === NONE) uses = [use];
         else uses.push(use);
-      } else if (type === "user" && block.type === "tool_result") {
+      } else if (!assistant && block.type === "tool_result") {
+        const id = stringOf(block.tool_use_id);
+        if (id === undefined || id.length === 0) continue;
         const result = { id, k, block: at };
         if (results === NONE) results = [result];
         else results.push(result);
       }
-    });
+    }
   }
   return {
     k,

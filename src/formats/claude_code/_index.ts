@@ -14,10 +14,11 @@ import {
   isObject,
   isoTime,
   type Json,
-  num,
-  obj,
+  type LineObserver,
+  numberOf,
+  objectOf,
   parseJsonLine,
-  str,
+  stringOf,
   TimeSpan,
 } from "../_line.ts";
 import type { ClaudeCost, ClaudeModelSwap } from "./_facts.ts";
@@ -69,6 +70,10 @@ export interface MessageUsage {
   output: number;
   cacheRead: number;
   cacheCreation: number;
+  /** The time of its first line. */
+  time: string | undefined;
+  /** The model that answered. */
+  model: string | undefined;
 }
 
 /** Everything the first pass learns. */
@@ -102,19 +107,19 @@ export interface ClaudeIndex {
   endOffset: number;
 }
 function boundaryInfo(value: Json): BoundaryInfo {
-  const meta = obj(value, "compactMetadata") ?? {};
-  const segment = obj(meta, "preservedSegment") ?? {};
-  const listed = obj(meta, "preservedMessages")?.uuids;
+  const meta = objectOf(value.compactMetadata) ?? {};
+  const segment = objectOf(meta.preservedSegment) ?? {};
+  const listed = objectOf(meta.preservedMessages)?.uuids;
   return {
-    logicalParentUuid: str(value, "logicalParentUuid"),
-    headUuid: str(segment, "headUuid"),
-    anchorUuid: str(segment, "anchorUuid"),
-    tailUuid: str(segment, "tailUuid"),
+    logicalParentUuid: stringOf(value.logicalParentUuid),
+    headUuid: stringOf(segment.headUuid),
+    anchorUuid: stringOf(segment.anchorUuid),
+    tailUuid: stringOf(segment.tailUuid),
     preserved: Array.isArray(listed)
       ? listed.filter((u): u is string => typeof u === "string")
       : [],
-    trigger: str(meta, "trigger"),
-    preTokens: num(meta, "preTokens"),
+    trigger: stringOf(meta.trigger),
+    preTokens: numberOf(meta.preTokens),
   };
 }
 function newIndex(): ClaudeIndex {
@@ -143,16 +148,16 @@ function newIndex(): ClaudeIndex {
 
 /** The key usage is counted once under: the API response's id and its request's id. */
 export function usageKey(value: Json, message: Json): string | undefined {
-  return keyOf(str(message, "id"), str(value, "requestId"));
+  return keyOf(stringOf(message.id), stringOf(value.requestId));
 }
 
 const keyOf = (id: string | undefined, request: string | undefined): string | undefined =>
   id === undefined && request === undefined ? undefined : `${id ?? ""}|${request ?? ""}`;
 
 function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
-  const usage = obj(message, "usage");
+  const usage = objectOf(message.usage);
   if (!usage) return;
-  const request = str(value, "requestId");
+  const request = stringOf(value.requestId);
   const last = pass.usageKey;
   // The lines of one response share its key: the string made for the first, hashed once.
   const key = last !== undefined && node.messageId === last.id && request === last.request
@@ -161,12 +166,23 @@ function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
   if (key === undefined) return;
   pass.usageKey = { id: node.messageId, request, key };
   const { index } = pass;
-  const seen = index.usage.get(key) ?? { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
+  const seen = index.usage.get(key) ??
+    {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheCreation: 0,
+      time: stringOf(value.timestamp),
+      model: node.model,
+    };
   // A split response repeats its usage on every line; the later lines carry the final output.
-  seen.input = Math.max(seen.input, num(usage, "input_tokens") ?? 0);
-  seen.output = Math.max(seen.output, num(usage, "output_tokens") ?? 0);
-  seen.cacheRead = Math.max(seen.cacheRead, num(usage, "cache_read_input_tokens") ?? 0);
-  seen.cacheCreation = Math.max(seen.cacheCreation, num(usage, "cache_creation_input_tokens") ?? 0);
+  seen.input = Math.max(seen.input, numberOf(usage.input_tokens) ?? 0);
+  seen.output = Math.max(seen.output, numberOf(usage.output_tokens) ?? 0);
+  seen.cacheRead = Math.max(seen.cacheRead, numberOf(usage.cache_read_input_tokens) ?? 0);
+  seen.cacheCreation = Math.max(
+    seen.cacheCreation,
+    numberOf(usage.cache_creation_input_tokens) ?? 0,
+  );
   index.usage.set(key, seen);
 }
 
@@ -180,33 +196,33 @@ interface Fields {
 
 function noteFacts(index: ClaudeIndex, value: Json, node: Node, fields: Fields): void {
   index.times.seeTime(fields.time);
-  index.sessionIds.see(str(value, "sessionId"), node.line);
-  index.cwds.see(str(value, "cwd"), node.line);
-  index.gitBranches.see(str(value, "gitBranch"), node.line);
-  index.version = str(value, "version") ?? index.version;
-  index.agentId ??= str(value, "agentId");
+  index.sessionIds.see(stringOf(value.sessionId), node.line);
+  index.cwds.see(stringOf(value.cwd), node.line);
+  index.gitBranches.see(stringOf(value.gitBranch), node.line);
+  index.version = stringOf(value.version) ?? index.version;
+  index.agentId ??= stringOf(value.agentId);
   if (value.turnlogExportedFrom !== undefined) {
     index.exportedFrom ??= exportedFromOf(value.turnlogExportedFrom);
   }
   if (fields.mode !== undefined) index.permissionMode = fields.mode;
   const { type } = fields;
   if (type === "summary" && typeof value.summary === "string") {
-    index.summaries.push({ summary: value.summary, leafUuid: str(value, "leafUuid") });
+    index.summaries.push({ summary: value.summary, leafUuid: stringOf(value.leafUuid) });
   }
-  if (type === "custom-title") index.customTitle = str(value, "customTitle") ?? index.customTitle;
-  const result = obj(value, "toolUseResult");
-  const agent = result && str(result, "agentId");
+  if (type === "custom-title") index.customTitle = stringOf(value.customTitle) ?? index.customTitle;
+  const result = objectOf(value.toolUseResult);
+  const agent = result && stringOf(result.agentId);
   if (agent !== undefined && !index.agentIds.has(agent)) index.agentIds.set(agent, node.line);
   if (node.kind === "turn_duration") index.hasTurnDuration = true;
   if (type === "system") {
-    const restriction = obj(value, "modelRestriction");
+    const restriction = objectOf(value.modelRestriction);
     if (restriction !== undefined) {
       index.modelSwaps.push({
         line: node.line,
-        requestedModel: str(restriction, "requestedModel") ?? null,
-        effectiveModel: str(restriction, "effectiveModel") ?? null,
-        level: str(value, "level") ?? null,
-        content: str(value, "content") ?? null,
+        requestedModel: stringOf(restriction.requestedModel) ?? null,
+        effectiveModel: stringOf(restriction.effectiveModel) ?? null,
+        level: stringOf(value.level) ?? null,
+        content: stringOf(value.content) ?? null,
       });
     }
   } else if (type === "cost-state") index.cost = costOf(value, node.line);
@@ -215,13 +231,13 @@ function noteFacts(index: ClaudeIndex, value: Json, node: Node, fields: Fields):
 /** A `cost-state` line's totals. */
 function costOf(value: Json, line: number): ClaudeCost {
   const models: Record<string, number> = {};
-  for (const [model, usage] of Object.entries(obj(value, "modelUsage") ?? {})) {
-    const cost = isObject(usage) ? num(usage, "costUSD") : undefined;
+  for (const [model, usage] of Object.entries(objectOf(value.modelUsage) ?? {})) {
+    const cost = isObject(usage) ? numberOf(usage.costUSD) : undefined;
     if (cost !== undefined) models[model] = cost;
   }
   return {
     line,
-    totalCostUSD: num(value, "totalCostUSD") ?? null,
+    totalCostUSD: numberOf(value.totalCostUSD) ?? null,
     models,
     unknownModelCost: value.hasUnknownModelCost === true,
   };
@@ -232,8 +248,8 @@ function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefi
   const kind = classify(value, type, message);
   const label = labelOf(kind, type, value);
   const assistant = kind === "assistant" && message !== undefined;
-  let model = assistant ? str(message, "model") : undefined;
-  let messageId = assistant ? str(message, "id") : undefined;
+  let model = assistant ? stringOf(message.model) : undefined;
+  let messageId = assistant ? stringOf(message.id) : undefined;
   // The lines of one response follow each other: they share one copy of its id and model.
   if (messageId !== undefined && messageId === last?.messageId) messageId = last.messageId;
   if (model !== undefined && model === last?.model) model = last.model;
@@ -243,8 +259,8 @@ function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefi
     end: span.end,
     kind,
     label,
-    uuid: str(value, "uuid"),
-    parentUuid: str(value, "parentUuid"),
+    uuid: stringOf(value.uuid),
+    parentUuid: stringOf(value.parentUuid),
     parent: -1,
     sidechain: value.isSidechain === true,
     messageId,
@@ -262,6 +278,8 @@ export interface IndexOptions {
   lines?: AsyncIterable<Line>;
   /** Called with each line's parsed object (not a bad line's), as it is indexed. */
   parsed?: (value: Json, line: Line, at: number, node: Node) => void;
+  /** Told of each line parsed, bad ones too (see `ReadSessionOptions.onLine`). */
+  observe?: LineObserver | undefined;
 }
 
 /**
@@ -278,6 +296,7 @@ interface Pass {
   path: string;
   sizeBytes: number;
   parsedBy: IndexOptions["parsed"];
+  observe: LineObserver | undefined;
   /** The newest assistant line's node: the next line of its response shares its strings. */
   assistant: Node | undefined;
   /** The last nodes filed under their uuid, newest at `recentAt - 1` (a ring; -1: none). */
@@ -302,6 +321,7 @@ export async function indexTranscript(
     path,
     sizeBytes,
     parsedBy: options.parsed,
+    observe: options.observe,
     assistant: undefined,
     recent: new Int32Array(RECENT).fill(-1),
     recentAt: 0,
@@ -375,17 +395,17 @@ function indexLine(pass: Pass, line: Line): boolean {
   // Every line is parsed, hook progress too: its kind could be told from its bytes, but not that
   // it is valid JSON, which the report says of every line (a bad one is a problem in its place),
   // and nothing short of the parse knows that. The second pass reads again only what it needs.
-  const parsed = parseJsonLine(pass.path, line);
+  const parsed = parseJsonLine(pass.path, line, pass.observe);
   if ("problem" in parsed) {
     index.nodes.push(problemNode(line));
     return true;
   }
   const { value } = parsed;
   const fields: Fields = {
-    type: str(value, "type") ?? "",
-    message: obj(value, "message"),
+    type: stringOf(value.type) ?? "",
+    message: objectOf(value.message),
     time: isoTime(value.timestamp),
-    mode: str(value, "permissionMode"),
+    mode: stringOf(value.permissionMode),
   };
   const node = nodeOf(value, line, fields, pass.assistant);
   const at = index.nodes.length;
@@ -444,6 +464,7 @@ export class TranscriptIndexer {
       path,
       sizeBytes: Infinity,
       parsedBy: parsed,
+      observe: undefined,
       assistant: undefined,
       recent: new Int32Array(RECENT).fill(-1),
       recentAt: 0,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isObject, type Json, str } from "../_line.ts";
+import { isObject, type Json, stringOf } from "../_line.ts";
 
 /** What a line is, as far as the conversation goes. */
 export type NodeKind =
@@ -105,7 +105,7 @@ export function classify(value: Json, type: string, message: Json | undefined): 
   if (typeof value.uuid !== "string") return "meta";
   switch (type) {
     case "system": {
-      const subtype = str(value, "subtype");
+      const subtype = stringOf(value.subtype);
       if (subtype === "compact_boundary") return "boundary";
       return subtype === "turn_duration" ? "turn_duration" : "system";
     }
@@ -135,7 +135,7 @@ export function labelOf(kind: NodeKind, type: string, value: Json): string | und
     case "system": {
       // 2.1.332: the model a resume swapped in for a retired one (shown, not ignored).
       if (isObject(value.modelRestriction)) return MODEL_SWAP;
-      const subtype = str(value, "subtype");
+      const subtype = stringOf(value.subtype);
       return subtype ? `system:${subtype}` : "system";
     }
     case "progress":

@@ -17,12 +17,12 @@ import {
   ignoredEntry,
   isoTime,
   type Json,
-  obj,
+  objectOf,
   problemEntry,
   recordAt,
   recordEntry,
   spanOf,
-  str,
+  stringOf,
 } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 import { oneLine } from "../../text/mod.ts";
@@ -66,7 +66,7 @@ const NO_RESPONSE = "No response requested.";
 
 /** How an assistant line Claude Code wrote itself (model `<synthetic>`) ends the turn. */
 function standInOf(value: Json, message: Json): Run["standIn"] {
-  if (str(message, "model") !== "<synthetic>") return undefined;
+  if (stringOf(message.model) !== "<synthetic>") return undefined;
   const content = assistantContent(message);
   const text = content.texts.join("\n");
   if (content.calls.length > 0) return undefined;
@@ -293,7 +293,7 @@ export class ClaudeRead {
     const node = this.index.nodes[at]!;
     const span = spanOf(node);
     this.#clock = isoTime(value.timestamp) ?? this.#clock;
-    this.#permission = str(value, "permissionMode") ?? this.#permission;
+    this.#permission = stringOf(value.permissionMode) ?? this.#permission;
     if (this.branch.kept.has(at)) this.#keptItems.set(at, this.#itemsOf(node, value));
     if (!this.branch.active.has(at)) return;
     if (node.kind === "assistant") return this.#assistant(at, value, span);
@@ -338,7 +338,7 @@ export class ClaudeRead {
     const kind = this.index.nodes[at]!.kind;
     if (kind === "progress" || kind === "attachment" || kind === "system") return true;
     if (kind !== "tool_result") return false;
-    const content = userContent(obj(value, "message") ?? {}, () => undefined);
+    const content = userContent(objectOf(value.message) ?? {}, () => undefined);
     return content.text === undefined &&
       content.outputs.every((output) => run.calls.includes(output.callId));
   }
@@ -362,7 +362,7 @@ export class ClaudeRead {
     value: Json,
     span: LineSpan,
   ): { entries: ForeignEntry[]; callIds: string[] } {
-    const message = obj(value, "message") ?? {};
+    const message = objectOf(value.message) ?? {};
     const content = userContent(message, (id) => this.#names.get(id));
     const entries: ForeignEntry[] = [];
     for (const output of content.outputs) entries.push(this.#record(span, output));
@@ -384,7 +384,7 @@ export class ClaudeRead {
     const node = this.index.nodes[at]!;
     const key = node.messageId ?? node.uuid ?? `line-${node.line}`;
     if (this.#run && this.#run.key !== key) this.#flush();
-    const message = obj(value, "message") ?? {};
+    const message = objectOf(value.message) ?? {};
     const run = this.#run ??= {
       key,
       node: at,
@@ -448,7 +448,7 @@ export class ClaudeRead {
 
   /** The items of a line a checkpoint keeps (its text and calls, or its outputs and text). */
   #itemsOf(node: Node, value: Json): ResponseItem[] {
-    const message = obj(value, "message") ?? {};
+    const message = objectOf(value.message) ?? {};
     if (node.kind === "assistant") {
       const content = assistantContent(message);
       const items: ResponseItem[] = [];

@@ -6,6 +6,7 @@
  */
 import { basename } from "node:path";
 import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "../_types.ts";
+import type { UsageEvent } from "../_usage.ts";
 import { type Branch, findBranch, readOrder } from "./_branch.ts";
 import { mapClaudePermission } from "./_facts.ts";
 import { type ClaudeIndex, indexTranscript, type Node } from "./_index.ts";
@@ -56,6 +57,28 @@ function tokensOf(index: ClaudeIndex): TokenTotals | null {
   return tokens;
 }
 
+/** What Claude Code's own cost figure is called in reports. */
+const CLAUDE_COST_SOURCE = "Claude Code's cost-state";
+
+/** Each response's usage, once per message id and request id (`<synthetic>`: no model). */
+function usageOf(index: ClaudeIndex): UsageEvent[] {
+  const events: UsageEvent[] = [];
+  for (const usage of index.usage.values()) {
+    if (usage.time === undefined) continue;
+    const model = usage.model === undefined || usage.model === "<synthetic>" ? null : usage.model;
+    events.push({
+      time: usage.time,
+      model,
+      input: usage.input,
+      output: usage.output,
+      cacheRead: usage.cacheRead,
+      cacheCreation: usage.cacheCreation,
+      reasoningOutput: 0,
+    });
+  }
+  return events;
+}
+
 /** The title: a custom title, else the latest `summary` line naming a line of this file. */
 function titleOf(index: ClaudeIndex): string | null {
   if (index.customTitle !== undefined) return index.customTitle;
@@ -101,6 +124,13 @@ export function claudeFacts(
       source: index.permissionMode ?? null,
     },
     tokens: tokensOf(index),
+    usage: usageOf(index),
+    toolCost: index.cost && {
+      totalUSD: index.cost.totalCostUSD,
+      models: index.cost.models,
+      where: `${path}:${index.cost.line}`,
+      source: CLAUDE_COST_SOURCE,
+    },
     turns: read.turns.turns,
     forks: branch.forks,
     ignored: read.ignored,
@@ -138,6 +168,7 @@ export async function* readClaudeTranscript(
   const values: Json[] | undefined = once ? [] : undefined;
   const check = options.check !== false;
   const index = await indexTranscript(path, sizeBytes, {
+    observe: options.onLine,
     parsed: (value, line, k, node) => {
       if (check && isMessageKind(node.kind)) infos[k] = lineInfo(value, k, line, null);
       if (values !== undefined && node.label === undefined && node.kind !== "meta") {

@@ -22,6 +22,7 @@ import {
 import { CODEX_LINES } from "./_lines.ts";
 import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
+import { CODEX_PROVIDER, codexUsage } from "./_usage.ts";
 import { CodexFollower } from "./_follow.ts";
 import { writeCodexRollout } from "./_writer.ts";
 import { codexRelocation } from "./_relocate.ts";
@@ -118,6 +119,8 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   claimsRoot: async (dir) => (await firstDatedFile(dir))?.startsWith("rollout-") === true,
   idFromName: (path) => parseRolloutName(basename(path), ".")?.id ?? null,
   read: (path, sizeBytes, options) => readCodexRollout(path, sizeBytes, options),
+  usage: codexUsage,
+  priceProvider: CODEX_PROVIDER,
   // A compressed rollout (an archive's) is not written to: it has nothing to follow.
   follow: (path) => path.endsWith(".jsonl") ? new CodexFollower(path) : undefined,
   find: findCodexSession,

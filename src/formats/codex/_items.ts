@@ -6,7 +6,7 @@
  * @module
  */
 import type { ResponseItem } from "../../record/mod.ts";
-import { isObject, type Json, num, obj, str, stringOf } from "../_line.ts";
+import { isObject, type Json, num, objectOf, stringOf } from "../_line.ts";
 
 /** What one Codex item becomes. */
 export interface MappedItem {
@@ -81,7 +81,7 @@ export function outputFailed(output: unknown, text: string): boolean | undefined
     try {
       const parsed: unknown = JSON.parse(text);
       if (isObject(parsed)) {
-        const code = num(obj(parsed, "metadata") ?? {}, "exit_code");
+        const code = num(objectOf(parsed.metadata) ?? {}, "exit_code");
         if (code !== undefined) return code !== 0;
       }
     } catch {
@@ -235,7 +235,7 @@ export function mapReplacementHistory(
   calls: CallContext,
 ): { items: ResponseItem[]; ignored: string[] } {
   const history = payload.replacement_history;
-  const message = str(payload, "message") ?? "";
+  const message = stringOf(payload.message) ?? "";
   if (!Array.isArray(history)) {
     return { items: [{ type: "compaction_summary", content: message }], ignored: [] };
   }
@@ -249,7 +249,7 @@ export function mapReplacementHistory(
   };
   for (const entry of history) {
     if (!isObject(entry)) continue;
-    const type = str(entry, "type");
+    const type = stringOf(entry.type);
     if (type === "compaction" || type === "compaction_summary") {
       items.push({ type: "compaction_summary", content: message || ENCRYPTED_SUMMARY });
       ignored.push("compaction");

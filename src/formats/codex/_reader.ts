@@ -16,16 +16,13 @@ import {
   isoTime,
   type Json,
   lineProblem,
-  num,
   numberOf,
-  obj,
   objectOf,
   parseJsonLine,
   problemEntry,
   recordAt,
   recordEntry,
   spanOf,
-  str,
   stringOf,
   TimeSpan,
 } from "../_line.ts";
@@ -40,6 +37,7 @@ import {
   noTokens,
   type TokenTotals,
 } from "../_types.ts";
+import type { UsageEvent } from "../_usage.ts";
 import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
 import { CodexTurns } from "./_turns.ts";
 import { CodexChecker, codexFindings } from "./_check.ts";
@@ -97,6 +95,8 @@ export class CodexRead {
     rollbacks: [],
   };
   tokens: TokenTotals | null = null;
+  /** Each response's usage, as counted into `tokens`. */
+  readonly usage: UsageEvent[] = [];
   meta: Json | undefined;
   gitBranch: string | null = null;
   version: string | null = null;
@@ -170,25 +170,25 @@ export class CodexRead {
   #sessionMeta(payload: Json, span: LineSpan, time: string | undefined): void {
     if (this.meta !== undefined) return this.#ignore(span, "session_meta");
     this.meta = payload;
-    const git = obj(payload, "git");
-    this.gitBranch = (git && str(git, "branch")) ?? null;
-    this.version = str(payload, "cli_version") ?? null;
-    this.codex.originator = str(payload, "originator") ?? null;
+    const git = objectOf(payload.git);
+    this.gitBranch = (git && stringOf(git.branch)) ?? null;
+    this.version = stringOf(payload.cli_version) ?? null;
+    this.codex.originator = stringOf(payload.originator) ?? null;
     const source = payload.source;
     this.codex.source = source === undefined
       ? null
       : typeof source === "string"
       ? source
       : JSON.stringify(source);
-    this.codex.forkedFromId = str(payload, "forked_from_id") ?? null;
+    this.codex.forkedFromId = stringOf(payload.forked_from_id) ?? null;
     this.pendingBase = historyBaseOf(payload);
-    const cwd = str(payload, "cwd");
+    const cwd = stringOf(payload.cwd);
     this.cwds.see(cwd, span.line);
     this.turns.setMeta({
-      id: str(payload, "id") ?? basename(this.path).replace(/\.jsonl(?:\.zst)?$/, ""),
+      id: stringOf(payload.id) ?? basename(this.path).replace(/\.jsonl(?:\.zst)?$/, ""),
       createdAt: isoTime(payload.timestamp) ?? time ?? this.turns.clock,
       cwd: cwd ?? "",
-      modelProvider: str(payload, "model_provider") ?? "openai",
+      modelProvider: stringOf(payload.model_provider) ?? "openai",
       span,
       importedFrom: exportedFromOf(payload.turnlog_exported_from),
     });
@@ -269,34 +269,34 @@ export class CodexRead {
         this.turns.finishTurn(span, "succeeded");
         return;
       case "turn_aborted":
-        this.turns.finishTurn(span, "cancelled", str(payload, "reason") ?? "aborted");
+        this.turns.finishTurn(span, "cancelled", stringOf(payload.reason) ?? "aborted");
         return;
       case "token_count":
         return this.#tokenCount(payload);
       case "user_message":
         return this.#userMessage(payload, span);
       case "exec_command_end": {
-        const callId = str(payload, "call_id");
-        const code = num(payload, "exit_code");
+        const callId = stringOf(payload.call_id);
+        const code = numberOf(payload.exit_code);
         if (callId && code !== undefined) this.#reported.set(callId, code !== 0);
         return;
       }
       case "patch_apply_end": {
-        const callId = str(payload, "call_id");
+        const callId = stringOf(payload.call_id);
         if (callId && typeof payload.success === "boolean") {
           this.#reported.set(callId, !payload.success);
         }
         return;
       }
       case "thread_rolled_back":
-        this.codex.rollbacks.push({ line: span.line, turns: num(payload, "num_turns") ?? 0 });
+        this.codex.rollbacks.push({ line: span.line, turns: numberOf(payload.num_turns) ?? 0 });
         return this.#ignore(span, "event_msg:thread_rolled_back");
     }
     if (!ABSORBED_EVENTS.has(type)) this.#ignore(span, `event_msg:${type || "unknown"}`);
   }
 
   #userMessage(payload: Json, span: LineSpan): void {
-    const text = str(payload, "message") ?? "";
+    const text = stringOf(payload.message) ?? "";
     this.firstPrompt ??= text;
     if (!this.sawTasks && (this.turns.waiting || !this.#userItemPending)) {
       // No task events: the prompt (and the context before it) opens a turn.
@@ -341,7 +341,7 @@ export class CodexRead {
    * turn killed before its `token_count` event; its `thread_token_usage` is Codex's own total.
    */
   #tokenUsageRecord(payload: Json): void {
-    const usage = obj(payload, "usage");
+    const usage = objectOf(payload.usage);
     if (!usage) return;
     this.#recordedUsage = true;
     this.#addTokens(usageOf(usage));
@@ -355,6 +355,16 @@ export class CodexRead {
     tokens.cacheRead += last.cached;
     tokens.reasoningOutput += last.reasoning;
     tokens.total += last.input + last.output;
+    const cached = Math.min(last.cached, last.input);
+    this.usage.push({
+      time: this.turns.clock,
+      model: this.turns.model === "unknown" ? null : this.turns.model,
+      input: last.input - cached,
+      output: last.output,
+      cacheRead: cached,
+      cacheCreation: 0,
+      reasoningOutput: last.reasoning,
+    });
     this.turns.addUsage(last.input, last.output, last.total || last.input + last.output);
   }
 
@@ -480,7 +490,7 @@ export async function* readCodexRollout(
       const k = read.lines++;
       const span = spanOf(line);
       last = span;
-      const parsed = parseJsonLine(path, line);
+      const parsed = parseJsonLine(path, line, options.onLine);
       if ("problem" in parsed) {
         read.problems++;
         read.turns.note(problemEntry(parsed.problem));
@@ -524,12 +534,12 @@ export function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
     sizeBytes,
     lines: read.lines,
     state: read.lines === 0 ? "empty" : "records",
-    sessionId: str(meta, "id") ?? null,
-    sessionIds: str(meta, "id") ? [str(meta, "id")!] : [],
+    sessionId: stringOf(meta.id) ?? null,
+    sessionIds: stringOf(meta.id) ? [stringOf(meta.id)!] : [],
     title: null,
     firstPrompt: read.firstPrompt ?? read.firstUserItem ?? null,
     models: read.models.values,
-    cwd: str(meta, "cwd") ?? read.cwds.values[0] ?? null,
+    cwd: stringOf(meta.cwd) ?? read.cwds.values[0] ?? null,
     cwds: read.cwds.entries.map(({ value, line }) => ({ cwd: value, line })),
     gitBranch: read.gitBranch,
     created: isoTime(meta.timestamp) ?? read.times.first,
@@ -537,6 +547,7 @@ export function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
     version: read.version,
     approval: { mapped: read.turns.approval, source: read.approvalSource },
     tokens: read.tokens,
+    usage: read.usage,
     turns: read.turns.turns,
     forks: [],
     subagents: [],

@@ -20,6 +20,7 @@ import {
 } from "./_find.ts";
 import { GEMINI_LINES } from "./_lines.ts";
 import { readGeminiSession } from "./_reader.ts";
+import { GEMINI_PROVIDER, geminiUsage } from "./_usage.ts";
 import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
 import { geminiSearch } from "./_search.ts";
@@ -104,6 +105,8 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   claimsRoot: holdsChats,
   idFromName: (path) => SESSION_NAME.exec(basename(path))?.[4] ?? null,
   read: (path, sizeBytes, options) => readGeminiSession(path, sizeBytes, options),
+  usage: geminiUsage,
+  priceProvider: GEMINI_PROVIDER,
   find: findGeminiSession,
   list: listGeminiSessions,
   preview: previewGeminiSession,

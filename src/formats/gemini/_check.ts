@@ -14,7 +14,7 @@ import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 import { type SentContent, sentContents, sketchOf, type SourcedPart } from "./_history.ts";
 import { GEMINI_LINES } from "./_lines.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
-import { GeminiReplay, type ReplayedMessage, roleOf } from "./_replay.ts";
+import { type DroppedCopy, GeminiReplay, type ReplayedMessage, roleOf } from "./_replay.ts";
 
 /**
  * Where a copy of a message is, for the check and the repair: its line's place, and (for the
@@ -116,8 +116,18 @@ export function pairHistory(
  */
 export class CheckReplay {
   /** The replay of the history alone: what left it is of no use to the check. */
-  readonly replay = new GeminiReplay<CheckPlace>({ keepDropped: false });
+  readonly replay: GeminiReplay<CheckPlace>;
   #checkpoint: CheckPlace | undefined;
+
+  /**
+   * The copies that leave the history are not kept, only told to `options.dropped` (the reader,
+   * whose replay this is too, hands them on).
+   */
+  constructor(options: { dropped?: (dropped: DroppedCopy<CheckPlace>) => void } = {}) {
+    this.replay = new GeminiReplay<CheckPlace>(
+      options.dropped ? { dropped: options.dropped } : { keepDropped: false },
+    );
+  }
 
   /** Feeds the parsed line `value`, at `line`. */
   feed(value: Json, line: ViewPlace): void {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { isObject, type Json, obj, str } from "../_line.ts";
+import { isObject, type Json, objectOf, stringOf } from "../_line.ts";
 
 /** The parts of a message's `content` (a string is one text part). */
 export function partsOf(content: unknown): Json[] {
@@ -54,21 +54,21 @@ export interface GeminiCall {
 
 /** The `functionResponse` of a part, when it is one. */
 export function responseOf(part: Json): GeminiCall & { response: Json } | undefined {
-  const fr = obj(part, "functionResponse");
+  const fr = objectOf(part.functionResponse);
   if (!fr) return undefined;
   return {
-    id: str(fr, "id") ?? null,
-    name: str(fr, "name") ?? "unknown",
+    id: stringOf(fr.id) ?? null,
+    name: stringOf(fr.name) ?? "unknown",
     args: undefined,
-    response: obj(fr, "response") ?? {},
+    response: objectOf(fr.response) ?? {},
   };
 }
 
 /** The `functionCall` of a part, when it is one. */
 export function callOf(part: Json): GeminiCall | undefined {
-  const fc = obj(part, "functionCall");
+  const fc = objectOf(part.functionCall);
   if (!fc) return undefined;
-  return { id: str(fc, "id") ?? null, name: str(fc, "name") ?? "unknown", args: fc.args ?? {} };
+  return { id: stringOf(fc.id) ?? null, name: stringOf(fc.name) ?? "unknown", args: fc.args ?? {} };
 }
 
 /** The entries of a `gemini` message's `toolCalls`. */
@@ -81,8 +81,8 @@ export function callsOf(message: Json): GeminiCall[] {
   const inContent = partsOf(message.content).flatMap((part) => callOf(part) ?? []);
   if (inContent.length > 0) return inContent;
   return toolCallsOf(message).map((call) => ({
-    id: str(call, "id") ?? null,
-    name: str(call, "name") ?? "unknown",
+    id: stringOf(call.id) ?? null,
+    name: stringOf(call.name) ?? "unknown",
     args: call.args ?? {},
   }));
 }
@@ -132,7 +132,7 @@ function push(contents: SentContent[], role: "user" | "model", id: string, parts
 export function sentContents(messages: Iterable<{ id: string; value: Json }>): SentContent[] {
   const contents: SentContent[] = [];
   for (const { id, value } of messages) {
-    const type = str(value, "type");
+    const type = stringOf(value.type);
     if (type === "user") {
       if (isIgnoredUser(value)) continue;
       const parts = partsOf(value.content).flatMap((part, index): SourcedPart[] => {
@@ -181,9 +181,9 @@ function hasModelParts(message: Json): boolean {
 
 /** A call or response part without its arguments or result (its id and name). */
 function sketchPart(part: Json): Json {
-  const fc = obj(part, "functionCall");
+  const fc = objectOf(part.functionCall);
   if (fc) return { functionCall: { id: fc.id, name: fc.name } };
-  const fr = obj(part, "functionResponse");
+  const fr = objectOf(part.functionResponse);
   if (fr) return { functionResponse: { id: fr.id, name: fr.name } };
   if (typeof part.text !== "string") return { other: true };
   // Enough of a text to tell a prompt from injected context or a command.

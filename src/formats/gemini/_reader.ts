@@ -17,13 +17,15 @@ import {
   isObject,
   isoTime,
   type Json,
+  type LineObserver,
   lineProblem,
   parseJsonLine,
   problemEntry,
   spanOf,
-  str,
+  stringOf,
   TimeSpan,
 } from "../_line.ts";
+import type { ReadSessionOptions } from "../_adapter.ts";
 import type { ForeignEntry, ForeignFacts, LineSpan } from "../_types.ts";
 import {
   type Copy,
@@ -33,14 +35,81 @@ import {
   roleOf,
 } from "./_replay.ts";
 import { GeminiTurns } from "./_turns.ts";
-import { analysisOf, CheckReplay, geminiFindings } from "./_check.ts";
+import { analysisOf, type CheckPlace, CheckReplay, geminiFindings } from "./_check.ts";
+import type { ViewPlace } from "../_view.ts";
 import type { GeminiFacts } from "./_facts.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
 import { parentOf, projectRootOf, subagentsOf } from "./_subagents.ts";
 
+const WHY = ["superseded", "checkpoint", "rewound"] as const;
+
+/**
+ * The copies that left the history, as numbers: in a large file they are most of its lines
+ * (every earlier copy of a message, every message a checkpoint replaced), and an object each
+ * held the reader's memory in proportion to the file.
+ */
+class DroppedCopies {
+  length = 0;
+  /** How many left for each reason, in the order of `WHY`. */
+  readonly counts = [0, 0, 0];
+  #seq = new Float64Array(1024);
+  #line = new Float64Array(1024);
+  #start = new Float64Array(1024);
+  #end = new Float64Array(1024);
+  #why = new Uint8Array(1024);
+
+  push({ copy, why, seq }: DroppedCopy<LineSpan>): void {
+    if (this.length === this.#seq.length) this.#grow();
+    const at = this.length++;
+    const reason = WHY.indexOf(why);
+    this.counts[reason]!++;
+    this.#seq[at] = seq;
+    this.#line[at] = copy.place.line;
+    this.#start[at] = copy.place.start;
+    this.#end[at] = copy.place.end;
+    this.#why[at] = reason;
+  }
+
+  #grow(): void {
+    const grown = <T extends Float64Array | Uint8Array>(old: T): T => {
+      const next = new (old.constructor as new (size: number) => T)(old.length * 2);
+      next.set(old);
+      return next;
+    };
+    this.#seq = grown(this.#seq);
+    this.#line = grown(this.#line);
+    this.#start = grown(this.#start);
+    this.#end = grown(this.#end);
+    this.#why = grown(this.#why);
+  }
+
+  /** The order to hand them on in: by `seq`, and as they left for copies of one message. */
+  order(): Uint32Array {
+    const order = new Uint32Array(this.length);
+    let sorted = true;
+    for (let at = 0; at < this.length; at++) {
+      order[at] = at;
+      if (at > 0 && this.#seq[at]! < this.#seq[at - 1]!) sorted = false;
+    }
+    const seq = this.#seq;
+    return sorted ? order : order.sort((a, b) => seq[a]! - seq[b]! || a - b);
+  }
+
+  seq(at: number): number {
+    return this.#seq[at]!;
+  }
+
+  /** The line of copy `at`, and why it left. */
+  copy(at: number): { place: LineSpan; why: typeof WHY[number] } {
+    const place = { line: this.#line[at]!, start: this.#start[at]!, end: this.#end[at]! };
+    return { place, why: WHY[this.#why[at]!]! };
+  }
+}
+
 /** The state of one read. */
 interface Read {
-  replay: GeminiReplay<LineSpan>;
+  replay: GeminiReplay<CheckPlace>;
+  dropped: DroppedCopies;
   /** The check's replay, fed on the way (the check then needs no read of its own). */
   check: CheckReplay | undefined;
   problems: { seq: number; entry: ForeignEntry }[];
@@ -60,29 +129,37 @@ function idOnly(message: unknown): unknown {
 /** A message's time and model, seen in the first pass. */
 function see(read: Read, value: Json): void {
   read.times.see(value.timestamp);
-  read.model ??= str(value, "model");
+  read.model ??= stringOf(value.model);
 }
 
 /**
- * The first pass: a line's part in the replay, its messages as ids alone; their times and
- * models seen on the way.
+ * The first pass: a line's part in the replay, and its times and models seen on the way. With
+ * the check on, its replay is the reader's too (one replay of sketches, not a second of ids);
+ * without, the messages are fed as their ids alone.
  */
-function feed(read: Read, path: string, value: Json, span: LineSpan): void {
+function feed(read: Read, path: string, value: Json, place: ViewPlace): void {
   const role = roleOf(value);
   see(read, value);
-  let light: Json = role === "message" ? { id: value.id } : value;
   const set = role === "checkpoint" ? value.$set as Json : undefined;
   const held = set?.messages ?? (role === "metadata" ? value.messages : undefined);
   if (Array.isArray(held)) {
-    for (const message of held) if (isObject(message)) see(read, message);
-    light = set
-      ? { $set: { ...set, messages: held.map(idOnly) } }
-      : { ...value, messages: held.map(idOnly) };
+    for (const message of held) {
+      if (isObject(message)) see(read, message);
+    }
   }
-  read.replay.feed(light, span);
+  if (read.check) read.check.feed(value, place);
+  else {
+    let light: Json = role === "message" ? { id: value.id } : value;
+    if (Array.isArray(held)) {
+      light = set
+        ? { $set: { ...set, messages: held.map(idOnly) } }
+        : { ...value, messages: held.map(idOnly) };
+    }
+    read.replay.feed(light, place);
+  }
   if (role === "checkpoint") read.checkpoints++;
   if (role === "unknown") {
-    const problem = lineProblem(path, span, "unknown_type", "not a Gemini CLI session record");
+    const problem = lineProblem(path, place, "unknown_type", "not a Gemini CLI session record");
     read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
   }
 }
@@ -124,7 +201,12 @@ class Copies implements Disposable {
   }
 }
 
-async function readJsonl(read: Read, path: string, sizeBytes: number): Promise<void> {
+async function readJsonl(
+  read: Read,
+  path: string,
+  sizeBytes: number,
+  onLine: LineObserver | undefined,
+): Promise<void> {
   for await (const lines of readLineChunks(path)) {
     for (const line of lines) {
       if (line.text.length === 0 && line.terminated) continue;
@@ -132,14 +214,13 @@ async function readJsonl(read: Read, path: string, sizeBytes: number): Promise<v
       read.lines++;
       const span = spanOf(line);
       read.first ??= span;
-      const parsed = parseJsonLine(path, line);
+      const parsed = parseJsonLine(path, line, onLine);
       if ("problem" in parsed) {
         read.problems.push({ seq: read.replay.next(), entry: problemEntry(parsed.problem) });
         continue;
       }
-      feed(read, path, parsed.value, span);
-      const place = { ...span, terminated: line.terminated, piece: null };
-      read.check?.feed(parsed.value, { k: read.lines - 1 - read.problems.length, ...place });
+      const k = read.lines - 1 - read.problems.length;
+      feed(read, path, parsed.value, { k, ...span, terminated: line.terminated, piece: null });
     }
   }
 }
@@ -151,8 +232,7 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
   read.first = span;
   read.lines = legacy.text.split("\n").filter((line) => line.trim().length > 0).length;
   if ("value" in legacy) {
-    read.check?.feed(legacy.value, { k: 0, ...span, terminated: true, piece: null });
-    return feed(read, path, legacy.value, span);
+    return feed(read, path, legacy.value, { k: 0, ...span, terminated: true, piece: null });
   }
   const problem = lineProblem(path, span, "malformed_json", legacy.error);
   read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
@@ -160,20 +240,35 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
 
 /** One step of the second pass: a message of the history, a dropped copy, a bad line. */
 type Step =
-  | { seq: number; message: ReplayedMessage<LineSpan> }
-  | { seq: number; dropped: DroppedCopy<LineSpan> }
-  | { seq: number; problem: ForeignEntry };
+  | { message: ReplayedMessage<LineSpan> }
+  | { dropped: { place: LineSpan; why: string } }
+  | { problem: ForeignEntry };
 
 /**
  * Everything in the order it came: the history by first appearance, the rest by line (a
- * message's dropped copies before the message itself: they came first).
+ * message's dropped copies before the message itself: they came first). Merged one step at a
+ * time from the three lists, each in that order already (the history is, by first appearance;
+ * the problems are, by line), the dropped copies once sorted.
  */
-function steps(read: Read): Step[] {
-  return [
-    ...read.replay.dropped.map((dropped) => ({ seq: dropped.seq, dropped })),
-    ...[...read.replay.messages.values()].map((message) => ({ seq: message.seq, message })),
-    ...read.problems.map(({ seq, entry }) => ({ seq, problem: entry })),
-  ].sort((a, b) => a.seq - b.seq);
+function* steps(read: Read): Generator<Step> {
+  const { dropped, problems } = read;
+  const order = dropped.order();
+  const messages = read.replay.messages.values();
+  let message = messages.next();
+  let d = 0;
+  let p = 0;
+  while (true) {
+    const ds = d < order.length ? dropped.seq(order[d]!) : Infinity;
+    const ms = message.done ? Infinity : message.value.seq;
+    const ps = p < problems.length ? problems[p]!.seq : Infinity;
+    if (ds === Infinity && ms === Infinity && ps === Infinity) return;
+    // A message's dropped copies share its seq and came before it; a problem's seq is its own.
+    if (ds <= ms && ds <= ps) yield { dropped: dropped.copy(order[d++]!) };
+    else if (!message.done && ms <= ps) {
+      yield { message: message.value };
+      message = messages.next();
+    } else yield { problem: problems[p++]!.entry };
+  }
 }
 
 const DROPPED: Record<string, string> = {
@@ -210,7 +305,7 @@ function* secondPass(
       if (value) turns.message(value, step.message.last.place);
       else turns.ignore(step.message.last.place, "changed while read");
     } else if ("dropped" in step) {
-      turns.ignore(step.dropped.copy.place, DROPPED[step.dropped.why]!);
+      turns.ignore(step.dropped.place, DROPPED[step.dropped.why]!);
     } else turns.problem(step.problem);
     yield* drain();
   }
@@ -225,11 +320,17 @@ function* secondPass(
 export async function* readGeminiSession(
   path: string,
   sizeBytes: number,
-  options: { subagents?: boolean; check?: boolean } = {},
+  options: ReadSessionOptions = {},
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
+  const dropped = new DroppedCopies();
+  const keep = (copy: DroppedCopy<CheckPlace>) => dropped.push(copy);
+  const check = options.check === false ? undefined : new CheckReplay({ dropped: keep });
   const read: Read = {
-    replay: new GeminiReplay(),
-    check: options.check === false ? undefined : new CheckReplay(),
+    // The check's replay when there is one; else one whose messages keep their last copy alone
+    // (the second pass reads no other).
+    replay: check?.replay ?? new GeminiReplay({ dropped: keep, copies: false }),
+    dropped,
+    check,
     problems: [],
     lines: 0,
     checkpoints: 0,
@@ -238,10 +339,10 @@ export async function* readGeminiSession(
     model: undefined,
   };
   if (isLegacyFile(path)) await readLegacy(read, path, sizeBytes);
-  else await readJsonl(read, path, sizeBytes);
+  else await readJsonl(read, path, sizeBytes, options.onLine);
   const { replay } = read;
   const meta = replay.metadata;
-  const sessionId = str(meta, "sessionId") ?? null;
+  const sessionId = stringOf(meta.sessionId) ?? null;
   const cwd = await projectRootOf(path);
   const created = isoTime(meta.startTime) ?? read.times.first;
   const turns = new GeminiTurns({
@@ -265,7 +366,7 @@ export async function* readGeminiSession(
     state: read.lines === 0 ? "empty" : out.items > 0 ? "records" : "metadata-only",
     sessionId,
     sessionIds: sessionId === null ? [] : [sessionId],
-    title: str(meta, "summary") ?? null,
+    title: stringOf(meta.summary) ?? null,
     firstPrompt: turns.firstPrompt,
     models: turns.models,
     cwd,
@@ -276,6 +377,7 @@ export async function* readGeminiSession(
     version: null,
     approval: { mapped: "ask-changes", source: null },
     tokens: turns.tokens,
+    usage: turns.usage,
     turns: turns.turns,
     forks: [],
     subagents,
@@ -289,12 +391,12 @@ export async function* readGeminiSession(
 }
 
 function geminiFacts(path: string, read: Read): GeminiFacts {
-  const dropped = (why: string) => read.replay.dropped.filter((d) => d.why === why).length;
+  const [superseded, checkpoint, rewound] = read.dropped.counts;
   return {
-    supersededCopies: dropped("superseded"),
+    supersededCopies: superseded!,
     checkpoints: read.checkpoints,
-    replacedByCheckpoint: dropped("checkpoint"),
-    rewound: dropped("rewound"),
+    replacedByCheckpoint: checkpoint!,
+    rewound: rewound!,
     parentSessionId: parentOf(path),
     legacy: isLegacyFile(path),
   };

@@ -53,7 +53,7 @@ export function roleOf(value: Json): LineRole {
 }
 
 /** How a replay runs. */
-export interface GeminiReplayOptions {
+export interface GeminiReplayOptions<P = unknown> {
   /**
    * Keep the copies that left the history ({@linkcode GeminiReplay.dropped}): a reader shows
    * them where they were; a check needs only the history, and would otherwise hold an entry
@@ -61,6 +61,17 @@ export interface GeminiReplayOptions {
    * @default {true}
    */
   keepDropped?: boolean;
+  /**
+   * Told of each copy that leaves the history, in place of keeping it in `dropped` (a reader of
+   * a large file keeps them smaller: as numbers).
+   */
+  dropped?: (dropped: DroppedCopy<P>) => void;
+  /**
+   * Whether each message keeps every copy in `copies` (the repair moves them); without, a
+   * message's `copies` holds its last alone.
+   * @default {true}
+   */
+  copies?: boolean;
 }
 
 /** The replay of one file. */
@@ -69,13 +80,17 @@ export class GeminiReplay<P> {
   metadata: Json = {};
   /** The history, in order. */
   readonly messages = new Map<string, ReplayedMessage<P>>();
-  /** Copies that left the history, with why (none kept with `keepDropped: false`). */
+  /** Copies that left the history, with why (none kept with `keepDropped: false` or `dropped`). */
   readonly dropped: DroppedCopy<P>[] = [];
-  readonly #keepDropped: boolean;
   #seq = 0;
+  readonly #onDropped: (dropped: DroppedCopy<P>) => void;
+  readonly #copies: boolean;
 
-  constructor(options: GeminiReplayOptions = {}) {
-    this.#keepDropped = options.keepDropped ?? true;
+  constructor(options: GeminiReplayOptions<P> = {}) {
+    const keep = (dropped: DroppedCopy<P>) => void this.dropped.push(dropped);
+    this.#onDropped = options.dropped ??
+      (options.keepDropped === false ? () => {} : keep);
+    this.#copies = options.copies ?? true;
   }
 
   /** A fresh place in the order of everything fed (for entries outside the history). */
@@ -116,10 +131,11 @@ export class GeminiReplay<P> {
     const id = value.id as string;
     const had = this.messages.get(id);
     if (had) {
-      if (this.#keepDropped) this.dropped.push({ copy: had.last, why: "superseded", seq: had.seq });
+      this.#onDropped({ copy: had.last, why: "superseded", seq: had.seq });
       had.value = value;
       had.last = copy;
-      had.copies.push(copy);
+      if (this.#copies) had.copies.push(copy);
+      else had.copies[0] = copy;
       return;
     }
     this.messages.set(id, { id, value, last: copy, copies: [copy], seq: this.next() });
@@ -143,7 +159,7 @@ export class GeminiReplay<P> {
   #drop(messages: ReplayedMessage<P>[], why: "checkpoint" | "rewound"): void {
     for (const message of messages) {
       this.messages.delete(message.id);
-      if (this.#keepDropped) this.dropped.push({ copy: message.last, why, seq: message.seq });
+      this.#onDropped({ copy: message.last, why, seq: message.seq });
     }
   }
 }

@@ -14,14 +14,15 @@ import {
   ignoredEntry,
   isoTime,
   type Json,
-  num,
-  obj,
+  numberOf,
+  objectOf,
   recordEntry,
   recordTime,
   runFinishedEntry,
-  str,
+  stringOf,
 } from "../_line.ts";
 import { type ForeignEntry, type LineSpan, noTokens, type TokenTotals } from "../_types.ts";
+import type { UsageEvent } from "../_usage.ts";
 import {
   callsOf,
   isIgnoredUser,
@@ -68,6 +69,8 @@ export class GeminiTurns {
   turns = 0;
   model = "unknown";
   tokens: TokenTotals | null = null;
+  /** Each response's usage, as counted into `tokens`. */
+  readonly usage: UsageEvent[] = [];
   firstPrompt: string | null = null;
   readonly models: string[] = [];
   #turn: Turn | undefined;
@@ -84,7 +87,7 @@ export class GeminiTurns {
   message(value: Json, span: LineSpan): void {
     this.#emitMeta();
     const time = isoTime(value.timestamp) ?? this.meta.createdAt;
-    switch (str(value, "type")) {
+    switch (stringOf(value.type)) {
       case "user":
         return this.#user(value, span, time);
       case "gemini":
@@ -95,7 +98,7 @@ export class GeminiTurns {
         }
         return this.#ignore(span, "error message");
       default:
-        return this.#ignore(span, `${str(value, "type") ?? "untyped"} message`);
+        return this.#ignore(span, `${stringOf(value.type) ?? "untyped"} message`);
     }
   }
 
@@ -143,7 +146,7 @@ export class GeminiTurns {
 
   #gemini(value: Json, span: LineSpan, time: string): void {
     if (!this.#turn) this.#open(span, time);
-    const model = str(value, "model");
+    const model = stringOf(value.model);
     if (model) {
       this.model = model;
       if (!this.models.includes(model)) this.models.push(model);
@@ -165,10 +168,10 @@ export class GeminiTurns {
     for (const toolCall of toolCallsOf(value)) {
       for (const part of resultParts(toolCall)) {
         const fr = responseOf(part);
-        if (fr) this.#answer(fr, span, time, str(toolCall, "status") === "error");
+        if (fr) this.#answer(fr, span, time, stringOf(toolCall.status) === "error");
       }
     }
-    this.#usage(obj(value, "tokens"));
+    this.#usage(objectOf(value.tokens), time, stringOf(value.model) ?? null);
     this.#turn!.rounds++;
     this.#turn!.last = { span, answered: calls.length === 0 && text.length > 0, time };
   }
@@ -195,21 +198,32 @@ export class GeminiTurns {
     }, time);
   }
 
-  #usage(tokens: Json | undefined): void {
+  #usage(tokens: Json | undefined, time: string, model: string | null): void {
     if (!tokens) return;
-    const input = num(tokens, "input") ?? 0;
-    const output = (num(tokens, "output") ?? 0) + (num(tokens, "thoughts") ?? 0);
+    const input = numberOf(tokens.input) ?? 0;
+    const thoughts = numberOf(tokens.thoughts) ?? 0;
+    const output = (numberOf(tokens.output) ?? 0) + thoughts;
+    const cached = Math.min(numberOf(tokens.cached) ?? 0, input);
+    this.usage.push({
+      time,
+      model,
+      input: input - cached,
+      output,
+      cacheRead: cached,
+      cacheCreation: 0,
+      reasoningOutput: thoughts,
+    });
     const totals = this.tokens ??= noTokens();
     totals.input += input;
     totals.output += output;
-    totals.cacheRead += num(tokens, "cached") ?? 0;
-    totals.reasoningOutput += num(tokens, "thoughts") ?? 0;
+    totals.cacheRead += numberOf(tokens.cached) ?? 0;
+    totals.reasoningOutput += numberOf(tokens.thoughts) ?? 0;
     totals.total += input + output;
     const usage = this.#turn?.usage;
     if (usage) {
       usage.inputTokens += input;
       usage.outputTokens += output;
-      usage.totalTokens += num(tokens, "total") ?? input + output;
+      usage.totalTokens += numberOf(tokens.total) ?? input + output;
     }
   }
 

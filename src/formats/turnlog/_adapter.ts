@@ -16,6 +16,8 @@ import {
   previewText,
 } from "../_search.ts";
 import type { ForeignEntry, ForeignFacts } from "../_types.ts";
+import type { FileUsage } from "../_usage.ts";
+import { turnlogUsage } from "./_usage.ts";
 import { TURN_CONTEXT_MARK, type TurnlogHead, TurnlogHeadReader } from "./_head.ts";
 import { judgeTurnlogLine, namesTurnlogFile, readTurnlogSession } from "./_reader.ts";
 
@@ -48,6 +50,8 @@ export interface OwnFormatAdapter {
   ): AsyncGenerator<ForeignEntry | ForeignEntry[], ForeignFacts>;
   /** The session's head from its first lines (at most `PREVIEW_HEAD_BYTES`). */
   head(path: string): Promise<TurnlogHead>;
+  /** The tokens of each run the file holds (`run_finished`), with the run's model. */
+  usage(path: string): Promise<FileUsage>;
 }
 
 async function head(path: string): Promise<TurnlogHead> {
@@ -97,6 +101,7 @@ export const turnlogAdapter: OwnFormatAdapter = {
   namesFile: namesTurnlogFile,
   read: (path, sizeBytes) => readTurnlogSession(path, sizeBytes),
   head,
+  usage: turnlogUsage,
   search: {
     async head(session) {
       const read = await head(session.path);

@@ -1,0 +1,48 @@
+/**
+ * The cost of a session and of each of its turns, added to its report when the file reports
+ * tokens: from each model response's tokens (another tool's reader keeps them with their times;
+ * turnlog's own runs keep theirs in `run_finished`), priced as `usage` prices them.
+ *
+ * @module
+ */
+import type { ToolCost, UsageEvent } from "../formats/mod.ts";
+import { reckonCost } from "../usage/mod.ts";
+import type { SessionFacts } from "./_report_types.ts";
+import type { Turn } from "./_turn_types.ts";
+
+/** The responses of a turnlog file: one per run that reported its usage. */
+export function runEvents(turns: readonly Turn[]): UsageEvent[] {
+  return turns.flatMap((turn) =>
+    turn.usage === null ? [] : [{
+      time: turn.time,
+      model: turn.model,
+      input: turn.usage.inputTokens,
+      output: turn.usage.outputTokens,
+      cacheRead: 0,
+      cacheCreation: 0,
+      reasoningOutput: 0,
+    }]
+  );
+}
+
+/**
+ * The session's facts and turns with their cost, when there are responses with tokens;
+ * else as they were.
+ */
+export async function withCost<T extends { session: SessionFacts; turns: Turn[] }>(
+  report: T,
+  events: readonly UsageEvent[] | undefined,
+  options: { provider: string | null; toolCost?: ToolCost | null | undefined },
+): Promise<T> {
+  if (events === undefined || events.length === 0) return report;
+  const cost = await reckonCost(events, {
+    provider: options.provider,
+    toolCost: options.toolCost,
+    turnTimes: report.turns.map((turn) => turn.time),
+  });
+  const turns = report.turns.map((turn, i) => {
+    const usd = cost.turns[i];
+    return usd === undefined ? turn : { ...turn, cost: usd };
+  });
+  return { ...report, session: { ...report.session, cost: cost.session }, turns };
+}

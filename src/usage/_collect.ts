@@ -1,0 +1,259 @@
+/**
+ * Every model response of the chosen places (turnlog's store, the other tools' homes, folders),
+ * read from the session files by each format's `usage`, counted once as the tools count them,
+ * and priced: the tool's own cost where it wrote one, else the offline price table.
+ *
+ * @module
+ */
+import {
+  adapterOfData,
+  type FileUsage,
+  type SessionFormat,
+  type ToolCost,
+  type UsageEvent,
+} from "../formats/mod.ts";
+import { type SearchSource, searchSources, sessionsOf, type SourceChoice } from "../search/mod.ts";
+import { applyToolCost, loadPriceBook } from "./_cost.ts";
+
+/** Where a response's cost came from. */
+export type CostSource = "tool" | "table";
+
+/** One model response, with its session and its cost. */
+export interface UsageRow extends UsageEvent {
+  /** The session file's format (`claude-code`). */
+  format: SessionFormat;
+  /** The session's id. */
+  sessionId: string;
+  /** The session's own file (a subagent's response counts with its session). */
+  sessionPath: string;
+  /** The session's working directory, or null when its files do not say. */
+  project: string | null;
+  /** The cost in US dollars, or null when no price is known for the model. */
+  cost: number | null;
+  /** Where the cost came from: the tool's own figure, or the price table. */
+  costSource: CostSource | null;
+}
+
+/** A file that could not be read, or lines that were not JSON. */
+export interface UsageSkip {
+  /** The file. */
+  path: string;
+  /** Why. */
+  reason: string;
+}
+
+/** Every response of the places, and what was skipped. */
+export interface CollectedUsage {
+  /** The responses, each once, in the order of their sessions' paths and then their files. */
+  rows: UsageRow[];
+  /** Files or lines skipped. */
+  skipped: UsageSkip[];
+  /** Sessions read. */
+  sessions: number;
+  /** Sessions whose cost is the tool's own (Claude Code's `cost-state`), by where it was read. */
+  toolCosts: string[];
+  /** What those figures are, each once (`Claude Code's cost-state`). */
+  toolCostSources: string[];
+}
+
+/** Options of {@linkcode collectUsage}. */
+export interface CollectUsageOptions extends SourceChoice {
+  /** The places, already chosen (instead of `homes`, `sessionsDirs`, `store`). */
+  sources?: readonly SearchSource[];
+}
+
+/**
+ * Counts once what the tools count once: a Claude Code response written over several lines (or
+ * replayed by a resumed session, or by a side chain under a new request id) keeps the copy with
+ * the most tokens, as ccusage does; other events each count.
+ */
+class Once {
+  readonly #byKey = new Map<string, UsageRow>();
+  readonly #byMessage = new Map<string, UsageRow>();
+
+  /** The row the event is a copy of, or undefined for a new one. */
+  copyOf(event: UsageEvent): UsageRow | undefined {
+    if (event.key === undefined) return undefined;
+    const exact = this.#byKey.get(event.key);
+    if (exact !== undefined || event.messageId === undefined) return exact;
+    const earlier = this.#byMessage.get(event.messageId);
+    return earlier !== undefined && (event.sidechain === true || earlier.sidechain === true)
+      ? earlier
+      : undefined;
+  }
+
+  see(row: UsageRow): void {
+    if (row.key !== undefined) this.#byKey.set(row.key, row);
+    if (row.messageId !== undefined) this.#byMessage.set(row.messageId, row);
+  }
+}
+
+const tokensOf = (t: UsageEvent): number => t.input + t.output + t.cacheRead + t.cacheCreation;
+
+/** A copy replaces the one kept when it is the main chain's, or holds more tokens. */
+function better(copy: UsageEvent, kept: UsageEvent): boolean {
+  if ((copy.sidechain === true) !== (kept.sidechain === true)) return kept.sidechain === true;
+  return tokensOf(copy) > tokensOf(kept);
+}
+
+/** A session to count: its id, its files (its own first), where it came from. */
+export interface UsageSession {
+  /** The session id. */
+  id: string;
+  /** Its own file. */
+  path: string;
+  /** Its subagents' files. */
+  subagents: readonly string[];
+  /** The format of its files. */
+  format: SessionFormat;
+  /** The project folder its tool filed it under, else null. */
+  project: string | null;
+}
+
+/** A file's usage with each event's table price (null: no price), as a reader gives it. */
+export interface PricedFile {
+  /** The file's usage. */
+  usage: FileUsage;
+  /** The price table's cost of each event, in order. */
+  costs: (number | null)[];
+}
+
+/**
+ * Reads a file's usage with its events priced: from the file, or from a catalog's rows. Each
+ * call gives new event objects, which the count makes its rows.
+ */
+export type FileReader = (path: string, format: SessionFormat) => Promise<PricedFile>;
+
+/** The reader of the files themselves: each format's `usage`, priced from the table. */
+export async function fileReader(): Promise<FileReader> {
+  const book = await loadPriceBook();
+  return async (path, format) => {
+    const usage = await adapterOfData({ format }).usage(path);
+    const costs = usage.events.map((event) =>
+      book.price(event, event.model, usage.provider, event.time)
+    );
+    return { usage, costs };
+  };
+}
+
+/** The sessions of the sources, in the order their responses are counted (by path). */
+export async function usageSessions(sources: readonly SearchSource[]): Promise<UsageSession[]> {
+  const found = await sessionsOf(sources);
+  return found.map((session) => ({
+    id: session.id,
+    path: session.path,
+    subagents: [...session.subagents].sort(),
+    format: session.source.format,
+    project: session.project,
+  })).sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The sources a database store is not read from, said as skipped. */
+export function fileSources(
+  sources: readonly SearchSource[],
+  skipped: UsageSkip[],
+): SearchSource[] {
+  return sources.filter((source) => {
+    if (!source.root.includes("://")) return true;
+    skipped.push({
+      path: source.flags.at(-1) ?? "the store",
+      reason: "a database store: not read",
+    });
+    return false;
+  });
+}
+
+/**
+ * Every model response of the places a choice names (nothing named: turnlog's store and every
+ * tool's home), read from the files, counted once and priced.
+ *
+ * @throws {NoSuchSourceError} for a named folder that is not there
+ */
+export async function collectUsage(options: CollectUsageOptions = {}): Promise<CollectedUsage> {
+  const sources = options.sources ?? await searchSources(options);
+  const skipped: UsageSkip[] = [];
+  const sessions = await usageSessions(fileSources(sources, skipped));
+  return countUsage(sessions, await fileReader(), skipped);
+}
+
+/**
+ * The responses of the sessions, each file read by `read`, counted once across them (in the
+ * sessions' order) and costed (the tool's own figure where a session's file keeps one).
+ */
+export async function countUsage(
+  sessions: readonly UsageSession[],
+  read: FileReader,
+  skipped: UsageSkip[] = [],
+): Promise<CollectedUsage> {
+  const once = new Once();
+  const rows: UsageRow[] = [];
+  const toolCosts: string[] = [];
+  const toolCostSources = new Set<string>();
+  for (const session of sessions) {
+    const mine: UsageRow[] = [];
+    let toolCost: ToolCost | null = null;
+    let project: string | null = session.project;
+    for (const path of [session.path, ...session.subagents]) {
+      let file: PricedFile;
+      try {
+        file = await read(path, session.format);
+      } catch (error) {
+        skipped.push({ path, reason: (error as Error).message });
+        continue;
+      }
+      const { usage, costs } = file;
+      if (usage.badLines > 0) {
+        skipped.push({ path, reason: `${usage.badLines} line(s) with usage that are not JSON` });
+      }
+      if (path === session.path) {
+        toolCost = usage.toolCost;
+        project = usage.cwd ?? project;
+      }
+      usage.events.forEach((event, i) => {
+        const cost = costs[i] ?? null;
+        // The reader's event is made for this count alone: it becomes the row (a copy per
+        // response is what a home of a million responses would hold twice).
+        const row = Object.assign(event, {
+          format: session.format,
+          sessionId: session.id,
+          sessionPath: session.path,
+          project: null,
+          cost,
+          costSource: cost === null ? null : "table",
+        }) as UsageRow;
+        const kept = once.copyOf(event);
+        if (kept === undefined) {
+          once.see(row);
+          mine.push(row);
+        } else if (better(event, kept)) {
+          // The kept row is replaced in place: its session keeps it, with this copy's tokens.
+          kept.time = row.time;
+          kept.model = row.model;
+          kept.input = row.input;
+          kept.output = row.output;
+          kept.cacheRead = row.cacheRead;
+          kept.cacheCreation = row.cacheCreation;
+          kept.reasoningOutput = row.reasoningOutput;
+          if (row.sidechain === true) kept.sidechain = true;
+          else delete kept.sidechain;
+          kept.cost = row.cost;
+          kept.costSource = row.costSource;
+          once.see(kept);
+        }
+      });
+    }
+    for (const row of mine) row.project = project;
+    if (toolCost !== null && applyToolCost(mine, toolCost)) {
+      toolCosts.push(toolCost.where);
+      toolCostSources.add(toolCost.source);
+    }
+    rows.push(...mine);
+  }
+  return {
+    rows,
+    skipped,
+    sessions: sessions.length,
+    toolCosts,
+    toolCostSources: [...toolCostSources],
+  };
+}

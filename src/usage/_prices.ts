@@ -1,0 +1,145 @@
+/**
+ * Tokens priced offline, from the price table pinned with turnlog (`@pydantic/genai-prices`,
+ * its data bundled in the package: nothing is fetched), per model response, at the time it
+ * was made (a table's prices can change on a date, and some depend on the request's size).
+ *
+ * @module
+ */
+import { calcPrice } from "@pydantic/genai-prices";
+import type { UsageTokens } from "../formats/mod.ts";
+
+export { PRICE_TABLE } from "./_table.ts";
+
+/** A model's price per token of each kind, on one day: null when its prices are tiered. */
+interface Rates {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** Whether a model's prices are the same whatever a request's size (no tier). */
+const flat = (prices: Record<string, unknown>) =>
+  Object.values(prices).every((price) => price === undefined || typeof price === "number");
+
+/** Prices tokens; remembers the models the table has no price for. */
+export class PriceBook {
+  /** `provider model` pairs the table has no price for. */
+  readonly #unpriced = new Set<string>();
+  /**
+   * Per-token prices by provider, model and day, for a model whose prices have no tiers: the
+   * table's own calculation costs about 0.1 ms a call, as long as reading the response.
+   */
+  readonly #rates = new Map<string, Rates | null>();
+
+  /**
+   * The price in US dollars of one response's tokens, or null when the table has no price for
+   * the model (never 0 for that: an unknown price is not a free one).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { loadPriceBook } from "./mod.ts";
+   * const book = await loadPriceBook();
+   * const tokens = { input: 1000, output: 0, cacheRead: 0, cacheCreation: 0, reasoningOutput: 0 };
+   * assert.equal(book.price(tokens, "gpt-5.5", "openai", "2026-06-05T00:00:00Z"), 0.005);
+   * assert.equal(book.price(tokens, "scripted", "embedded", "2026-06-05T00:00:00Z"), null);
+   * ```
+   */
+  price(
+    tokens: UsageTokens,
+    model: string | null,
+    provider: string | null,
+    time: string,
+  ): number | null {
+    if (model === null) return null;
+    const pair = `${provider ?? ""} ${model}`;
+    if (this.#unpriced.has(pair)) return null;
+    const day = `${pair} ${time.slice(0, 10)}`;
+    let rates = this.#rates.get(day);
+    if (rates === undefined) {
+      rates = this.#ratesOf(model, provider, time);
+      this.#rates.set(day, rates);
+    }
+    if (rates !== null) {
+      return tokens.input * rates.input + tokens.output * rates.output +
+        tokens.cacheRead * rates.cacheRead + tokens.cacheCreation * rates.cacheWrite;
+    }
+    return this.#calc(tokens, model, provider, time, pair);
+  }
+
+  /** A flat-priced model's per-token prices from the table (null: tiered, or no price). */
+  #ratesOf(model: string, provider: string | null, time: string): Rates | null {
+    const probe = (kind: keyof Rates) =>
+      this.#calc(
+        {
+          input: kind === "input" ? 1000 : 0,
+          output: kind === "output" ? 1000 : 0,
+          cacheRead: kind === "cacheRead" ? 1000 : 0,
+          cacheCreation: kind === "cacheWrite" ? 1000 : 0,
+          reasoningOutput: 0,
+        },
+        model,
+        provider,
+        time,
+        `${provider ?? ""} ${model}`,
+      );
+    const input = probe("input");
+    if (input === null || !flat(this.#lastPrices ?? {})) return null;
+    const [output, cacheRead, cacheWrite] = [
+      probe("output"),
+      probe("cacheRead"),
+      probe("cacheWrite"),
+    ];
+    if (output === null || cacheRead === null || cacheWrite === null) return null;
+    return {
+      input: input / 1000,
+      output: output / 1000,
+      cacheRead: cacheRead / 1000,
+      cacheWrite: cacheWrite / 1000,
+    };
+  }
+
+  /** The prices the table's last calculation used (a probe's: are they tiered?). */
+  #lastPrices: Record<string, unknown> | null = null;
+
+  /** The table's own calculation for one response. */
+  #calc(
+    tokens: UsageTokens,
+    model: string,
+    provider: string | null,
+    time: string,
+    pair: string,
+  ): number | null {
+    const at = new Date(time);
+    const options = {
+      ...(provider === null ? {} : { providerId: provider }),
+      ...(Number.isNaN(at.getTime()) ? {} : { timestamp: at }),
+    };
+    const usage = {
+      input_tokens: tokens.input + tokens.cacheRead + tokens.cacheCreation,
+      cache_read_tokens: tokens.cacheRead,
+      cache_write_tokens: tokens.cacheCreation,
+      output_tokens: tokens.output,
+    };
+    let priced = null;
+    try {
+      priced = calcPrice(usage, model, options);
+    } catch {
+      // A provider the table does not know: asked again without it, below.
+    }
+    if (priced === null && provider !== null) {
+      try {
+        priced = calcPrice(usage, model, Number.isNaN(at.getTime()) ? {} : { timestamp: at });
+      } catch {
+        priced = null;
+      }
+    }
+    this.#lastPrices = priced === null ? null : priced.model_price as Record<string, unknown>;
+    if (priced === null) {
+      this.#unpriced.add(pair);
+      return null;
+    }
+    return priced.total_price;
+  }
+}

@@ -1,0 +1,411 @@
+/**
+ * `usage`: tokens counted as each tool counts them (Claude Code's split lines once, its subagents
+ * with their session, Codex's repeated `token_count`s once and its `token_usage_record`s, Gemini's
+ * messages once per id), priced offline or by the tool's own figure (Claude Code's `cost-state`),
+ * a model without a price never counted as $0, days in the local time zone, and the command's
+ * flags and errors.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { assertEquals } from "./_assert.ts";
+import { tempDir } from "./_helpers.ts";
+import {
+  collectCatalogUsage,
+  collectUsage,
+  formatCost,
+  loadPriceBook,
+  renderUsage,
+  usageJson,
+  usageReport,
+  type UsageRow,
+} from "../src/usage/mod.ts";
+import { Catalog } from "../src/catalog/mod.ts";
+import { inspectSession, renderReport } from "../src/inspect/mod.ts";
+import { searchSources } from "../src/search/mod.ts";
+import { countIo } from "../testing/io_counter.ts";
+import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+import { GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
+import { PAGINATED_ID, paginatedKilledThenResumed } from "../testing/formats/codex_paginated.ts";
+
+const USAGE = fileURLToPath(new URL("../cli/usage.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
+
+const env = (vars: Record<string, string>) => ({
+  get: (name: string) => vars[name],
+});
+
+/** A Claude Code home: one session of two responses (the first split over two lines) and a subagent. */
+async function claudeHome(base: string, options: { costState?: boolean } = {}): Promise<string> {
+  const home = join(base, "claude");
+  const project = join(home, "projects", "-work-project");
+  const main = new ClaudeTranscriptBuilder();
+  main.user("Look around");
+  main.assistant([{ text: "Reading." }, { toolUse: { id: "t1", name: "Task", input: {} } }], {
+    usage: { input: 10, output: 50 },
+  });
+  main.toolResult("t1", "done", { result: { agentId: "a1" } });
+  main.assistant([{ text: "Done." }], { usage: { input: 20, output: 7 } });
+  if (options.costState) {
+    main.meta({
+      type: "cost-state",
+      sessionId: CLAUDE_SESSION_ID,
+      totalCostUSD: 0.5,
+      modelUsage: {
+        "claude-opus-4-5-20251101": { inputTokens: 30, outputTokens: 57, costUSD: 0.5 },
+      },
+    });
+  }
+  const sub = new ClaudeTranscriptBuilder({ sidechain: true, agentId: "a1" });
+  sub.user("Find it");
+  // A response id of its own (the builder numbers each transcript's from 1).
+  sub.assistant([{ text: "Found." }], { usage: { input: 3, output: 4 }, messageId: "msg_sub1" });
+  await Deno.mkdir(join(project, CLAUDE_SESSION_ID, "subagents"), { recursive: true });
+  await Deno.writeTextFile(join(project, `${CLAUDE_SESSION_ID}.jsonl`), main.text());
+  await Deno.writeTextFile(
+    join(project, CLAUDE_SESSION_ID, "subagents", "agent-a1.jsonl"),
+    sub.text(),
+  );
+  return home;
+}
+
+const tokensOf = (row: UsageRow) => [row.input, row.output, row.cacheCreation, row.cacheRead];
+
+Deno.test("collectUsage() counts a Claude Code response split over lines once, with its last line's output, and a subagent's responses with its session", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path);
+  const got = await collectUsage({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  assertEquals(got.sessions, 1);
+  assertEquals(got.rows.map(tokensOf), [[10, 50, 100, 1000], [20, 7, 100, 1000], [
+    3,
+    4,
+    100,
+    1000,
+  ]]);
+  assertEquals(new Set(got.rows.map((row) => row.sessionId)), new Set([CLAUDE_SESSION_ID]));
+  assertEquals(got.rows.map((row) => row.project), Array(3).fill("/work/project"));
+  assertEquals(got.rows.map((row) => row.costSource), ["table", "table", "table"]);
+  const session = usageReport(got.rows, "session").rows;
+  assertEquals(session.map((row) => [row.key, row.totalTokens]), [[
+    CLAUDE_SESSION_ID,
+    60 + 27 + 7 + 3 * 1100,
+  ]]);
+});
+
+Deno.test("collectUsage() takes Claude Code's cost-state as the session's cost per model, and the report says so", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path, { costState: true });
+  const got = await collectUsage({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  assertEquals(got.rows.map((row) => row.costSource), ["tool", "tool", "tool"]);
+  assertEquals(got.toolCostSources, ["Claude Code's cost-state"]);
+  assertEquals(got.toolCosts.length, 1);
+  const report = usageReport(got.rows, "daily");
+  assertEquals(Math.round(report.totals.totalCost! * 1e9) / 1e9, 0.5);
+  assertEquals(report.rows[0]!.costSources, ["tool"]);
+  const text = renderUsage(report, { toolCosts: 1, toolCostSources: got.toolCostSources });
+  assertEquals(
+    text.split("\n").at(-2),
+    "Costs: the tool's own figure (Claude Code's cost-state) for 1 session, the price table " +
+      "@pydantic/genai-prices 0.1.8 (offline) for the rest.",
+  );
+});
+
+Deno.test("usageReport() shows a model without a price as unpriced, never $0, and lists it once at the end", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "claude");
+  const project = join(home, "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const b = new ClaudeTranscriptBuilder({ model: "claude-nobody-knows-9" });
+  b.user("hi");
+  b.assistant([{ text: "a" }], { usage: { input: 1, output: 2 } });
+  b.set({ model: "claude-opus-4-5-20251101" });
+  b.assistant([{ text: "b" }], { usage: { input: 1, output: 2 } });
+  b.set({ model: "claude-nobody-knows-9" });
+  b.assistant([{ text: "c" }], { usage: { input: 1, output: 2 } });
+  await Deno.writeTextFile(join(project, `${CLAUDE_SESSION_ID}.jsonl`), b.text());
+  const got = await collectUsage({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  assertEquals(got.rows.map((row) => row.cost === null), [true, false, true]);
+  const report = usageReport(got.rows, "model", { breakdown: true });
+  assertEquals(report.unpricedModels, ["claude-nobody-knows-9"]);
+  assertEquals(report.rows.map((row) => [row.key, row.totalCost === null]), [
+    ["claude-nobody-knows-9", true],
+    ["claude-opus-4-5-20251101", false],
+  ]);
+  const lines = renderUsage(report).split("\n");
+  assertEquals(lines.filter((line) => line.startsWith("claude-nobody")).map((l) => l.at(-1)), [
+    "d",
+  ]);
+  // A cost under a cent is not shown as $0 either.
+  assertEquals(lines.filter((line) => line.includes("$0.00")), []);
+  assertEquals(lines.filter((line) => line.includes("<$0.01")).length, 3);
+  assertEquals(lines.filter((line) => line.includes("unpriced")).length, 3);
+  assertEquals(
+    lines.at(-2),
+    "Unpriced (no price known, not counted as $0): claude-nobody-knows-9",
+  );
+  const json = usageJson(report) as { models: { totalCost: number | null }[] };
+  assertEquals(json.models[0]!.totalCost, null);
+});
+
+Deno.test("formatCost() says unpriced for an unknown price and adds it to a known one", () => {
+  assertEquals(formatCost(null, true), "unpriced");
+  assertEquals(formatCost(2.345, false), "$2.35");
+  assertEquals(formatCost(2.345, true), "$2.35 + unpriced");
+  assertEquals(formatCost(0.0004, false), "<$0.01");
+  assertEquals(formatCost(0, false), "$0.00");
+});
+
+Deno.test("collectUsage() adds a Codex rollout up to Codex's own total: token_usage_records once, a killed turn's too, a repeated token_count not again", async () => {
+  await using dir = await tempDir();
+  const rollout = paginatedKilledThenResumed();
+  const lines = [...rollout.lines];
+  // Codex writes a token_count again when only the rate limits changed: the same totals.
+  const count = lines.findLast((line) => line.includes('"token_count"'))!;
+  lines.push(count);
+  const path = join(
+    dir.path,
+    "sessions",
+    "2026",
+    "12",
+    "01",
+    `rollout-2026-12-01T10-00-00-${PAGINATED_ID}.jsonl`,
+  );
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
+  const got = await collectUsage({ homes: ["codex"], env: env({ CODEX_HOME: dir.path }) });
+  const report = usageReport(got.rows, "daily");
+  const own = rollout.threadUsage;
+  assertEquals(
+    [report.totals.inputTokens, report.totals.outputTokens, report.totals.totalTokens],
+    [own.input_tokens, own.output_tokens, own.total_tokens],
+  );
+  assertEquals(got.rows.length, 2);
+});
+
+Deno.test("collectUsage() counts a Codex token_count without last_token_usage by the growth of its total", async () => {
+  await using dir = await tempDir();
+  const total = (input: number, output: number) => ({
+    timestamp: "2026-02-23T11:40:42.097Z",
+    type: "event_msg",
+    payload: {
+      type: "token_count",
+      info: {
+        total_token_usage: {
+          input_tokens: input,
+          cached_input_tokens: 0,
+          output_tokens: output,
+          reasoning_output_tokens: 0,
+          total_tokens: input + output,
+        },
+      },
+    },
+  });
+  const lines = [
+    {
+      timestamp: "2026-02-23T11:40:00.000Z",
+      type: "session_meta",
+      payload: { id: "x", cwd: "/p" },
+    },
+    { timestamp: "2026-02-23T11:40:01.000Z", type: "turn_context", payload: { model: "gpt-5.5" } },
+    total(100, 10),
+    total(100, 10),
+    total(250, 30),
+  ];
+  const path = join(
+    dir.path,
+    "sessions/2026/02/23/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl",
+  );
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  await Deno.writeTextFile(path, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+  const got = await collectUsage({ homes: ["codex"], env: env({ CODEX_HOME: dir.path }) });
+  assertEquals(got.rows.map((row) => [row.input, row.output, row.model, row.project]), [
+    [100, 10, "gpt-5.5", "/p"],
+    [150, 20, "gpt-5.5", "/p"],
+  ]);
+});
+
+Deno.test("collectUsage() counts a Gemini message written again once, its cached tokens apart and its thoughts as output", async () => {
+  await using dir = await tempDir();
+  const session = new GeminiSessionBuilder().context().user("read it")
+    .gemini({
+      text: "Reading.",
+      calls: [{ name: "read_file", wire: "w1", args: {}, output: "hello" }],
+      tokens: { input: 130, output: 7, cached: 100, thoughts: 5 },
+    });
+  const chats = join(dir.path, ".gemini", "tmp", "project", "chats");
+  await Deno.mkdir(chats, { recursive: true });
+  await Deno.writeTextFile(join(chats, "session-2026-12-01T10-00-5a7e0c1d.jsonl"), session.text());
+  const got = await collectUsage({ homes: ["gemini"], env: env({ GEMINI_CLI_HOME: dir.path }) });
+  assertEquals(
+    got.rows.map((row) => [row.input, row.cacheRead, row.output, row.reasoningOutput, row.model]),
+    [[30, 100, 12, 5, "gemini-2.5-flash"]],
+  );
+  assertEquals(got.rows[0]!.cost !== null && got.rows[0]!.cost > 0, true);
+});
+
+async function usageCli(args: string[], vars: Record<string, string> = {}) {
+  const ran = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      `--config=${CONFIG}`,
+      "--allow-read",
+      "--allow-env",
+      USAGE,
+      "--no-catalog",
+      ...args,
+    ],
+    env: { NO_COLOR: "1", ...vars },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: ran.code, stdout: decode(ran.stdout), stderr: decode(ran.stderr) };
+}
+
+Deno.test("usage daily --json groups by the local day (TZ) and filters with --since and --until in both forms", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "claude");
+  const project = join(home, "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  // 22:00 UTC on 2026-01-23 is 03:30 on the 24th in Kolkata.
+  const b = new ClaudeTranscriptBuilder({}, Date.UTC(2026, 0, 23, 22, 0, 0));
+  b.user("hi");
+  b.assistant([{ text: "a" }], { usage: { input: 1, output: 2 } });
+  await Deno.writeTextFile(join(project, `${CLAUDE_SESSION_ID}.jsonl`), b.text());
+  const vars = { CLAUDE_CONFIG_DIR: home };
+  const days = async (tz: string, ...more: string[]) => {
+    const ran = await usageCli(["daily", "--json", "--claude", ...more], { ...vars, TZ: tz });
+    assertEquals(ran.code, 0, ran.stderr);
+    return (JSON.parse(ran.stdout).daily as { date: string }[]).map((day) => day.date);
+  };
+  assertEquals(await days("UTC"), ["2026-01-23"]);
+  assertEquals(await days("Asia/Kolkata"), ["2026-01-24"]);
+  assertEquals(await days("Asia/Kolkata", "--since", "20260124", "--until", "2026-01-24"), [
+    "2026-01-24",
+  ]);
+  assertEquals(await days("UTC", "--since", "2026-01-24"), []);
+});
+
+Deno.test("usage: a day that is not one, a report that does not exist and a missing folder each say what is wrong, exit 2", async () => {
+  const day = await usageCli(["--since", "2026-13-01"]);
+  assertEquals([day.code, day.stdout], [2, ""]);
+  assertEquals(
+    day.stderr,
+    'turnlog usage: Invalid --since "2026-13-01": expected a day like 20260223 or 2026-02-23\n' +
+      "Run ./denow task usage --help for the options.\n",
+  );
+  const kind = await usageCli(["weekly"]);
+  assertEquals(kind.code, 2);
+  assertEquals(
+    kind.stderr.split("\n")[0],
+    'turnlog usage: No report "weekly": daily, monthly, session, project, model',
+  );
+  const folder = await usageCli(["--sessions-dir", "/nonexistent/turnlog-usage"]);
+  assertEquals(folder.code, 2);
+  assertEquals(
+    folder.stderr.split("\n")[0],
+    "turnlog usage: No such folder: /nonexistent/turnlog-usage",
+  );
+});
+
+Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an append, and answers an unchanged home from the catalog without reading a session file", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path, { costState: true });
+  const sources = await searchSources({
+    homes: ["claude"],
+    env: env({ CLAUDE_CONFIG_DIR: home }),
+  });
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const fresh = () => collectUsage({ sources });
+  const plain = (got: Awaited<ReturnType<typeof fresh>>) => JSON.parse(JSON.stringify(got));
+  assertEquals(plain(await collectCatalogUsage(catalog, sources)), plain(await fresh()));
+  {
+    using io = countIo();
+    const warm = await collectCatalogUsage(catalog, sources);
+    const reads = io.take().reads.filter((read) => read.path.endsWith(".jsonl"));
+    assertEquals(reads, [], "an unchanged home is answered from the catalog");
+    assertEquals(plain(warm), plain(await fresh()));
+  }
+  // A response appended: the file is read again, the answer a fresh read's.
+  const path = join(home, "projects", "-work-project", `${CLAUDE_SESSION_ID}.jsonl`);
+  const more = new ClaudeTranscriptBuilder({}, Date.UTC(2026, 0, 24, 9, 0, 0));
+  more.assistant([{ text: "More." }], { usage: { input: 5, output: 6 }, messageId: "msg_more" });
+  await Deno.writeTextFile(path, more.text(), { append: true });
+  const after = await collectCatalogUsage(catalog, sources);
+  assertEquals(plain(after), plain(await fresh()));
+  assertEquals(after.rows.length, 4);
+});
+
+Deno.test("loadPriceBook() prices as the table's own calculation does: a flat model from its per-token prices, a tiered one above its tier", async () => {
+  const { calcPrice } = await import("@pydantic/genai-prices");
+  const book = await loadPriceBook();
+  const time = "2026-01-05T00:00:00Z";
+  for (
+    const [model, provider, input] of [
+      ["claude-sonnet-4-20250514", "anthropic", 1234],
+      ["gpt-5.3-codex", "openai", 1234],
+      ["gemini-2.5-pro", "google", 1234],
+      // Above the 200k-token tier: the table's larger prices.
+      ["gemini-2.5-pro", "google", 300_000],
+    ] as const
+  ) {
+    const tokens = { input, output: 567, cacheRead: 8910, cacheCreation: 0, reasoningOutput: 0 };
+    const theirs = calcPrice(
+      {
+        input_tokens: input + 8910,
+        cache_read_tokens: 8910,
+        cache_write_tokens: 0,
+        output_tokens: 567,
+      },
+      model,
+      { providerId: provider, timestamp: new Date(time) },
+    )!.total_price;
+    const mine = book.price(tokens, model, provider, time)!;
+    assertEquals(Math.round(mine * 1e12), Math.round(theirs * 1e12), model);
+  }
+});
+
+Deno.test("inspectSession() gives the session's cost and each turn's: Claude Code's cost-state shared over the turns' responses, said as its source", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path, { costState: true });
+  const path = join(home, "projects", "-work-project", `${CLAUDE_SESSION_ID}.jsonl`);
+  const report = await inspectSession(path);
+  assertEquals(report.session.cost?.source, "Claude Code's cost-state");
+  assertEquals(report.session.cost?.unpricedModels, []);
+  assertEquals(Math.round(report.session.cost!.usd! * 1e9), 0.5e9);
+  const turns = report.turns.map((turn) => turn.cost);
+  assertEquals(turns.length, 1);
+  assertEquals(Math.round(turns[0]! * 1e9), 0.5e9);
+  const text = renderReport(report, { color: false });
+  assertEquals(
+    text.split("\n").find((line) => line.trimStart().startsWith("cost ")),
+    "  cost     $0.50 (Claude Code's cost-state)",
+  );
+});
+
+Deno.test("collectUsage() counts a response another session's file repeats once: in the first session (by path), with the copy holding the most tokens", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "claude");
+  const project = join(home, "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const first = new ClaudeTranscriptBuilder({ sessionId: "aaaaaaaa-0000-4000-8000-000000000001" });
+  first.user("hi");
+  first.assistant([{ text: "a" }], { usage: { input: 1, output: 2 }, messageId: "msg_same" });
+  const second = new ClaudeTranscriptBuilder({ sessionId: "bbbbbbbb-0000-4000-8000-000000000002" });
+  second.user("hi");
+  // The resume replays the response with its final output count.
+  second.assistant([{ text: "a" }], { usage: { input: 1, output: 9 }, messageId: "msg_same" });
+  second.assistant([{ text: "b" }], { usage: { input: 3, output: 4 }, messageId: "msg_new" });
+  await Deno.writeTextFile(
+    join(project, "aaaaaaaa-0000-4000-8000-000000000001.jsonl"),
+    first.text(),
+  );
+  await Deno.writeTextFile(
+    join(project, "bbbbbbbb-0000-4000-8000-000000000002.jsonl"),
+    second.text(),
+  );
+  const got = await collectUsage({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  assertEquals(got.rows.map((row) => [row.sessionId.slice(0, 8), row.input, row.output]), [
+    ["aaaaaaaa", 1, 9],
+    ["bbbbbbbb", 3, 4],
+  ]);
+});
