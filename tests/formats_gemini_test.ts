@@ -516,3 +516,53 @@ Deno.test("repair rewrites a checkpoint without the repeated result, and a messa
     ["orphan_output", b.lines[12]],
   ]);
 });
+
+Deno.test("validateSessionFile() finds each call's result twice after a resume's checkpoint, as Gemini 0.61 writes it", async () => {
+  await using dir = await tempDir();
+  const b = geminiToolSession();
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const line of b.lines.filter((line) => line.startsWith('{"id"'))) {
+    const message = JSON.parse(line);
+    if (message.type !== "user" || !JSON.stringify(message).includes("functionResponse")) {
+      byId.set(message.id, message);
+    }
+  }
+  // Its resume's checkpoint (tests/real_clients/gemini_suite.ts): the model message with its
+  // call as a functionCall part and in toolCalls, then its results as `<id>_response`.
+  const [prompt, call, answer] = [...byId.values()];
+  const toolCalls = call!.toolCalls as { id: string; name: string; args: unknown }[];
+  const model = {
+    ...call,
+    content: toolCalls.map(({ id, name, args }) => ({ functionCall: { id, name, args } })),
+  };
+  const results = {
+    id: `${call!.id}_response`,
+    timestamp: b.time(),
+    type: "user",
+    content: toolCalls.map((c) =>
+      b.response({ name: c.name, wire: c.id.split("__")[1]!, args: {}, output: "hello readme\n" })
+    ),
+  };
+  const context = JSON.parse(b.lines[1]!).$set.messages[0];
+  const messages = [context, prompt, model, results, answer];
+  b.raw({ $set: { sessionId: b.sessionId } }).raw({ $set: { messages, lastUpdated: b.time() } });
+  const checkpoint = b.lines.length;
+  b.user("read it again").gemini({
+    text: "Again.",
+    calls: [{ name: "read_file", wire: "r2", args: { file_path: "README.md" }, output: "hi\n" }],
+  }).gemini({ text: "Still hello." });
+  const response = b.lines.findLastIndex((line) => line.includes('"functionResponse"')) + 1;
+  const r = await repaired(dir.path, b.text());
+  assertEquals(r.before, [`unexpected_result ${checkpoint}`, `unexpected_result ${response}`]);
+  assertEquals(r.sidecar.map((e) => [e.kind, e.text]), [
+    ["orphan_output", b.lines[checkpoint - 1]],
+    ["duplicate_output", b.lines[response - 1]],
+  ]);
+  const repairedCheckpoint = JSON.parse(r.text.split("\n")[checkpoint - 1]!);
+  assertEquals(repairedCheckpoint.$set.messages.map((m: { id: string }) => m.id), [
+    context.id,
+    prompt!.id,
+    call!.id,
+    answer!.id,
+  ]);
+});

@@ -12,7 +12,7 @@
 import { assert, assertEquals, assertMatch } from "../_assert.ts";
 import { needing } from "../_needs.ts";
 import { describeEntry } from "../_formats.ts";
-import { adapterFor, collectSession } from "../../src/formats/mod.ts";
+import { adapterFor, collectSession, validateSessionFile } from "../../src/formats/mod.ts";
 import { GEMINI_RESPONSE_COUNT_MESSAGE } from "../../src/embedded_model/mod.ts";
 import { editsOf, isEmptyPlan, repairSession } from "../../src/repair/mod.ts";
 import { searchSessions } from "../../src/search/mod.ts";
@@ -65,13 +65,14 @@ async function reading(path: string): Promise<string[]> {
 /**
  * Repairs the file twice and checks the bytes: the sidecar keeps exactly the original bytes of
  * every line moved or changed; the file is the original with exactly the plan's edits; a
- * second repair changes nothing. Returns the plan.
+ * second repair changes nothing. Returns the plan. `earlier`: the sidecar entries earlier repairs
+ * of the file left (a repair adds its own after them).
  */
-async function repairTwice(path: string) {
+async function repairTwice(path: string, earlier = 0) {
   const before = await Deno.readFile(path);
   const first = await repairSession(path);
   assertEquals(first.validation?.findings ?? [], [], "Gemini's check passes after it");
-  const sidecar = parseSidecar(await Deno.readFile(quarantinePath(path)));
+  const sidecar = parseSidecar(await Deno.readFile(quarantinePath(path))).slice(earlier);
   const touched = [...first.plan.moved, ...first.plan.rewritten].sort((a, b) => a.start - b.start);
   assertEquals(
     sidecar.map((entry) => [entry.start, new TextDecoder().decode(entry.bytes)]),
@@ -308,5 +309,75 @@ realTest(
       "$set lastUpdated",
     ]);
     assertEquals(geminiToolSession().lines.map(shapeOf), real);
+  },
+);
+
+realTest(
+  "Gemini CLI: a tool call after a resume's checkpoint is answered twice by its resume, once after repair",
+  async (home) => {
+    assertAccepted(await home.run("read README.md"));
+    const [written] = home.sessionFiles();
+    const path = written!.replace(/session-[\dT-]{16}-/, "session-2026-01-01T00-00-");
+    await Deno.rename(written!, path);
+    const first = await repairTwice(path);
+    assertEquals(first.moved.map((m) => m.kind), ["duplicate_output"]);
+    const clean = (await Deno.readTextFile(path)).length;
+    // The resume writes a checkpoint of the history (its new metadata and context go to the
+    // stub), then the new call's result twice, as at the start.
+    assertAccepted(await home.run("read README.md", { resume: "latest" }));
+    const added = (await Deno.readTextFile(path)).slice(clean).trimEnd().split("\n").map(shapeOf);
+    assertEquals(added, [
+      "$set sessionId",
+      "$set lastUpdated,messages",
+      "user text",
+      "$set lastUpdated",
+      "gemini string",
+      "$set lastUpdated",
+      "gemini toolCalls string",
+      "user functionResponse",
+      "$set lastUpdated",
+      "gemini string",
+      "$set lastUpdated",
+    ]);
+    // turnlog's check: each call's result twice, the first call's in the checkpoint (the model
+    // message with its toolCalls and a `<id>_response` user message), the new call's in the
+    // user message after its toolCalls.
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const checkpoint = lines.findLastIndex((line) => line.startsWith('{"$set":{"messages"')) + 1;
+    const response = lines.findLastIndex((line) => line.includes('"functionResponse"')) + 1;
+    const { findings } = await validateSessionFile(path, "gemini");
+    assertEquals(findings.map((f) => [f.line, f.kind]), [
+      [checkpoint, "unexpected_result"],
+      [response, "unexpected_result"],
+    ]);
+    for (const { message } of findings) assertMatch(message, /a second function response for/);
+
+    // Both are true: Gemini's own resume sends each call's one result twice, the API's 400.
+    const refused = await home.run("what did I ask", { resume: "latest" });
+    assertEquals(refused.requests.map((r) => `${r.status} ${r.error}`), [
+      `400 ${GEMINI_RESPONSE_COUNT_MESSAGE}`,
+    ]);
+    assertEquals(functionParts(refused.requests[0]!), [
+      "model: call read_file",
+      "user: response read_file",
+      "user: response read_file",
+      "model: call read_file",
+      "user: response read_file",
+      "user: response read_file",
+    ]);
+    const plan = await repairTwice(path, 1);
+    // The refused resume wrote a checkpoint of the whole history: the results leave it alone.
+    assertEquals(plan.moved, []);
+    assertEquals(plan.rewritten.map((r) => r.kind), ["orphan_output"]);
+    assertMatch(plan.rewritten[0]!.message, /: a second function response for read_file__/);
+    const resumed = await home.run("what did I ask", { resume: "latest" });
+    assertAccepted(resumed);
+    assertEquals(functionParts(resumed.requests[0]!), [
+      "model: call read_file",
+      "user: response read_file",
+      "model: call read_file",
+      "user: response read_file",
+    ]);
+    assert(resumed.stdout.includes("2. read README.md"), resumed.stdout);
   },
 );
