@@ -16,6 +16,8 @@ import { UsageError } from "./_args.ts";
 export interface HtmlPageOptions {
   /** Whole texts in the page instead of shortened ones (`--full`). */
   full?: boolean;
+  /** The subagents' reports, shown inline (`inspectSubagents`). */
+  subagents?: ReadonlyMap<string, InspectReport>;
 }
 
 /** Writes `chunks` to `sink`; returns the bytes written. */
@@ -90,7 +92,10 @@ export async function writeHtmlPage(
   options: HtmlPageOptions = {},
 ): Promise<void> {
   const page = () =>
-    sessionPageChunks(report, options.full ? { textChars: Number.MAX_SAFE_INTEGER } : {});
+    sessionPageChunks(report, {
+      ...(options.full ? { textChars: Number.MAX_SAFE_INTEGER } : {}),
+      ...(options.subagents ? { subagents: options.subagents } : {}),
+    });
   if (target === "-") {
     const bytes = await toStdout(page());
     if (bytes !== undefined) {

@@ -25,6 +25,7 @@ import {
 import {
   type InspectOptions,
   inspectSession,
+  inspectSubagents,
   renderForeignListing,
   renderListing,
   type RenderOptions,
@@ -68,7 +69,7 @@ import {
 import { ensurePermissions, type Need, needsToRead, needsToWrite } from "./_permissions.ts";
 import { hintFor } from "./_voice.ts";
 import { shellQuote, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 
 const HELP = `Usage: ${TASK} inspect [options] [<id | id prefix | path>]
 
@@ -113,8 +114,15 @@ ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.de
                        replay and normalization, before the new message), one JSON item
                        a line; writes nothing
   --html FILE          Write the session as one self-contained HTML page to FILE
-                       ("-": stdout): turns, tool calls beside their outputs, the
-                       findings, the charts; no script, nothing fetched, opens offline
+                       ("-": stdout): the conversation to read (thinking, tool calls
+                       and subagents folded), and one link away every line with the
+                       findings and charts; no script, nothing fetched, opens offline
+  --html --all DIR     Write a static site of every session in DIR (a Claude Code projects
+                       folder, a Codex sessions folder, a Gemini tmp folder or a turnlog
+                       sessions folder): index.html by project and date, a page per
+                       session and subagent, relative links (opens from file://)
+  --out SITE           Where --html --all writes the site (default: ./turnlog-site; an
+                       older site there is replaced whole, never the folder read)
   --repair             Print what a repair would do (dry run, changes nothing)
   --repair --write     Repair: move bad lines to <file>.quarantine, rewrite the session
                        atomically without them, append the outputs resume would synthesize
@@ -149,8 +157,19 @@ interface Command {
   out: Sink;
 }
 
+/** Whether the arguments ask for the static site (`--html --all DIR`). */
+function asksForSite(args: string[]): boolean {
+  return args.some((arg) => arg === "--all" || arg.startsWith("--all="));
+}
+
 function parseInspectArgs(args: string[]) {
-  if (args.at(-1) === "--html") throw new UsageError('--html needs a file name, or "-" for stdout');
+  // `--html --all DIR`: `--html` names no file then, the site goes to --out.
+  const site = asksForSite(args);
+  const html = args.includes("--html");
+  if (site) args = args.filter((arg) => arg !== "--html");
+  else if (args.at(-1) === "--html") {
+    throw new UsageError('--html needs a file name, or "-" for stdout');
+  }
   const parsed = parseFlags(args, {
     list: { type: "boolean" },
     last: { type: "boolean" },
@@ -166,10 +185,14 @@ function parseInspectArgs(args: string[]) {
     repair: { type: "boolean" },
     write: { type: "boolean" },
     html: { type: "string" },
+    all: { type: "string" },
+    out: { type: "string" },
     ...HOME_FLAGS,
     help: { type: "boolean", short: "h" },
   });
   const { values, positionals } = parsed;
+  if (site) checkSiteFlags(html, values, positionals);
+  else if (values.out !== undefined) throw new UsageError("--out only goes with --html --all DIR");
   if (positionals.length > 1) {
     throw new UsageError(
       `Expected one session, got ${positionals.length}: ${positionals.join(" ")}`,
@@ -369,6 +392,20 @@ async function report(path: string, options: InspectOptions, cmd: Command): Prom
   return report.healthy ? 0 : 1;
 }
 
+/** `--html --all DIR`: the static site of every session in DIR, written to --out. */
+async function site(dir: string, values: Values): Promise<number> {
+  // Imported here, as the page is: the other views do not load the charts and markdown.
+  const { DEFAULT_SITE_DIR, progressLine, siteWords, writeSite } = await import("./_site.ts");
+  const target = values.out ?? DEFAULT_SITE_DIR;
+  const written = await writeSite(dir, {
+    out: target,
+    full: values.full === true,
+    ...(Deno.stderr.isTerminal() ? { progress: progressLine } : {}),
+  });
+  stderr(`${siteWords(target, written)}\n`);
+  return 0;
+}
+
 /** The id of the newest session (turnlog's store, or another tool's root), for `--last`. */
 async function newestSession(values: Values): Promise<string> {
   const source = await foreignSourceOf(values);
@@ -390,6 +427,7 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
     await out(HELP);
     return 0;
   }
+  if (values.all !== undefined) return await site(values.all, values);
   const inStore = await inspectInStore(values, positionals[0], out);
   if (inStore !== undefined) return inStore;
   const target = values.last ? await newestSession(values) : positionals[0];
@@ -416,11 +454,32 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
     const { checkHtmlTarget, SESSION_PAGE_INSPECTION, writeHtmlPage } = await import("./_html.ts");
     await checkHtmlTarget(values.html, path);
     const report = await inspectSession(path, { ...options, ...SESSION_PAGE_INSPECTION });
-    await writeHtmlPage(report, values.html, { full });
+    const subagents = await inspectSubagents(report, SESSION_PAGE_INSPECTION);
+    await writeHtmlPage(report, values.html, { full, subagents });
     return 0;
   }
   if (values.repair) return await repair(path, options, cmd);
   return await report(path, options, cmd);
+}
+
+/** `--html --all DIR` goes with `--out` and `--full` only, and needs `--html`. */
+function checkSiteFlags(
+  html: boolean,
+  values: Record<string, string | boolean | undefined>,
+  positionals: string[],
+): void {
+  if (!html || values.html !== undefined) {
+    throw new UsageError("--all goes with --html alone: inspect --html --all DIR [--out SITE]");
+  }
+  if (values.all === "") throw new UsageError("--all needs a folder of sessions");
+  if (positionals.length > 0) {
+    throw new UsageError(`--html --all takes no session argument: ${positionals.join(" ")}`);
+  }
+  for (const flag of Object.keys(values)) {
+    if (!["all", "out", "full", "help"].includes(flag) && values[flag] !== undefined) {
+      throw new UsageError(`--html --all does not go with --${flag}`);
+    }
+  }
 }
 
 /** `--html` goes with a session and `--full` only. */
@@ -445,6 +504,11 @@ function inspectNeeds(args: string[]): Need[] {
   }
   const { values, positionals: [target] } = parsed;
   if (values.help) return [];
+  if (values.all !== undefined) {
+    // The site is written beside --out (a temporary folder renamed into place).
+    const out = resolve(values.out ?? "turnlog-site");
+    return [...needsToRead([values.all], []), ...needsToWrite([dirname(out)])];
+  }
   const dir = values["sessions-dir"];
   if (target !== undefined && isPath(target)) {
     // Another tool's file is read with what lies beside it (Claude Code's subagents); a

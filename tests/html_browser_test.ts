@@ -80,6 +80,18 @@ Deno.test({
           const text = await opened.page.$eval("#turns", (node) => node.textContent ?? "");
           assert(text.includes(`read notes.txt and then tell me: ${EVIL}`), "user message as text");
           assert(text.includes(EVIL), "tool output as text");
+          // The reading view is the default: every turn, the record view hidden until its link.
+          assertStrictEquals(await opened.count("#reading [data-reading-turn]"), 3);
+          assertStrictEquals(
+            await opened.page.$eval("#records", (n) => n.checkVisibility()),
+            false,
+          );
+          await opened.page.click("#views a[data-view='records']");
+          assertStrictEquals(await opened.page.$eval("#records", (n) => n.checkVisibility()), true);
+          assertStrictEquals(
+            await opened.page.$eval("#reading", (n) => n.checkVisibility()),
+            false,
+          );
           // Collapsed outputs open with a click, with every script blocked by the policy.
           const long = "[data-turn='1'] [data-output-for] details.long";
           assertStrictEquals(await opened.attribute(long, "open"), null);

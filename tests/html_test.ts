@@ -212,9 +212,10 @@ Deno.test("renderSessionPage() keeps a session of 2,000 turns usable: the newest
   const path = `${dir.path}/long.jsonl`;
   await Deno.writeTextFile(path, generateSessionText(7, { turns: 2000 }).text);
   const report = await inspectSession(path, { entries: true });
-  const pieces = [...sessionPagePieces(report, { openTurns: 10 })];
-  // One piece per turn, plus the head, header, findings, charts, turns' opening and end.
-  assertStrictEquals(pieces.length, 2000 + 6);
+  const pieces = [...sessionPagePieces(report, { openTurns: 10, maxPageBytes: 100_000_000 })];
+  // One piece per turn in each view, plus the head, header, the reading view's opening, the
+  // record view's opening, findings, charts, turns' opening and end.
+  assertStrictEquals(pieces.length, 2 * 2000 + 8);
   const page = parsePage(pieces.join(""));
   assertStrictEquals(page.querySelectorAll("[data-turn]").length, 2000);
   assertEquals(
@@ -263,10 +264,13 @@ Deno.test("renderSessionPage() keeps to its size budget: newest turns whole, the
     turns.textContent!,
     new RegExp(`Turns 1,701–[\\d,]+ are shown by their summary line only`),
   );
-  // The whole turns' HTML kept to the budget (the head, findings and charts are apart).
+  // The whole turns' HTML, in both views, kept to the budget (the head, findings and charts
+  // are apart): the reading view's turns follow the head, header and its opening.
   const pieces = [...sessionPagePieces(report, { maxPageBytes: 200_000, maxTurns: 300 })];
-  const wholeBytes = pieces.slice(-1 - (2001 - firstWhole), -1)
+  const whole = 2001 - firstWhole;
+  const wholeBytes = [...pieces.slice(3 + 300 - whole, 3 + 300), ...pieces.slice(-1 - whole, -1)]
     .reduce((n, piece) => n + new TextEncoder().encode(piece).length, 0);
+  assertMatch(pieces[3 + 300 - whole]!, new RegExp(`data-reading-turn="${firstWhole}"`));
   assert(wholeBytes <= 200_000 && wholeBytes > 100_000, `whole turns: ${wholeBytes} bytes`);
   // The newest turn is whole whatever the budget.
   const tiny = parsePage(renderSessionPage(report, { maxPageBytes: 0 }));

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { attributes, parsePage } from "./_html_helpers.ts";
+import { attributes, parsePage, texts } from "./_html_helpers.ts";
 import { renderSessionPage } from "../src/html/mod.ts";
 import {
   type InspectReport,
@@ -94,7 +94,9 @@ Deno.test("inspectSession() reads a Codex rollout turn by turn, with its header 
     /\n {2}tokens {3}3,490 \(3,400 in, 90 out, 2,900 read from cache, 45 reasoning\)\n/,
   );
   assertMatch(text, /\n {2}ignored {2}1 image, 1 reasoning, 1 web_search_call\n/);
-  assertMatch(text, /\n 5 │ ignored {4}1 image, 1 reasoning \(lines 5-9\)\n/);
+  // The reasoning's summary is readable: shown where it was written, not counted away.
+  assertMatch(text, /\n 5 │ ignored {4}1 image\n/);
+  assertMatch(text, /\n 9 │ thinking {3}Thinking\n/);
   assertMatch(text, /turn +lines .* bad line +ignored +total\n/);
 });
 
@@ -252,9 +254,12 @@ Deno.test("renderSessionPage() of a Claude Code transcript lists its forks, suba
     renderSessionPage(await inspectText(dir.path, "rollout.jsonl", codexTurnIds())),
   );
   assertEquals(attributes(codex, ".entry.ignored", "data-ignored"), [
-    "image reasoning",
+    "image",
+    "reasoning",
     "web_search_call",
   ]);
+  // The reasoning's summary, folded in the reading view.
+  assertEquals(texts(codex, "#reading details.thinking .md"), ["Thinking\n"]);
 });
 
 for (const adapter of ADAPTERS) {

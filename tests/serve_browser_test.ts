@@ -147,7 +147,10 @@ Deno.test({
           path: join(OUT, "session-desktop-light.png"),
           fullPage: true,
         });
-        // The reader folds turn 1; the swap must leave it folded.
+        // The record view is one click away; the reader folds turn 1 there, and the swap
+        // must leave it folded.
+        assertStrictEquals(await opened.count("#reading [data-reading-turn]"), 3);
+        await opened.page.click("#views a[data-view='records']");
         await opened.page.click("[data-turn='1'] > summary");
 
         const posted = await fetch(`${origin}/api/agent/stream`, {
@@ -161,6 +164,7 @@ Deno.test({
           timeout: 10_000,
         });
         assertStrictEquals(await opened.count("[data-turn]"), 4);
+        assertStrictEquals(await opened.count("#reading [data-reading-turn]"), 4);
         assertStrictEquals(await opened.attribute("[data-turn='1']", "open"), null);
         assertStrictEquals(await opened.attribute("[data-turn='4']", "open"), "");
         assertStrictEquals(await opened.page.$eval("#live", (node) => node.textContent), "live");

@@ -92,5 +92,7 @@ Deno.test("createSessionBrowserHandler() answers a request sent while a heavy pa
   const page = await heavy;
   assertEquals(probe.status, 204);
   assertEquals(done, ["probe", "heavy"]);
-  assertEquals(parsePage(page).querySelectorAll("p.note[data-undiffed]").length, 40);
+  // Each edit once in each view, diffed once.
+  assertEquals(parsePage(page).querySelectorAll("#turns p.note[data-undiffed]").length, 40);
+  assertEquals(parsePage(page).querySelectorAll("#reading p.note[data-undiffed]").length, 40);
 });

@@ -179,11 +179,14 @@ export function runFinishedEntry(span: LineSpan, end: TurnEnd, time: string): Fo
 
 const EPOCH = new Date(0).toISOString();
 
-/** An entry naming something turnlog's model cannot hold. */
-export const ignoredEntry = (span: LineSpan, kind: string): ForeignEntry =>
-  span.source === undefined
+/** An entry naming something turnlog's model cannot hold (thinking: with its readable text). */
+export const ignoredEntry = (span: LineSpan, kind: string, thought?: string): ForeignEntry => {
+  const entry: ForeignEntry = span.source === undefined
     ? { line: span.line, start: span.start, end: span.end, ignored: kind }
     : { line: span.line, start: span.start, end: span.end, source: span.source, ignored: kind };
+  if (thought !== undefined && thought.trim() !== "") entry.thought = thought;
+  return entry;
+};
 
 /** An entry holding a problem. */
 export const problemEntry = (problem: LineProblem): ForeignEntry => ({

@@ -39,11 +39,18 @@ export interface LineSpan {
 /**
  * One thing read from a session file, in order: a turnlog record (several may share a line:
  * a line can hold a message and tool calls), something turnlog's model cannot hold, named by
- * kind (`reasoning`, `thinking`, `image`, `progress`, ...), or a line that is not valid.
+ * kind (`reasoning`, `thinking`, `image`, `progress`, ...; thinking with its text when the file
+ * holds it readable), or a line that is not valid.
  */
 export type ForeignEntry =
   | LineSpan & { record: SessionRecord; ignored?: undefined; problem?: undefined }
-  | LineSpan & { ignored: string; record?: undefined; problem?: undefined }
+  | LineSpan & {
+    ignored: string;
+    /** The readable text of thinking (`thinking`, `reasoning`, `thoughts`), when the file has it. */
+    thought?: string;
+    record?: undefined;
+    problem?: undefined;
+  }
   | LineSpan & { problem: LineProblem; record?: undefined; ignored?: undefined };
 
 /**

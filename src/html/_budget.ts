@@ -33,15 +33,18 @@ const TURN_OVERHEAD = 700;
 
 /**
  * The HTML a turn takes on the page, about: its frame, and for each line its markup and its
- * text as shown (escaping makes some text longer, hence the margin).
+ * text as shown (escaping makes some text longer, hence the margin), in both of its views.
  */
 export function estimateTurnBytes(turn: Turn, textChars: number): number {
   let bytes = TURN_OVERHEAD;
   for (const entry of turn.entries ?? []) {
     bytes += ENTRY_OVERHEAD;
-    if ("text" in entry) bytes += Math.min(entry.text.length, textChars) * 1.2;
+    if ("text" in entry && entry.text !== undefined) {
+      bytes += Math.min(entry.text.length, textChars) * 1.2;
+    }
   }
-  return bytes;
+  // The page holds each turn twice: in the reading view and in the record view.
+  return bytes * 2;
 }
 
 /**

@@ -16,8 +16,9 @@
  * `?from=<its last turn>&seen=<data-revision of #session>`, which holds only the turns from
  * that one on (or from an earlier one, `data-from` of `#turns`, when the server's reading
  * since the page's revision changed it: a Claude Code rewind), swaps in the new `#session`,
- * `#findings` and `#charts`, and in `#turns` replaces its turns from `data-from` (else its
- * last) on and adds the new ones (a page without turns takes the whole `#turns`), keeping every `<details>`
+ * `#findings` and `#charts`, and in each view's turns (`#reading`, `#turns`) replaces its turns
+ * from `data-from` (else its last) on and adds the new ones (a page without turns takes the
+ * whole views), keeping every `<details>`
  * the reader opened or closed as it was and following the end of the page when the reader
  * was there. A hidden tab waits until it is shown. Other events and comments (`: ping`) are
  * ignored; the browser's `EventSource` reconnects by itself (`retry:` sets how soon).
@@ -35,14 +36,17 @@ export const LIVE_SCRIPT = `(() => {
   const me = document.currentScript;
   const url = me && me.dataset.events;
   if (!url || !window.EventSource) return;
-  const SECTIONS = ["session", "findings", "charts", "turns"];
+  const SECTIONS = ["session", "reading", "findings", "charts", "turns"];
+  // Each view's turns: the reading view's articles, the record view's details.
+  const TURNS = { reading: "#reading > [data-reading-turn]", turns: "#turns > details[data-turn]" };
+  const numberOf = (d) => Number(d.dataset.turn || d.dataset.readingTurn);
   const say = (text, state) => {
     const status = document.getElementById("live");
     if (status) { status.textContent = text; status.dataset.state = state; }
   };
   const key = (d) => d.id || d.dataset.key;
   let busy = false, again = false, waiting = false;
-  const turnsOf = (root) => [...root.querySelectorAll("#turns > details[data-turn]")];
+  const turnsOf = (root, id = "turns") => [...root.querySelectorAll(TURNS[id])];
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
@@ -52,6 +56,7 @@ export const LIVE_SCRIPT = `(() => {
       const last = turnsOf(document).pop();
       const from = last ? Number(last.dataset.turn) : 0;
       const target = new URL(location.href);
+      target.hash = "";
       const seen = document.getElementById("session")?.dataset.revision;
       if (from > 0) target.searchParams.set("from", String(from));
       if (from > 0 && seen) target.searchParams.set("seen", seen);
@@ -64,12 +69,12 @@ export const LIVE_SCRIPT = `(() => {
       for (const id of SECTIONS) {
         const now = document.getElementById(id), fresh = next.getElementById(id);
         if (!now || !fresh) continue;
-        if (id !== "turns" || from === 0) { now.replaceWith(document.adoptNode(fresh)); continue; }
+        if (!TURNS[id] || from === 0) { now.replaceWith(document.adoptNode(fresh)); continue; }
         // The server says from which turn its turns replace the page's (earlier, when a
-        // rewind changed turns the page shows).
-        const cut = Number(fresh.dataset.from || from);
-        for (const d of turnsOf(document)) if (Number(d.dataset.turn) >= cut) d.remove();
-        for (const d of turnsOf(next)) now.appendChild(document.adoptNode(d));
+        // rewind changed turns the page shows): the same turns in both views.
+        const cut = Number(next.getElementById("turns")?.dataset.from || from);
+        for (const d of turnsOf(document, id)) if (numberOf(d) >= cut) d.remove();
+        for (const d of turnsOf(next, id)) now.appendChild(document.adoptNode(d));
         const heading = now.querySelector("h2"), freshHeading = fresh.querySelector("h2");
         if (heading && freshHeading) heading.replaceWith(document.adoptNode(freshHeading));
         now.dataset.turns = fresh.dataset.turns;
@@ -108,7 +113,7 @@ export const LIVE_SCRIPT = `(() => {
  * 20 ms of CPU at start-up, and Web Crypto's digest is asynchronous. tests/html_test.ts hashes
  * the script the page carries and fails, printing the new hash, when the two differ.
  */
-export const LIVE_SCRIPT_SOURCE = "'sha256-tCyFBKtwNbxPFS/HZuKZeIg13XQmIdcfGYRrc1u82f8='";
+export const LIVE_SCRIPT_SOURCE = "'sha256-JhRH+sxsrOaUlN7GiTvAY2giai6YTFZIc9rnXsBhex0='";
 
 /**
  * The session page's "Continue in…" client: each `button[data-to]` of `#continue` posts

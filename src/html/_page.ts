@@ -15,7 +15,8 @@ import { planTurns, type TurnPlan } from "./_budget.ts";
 import { type LinkedSession, linkedSessions, type LinkKind } from "./_links.ts";
 import { contentSecurityPolicy, CONTINUE_SCRIPT, LIVE_SCRIPT } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
-import { blockHtml, turnHtml, type TurnSettings } from "./_turn.ts";
+import { blockHtml, turnHtml } from "./_turn.ts";
+import { type ReadingSettings, readingTurnHtml, subagentHtml } from "./_reading.ts";
 import { DiffBudget } from "./_diff.ts";
 
 /**
@@ -77,6 +78,11 @@ export interface SessionPageOptions {
    */
   fromTurn?: number;
   /**
+   * The reports of subagents the session started (`report.subagents`), by id: the reading view
+   * shows each one's conversation inline, folded, where it was started. Absent: linked only.
+   */
+  subagents?: ReadonlyMap<string, InspectReport>;
+  /**
    * What a live page was rendered from, for its next refresh to say (`data-revision` of
    * `#session`): the server's reading of the file (see the server's `SessionFollower`).
    */
@@ -91,7 +97,7 @@ export interface ContinueTarget {
   tool: string;
 }
 
-type Resolved = TurnSettings & {
+type Resolved = ReadingSettings & {
   openTurns: number;
   chartTurns: number;
   maxFindings: number;
@@ -134,8 +140,10 @@ function resolve(report: InspectReport, options: SessionPageOptions): Resolved {
     }),
     sessionHref: options.sessionHref,
     diffBudget: new DiffBudget(options.diffBudgetMs ?? 250),
+    diffs: new Map(),
     checkpointOrphans,
     links,
+    subagents: options.subagents ?? new Map(),
   };
 }
 
@@ -278,8 +286,8 @@ ${
     // How the file was read (a fork's history, a model swap), as the text view's `read` says.
     session.notes.length === 0 ? "" : field("read", session.notes.map(escapeText).join("<br>"))}
 </dl>
-<nav><a href="#findings">Findings</a><a href="#charts">Charts</a><a href="#turns">Turns</a>${
-    lastTurn ? `<a href="#turn-${lastTurn.index}">Last turn</a>` : ""
+<nav id="views"><a href="#reading" data-view="reading">Conversation</a><a href="#records" data-view="records">Records (every line)</a><a href="#findings">Findings</a><a href="#charts">Charts</a>${
+    lastTurn ? `<a href="#read-turn-${lastTurn.index}">Last turn</a>` : ""
   }</nav>
 </header>
 `;
@@ -374,7 +382,7 @@ function footerHtml(
     );
     script += `<script data-url="${escapeHtml(offered.url)}">${CONTINUE_SCRIPT}</script>\n`;
   }
-  return `</section>\n<footer>${lines.join("\n")}</footer>\n${script}</body>\n</html>\n`;
+  return `</section>\n</div>\n<footer>${lines.join("\n")}</footer>\n${script}</body>\n</html>\n`;
 }
 
 /**
@@ -396,19 +404,25 @@ export function* sessionPagePieces(
   const title = options.title ?? firstPrompt(report) ?? "(no user message)";
   yield headHtml(report, title, options);
   yield sessionHeader(report, title, { ...options, adapter: settings.adapter });
-  yield findingsHtml(report, settings);
-  yield chartsHtml(report, settings);
-  yield turnsOpening(report, settings, options.fromTurn);
   const { firstListed, firstWhole } = settings.plan;
   const firstOpen = Math.max(firstWhole, report.turns.length - settings.openTurns);
   const from = options.fromTurn === undefined
     ? firstListed
     : report.turns.findIndex((turn) => turn.index >= options.fromTurn!);
-  for (
-    let position = Math.max(firstListed, from === -1 ? Infinity : from);
-    position < report.turns.length;
-    position++
-  ) {
+  const first = Math.max(firstListed, from === -1 ? Infinity : from);
+  // The reading view first (the default), then the record view: one report, both views.
+  yield readingOpening(report, settings);
+  for (let position = first; position < report.turns.length; position++) {
+    yield readingTurnHtml(report.turns[position]!, report, {
+      ...settings,
+      whole: position >= firstWhole,
+    });
+  }
+  yield `</main>\n<div id="records">\n`;
+  yield findingsHtml(report, settings);
+  yield chartsHtml(report, settings);
+  yield turnsOpening(report, settings, options.fromTurn);
+  for (let position = first; position < report.turns.length; position++) {
     yield turnHtml(report.turns[position]!, report, {
       ...settings,
       whole: position >= firstWhole,
@@ -416,6 +430,36 @@ export function* sessionPagePieces(
     });
   }
   yield footerHtml(report, { ...options, adapter: settings.adapter });
+}
+
+/**
+ * The subagents no line of the session names (no turn to show them in): before the turns, so a
+ * live page's new turns still come last.
+ */
+function readingUnplaced(report: InspectReport, settings: Resolved): string {
+  const unplaced = linkedSessions(report).filter((l) => l.kind === "subagent" && l.turn === null);
+  if (unplaced.length === 0) return "";
+  return `<section class="rturn" id="read-subagents"><p class="rhead">Subagents no line of the session names</p>${
+    unplaced.map((link) => subagentHtml(link, settings, 0)).join("\n")
+  }</section>\n`;
+}
+
+/** The start of the reading view: its heading, and what of the session it leaves off. */
+function readingOpening(report: InspectReport, settings: Resolved): string {
+  const { firstListed } = settings.plan;
+  const left = firstListed === 0
+    ? ""
+    : `<p class="muted">The first ${
+      plural(firstListed, "turn")
+    } are left off this page, to keep it small enough for a browser; the text view (inspect) shows every turn.</p>`;
+  const none = report.turns.length === 0
+    ? `<p class="muted">${escapeText(verdictOf(report).words)}: no conversation to read.</p>`
+    : "";
+  return `<main id="reading" data-turns="${report.turns.length}"><h2>Conversation <span class="muted">(${
+    plural(report.turns.length, "turn")
+  }; <a href="#records">every line</a>)</span></h2>${left}${none}${
+    readingUnplaced(report, settings)
+  }\n`;
 }
 
 /**

@@ -140,6 +140,34 @@ details.diff > summary .mono { color: var(--fg); }
 .diff-lines.whole del, .diff-lines.whole ins { padding-left: 6px; border-left: 3px solid; }
 .blank { font-size: 13px; margin: 2px 0; }
 .linked { border-color: var(--link); }
+#records:not(:target):not(:has(:target)) { display: none; }
+body:has(#records:target, #records :target) #reading { display: none; }
+#views a[data-view="reading"], body:has(#records:target, #records :target) #views a[data-view="records"] { font-weight: 700; }
+body:has(#records:target, #records :target) #views a[data-view="reading"] { font-weight: 400; }
+#reading { display: block; }
+#reading h2 .muted { font-weight: 400; font-size: 14px; }
+.rturn { margin: 14px 0 20px; }
+.rturn > .rhead { font-size: 12.5px; color: var(--muted); border-top: 1px solid var(--line); padding-top: 6px; margin: 0 0 4px; }
+.rturn > .rhead a { color: var(--muted); }
+.rturn .warn { color: var(--warn); } .rturn .bad { color: var(--bad); }
+.say { margin: 10px 0; }
+.say > .who { font-size: 12.5px; font-weight: 700; margin-bottom: 2px; }
+.say.user { background: var(--card); border-left: 3px solid var(--user); border-radius: 0 8px 8px 0; padding: 6px 12px; }
+.say.user > .who { color: var(--user); } .say.assistant > .who { color: var(--assistant); }
+.say .text { white-space: pre-wrap; } .say .text.md { white-space: normal; }
+details.say > summary { font-size: 13px; color: var(--muted); }
+details.tool, details.thinking, details.subagent { margin: 6px 0; border: 1px solid var(--line); border-radius: 6px; }
+details.tool > summary, details.thinking > summary, details.subagent > summary { padding: 3px 10px; font-size: 13.5px; }
+details.tool[open] > summary, details.thinking[open] > summary, details.subagent[open] > summary { border-bottom: 1px solid var(--line); }
+details.tool > :not(summary), details.thinking > :not(summary), details.subagent > :not(summary) { margin: 6px 10px; }
+.tname { font-weight: 700; color: var(--tool); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
+details.tool .preview { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; color: var(--muted); }
+details.thinking { border-style: dashed; } details.thinking > summary { color: var(--compact); font-style: italic; }
+.thinking-note, .unshown { font-size: 13px; color: var(--muted); font-style: italic; margin: 4px 0; }
+.result > .label { font-size: 12px; color: var(--muted); margin-top: 4px; }
+.result.error > .label { color: var(--bad); font-weight: 600; }
+details.subagent { border-color: var(--link); } details.subagent > summary .tname { color: var(--link); }
+.rturn.nested { margin: 8px 0; padding-left: 10px; border-left: 2px solid var(--line); }
 footer { margin: 28px 0 8px; padding-top: 12px; border-top: 1px solid var(--line); font-size: 13.5px; color: var(--muted); }
 footer pre { color: var(--fg); }
 #message .message { white-space: pre-wrap; }

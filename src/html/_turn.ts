@@ -38,6 +38,8 @@ export interface TurnSettings {
   adapter: SessionAdapter;
   /** The time the page's diffs have left. */
   diffBudget: DiffBudget;
+  /** Each edit's diff once made, by its call's line and id: both views show it, made once. */
+  diffs?: Map<string, string>;
 }
 
 type CallEntry = Extract<TurnEntry, { kind: "function_call" }>;
@@ -129,19 +131,28 @@ function outputHtml(entry: OutputEntry, settings: TurnSettings, paired: boolean)
   }${notes.map((n) => `<p class="note warn">${n}</p>`).join("")}</div>`;
 }
 
-/** A call's arguments: the file changes it asks for as a diff, else its input as it is. */
-function argumentsHtml(
+/**
+ * A call's arguments: the file changes it asks for as a diff, else its input as it is; `key`
+ * names its folded texts (the record view's `line-<n>`, the reading view's own).
+ */
+export function argumentsHtml(
   entry: CallEntry,
   edits: ToolEdit[] | null,
   settings: TurnSettings,
+  key = `line-${entry.line}`,
 ): string {
   if (!edits) {
-    return fieldsHtml(entry, settings) ??
-      textHtml(entry.text, entry.chars, settings, { key: `line-${entry.line}`, pre: true });
+    return fieldsHtml(entry, settings, key) ??
+      textHtml(entry.text, entry.chars, settings, { key, pre: true });
   }
   const clipped = entry.text.length < entry.chars;
-  return editsHtml(edits, settings) +
-    clippedNote({ shown: entry.text, chars: entry.chars, clipped });
+  const made = `${entry.line} ${entry.callId}`;
+  let diff = settings.diffs?.get(made);
+  if (diff === undefined) {
+    diff = editsHtml(edits, settings);
+    settings.diffs?.set(made, diff);
+  }
+  return diff + clippedNote({ shown: entry.text, chars: entry.chars, clipped });
 }
 
 /** Fields of an input shown one by one at most; an object of more is shown as it is. */
@@ -152,7 +163,7 @@ const MAX_FIELDS = 12;
  * its text (a command, a path, a file's content: its newlines and quotes as written), any
  * other value as JSON. Undefined for any other input (clipped, not JSON, not an object).
  */
-function fieldsHtml(entry: CallEntry, settings: TurnSettings): string | undefined {
+function fieldsHtml(entry: CallEntry, settings: TurnSettings, base: string): string | undefined {
   if (entry.text.length < entry.chars || !entry.text.startsWith("{")) return undefined;
   let value: unknown;
   try {
@@ -166,7 +177,7 @@ function fieldsHtml(entry: CallEntry, settings: TurnSettings): string | undefine
   return `<dl class="input">${
     fields.map(([name, field]) => {
       const text = typeof field === "string" ? field : JSON.stringify(field, null, 2);
-      const key = `line-${entry.line}-${name}`;
+      const key = `${base}-${name}`;
       return `<dt>${escapeText(name)}</dt><dd>${
         textHtml(text, text.length, settings, { key, pre: true })
       }</dd>`;
@@ -327,18 +338,38 @@ function entryHtml(
         )
       }</div>`;
     case "ignored":
-      return ignoredHtml(entry);
+      return ignoredHtml(entry, settings);
   }
 }
 
-/** What turnlog's model cannot hold (another tool's file: thinking, images): counted, not shown. */
-function ignoredHtml(entry: Extract<TurnEntry, { kind: "ignored" }>): string {
+/**
+ * What turnlog's model cannot hold (another tool's file: thinking, images): counted; thinking
+ * the file keeps readable is shown too, folded.
+ */
+function ignoredHtml(
+  entry: Extract<TurnEntry, { kind: "ignored" }>,
+  settings: TurnSettings,
+): string {
   const kinds = Object.entries(entry.kinds).sort((a, b) => b[1] - a[1])
     .map(([kind, n]) => `${formatNumber(n)} ${escapeText(kind)}`).join(", ");
   const lines = entry.lastLine > entry.line ? ` (lines ${entry.line}-${entry.lastLine})` : "";
+  const text = entry.text === undefined
+    ? ""
+    : textHtml(entry.text, entry.chars ?? entry.text.length, settings, {
+      key: `line-${entry.line}`,
+      pre: false,
+      markdown: true,
+      collapse: true,
+    });
   return `<div class="entry ignored" data-ignored="${
     escapeHtml(Object.keys(entry.kinds).join(" "))
-  }">${head("not shown", entry.line, ` <span class="muted">${kinds}${lines}</span>`)}</div>`;
+  }">${
+    head(
+      entry.text === undefined ? "not shown" : "thinking",
+      entry.line,
+      ` <span class="muted">${kinds}${lines}</span>`,
+    )
+  }${text}</div>`;
 }
 
 /** The lines of a block (the header or a turn) as HTML, with the links that fall in it. */

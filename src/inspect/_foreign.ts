@@ -236,7 +236,7 @@ export function segmentEntries(segmenter: TurnSegmenter, entries: readonly Forei
   for (const entry of entries) {
     // The entry is its own record entry and byte range: no object made per entry.
     if (entry.ignored === undefined) segmenter.push(entry, entry);
-    else segmenter.ignore(entry.line, entry.ignored);
+    else segmenter.ignore(entry.line, entry.ignored, entry.thought);
   }
 }
 

@@ -95,3 +95,27 @@ export async function inspectSession(
     continuePrefix: point?.prefix ?? null,
   };
 }
+
+/**
+ * The reports of the subagents a report lists (Claude Code's `report.subagents`), by id, each
+ * inspected with `options`: what a page shows inline where each was started. A transcript
+ * that cannot be read (gone since) is left out; the page links it.
+ */
+export async function inspectSubagents(
+  report: InspectReport,
+  options: InspectOptions = {},
+): Promise<Map<string, InspectReport>> {
+  const reports = new Map<string, InspectReport>();
+  for (const subagent of report.subagents) {
+    try {
+      reports.set(subagent.id, await inspectSession(subagent.path, options));
+    } catch (error) {
+      if (
+        !(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied)
+      ) {
+        throw error;
+      }
+    }
+  }
+  return reports;
+}

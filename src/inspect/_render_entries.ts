@@ -200,8 +200,19 @@ function problem(w: BlockWriter, entry: EntryOf<"problem">): void {
   );
 }
 
-/** What turnlog's model cannot hold, on consecutive lines: counted, not shown. */
+/**
+ * What turnlog's model cannot hold, on consecutive lines: counted, not shown; thinking the
+ * file keeps readable is shown dim, as it is never sent back to the model.
+ */
 function ignored(w: BlockWriter, entry: EntryOf<"ignored">): void {
+  if (entry.text !== undefined) {
+    const { paint, text } = w.view;
+    return w.row(
+      entry.line,
+      paint("dim", "thinking".padEnd(LABEL)),
+      paint("dim", text(entry.text, entry.chars ?? entry.text.length, w.indent())),
+    );
+  }
   const lines = entry.lastLine > entry.line ? ` (lines ${entry.line}-${entry.lastLine})` : "";
   w.row(
     entry.line,

@@ -226,15 +226,20 @@ export class TurnSegmenter {
   /**
    * Takes something of another tool's file that turnlog's model cannot hold (`reasoning`,
    * `thinking`, `image`...): counted in its turn, and shown with the ignored things of the
-   * lines right before it.
+   * lines right before it; readable thinking (`thought`) is an entry of its own, with its text.
    */
-  ignore(line: number, kind: string): void {
+  ignore(line: number, kind: string, thought?: string): void {
     this.#see(line);
     this.#count("ignored");
     const block = this.#block();
     block.ignored[kind] = (block.ignored[kind] ?? 0) + 1;
+    if (thought !== undefined && this.#keepEntries) {
+      // Readable thinking is shown where it was written: an entry of its own.
+      const entry = { kind: "ignored", line, lastLine: line, kinds: { [kind]: 1 } } as const;
+      return this.#entry({ ...entry, ...this.#text(thought) });
+    }
     const last = block.entries?.at(-1);
-    if (last?.kind === "ignored") {
+    if (last?.kind === "ignored" && last.text === undefined) {
       last.lastLine = Math.max(last.lastLine, line);
       last.kinds[kind] = (last.kinds[kind] ?? 0) + 1;
     } else this.#entry({ kind: "ignored", line, lastLine: line, kinds: { [kind]: 1 } });

@@ -225,6 +225,14 @@ export const IgnoredEntrySchema = z.object({
   lastLine: z.number().int().positive(),
   /** How many of each kind (`reasoning`, `thinking`, `image`, `progress`, ...). */
   kinds: KindCountsSchema,
+  /**
+   * The readable text of the model's thinking it holds (a Claude Code `thinking` block, a
+   * Codex reasoning summary, Gemini's thoughts), shortened to the report's text limit; absent
+   * when the file keeps none (signed or encrypted only). An entry with a text is one line's.
+   */
+  text: z.string().optional(),
+  /** The thinking text's full length, beside `text`. */
+  chars: z.number().int().nonnegative().optional(),
 });
 
 /** One line of a turn, in file order. */

@@ -23,7 +23,12 @@ import {
 } from "../html/mod.ts";
 import { type ErrorKind, errorKind } from "../errors/mod.ts";
 import { errorResponse, HttpError, sseResponse } from "../http/mod.ts";
-import { inspectSession, inspectStoredSession, SessionFollower } from "../inspect/mod.ts";
+import {
+  inspectSession,
+  inspectStoredSession,
+  inspectSubagents,
+  SessionFollower,
+} from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
 import { type Env, turnlogAdapter } from "../formats/mod.ts";
 import {
@@ -365,7 +370,10 @@ async function sessionResponse(
   const continueIn = file === undefined
     ? {}
     : { continueIn: { url: `${sessionPath(found.id)}/export`, targets: continueTargets() } };
+  // The subagents' conversations, shown inline in the reading view (Claude Code's only).
+  const subagents = await inspectSubagents(report, SESSION_PAGE_INSPECTION);
   const page = sessionPageStream(report, {
+    subagents,
     live: { eventsUrl: `${sessionPath(found.id)}/events` },
     ...continueIn,
     listHref: "/",

@@ -13,6 +13,8 @@ export interface AssistantContent {
   texts: string[];
   calls: FunctionCallItem[];
   ignored: string[];
+  /** A `thinking` block's readable text, at the index of its kind in `ignored`. */
+  thoughts: (string | undefined)[];
 }
 
 /** What a user line holds: tool outputs first (the API wants them first), then text. */
@@ -48,7 +50,7 @@ function blocksText(blocks: unknown[], ignored: string[]): string {
 /** The content of an assistant line. */
 export function assistantContent(message: Json): AssistantContent {
   const content = message.content;
-  const result: AssistantContent = { texts: [], calls: [], ignored: [] };
+  const result: AssistantContent = { texts: [], calls: [], ignored: [], thoughts: [] };
   if (typeof content === "string") {
     result.texts.push(content);
     return result;
@@ -73,6 +75,10 @@ export function assistantContent(message: Json): AssistantContent {
         arguments: JSON.stringify(block.input ?? {}),
       });
     } else {
+      // A signed block keeps its text; a redacted one only its encrypted data.
+      if (type === "thinking" && typeof block.thinking === "string") {
+        result.thoughts[result.ignored.length] = block.thinking;
+      }
       result.ignored.push(blockKind(type));
     }
   }

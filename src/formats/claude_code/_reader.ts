@@ -408,9 +408,9 @@ export class ClaudeRead {
       run.calls.push(call.callId);
       run.parts.push({ span, order: 1, entry: this.#record(span, call) });
     }
-    for (const kind of content.ignored) {
+    for (const [i, kind] of content.ignored.entries()) {
       countKind(this.ignored, kind);
-      run.parts.push({ span, order: 0, entry: ignoredEntry(span, kind) });
+      run.parts.push({ span, order: 0, entry: ignoredEntry(span, kind, content.thoughts[i]) });
     }
   }
 

@@ -16,6 +16,8 @@ export interface MappedItem {
   ignored: string[];
   /** Why the item is not valid, when it is not. */
   invalid?: string;
+  /** A reasoning item's readable text (its summary, else its content), when it has one. */
+  thought?: string;
   /** True when the item is the model's output (it shows the turn is running). */
   fromModel: boolean;
 }
@@ -214,6 +216,7 @@ export function mapCodexItem(
     case "custom_tool_call_output":
       return mapOutput(payload, type, calls);
     case "reasoning":
+      return mapReasoning(payload);
     case "web_search_call":
     case "image_generation_call":
       return { items: [], ignored: [type], fromModel: true };
@@ -223,6 +226,26 @@ export function mapCodexItem(
     default:
       return { items: [], ignored: [type || "unknown_item"], fromModel: false };
   }
+}
+
+/** Texts of the parts of a reasoning item's `summary` or `content` that have one. */
+function partTexts(parts: unknown): string[] {
+  if (!Array.isArray(parts)) return [];
+  return parts.flatMap((part) =>
+    isObject(part) && typeof part.text === "string" ? [part.text] : []
+  );
+}
+
+/**
+ * A reasoning item: counted, with the text a person can read (the summary Codex shows, else
+ * the raw reasoning some providers send); the encrypted content is the model's alone.
+ */
+function mapReasoning(payload: Json): MappedItem {
+  const summary = partTexts(payload.summary);
+  const texts = summary.length > 0 ? summary : partTexts(payload.content);
+  const mapped: MappedItem = { items: [], ignored: ["reasoning"], fromModel: true };
+  if (texts.length > 0) mapped.thought = texts.join("\n\n");
+  return mapped;
 }
 
 /**

@@ -242,7 +242,7 @@ export class CodexRead {
     }
     for (const kind of mapped.ignored) {
       countKind(this.ignored, kind);
-      entries.push(ignoredEntry(span, kind));
+      entries.push(ignoredEntry(span, kind, mapped.thought));
     }
     if (mapped.fromModel || type.endsWith("_output")) {
       this.turns.inTurn(entries, span);

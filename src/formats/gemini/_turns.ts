@@ -12,6 +12,7 @@ import type { ImportedFrom } from "../../record/mod.ts";
 import { FORMAT_VERSION, makeRecord, type RunOutcome, type Usage } from "../../record/mod.ts";
 import {
   ignoredEntry,
+  isObject,
   isoTime,
   type Json,
   numberOf,
@@ -119,8 +120,8 @@ export class GeminiTurns {
     this.#finish();
   }
 
-  #ignore(span: LineSpan, kind: string): void {
-    this.out.push(ignoredEntry(span, kind));
+  #ignore(span: LineSpan, kind: string, thought?: string): void {
+    this.out.push(ignoredEntry(span, kind, thought));
   }
 
   #item(span: LineSpan, item: Parameters<typeof makeRecord<"response_item">>[1], time: string) {
@@ -153,7 +154,7 @@ export class GeminiTurns {
     }
     const thoughts = Array.isArray(value.thoughts) && value.thoughts.length > 0 ||
       partsOf(value.content).some((part) => part.thought === true);
-    if (thoughts) this.#ignore(span, "thoughts");
+    if (thoughts) this.#ignore(span, "thoughts", thoughtText(value));
     const text = textOf(value.content);
     if (text.length > 0) {
       this.#item(span, { type: "message", role: "assistant", content: text }, time);
@@ -285,4 +286,22 @@ function kindOfPart(part: Json): string {
   if ("inlineData" in part || "fileData" in part) return "file";
   if ("executableCode" in part || "codeExecutionResult" in part) return "code execution";
   return "part";
+}
+
+/**
+ * The thoughts of a `gemini` message as a person reads them: each one's subject in bold, then
+ * its description (markdown), and the text of the content's thought parts.
+ */
+function thoughtText(value: Json): string {
+  const texts: string[] = [];
+  for (const thought of Array.isArray(value.thoughts) ? value.thoughts : []) {
+    if (!isObject(thought)) continue;
+    const subject = stringOf(thought.subject);
+    const description = stringOf(thought.description);
+    texts.push([subject ? `**${subject}**` : "", description ?? ""].filter((t) => t).join("\n"));
+  }
+  for (const part of partsOf(value.content)) {
+    if (part.thought === true && typeof part.text === "string") texts.push(part.text);
+  }
+  return texts.filter((text) => text.trim() !== "").join("\n\n");
 }
