@@ -127,6 +127,7 @@ Deno.test("SessionFollower.update() of a Claude Code rewind (a new prompt off an
   await follower.update();
   const before = follower.revision;
   assertEquals(follower.report().turns.length, 4);
+  const turn2Cost = follower.report().turns[1]!.cost;
   // Claude Code's rewind: the next prompt hangs off the end of turn 2, leaving 3 and 4 aside.
   b.user("Question 3 again", { parent: ends[1]! });
   b.assistant([{ text: "Another answer 3" }], { stop: "end_turn" });
@@ -138,8 +139,13 @@ Deno.test("SessionFollower.update() of a Claude Code rewind (a new prompt off an
   assertEquals(followed, whole);
   const turns = follower.report().turns;
   assertEquals(turns.length, 3);
-  // A page rendered before the rewind renders again from turn 3, the first that changed.
-  assertEquals(follower.changedSince(before), 3);
+  // A page rendered before the rewind renders again from turn 2: turn 3 is new, and turn 2's cost
+  // now counts the responses of the turns the rewind left aside (paid for, and after turn 2 in time).
+  assertEquals(follower.changedSince(before), 2);
+  assert(
+    (turns[1]!.cost ?? 0) > (turn2Cost ?? 0),
+    `turn 2 cost ${turns[1]!.cost} after ${turn2Cost}`,
+  );
   assertEquals(follower.changedSince(follower.revision), Infinity);
   assertEquals(follower.changedSince("another.0"), 1);
   // Appends after it are read on from there.
