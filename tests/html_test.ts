@@ -6,6 +6,7 @@ import { attributes, EVIL, evilSession, parsePage, texts } from "./_html_helpers
 import { LONG_OUTPUT, makeStory } from "./_inspect_fixtures.ts";
 import {
   contentSecurityPolicy,
+  CONTINUE_SCRIPT,
   escapeHtml,
   historySizeFromReport,
   LIVE_SCRIPT,
@@ -102,7 +103,7 @@ Deno.test("renderSessionPage() shows every string of the session as text, never 
   assert(!html.includes('onerror="'), "raw attribute in the page");
 });
 
-Deno.test("renderSessionPage() carries a CSP with no script unless live, and the live script's hash", async () => {
+Deno.test("renderSessionPage() carries a CSP with no script unless live, and the hashes of the live and Continue in scripts", async () => {
   await using dir = await tempDir();
   const { report, html } = await storyReport(dir.path);
   const page = parsePage(html);
@@ -129,12 +130,35 @@ Deno.test("renderSessionPage() carries a CSP with no script unless live, and the
   assertStrictEquals(scripts[0]!.getAttribute("data-events"), `/sessions/x/events?a="b"`);
   assertStrictEquals(scripts[0]!.textContent, LIVE_SCRIPT);
   const hash = createHash("sha256").update(scripts[0]!.textContent!).digest("base64");
+  const continueHash = sha(CONTINUE_SCRIPT);
   const liveCsp = live.querySelector('meta[http-equiv="Content-Security-Policy"]')!
     .getAttribute("content")!;
   assertStrictEquals(
     liveCsp,
-    `default-src 'none'; style-src 'sha256-${style}'; script-src 'sha256-${hash}'; connect-src 'self'; base-uri 'none'; form-action 'none'`,
+    `default-src 'none'; style-src 'sha256-${style}'; script-src 'sha256-${hash}' 'sha256-${continueHash}'; connect-src 'self'; base-uri 'none'; form-action 'none'`,
   );
+  // "Continue in…": a button per target, its script given the URL, allowed by its hash.
+  const offered = parsePage(renderSessionPage(report, {
+    live: { eventsUrl: "/sessions/x/events" },
+    continueIn: {
+      url: `/sessions/x/export?a="b"`,
+      targets: [{ to: "codex", tool: "Codex" }, { to: "claude", tool: "Claude <Code>" }],
+    },
+  }));
+  assertEquals(
+    [...offered.querySelectorAll("#continue button")].map((
+      b,
+    ) => [b.getAttribute("data-to"), b.textContent]),
+    [["codex", "Codex"], ["claude", "Claude <Code>"]],
+  );
+  const both = offered.querySelectorAll("script");
+  assertEquals([...both].map((script) => sha(script.textContent!)), [hash, continueHash]);
+  assertStrictEquals(both[1]!.getAttribute("data-url"), `/sessions/x/export?a="b"`);
+  // A page that is not live (a file) offers none: it has no server to post to.
+  const still = parsePage(renderSessionPage(report, {
+    continueIn: { url: "/x", targets: [{ to: "codex", tool: "Codex" }] },
+  }));
+  assertEquals(still.querySelectorAll("#continue, script").length, 0);
   assertStrictEquals(contentSecurityPolicy({ live: true }), `${liveCsp}; frame-ancestors 'none'`);
   assertEquals(
     pageHeaders({ live: true })["content-security-policy"],

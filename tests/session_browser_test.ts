@@ -94,7 +94,8 @@ Deno.test("createSessionBrowserHandler() GET /sessions/<id> is the live page; a 
   assertEquals(headersOf(response), pageHeaders({ live: true }));
   const page = parsePage(await response.text());
   assertEquals(attributes(page, "[data-turn]", "data-turn"), ["1", "2"]);
-  assertEquals(attributes(page, "script", "data-events"), [`/sessions/${id}/events`]);
+  assertEquals(attributes(page, "script", "data-events"), [`/sessions/${id}/events`, null]);
+  assertEquals(attributes(page, "script", "data-url"), [null, `/sessions/${id}/export`]);
   assertEquals(attributes(page, "#session .kicker a", "href"), ["/"]);
   assertMatch(texts(page, "footer pre")[0]!, /^resume --session [0-9a-f-]{8,}$/);
 

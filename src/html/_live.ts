@@ -1,6 +1,7 @@
 /**
- * The one script a page may run, and the Content-Security-Policy that allows it by its hash
- * and nothing else: the live page's client of the server's Server-Sent Events.
+ * The scripts a page may run, and the Content-Security-Policy that allows them by their hashes
+ * and nothing else: the live page's client of the server's Server-Sent Events, and the served
+ * session page's "Continue in…" buttons.
  *
  * The event contract the client expects from the server, at the URL the page is given:
  *
@@ -114,6 +115,55 @@ export const LIVE_SCRIPT = `(() => {
  */
 export const LIVE_SCRIPT_SOURCE = "'sha256-JhRH+sxsrOaUlN7GiTvAY2giai6YTFZIc9rnXsBhex0='";
 
+/**
+ * The session page's "Continue in…" client: each `button[data-to]` of `#continue` posts
+ * `{"to": <target>}` as JSON to the URL in the script's `data-url` (serve's own origin), and
+ * shows in `#continue-result` what was written and the command that resumes it, or why not.
+ * Everything it shows goes in as text, never as markup.
+ */
+export const CONTINUE_SCRIPT = `(() => {
+  const me = document.currentScript;
+  const url = me && me.dataset.url;
+  const box = document.getElementById("continue");
+  const out = document.getElementById("continue-result");
+  if (!url || !box || !out) return;
+  const buttons = [...box.querySelectorAll("button[data-to]")];
+  const line = (tag, text, id) => {
+    const element = document.createElement(tag);
+    element.textContent = text;
+    if (id) element.id = id;
+    out.append(element);
+  };
+  const show = (state, fill) => { out.replaceChildren(); out.dataset.state = state; fill(); };
+  for (const button of buttons) {
+    button.addEventListener("click", async () => {
+      for (const b of buttons) b.disabled = true;
+      show("writing", () => line("p", "Writing the session for " + button.textContent + "..."));
+      try {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ to: button.dataset.to }),
+        });
+        const body = await response.json().catch(() => ({}));
+        if (!response.ok) {
+          return show("failed", () => line("p", "Not written: " + (body.error || "HTTP " + response.status)));
+        }
+        show("written", () => {
+          line("p", "Written as a new session of " + button.textContent + ": " + body.path);
+          line("p", "Run this to continue it:");
+          line("pre", body.resume, "continue-command");
+          for (const d of body.degraded || []) line("p", "Not carried as it was: " + d.count + " " + d.what + " (" + d.how + ")");
+        });
+      } catch (error) {
+        show("failed", () => line("p", "Not written: " + error.message));
+      } finally {
+        for (const b of buttons) b.disabled = false;
+      }
+    });
+  }
+})();`;
+
 let styleSources: string | undefined;
 /**
  * The CSP sources that allow the pages' stylesheets (`<style>` of `PAGE_STYLE` in the head,
@@ -124,9 +174,14 @@ export function pageStyleSources(): string {
   return styleSources ??= `${hashSource(PAGE_STYLE)} ${hashSource(BROWSE_SHEET)}`;
 }
 
+let continueSource: string | undefined;
+
 /** Options of {@linkcode contentSecurityPolicy}. */
 export interface CspOptions {
-  /** The page runs the live script (and so connects to its own origin). @default false */
+  /**
+   * The page runs the live script and the "Continue in…" one (and so connects to its own
+   * origin). @default false
+   */
   live?: boolean;
   /** The page has a form (the search box) that submits to its own origin. @default false */
   form?: boolean;
@@ -141,7 +196,7 @@ export interface CspOptions {
  * The Content-Security-Policy of the pages this module renders: nothing is loaded from
  * anywhere (`default-src 'none'`), the stylesheets by their hashes (no other `<style>`, no
  * `style` attribute: markup a session's text smuggled in could not lay anything over the
- * page), and a script only when the page is live, by its hash. The pages carry it in a `<meta>`; a server sends the same as
+ * page), and scripts only when the page is live (served), by their hashes. The pages carry it in a `<meta>`; a server sends the same as
  * a header (`{ live: true }` for a live page).
  *
  * @example
@@ -154,7 +209,10 @@ export interface CspOptions {
  */
 export function contentSecurityPolicy(options: CspOptions = {}): string {
   const directives = ["default-src 'none'", `style-src ${pageStyleSources()}`];
-  if (options.live) directives.push(`script-src ${LIVE_SCRIPT_SOURCE}`, "connect-src 'self'");
+  if (options.live) {
+    continueSource ??= hashSource(CONTINUE_SCRIPT);
+    directives.push(`script-src ${LIVE_SCRIPT_SOURCE} ${continueSource}`, "connect-src 'self'");
+  }
   directives.push("base-uri 'none'", `form-action ${options.form ? "'self'" : "'none'"}`);
   if (options.header ?? true) directives.push("frame-ancestors 'none'");
   return directives.join("; ");

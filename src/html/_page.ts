@@ -13,7 +13,7 @@ import { formatWords, orphanFix, sessionFormat } from "./_facts.ts";
 import { chartsHtml, findingsHtml } from "./_sections.ts";
 import { planTurns, type TurnPlan } from "./_budget.ts";
 import { type LinkedSession, linkedSessions, type LinkKind } from "./_links.ts";
-import { contentSecurityPolicy, LIVE_SCRIPT } from "./_live.ts";
+import { contentSecurityPolicy, CONTINUE_SCRIPT, LIVE_SCRIPT } from "./_live.ts";
 import { PAGE_STYLE } from "./_style.ts";
 import { blockHtml, turnHtml } from "./_turn.ts";
 import { type ReadingSettings, readingTurnHtml, subagentHtml } from "./_reading.ts";
@@ -59,6 +59,12 @@ export interface SessionPageOptions {
    * the events it expects). The page then runs its one script, allowed by its hash.
    */
   live?: { eventsUrl: string };
+  /**
+   * "Continue in…" (a live page): a button per target tool that posts `{"to": <target>}` as
+   * JSON to `url`, which writes the session as a new one of that tool and answers what
+   * `export --json` prints; the page then shows the command that resumes it.
+   */
+  continueIn?: { url: string; targets: readonly ContinueTarget[] };
   /** Where a link to another session (a fork, a subagent) goes; absent: no links. */
   sessionHref?: (id: string, kind?: LinkKind) => string;
   /** The URL of the list of sessions, linked from the page's top (served pages). */
@@ -81,6 +87,14 @@ export interface SessionPageOptions {
    * `#session`): the server's reading of the file (see the server's `SessionFollower`).
    */
   revision?: string;
+}
+
+/** A tool the session page offers to continue a session in. */
+export interface ContinueTarget {
+  /** What `export --to` takes (`codex`). */
+  to: string;
+  /** The tool's name on the button (`Codex`). */
+  tool: string;
 }
 
 type Resolved = ReadingSettings & {
@@ -353,9 +367,21 @@ function footerHtml(
       escapeText(report.session.path)
     }.</p>`,
   );
-  const script = options.live
+  let script = options.live
     ? `<script data-events="${escapeHtml(options.live.eventsUrl)}">${LIVE_SCRIPT}</script>\n`
     : "";
+  const offered = options.live ? options.continueIn : undefined;
+  if (offered !== undefined && offered.targets.length > 0) {
+    const buttons = offered.targets.map((target) =>
+      `<button type="button" data-to="${escapeHtml(target.to)}">${escapeText(target.tool)}</button>`
+    );
+    lines.unshift(
+      `<section id="continue"><p>Continue in another tool (a new session of it; this file is only read): ${
+        buttons.join(" ")
+      }</p><output id="continue-result"></output></section>`,
+    );
+    script += `<script data-url="${escapeHtml(offered.url)}">${CONTINUE_SCRIPT}</script>\n`;
+  }
   return `</section>\n</div>\n<footer>${lines.join("\n")}</footer>\n${script}</body>\n</html>\n`;
 }
 

@@ -2,9 +2,11 @@
  * The session browser: `GET /` lists the sessions of the store and of other tools' homes,
  * newest first, a page at a time (`?after=<cursor>`); `GET /search?q=` searches them;
  * `GET /sessions/<id>` is a session's page, of any tool, live through
- * `GET /sessions/<id>/events` (Server-Sent Events). The homes are only read. Every page is
- * self-contained and goes out under the strict policy of `pageHeaders()`. A request
- * `accessRefusal` refuses (a Host serve does not serve) is a 403 page.
+ * `GET /sessions/<id>/events` (Server-Sent Events); `POST /sessions/<id>/export` is its
+ * "Continue in…" (`_export_route.ts`), which writes a new session into another tool's home. The
+ * sessions shown are only read. Every page is self-contained and goes out under the strict
+ * policy of `pageHeaders()`. A request `accessRefusal` refuses (a Host serve does not serve, a
+ * state-changing request from another origin) is a 403 page.
  *
  * @module
  */
@@ -20,7 +22,7 @@ import {
   sessionPath,
 } from "../html/mod.ts";
 import { type ErrorKind, errorKind } from "../errors/mod.ts";
-import { HttpError, sseResponse } from "../http/mod.ts";
+import { errorResponse, HttpError, sseResponse } from "../http/mod.ts";
 import {
   inspectSession,
   inspectStoredSession,
@@ -28,7 +30,7 @@ import {
   SessionFollower,
 } from "../inspect/mod.ts";
 import { InvalidSessionIdError } from "../record/mod.ts";
-import { turnlogAdapter } from "../formats/mod.ts";
+import { type Env, turnlogAdapter } from "../formats/mod.ts";
 import {
   AmbiguousSessionError,
   type ContinuePoint,
@@ -47,6 +49,7 @@ import {
 import { beingWritten, browsePage } from "./_catalog.ts";
 import type { Catalog } from "../catalog/mod.ts";
 import { searchResponse } from "./_search_route.ts";
+import { continueTargets, EXPORT_PATH, exportResponse } from "./_export_route.ts";
 import { collectCatalogUsage, collectUsage, usageReport } from "../usage/mod.ts";
 
 /**
@@ -67,6 +70,11 @@ export interface SessionBrowserOptions extends AccessOptions {
   homes?: readonly BrowseHome[] | undefined;
   /** The command a session page shows for continuing the session; absent: none. */
   commandFor?: ((point: ContinuePoint) => string) | undefined;
+  /**
+   * The environment the target tools' homes of "Continue in…" are read from (`CODEX_HOME`,
+   * `CLAUDE_CONFIG_DIR`, `GEMINI_CLI_HOME`, `HOME`). @default {Deno.env}
+   */
+  env?: Env | undefined;
   /** Milliseconds between two looks at a watched session file's size. @default 300 */
   pollMs?: number | undefined;
   /** A `: ping` comment after this many milliseconds without an event. @default 20_000 */
@@ -359,11 +367,15 @@ async function sessionResponse(
     notice = `Only in the archive: the ${found.home.adapter.fileNoun} of this session is gone; ` +
       `this is its archived copy (restore ${found.id} puts it back).`;
   }
+  const continueIn = file === undefined
+    ? {}
+    : { continueIn: { url: `${sessionPath(found.id)}/export`, targets: continueTargets() } };
   // The subagents' conversations, shown inline in the reading view (Claude Code's only).
   const subagents = await inspectSubagents(report, SESSION_PAGE_INSPECTION);
   const page = sessionPageStream(report, {
     subagents,
     live: { eventsUrl: `${sessionPath(found.id)}/events` },
+    ...continueIn,
     listHref: "/",
     sessionHref: hrefFrom(found.id),
     ...(notice === undefined ? {} : { notice }),
@@ -397,6 +409,26 @@ async function eventsResponse(browser: Browser, found: Located): Promise<Respons
     onCancel: () => stop.abort(),
     headers: { "x-content-type-options": "nosniff" },
   });
+}
+
+/**
+ * "Continue in…": the session's file exported to the tool the body names. Answered in JSON,
+ * its errors too (`{"error": ...}` under the error table's status).
+ */
+async function exportRoute(browser: Browser, request: Request, raw: string): Promise<Response> {
+  try {
+    const found = await locate(browser.store, browser.homes, raw);
+    const file = fileOf(browser, found);
+    if (file === undefined) {
+      throw new HttpError(
+        "usage",
+        `Session ${found.id} is in ${browser.store.name}, not in a file: export it with the export command`,
+      );
+    }
+    return await exportResponse(request, file, browser.options.env ?? Deno.env);
+  } catch (error) {
+    return errorResponse(error);
+  }
 }
 
 /**
@@ -475,8 +507,9 @@ async function route(browser: Browser, url: URL): Promise<Response> {
 
 /**
  * The request handler of the session browser: the list of every place's sessions, the
- * search, each session's live page and events, and `/favicon.ico`. Other tools' files are
- * only read: no route repairs, resumes or runs anything on them.
+ * search, each session's live page and events, its export ("Continue in…"), and
+ * `/favicon.ico`. The sessions are only read: no route repairs, resumes or runs anything on
+ * them; an export writes a new session, in the target tool's home.
  */
 export function createSessionBrowserHandler(
   options: SessionBrowserOptions = {},
@@ -494,6 +527,8 @@ export function createSessionBrowserHandler(
     try {
       const refused = accessRefusal(request, options);
       if (refused !== undefined) throw new PageError("forbidden", "Forbidden", refused);
+      const exporting = request.method === "POST" ? EXPORT_PATH.exec(path) : null;
+      if (exporting) return await exportRoute(browser, request, idOf(exporting[1]!));
       if (request.method !== "GET" && request.method !== "HEAD") {
         const error = new PageError(
           "method_not_allowed",

@@ -14,6 +14,7 @@ export { serveHttp } from "../http/mod.ts";
 export * from "./_access.ts";
 export * from "./_agent_route.ts";
 export * from "./_browser_route.ts";
+export * from "./_export_route.ts";
 export * from "./_handler.ts";
 export * from "./_homes.ts";
 export { browsePage, type CatalogOptions, catalogSourcesOf, WRITING_MS } from "./_catalog.ts";

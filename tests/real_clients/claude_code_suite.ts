@@ -15,6 +15,8 @@ import { isEmptyPlan, repairSession } from "../../src/repair/mod.ts";
 import type { CallEntry, InspectReport, OutputEntry } from "../../src/inspect/mod.ts";
 import { INTERRUPTED_RESULT } from "../../src/formats/mod.ts";
 import { quarantinePath } from "../../src/store/mod.ts";
+import { readConversation } from "../../src/export/mod.ts";
+import { missingInOrder, sentConversation } from "../../testing/real_clients/export_judge.ts";
 import { CLAUDE_CODE, installedRealClient } from "../../testing/real_clients/install.ts";
 import {
   ClaudeHome,
@@ -398,5 +400,42 @@ realTest(
     const plan = await repairTwice(path);
     assertEquals(plan.moved.map((moved) => moved.line), [at + 1]);
     assertRealResultsSent(await resumeAndAnswer(home, run.sessionId), real, [...real.keys()]);
+  },
+);
+
+realTest(
+  `Claude Code ${VERSION}: after its /compact, turnlog reads what its resume sends (the summary, the preserved answer, what follows)`,
+  async (home) => {
+    const run = await home.run("run `echo one`");
+    assertAccepted(run);
+    const compacted = await home.run("/compact", { resume: run.sessionId });
+    assertEquals(compacted.code, 0, compacted.stderr);
+    const path = home.transcript(run.sessionId);
+    assert((await Deno.readTextFile(path)).includes('"subtype":"compact_boundary"'), "compacted");
+    const read = await readConversation(path);
+    const prompt = "what did I ask before";
+    const resumed = await home.run(prompt, { resume: run.sessionId });
+    assertAccepted(resumed);
+    const body = messageRequests(resumed).find((r) => JSON.stringify(r.body).includes(prompt))!;
+    const truth = sentConversation(body.body);
+    // turnlog's reading, sent as a request would send it, then the prompt.
+    const ours = sentConversation({
+      input: [
+        ...read.items.map(({ item }) =>
+          item.type === "compaction_summary"
+            ? { type: "message", role: "user", content: item.content }
+            : item.type === "function_call"
+            ? { type: "function_call", name: item.name, arguments: item.arguments }
+            : item.type === "function_call_output"
+            ? { type: "function_call_output", output: item.output }
+            : item
+        ),
+        { type: "message", role: "user", content: prompt },
+      ],
+    });
+    assertEquals(truth.map((item) => item.kind), ["user", "assistant", "user"]);
+    assertEquals(truth[1], { kind: "assistant", text: "Bash(echo one) returned: one" });
+    assertEquals(missingInOrder(truth, ours), [], "turnlog reads all Claude Code sends");
+    assertEquals(missingInOrder(ours, truth), [], "and nothing Claude Code leaves out");
   },
 );

@@ -109,6 +109,57 @@ async function claudeSource(targets: Targets): Promise<Source> {
   return { name: "Claude Code", path, truth: sentConversation(firstWithPrompt(bodies)) };
 }
 
+/**
+ * A Claude Code session compacted by its own `/compact`, then a turn with a call: its resume
+ * sends the summary, the answer the compaction preserved, the command's lines, and the turn.
+ */
+async function claudeCompactedSource(targets: Targets): Promise<Source> {
+  const home = targets.claude;
+  const ran = await home.run("run `echo one`");
+  assertEquals(ran.code, 0, ran.stderr);
+  const compacted = await home.run("/compact", { resume: ran.sessionId });
+  assertEquals(compacted.code, 0, compacted.stderr);
+  const after = await home.run("run `echo two`", { resume: ran.sessionId });
+  assertEquals(after.code, 0, after.stderr);
+  const path = await copied(home.transcript(ran.sessionId), targets.dir, "claude-compacted");
+  assert((await Deno.readTextFile(path)).includes('"compact_boundary"'), "Claude Code compacted");
+  const resumed = await home.run(PROMPT, { resume: ran.sessionId });
+  assertEquals(resumed.code, 0, resumed.stderr);
+  const bodies = messageRequests(resumed).map((request) => request.body);
+  return {
+    name: "Claude Code (compacted)",
+    path,
+    truth: sentConversation(firstWithPrompt(bodies)),
+  };
+}
+
+/**
+ * A Codex session compacted by Codex itself: its auto-compaction (limit 1 token, for one turn
+ * only) before the second turn, then a turn with a call. Its resume sends the initial context,
+ * the user messages before the compaction, the summary (a user message), and what follows.
+ */
+async function codexCompactedSource(targets: Targets): Promise<Source> {
+  const home = targets.codex;
+  const config = join(home.home, "config.toml");
+  const plain = await Deno.readTextFile(config);
+  const ran = await codexExec(home, "run `echo hi`");
+  assertEquals(ran.code, 0, ran.stderr);
+  await Deno.writeTextFile(config, `model_auto_compact_token_limit = 1\n${plain}`);
+  const compacted = await codexResume(home, ran.threadId!, "say what happened");
+  await Deno.writeTextFile(config, plain);
+  assertEquals(compacted.code, 0, compacted.stderr);
+  const after = await codexResume(home, ran.threadId!, "run `echo two`");
+  assertEquals(after.code, 0, after.stderr);
+  const rollout = await rolloutPath(home, ran.threadId!);
+  const path = await copied(rollout, targets.dir, "codex-compacted");
+  assert((await Deno.readTextFile(path)).includes('"type":"compacted"'), "Codex compacted");
+  const before = home.api.requests.length;
+  const resumed = await codexResume(home, ran.threadId!, PROMPT);
+  assertEquals(resumed.code, 0, resumed.stderr);
+  const bodies = home.api.requests.slice(before).map((request) => request.body);
+  return { name: "Codex (compacted)", path, truth: sentConversation(firstWithPrompt(bodies)) };
+}
+
 /** The slow command a run is killed in. */
 const SLOW = "echo waiting; sleep 60; echo woke";
 
@@ -147,19 +198,79 @@ async function geminiSource(targets: Targets): Promise<Source> {
   assertEquals(ran.code, 0, ran.stderr);
   const [written] = home.sessionFiles();
   const path = await copied(written!, targets.dir, "gemini");
-  // Named as an earlier minute's: the exports and stubs of this minute are files of their own.
-  const renamed = written!.replace(/session-[\dT-]{16}-/, "session-2026-01-01T00-00-");
-  await Deno.rename(written!, renamed);
-  // Gemini 0.61 sends the call's one result twice when it resumes its own file (the API's
-  // 400, see gemini_suite.ts): what it resumes is the file repaired, as turnlog's reader reads
-  // it; the export is of the file as Gemini wrote it.
+  // What Gemini resumes is the file repaired, as turnlog's reader reads it; the export is of
+  // the file as Gemini wrote it.
+  const bodies = await geminiTruth(home, written!);
+  return { name: "Gemini CLI", path, truth: sentConversation(firstWithPrompt(bodies)) };
+}
+
+/**
+ * Gemini's own resume of `written`, the file as turnlog reads it: renamed as an earlier
+ * minute's (the exports and stubs of this minute are files of their own) and repaired (Gemini
+ * 0.61 sends the call's one result twice when it resumes its own file: the API's 400, see
+ * gemini_suite.ts). Returns the requests; the file and Gemini's stubs are removed.
+ */
+async function geminiTruth(home: GeminiHome, written: string): Promise<unknown[]> {
+  const renamed = written.replace(/session-[\dT-]{16}-/, "session-2026-01-01T00-00-");
+  await Deno.rename(written, renamed);
   await repairSession(renamed);
   const resumed = await home.run(PROMPT, { resume: "latest" });
   assertEquals(resumed.code, 0, resumed.stderr);
-  const bodies = resumed.requests.map((request) => request.body);
   await Deno.remove(renamed);
   for (const stub of home.sessionFiles()) await Deno.remove(stub);
-  return { name: "Gemini CLI", path, truth: sentConversation(firstWithPrompt(bodies)) };
+  return resumed.requests.map((request) => request.body);
+}
+
+/**
+ * A Gemini CLI session compressed by Gemini itself: a large file read, then a resume with its
+ * compression threshold at nothing (and its compression model the embedded one), which sends
+ * its two state-snapshot requests and writes the compressed history (`$set` of messages: the
+ * summary as a user message and its "Got it" answer); then a turn with a call.
+ */
+async function geminiCompressedSource(targets: Targets): Promise<Source> {
+  const home = targets.gemini;
+  await Deno.writeTextFile(join(home.project, "README.md"), "a line of the readme\n".repeat(3000));
+  const ran = await home.run("read README.md");
+  assertEquals(ran.code, 0, ran.stderr);
+  const [written] = home.sessionFiles();
+  await repairSession(written!);
+  const settings = join(home.home, ".gemini", "settings.json");
+  const plain = await Deno.readTextFile(settings);
+  await Deno.writeTextFile(
+    settings,
+    JSON.stringify({
+      ...JSON.parse(plain),
+      model: { compressionThreshold: 0.000001 },
+      modelConfigs: {
+        customAliases: {
+          "chat-compression-default": { modelConfig: { model: home.model.model } },
+        },
+      },
+    }),
+  );
+  const compressed = await home.run("say what happened", { resume: "latest" });
+  await Deno.writeTextFile(settings, plain);
+  assertEquals(compressed.code, 0, compressed.stderr);
+  assert(
+    compressed.requests.some((r) => JSON.stringify(r.body).includes("<state_snapshot>")),
+    "Gemini compressed",
+  );
+  for (const stub of home.sessionFiles().filter((file) => file !== written)) {
+    await Deno.remove(stub);
+  }
+  await Deno.writeTextFile(join(home.project, "notes.txt"), "hello notes\n");
+  const after = await home.run("read notes.txt", { resume: "latest" });
+  assertEquals(after.code, 0, after.stderr);
+  for (const stub of home.sessionFiles().filter((file) => file !== written)) {
+    await Deno.remove(stub);
+  }
+  const path = await copied(written!, targets.dir, "gemini-compressed");
+  const bodies = await geminiTruth(home, written!);
+  return {
+    name: "Gemini CLI (compressed)",
+    path,
+    truth: sentConversation(firstWithPrompt(bodies)),
+  };
 }
 
 async function turnlogSource(targets: Targets): Promise<Source> {
@@ -366,6 +477,9 @@ const SOURCES = [
   ["Codex killed mid-tool, then mended by its resume", codexKilledSource],
   ["Claude Code killed mid-tool, then mended by its resume", claudeKilledSource],
   ["turnlog after a compaction", turnlogCompactedSource],
+  ["Claude Code after its /compact", claudeCompactedSource],
+  ["Codex after its auto-compaction", codexCompactedSource],
+  ["Gemini CLI after its compression", geminiCompressedSource],
 ] as const;
 
 for (const [name, make] of SOURCES) {

@@ -158,17 +158,38 @@ interface Walk {
   joins: BoundaryJoin[];
 }
 
+/**
+ * The tail of a preserved segment whose lines the file chains from `tail` back to `head`; -1
+ * when the chain breaks before it (a line missing), so the walk keeps to the file's links.
+ */
+function chainedTail(nodes: Node[], head: number, tail: number): number {
+  let at = tail;
+  for (let step = 0; at >= 0 && step < nodes.length; step++) {
+    if (at === head) return tail;
+    at = nodes[at]!.parent;
+  }
+  return -1;
+}
+
 /** Walks back from the leaf. A line met twice in one segment is a cycle: the walk stops. */
 function walkBack(index: ClaudeIndex, leaf: number): Walk {
   const { nodes } = index;
-  // A preserved segment's head hangs off the summary until its boundary is crossed.
+  // Claude Code relinks a preserved segment as it loads the file: its head hangs off the
+  // summary (the anchor) until its boundary is crossed, and the lines written off the anchor
+  // hang off its tail (2.1.332 writes the next prompt's chain off the summary, not the tail).
   const relinks = new Map<number, { anchor: number; boundary: number }>();
+  const splices = new Map<number, { head: number; tail: number; boundary: number }>();
   nodes.forEach((node, at) => {
     const info = node.boundary;
     if (!info?.headUuid || !info.anchorUuid) return;
     const head = index.byUuid.get(info.headUuid);
     const anchor = index.byUuid.get(info.anchorUuid);
-    if (head !== undefined && anchor !== undefined) relinks.set(head, { anchor, boundary: at });
+    if (head === undefined || anchor === undefined) return;
+    relinks.set(head, { anchor, boundary: at });
+    const tail = info.tailUuid === undefined ? undefined : index.byUuid.get(info.tailUuid);
+    if (tail !== undefined && chainedTail(nodes, head, tail) >= 0) {
+      splices.set(anchor, { head, tail, boundary: at });
+    }
   });
   const segments: number[][] = [[]];
   const crossed = new Set<number>();
@@ -201,6 +222,13 @@ function walkBack(index: ClaudeIndex, leaf: number): Walk {
       continue;
     }
     if (node.parent < 0 && node.parentUuid !== undefined) danglingParentLine = node.line;
+    const splice = splices.get(node.parent);
+    if (
+      splice && current !== splice.head && !seen.has(splice.tail) && !crossed.has(splice.boundary)
+    ) {
+      current = splice.tail;
+      continue;
+    }
     current = node.parent;
   }
   for (const segment of segments) segment.reverse();

@@ -57,6 +57,7 @@ export interface BoundaryInfo {
   logicalParentUuid: string | undefined;
   headUuid: string | undefined;
   anchorUuid: string | undefined;
+  tailUuid: string | undefined;
   /** The preserved messages' uuids, in order, when the line lists them. */
   preserved: string[];
   trigger: string | undefined;
@@ -113,6 +114,7 @@ function boundaryInfo(value: Json): BoundaryInfo {
     logicalParentUuid: stringOf(value.logicalParentUuid),
     headUuid: stringOf(segment.headUuid),
     anchorUuid: stringOf(segment.anchorUuid),
+    tailUuid: stringOf(segment.tailUuid),
     preserved: Array.isArray(listed)
       ? listed.filter((u): u is string => typeof u === "string")
       : [],

@@ -16,6 +16,7 @@ import {
   type Degraded,
   degradedOf,
   type ExportConversation,
+  type TimedItem,
   writeNewFile,
   type WriteOptions,
   type WrittenSession,
@@ -40,6 +41,88 @@ function nameTime(now: Date): string {
 }
 
 /**
+ * The rollout's lines, made as they are written (a line is not kept once written): the
+ * `session_meta`, then each item in Codex's form. Counts the error flags it moves into events.
+ */
+function* rolloutLines(
+  items: readonly TimedItem[],
+  head: {
+    id: string;
+    start: string;
+    conversation: ExportConversation;
+    ids: CallIds;
+    counted: { errors: number };
+  },
+): Generator<string> {
+  const { id, start, conversation, ids, counted } = head;
+  const line = (timestamp: string, type: string, payload: unknown) =>
+    JSON.stringify({ timestamp, type, payload });
+  yield line(start, "session_meta", {
+    id,
+    timestamp: start,
+    cwd: conversation.cwd,
+    originator: CODEX_EXPORT_ORIGINATOR,
+    cli_version: CODEX_WRITTEN_VERSION,
+    source: "cli",
+    // Where it came from, in a field Codex does not read.
+    turnlog_exported_from: conversation.source,
+  });
+  for (const { item, time } of items) {
+    switch (item.type) {
+      case "message": {
+        const part = item.role === "user" ? "input_text" : "output_text";
+        yield line(time, "response_item", {
+          type: "message",
+          role: item.role,
+          content: [{ type: part, text: item.content }],
+        });
+        if (item.role === "user") {
+          yield line(time, "event_msg", {
+            type: "user_message",
+            message: item.content,
+            images: [],
+            local_images: [],
+            text_elements: [],
+          });
+        }
+        break;
+      }
+      case "function_call":
+        yield line(time, "response_item", {
+          type: "function_call",
+          name: item.name,
+          arguments: item.arguments,
+          call_id: ids.call(item.callId),
+        });
+        break;
+      case "function_call_output": {
+        const callId = ids.output(item.callId);
+        if (item.isError) {
+          // The failure, where Codex's own files say it (its exec event's exit code): not sent
+          // to the model (the Responses API has no error flag), read back by turnlog.
+          counted.errors++;
+          yield line(time, "event_msg", {
+            type: "exec_command_end",
+            call_id: callId,
+            exit_code: 1,
+          });
+        }
+        yield line(time, "response_item", {
+          type: "function_call_output",
+          call_id: callId,
+          output: item.output,
+        });
+        break;
+      }
+      case "compaction_summary":
+        // Codex's own form: without a replacement history, the message is the summary.
+        yield line(time, "compacted", { message: item.content });
+        break;
+    }
+  }
+}
+
+/**
  * Writes `conversation` as a new Codex rollout under `options.root` (`$CODEX_HOME/sessions`).
  *
  * @throws {ExportWriteError} when the home cannot be written
@@ -52,70 +135,9 @@ export async function writeCodexRollout(
   const id = options.id ?? newId(now);
   const { items, degraded } = conversationItems(conversation.items);
   const start = conversation.items[0]?.time ?? now.toISOString();
-  const lines: string[] = [];
-  const line = (timestamp: string, type: string, payload: unknown) =>
-    lines.push(JSON.stringify({ timestamp, type, payload }));
-  line(start, "session_meta", {
-    id,
-    timestamp: start,
-    cwd: conversation.cwd,
-    originator: CODEX_EXPORT_ORIGINATOR,
-    cli_version: CODEX_WRITTEN_VERSION,
-    source: "cli",
-    // Where it came from, in a field Codex does not read.
-    turnlog_exported_from: conversation.source,
-  });
   const ids = new CallIds(CALL_ID_CHARS, "call_");
-  let errors = 0;
-  for (const { item, time } of items) {
-    switch (item.type) {
-      case "message": {
-        const part = item.role === "user" ? "input_text" : "output_text";
-        line(time, "response_item", {
-          type: "message",
-          role: item.role,
-          content: [{ type: part, text: item.content }],
-        });
-        if (item.role === "user") {
-          line(time, "event_msg", {
-            type: "user_message",
-            message: item.content,
-            images: [],
-            local_images: [],
-            text_elements: [],
-          });
-        }
-        break;
-      }
-      case "function_call":
-        line(time, "response_item", {
-          type: "function_call",
-          name: item.name,
-          arguments: item.arguments,
-          call_id: ids.call(item.callId),
-        });
-        break;
-      case "function_call_output": {
-        const callId = ids.output(item.callId);
-        if (item.isError) {
-          // The failure, where Codex's own files say it (its exec event's exit code): not sent
-          // to the model (the Responses API has no error flag), read back by turnlog.
-          errors++;
-          line(time, "event_msg", { type: "exec_command_end", call_id: callId, exit_code: 1 });
-        }
-        line(time, "response_item", {
-          type: "function_call_output",
-          call_id: callId,
-          output: item.output,
-        });
-        break;
-      }
-      case "compaction_summary":
-        // Codex's own form: without a replacement history, the message is the summary.
-        line(time, "compacted", { message: item.content });
-        break;
-    }
-  }
+  const counted = { errors: 0 };
+  const lines = rolloutLines(items, { id, start, conversation, ids, counted });
   const dayFolder = join(
     options.root,
     String(now.getFullYear()),
@@ -128,7 +150,7 @@ export async function writeCodexRollout(
     ...degraded,
     ...degradedOf(
       "error flags of tool results",
-      errors,
+      counted.errors,
       "kept in an exec_command_end event (exit code 1) before the result: the Responses API " +
         "has no error flag, so Codex sends the result's text only",
     ),
