@@ -69,7 +69,9 @@ Options:
                                turnlog's store
 ${
   ADAPTERS.map((adapter) =>
-    `      ${`--${adapter.flag}`.padEnd(23)}  browse ${adapter.shortTool}'s home, read-only:\n` +
+    `      ${
+      `--${adapter.flag}`.padEnd(23)
+    }  browse ${adapter.shortTool}'s home, its sessions only read:\n` +
     `${" ".repeat(31)}${adapter.home.described}`
   ).join("\n")
 }
@@ -248,7 +250,9 @@ async function serve(
         `turnlog serving on ${base}  (model ${connection.model}, ${connection.modelProvider}, ${connection.baseURL})`,
       );
       console.log(`sessions: ${store.name}`);
-      for (const home of homes) console.log(`${home.adapter.tool} (read-only): ${home.root}`);
+      for (const home of homes) {
+        console.log(`${home.adapter.tool} (sessions only read): ${home.root}`);
+      }
       console.log(`browse the sessions: ${base}/`);
       console.log(
         `try: curl -N -X POST ${base}/api/agent/stream -H 'content-type: application/json' -d '{"message":"list the files"}'`,
