@@ -8,9 +8,15 @@
  *
  * @module
  */
-import { forEachLine } from "../../io/mod.ts";
 import { isObject, type Json, num, obj, str } from "../_line.ts";
-import { type FileUsage, noUsage, tokenField, type ToolCost, type UsageEvent } from "../_usage.ts";
+import {
+  type FileUsage,
+  forEachMarkedRecord,
+  noUsage,
+  tokenField,
+  type ToolCost,
+  type UsageEvent,
+} from "../_usage.ts";
 
 /** The price table's provider of Claude Code's models. */
 export const CLAUDE_PROVIDER = "anthropic";
@@ -24,20 +30,10 @@ export async function claudeUsage(path: string): Promise<FileUsage> {
   // The lines of one response, counted here as they will be across files (the first line's
   // place, the copy with the most tokens): a file keeps one event per response.
   const at = new Map<string, number>();
-  await forEachLine(path, ({ line, text }) => {
-    const cost = text.includes('"cost-state"');
-    if (!cost && !text.includes('"usage"')) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      usage.badLines++;
-      return;
-    }
-    if (!isObject(value)) return;
+  await forEachMarkedRecord(path, ['"cost-state"', '"usage"'], usage, (value, line) => {
     usage.sessionId ??= str(value, "sessionId") ?? null;
     usage.cwd ??= str(value, "cwd") ?? null;
-    if (cost && value.type === "cost-state") {
+    if (value.type === "cost-state") {
       usage.toolCost = costStateOf(value, `${path}:${line}`);
       return;
     }

@@ -9,9 +9,17 @@
  *
  * @module
  */
-import { forEachLine } from "../../io/mod.ts";
 import { isObject, type Json, obj, str } from "../_line.ts";
-import { type FileUsage, noUsage, tokenField, type UsageEvent } from "../_usage.ts";
+import {
+  type FileUsage,
+  forEachMarkedRecord,
+  noUsage,
+  tokenField,
+  type UsageEvent,
+} from "../_usage.ts";
+
+/** The lines that can carry a rollout's usage or what it is told with. */
+const MARKERS = ['"turn_context"', '"token_count"', '"token_usage_record"', '"session_meta"'];
 
 /** The price table's provider of Codex's models. */
 export const CODEX_PROVIDER = "openai";
@@ -68,19 +76,7 @@ export async function codexUsage(path: string): Promise<FileUsage> {
     };
     usage.events.push(event);
   };
-  await forEachLine(path, ({ text }) => {
-    if (
-      !text.includes('"turn_context"') && !text.includes('"token_count"') &&
-      !text.includes('"token_usage_record"') && !text.includes('"session_meta"')
-    ) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      usage.badLines++;
-      return;
-    }
-    if (!isObject(value)) return;
+  await forEachMarkedRecord(path, MARKERS, usage, (value) => {
     const payload = obj(value, "payload");
     if (!payload) return;
     const time = str(value, "timestamp") ?? "";

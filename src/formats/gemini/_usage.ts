@@ -7,9 +7,14 @@
  *
  * @module
  */
-import { forEachLine } from "../../io/mod.ts";
 import { isObject, type Json, str } from "../_line.ts";
-import { type FileUsage, noUsage, tokenField, type UsageEvent } from "../_usage.ts";
+import {
+  type FileUsage,
+  forEachMarkedRecord,
+  noUsage,
+  tokenField,
+  type UsageEvent,
+} from "../_usage.ts";
 import { projectRootOf } from "./_subagents.ts";
 
 /** The price table's provider of Gemini CLI's models. */
@@ -62,17 +67,7 @@ export async function geminiUsage(path: string): Promise<FileUsage> {
       usage.badLines++;
     }
   } else {
-    await forEachLine(path, ({ text }) => {
-      if (!text.includes('"tokens"') && !text.includes('"sessionId"')) return;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        usage.badLines++;
-        return;
-      }
-      if (isObject(value)) seeValue(value);
-    });
+    await forEachMarkedRecord(path, ['"tokens"', '"sessionId"'], usage, seeValue);
   }
   usage.events = [...byId.values(), ...unnamed];
   usage.cwd = await projectRootOf(path);

@@ -5,27 +5,16 @@
  *
  * @module
  */
-import { forEachLine } from "../../io/mod.ts";
-import { isObject, num, obj, str } from "../_line.ts";
-import { type FileUsage, noUsage } from "../_usage.ts";
+import { num, obj, str } from "../_line.ts";
+import { type FileUsage, forEachMarkedRecord, noUsage } from "../_usage.ts";
 
 /** The usage of one turnlog session file. */
 export async function turnlogUsage(path: string): Promise<FileUsage> {
   const usage = noUsage(null);
   let model: string | null = null;
-  await forEachLine(path, ({ text }) => {
-    if (
-      !text.includes('"run_finished"') && !text.includes('"turn_context"') &&
-      !text.includes('"session_meta"')
-    ) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      usage.badLines++;
-      return;
-    }
-    if (!isObject(value)) return;
+  await forEachMarkedRecord(path, ['"run_finished"', '"turn_context"', '"session_meta"'], usage, (
+    value,
+  ) => {
     const payload = obj(value, "payload");
     if (!payload) return;
     if (value.type === "session_meta") {
