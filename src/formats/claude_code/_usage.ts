@@ -9,14 +9,8 @@
  * @module
  */
 import { isObject, type Json, num, obj, str } from "../_line.ts";
-import {
-  type FileUsage,
-  forEachMarkedRecord,
-  noUsage,
-  tokenField,
-  type ToolCost,
-  type UsageEvent,
-} from "../_usage.ts";
+import { type FileUsage, noUsage, tokenField, type ToolCost, type UsageEvent } from "../_usage.ts";
+import { forEachMarkedRecord } from "../_usage_lines.ts";
 
 /** The price table's provider of Claude Code's models. */
 export const CLAUDE_PROVIDER = "anthropic";

@@ -10,13 +10,8 @@
  * @module
  */
 import { isObject, type Json, obj, str } from "../_line.ts";
-import {
-  type FileUsage,
-  forEachMarkedRecord,
-  noUsage,
-  tokenField,
-  type UsageEvent,
-} from "../_usage.ts";
+import { type FileUsage, noUsage, tokenField, type UsageEvent } from "../_usage.ts";
+import { forEachMarkedRecord } from "../_usage_lines.ts";
 
 /** The lines that can carry a rollout's usage or what it is told with. */
 const MARKERS = ['"turn_context"', '"token_count"', '"token_usage_record"', '"session_meta"'];

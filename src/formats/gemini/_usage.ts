@@ -8,13 +8,8 @@
  * @module
  */
 import { isObject, type Json, str } from "../_line.ts";
-import {
-  type FileUsage,
-  forEachMarkedRecord,
-  noUsage,
-  tokenField,
-  type UsageEvent,
-} from "../_usage.ts";
+import { type FileUsage, noUsage, tokenField, type UsageEvent } from "../_usage.ts";
+import { forEachMarkedRecord } from "../_usage_lines.ts";
 import { projectRootOf } from "./_subagents.ts";
 
 /** The price table's provider of Gemini CLI's models. */

@@ -6,7 +6,8 @@
  * @module
  */
 import { num, obj, str } from "../_line.ts";
-import { type FileUsage, forEachMarkedRecord, noUsage } from "../_usage.ts";
+import { type FileUsage, noUsage } from "../_usage.ts";
+import { forEachMarkedRecord } from "../_usage_lines.ts";
 
 /** The usage of one turnlog session file. */
 export async function turnlogUsage(path: string): Promise<FileUsage> {
