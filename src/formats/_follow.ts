@@ -5,7 +5,42 @@
  *
  * @module
  */
+import { readRange } from "../io/mod.ts";
 import type { ForeignEntry, ForeignFacts } from "./_types.ts";
+
+/** Bytes before the last line read that are compared with the file's to tell an append. */
+const TAIL_BYTES = 64;
+
+/** Where a follower stopped: the file's inode, the offset it read to, and the bytes before it. */
+export interface FollowedEnd {
+  /** The file's inode when it was read (null where the system gives none). */
+  ino: number | null;
+  /** The offset read to: the end of the last whole line. */
+  end: number;
+  /** The bytes before `end`, as read. */
+  tail: Uint8Array;
+}
+
+/** The bytes a follower keeps from before `end` (see {@linkcode onlyAppended}). */
+export async function tailBefore(path: string, end: number): Promise<Uint8Array> {
+  using file = await Deno.open(path, { read: true });
+  return await readRange(file, { start: Math.max(0, end - TAIL_BYTES), end });
+}
+
+/**
+ * Whether the file at `path` (whose stat is `info`) only grew since a follower stopped at
+ * `last`: the same inode, not shorter, and the same bytes before where it stopped. A rewrite
+ * (a repair renames a new file in) or a truncation is not an append.
+ */
+export async function onlyAppended(
+  path: string,
+  info: Deno.FileInfo,
+  last: FollowedEnd,
+): Promise<boolean> {
+  if (info.ino !== last.ino || info.size < last.end) return false;
+  const tail = await tailBefore(path, last.end);
+  return tail.length === last.tail.length && tail.every((byte, i) => byte === last.tail[i]);
+}
 
 /** Where a follower's update hands the entries that will not change any more. */
 export interface FollowSink {

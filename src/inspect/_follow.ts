@@ -15,18 +15,17 @@ import {
   adapterOfFile,
   type FormatAdapter,
   type FormatFollower,
+  onlyAppended,
   type SessionAdapter,
+  tailBefore,
 } from "../formats/mod.ts";
-import { forEachLine, readRange } from "../io/mod.ts";
+import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/mod.ts";
 import { completeForeign, segmentEntries } from "./_foreign.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { TurnSegmenter } from "./_segmenter.ts";
 import type { InspectReport, Turn } from "./_types.ts";
-
-/** Bytes before the last line read that are compared with the file's to tell an append. */
-const TAIL_BYTES = 64;
 
 /** What a follower has read: the segmenter and where in the file it stopped. */
 interface Reading {
@@ -35,7 +34,7 @@ interface Reading {
   end: number;
   /** The number of the next line. */
   nextLine: number;
-  /** The file's last `TAIL_BYTES` bytes before `end`, as read. */
+  /** The file's bytes before `end`, as read (see `onlyAppended`). */
   tail: Uint8Array;
   ino: number | null;
   mtime: number | null;
@@ -78,15 +77,6 @@ export interface FollowRead {
   bytes: number;
   /** Why it read the file from its first byte again, for a person (absent: it did not). */
   why?: string;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
-}
-
-async function tailBefore(path: string, end: number): Promise<Uint8Array> {
-  using file = await Deno.open(path, { read: true });
-  return await readRange(file, { start: Math.max(0, end - TAIL_BYTES), end });
 }
 
 /**
@@ -258,8 +248,7 @@ export class SessionFollower {
       if (info.size === reading.end && mtime === reading.mtime && info.ino === reading.ino) {
         return { whole: false, bytes: 0 };
       }
-      const appended = info.ino === reading.ino && info.size >= reading.end &&
-        sameBytes(await tailBefore(this.path, reading.end), reading.tail);
+      const appended = await onlyAppended(this.path, info, reading);
       bytes += reading.tail.length;
       if (!appended) reading = undefined;
     }

@@ -7,8 +7,14 @@
  *
  * @module
  */
-import { forEachLine, type Line, LineRanges, Pauses, readRange } from "../../io/mod.ts";
-import type { FollowSink, FollowUpdate, FormatFollower } from "../_follow.ts";
+import { forEachLine, type Line, LineRanges, Pauses } from "../../io/mod.ts";
+import {
+  type FollowSink,
+  type FollowUpdate,
+  type FormatFollower,
+  onlyAppended,
+  tailBefore,
+} from "../_follow.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
 import type { ForeignEntry, ForeignFacts } from "../_types.ts";
 import { type Branch, findBranch, readOrder } from "./_branch.ts";
@@ -18,9 +24,6 @@ import { isMessageKind } from "./_kinds.ts";
 import { branchFields, ClaudeRead } from "./_reader.ts";
 import { findSubagents } from "./_subagents.ts";
 import { claudeFacts, lineAt, needOf, sessionIdOf } from "./_transcript.ts";
-
-/** Bytes before the last line read that are compared with the file's to tell an append. */
-const TAIL_BYTES = 64;
 
 /** What a node is to the second pass, as a number: any change of it moves what it gives. */
 function codeOf(read: ClaudeRead, at: number, firstPrompt: number): number {
@@ -78,20 +81,11 @@ interface State {
   cut: Cut | undefined;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
-}
-
 /**
  * Lets the rest of the process run (a macrotask) between the steps of an update: each walks
  * every node of the index, and a server answers other requests between them.
  */
 const breathe = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-async function tailBefore(path: string, end: number): Promise<Uint8Array> {
-  using file = await Deno.open(path, { read: true });
-  return await readRange(file, { start: Math.max(0, end - TAIL_BYTES), end });
-}
 
 /**
  * A Claude Code transcript followed as it grows (see the module and `FormatFollower`): each
@@ -154,8 +148,7 @@ export class ClaudeFollower implements FormatFollower {
     let bytes = 0;
     let why: string | undefined;
     if (state !== undefined) {
-      const appended = info.ino === state.ino && info.size >= state.end &&
-        sameBytes(await tailBefore(path, state.end), state.tail);
+      const appended = await onlyAppended(path, info, state);
       bytes += state.tail.length;
       if (!appended) {
         state = undefined;

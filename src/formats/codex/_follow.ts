@@ -6,16 +6,19 @@
  *
  * @module
  */
-import { forEachLine, type Line, readRange } from "../../io/mod.ts";
-import type { FollowSink, FollowUpdate, FormatFollower } from "../_follow.ts";
+import { forEachLine, type Line } from "../../io/mod.ts";
+import {
+  type FollowSink,
+  type FollowUpdate,
+  type FormatFollower,
+  onlyAppended,
+  tailBefore,
+} from "../_follow.ts";
 import { parseJsonLine, problemEntry, spanOf } from "../_line.ts";
 import type { ForeignEntry, LineSpan } from "../_types.ts";
 import { CodexChecker, codexFindings } from "./_check.ts";
 import { noteCodexFields } from "./_fields.ts";
 import { codexFacts, CodexRead, readCodexRollout } from "./_reader.ts";
-
-/** Bytes before the last line read that are compared with the file's to tell an append. */
-const TAIL_BYTES = 64;
 
 /** What a follower holds of its rollout. */
 interface State {
@@ -31,15 +34,6 @@ interface State {
   ino: number | null;
   /** The rollout is a fork's: its history is in another rollout, read whole each time. */
   fork: boolean;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
-}
-
-async function tailBefore(path: string, end: number): Promise<Uint8Array> {
-  using file = await Deno.open(path, { read: true });
-  return await readRange(file, { start: Math.max(0, end - TAIL_BYTES), end });
 }
 
 /**
@@ -75,8 +69,7 @@ export class CodexFollower implements FormatFollower {
     let bytes = 0;
     let why: string | undefined;
     if (state !== undefined && !state.fork) {
-      const appended = info.ino === state.ino && info.size >= state.end &&
-        sameBytes(await tailBefore(path, state.end), state.tail);
+      const appended = await onlyAppended(path, info, state);
       bytes += state.tail.length;
       if (!appended) {
         state = undefined;
