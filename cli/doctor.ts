@@ -12,6 +12,7 @@ import { parseFlags } from "./_args.ts";
 import { TASK } from "./_commands.ts";
 import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
 import { hintFor } from "./_voice.ts";
+import { openCatalog, progressOn } from "./_catalog.ts";
 
 /** The help text. */
 export const HELP = `Usage: ${TASK} doctor [--json]
@@ -21,7 +22,8 @@ the tools' versions seen; the sessions their tool would not resume as they are, 
 command that repairs each; record types turnlog has never seen, per tool version (a format
 changing before it bites); the sessions the tool's own cleanup deletes within 7 days (Claude
 Code: cleanupPeriodDays of its settings.json, else 30 days), with the command that archives
-them; and the disk each home uses. Homes: ${
+them; and the disk each home uses. The catalog lists the sessions and keeps what was read of
+each: a session file is read again only when it changed. Homes: ${
   ADAPTERS.map((adapter) => adapter.home.described).join("; ")
 }.
 
@@ -29,6 +31,7 @@ Options:
   --json       The report as one JSON object: {at, homes: [{format, tool, root, exists,
                sessions, bytes, versions, unresumable, drift, retention, expiring,
                unreadable}], needsUser}
+  --no-catalog Read the files themselves, not the catalog (TURNLOG_CATALOG moves it)
   -h, --help   Show this help
 
 Exit codes: 0 nothing needs you; 1 something does; 2 the command cannot work as given.
@@ -43,13 +46,15 @@ export interface DoctorIo {
 async function main(args: string[], io: DoctorIo): Promise<number> {
   const { values } = parseFlags(args, {
     json: { type: "boolean" },
+    "no-catalog": { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
     io.out(HELP);
     return 0;
   }
-  const report = await examineHomes();
+  using catalog = openCatalog("doctor", values["no-catalog"]);
+  const report = await examineHomes({ catalog, onProgress: progressOn("doctor") });
   if (values.json) io.out(`${JSON.stringify(report, null, 2)}\n`);
   else {
     io.out(renderDoctor(report, {

@@ -5,9 +5,11 @@
  * 1; a home with nothing to say exits 0.
  */
 import { join } from "node:path";
-import { assertEquals } from "./_assert.ts";
+import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { examineHomes } from "../src/doctor/mod.ts";
+import { Catalog } from "../src/catalog/mod.ts";
+import { countIo } from "../testing/io_counter.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { PaginatedRolloutBuilder } from "../testing/formats/codex_paginated.ts";
 
@@ -187,6 +189,7 @@ async function doctor(home: string, ...args: string[]) {
     clearEnv: true,
     env: {
       HOME: home,
+      TURNLOG_CATALOG: join(home, "catalog.sqlite"),
       NO_COLOR: "1",
       PATH: Deno.env.get("PATH") ?? "",
       // The module cache stays where it is (it is under the real home).
@@ -269,4 +272,63 @@ Deno.test("doctor on a home with nothing to say exits 0", async () => {
   const { code, out } = await doctor(dir.path);
   assertEquals(code, 0);
   assertEquals(out.trimEnd().split("\n").at(-1), "0 homes, 0 sessions, 0 bytes: nothing needs you");
+});
+
+/** A subagent's transcript beside the stale Claude Code session (its bytes count with it). */
+async function withSubagent(stale: string): Promise<string> {
+  const folder = join(stale.slice(0, -".jsonl".length), "subagents");
+  await Deno.mkdir(folder, { recursive: true });
+  const path = join(folder, "agent-a1.jsonl");
+  const b = new ClaudeTranscriptBuilder({ sessionId: STALE, version: "2.1.332" });
+  b.assistant([{ text: "Done." }], { parent: b.user("look around"), stop: "end_turn" });
+  await Deno.writeTextFile(path, b.text());
+  return path;
+}
+
+Deno.test("examineHomes() with the catalog says what it says from the files, on a home with a damaged session, and warm reads no session file", async () => {
+  await using dir = await tempDir();
+  const { broken, drifting, stale } = await home(dir.path);
+  const subagent = await withSubagent(stale);
+  const fields = await fieldHome(dir.path);
+  const env = { get: (name: string) => name === "HOME" ? dir.path : undefined };
+  const now = new Date(NOW);
+  const files = await examineHomes({ env, now });
+  assertEquals(files.homes[0]!.unresumable.map((s) => s.path), [broken]);
+  assertEquals(files.homes[0]!.drift.map((d) => d.example), [drifting]);
+  assertEquals(files.homes[0]!.sessions, 2 + fields.length);
+  const claudeBytes = (await Deno.stat(stale)).size + (await Deno.stat(subagent)).size;
+  assertEquals([files.homes[1]!.sessions, files.homes[1]!.bytes], [1, claudeBytes]);
+
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const cold = await examineHomes({ env, now, catalog });
+  assertEquals(cold, files);
+  using io = countIo();
+  const warm = await examineHomes({ env, now, catalog });
+  const sessionFiles = [broken, drifting, stale, subagent, ...fields];
+  const read = io.take().reads.filter((r) => sessionFiles.includes(r.path));
+  assertEquals([warm, read], [files, []]);
+
+  // A session repaired (rewritten) is read again, and the doctor says so from the catalog too.
+  const text = await Deno.readTextFile(drifting);
+  await Deno.writeTextFile(drifting, text.split("\n").slice(0, -2).join("\n") + "\n");
+  const after = await examineHomes({ env, now, catalog });
+  assert(io.take().reads.some((r) => r.path === drifting));
+  assertEquals(after.homes[0]!.drift, []);
+  assertEquals(after, await examineHomes({ env, now }));
+});
+
+Deno.test("doctor --no-catalog says what doctor says from the catalog, cold and warm", async () => {
+  await using dir = await tempDir();
+  await home(dir.path);
+  const json = async (...args: string[]) => {
+    const ran = await doctor(dir.path, "--json", ...args);
+    assertEquals([ran.code, ran.err], [1, ""]);
+    const { at: _, ...report } = JSON.parse(ran.out);
+    return report;
+  };
+  const files = await json("--no-catalog");
+  assertEquals(await Deno.stat(join(dir.path, "catalog.sqlite")).catch(() => null), null);
+  assertEquals(await json(), files);
+  assertEquals(await json(), files);
+  assertEquals(files.homes[0].unresumable.length, 1);
 });

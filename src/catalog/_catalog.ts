@@ -42,6 +42,8 @@ export interface CatalogSession {
   project: string | null;
   /** Its file's size when it was read. */
   sizeBytes: number;
+  /** The bytes of its files together (its subagents' transcripts too). */
+  bytes: number;
   /** The last write of its files (the session's own and its subagents'), ms since the epoch. */
   modified: number;
   /** The session's first date, from its records. */
@@ -87,6 +89,7 @@ interface SessionRow {
   project: string | null;
   size: number;
   mtime: number;
+  bytes: number;
   modified: number;
   first_at: string | null;
   last_at: string | null;
@@ -112,6 +115,8 @@ SELECT f.path, f.format, f.root, f.archived, f.session_id, f.project, f.size, f.
   f.verdict, f.findings, f.tokens, f.models, f.forked_from, f.forks, f.unreadable,
   max(f.mtime, coalesce((SELECT max(s.mtime) FROM files s
     WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0), 0)) AS modified,
+  f.size + coalesce((SELECT sum(s.size) FROM files s
+    WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0), 0) AS bytes,
   (SELECT json_group_array(s.path) FROM (SELECT path FROM files s
     WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0 ORDER BY path) s)
     AS subagents
@@ -127,6 +132,7 @@ function sessionOf(row: SessionRow): CatalogSession {
     id: row.session_id,
     project: row.project,
     sizeBytes: row.size,
+    bytes: row.bytes,
     modified: row.modified,
     firstAt: row.first_at,
     lastAt: row.last_at,

@@ -2,20 +2,18 @@
  * The doctor's examination of every home the registry's adapters know (Codex, Claude Code,
  * Gemini CLI): per home, the tools' versions seen, the sessions the tool would not resume (its
  * check's findings), record types turnlog has no rule for and fields of known records it has
- * never seen (the drift of a format, per tool version, from the reader's pass), the sessions the tool's own cleanup deletes within a week, and the disk used. One
- * read per session (the check is made on the way and kept); names and stats for the rest.
+ * never seen (the drift of a format, per tool version, from the reader's pass), the sessions
+ * the tool's own cleanup deletes within a week, and the disk used. One read per session (the
+ * check is made on the way and kept); names and stats for the rest. With the catalog, the
+ * sessions and their sizes are the catalog's, and a session's read is kept in its database:
+ * a file unchanged since costs a `stat`.
  *
  * @module
  */
-import {
-  ADAPTERS,
-  type Env,
-  type ForeignFacts,
-  type FormatAdapter,
-  readForeignSession,
-  type ValidationFinding,
-} from "../formats/mod.ts";
-import { readableBytes } from "../io/mod.ts";
+import type { DatabaseSync } from "node:sqlite";
+import type { CatalogSession, CatalogSource, UpdateProgress } from "../catalog/mod.ts";
+import { ADAPTERS, type Env, type FormatAdapter } from "../formats/mod.ts";
+import { type Examined, examineOrWhy, keptExaminer } from "./_kept.ts";
 
 /** A session the tool would not resume, with what its check found first. */
 export interface UnresumableSession {
@@ -113,31 +111,117 @@ export interface DoctorReport {
   needsUser: boolean;
 }
 
+/** What the doctor asks of the catalog (`src/catalog`'s `Catalog` has it). */
+export interface DoctorCatalog {
+  /** The catalog's database, where the doctor keeps its table beside the catalog's. */
+  readonly db: DatabaseSync;
+  /** Brings the files of `sources` up to date with the disk. */
+  update(
+    sources: readonly CatalogSource[],
+    options?: { onProgress?: ((progress: UpdateProgress) => void) | undefined },
+  ): Promise<unknown>;
+  /** The sessions of `sources` as the last update left them. */
+  sessions(sources: readonly CatalogSource[]): CatalogSession[];
+}
+
 /** Options of {@linkcode examineHomes}. */
 export interface DoctorOptions {
   /** Where the homes are (`CODEX_HOME`, `HOME`, ...). @default {Deno.env} */
   env?: Env;
   /** The time to measure the cleanup from. @default {new Date()} */
   now?: Date;
+  /**
+   * The catalog: brought up to date for the homes, it lists their sessions and sizes, and its
+   * database keeps what the doctor read of each file (read again only when the file changed).
+   * Without it every file is walked and read.
+   */
+  catalog?: DoctorCatalog | undefined;
+  /** Told how the catalog's update goes (a big first build shows its progress). */
+  onProgress?: ((progress: UpdateProgress) => void) | undefined;
 }
 
 /** How far ahead the doctor warns of a cleanup. */
 export const EXPIRY_WINDOW_DAYS = 7;
 
 const DAY = 24 * 60 * 60 * 1000;
-const DRIFT = "unknown:";
+
+/** A session of a home as it is listed: its file, and the bytes of its files together. */
+interface ListedSession {
+  id: string;
+  path: string;
+  bytes: number;
+}
+
+/** A file's examination and its last write; null when it cannot be `stat`ed. */
+type ExaminedAt = (Examined & { modified: Date }) | { unreadable: string; modified: null };
+
+/** Where the sessions and what was read of them come from: the files, or the catalog. */
+interface SessionsOf {
+  /** A home's sessions, by path, and the files that could not be `stat`ed. */
+  list(adapter: FormatAdapter, root: string): Promise<
+    { sessions: ListedSession[]; unreadable: string[] }
+  >;
+  /** What a session's file tells, with when it was last written. */
+  examine(adapter: FormatAdapter, path: string): Promise<ExaminedAt>;
+}
 
 async function sizeOf(path: string): Promise<number> {
   return await Deno.stat(path).then((info) => info.size, () => 0);
 }
 
+const byPath = (a: { path: string }, b: { path: string }) =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+
+/** The sessions walked from names and `stat`ed, each file read whole. */
+const fromFiles: SessionsOf = {
+  async list(adapter, root) {
+    const sessions: ListedSession[] = [];
+    const unreadable: string[] = [];
+    for await (const session of adapter.search.walk(root)) {
+      let info: Deno.FileInfo;
+      try {
+        info = await Deno.stat(session.path);
+      } catch (error) {
+        unreadable.push(`${session.path}: ${(error as Error).message}`);
+        continue;
+      }
+      let bytes = info.size;
+      for (const subagent of session.subagents) bytes += await sizeOf(subagent);
+      sessions.push({ id: session.id, path: session.path, bytes });
+    }
+    return { sessions: sessions.sort(byPath), unreadable };
+  },
+  async examine(adapter, path) {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(path);
+    } catch (error) {
+      return { unreadable: `${path}: ${(error as Error).message}`, modified: null };
+    }
+    return { ...await examineOrWhy(adapter, path, info.size), modified: info.mtime ?? new Date() };
+  },
+};
+
+/** The sessions as the catalog lists them, each file read only when it changed. */
+function fromCatalog(catalog: DoctorCatalog): SessionsOf {
+  const examine = keptExaminer(catalog.db);
+  return {
+    list(adapter, root) {
+      const sessions = catalog.sessions([{ format: adapter.name, root }])
+        .map((session) => ({ id: session.id, path: session.path, bytes: session.bytes }));
+      return Promise.resolve({ sessions: sessions.sort(byPath), unreadable: [] });
+    },
+    examine: (adapter, path) => examine(adapter, path),
+  };
+}
+
 /** The examination of one adapter's home. */
 async function examineHome(
   adapter: FormatAdapter,
-  env: Env,
+  root: string,
   now: Date,
+  of: SessionsOf,
 ): Promise<HomeExamination> {
-  const root = adapter.home.root(env);
   const home: HomeExamination = {
     format: adapter.name,
     tool: adapter.tool,
@@ -159,18 +243,17 @@ async function examineHome(
   const versions = new Map<string, number>();
   const drift = new Map<string, DriftFinding>();
   const fields = new Map<string, FieldDriftFinding>();
-  for await (const session of adapter.search.walk(root)) {
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(session.path);
-    } catch (error) {
-      home.unreadable.push(`${session.path}: ${(error as Error).message}`);
+  const listed = await of.list(adapter, root);
+  home.unreadable.push(...listed.unreadable);
+  for (const session of listed.sessions) {
+    const examined = await of.examine(adapter, session.path);
+    if (examined.modified === null) {
+      home.unreadable.push(examined.unreadable);
       continue;
     }
     home.sessions++;
-    home.bytes += info.size;
-    for (const subagent of session.subagents) home.bytes += await sizeOf(subagent);
-    const modified = info.mtime ?? now;
+    home.bytes += session.bytes;
+    const modified = examined.modified;
     if (home.retention !== null) {
       const deletedFrom = modified.getTime() + home.retention.days * DAY;
       if (deletedFrom - now.getTime() <= EXPIRY_WINDOW_DAYS * DAY) {
@@ -182,35 +265,16 @@ async function examineHome(
         });
       }
     }
-    let findings: ValidationFinding[];
-    let version: string | null;
-    let ignored: Record<string, number>;
-    let unknownFields: ForeignFacts["unknownFields"];
-    try {
-      // One read: the facts, and the check made on the way (a file with bad lines is checked
-      // again, through the view its repair reads).
-      const read = readForeignSession(session.path, adapter.name, { subagents: false });
-      for await (const _ of read.batches()) { /* the facts are what is wanted */ }
-      version = read.facts.version;
-      ignored = read.facts.ignored;
-      unknownFields = read.facts.unknownFields;
-      findings = read.facts.checked ??
-        await adapter.check(session.path, readableBytes(session.path, info.size));
-    } catch (error) {
-      home.unreadable.push(`${session.path}: ${(error as Error).message}`);
+    if ("unreadable" in examined) {
+      home.unreadable.push(examined.unreadable);
       continue;
     }
+    const { version, findings, first, drift: kinds, fields: unknownFields } = examined.examination;
     if (version !== null) versions.set(version, (versions.get(version) ?? 0) + 1);
-    if (findings.length > 0) {
-      home.unresumable.push({
-        id: session.id,
-        path: session.path,
-        findings: findings.length,
-        first: findings[0]!.message,
-      });
+    if (findings > 0) {
+      home.unresumable.push({ id: session.id, path: session.path, findings, first: first ?? "" });
     }
-    for (const [kind, lines] of Object.entries(ignored)) {
-      if (!kind.startsWith(DRIFT)) continue;
+    for (const [kind, lines] of Object.entries(kinds)) {
       const key = `${version ?? ""}\u0000${kind}`;
       const found = drift.get(key);
       if (found === undefined) {
@@ -220,7 +284,7 @@ async function examineHome(
         found.sessions++;
       }
     }
-    for (const [field, seen] of Object.entries(unknownFields ?? {})) {
+    for (const [field, seen] of Object.entries(unknownFields)) {
       const key = `${version ?? ""}\u0000${field}`;
       const example = `${session.path}:${seen.line}`;
       const found = fields.get(key);
@@ -246,7 +310,6 @@ async function examineHome(
   home.drift = [...drift.values()].sort((a, b) =>
     (a.version ?? "").localeCompare(b.version ?? "") || a.kind.localeCompare(b.kind)
   );
-  const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
   home.unresumable.sort(byPath);
   home.expiring.sort((a, b) => a.deletedFrom.localeCompare(b.deletedFrom) || byPath(a, b));
   return home;
@@ -270,8 +333,20 @@ async function examineHome(
 export async function examineHomes(options: DoctorOptions = {}): Promise<DoctorReport> {
   const env = options.env ?? Deno.env;
   const now = options.now ?? new Date();
+  const roots = ADAPTERS.map((adapter) => ({ adapter, root: adapter.home.root(env) }));
+  let of = fromFiles;
+  if (options.catalog !== undefined) {
+    const sources: CatalogSource[] = [];
+    for (const { adapter, root } of roots) {
+      if (await Deno.stat(root).then((info) => info.isDirectory, () => false)) {
+        sources.push({ format: adapter.name, root });
+      }
+    }
+    await options.catalog.update(sources, { onProgress: options.onProgress });
+    of = fromCatalog(options.catalog);
+  }
   const homes: HomeExamination[] = [];
-  for (const adapter of ADAPTERS) homes.push(await examineHome(adapter, env, now));
+  for (const { adapter, root } of roots) homes.push(await examineHome(adapter, root, now, of));
   const needsUser = homes.some((home) =>
     home.unresumable.length > 0 || home.drift.length > 0 || home.fields.length > 0 ||
     home.expiring.length > 0

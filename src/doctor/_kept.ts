@@ -1,0 +1,176 @@
+/**
+ * What the doctor reads of a session file, kept in the catalog's database (a table of its own
+ * beside the catalog's `files`, keyed by a file's path): the tool's version, its check's
+ * findings, the record types and fields turnlog has never seen. A file unchanged since (its
+ * inode, size and modification time) is answered from its row, so a warm doctor reads no
+ * session file. A cache like the catalog: its own version, made again on a mismatch.
+ *
+ * @module
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import {
+  type FieldSighting,
+  type FormatAdapter,
+  readForeignSession,
+  type ValidationFinding,
+} from "../formats/mod.ts";
+import { readableBytes } from "../io/mod.ts";
+
+/** What one read of a session file tells the doctor. */
+export interface FileExamination {
+  /** The tool version that wrote it (null: the file names none). */
+  version: string | null;
+  /** How many findings the tool's check has. */
+  findings: number;
+  /** The first finding, `path:line: what is wrong` (null: none). */
+  first: string | null;
+  /** Lines of each kind turnlog has no rule for (`unknown:<type>`). */
+  drift: Record<string, number>;
+  /** Fields of known records turnlog has never seen, by `<where>.<key>`. */
+  fields: Record<string, FieldSighting>;
+}
+
+const DRIFT = "unknown:";
+
+/**
+ * Reads a session file once (the facts, and the check made on the way; a file with bad lines
+ * is checked again, through the view its repair reads): what the doctor wants of it.
+ */
+export async function examineFile(
+  adapter: FormatAdapter,
+  path: string,
+  size: number,
+): Promise<FileExamination> {
+  const read = readForeignSession(path, adapter.name, { subagents: false });
+  for await (const _ of read.batches()) { /* the facts are what is wanted */ }
+  const facts = read.facts;
+  const findings: ValidationFinding[] = facts.checked ??
+    await adapter.check(path, readableBytes(path, size));
+  const drift: Record<string, number> = {};
+  for (const [kind, lines] of Object.entries(facts.ignored)) {
+    if (kind.startsWith(DRIFT)) drift[kind] = lines;
+  }
+  return {
+    version: facts.version,
+    findings: findings.length,
+    first: findings[0]?.message ?? null,
+    drift,
+    fields: facts.unknownFields ?? {},
+  };
+}
+
+/** The version of the doctor's tables: others are made again. */
+export const DOCTOR_TABLES_VERSION = 1;
+
+const TABLES = `
+CREATE TABLE doctor_version (version INTEGER NOT NULL);
+CREATE TABLE doctor_files (
+  path TEXT PRIMARY KEY,
+  ino INTEGER,
+  size INTEGER NOT NULL,
+  mtime INTEGER NOT NULL,
+  examination TEXT,
+  unreadable TEXT
+);
+`;
+
+const DROP = `
+DROP TABLE IF EXISTS doctor_version;
+DROP TABLE IF EXISTS doctor_files;
+`;
+
+/** Makes the doctor's tables, again when they are of another version. */
+function ensureTables(db: DatabaseSync): void {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const exists = db.prepare(
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'doctor_version'",
+    ).get();
+    const version = exists
+      ? (db.prepare("SELECT version FROM doctor_version").get() as { version: number } | undefined)
+        ?.version
+      : undefined;
+    if (version !== DOCTOR_TABLES_VERSION) {
+      db.exec(DROP);
+      db.exec(TABLES);
+      db.prepare("INSERT INTO doctor_version (version) VALUES (?)").run(DOCTOR_TABLES_VERSION);
+    }
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+interface FileRow {
+  ino: number | null;
+  size: number;
+  mtime: number;
+  examination: string | null;
+  unreadable: string | null;
+}
+
+/** A file's examination, or why it could not be read (`path: why`). */
+export type Examined = { examination: FileExamination } | { unreadable: string };
+
+/** Examines a file, saying why when it cannot be read. */
+export async function examineOrWhy(
+  adapter: FormatAdapter,
+  path: string,
+  size: number,
+): Promise<Examined> {
+  try {
+    return { examination: await examineFile(adapter, path, size) };
+  } catch (error) {
+    return { unreadable: `${path}: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * The examiner of files through the catalog's database: a file unchanged since its row was
+ * kept is answered from it; another is read ({@linkcode examineFile}) and kept.
+ */
+export function keptExaminer(
+  db: DatabaseSync,
+): (
+  adapter: FormatAdapter,
+  path: string,
+) => Promise<(Examined & { modified: Date }) | { unreadable: string; modified: null }> {
+  ensureTables(db);
+  const get: StatementSync = db.prepare(
+    "SELECT ino, size, mtime, examination, unreadable FROM doctor_files WHERE path = ?",
+  );
+  const save: StatementSync = db.prepare(
+    "INSERT OR REPLACE INTO doctor_files (path, ino, size, mtime, examination, unreadable) " +
+      "VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  return async (adapter, path) => {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(path);
+    } catch (error) {
+      return { unreadable: `${path}: ${(error as Error).message}`, modified: null };
+    }
+    const modified = info.mtime ?? new Date();
+    const mtime = info.mtime?.getTime() ?? 0;
+    const row = get.get(path) as FileRow | undefined;
+    if (
+      row !== undefined && row.size === info.size && row.mtime === mtime &&
+      row.ino === (info.ino ?? null)
+    ) {
+      return row.examination === null
+        ? { unreadable: row.unreadable ?? `${path}: cannot be read`, modified }
+        : { examination: JSON.parse(row.examination), modified };
+    }
+    const examined = await examineOrWhy(adapter, path, info.size);
+    save.run(
+      path,
+      info.ino ?? null,
+      info.size,
+      mtime,
+      "examination" in examined ? JSON.stringify(examined.examination) : null,
+      "unreadable" in examined ? examined.unreadable : null,
+    );
+    return { ...examined, modified };
+  };
+}
