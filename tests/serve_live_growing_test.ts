@@ -240,10 +240,10 @@ Deno.test("createSessionBrowserHandler() a live page's refresh after a Claude Co
   const refresh = new LivePageHtml(
     await (await handler(new Request(`${url}?from=4&seen=${page.revision}`))).text(),
   );
-  // From turn 2: its cost now counts the responses of the turns the rewind left aside (they were
-  // paid for, and came after turn 2 in time), so it is rendered again with the new turn 3.
-  assertEquals(refresh.from, "2");
-  assertEquals(refresh.turns, ["2", "3"]);
+  // From turn 3, the first that changed: turn 2's cost is its own branch's responses alone (those
+  // the rewind left aside count in the session's cost, in no turn's).
+  assertEquals(refresh.from, "3");
+  assertEquals(refresh.turns, ["3"]);
   assert(refresh.html.includes("Another answer 3") && !refresh.html.includes("Answer 4"));
   // A page that says nothing of what it saw gets what it asked for.
   const plain = new LivePageHtml(await (await handler(new Request(`${url}?from=3`))).text());

@@ -39,6 +39,11 @@ export interface UsageEvent extends UsageTokens {
   messageId?: string;
   /** Written by a side chain (Claude Code's `isSidechain`). */
   sidechain?: boolean;
+  /**
+   * The file's line of the response (its first), where the reader knows it: a turn's cost is
+   * then the responses on its own lines, not those of a branch a rewind left aside.
+   */
+  line?: number;
 }
 
 /** The cost a tool wrote itself for a session (Claude Code's `cost-state`). */

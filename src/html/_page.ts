@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { formatCost, type SessionCost } from "../usage/mod.ts";
+import { formatAside, formatCost, type SessionCost } from "../usage/mod.ts";
 import { type InspectReport, type OrphanCall, tokenTotal, verdictOf } from "../inspect/mod.ts";
 import { escapeHtml, escapeText, escapeTitle, firstLine } from "./_escape.ts";
 import { formatBytes, formatNumber, formatTime, plural } from "../text/mod.ts";
@@ -202,6 +202,7 @@ function costHtml(cost: SessionCost): string {
   const about = [
     ...(cost.usd === null ? [] : [cost.source]),
     ...(unpriced ? [`no price for ${cost.unpricedModels.join(", ")}`] : []),
+    ...(cost.aside === undefined ? [] : [formatAside(cost.aside)]),
   ];
   return `${escapeText(formatCost(cost.usd, unpriced))}${
     about.length === 0 ? "" : ` <span class="muted">(${escapeText(about.join("; "))})</span>`

@@ -1,12 +1,14 @@
 /**
  * The cost of a session and of each of its turns, added to its report when the file reports
- * tokens: from each model response's tokens (another tool's reader keeps them with their times;
- * turnlog's own runs keep theirs in `run_finished`), priced as `usage` prices them.
+ * tokens: from each model response's tokens (another tool's reader keeps them with their times,
+ * and their lines where it can; turnlog's own runs keep theirs in `run_finished`), priced as
+ * `usage` prices them. A turn's cost is the responses of its own branch: those a rewind left
+ * aside count in the session's cost alone, shown as such.
  *
  * @module
  */
 import type { ToolCost, UsageEvent } from "../formats/mod.ts";
-import { reckonCost } from "../usage/mod.ts";
+import { type AsideSpan, reckonCost } from "../usage/mod.ts";
 import type { SessionFacts } from "./_report_types.ts";
 import type { Turn } from "./_turn_types.ts";
 
@@ -32,13 +34,19 @@ export function runEvents(turns: readonly Turn[]): UsageEvent[] {
 export async function withCost<T extends { session: SessionFacts; turns: Turn[] }>(
   report: T,
   events: readonly UsageEvent[] | undefined,
-  options: { provider: string | null; toolCost?: ToolCost | null | undefined },
+  options: {
+    provider: string | null;
+    toolCost?: ToolCost | null | undefined;
+    /** The lines of the branches that are not the conversation (a rewind's). */
+    aside?: readonly AsideSpan[] | undefined;
+  },
 ): Promise<T> {
   if (events === undefined || events.length === 0) return report;
   const cost = await reckonCost(events, {
     provider: options.provider,
     toolCost: options.toolCost,
-    turnTimes: report.turns.map((turn) => turn.time),
+    turns: report.turns,
+    aside: options.aside ?? [],
   });
   const turns = report.turns.map((turn, i) => {
     const usd = cost.turns[i];

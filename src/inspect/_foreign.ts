@@ -266,9 +266,11 @@ export async function completeForeign(
   ].sort((a, b) => a.line - b.line);
   const about = sessionOf(adapter, segmented, facts);
   const { verdict: _, ...unjudged } = segmented;
+  const forks = facts.forks.map((fork) => forkOf(fork, segmented.turns));
   const priced = await withCost({ session: about, turns: segmented.turns }, facts.usage, {
     provider: adapter.priceProvider,
     toolCost: facts.toolCost,
+    aside: forks,
   });
   return withVerdict({
     ...unjudged,
@@ -276,7 +278,7 @@ export async function completeForeign(
     turns: priced.turns,
     session: { ...priced.session, notes: [...about.notes, ...checkNotes(adapter, path, shown)] },
     totals: { ...segmented.totals, usage: usageOf(facts.tokens) },
-    forks: facts.forks.map((fork) => forkOf(fork, segmented.turns)),
+    forks,
     subagents,
     problems,
   });

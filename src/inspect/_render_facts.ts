@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatCost } from "../usage/mod.ts";
+import { formatAside, formatCost } from "../usage/mod.ts";
 import { fileNounOf, type SessionAdapter } from "../formats/mod.ts";
 import { formatNumber, formatTime, oneLine, type Painter, visible } from "../text/mod.ts";
 import type { InspectReport, SessionFacts } from "./_types.ts";
@@ -45,7 +45,10 @@ function costLine(report: InspectReport): string | undefined {
   const unpriced = cost.unpricedModels.length > 0;
   const money = formatCost(cost.usd, unpriced);
   const without = unpriced ? `; no price for ${cost.unpricedModels.map(visible).join(", ")}` : "";
-  return cost.usd === null ? `${money}${without}` : `${money} (${cost.source})${without}`;
+  const aside = cost.aside === undefined ? "" : `; ${formatAside(cost.aside)}`;
+  return cost.usd === null
+    ? `${money}${without}${aside}`
+    : `${money} (${cost.source})${without}${aside}`;
 }
 
 function tokensLine(report: InspectReport): string | undefined {

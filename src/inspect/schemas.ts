@@ -307,6 +307,12 @@ export const SessionCostSchema = z.object({
   source: z.string(),
   /** Models without a price (never counted as $0), each once. */
   unpricedModels: z.array(z.string()),
+  /**
+   * The responses on branches that are not the conversation (a Claude Code rewind's): counted
+   * in `usd` (they were paid for), in no turn's cost; absent when there are none.
+   */
+  aside: z.object({ responses: z.number().int().positive(), usd: z.number().nullable() })
+    .optional(),
 });
 
 /** The lines before the first `turn_context` (normally only `session_meta`). */

@@ -1,8 +1,9 @@
 /**
  * What a session's responses cost: each priced from the table (loaded only when a cost is
  * asked for: the table is large), the tool's own figure shared out over them where it wrote one,
- * a model without a price left unpriced; and the cost of each turn, from the times of the
- * responses.
+ * a model without a price left unpriced; and the cost of each turn: the responses on its own
+ * lines where the reader says a response's line (those on a branch a rewind left aside count in
+ * the session's cost, shown apart, and in no turn), else by the responses' times.
  *
  * @module
  */
@@ -57,6 +58,29 @@ export interface SessionCost {
   source: string;
   /** Models without a price, each once. */
   unpricedModels: string[];
+  /**
+   * The responses on branches that are not the conversation (a Claude Code rewind's), counted
+   * in `usd` (they were paid for) and in no turn; absent when there are none.
+   */
+  aside?: { responses: number; usd: number | null } | undefined;
+}
+
+/** A turn as its cost is reckoned: when it started and the lines it spans. */
+export interface CostTurn {
+  /** Its start time (ISO 8601). */
+  time: string;
+  /** Its first line. */
+  startLine: number;
+  /** Its last line. */
+  endLine: number;
+}
+
+/** Lines of a branch that is not the conversation: from `line` to `lastLine`. */
+export interface AsideSpan {
+  /** The branch's first line. */
+  line: number;
+  /** Its last line. */
+  lastLine: number;
 }
 
 /** Options of {@linkcode reckonCost}. */
@@ -65,8 +89,48 @@ export interface ReckonCostOptions {
   provider: string | null;
   /** The tool's own figure, when the file keeps one. */
   toolCost?: ToolCost | null | undefined;
-  /** The start time of each turn, in order: each response's cost goes to its turn. */
-  turnTimes?: readonly string[];
+  /**
+   * The turns, in order: a response whose line is in a turn's lines goes to that turn; one
+   * with no line goes to the turn that started last before it.
+   */
+  turns?: readonly CostTurn[];
+  /** The branches a rewind left aside: a response on their lines goes to no turn. */
+  aside?: readonly AsideSpan[];
+}
+
+const within = (line: number, from: number, to: number) => line >= from && line <= to;
+
+/**
+ * The turn a response goes to (its index), or -1 when it lies on a branch left aside: by its
+ * line when it has one and a turn or an aside branch holds it, else by its time.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { turnOfResponse } from "./mod.ts";
+ * const turns = [
+ *   { time: "2026-01-01T00:00:00Z", startLine: 1, endLine: 2 },
+ *   { time: "2026-01-01T00:01:00Z", startLine: 7, endLine: 8 },
+ * ];
+ * const aside = [{ line: 3, lastLine: 6 }];
+ * assert.equal(turnOfResponse({ time: "2026-01-01T00:00:30Z", line: 4 }, turns, aside), -1);
+ * assert.equal(turnOfResponse({ time: "2026-01-01T00:02:00Z" }, turns, aside), 1);
+ * ```
+ */
+export function turnOfResponse(
+  event: Pick<UsageEvent, "time" | "line">,
+  turns: readonly CostTurn[],
+  aside: readonly AsideSpan[] = [],
+): number {
+  const { line } = event;
+  if (line !== undefined) {
+    if (aside.some((span) => within(line, span.line, span.lastLine))) return -1;
+    const holding = turns.findIndex((turn) => within(line, turn.startLine, turn.endLine));
+    if (holding >= 0) return holding;
+  }
+  let at = 0;
+  while (at + 1 < turns.length && turns[at + 1]!.time <= event.time) at++;
+  return at;
 }
 
 /**
@@ -98,12 +162,18 @@ export async function reckonCost(
     ...(tool ? [options.toolCost!.source] : []),
     ...(table ? [`the price table ${PRICE_TABLE}`] : []),
   ];
-  const times = options.turnTimes ?? [];
-  const turns: (number | null | undefined)[] = times.map(() => undefined);
+  const spans = options.turns ?? [];
+  const turns: (number | null | undefined)[] = spans.map(() => undefined);
+  let aside: SessionCost["aside"];
   for (const row of rows) {
-    if (times.length === 0) break;
-    let at = 0;
-    while (at + 1 < times.length && times[at + 1]! <= row.time) at++;
+    if (spans.length === 0) break;
+    const at = turnOfResponse(row, spans, options.aside);
+    if (at < 0) {
+      aside ??= { responses: 0, usd: null };
+      aside.responses++;
+      if (row.cost !== null) aside.usd = (aside.usd ?? 0) + row.cost;
+      continue;
+    }
     const before = turns[at];
     if (row.cost === null) turns[at] = before ?? null;
     else turns[at] = (before ?? 0) + row.cost;
@@ -113,6 +183,7 @@ export async function reckonCost(
       usd,
       source: sources.length === 0 ? "no price known" : sources.join(" and "),
       unpricedModels: [...unpriced].sort(),
+      ...(aside === undefined ? {} : { aside }),
     },
     turns,
   };

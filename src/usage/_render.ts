@@ -35,6 +35,31 @@ export function formatCost(cost: number | null, unpriced: boolean): string {
   return unpriced ? `${money} + unpriced` : money;
 }
 
+/**
+ * The responses a session paid for on branches that are not its conversation (a rewind's), as
+ * its cost says them: counted in the session's cost, in no turn's.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatAside } from "./mod.ts";
+ * assert.equal(
+ *   formatAside({ responses: 2, usd: 0.25 }),
+ *   "$0.25 of it on 2 responses a rewind left aside",
+ * );
+ * assert.equal(
+ *   formatAside({ responses: 1, usd: null }),
+ *   "unpriced: 1 response a rewind left aside",
+ * );
+ * ```
+ */
+export function formatAside(aside: { responses: number; usd: number | null }): string {
+  const responses = `${aside.responses} ${aside.responses === 1 ? "response" : "responses"}`;
+  return aside.usd === null
+    ? `unpriced: ${responses} a rewind left aside`
+    : `${formatCost(aside.usd, false)} of it on ${responses} a rewind left aside`;
+}
+
 function cells(
   first: string,
   models: string,

@@ -74,6 +74,8 @@ export interface MessageUsage {
   time: string | undefined;
   /** The model that answered. */
   model: string | undefined;
+  /** The line of its first line. */
+  line: number;
 }
 
 /** Everything the first pass learns. */
@@ -174,6 +176,7 @@ function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
       cacheCreation: 0,
       time: stringOf(value.timestamp),
       model: node.model,
+      line: node.line,
     };
   // A split response repeats its usage on every line; the later lines carry the final output.
   seen.input = Math.max(seen.input, numberOf(usage.input_tokens) ?? 0);

@@ -74,6 +74,7 @@ function usageOf(index: ClaudeIndex): UsageEvent[] {
       cacheRead: usage.cacheRead,
       cacheCreation: usage.cacheCreation,
       reasoningOutput: 0,
+      line: usage.line,
     });
   }
   return events;

@@ -1,0 +1,85 @@
+/**
+ * A turn's cost is the responses of the branch that turn shows: after a Claude Code rewind, the
+ * responses the rewind left aside count in the session's cost (they were paid for, as ccusage
+ * counts them), in no turn's, and the session says so (text, JSON, the session page).
+ */
+import { join } from "node:path";
+import { assert, assertEquals } from "./_assert.ts";
+import { tempDir } from "./_helpers.ts";
+import { inspectSession, renderReport } from "../src/inspect/mod.ts";
+import { renderSessionPage } from "../src/html/mod.ts";
+import { turnOfResponse } from "../src/usage/mod.ts";
+import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+
+/** Four turns, then a prompt off the end of turn 2: turns 3 and 4 are left aside. */
+async function rewound(dir: string): Promise<string> {
+  const b = new ClaudeTranscriptBuilder();
+  const ends: string[] = [];
+  for (let n = 1; n <= 4; n++) {
+    b.user(`Question ${n}`);
+    b.assistant([{ text: `Answer ${n}` }], { stop: "end_turn" });
+    ends.push(b.last!);
+  }
+  b.user("Question 3 again", { parent: ends[1]! });
+  b.assistant([{ text: "Another answer 3" }], { stop: "end_turn" });
+  const path = join(dir, "7acd37a8-0000-4000-8000-000000000001.jsonl");
+  await Deno.writeTextFile(path, b.lines.join("\n") + "\n");
+  return path;
+}
+
+const nano = (usd: number | null | undefined) => Math.round((usd ?? NaN) * 1e9);
+
+Deno.test("inspectSession() of a Claude Code rewind: each turn costs its own branch's responses; the session counts those left aside and says so", async () => {
+  await using dir = await tempDir();
+  const report = await inspectSession(await rewound(dir.path));
+  // Every response of the builder has the same tokens and model: one response's price.
+  const one = report.turns[0]!.cost!;
+  assert(one > 0);
+  assertEquals(report.turns.map((turn) => [turn.startLine, nano(turn.cost)]), [
+    [1, nano(one)],
+    [3, nano(one)],
+    [9, nano(one)],
+  ]);
+  const cost = report.session.cost!;
+  assertEquals(nano(cost.usd), nano(5 * one));
+  assertEquals([cost.aside?.responses, nano(cost.aside?.usd)], [2, nano(2 * one)]);
+  assertEquals(report.forks.map((fork) => [fork.kind, fork.line, fork.lastLine]), [
+    ["rewind", 5, 8],
+  ]);
+  const text = renderReport(report, { color: false });
+  assertEquals(
+    text.split("\n").find((line) => line.trimStart().startsWith("cost ")),
+    "  cost     $0.01 (the price table @pydantic/genai-prices 0.1.8); <$0.01 of it on 2 " +
+      "responses a rewind left aside",
+  );
+  assert(renderSessionPage(report).includes("&lt;$0.01 of it on 2 responses a rewind left aside"));
+});
+
+Deno.test("inspectSession() of a Claude Code transcript without a rewind has no responses aside", async () => {
+  await using dir = await tempDir();
+  const b = new ClaudeTranscriptBuilder();
+  b.user("Question 1");
+  b.assistant([{ text: "Answer 1" }], { stop: "end_turn" });
+  const path = join(dir.path, "7acd37a8-0000-4000-8000-000000000002.jsonl");
+  await Deno.writeTextFile(path, b.lines.join("\n") + "\n");
+  const report = await inspectSession(path);
+  assertEquals(report.session.cost?.aside, undefined);
+  assertEquals(nano(report.turns[0]!.cost), nano(report.session.cost!.usd));
+});
+
+Deno.test("turnOfResponse() goes by a response's line (a turn's, or a branch left aside), else by its time", () => {
+  const turns = [
+    { time: "2026-01-01T00:00:00Z", startLine: 1, endLine: 4 },
+    { time: "2026-01-01T00:01:00Z", startLine: 5, endLine: 6 },
+    { time: "2026-01-01T00:03:00Z", startLine: 11, endLine: 14 },
+  ];
+  const aside = [{ line: 7, lastLine: 10 }];
+  // On turn 2's lines, written after turn 3 started (a turn's lines decide, not the time).
+  assertEquals(turnOfResponse({ time: "2026-01-01T00:04:00Z", line: 6 }, turns, aside), 1);
+  // On the branch a rewind left aside: later than turn 2 in time, yet no turn's.
+  assertEquals(turnOfResponse({ time: "2026-01-01T00:02:00Z", line: 8 }, turns, aside), -1);
+  // Without a line (Codex, Gemini, turnlog's runs), or on no turn's line: by time.
+  assertEquals(turnOfResponse({ time: "2026-01-01T00:02:00Z" }, turns, aside), 1);
+  assertEquals(turnOfResponse({ time: "2026-01-01T00:03:30Z", line: 20 }, turns, aside), 2);
+  assertEquals(turnOfResponse({ time: "2025-12-31T00:00:00Z" }, turns), 0);
+});
