@@ -50,9 +50,13 @@ Deno.test("inspectSession() of a Claude Code rewind: each turn costs its own bra
   assertEquals(
     text.split("\n").find((line) => line.trimStart().startsWith("cost ")),
     "  cost     $0.01 (the price table @pydantic/genai-prices 0.1.8); <$0.01 of it on 2 " +
-      "responses a rewind left aside",
+      "responses of forks, not the conversation",
   );
-  assert(renderSessionPage(report).includes("&lt;$0.01 of it on 2 responses a rewind left aside"));
+  assert(
+    renderSessionPage(report).includes(
+      "&lt;$0.01 of it on 2 responses of forks, not the conversation",
+    ),
+  );
 });
 
 Deno.test("inspectSession() of a Claude Code transcript without a rewind has no responses aside", async () => {

@@ -270,7 +270,8 @@ export async function completeForeign(
   const priced = await withCost({ session: about, turns: segmented.turns }, facts.usage, {
     provider: adapter.priceProvider,
     toolCost: facts.toolCost,
-    aside: forks,
+    // A sidechain's responses are work its turn asked for; other forks' are not the turn's.
+    aside: forks.filter((fork) => fork.kind !== "sidechain"),
   });
   return withVerdict({
     ...unjudged,

@@ -94,7 +94,7 @@ export interface ReckonCostOptions {
    * with no line goes to the turn that started last before it.
    */
   turns?: readonly CostTurn[];
-  /** The branches a rewind left aside: a response on their lines goes to no turn. */
+  /** The forks (a rewind's, a retry's): a response on their lines goes to no turn. */
   aside?: readonly AsideSpan[];
 }
 

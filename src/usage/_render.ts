@@ -45,19 +45,19 @@ export function formatCost(cost: number | null, unpriced: boolean): string {
  * import { formatAside } from "./mod.ts";
  * assert.equal(
  *   formatAside({ responses: 2, usd: 0.25 }),
- *   "$0.25 of it on 2 responses a rewind left aside",
+ *   "$0.25 of it on 2 responses of forks, not the conversation",
  * );
  * assert.equal(
  *   formatAside({ responses: 1, usd: null }),
- *   "unpriced: 1 response a rewind left aside",
+ *   "unpriced: 1 response of forks, not the conversation",
  * );
  * ```
  */
 export function formatAside(aside: { responses: number; usd: number | null }): string {
   const responses = `${aside.responses} ${aside.responses === 1 ? "response" : "responses"}`;
   return aside.usd === null
-    ? `unpriced: ${responses} a rewind left aside`
-    : `${formatCost(aside.usd, false)} of it on ${responses} a rewind left aside`;
+    ? `unpriced: ${responses} of forks, not the conversation`
+    : `${formatCost(aside.usd, false)} of it on ${responses} of forks, not the conversation`;
 }
 
 function cells(
