@@ -12,6 +12,7 @@ import {
   searchSessions,
   searchSources,
   type SessionCommands,
+  type SessionDates,
   type SessionSummary,
 } from "../src/search/mod.ts";
 import { ADAPTERS, foreignToolsInWords } from "../src/formats/mod.ts";
@@ -58,7 +59,10 @@ ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.de
                        host:port/db (default: $TURNLOG_STORE, else $TURNLOG_SESSIONS_DIR,
                        else ${DEFAULT_SESSIONS_WORDS})
   --limit N            Sessions shown at most (default 20)
-  --since DATE         Only sessions written on or after DATE (2026-02-23, or an ISO time)
+  --since DATE         Only sessions whose last date is on or after DATE (2026-02-23, or an
+                       ISO time), by the dates their records name (the catalog's), not
+                       their files' times (with --no-catalog or --regex: their last write)
+  --until DATE         Only sessions that started on or before DATE (a day: its end)
   --project TEXT       Only sessions whose working directory holds TEXT
   --json               One JSON record per hit, a line each: {path, line, turn, role,
                        sessionId, format, snippet, marks, session, open, continue, ...}
@@ -80,26 +84,31 @@ function parseSearchArgs(args: string[]) {
     store: { type: "string" },
     limit: { type: "string" },
     since: { type: "string" },
+    until: { type: "string" },
     project: { type: "string" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
-  if (values.help) return { values, positionals, since: undefined, limit: 20 };
+  if (values.help) return { values, positionals, since: undefined, until: undefined, limit: 20 };
   if (values.regex !== undefined && positionals.length > 0) {
     throw new UsageError("--regex takes the pattern: give no words with it");
   }
   if (values.regex === undefined && positionals.length === 0) {
     throw new UsageError(`Nothing to search for: give a word, e.g. ${TASK} search tokenizer`);
   }
-  const since = values.since === undefined ? undefined : parseSince(values.since);
+  const since = values.since === undefined ? undefined : parseDate("since", values.since);
+  const until = values.until === undefined ? undefined : parseDate("until", values.until);
   const limit = parsePositiveInt("limit", values.limit) ?? 20;
-  return { values, positionals, since, limit };
+  return { values, positionals, since, until, limit };
 }
 
-function parseSince(text: string): Date {
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+/** A date or an ISO time; a day given alone is its start for --since and its end for --until. */
+function parseDate(flag: "since" | "until", text: string): Date {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const time = flag === "since" ? "T00:00:00Z" : "T23:59:59.999Z";
+  const date = new Date(day ? `${text}${time}` : text);
   if (Number.isNaN(date.getTime())) {
-    throw new UsageError(`Invalid --since "${text}": expected a date like 2026-02-23`);
+    throw new UsageError(`Invalid --${flag} "${text}": expected a date like 2026-02-23`);
   }
   return date;
 }
@@ -151,7 +160,7 @@ function printEvent(event: SearchEvent, json: boolean, io: SearchIo): number {
 
 /** Runs the command, writing to `io`; returns the exit code. */
 export async function main(args: string[], io: SearchIo): Promise<number> {
-  const { values, positionals, since, limit } = parseSearchArgs(args);
+  const { values, positionals, since, until, limit } = parseSearchArgs(args);
   if (values.help) {
     io.out(HELP);
     return 0;
@@ -164,11 +173,16 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
   const query = values.regex === undefined ? { terms: positionals } : { regex: values.regex };
   // The catalog answers words; a pattern, or --no-catalog, reads every file.
   using catalog = openCatalog("search", values["no-catalog"] || values.regex !== undefined);
+  let dates: Map<string, SessionDates> | undefined;
   if (catalog !== undefined) {
     const folders = sources.filter((source) =>
       source.store === undefined && !isPostgresUrl(source.root)
     );
     await updateCatalogOf("search", catalog, folders);
+    // --since and --until by the sessions' own dates, as the catalog holds them.
+    if (since !== undefined || until !== undefined) {
+      dates = new Map(catalog.sessions(folders).map((s) => [s.path, s]));
+    }
   }
   let sessions = 0;
   let hits = 0;
@@ -177,6 +191,8 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     sources,
     limit,
     ...(since ? { since } : {}),
+    ...(until ? { until } : {}),
+    ...(dates ? { dates: (path: string) => dates.get(path) } : {}),
     ...(catalog ? { index: catalog.searchIndex() } : {}),
   };
   const project = values.project === undefined ? {} : { project: values.project };

@@ -17,6 +17,8 @@ import type { SearchEvent, SearchHit, SessionSummary } from "./_types.ts";
 export interface DatabaseOptions {
   /** Only sessions created on or after this time. */
   since?: Date;
+  /** Only sessions created on or before this time. */
+  until?: Date;
   /** Only sessions whose working directory holds this text. */
   project?: string;
 }
@@ -102,9 +104,11 @@ export async function* searchDatabase(
       return;
     }
     const since = options.since?.toISOString() ?? "";
+    const until = options.until?.toISOString();
     const project = options.project?.toLowerCase();
     for (const listed of listing.sessions) {
       if (listed.created < since) continue;
+      if (until !== undefined && listed.created > until) continue;
       const cwd = project === undefined ? null : await cwdOf(store, listed);
       if (project !== undefined && !cwd?.toLowerCase().includes(project)) continue;
       const hits = await sessionHits(store, source, listed, query);

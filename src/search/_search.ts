@@ -34,8 +34,21 @@ export interface SearchOptions {
   sources?: readonly SearchSource[] | SourceChoice;
   /** Sessions with hits given at most; a `limit` event says when another one matches. */
   limit?: number;
-  /** Only sessions written on or after this time. */
+  /**
+   * Only sessions whose own last date is on or after this time (from `dates`; a session they
+   * do not know, by its file's last write).
+   */
   since?: Date;
+  /**
+   * Only sessions that started on or before this time (from `dates`; a session they do not
+   * know, by the start its head names, else its file's last write).
+   */
+  until?: Date;
+  /**
+   * The sessions' own first and last dates by their file's path (the catalog's), where known:
+   * `since` and `until` go by them instead of file times.
+   */
+  dates?: ((path: string) => SessionDates | undefined) | undefined;
   /** Only sessions whose working directory or project folder holds this text. */
   project?: string;
   /** Stops the search. */
@@ -46,6 +59,46 @@ export interface SearchOptions {
    * scanned.
    */
   index?: SearchIndex | undefined;
+}
+
+/** A session's own dates, from its records (ISO 8601), null when they name none. */
+export interface SessionDates {
+  /** Its first date. */
+  firstAt: string | null;
+  /** Its last date. */
+  lastAt: string | null;
+}
+
+const msOf = (iso: string | null | undefined): number | null => {
+  const ms = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(ms) ? null : ms;
+};
+
+/**
+ * Whether a session is in `since`..`until` by its own dates: its last on or after `since`, its
+ * first on or before `until`; a date its records do not name is its file's last write (the
+ * first, when `started` does not name it either).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inDateWindow } from "./mod.ts";
+ * const dates = { firstAt: "2025-06-01T10:00:00Z", lastAt: "2025-06-02T10:00:00Z" };
+ * // A file copied today: its time says today, its records say June 2025.
+ * const modified = Date.parse("2026-12-06T00:00:00Z");
+ * const since = Date.parse("2026-12-01T00:00:00Z");
+ * assert.equal(inDateWindow({ modified, dates }, { since }), false);
+ * assert.equal(inDateWindow({ modified, dates: undefined }, { since }), true);
+ * ```
+ */
+export function inDateWindow(
+  session: { modified: number; dates: SessionDates | undefined; started?: string | null },
+  window: { since?: number | undefined; until?: number | undefined },
+): boolean {
+  const last = msOf(session.dates?.lastAt) ?? session.modified;
+  const first = msOf(session.dates?.firstAt) ?? msOf(session.started) ?? session.modified;
+  return (window.since === undefined || last >= window.since) &&
+    (window.until === undefined || first <= window.until);
 }
 
 /** A line an index says can match: its text, where it starts, its number and its turn. */
@@ -297,7 +350,8 @@ export async function* searchSessions(
   const sources = Array.isArray(options.sources)
     ? options.sources as readonly SearchSource[]
     : await searchSources(options.sources as SourceChoice | undefined);
-  const since = options.since?.getTime() ?? 0;
+  const window = { since: options.since?.getTime(), until: options.until?.getTime() };
+  const datesOf = (path: string) => options.dates?.(path);
   const limit = options.limit ?? Infinity;
   const buffer = scanBuffer();
   const inStore = (source: SearchSource) =>
@@ -320,7 +374,12 @@ export async function* searchSessions(
   // Files are read newest written first, and each session's hits held until no session still
   // to read can have started after it: a session starts before its file's last write, so one
   // that started at or after the next file's time is newer than all that are left.
-  const sessions = (await sessionsOf(folders)).filter((session) => session.modified >= since);
+  // By the sessions' own dates where known; `until` without them waits for the head's start.
+  const sessions = (await sessionsOf(folders)).filter((session) => {
+    const dates = datesOf(session.path);
+    const known = dates === undefined ? { since: window.since } : window;
+    return inDateWindow({ modified: session.modified, dates }, known);
+  });
   const held: Extract<SearchEvent, { kind: "session" }>[] = [];
   const release = function* (until: number): Generator<SearchEvent, boolean> {
     held.sort((a, b) => newestSessionFirst(a.session, b.session));
@@ -334,8 +393,14 @@ export async function* searchSessions(
       const event of searchSession(session, compiled, options.project, buffer, indexed)
     ) {
       if (options.signal?.aborted) return;
-      if (event.kind === "session") held.push(event);
-      else if (!(yield* emit(event))) return;
+      if (event.kind === "session") {
+        const dated = {
+          modified: session.modified,
+          dates: datesOf(session.path),
+          started: event.session.started,
+        };
+        if (inDateWindow(dated, window)) held.push(event);
+      } else if (!(yield* emit(event))) return;
     }
     if (!(yield* release(sessions[at + 1]?.modified ?? -Infinity))) return;
   }
