@@ -19,6 +19,7 @@ import {
   browseHomes,
   catalogSourcesOf,
   createServerHandler,
+  homeStartLine,
   parseHost,
 } from "../src/server/mod.ts";
 import { serveHttp } from "../src/http/mod.ts";
@@ -251,7 +252,7 @@ async function serve(
       );
       console.log(`sessions: ${store.name}`);
       for (const home of homes) {
-        console.log(`${home.adapter.tool} (sessions only read): ${home.root}`);
+        console.log(homeStartLine(home, Deno.env));
       }
       console.log(`browse the sessions: ${base}/`);
       console.log(

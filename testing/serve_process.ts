@@ -16,6 +16,8 @@ export interface ServeProcess extends AsyncDisposable {
   base: string;
   /** The process id. */
   pid: number;
+  /** What it printed on stdout when it started, up to its `browse the sessions:` line. */
+  started: string;
   /** Kills the process with SIGKILL (no chance to clean up) and waits for it to end. */
   kill(): Promise<void>;
   /** What it wrote to stderr so far, when started with `collectStderr`; else "". */
@@ -88,7 +90,10 @@ export async function startServe(
     await child.status;
   };
   try {
-    const [, base] = await lineMatching(reader, /turnlog serving on (http:\/\/[^\s]+)/);
+    const [started, base] = await lineMatching(
+      reader,
+      /turnlog serving on (http:\/\/[^\s]+)[\s\S]*\nbrowse the sessions: \S+\n/,
+    );
     // Keep reading, so the child never blocks on a full pipe.
     (async () => {
       while (!(await reader.read().catch(() => ({ done: true }))).done) { /* drained */ }
@@ -96,6 +101,7 @@ export async function startServe(
     return {
       base: base!,
       pid: child.pid,
+      started,
       kill: () => end("SIGKILL"),
       stderr: () => stderr,
       [Symbol.asyncDispose]: () => end("SIGTERM"),

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import {
   ADAPTERS,
   type Env,
@@ -52,6 +53,40 @@ export interface BrowseHome {
  */
 export function homeTool(home: BrowseHome): string {
   return home.archived ? `${home.adapter.tool} (only in the archive)` : home.adapter.tool;
+}
+
+/**
+ * What serve says of a home when it starts: its sessions are only read, and, when it is the home
+ * "Continue in…" writes that tool's new sessions into (the one `env` names), that it does.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { browseHomes, homeStartLine } from "./mod.ts";
+ * const env = { get: (name: string) => (name === "HOME" ? "/home/u" : undefined) };
+ * const [codex] = browseHomes(env, ["codex"]);
+ * assert.equal(
+ *   homeStartLine(codex!, env),
+ *   "Codex CLI: /home/u/.codex/sessions (its sessions only read; Continue in Codex writes new ones here)",
+ * );
+ * assert.equal(
+ *   homeStartLine({ ...codex!, root: "/copy/sessions" }, env),
+ *   "Codex CLI: /copy/sessions (its sessions only read)",
+ * );
+ * ```
+ */
+export function homeStartLine(home: BrowseHome, env: Env): string {
+  const { adapter, root } = home;
+  let target: string | undefined;
+  try {
+    target = adapter.home.root(env);
+  } catch {
+    target = undefined;
+  }
+  const writes = !home.archived && target !== undefined && resolve(target) === resolve(root);
+  return `${homeTool(home)}: ${root} (its sessions only read${
+    writes ? `; Continue in ${adapter.shortTool} writes new ones here` : ""
+  })`;
 }
 
 /**
