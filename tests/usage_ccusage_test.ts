@@ -7,111 +7,12 @@
  * repository.
  */
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { assertEquals } from "./_assert.ts";
+import { ccusage, ccusageDaily, usageDaily } from "./_ccusage.ts";
 import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
-import { CCUSAGE, installedRealClient } from "../testing/real_clients/install.ts";
 
-/** Deno's cache, for a `deno run` under another HOME (its npm packages are there). */
-const DENO_DIR = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno");
-const USAGE = fileURLToPath(new URL("../cli/usage.ts", import.meta.url));
-const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
-const ccusage = installedRealClient(CCUSAGE);
 const MISSING = CORPUS_MISSING ?? (typeof ccusage === "string" ? ccusage : undefined);
-
-/** Tokens of one day and model, as both tools name them. */
-type DayModel = Record<string, number>;
-
-async function output(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<unknown> {
-  const ran = await new Deno.Command(command, {
-    args,
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const err = new TextDecoder().decode(ran.stderr);
-  assertEquals(ran.code, 0, err);
-  return JSON.parse(new TextDecoder().decode(ran.stdout));
-}
-
-/** `usage daily --json` of a home, keyed `<date> <model>`. */
-async function ours(flag: string, env: Record<string, string>): Promise<Map<string, DayModel>> {
-  const json = await output(
-    Deno.execPath(),
-    [
-      "run",
-      `--config=${CONFIG}`,
-      "--allow-read",
-      "--allow-env",
-      "--allow-write",
-      USAGE,
-      "daily",
-      "--json",
-      "--breakdown",
-      flag,
-    ],
-    { ...env, DENO_DIR },
-  ) as { daily: { date: string; modelBreakdowns: (DayModel & { modelName: string })[] }[] };
-  const days = new Map<string, DayModel>();
-  for (const day of json.daily) {
-    for (const part of day.modelBreakdowns) {
-      days.set(`${day.date} ${part.modelName}`, {
-        inputTokens: part.inputTokens!,
-        outputTokens: part.outputTokens!,
-        cacheCreationTokens: part.cacheCreationTokens!,
-        cacheReadTokens: part.cacheReadTokens!,
-        ...(flag === "--codex" ? { reasoningOutputTokens: part.reasoningOutputTokens! } : {}),
-      });
-    }
-  }
-  return days;
-}
-
-/** `ccusage claude daily --json --offline`, keyed `<date> <model>`. */
-async function ccusageClaude(env: Record<string, string>): Promise<Map<string, DayModel>> {
-  if (typeof ccusage === "string") throw new Error(ccusage);
-  const json = await output(ccusage.bin, ["claude", "daily", "--json", "--offline"], env) as {
-    daily: { date: string; modelBreakdowns: (DayModel & { modelName: string })[] }[];
-  };
-  const days = new Map<string, DayModel>();
-  for (const day of json.daily) {
-    for (const part of day.modelBreakdowns) {
-      days.set(`${day.date} ${part.modelName}`, {
-        inputTokens: part.inputTokens!,
-        outputTokens: part.outputTokens!,
-        cacheCreationTokens: part.cacheCreationTokens!,
-        cacheReadTokens: part.cacheReadTokens!,
-      });
-    }
-  }
-  return days;
-}
-
-/** `ccusage codex daily --json --offline`, keyed `<date> <model>`. */
-async function ccusageCodex(env: Record<string, string>): Promise<Map<string, DayModel>> {
-  if (typeof ccusage === "string") throw new Error(ccusage);
-  const json = await output(ccusage.bin, ["codex", "daily", "--json", "--offline"], env) as {
-    daily: { date: string; models: Record<string, DayModel> }[];
-  };
-  const days = new Map<string, DayModel>();
-  for (const day of json.daily) {
-    for (const [model, part] of Object.entries(day.models)) {
-      days.set(`${day.date} ${model}`, {
-        inputTokens: part.inputTokens!,
-        outputTokens: part.outputTokens!,
-        cacheCreationTokens: part.cacheCreationTokens!,
-        cacheReadTokens: part.cacheReadTokens!,
-        reasoningOutputTokens: part.reasoningOutputTokens!,
-      });
-    }
-  }
-  return days;
-}
 
 /** A Claude Code home whose projects are the corpus's (a link: read in place). */
 async function claudeHome(base: string): Promise<string> {
@@ -155,9 +56,9 @@ for (const tz of ["UTC", "Asia/Kolkata"]) {
           HOME: base,
           TURNLOG_CATALOG: join(base, "catalog.sqlite"),
         };
-        const theirs = await ccusageClaude(env);
+        const theirs = await ccusageDaily("claude", env);
         assertEquals(theirs.size > 10, true, "ccusage found the corpus");
-        assertEquals(await ours("--claude", env), theirs);
+        assertEquals((await usageDaily("claude", env)).days, theirs);
       } finally {
         await Deno.remove(base, { recursive: true });
       }
@@ -178,9 +79,9 @@ for (const tz of ["UTC", "Asia/Kolkata"]) {
           HOME: base,
           TURNLOG_CATALOG: join(base, "catalog.sqlite"),
         };
-        const theirs = await ccusageCodex(env);
+        const theirs = await ccusageDaily("codex", env);
         assertEquals(theirs.size >= 2, true, "ccusage found the corpus");
-        assertEquals(await ours("--codex", env), theirs);
+        assertEquals((await usageDaily("codex", env)).days, theirs);
       } finally {
         await Deno.remove(base, { recursive: true });
       }
@@ -210,9 +111,9 @@ Deno.test({
         HOME: base,
         TURNLOG_CATALOG: join(base, "catalog.sqlite"),
       };
-      const theirs = await ccusageCodex(env);
+      const theirs = await ccusageDaily("codex", env);
       assertEquals([...theirs.keys()], ["2026-06-05 gpt-5.5"]);
-      assertEquals((await ours("--codex", env)).size, 0);
+      assertEquals((await usageDaily("codex", env)).days.size, 0);
     } finally {
       await Deno.remove(base, { recursive: true });
     }

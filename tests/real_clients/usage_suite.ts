@@ -5,11 +5,10 @@
  * (Claude Code's `cost-state`, Codex's last `token_count`) agree with `usage`'s.
  */
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { assert, assertEquals } from "../_assert.ts";
 import { needing } from "../_needs.ts";
+import { ccusage, ccusageDaily, usageDaily } from "../_ccusage.ts";
 import {
-  CCUSAGE,
   CLAUDE_CODE,
   CODEX,
   installedRealClient,
@@ -25,60 +24,10 @@ import {
   startCodexApi,
 } from "../../testing/real_clients/codex.ts";
 
-/** Deno's cache, for a `deno run` under another HOME (its npm packages are there). */
-const DENO_DIR = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno");
-const USAGE = fileURLToPath(new URL("../../cli/usage.ts", import.meta.url));
-const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
-const ccusage = installedRealClient(CCUSAGE);
 const claude = installedRealClient(CLAUDE_CODE);
 const codex = installedRealClient(CODEX);
 const why = (...found: (RealClient | string)[]) =>
   found.find((one): one is string => typeof one === "string");
-
-type Tokens = Record<string, number>;
-
-async function json(command: string, args: string[], env: Record<string, string>) {
-  const ran = await new Deno.Command(command, {
-    args,
-    env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assertEquals(ran.code, 0, new TextDecoder().decode(ran.stderr));
-  return JSON.parse(new TextDecoder().decode(ran.stdout));
-}
-
-const FIELDS = ["inputTokens", "outputTokens", "cacheCreationTokens", "cacheReadTokens"];
-const pick = (part: Tokens, more: string[] = []): Tokens =>
-  Object.fromEntries([...FIELDS, ...more].map((field) => [field, part[field] ?? -1]));
-
-/** `usage daily --json --breakdown <flag>`, keyed `<date> <model>`. */
-async function ours(flag: string, env: Record<string, string>, more: string[] = []) {
-  const out = await json(Deno.execPath(), [
-    "run",
-    `--config=${CONFIG}`,
-    "--allow-read",
-    "--allow-env",
-    "--allow-write",
-    USAGE,
-    "daily",
-    "--json",
-    "--breakdown",
-    flag,
-  ], {
-    TURNLOG_CATALOG: join(env.HOME ?? "/tmp", "turnlog-usage-catalog.sqlite"),
-    ...env,
-    DENO_DIR,
-  });
-  const days = new Map<string, Tokens>();
-  for (const day of out.daily) {
-    for (const part of day.modelBreakdowns) {
-      days.set(`${day.date} ${part.modelName}`, pick(part, more));
-    }
-  }
-  return { days, out };
-}
 
 Deno.test({
   ...needing(
@@ -94,18 +43,9 @@ Deno.test({
     const again = await home.run("say done", { resume: first.sessionId });
     assertEquals(again.code, 0, again.stderr);
     const env = { HOME: home.home, TZ: "UTC" };
-    const theirs = await json((ccusage as RealClient).bin, [
-      "claude",
-      "daily",
-      "--json",
-      "--offline",
-    ], env);
-    const days = new Map<string, Tokens>();
-    for (const day of theirs.daily) {
-      for (const part of day.modelBreakdowns) days.set(`${day.date} ${part.modelName}`, pick(part));
-    }
+    const days = await ccusageDaily("claude", env);
     assert(days.size > 0, "ccusage counted the home");
-    const mine = await ours("--claude", env);
+    const mine = await usageDaily("claude", env);
     assertEquals(mine.days, days);
   },
 });
@@ -125,20 +65,9 @@ Deno.test({
     const resumed = await codexResume(home, ran.threadId!, "say done");
     assertEquals(resumed.code, 0, resumed.stderr);
     const env = { CODEX_HOME: home.home, HOME: home.base, TZ: "UTC" };
-    const theirs = await json((ccusage as RealClient).bin, [
-      "codex",
-      "daily",
-      "--json",
-      "--offline",
-    ], env);
-    const days = new Map<string, Tokens>();
-    for (const day of theirs.daily) {
-      for (const [model, part] of Object.entries(day.models as Record<string, Tokens>)) {
-        days.set(`${day.date} ${model}`, pick(part, ["reasoningOutputTokens"]));
-      }
-    }
+    const days = await ccusageDaily("codex", env);
     assert(days.size > 0, "ccusage counted the home");
-    const mine = await ours("--codex", env, ["reasoningOutputTokens"]);
+    const mine = await usageDaily("codex", env);
     assertEquals(mine.days, days);
     // Codex's own total: the last token_count's total_token_usage of the rollout.
     const records = await rolloutRecords(await rolloutPath(home, ran.threadId!));
@@ -167,7 +96,7 @@ Deno.test({
     const text = await Deno.readTextFile(join(home.projectDir, `${run.sessionId}.jsonl`));
     const costs = text.split("\n").filter((line) => line.includes('"cost-state"'));
     assert(costs.length > 0, "Claude Code wrote its cost-state");
-    const mine = await ours("--claude", { HOME: home.home, TZ: "UTC" });
+    const mine = await usageDaily("claude", { HOME: home.home, TZ: "UTC" });
     assertEquals(mine.out.toolCosts.length, 1);
     const state = JSON.parse(costs.at(-1)!);
     const models = Object.entries(state.modelUsage as Record<string, { costUSD: number }>);
