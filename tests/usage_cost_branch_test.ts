@@ -8,7 +8,7 @@ import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { inspectSession, renderReport } from "../src/inspect/mod.ts";
 import { renderSessionPage } from "../src/html/mod.ts";
-import { turnOfResponse } from "../src/usage/mod.ts";
+import { responseTurnFinder } from "../src/usage/mod.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 
 /** Four turns, then a prompt off the end of turn 2: turns 3 and 4 are left aside. */
@@ -71,19 +71,39 @@ Deno.test("inspectSession() of a Claude Code transcript without a rewind has no 
   assertEquals(nano(report.turns[0]!.cost), nano(report.session.cost!.usd));
 });
 
-Deno.test("turnOfResponse() goes by a response's line (a turn's, or a branch left aside), else by its time", () => {
+Deno.test("responseTurnFinder() goes by a response's line (a turn's, or a branch left aside), else by its time, in a few halvings a response", () => {
   const turns = [
     { time: "2026-01-01T00:00:00Z", startLine: 1, endLine: 4 },
     { time: "2026-01-01T00:01:00Z", startLine: 5, endLine: 6 },
     { time: "2026-01-01T00:03:00Z", startLine: 11, endLine: 14 },
   ];
-  const aside = [{ line: 7, lastLine: 10 }];
+  // A retry inside a rewound branch: the rewind's lines hold the retry's.
+  const turnOf = responseTurnFinder(turns, [{ line: 7, lastLine: 10 }, { line: 8, lastLine: 8 }]);
   // On turn 2's lines, written after turn 3 started (a turn's lines decide, not the time).
-  assertEquals(turnOfResponse({ time: "2026-01-01T00:04:00Z", line: 6 }, turns, aside), 1);
+  assertEquals(turnOf({ time: "2026-01-01T00:04:00Z", line: 6 }), 1);
   // On the branch a rewind left aside: later than turn 2 in time, yet no turn's.
-  assertEquals(turnOfResponse({ time: "2026-01-01T00:02:00Z", line: 8 }, turns, aside), -1);
+  assertEquals(turnOf({ time: "2026-01-01T00:02:00Z", line: 8 }), -1);
+  assertEquals(turnOf({ time: "2026-01-01T00:02:00Z", line: 9 }), -1);
   // Without a line (Codex, Gemini, turnlog's runs), or on no turn's line: by time.
-  assertEquals(turnOfResponse({ time: "2026-01-01T00:02:00Z" }, turns, aside), 1);
-  assertEquals(turnOfResponse({ time: "2026-01-01T00:03:30Z", line: 20 }, turns, aside), 2);
-  assertEquals(turnOfResponse({ time: "2025-12-31T00:00:00Z" }, turns), 0);
+  assertEquals(turnOf({ time: "2026-01-01T00:02:00Z" }), 1);
+  assertEquals(turnOf({ time: "2026-01-01T00:03:30Z", line: 20 }), 2);
+  assertEquals(turnOf({ time: "2025-12-31T00:00:00Z" }), 0);
+  // 200,000 responses over 20,000 turns of 10 lines, every other turn's responses aside.
+  const many = Array.from({ length: 20_000 }, (_, i) => ({
+    time: new Date(i * 60_000).toISOString(),
+    startLine: i * 20 + 1,
+    endLine: i * 20 + 10,
+  }));
+  const aside = many.map((turn) => ({ line: turn.endLine + 1, lastLine: turn.endLine + 10 }));
+  const started = performance.now();
+  const find = responseTurnFinder(many, aside);
+  let asideCount = 0;
+  let last = -1;
+  for (let i = 0; i < 200_000; i++) {
+    const at = find({ time: "", line: Math.floor(i / 10) * 20 + 1 + (i % 10) * 2 });
+    if (at < 0) asideCount++;
+    else last = at;
+  }
+  assertEquals([asideCount, last], [100_000, 19_999]);
+  assertEquals(performance.now() - started < 5_000, true);
 });
