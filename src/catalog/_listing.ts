@@ -7,7 +7,7 @@
  */
 import type { ForeignListing, ListedForeignSession } from "../formats/mod.ts";
 import type { CatalogSession } from "./_catalog.ts";
-import { previewText } from "../formats/mod.ts";
+import { previewText } from "../formats/_search.ts";
 
 function timeOf(iso: string | null): number {
   const ms = iso ? Date.parse(iso) : NaN;
