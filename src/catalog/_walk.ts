@@ -101,7 +101,7 @@ function statOrUndefined(path: string): Deno.FileInfo | undefined {
 /** A format's walk: another tool's from its home alone; turnlog's own store's from search. */
 async function walkOf(format: string): Promise<FormatSearch["walk"]> {
   const home = toolHomeOf(format);
-  if (home !== undefined) return home.walk;
+  if (home !== undefined) return home.search.walk;
   return (await import("../search/mod.ts")).searchProfile(format).walk;
 }
 

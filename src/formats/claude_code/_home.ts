@@ -1,5 +1,5 @@
 /**
- * Claude Code's words, flag and home, and the walk of its sessions from names alone: what the
+ * Claude Code's words, flag and home, and its search profile (the walk of its sessions from names alone): what the
  * commands that answer from the catalog need of the format, without its reader (its adapter
  * spreads the words; `src/formats/homes.ts` lists the homes).
  *
@@ -47,9 +47,9 @@ export const claudeCodeWords: ToolWords<"claude-code"> = {
   },
 };
 
-/** Claude Code's home and walk, for the lean start. */
+/** Claude Code's home and search profile, for the lean start. */
 export const claudeCodeHome: ToolHome<"claude-code"> = {
   ...claudeCodeWords,
-  walk: claudeCodeSearch.walk,
+  search: claudeCodeSearch,
   listed: claudeListed,
 };

@@ -1,5 +1,5 @@
 /**
- * Codex CLI's words, flag and home, and the walk of its sessions from names alone: what the
+ * Codex CLI's words, flag and home, and its search profile (the walk of its sessions from names alone): what the
  * commands that answer from the catalog need of the format, without its reader (its adapter
  * spreads the words; `src/formats/homes.ts` lists the homes).
  *
@@ -33,8 +33,8 @@ export const codexWords: ToolWords<"codex"> = {
   },
 };
 
-/** Codex CLI's home and walk, for the lean start. */
+/** Codex CLI's home and search profile, for the lean start. */
 export const codexHome: ToolHome<"codex"> = {
   ...codexWords,
-  walk: codexSearch.walk,
+  search: codexSearch,
 };

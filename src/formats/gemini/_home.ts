@@ -1,5 +1,5 @@
 /**
- * Gemini CLI's words, flag and home, and the walk of its sessions from names alone: what the
+ * Gemini CLI's words, flag and home, and its search profile (the walk of its sessions from names alone): what the
  * commands that answer from the catalog need of the format, without its reader (its adapter
  * spreads the words; `src/formats/homes.ts` lists the homes).
  *
@@ -33,8 +33,8 @@ export const geminiWords: ToolWords<"gemini"> = {
   },
 };
 
-/** Gemini CLI's home and walk, for the lean start. */
+/** Gemini CLI's home and search profile, for the lean start. */
 export const geminiHome: ToolHome<"gemini"> = {
   ...geminiWords,
-  walk: geminiSearch.walk,
+  search: geminiSearch,
 };
