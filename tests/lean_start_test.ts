@@ -142,11 +142,13 @@ Deno.test({
       DENO_DIR: Deno.env.get("DENO_DIR") ??
         join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
     };
+    // Each session as the listing from the files shows it, in its order: what only a full read
+    // tells (turns, verdict) aside, and the git branch, which the catalog does not keep.
     const listed = async (...flags: string[]) => {
       const ran = await inspect(["--list", "--claude", "--json", "--limit", "1000", ...flags], env);
       assertEquals(ran.code, 0, ran.stderr);
-      const sessions = JSON.parse(ran.stdout).sessions as { path: string }[];
-      return sessions.map((session) => session.path).sort();
+      const sessions = JSON.parse(ran.stdout).sessions as Record<string, unknown>[];
+      return sessions.map(({ turns: _t, verdict: _v, gitBranch: _g, ...shown }) => shown);
     };
     const files = await listed("--no-catalog");
     assert(files.length > 0);
