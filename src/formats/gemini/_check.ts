@@ -110,6 +110,18 @@ export function pairHistory(
   return { unanswered, stray };
 }
 
+/** How a check replay runs. */
+export interface CheckReplayOptions {
+  /** Told of each copy that leaves the history (else it is not kept). */
+  dropped?: (dropped: DroppedCopy<CheckPlace>) => void;
+  /**
+   * Whether each message keeps every copy since it came into the history (the repair moves
+   * them all), or its last alone.
+   * @default {true}
+   */
+  copies?: boolean;
+}
+
 /**
  * Feeds one line to the check's replay: its messages as sketches (no texts), the line's object
  * kept only while it is the latest checkpoint. The reader feeds one on its way too.
@@ -121,12 +133,14 @@ export class CheckReplay {
 
   /**
    * The copies that leave the history are not kept, only told to `options.dropped` (the reader,
-   * whose replay this is too, hands them on).
+   * whose replay this is too, hands them on); `options.copies: false` keeps each message's last
+   * copy alone (the check and the reader need no other; the repair moves every copy).
    */
-  constructor(options: { dropped?: (dropped: DroppedCopy<CheckPlace>) => void } = {}) {
-    this.replay = new GeminiReplay<CheckPlace>(
-      options.dropped ? { dropped: options.dropped } : { keepDropped: false },
-    );
+  constructor(options: CheckReplayOptions = {}) {
+    this.replay = new GeminiReplay<CheckPlace>({
+      ...(options.dropped ? { dropped: options.dropped } : { keepDropped: false }),
+      copies: options.copies ?? true,
+    });
   }
 
   /** Feeds the parsed line `value`, at `line`. */
@@ -161,12 +175,17 @@ export async function analyzeGemini(path: string, sizeBytes: number): Promise<Ge
       else check.feed(item.line.value, item.line);
     }
   }
-  return analysisOf(check, bad);
+  return analysisOf(check.replay.messages, bad);
 }
 
-/** What a check replay fed every line learnt, with the file's bad lines. */
-export function analysisOf(check: CheckReplay, bad: BadLine[] = []): GeminiAnalysis {
-  const { messages } = check.replay;
+/**
+ * What a history of sketches (a check replay's, or a reader's once it has read each message's
+ * last copy) says, with the file's bad lines.
+ */
+export function analysisOf(
+  messages: Map<string, ReplayedMessage<CheckPlace>>,
+  bad: BadLine[] = [],
+): GeminiAnalysis {
   return { bad, ...pairHistory(messages), messages };
 }
 

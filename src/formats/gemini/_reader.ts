@@ -35,7 +35,8 @@ import {
   roleOf,
 } from "./_replay.ts";
 import { GeminiTurns } from "./_turns.ts";
-import { analysisOf, type CheckPlace, CheckReplay, geminiFindings } from "./_check.ts";
+import { analysisOf, type CheckPlace, geminiFindings } from "./_check.ts";
+import { sketchOf } from "./_history.ts";
 import type { ViewPlace } from "../_view.ts";
 import type { GeminiFacts } from "./_facts.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
@@ -110,8 +111,12 @@ class DroppedCopies {
 interface Read {
   replay: GeminiReplay<CheckPlace>;
   dropped: DroppedCopies;
-  /** The check's replay, fed on the way (the check then needs no read of its own). */
-  check: CheckReplay | undefined;
+  /**
+   * Whether the check is made on the way (it then needs no read of its own): the second pass
+   * sketches each message of the history as it reads it again, and the check pairs the calls of
+   * those sketches at the end.
+   */
+  check: boolean;
   problems: { seq: number; entry: ForeignEntry }[];
   lines: number;
   checkpoints: number;
@@ -133,9 +138,10 @@ function see(read: Read, value: Json): void {
 }
 
 /**
- * The first pass: a line's part in the replay, and its times and models seen on the way. With
- * the check on, its replay is the reader's too (one replay of sketches, not a second of ids);
- * without, the messages are fed as their ids alone.
+ * The first pass: a line's part in the replay, and its times and models seen on the way. The
+ * messages are fed as their ids alone: what the history holds is known only at the end, and
+ * what a message held until then would live (and be copied by each young collection) for
+ * nothing when a later copy, a checkpoint or a rewind drops it.
  */
 function feed(read: Read, path: string, value: Json, place: ViewPlace): void {
   const role = roleOf(value);
@@ -147,16 +153,13 @@ function feed(read: Read, path: string, value: Json, place: ViewPlace): void {
       if (isObject(message)) see(read, message);
     }
   }
-  if (read.check) read.check.feed(value, place);
-  else {
-    let light: Json = role === "message" ? { id: value.id } : value;
-    if (Array.isArray(held)) {
-      light = set
-        ? { $set: { ...set, messages: held.map(idOnly) } }
-        : { ...value, messages: held.map(idOnly) };
-    }
-    read.replay.feed(light, place);
+  let light: Json = role === "message" ? { id: value.id } : value;
+  if (Array.isArray(held)) {
+    light = set
+      ? { $set: { ...set, messages: held.map(idOnly) } }
+      : { ...value, messages: held.map(idOnly) };
   }
+  read.replay.feed(light, place);
   if (role === "checkpoint") read.checkpoints++;
   if (role === "unknown") {
     const problem = lineProblem(path, place, "unknown_type", "not a Gemini CLI session record");
@@ -302,8 +305,10 @@ function* secondPass(
   for (const step of steps(read)) {
     if ("message" in step) {
       const value = copies.message(step.message.last);
-      if (value) turns.message(value, step.message.last.place);
-      else turns.ignore(step.message.last.place, "changed while read");
+      if (value) {
+        turns.message(value, step.message.last.place);
+        if (read.check) step.message.value = sketchOf(value) as Json;
+      } else turns.ignore(step.message.last.place, "changed while read");
     } else if ("dropped" in step) {
       turns.ignore(step.dropped.place, DROPPED[step.dropped.why]!);
     } else turns.problem(step.problem);
@@ -323,14 +328,11 @@ export async function* readGeminiSession(
   options: ReadSessionOptions = {},
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
   const dropped = new DroppedCopies();
-  const keep = (copy: DroppedCopy<CheckPlace>) => dropped.push(copy);
-  const check = options.check === false ? undefined : new CheckReplay({ dropped: keep });
   const read: Read = {
-    // The check's replay when there is one; else one whose messages keep their last copy alone
-    // (the second pass reads no other).
-    replay: check?.replay ?? new GeminiReplay({ dropped: keep, copies: false }),
+    // Its messages keep their last copy alone (the second pass reads no other).
+    replay: new GeminiReplay({ dropped: (copy) => dropped.push(copy), copies: false }),
     dropped,
-    check,
+    check: options.check !== false,
     problems: [],
     lines: 0,
     checkpoints: 0,
@@ -385,7 +387,7 @@ export async function* readGeminiSession(
     problems: read.problems.length,
     formatFacts: geminiFacts(path, read),
     ...(read.check && read.problems.length === 0
-      ? { checked: geminiFindings(path, analysisOf(read.check)) }
+      ? { checked: geminiFindings(path, analysisOf(read.replay.messages)) }
       : {}),
   };
 }
