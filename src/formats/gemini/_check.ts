@@ -14,7 +14,7 @@ import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 import { type SentContent, sentContents, sketchOf, type SourcedPart } from "./_history.ts";
 import { GEMINI_LINES } from "./_lines.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
-import { type DroppedCopy, GeminiReplay, type ReplayedMessage, roleOf } from "./_replay.ts";
+import { GeminiReplay, type ReplayedMessage, roleOf } from "./_replay.ts";
 
 /**
  * Where a copy of a message is, for the check and the repair: its line's place, and (for the
@@ -110,18 +110,6 @@ export function pairHistory(
   return { unanswered, stray };
 }
 
-/** How a check replay runs. */
-export interface CheckReplayOptions {
-  /** Told of each copy that leaves the history (else it is not kept). */
-  dropped?: (dropped: DroppedCopy<CheckPlace>) => void;
-  /**
-   * Whether each message keeps every copy since it came into the history (the repair moves
-   * them all), or its last alone.
-   * @default {true}
-   */
-  copies?: boolean;
-}
-
 /**
  * Feeds one line to the check's replay: its messages as sketches (no texts), the line's object
  * kept only while it is the latest checkpoint. The reader feeds one on its way too.
@@ -131,16 +119,9 @@ export class CheckReplay {
   readonly replay: GeminiReplay<CheckPlace>;
   #checkpoint: CheckPlace | undefined;
 
-  /**
-   * The copies that leave the history are not kept, only told to `options.dropped` (the reader,
-   * whose replay this is too, hands them on); `options.copies: false` keeps each message's last
-   * copy alone (the check and the reader need no other; the repair moves every copy).
-   */
-  constructor(options: CheckReplayOptions = {}) {
-    this.replay = new GeminiReplay<CheckPlace>({
-      ...(options.dropped ? { dropped: options.dropped } : { keepDropped: false }),
-      copies: options.copies ?? true,
-    });
+  /** Keeps none of the copies that leave the history. */
+  constructor() {
+    this.replay = new GeminiReplay<CheckPlace>({ keepDropped: false });
   }
 
   /** Feeds the parsed line `value`, at `line`. */

@@ -27,22 +27,14 @@ import {
 } from "../_line.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 import type { ForeignEntry, ForeignFacts, LineSpan } from "../_types.ts";
-import {
-  type Copy,
-  type DroppedCopy,
-  GeminiReplay,
-  type ReplayedMessage,
-  roleOf,
-} from "./_replay.ts";
+import { type Copy, type ReplayedMessage, roleOf } from "./_replay.ts";
+import { type IdPlace, IdReplay, WHY } from "./_id_replay.ts";
 import { GeminiTurns } from "./_turns.ts";
 import { analysisOf, type CheckPlace, geminiFindings } from "./_check.ts";
 import { sketchOf } from "./_history.ts";
-import type { ViewPlace } from "../_view.ts";
 import type { GeminiFacts } from "./_facts.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
 import { parentOf, projectRootOf, subagentsOf } from "./_subagents.ts";
-
-const WHY = ["superseded", "checkpoint", "rewound"] as const;
 
 /**
  * The copies that left the history, as numbers: in a large file they are most of its lines
@@ -59,16 +51,15 @@ class DroppedCopies {
   #end = new Float64Array(1024);
   #why = new Uint8Array(1024);
 
-  push({ copy, why, seq }: DroppedCopy<LineSpan>): void {
+  push(line: number, start: number, end: number, why: number, seq: number): void {
     if (this.length === this.#seq.length) this.#grow();
     const at = this.length++;
-    const reason = WHY.indexOf(why);
-    this.counts[reason]!++;
+    this.counts[why]!++;
     this.#seq[at] = seq;
-    this.#line[at] = copy.place.line;
-    this.#start[at] = copy.place.start;
-    this.#end[at] = copy.place.end;
-    this.#why[at] = reason;
+    this.#line[at] = line;
+    this.#start[at] = start;
+    this.#end[at] = end;
+    this.#why[at] = why;
   }
 
   #grow(): void {
@@ -109,14 +100,14 @@ class DroppedCopies {
 
 /** The state of one read. */
 interface Read {
-  replay: GeminiReplay<CheckPlace>;
+  replay: IdReplay;
   dropped: DroppedCopies;
   /**
-   * Whether the check is made on the way (it then needs no read of its own): the second pass
-   * sketches each message of the history as it reads it again, and the check pairs the calls of
-   * those sketches at the end.
+   * With the check on, the history as the check takes it (it then needs no read of its own):
+   * the second pass sketches each message as it reads it again, and the check pairs the calls
+   * of those sketches at the end.
    */
-  check: boolean;
+  history: Map<string, ReplayedMessage<CheckPlace>> | undefined;
   problems: { seq: number; entry: ForeignEntry }[];
   lines: number;
   checkpoints: number;
@@ -124,11 +115,6 @@ interface Read {
   times: TimeSpan;
   /** The first model a message names, in file order. */
   model: string | undefined;
-}
-
-/** A message's id alone: the first pass keeps no message text (the second reads it again). */
-function idOnly(message: unknown): unknown {
-  return isObject(message) && typeof message.id === "string" ? { id: message.id } : null;
 }
 
 /** A message's time and model, seen in the first pass. */
@@ -139,11 +125,11 @@ function see(read: Read, value: Json): void {
 
 /**
  * The first pass: a line's part in the replay, and its times and models seen on the way. The
- * messages are fed as their ids alone: what the history holds is known only at the end, and
+ * replay keeps the messages' ids alone: what the history holds is known only at the end, and
  * what a message held until then would live (and be copied by each young collection) for
  * nothing when a later copy, a checkpoint or a rewind drops it.
  */
-function feed(read: Read, path: string, value: Json, place: ViewPlace): void {
+function feed(read: Read, path: string, value: Json, place: IdPlace): void {
   const role = roleOf(value);
   see(read, value);
   const set = role === "checkpoint" ? value.$set as Json : undefined;
@@ -153,13 +139,7 @@ function feed(read: Read, path: string, value: Json, place: ViewPlace): void {
       if (isObject(message)) see(read, message);
     }
   }
-  let light: Json = role === "message" ? { id: value.id } : value;
-  if (Array.isArray(held)) {
-    light = set
-      ? { $set: { ...set, messages: held.map(idOnly) } }
-      : { ...value, messages: held.map(idOnly) };
-  }
-  read.replay.feed(light, place);
+  read.replay.feed(value, place);
   if (role === "checkpoint") read.checkpoints++;
   if (role === "unknown") {
     const problem = lineProblem(path, place, "unknown_type", "not a Gemini CLI session record");
@@ -223,7 +203,14 @@ async function readJsonl(
         continue;
       }
       const k = read.lines - 1 - read.problems.length;
-      feed(read, path, parsed.value, { k, ...span, terminated: line.terminated, piece: null });
+      const { start, end } = span;
+      feed(read, path, parsed.value, {
+        k,
+        line: span.line,
+        start,
+        end,
+        terminated: line.terminated,
+      });
     }
   }
 }
@@ -235,7 +222,7 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
   read.first = span;
   read.lines = legacy.text.split("\n").filter((line) => line.trim().length > 0).length;
   if ("value" in legacy) {
-    return feed(read, path, legacy.value, { k: 0, ...span, terminated: true, piece: null });
+    return feed(read, path, legacy.value, { k: 0, ...span, terminated: true });
   }
   const problem = lineProblem(path, span, "malformed_json", legacy.error);
   read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
@@ -243,7 +230,7 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
 
 /** One step of the second pass: a message of the history, a dropped copy, a bad line. */
 type Step =
-  | { message: ReplayedMessage<LineSpan> }
+  | { message: ReplayedMessage<CheckPlace> }
   | { dropped: { place: LineSpan; why: string } }
   | { problem: ForeignEntry };
 
@@ -256,7 +243,7 @@ type Step =
 function* steps(read: Read): Generator<Step> {
   const { dropped, problems } = read;
   const order = dropped.order();
-  const messages = read.replay.messages.values();
+  const messages = read.replay.messages();
   let message = messages.next();
   let d = 0;
   let p = 0;
@@ -304,11 +291,14 @@ function* secondPass(
   using copies = new Copies(path);
   for (const step of steps(read)) {
     if ("message" in step) {
-      const value = copies.message(step.message.last);
+      const { message } = step;
+      const value = copies.message(message.last);
       if (value) {
-        turns.message(value, step.message.last.place);
-        if (read.check) step.message.value = sketchOf(value) as Json;
-      } else turns.ignore(step.message.last.place, "changed while read");
+        turns.message(value, message.last.place);
+        // (The message is made for this step alone: it takes its sketch in place of its id.)
+        message.value = sketchOf(value) as Json;
+        read.history?.set(message.id, message);
+      } else turns.ignore(message.last.place, "changed while read");
     } else if ("dropped" in step) {
       turns.ignore(step.dropped.place, DROPPED[step.dropped.why]!);
     } else turns.problem(step.problem);
@@ -329,10 +319,9 @@ export async function* readGeminiSession(
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
   const dropped = new DroppedCopies();
   const read: Read = {
-    // Its messages keep their last copy alone (the second pass reads no other).
-    replay: new GeminiReplay({ dropped: (copy) => dropped.push(copy), copies: false }),
+    replay: new IdReplay((...copy) => dropped.push(...copy)),
     dropped,
-    check: options.check !== false,
+    history: options.check === false ? undefined : new Map(),
     problems: [],
     lines: 0,
     checkpoints: 0,
@@ -386,8 +375,8 @@ export async function* readGeminiSession(
     ignored: out.ignored,
     problems: read.problems.length,
     formatFacts: geminiFacts(path, read),
-    ...(read.check && read.problems.length === 0
-      ? { checked: geminiFindings(path, analysisOf(read.replay.messages)) }
+    ...(read.history && read.problems.length === 0
+      ? { checked: geminiFindings(path, analysisOf(read.history)) }
       : {}),
   };
 }
