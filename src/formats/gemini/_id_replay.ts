@@ -138,7 +138,10 @@ export class IdReplay {
     return this.#history.size;
   }
 
-  /** Feeds one parsed line (its `messages`, if it holds any, read for their ids alone). */
+  /**
+   * Feeds one parsed line (its `messages`, if it holds any, read for their ids alone) at
+   * `place`, whose numbers are kept (not the object: a reader may use one for every line).
+   */
   feed(value: Json, place: IdPlace): void {
     switch (roleOf(value)) {
       case "rewind":
