@@ -288,13 +288,19 @@ interface Out {
   items: number;
 }
 
-/** The second pass: each step's records, handed on as soon as they are made. */
+/**
+ * How many entries the second pass hands on at once: a step of an async generator each (most
+ * of them a passed-over copy) cost more than making them.
+ */
+const BATCH = 512;
+
+/** The second pass: each step's records, handed on a batch at a time. */
 function* secondPass(
   read: Read,
   path: string,
   turns: GeminiTurns,
   out: Out,
-): Generator<ForeignEntry> {
+): Generator<ForeignEntry[]> {
   const drain = () => {
     const entries = turns.out.splice(0);
     for (const entry of entries) {
@@ -310,17 +316,19 @@ function* secondPass(
       const value = copies.message(message.last);
       if (value) {
         turns.message(value, message.last.place);
-        // (The message is made for this step alone: it takes its sketch in place of its id.)
-        message.value = sketchOf(value) as Json;
-        read.history?.set(message.id, message);
+        if (read.history) {
+          // (The message is made for this step alone: it takes its sketch in place of its id.)
+          message.value = sketchOf(value) as Json;
+          read.history.set(message.id, message);
+        }
       } else turns.ignore(message.last.place, "changed while read");
     } else if ("dropped" in step) {
       turns.ignore(step.dropped.place, DROPPED[step.dropped.why]!);
     } else turns.problem(step.problem);
-    yield* drain();
+    if (turns.out.length >= BATCH) yield drain();
   }
   turns.end();
-  yield* drain();
+  if (turns.out.length > 0) yield drain();
 }
 
 /**
@@ -332,6 +340,28 @@ export async function* readGeminiSession(
   sizeBytes: number,
   options: ReadSessionOptions = {},
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
+  const batches = readGeminiBatches(path, sizeBytes, options);
+  try {
+    while (true) {
+      const step = await batches.next();
+      if (step.done) return step.value;
+      yield* step.value;
+    }
+  } finally {
+    // Left early: the file the read holds open is closed.
+    await batches.return(undefined as never);
+  }
+}
+
+/**
+ * Reads a Gemini CLI session file into entries a batch at a time (what the adapter hands on);
+ * the generator's return value is the file's facts.
+ */
+export async function* readGeminiBatches(
+  path: string,
+  sizeBytes: number,
+  options: ReadSessionOptions = {},
+): AsyncGenerator<ForeignEntry[], ForeignFacts> {
   const dropped = new DroppedCopies();
   const read: Read = {
     replay: new IdReplay((line, start, end, why, seq) => dropped.push(line, start, end, why, seq)),
