@@ -111,6 +111,26 @@ class Slots {
 }
 
 /**
+ * Sets each field of `from` but `messages` in `into`, in place: a `$set` is most of a file's
+ * lines, and a copy of the metadata for each (spread without `messages`) cost more than the
+ * rest of its replay.
+ */
+function merge(into: Json, from: Json): void {
+  for (const key of Object.keys(from)) {
+    if (key === "messages") continue;
+    // A key `__proto__` of a parsed line is a field like any other, not the object's prototype.
+    if (key === "__proto__") {
+      Object.defineProperty(into, key, {
+        value: from[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else into[key] = from[key];
+  }
+}
+
+/**
  * The replay of one file's lines, each message kept as its id and a slot of numbers. Fed parsed
  * lines with their places, in file order (a message's text is not looked at, only its `id`).
  */
@@ -149,24 +169,18 @@ export class IdReplay {
       case "message":
         return this.#message(value.id as string, place, -1);
       case "checkpoint": {
-        const { messages, ...rest } = value.$set as Json;
+        const set = value.$set as Json;
         this.#drop(this.#history.keys(), CHECKPOINT);
-        this.#held(messages as unknown[], place);
-        this.metadata = { ...this.metadata, ...rest };
-        return;
+        this.#held(set.messages as unknown[], place);
+        return merge(this.metadata, set);
       }
-      case "set": {
-        const { messages: _, ...rest } = value.$set as Json;
-        this.metadata = { ...this.metadata, ...rest };
-        return;
-      }
-      case "metadata": {
-        const { messages, ...rest } = value;
-        this.metadata = { ...this.metadata, ...rest };
+      case "set":
+        return merge(this.metadata, value.$set as Json);
+      case "metadata":
+        merge(this.metadata, value);
         // A legacy file: one object whose `messages` are the history.
-        if (Array.isArray(messages)) this.#held(messages, place);
+        if (Array.isArray(value.messages)) this.#held(value.messages, place);
         return;
-      }
     }
   }
 
