@@ -125,3 +125,27 @@ Deno.test("readGeminiSession() replays copies, checkpoints and rewinds as Gemini
     }, `seed ${seed}`);
   }
 });
+
+Deno.test("readGeminiSession() merges the metadata line and every $set, the last value of a field winning, a __proto__ field as a field", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "session-2026-12-01T10-00-aaaaaaaa.jsonl");
+  const lines = [
+    '{"sessionId":"s1","projectHash":"ab","lastUpdated":"2026-12-01T10:00:01.000Z","kind":"main"}',
+    '{"id":"a","timestamp":"2026-12-01T10:00:02.000Z","type":"user","content":"hello"}',
+    '{"$set":{"summary":"first","lastUpdated":"2026-12-01T10:00:03.000Z"}}',
+    // Were it taken as the metadata's prototype, its startTime would be the session's.
+    '{"$set":{"__proto__":{"startTime":"2020-01-01T00:00:00.000Z"},"summary":"second"}}',
+    '{"$set":{"messages":[],"lastUpdated":"2026-12-01T10:00:04.000Z"}}',
+  ];
+  const text = lines.join("\n") + "\n";
+  await Deno.writeTextFile(path, text);
+  const read = readGeminiSession(path, new TextEncoder().encode(text).length, { subagents: false });
+  let next = await read.next();
+  while (!next.done) next = await read.next();
+  const facts = next.value;
+  // No startTime: the session was created at its first line's time.
+  assertEquals(
+    [facts.sessionId, facts.title, facts.created, facts.updated],
+    ["s1", "second", "2026-12-01T10:00:02.000Z", "2026-12-01T10:00:04.000Z"],
+  );
+});

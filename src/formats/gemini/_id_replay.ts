@@ -117,16 +117,8 @@ class Slots {
  */
 function merge(into: Json, from: Json): void {
   for (const key of Object.keys(from)) {
-    if (key === "messages") continue;
-    // A key `__proto__` of a parsed line is a field like any other, not the object's prototype.
-    if (key === "__proto__") {
-      Object.defineProperty(into, key, {
-        value: from[key],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else into[key] = from[key];
+    // (Deno has no `__proto__` accessor: a field of that name is set as a field.)
+    if (key !== "messages") into[key] = from[key];
   }
 }
 
