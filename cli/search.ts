@@ -168,7 +168,7 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     const folders = sources.filter((source) =>
       source.store === undefined && !isPostgresUrl(source.root)
     );
-    await updateCatalogOf("search", catalog, folders);
+    await updateCatalogOf("search", catalog, folders, { text: true });
   }
   let sessions = 0;
   let hits = 0;

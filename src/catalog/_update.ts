@@ -4,6 +4,12 @@
  * unchanged) has only its new lines' text indexed; a rewritten or new one is read whole; a gone
  * one is marked. Each file is one transaction: a kill leaves it as it was or as it is now.
  *
+ * The full-text index is built when a search first asks for it (`UpdateOptions.text`): an update
+ * for a listing keeps the facts alone, which cost the inspector's read, and the trigram index of
+ * every line's text (three quarters of a first build's time) waits for the first search, which
+ * reads the files not yet in it once more. A file's text, once indexed, is kept up to date by
+ * every update after.
+ *
  * A file is read once: the text index takes the lines the inspector's reader parses for the
  * facts (turns, verdict, tokens), as it parses them (`ReadSessionOptions.onLine`), and reads
  * alone only what that reader did not tell (a trailing empty line, a torn tail, turnlog's own
@@ -50,6 +56,8 @@ export interface UpdateSummary {
   read: number;
   /** Files that grew, read from their indexed offset. */
   grown: number;
+  /** Unchanged files whose text was put in the full-text index now. */
+  texted: number;
   /** Files gone since the last update, marked. */
   gone: number;
   /** Bytes read. */
@@ -60,6 +68,13 @@ export interface UpdateSummary {
 
 /** Options of {@linkcode updateCatalog}. */
 export interface UpdateOptions {
+  /**
+   * Index the conversation text of every file too, as a search needs it; false keeps the facts
+   * alone (a listing's), and the text of a file read now waits for the first update that asks
+   * for it (the text of a file already indexed is kept up to date either way).
+   * @default {true}
+   */
+  text?: boolean | undefined;
   /** Told after each file read (never for unchanged files). */
   onProgress?: ((progress: UpdateProgress) => void) | undefined;
 }
@@ -105,6 +120,7 @@ interface KnownFile {
   indexed: number;
   tail_hash: string;
   lines: number;
+  texted: number;
   deleted: number;
 }
 
@@ -115,6 +131,8 @@ interface Plan {
   /** Read from this offset (0: whole), with its line number. */
   from: number;
   fromLine: number;
+  /** Its lines' text goes in the full-text index (from `from`). */
+  text: boolean;
 }
 
 /** The sha256 of the up to {@linkcode TAIL_BYTES} bytes before `end`. */
@@ -172,14 +190,15 @@ class Statements {
   readonly insertText: StatementSync;
   readonly saveFile: StatementSync;
   readonly markGone: StatementSync;
+  readonly markTexted: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.known = db.prepare(
-      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
+      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM files " +
         "WHERE root = ?",
     );
     this.byPath = db.prepare(
-      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
+      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM files " +
         "WHERE path = ?",
     );
     this.insertFile = db.prepare(
@@ -197,11 +216,12 @@ class Statements {
     this.saveFile = db.prepare(
       `UPDATE files SET root = ?, format = ?, archived = ?, session = ?, session_id = ?,
         project = ?, ino = ?, size = ?, mtime = ?, indexed = ?, tail_hash = ?, lines = ?,
-        inherits = ?, deleted = 0, state = ?, first_at = ?, last_at = ?, cwd = ?, title = ?,
+        inherits = ?, texted = ?, deleted = 0, state = ?, first_at = ?, last_at = ?, cwd = ?, title = ?,
         first_prompt = ?, turns = ?, healthy = ?, verdict = ?, findings = ?, tokens = ?,
         models = ?, forked_from = ?, forks = ?, unreadable = ? WHERE id = ?`,
     );
     this.markGone = db.prepare("UPDATE files SET deleted = 1 WHERE id = ?");
+    this.markTexted = db.prepare("UPDATE files SET texted = 1 WHERE id = ?");
   }
 }
 
@@ -350,9 +370,10 @@ class LineIndexer {
     if (line.line === 1 && this.#marker !== undefined) {
       this.inherits = line.text.includes(this.#marker);
     }
-    const turn = this.#turns.turnOf(line.text);
     this.indexed = line.end;
     this.lines = line.line;
+    if (!this.plan.text) return true;
+    const turn = this.#turns.turnOf(line.text);
     if (line.start < this.plan.from || line.text.trim() === "") return true;
     const found = lineText(line, parsed, this.profile.pieces);
     if (found === null) return true;
@@ -429,6 +450,7 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       tailHash(wanted.path, indexed),
       lines,
       inherits ? 1 : 0,
+      plan.text ? 1 : 0,
       facts.state,
       facts.first_at,
       facts.last_at,
@@ -446,6 +468,41 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       facts.unreadable,
       row.id,
     );
+    faultPoint();
+    db.exec("COMMIT");
+    faultPoint();
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/**
+ * Puts the text of a file read before without it in the full-text index, in one transaction:
+ * its lines read alone (each parsed once), up to where its facts were read.
+ */
+async function indexText(db: DatabaseSync, plan: Plan): Promise<void> {
+  const s = statementsOf(db);
+  const { wanted, known } = plan;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const row = s.byPath.get(wanted.path) as KnownFile | undefined;
+    if (known === undefined || !sameRow(row, known) || row!.texted === 1) {
+      // Another command indexed it, or read it again, since we looked: that stands.
+      db.exec("ROLLBACK");
+      return;
+    }
+    s.dropText.run(known.id);
+    s.dropLines.run(known.id);
+    const compressed = isCompressed(wanted.path);
+    const indexer = new LineIndexer(plan, known.id, s, searchProfile(wanted.source.format));
+    await forEachLine(wanted.path, (line) => indexer.take(line, undefined, compressed));
+    if (indexer.indexed !== known.indexed || indexer.lines !== known.lines) {
+      // Changed since its `stat`: the next update reads it again, the text with it.
+      db.exec("ROLLBACK");
+      return;
+    }
+    s.markTexted.run(known.id);
     faultPoint();
     db.exec("COMMIT");
     faultPoint();
@@ -485,8 +542,17 @@ export async function updateCatalog(
   options: UpdateOptions = {},
 ): Promise<UpdateSummary> {
   const s = statementsOf(db);
+  const text = options.text ?? true;
   const plans: Plan[] = [];
-  const summary: UpdateSummary = { seen: 0, read: 0, grown: 0, gone: 0, bytes: 0, unread: [] };
+  const summary: UpdateSummary = {
+    seen: 0,
+    read: 0,
+    grown: 0,
+    texted: 0,
+    gone: 0,
+    bytes: 0,
+    unread: [],
+  };
   for (const source of sources) {
     const known = new Map<string, KnownFile>();
     for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
@@ -509,9 +575,25 @@ export async function updateCatalog(
       seen.add(wanted.path);
       summary.seen++;
       const before = known.get(wanted.path);
-      if (unchanged(info, before)) continue;
-      const from = startOf(wanted.path, info, before);
-      plans.push({ wanted, info, known: before, from, fromLine: before?.lines ?? 0 });
+      const texted = before?.texted === 1;
+      if (unchanged(info, before)) {
+        if (text && !texted) {
+          plans.push({ wanted, info, known: before, from: 0, fromLine: 0, text });
+        }
+        continue;
+      }
+      let from = startOf(wanted.path, info, before);
+      // A grown file whose text was never indexed is read whole when its text is asked for.
+      if (from > 0 && text && !texted) from = 0;
+      const fromLine = from === 0 ? 0 : before?.lines ?? 0;
+      plans.push({
+        wanted,
+        info,
+        known: before,
+        from,
+        fromLine,
+        text: text || (from > 0 && texted),
+      });
     }
     for (const [path, row] of known) {
       if (row.deleted === 0 && !seen.has(path)) {
@@ -527,9 +609,14 @@ export async function updateCatalog(
     bytesTotal: plans.reduce((sum, plan) => sum + plan.info.size - plan.from, 0),
   };
   for (const plan of plans) {
-    await indexFile(db, plan);
-    if (plan.from > 0) summary.grown++;
-    else summary.read++;
+    if (plan.known !== undefined && unchanged(plan.info, plan.known)) {
+      await indexText(db, plan);
+      summary.texted++;
+    } else {
+      await indexFile(db, plan);
+      if (plan.from > 0) summary.grown++;
+      else summary.read++;
+    }
     progress.files++;
     progress.bytes += plan.info.size - plan.from;
     options.onProgress?.({ ...progress });
