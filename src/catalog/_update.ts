@@ -69,6 +69,12 @@ export interface UpdateSummary {
 /** Options of {@linkcode updateCatalog}. */
 export interface UpdateOptions {
   /**
+   * How many workers read the facts of the files at once, each on a core of its own (0: read
+   * them in this thread). The text index is always written from this thread.
+   * @default {the machine's cores, up to 4, when the files to read for their facts alone hold 32 MB or more; else 0}
+   */
+  workers?: number | undefined;
+  /**
    * Index the conversation text of every file too, as a search needs it; false keeps the facts
    * alone (a listing's), and the text of a file read now waits for the first update that asks
    * for it (the text of a file already indexed is kept up to date either way).
@@ -346,10 +352,13 @@ class LineIndexer {
   readonly #turns: ReturnType<ReturnType<typeof searchProfile>["turns"]>;
   readonly #marker: string | undefined;
 
+  /**
+   * `size`: the file's size when it was `stat`ed; `text`: where its lines' text goes in the
+   * index, from the offset `from` on (none: the lines are counted alone).
+   */
   constructor(
-    readonly plan: Plan,
-    readonly fileId: number,
-    readonly s: Statements,
+    readonly size: number,
+    readonly text: { from: number; fileId: number; s: Statements } | undefined,
     readonly profile: ReturnType<typeof searchProfile>,
   ) {
     this.indexed = 0;
@@ -363,7 +372,7 @@ class LineIndexer {
     // A line told twice or out of order (a reader's second look) is not the file's next line.
     if (this.stopped || line.start < this.indexed) return !this.stopped;
     // What was written after the stat waits for the next update; so does a torn last line.
-    if (!compressed && (line.end > this.plan.info.size || !line.terminated)) {
+    if (!compressed && (line.end > this.size || !line.terminated)) {
       this.stopped = true;
       return false;
     }
@@ -372,25 +381,73 @@ class LineIndexer {
     }
     this.indexed = line.end;
     this.lines = line.line;
-    if (!this.plan.text) return true;
+    const { text } = this;
+    if (text === undefined) return true;
     const turn = this.#turns.turnOf(line.text);
-    if (line.start < this.plan.from || line.text.trim() === "") return true;
+    if (line.start < text.from || line.text.trim() === "") return true;
     const found = lineText(line, parsed, this.profile.pieces);
     if (found === null) return true;
     const id =
-      this.s.insertLine.run(this.fileId, line.line, turn, line.start, line.end, found.roles)
+      text.s.insertLine.run(text.fileId, line.line, turn, line.start, line.end, found.roles)
         .lastInsertRowid;
-    this.s.insertText.run(id, found.body);
+    text.s.insertText.run(id, found.body);
     faultPoint();
     return true;
   }
 }
 
-/** Reads one file into the catalog, in one transaction. */
-async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
+/** What a read of one file tells the catalog: its facts, and where its whole lines end. */
+interface FileRead {
+  facts: Awaited<ReturnType<typeof factsOf>>;
+  indexed: number;
+  lines: number;
+  inherits: boolean;
+}
+
+/**
+ * Reads one file for its facts, its lines told to `indexer` as the inspector's reader parses
+ * them, then those it did not tell (what it left after its last line, or a whole file it read
+ * otherwise) from a read of the rest alone.
+ */
+async function readFile(wanted: Wanted, indexer: LineIndexer): Promise<FileRead> {
+  const compressed = isCompressed(wanted.path);
+  // The inspector's reader tells the lines it parses (a plain file of another tool alone:
+  // a compressed file's offsets are not its bytes on disk).
+  const own = adapterOfData({ format: wanted.source.format }).own;
+  const told: LineObserver | undefined = own || compressed
+    ? undefined
+    : (line, parsed) => void indexer.take(line, parsed, false);
+  const facts = await factsOf(wanted, indexer.size, told);
+  if (!indexer.stopped && (compressed || indexer.indexed < indexer.size)) {
+    const start = indexer.indexed;
+    const firstLine = indexer.lines + 1;
+    await forEachLine(
+      wanted.path,
+      (line) => indexer.take(line, undefined, compressed),
+      compressed ? {} : { start, firstLine },
+    );
+  }
+  const { indexed, lines, inherits } = indexer;
+  return { facts, indexed, lines, inherits };
+}
+
+/**
+ * The facts of one session file as an update keeps them (its text aside), read in this
+ * thread: what the update's workers run, each for a file at a time.
+ */
+export function readFacts(wanted: Wanted, size: number): Promise<FileRead> {
+  return readFile(wanted, new LineIndexer(size, undefined, searchProfile(wanted.source.format)));
+}
+
+/**
+ * Reads one file into the catalog, in one transaction: its text read in it, or its facts alone
+ * read before it (`read`, by a worker, or now).
+ */
+async function indexFile(db: DatabaseSync, plan: Plan, read?: Promise<FileRead>): Promise<void> {
   const s = statementsOf(db);
   const { wanted, info } = plan;
   const profile = searchProfile(wanted.source.format);
+  const factsRead = plan.text ? undefined : await (read ?? readFacts(wanted, info.size));
   db.exec("BEGIN IMMEDIATE");
   try {
     let row = s.byPath.get(wanted.path) as KnownFile | undefined;
@@ -412,29 +469,15 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       );
       row = s.byPath.get(wanted.path) as unknown as KnownFile;
     }
-    if (plan.from === 0) {
+    if (plan.from === 0 || !plan.text) {
       s.dropText.run(row.id);
       s.dropLines.run(row.id);
     }
-    const compressed = isCompressed(wanted.path);
-    const indexer = new LineIndexer(plan, row.id, s, profile);
-    // The inspector's reader tells the lines it parses (a plain file of another tool alone:
-    // a compressed file's offsets are not its bytes on disk).
-    const own = adapterOfData({ format: wanted.source.format }).own;
-    const told: LineObserver | undefined = own || compressed
-      ? undefined
-      : (line, parsed) => void indexer.take(line, parsed, false);
-    const facts = await factsOf(wanted, info.size, told);
-    if (!indexer.stopped && (compressed || indexer.indexed < info.size)) {
-      const start = indexer.indexed;
-      const firstLine = indexer.lines + 1;
-      await forEachLine(
-        wanted.path,
-        (line) => indexer.take(line, undefined, compressed),
-        compressed ? {} : { start, firstLine },
+    const { facts, indexed, lines, inherits } = factsRead ??
+      await readFile(
+        wanted,
+        new LineIndexer(info.size, { from: plan.from, fileId: row.id, s }, profile),
       );
-    }
-    const { indexed, lines, inherits } = indexer;
     const { source } = wanted;
     s.saveFile.run(
       source.root,
@@ -495,7 +538,8 @@ async function indexText(db: DatabaseSync, plan: Plan): Promise<void> {
     s.dropText.run(known.id);
     s.dropLines.run(known.id);
     const compressed = isCompressed(wanted.path);
-    const indexer = new LineIndexer(plan, known.id, s, searchProfile(wanted.source.format));
+    const text = { from: 0, fileId: known.id, s };
+    const indexer = new LineIndexer(plan.info.size, text, searchProfile(wanted.source.format));
     await forEachLine(wanted.path, (line) => indexer.take(line, undefined, compressed));
     if (indexer.indexed !== known.indexed || indexer.lines !== known.lines) {
       // Changed since its `stat`: the next update reads it again, the text with it.
@@ -509,6 +553,79 @@ async function indexText(db: DatabaseSync, plan: Plan): Promise<void> {
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw error;
+  }
+}
+
+/** The bytes of files to read for their facts alone from which an update reads them in workers. */
+const PARALLEL_BYTES = 32 << 20;
+
+/** The most workers an update starts by default. */
+const MAX_WORKERS = 4;
+
+/**
+ * Workers that read files for their facts, a file at a time each ({@linkcode readFacts} in
+ * `_facts_worker.ts`); none: each read is made in this thread when it is asked for. A worker
+ * that fails leaves its file to be read in this thread, which says why if it fails too.
+ */
+class FactsPool implements Disposable {
+  readonly #idle: Worker[] = [];
+  #all: Worker[] = [];
+  readonly #queue: { wanted: Wanted; size: number; done: (read: FileRead | null) => void }[] = [];
+  #closed = false;
+
+  constructor(count: number) {
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(new URL("./_facts_worker.ts", import.meta.url), {
+        type: "module",
+        name: "turnlog catalog facts",
+      });
+      this.#all.push(worker);
+      this.#idle.push(worker);
+    }
+  }
+
+  /** The facts of a file, read by a worker; undefined when there is none (read it now). */
+  read(wanted: Wanted, size: number): Promise<FileRead> | undefined {
+    if (this.#all.length === 0) return undefined;
+    const told = new Promise<FileRead | null>((done) => {
+      this.#queue.push({ wanted, size, done });
+      this.#next();
+    }).then((read) => {
+      if (read !== null) return read;
+      if (this.#closed) throw new Error("The update ended before this file was read");
+      return readFacts(wanted, size);
+    });
+    // Awaited in the files' order; one that fails before its turn is not unhandled.
+    told.catch(() => {});
+    return told;
+  }
+
+  #next(): void {
+    while (this.#idle.length > 0 && this.#queue.length > 0) {
+      const worker = this.#idle.pop()!;
+      const job = this.#queue.shift()!;
+      worker.onmessage = (event: MessageEvent<{ read: FileRead | null }>) => {
+        this.#idle.push(worker);
+        job.done(event.data.read);
+        this.#next();
+      };
+      worker.onerror = (event) => {
+        // A worker that cannot run (its module, its permissions) takes no more files.
+        event.preventDefault();
+        worker.terminate();
+        this.#all = this.#all.filter((other) => other !== worker);
+        job.done(null);
+        if (this.#all.length === 0) { for (const left of this.#queue.splice(0)) left.done(null); }
+        this.#next();
+      };
+      worker.postMessage({ wanted: job.wanted, size: job.size });
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.#closed = true;
+    for (const worker of this.#all) worker.terminate();
+    for (const left of this.#queue.splice(0)) left.done(null);
   }
 }
 
@@ -608,12 +725,21 @@ export async function updateCatalog(
     bytes: 0,
     bytesTotal: plans.reduce((sum, plan) => sum + plan.info.size - plan.from, 0),
   };
+  const textOnly = (plan: Plan) => plan.known !== undefined && unchanged(plan.info, plan.known);
+  const factsAlone = plans.filter((plan) => !plan.text);
+  const workers = options.workers ?? (
+    factsAlone.reduce((sum, plan) => sum + plan.info.size, 0) >= PARALLEL_BYTES
+      ? Math.min(navigator.hardwareConcurrency, MAX_WORKERS)
+      : 0
+  );
+  using pool = new FactsPool(Math.min(workers, factsAlone.length));
+  const reads = new Map(factsAlone.map((plan) => [plan, pool.read(plan.wanted, plan.info.size)]));
   for (const plan of plans) {
-    if (plan.known !== undefined && unchanged(plan.info, plan.known)) {
+    if (textOnly(plan)) {
       await indexText(db, plan);
       summary.texted++;
     } else {
-      await indexFile(db, plan);
+      await indexFile(db, plan, reads.get(plan));
       if (plan.from > 0) summary.grown++;
       else summary.read++;
     }
