@@ -71,7 +71,7 @@ export interface UpdateOptions {
   /**
    * How many workers read the facts of the files at once, each on a core of its own (0: read
    * them in this thread). The text index is always written from this thread.
-   * @default {the machine's cores, up to 4, when the files to read for their facts alone hold 32 MB or more; else 0}
+   * @default {the machine's cores, up to 4, when there are two or more and the files to read for their facts alone are two or more and hold 32 MB or more; else 0}
    */
   workers?: number | undefined;
   /**
@@ -727,11 +727,11 @@ export async function updateCatalog(
   };
   const textOnly = (plan: Plan) => plan.known !== undefined && unchanged(plan.info, plan.known);
   const factsAlone = plans.filter((plan) => !plan.text);
-  const workers = options.workers ?? (
-    factsAlone.reduce((sum, plan) => sum + plan.info.size, 0) >= PARALLEL_BYTES
-      ? Math.min(navigator.hardwareConcurrency, MAX_WORKERS)
-      : 0
-  );
+  // Workers pay for themselves on two cores or more, with files enough to share.
+  const cores = navigator.hardwareConcurrency;
+  const big = factsAlone.reduce((sum, plan) => sum + plan.info.size, 0) >= PARALLEL_BYTES;
+  const workers = options.workers ??
+    (big && cores >= 2 && factsAlone.length >= 2 ? Math.min(cores, MAX_WORKERS) : 0);
   using pool = new FactsPool(Math.min(workers, factsAlone.length));
   const reads = new Map(factsAlone.map((plan) => [plan, pool.read(plan.wanted, plan.info.size)]));
   for (const plan of plans) {
