@@ -71,7 +71,7 @@ export interface UpdateOptions {
   /**
    * How many workers read the facts of the files at once, each on a core of its own (0: read
    * them in this thread). The text index is always written from this thread.
-   * @default {the machine's cores, up to 4, when there are two or more and the files to read for their facts alone are two or more and hold 32 MB or more; else 0}
+   * @default {one per core but one, up to 4, on 4 cores or more when the files to read for their facts alone are two or more and hold 32 MB or more; else 0}
    */
   workers?: number | undefined;
   /**
@@ -562,6 +562,9 @@ const PARALLEL_BYTES = 32 << 20;
 /** The most workers an update starts by default. */
 const MAX_WORKERS = 4;
 
+/** The fewest cores on which an update starts workers by default (one left to this thread). */
+const MIN_CORES = 4;
+
 /**
  * Workers that read files for their facts, a file at a time each ({@linkcode readFacts} in
  * `_facts_worker.ts`); none: each read is made in this thread when it is asked for. A worker
@@ -727,11 +730,12 @@ export async function updateCatalog(
   };
   const textOnly = (plan: Plan) => plan.known !== undefined && unchanged(plan.info, plan.known);
   const factsAlone = plans.filter((plan) => !plan.text);
-  // Workers pay for themselves on two cores or more, with files enough to share.
+  // Workers cost a quarter more CPU (each loads the inspector and warms its own JIT): on two
+  // cores shared with other work they lost (bench notes), so they take spare cores alone.
   const cores = navigator.hardwareConcurrency;
   const big = factsAlone.reduce((sum, plan) => sum + plan.info.size, 0) >= PARALLEL_BYTES;
   const workers = options.workers ??
-    (big && cores >= 2 && factsAlone.length >= 2 ? Math.min(cores, MAX_WORKERS) : 0);
+    (big && cores >= MIN_CORES && factsAlone.length >= 2 ? Math.min(cores - 1, MAX_WORKERS) : 0);
   using pool = new FactsPool(Math.min(workers, factsAlone.length));
   const reads = new Map(factsAlone.map((plan) => [plan, pool.read(plan.wanted, plan.info.size)]));
   for (const plan of plans) {
