@@ -25,65 +25,17 @@ import { forEachLine, isCompressed, type Line, readRangeSync } from "../io/mod.t
 import { inspectSession, verdictOf } from "../inspect/mod.ts";
 import { searchProfile } from "../search/mod.ts";
 import { adapterOfData, type Json, type LineObserver, type ParsedLine } from "../formats/mod.ts";
-
-/** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
-export interface CatalogSource {
-  /** The format of its sessions (an adapter's name, or turnlog's). */
-  format: string;
-  /** Its sessions root. */
-  root: string;
-  /** The archive's view of sessions whose original is gone. @default {false} */
-  archived?: boolean | undefined;
-}
-
-/** How far an update has gone: files and bytes read so far, of how many. */
-export interface UpdateProgress {
-  /** Files read so far. */
-  files: number;
-  /** Files to read. */
-  filesTotal: number;
-  /** Bytes read so far. */
-  bytes: number;
-  /** Bytes to read. */
-  bytesTotal: number;
-}
-
-/** What an update did. */
-export interface UpdateSummary {
-  /** Files seen (walked and `stat`ed). */
-  seen: number;
-  /** Files read whole (new or rewritten). */
-  read: number;
-  /** Files that grew, read from their indexed offset. */
-  grown: number;
-  /** Unchanged files whose text was put in the full-text index now. */
-  texted: number;
-  /** Files gone since the last update, marked. */
-  gone: number;
-  /** Bytes read. */
-  bytes: number;
-  /** The sources whose root cannot be read, each with why (their files are left as they were). */
-  unread: { root: string; reason: string }[];
-}
-
-/** Options of {@linkcode updateCatalog}. */
-export interface UpdateOptions {
-  /**
-   * How many workers read the facts of the files at once, each on a core of its own (0: read
-   * them in this thread). The text index is always written from this thread.
-   * @default {one per core but one, up to 4, on 4 cores or more when the files to read for their facts alone are two or more and hold 32 MB or more; else 0}
-   */
-  workers?: number | undefined;
-  /**
-   * Index the conversation text of every file too, as a search needs it; false keeps the facts
-   * alone (a listing's), and the text of a file read now waits for the first update that asks
-   * for it (the text of a file already indexed is kept up to date either way).
-   * @default {true}
-   */
-  text?: boolean | undefined;
-  /** Told after each file read (never for unchanged files). */
-  onProgress?: ((progress: UpdateProgress) => void) | undefined;
-}
+import {
+  type CatalogSource,
+  type KnownFile,
+  unchanged,
+  type UpdateOptions,
+  type UpdateProgress,
+  type UpdateSummary,
+  type Walked,
+  walkSources,
+  type WantedFile,
+} from "./_walk.ts";
 
 /**
  * The environment variable that kills the process (SIGKILL) at the n-th write step of an
@@ -109,29 +61,8 @@ function faultPoint(): void {
 /** The bytes before the indexed offset whose hash proves the indexed prefix unchanged. */
 export const TAIL_BYTES = 4096;
 
-interface Wanted {
-  path: string;
-  source: CatalogSource;
-  session: string;
-  sessionId: string;
-  project: string | null;
-}
-
-interface KnownFile {
-  id: number;
-  path: string;
-  ino: number | null;
-  size: number;
-  mtime: number;
-  indexed: number;
-  tail_hash: string;
-  lines: number;
-  texted: number;
-  deleted: number;
-}
-
 interface Plan {
-  wanted: Wanted;
+  wanted: WantedFile;
   info: Deno.FileInfo;
   known: KnownFile | undefined;
   /** Read from this offset (0: whole), with its line number. */
@@ -149,24 +80,6 @@ export function tailHash(path: string, end: number): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-function statOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-async function wantedFiles(source: CatalogSource): Promise<Wanted[]> {
-  const found: Wanted[] = [];
-  for await (const session of searchProfile(source.format).walk(source.root)) {
-    const base = { source, session: session.path, sessionId: session.id };
-    found.push({ ...base, path: session.path, project: session.project });
-    for (const path of session.subagents) found.push({ ...base, path, project: session.project });
-  }
-  return found;
-}
-
 /**
  * Where to read a changed file from: its indexed offset when it only grew (the same file, its
  * last indexed bytes the same), else from the start.
@@ -181,13 +94,8 @@ function startOf(path: string, info: Deno.FileInfo, known: KnownFile | undefined
   }
 }
 
-const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined) =>
-  known !== undefined && known.deleted === 0 && known.ino === (info.ino ?? null) &&
-  known.size === info.size && known.mtime === (info.mtime?.getTime() ?? 0);
-
 /** The statements an update runs, prepared once. */
 class Statements {
-  readonly known: StatementSync;
   readonly byPath: StatementSync;
   readonly insertFile: StatementSync;
   readonly dropText: StatementSync;
@@ -195,14 +103,9 @@ class Statements {
   readonly insertLine: StatementSync;
   readonly insertText: StatementSync;
   readonly saveFile: StatementSync;
-  readonly markGone: StatementSync;
   readonly markTexted: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.known = db.prepare(
-      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM files " +
-        "WHERE root = ?",
-    );
     this.byPath = db.prepare(
       "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM files " +
         "WHERE path = ?",
@@ -226,7 +129,6 @@ class Statements {
         first_prompt = ?, turns = ?, healthy = ?, verdict = ?, findings = ?, tokens = ?,
         models = ?, forked_from = ?, forks = ?, unreadable = ? WHERE id = ?`,
     );
-    this.markGone = db.prepare("UPDATE files SET deleted = 1 WHERE id = ?");
     this.markTexted = db.prepare("UPDATE files SET texted = 1 WHERE id = ?");
   }
 }
@@ -243,7 +145,7 @@ function statementsOf(db: DatabaseSync): Statements {
  * What a listing shows of another tool's file today, from its head and a bounded tail (its
  * adapter's `preview`): its own dates, project, title and first prompt; null for turnlog's own.
  */
-async function previewOf(wanted: Wanted, sizeBytes: number) {
+async function previewOf(wanted: WantedFile, sizeBytes: number) {
   const adapter = adapterOfData({ format: wanted.source.format });
   if (adapter.own) return null;
   const { path, sessionId: id, project } = wanted;
@@ -264,7 +166,7 @@ async function previewOf(wanted: Wanted, sizeBytes: number) {
  * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
  * the columns hold them.
  */
-async function factsOf(wanted: Wanted, sizeBytes: number, onLine: LineObserver | undefined) {
+async function factsOf(wanted: WantedFile, sizeBytes: number, onLine: LineObserver | undefined) {
   const { path } = wanted;
   try {
     const report = await inspectSession(path, { onLine });
@@ -409,7 +311,7 @@ interface FileRead {
  * them, then those it did not tell (what it left after its last line, or a whole file it read
  * otherwise) from a read of the rest alone.
  */
-async function readFile(wanted: Wanted, indexer: LineIndexer): Promise<FileRead> {
+async function readFile(wanted: WantedFile, indexer: LineIndexer): Promise<FileRead> {
   const compressed = isCompressed(wanted.path);
   // The inspector's reader tells the lines it parses (a plain file of another tool alone:
   // a compressed file's offsets are not its bytes on disk).
@@ -435,7 +337,7 @@ async function readFile(wanted: Wanted, indexer: LineIndexer): Promise<FileRead>
  * The facts of one session file as an update keeps them (its text aside), read in this
  * thread: what the update's workers run, each for a file at a time.
  */
-export function readFacts(wanted: Wanted, size: number): Promise<FileRead> {
+export function readFacts(wanted: WantedFile, size: number): Promise<FileRead> {
   return readFile(wanted, new LineIndexer(size, undefined, searchProfile(wanted.source.format)));
 }
 
@@ -573,7 +475,8 @@ const MIN_CORES = 4;
 class FactsPool implements Disposable {
   readonly #idle: Worker[] = [];
   #all: Worker[] = [];
-  readonly #queue: { wanted: Wanted; size: number; done: (read: FileRead | null) => void }[] = [];
+  readonly #queue: { wanted: WantedFile; size: number; done: (read: FileRead | null) => void }[] =
+    [];
   #closed = false;
 
   constructor(count: number) {
@@ -588,7 +491,7 @@ class FactsPool implements Disposable {
   }
 
   /** The facts of a file, read by a worker; undefined when there is none (read it now). */
-  read(wanted: Wanted, size: number): Promise<FileRead> | undefined {
+  read(wanted: WantedFile, size: number): Promise<FileRead> | undefined {
     if (this.#all.length === 0) return undefined;
     const told = new Promise<FileRead | null>((done) => {
       this.#queue.push({ wanted, size, done });
@@ -637,98 +540,34 @@ function sameRow(row: KnownFile | undefined, known: KnownFile): boolean {
     row.mtime === known.mtime && row.indexed === known.indexed && row.deleted === known.deleted;
 }
 
-/** Marks a file gone and drops its text, in one transaction. */
-function markGone(db: DatabaseSync, id: number): void {
-  const s = statementsOf(db);
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    s.dropText.run(id);
-    s.dropLines.run(id);
-    s.markGone.run(id);
-    db.exec("COMMIT");
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
-  }
-}
-
 /**
- * Brings the catalog's files of `sources` up to date with the disk (see the module's
- * comment); other roots' files are left as they are.
+ * Reads the files a walk found new or changed into the catalog (see the module's comment),
+ * and completes the walk's summary.
  */
-export async function updateCatalog(
+export async function indexChanged(
   db: DatabaseSync,
-  sources: readonly CatalogSource[],
+  walked: Walked,
   options: UpdateOptions = {},
 ): Promise<UpdateSummary> {
-  const s = statementsOf(db);
+  const summary = { ...walked.summary };
   const text = options.text ?? true;
-  const plans: Plan[] = [];
-  const summary: UpdateSummary = {
-    seen: 0,
-    read: 0,
-    grown: 0,
-    texted: 0,
-    gone: 0,
-    bytes: 0,
-    unread: [],
-  };
-  for (const source of sources) {
-    const known = new Map<string, KnownFile>();
-    for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
-    const seen = new Set<string>();
-    let found: Wanted[];
-    try {
-      found = await wantedFiles(source);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) found = [];
-      else {
-        const reason = error instanceof Error ? error.message : String(error);
-        summary.unread.push({ root: source.root, reason });
-        continue;
-      }
-    }
-    for (const wanted of found) {
-      if (seen.has(wanted.path)) continue;
-      const info = statOrUndefined(wanted.path);
-      if (info === undefined || !info.isFile) continue;
-      seen.add(wanted.path);
-      summary.seen++;
-      const before = known.get(wanted.path);
-      const texted = before?.texted === 1;
-      if (unchanged(info, before)) {
-        if (text && !texted) {
-          plans.push({ wanted, info, known: before, from: 0, fromLine: 0, text });
-        }
-        continue;
-      }
-      let from = startOf(wanted.path, info, before);
-      // A grown file whose text was never indexed is read whole when its text is asked for.
-      if (from > 0 && text && !texted) from = 0;
-      const fromLine = from === 0 ? 0 : before?.lines ?? 0;
-      plans.push({
-        wanted,
-        info,
-        known: before,
-        from,
-        fromLine,
-        text: text || (from > 0 && texted),
-      });
-    }
-    for (const [path, row] of known) {
-      if (row.deleted === 0 && !seen.has(path)) {
-        markGone(db, row.id);
-        summary.gone++;
-      }
-    }
-  }
+  const plans: Plan[] = walked.changed.map(({ wanted, info, known }) => {
+    const texted = known?.texted === 1;
+    // An unchanged file the walk sent on is one whose text is asked for, not yet indexed.
+    if (unchanged(info, known)) return { wanted, info, known, from: 0, fromLine: 0, text };
+    let from = startOf(wanted.path, info, known);
+    // A grown file whose text was never indexed is read whole when its text is asked for.
+    if (from > 0 && text && !texted) from = 0;
+    const fromLine = from === 0 ? 0 : known?.lines ?? 0;
+    return { wanted, info, known, from, fromLine, text: text || (from > 0 && texted) };
+  });
   const progress: UpdateProgress = {
     files: 0,
     filesTotal: plans.length,
     bytes: 0,
     bytesTotal: plans.reduce((sum, plan) => sum + plan.info.size - plan.from, 0),
   };
-  const textOnly = (plan: Plan) => plan.known !== undefined && unchanged(plan.info, plan.known);
+  const textOnly = (plan: Plan) => unchanged(plan.info, plan.known);
   const factsAlone = plans.filter((plan) => !plan.text);
   // Workers cost a quarter more CPU (each loads the inspector and warms its own JIT): on two
   // cores shared with other work they lost (bench notes), so they take spare cores alone.
@@ -753,4 +592,17 @@ export async function updateCatalog(
   }
   summary.bytes = progress.bytes;
   return summary;
+}
+
+/**
+ * Brings the catalog's files of `sources` up to date with the disk (see the module's
+ * comment); other roots' files are left as they are.
+ */
+export async function updateCatalog(
+  db: DatabaseSync,
+  sources: readonly CatalogSource[],
+  options: UpdateOptions = {},
+): Promise<UpdateSummary> {
+  const walked = await walkSources(db, sources, { text: options.text ?? true });
+  return await indexChanged(db, walked, options);
 }
