@@ -24,32 +24,135 @@ import {
 import type { ClaudeCost, ClaudeModelSwap } from "./_facts.ts";
 export type { NodeKind } from "./_kinds.ts";
 
-/** One non-empty line of the file. */
-export interface Node {
+/** The kinds a node's bits hold by number (see {@linkcode Node}). */
+const KINDS: readonly NodeKind[] = [
+  "problem",
+  "meta",
+  "prompt",
+  "tool_result",
+  "user_meta",
+  "compact_summary",
+  "command",
+  "local_output",
+  "interrupt",
+  "assistant",
+  "boundary",
+  "turn_duration",
+  "system",
+  "summary",
+  "progress",
+  "attachment",
+  "other",
+];
+const KIND_NUMBER: Readonly<Record<NodeKind, number>> = Object.fromEntries(
+  KINDS.map((kind, at) => [kind, at]),
+) as Record<NodeKind, number>;
+const SIDECHAIN = 1;
+const SUPERSEDED = 2;
+const KIND_SHIFT = 2;
+
+/** The API response an assistant line is part of: one object for all of its lines. */
+interface ResponseIds {
+  readonly messageId: string | undefined;
+  readonly model: string | undefined;
+}
+
+/** What few lines have: a label, a boundary's facts, the time and mode a labeled line keeps. */
+interface Rare {
+  readonly label: string | undefined;
+  readonly boundary: BoundaryInfo | undefined;
+  readonly time: string | undefined;
+  readonly mode: string | undefined;
+}
+
+/**
+ * One non-empty line of the file. Held for every line of a transcript, it is kept small: its
+ * kind and flags in one number, an assistant line's response ids in one object its response's
+ * lines share, and the fields few lines have in another (nine fields, 96 bytes, where one
+ * field each took 144: 3.6 MB of a 100 MB transcript's index).
+ */
+export class Node {
+  /** The line number (1-based). */
   line: number;
+  /** The line's byte range. */
   start: number;
   end: number;
-  kind: NodeKind;
-  /** The kind an ignored entry counts it under, for lines turnlog's model cannot hold. */
-  label: string | undefined;
   uuid: string | undefined;
   parentUuid: string | undefined;
   /** The parent's node index, or -1; resolved after the pass. */
-  parent: number;
-  sidechain: boolean;
-  /** `message.id` of an assistant line: the lines of one API response share it. */
-  messageId: string | undefined;
-  model: string | undefined;
+  parent = -1;
+  #bits: number;
+  #response: ResponseIds | undefined;
+  #rare: Rare | undefined;
+
+  /** A node of the line at `span`; `response` and `rare` shared or undefined when absent. */
+  constructor(
+    span: LineSpan,
+    fields: {
+      kind: NodeKind;
+      uuid: string | undefined;
+      parentUuid: string | undefined;
+      sidechain: boolean;
+      response: ResponseIds | undefined;
+      rare: Rare | undefined;
+    },
+  ) {
+    this.line = span.line;
+    this.start = span.start;
+    this.end = span.end;
+    this.uuid = fields.uuid;
+    this.parentUuid = fields.parentUuid;
+    this.#bits = (KIND_NUMBER[fields.kind] << KIND_SHIFT) | (fields.sidechain ? SIDECHAIN : 0);
+    this.#response = fields.response;
+    this.#rare = fields.rare;
+  }
+
+  /** What the line is. */
+  get kind(): NodeKind {
+    return KINDS[this.#bits >> KIND_SHIFT]!;
+  }
+  /** Whether the line is a subagent's (`isSidechain`). */
+  get sidechain(): boolean {
+    return (this.#bits & SIDECHAIN) !== 0;
+  }
   /** Another line with this uuid counts instead (see {@linkcode indexTranscript}). */
-  superseded: boolean;
+  get superseded(): boolean {
+    return (this.#bits & SUPERSEDED) !== 0;
+  }
+  set superseded(value: boolean) {
+    this.#bits = value ? this.#bits | SUPERSEDED : this.#bits & ~SUPERSEDED;
+  }
+  /** The response whose ids this assistant line has (shared by its response's lines). */
+  get response(): ResponseIds | undefined {
+    return this.#response;
+  }
+  /** `message.id` of an assistant line: the lines of one API response share it. */
+  get messageId(): string | undefined {
+    return this.#response?.messageId;
+  }
+  /** The model of an assistant line. */
+  get model(): string | undefined {
+    return this.#response?.model;
+  }
+  /** The kind an ignored entry counts it under, for lines turnlog's model cannot hold. */
+  get label(): string | undefined {
+    return this.#rare?.label;
+  }
   /** `compact_boundary` only: the line it continues and the preserved segment. */
-  boundary: BoundaryInfo | undefined;
+  get boundary(): BoundaryInfo | undefined {
+    return this.#rare?.boundary;
+  }
   /**
    * A line with a `label` only: its time and permission mode, all the second pass needs of it
    * (it is not read again unless a checkpoint keeps it).
    */
-  time: string | undefined;
-  mode: string | undefined;
+  get time(): string | undefined {
+    return this.#rare?.time;
+  }
+  /** A line with a `label` only: its permission mode. */
+  get mode(): string | undefined {
+    return this.#rare?.mode;
+  }
 }
 
 /** What a `compact_boundary` line says about the conversation it cuts. */
@@ -248,28 +351,30 @@ function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefi
   const kind = classify(value, type, message);
   const label = labelOf(kind, type, value);
   const assistant = kind === "assistant" && message !== undefined;
-  let model = assistant ? stringOf(message.model) : undefined;
-  let messageId = assistant ? stringOf(message.id) : undefined;
-  // The lines of one response follow each other: they share one copy of its id and model.
-  if (messageId !== undefined && messageId === last?.messageId) messageId = last.messageId;
-  if (model !== undefined && model === last?.model) model = last.model;
-  return {
-    line: span.line,
-    start: span.start,
-    end: span.end,
+  let response: ResponseIds | undefined;
+  if (assistant) {
+    const model = stringOf(message.model);
+    const messageId = stringOf(message.id);
+    // The lines of one response follow each other: they share one copy of its ids.
+    const before = last?.response;
+    response = before !== undefined && before.messageId === messageId && before.model === model
+      ? before
+      : { messageId, model };
+  }
+  const boundary = kind === "boundary" ? boundaryInfo(value) : undefined;
+  return new Node(span, {
     kind,
-    label,
     uuid: stringOf(value.uuid),
     parentUuid: stringOf(value.parentUuid),
-    parent: -1,
     sidechain: value.isSidechain === true,
-    messageId,
-    model,
-    superseded: false,
-    boundary: kind === "boundary" ? boundaryInfo(value) : undefined,
-    time: label === undefined ? undefined : fields.time,
-    mode: label === undefined ? undefined : fields.mode,
-  };
+    response,
+    rare: label === undefined && boundary === undefined ? undefined : {
+      label,
+      boundary,
+      time: label === undefined ? undefined : fields.time,
+      mode: label === undefined ? undefined : fields.mode,
+    },
+  });
 }
 
 /** Options of {@linkcode indexTranscript}. */
@@ -381,10 +486,15 @@ function parentNow(pass: Pass, uuid: string): number {
 
 /** The node of a line that is not a JSON object. */
 function problemNode(span: LineSpan): Node {
-  return { ...nodeOf({}, span, NO_FIELDS, undefined), kind: "problem", label: undefined };
+  return new Node(span, {
+    kind: "problem",
+    uuid: undefined,
+    parentUuid: undefined,
+    sidechain: false,
+    response: undefined,
+    rare: undefined,
+  });
 }
-
-const NO_FIELDS: Fields = { type: "", message: undefined, time: undefined, mode: undefined };
 
 /** Adds one line to the index; false once the line is past `sizeBytes` (the end). */
 function indexLine(pass: Pass, line: Line): boolean {
