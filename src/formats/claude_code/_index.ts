@@ -355,11 +355,12 @@ function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefi
   if (assistant) {
     const model = stringOf(message.model);
     const messageId = stringOf(message.id);
-    // The lines of one response follow each other: they share one copy of its ids.
+    // The lines of one response follow each other: they share one copy of its ids, and the
+    // responses of one model one copy of its name.
     const before = last?.response;
     response = before !== undefined && before.messageId === messageId && before.model === model
       ? before
-      : { messageId, model };
+      : { messageId, model: before !== undefined && before.model === model ? before.model : model };
   }
   const boundary = kind === "boundary" ? boundaryInfo(value) : undefined;
   return new Node(span, {
