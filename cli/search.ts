@@ -14,8 +14,10 @@ import {
   type SessionCommands,
   type SessionSummary,
 } from "../src/search/mod.ts";
-import { ADAPTERS, foreignToolsInWords } from "../src/formats/mod.ts";
-import { isPostgresUrl, storeName } from "../src/store/mod.ts";
+// The homes and the store's names, not the faces: a search answered from the catalog loads no
+// reader and no store.
+import { foreignToolsInWords, TOOL_HOMES } from "../src/formats/homes.ts";
+import { isPostgresUrl, storeName } from "../src/store/_spec.ts";
 import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import { plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
@@ -29,7 +31,7 @@ import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { hintFor } from "./_voice.ts";
 
-const HOME_NAMES = ADAPTERS.map((adapter) => `--${adapter.flag}`).join(", ");
+const HOME_NAMES = TOOL_HOMES.map((home) => `--${home.flag}`).join(", ");
 
 /** The help text. */
 export const HELP = `Usage: ${TASK} search [options] <word | "a phrase">...
@@ -43,7 +45,8 @@ homes, or only the places the options name.
 Shows the sessions by their own start, newest first (those that name none last): each
 one's short id, tool, working directory, start (from its records) and first prompt; its hits
 with the turn, the line, who said it and the match marked; then the command that opens it
-and the one that continues it.
+and the one that continues it. The first search builds the catalog's full-text index (on a
+terminal it says so, with files and MB): later ones answer from it.
 
 Options:
   --regex PATTERN      Search for a regular expression (case-insensitive, matched in time
@@ -168,7 +171,7 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     const folders = sources.filter((source) =>
       source.store === undefined && !isPostgresUrl(source.root)
     );
-    await updateCatalogOf("search", catalog, folders);
+    await updateCatalogOf("search", catalog, folders, { text: true });
   }
   let sessions = 0;
   let hits = 0;

@@ -4,6 +4,12 @@
  * unchanged) has only its new lines' text indexed; a rewritten or new one is read whole; a gone
  * one is marked. Each file is one transaction: a kill leaves it as it was or as it is now.
  *
+ * The full-text index is built when a search first asks for it (`UpdateOptions.text`): an update
+ * for a listing keeps the facts alone, which cost the inspector's read, and the trigram index of
+ * every line's text (three quarters of a first build's time) waits for the first search, which
+ * reads the files not yet in it once more. A file's text, once indexed, is kept up to date by
+ * every update after.
+ *
  * A file is read once: the text index takes the lines the inspector's reader parses for the
  * facts (turns, verdict, tokens), as it parses them (`ReadSessionOptions.onLine`), and reads
  * alone only what that reader did not tell (a trailing empty line, a torn tail, turnlog's own
@@ -19,50 +25,17 @@ import { forEachLine, isCompressed, type Line, readRangeSync } from "../io/mod.t
 import { inspectSession, verdictOf } from "../inspect/mod.ts";
 import { searchProfile } from "../search/mod.ts";
 import { adapterOfData, type Json, type LineObserver, type ParsedLine } from "../formats/mod.ts";
-
-/** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
-export interface CatalogSource {
-  /** The format of its sessions (an adapter's name, or turnlog's). */
-  format: string;
-  /** Its sessions root. */
-  root: string;
-  /** The archive's view of sessions whose original is gone. @default {false} */
-  archived?: boolean | undefined;
-}
-
-/** How far an update has gone: files and bytes read so far, of how many. */
-export interface UpdateProgress {
-  /** Files read so far. */
-  files: number;
-  /** Files to read. */
-  filesTotal: number;
-  /** Bytes read so far. */
-  bytes: number;
-  /** Bytes to read. */
-  bytesTotal: number;
-}
-
-/** What an update did. */
-export interface UpdateSummary {
-  /** Files seen (walked and `stat`ed). */
-  seen: number;
-  /** Files read whole (new or rewritten). */
-  read: number;
-  /** Files that grew, read from their indexed offset. */
-  grown: number;
-  /** Files gone since the last update, marked. */
-  gone: number;
-  /** Bytes read. */
-  bytes: number;
-  /** The sources whose root cannot be read, each with why (their files are left as they were). */
-  unread: { root: string; reason: string }[];
-}
-
-/** Options of {@linkcode updateCatalog}. */
-export interface UpdateOptions {
-  /** Told after each file read (never for unchanged files). */
-  onProgress?: ((progress: UpdateProgress) => void) | undefined;
-}
+import {
+  type CatalogSource,
+  type KnownFile,
+  unchanged,
+  type UpdateOptions,
+  type UpdateProgress,
+  type UpdateSummary,
+  type Walked,
+  walkSources,
+  type WantedFile,
+} from "./_walk.ts";
 
 /**
  * The environment variable that kills the process (SIGKILL) at the n-th write step of an
@@ -88,33 +61,15 @@ function faultPoint(): void {
 /** The bytes before the indexed offset whose hash proves the indexed prefix unchanged. */
 export const TAIL_BYTES = 4096;
 
-interface Wanted {
-  path: string;
-  source: CatalogSource;
-  session: string;
-  sessionId: string;
-  project: string | null;
-}
-
-interface KnownFile {
-  id: number;
-  path: string;
-  ino: number | null;
-  size: number;
-  mtime: number;
-  indexed: number;
-  tail_hash: string;
-  lines: number;
-  deleted: number;
-}
-
 interface Plan {
-  wanted: Wanted;
+  wanted: WantedFile;
   info: Deno.FileInfo;
   known: KnownFile | undefined;
   /** Read from this offset (0: whole), with its line number. */
   from: number;
   fromLine: number;
+  /** Its lines' text goes in the full-text index (from `from`). */
+  text: boolean;
 }
 
 /** The sha256 of the up to {@linkcode TAIL_BYTES} bytes before `end`. */
@@ -123,24 +78,6 @@ export function tailHash(path: string, end: number): string {
   using file = Deno.openSync(path, { read: true });
   const bytes = readRangeSync(file, { start: Math.max(0, end - TAIL_BYTES), end });
   return createHash("sha256").update(bytes).digest("hex");
-}
-
-function statOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-async function wantedFiles(source: CatalogSource): Promise<Wanted[]> {
-  const found: Wanted[] = [];
-  for await (const session of searchProfile(source.format).walk(source.root)) {
-    const base = { source, session: session.path, sessionId: session.id };
-    found.push({ ...base, path: session.path, project: session.project });
-    for (const path of session.subagents) found.push({ ...base, path, project: session.project });
-  }
-  return found;
 }
 
 /**
@@ -157,13 +94,8 @@ function startOf(path: string, info: Deno.FileInfo, known: KnownFile | undefined
   }
 }
 
-const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined) =>
-  known !== undefined && known.deleted === 0 && known.ino === (info.ino ?? null) &&
-  known.size === info.size && known.mtime === (info.mtime?.getTime() ?? 0);
-
 /** The statements an update runs, prepared once. */
 class Statements {
-  readonly known: StatementSync;
   readonly byPath: StatementSync;
   readonly insertFile: StatementSync;
   readonly dropText: StatementSync;
@@ -171,15 +103,11 @@ class Statements {
   readonly insertLine: StatementSync;
   readonly insertText: StatementSync;
   readonly saveFile: StatementSync;
-  readonly markGone: StatementSync;
+  readonly markTexted: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.known = db.prepare(
-      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
-        "WHERE root = ?",
-    );
     this.byPath = db.prepare(
-      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
+      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM files " +
         "WHERE path = ?",
     );
     this.insertFile = db.prepare(
@@ -197,11 +125,11 @@ class Statements {
     this.saveFile = db.prepare(
       `UPDATE files SET root = ?, format = ?, archived = ?, session = ?, session_id = ?,
         project = ?, ino = ?, size = ?, mtime = ?, indexed = ?, tail_hash = ?, lines = ?,
-        inherits = ?, deleted = 0, state = ?, first_at = ?, last_at = ?, cwd = ?, title = ?,
+        inherits = ?, texted = ?, deleted = 0, state = ?, first_at = ?, last_at = ?, cwd = ?, title = ?,
         first_prompt = ?, turns = ?, healthy = ?, verdict = ?, findings = ?, tokens = ?,
         models = ?, forked_from = ?, forks = ?, unreadable = ? WHERE id = ?`,
     );
-    this.markGone = db.prepare("UPDATE files SET deleted = 1 WHERE id = ?");
+    this.markTexted = db.prepare("UPDATE files SET texted = 1 WHERE id = ?");
   }
 }
 
@@ -217,7 +145,7 @@ function statementsOf(db: DatabaseSync): Statements {
  * What a listing shows of another tool's file today, from its head and a bounded tail (its
  * adapter's `preview`): its own dates, project, title and first prompt; null for turnlog's own.
  */
-async function previewOf(wanted: Wanted, sizeBytes: number) {
+async function previewOf(wanted: WantedFile, sizeBytes: number) {
   const adapter = adapterOfData({ format: wanted.source.format });
   if (adapter.own) return null;
   const { path, sessionId: id, project } = wanted;
@@ -238,7 +166,7 @@ async function previewOf(wanted: Wanted, sizeBytes: number) {
  * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
  * the columns hold them.
  */
-async function factsOf(wanted: Wanted, sizeBytes: number, onLine: LineObserver | undefined) {
+async function factsOf(wanted: WantedFile, sizeBytes: number, onLine: LineObserver | undefined) {
   const { path } = wanted;
   try {
     const report = await inspectSession(path, { onLine });
@@ -326,10 +254,13 @@ class LineIndexer {
   readonly #turns: ReturnType<ReturnType<typeof searchProfile>["turns"]>;
   readonly #marker: string | undefined;
 
+  /**
+   * `size`: the file's size when it was `stat`ed; `text`: where its lines' text goes in the
+   * index, from the offset `from` on (none: the lines are counted alone).
+   */
   constructor(
-    readonly plan: Plan,
-    readonly fileId: number,
-    readonly s: Statements,
+    readonly size: number,
+    readonly text: { from: number; fileId: number; s: Statements } | undefined,
     readonly profile: ReturnType<typeof searchProfile>,
   ) {
     this.indexed = 0;
@@ -343,33 +274,82 @@ class LineIndexer {
     // A line told twice or out of order (a reader's second look) is not the file's next line.
     if (this.stopped || line.start < this.indexed) return !this.stopped;
     // What was written after the stat waits for the next update; so does a torn last line.
-    if (!compressed && (line.end > this.plan.info.size || !line.terminated)) {
+    if (!compressed && (line.end > this.size || !line.terminated)) {
       this.stopped = true;
       return false;
     }
     if (line.line === 1 && this.#marker !== undefined) {
       this.inherits = line.text.includes(this.#marker);
     }
-    const turn = this.#turns.turnOf(line.text);
     this.indexed = line.end;
     this.lines = line.line;
-    if (line.start < this.plan.from || line.text.trim() === "") return true;
+    const { text } = this;
+    if (text === undefined) return true;
+    const turn = this.#turns.turnOf(line.text);
+    if (line.start < text.from || line.text.trim() === "") return true;
     const found = lineText(line, parsed, this.profile.pieces);
     if (found === null) return true;
     const id =
-      this.s.insertLine.run(this.fileId, line.line, turn, line.start, line.end, found.roles)
+      text.s.insertLine.run(text.fileId, line.line, turn, line.start, line.end, found.roles)
         .lastInsertRowid;
-    this.s.insertText.run(id, found.body);
+    text.s.insertText.run(id, found.body);
     faultPoint();
     return true;
   }
 }
 
-/** Reads one file into the catalog, in one transaction. */
-async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
+/** What a read of one file tells the catalog: its facts, and where its whole lines end. */
+interface FileRead {
+  facts: Awaited<ReturnType<typeof factsOf>>;
+  indexed: number;
+  lines: number;
+  inherits: boolean;
+}
+
+/**
+ * Reads one file for its facts, its lines told to `indexer` as the inspector's reader parses
+ * them, then those it did not tell (what it left after its last line, or a whole file it read
+ * otherwise) from a read of the rest alone.
+ */
+async function readFile(wanted: WantedFile, indexer: LineIndexer): Promise<FileRead> {
+  const compressed = isCompressed(wanted.path);
+  // The inspector's reader tells the lines it parses (a plain file of another tool alone:
+  // a compressed file's offsets are not its bytes on disk).
+  const own = adapterOfData({ format: wanted.source.format }).own;
+  const told: LineObserver | undefined = own || compressed
+    ? undefined
+    : (line, parsed) => void indexer.take(line, parsed, false);
+  const facts = await factsOf(wanted, indexer.size, told);
+  if (!indexer.stopped && (compressed || indexer.indexed < indexer.size)) {
+    const start = indexer.indexed;
+    const firstLine = indexer.lines + 1;
+    await forEachLine(
+      wanted.path,
+      (line) => indexer.take(line, undefined, compressed),
+      compressed ? {} : { start, firstLine },
+    );
+  }
+  const { indexed, lines, inherits } = indexer;
+  return { facts, indexed, lines, inherits };
+}
+
+/**
+ * The facts of one session file as an update keeps them (its text aside), read in this
+ * thread: what the update's workers run, each for a file at a time.
+ */
+export function readFacts(wanted: WantedFile, size: number): Promise<FileRead> {
+  return readFile(wanted, new LineIndexer(size, undefined, searchProfile(wanted.source.format)));
+}
+
+/**
+ * Reads one file into the catalog, in one transaction: its text read in it, or its facts alone
+ * read before it (`read`, by a worker, or now).
+ */
+async function indexFile(db: DatabaseSync, plan: Plan, read?: Promise<FileRead>): Promise<void> {
   const s = statementsOf(db);
   const { wanted, info } = plan;
   const profile = searchProfile(wanted.source.format);
+  const factsRead = plan.text ? undefined : await (read ?? readFacts(wanted, info.size));
   db.exec("BEGIN IMMEDIATE");
   try {
     let row = s.byPath.get(wanted.path) as KnownFile | undefined;
@@ -391,29 +371,15 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       );
       row = s.byPath.get(wanted.path) as unknown as KnownFile;
     }
-    if (plan.from === 0) {
+    if (plan.from === 0 || !plan.text) {
       s.dropText.run(row.id);
       s.dropLines.run(row.id);
     }
-    const compressed = isCompressed(wanted.path);
-    const indexer = new LineIndexer(plan, row.id, s, profile);
-    // The inspector's reader tells the lines it parses (a plain file of another tool alone:
-    // a compressed file's offsets are not its bytes on disk).
-    const own = adapterOfData({ format: wanted.source.format }).own;
-    const told: LineObserver | undefined = own || compressed
-      ? undefined
-      : (line, parsed) => void indexer.take(line, parsed, false);
-    const facts = await factsOf(wanted, info.size, told);
-    if (!indexer.stopped && (compressed || indexer.indexed < info.size)) {
-      const start = indexer.indexed;
-      const firstLine = indexer.lines + 1;
-      await forEachLine(
-        wanted.path,
-        (line) => indexer.take(line, undefined, compressed),
-        compressed ? {} : { start, firstLine },
+    const { facts, indexed, lines, inherits } = factsRead ??
+      await readFile(
+        wanted,
+        new LineIndexer(info.size, { from: plan.from, fileId: row.id, s }, profile),
       );
-    }
-    const { indexed, lines, inherits } = indexer;
     const { source } = wanted;
     s.saveFile.run(
       source.root,
@@ -429,6 +395,7 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       tailHash(wanted.path, indexed),
       lines,
       inherits ? 1 : 0,
+      plan.text ? 1 : 0,
       facts.state,
       facts.first_at,
       facts.last_at,
@@ -455,24 +422,176 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
   }
 }
 
+/**
+ * Puts the text of a file read before without it in the full-text index, in one transaction:
+ * its lines read alone (each parsed once), up to where its facts were read.
+ */
+async function indexText(db: DatabaseSync, plan: Plan): Promise<void> {
+  const s = statementsOf(db);
+  const { wanted, known } = plan;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const row = s.byPath.get(wanted.path) as KnownFile | undefined;
+    if (known === undefined || !sameRow(row, known) || row!.texted === 1) {
+      // Another command indexed it, or read it again, since we looked: that stands.
+      db.exec("ROLLBACK");
+      return;
+    }
+    s.dropText.run(known.id);
+    s.dropLines.run(known.id);
+    const compressed = isCompressed(wanted.path);
+    const text = { from: 0, fileId: known.id, s };
+    const indexer = new LineIndexer(plan.info.size, text, searchProfile(wanted.source.format));
+    await forEachLine(wanted.path, (line) => indexer.take(line, undefined, compressed));
+    if (indexer.indexed !== known.indexed || indexer.lines !== known.lines) {
+      // Changed since its `stat`: the next update reads it again, the text with it.
+      db.exec("ROLLBACK");
+      return;
+    }
+    s.markTexted.run(known.id);
+    faultPoint();
+    db.exec("COMMIT");
+    faultPoint();
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/** The bytes of files to read for their facts alone from which an update reads them in workers. */
+const PARALLEL_BYTES = 32 << 20;
+
+/** The most workers an update starts by default. */
+const MAX_WORKERS = 4;
+
+/** The fewest cores on which an update starts workers by default (one left to this thread). */
+const MIN_CORES = 4;
+
+/**
+ * Workers that read files for their facts, a file at a time each ({@linkcode readFacts} in
+ * `_facts_worker.ts`); none: each read is made in this thread when it is asked for. A worker
+ * that fails leaves its file to be read in this thread, which says why if it fails too.
+ */
+class FactsPool implements Disposable {
+  readonly #idle: Worker[] = [];
+  #all: Worker[] = [];
+  readonly #queue: { wanted: WantedFile; size: number; done: (read: FileRead | null) => void }[] =
+    [];
+  #closed = false;
+
+  constructor(count: number) {
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(new URL("./_facts_worker.ts", import.meta.url), {
+        type: "module",
+        name: "turnlog catalog facts",
+      });
+      this.#all.push(worker);
+      this.#idle.push(worker);
+    }
+  }
+
+  /** The facts of a file, read by a worker; undefined when there is none (read it now). */
+  read(wanted: WantedFile, size: number): Promise<FileRead> | undefined {
+    if (this.#all.length === 0) return undefined;
+    const told = new Promise<FileRead | null>((done) => {
+      this.#queue.push({ wanted, size, done });
+      this.#next();
+    }).then((read) => {
+      if (read !== null) return read;
+      if (this.#closed) throw new Error("The update ended before this file was read");
+      return readFacts(wanted, size);
+    });
+    // Awaited in the files' order; one that fails before its turn is not unhandled.
+    told.catch(() => {});
+    return told;
+  }
+
+  #next(): void {
+    while (this.#idle.length > 0 && this.#queue.length > 0) {
+      const worker = this.#idle.pop()!;
+      const job = this.#queue.shift()!;
+      worker.onmessage = (event: MessageEvent<{ read: FileRead | null }>) => {
+        this.#idle.push(worker);
+        job.done(event.data.read);
+        this.#next();
+      };
+      worker.onerror = (event) => {
+        // A worker that cannot run (its module, its permissions) takes no more files.
+        event.preventDefault();
+        worker.terminate();
+        this.#all = this.#all.filter((other) => other !== worker);
+        job.done(null);
+        if (this.#all.length === 0) { for (const left of this.#queue.splice(0)) left.done(null); }
+        this.#next();
+      };
+      worker.postMessage({ wanted: job.wanted, size: job.size });
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.#closed = true;
+    for (const worker of this.#all) worker.terminate();
+    for (const left of this.#queue.splice(0)) left.done(null);
+  }
+}
+
 function sameRow(row: KnownFile | undefined, known: KnownFile): boolean {
   return row !== undefined && row.ino === known.ino && row.size === known.size &&
     row.mtime === known.mtime && row.indexed === known.indexed && row.deleted === known.deleted;
 }
 
-/** Marks a file gone and drops its text, in one transaction. */
-function markGone(db: DatabaseSync, id: number): void {
-  const s = statementsOf(db);
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    s.dropText.run(id);
-    s.dropLines.run(id);
-    s.markGone.run(id);
-    db.exec("COMMIT");
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
+/**
+ * Reads the files a walk found new or changed into the catalog (see the module's comment),
+ * and completes the walk's summary.
+ */
+export async function indexChanged(
+  db: DatabaseSync,
+  walked: Walked,
+  options: UpdateOptions = {},
+): Promise<UpdateSummary> {
+  const summary = { ...walked.summary };
+  const text = options.text ?? true;
+  const plans: Plan[] = walked.changed.map(({ wanted, info, known }) => {
+    const texted = known?.texted === 1;
+    // An unchanged file the walk sent on is one whose text is asked for, not yet indexed.
+    if (unchanged(info, known)) return { wanted, info, known, from: 0, fromLine: 0, text };
+    let from = startOf(wanted.path, info, known);
+    // A grown file whose text was never indexed is read whole when its text is asked for.
+    if (from > 0 && text && !texted) from = 0;
+    const fromLine = from === 0 ? 0 : known?.lines ?? 0;
+    return { wanted, info, known, from, fromLine, text: text || (from > 0 && texted) };
+  });
+  const progress: UpdateProgress = {
+    files: 0,
+    filesTotal: plans.length,
+    bytes: 0,
+    bytesTotal: plans.reduce((sum, plan) => sum + plan.info.size - plan.from, 0),
+  };
+  const textOnly = (plan: Plan) => unchanged(plan.info, plan.known);
+  const factsAlone = plans.filter((plan) => !plan.text);
+  // Workers cost a quarter more CPU (each loads the inspector and warms its own JIT): on two
+  // cores shared with other work they lost (bench notes), so they take spare cores alone.
+  const cores = navigator.hardwareConcurrency;
+  const big = factsAlone.reduce((sum, plan) => sum + plan.info.size, 0) >= PARALLEL_BYTES;
+  const workers = options.workers ??
+    (big && cores >= MIN_CORES && factsAlone.length >= 2 ? Math.min(cores - 1, MAX_WORKERS) : 0);
+  using pool = new FactsPool(Math.min(workers, factsAlone.length));
+  const reads = new Map(factsAlone.map((plan) => [plan, pool.read(plan.wanted, plan.info.size)]));
+  for (const plan of plans) {
+    if (textOnly(plan)) {
+      await indexText(db, plan);
+      summary.texted++;
+    } else {
+      await indexFile(db, plan, reads.get(plan));
+      if (plan.from > 0) summary.grown++;
+      else summary.read++;
+    }
+    progress.files++;
+    progress.bytes += plan.info.size - plan.from;
+    options.onProgress?.({ ...progress });
   }
+  summary.bytes = progress.bytes;
+  return summary;
 }
 
 /**
@@ -484,56 +603,6 @@ export async function updateCatalog(
   sources: readonly CatalogSource[],
   options: UpdateOptions = {},
 ): Promise<UpdateSummary> {
-  const s = statementsOf(db);
-  const plans: Plan[] = [];
-  const summary: UpdateSummary = { seen: 0, read: 0, grown: 0, gone: 0, bytes: 0, unread: [] };
-  for (const source of sources) {
-    const known = new Map<string, KnownFile>();
-    for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
-    const seen = new Set<string>();
-    let found: Wanted[];
-    try {
-      found = await wantedFiles(source);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) found = [];
-      else {
-        const reason = error instanceof Error ? error.message : String(error);
-        summary.unread.push({ root: source.root, reason });
-        continue;
-      }
-    }
-    for (const wanted of found) {
-      if (seen.has(wanted.path)) continue;
-      const info = statOrUndefined(wanted.path);
-      if (info === undefined || !info.isFile) continue;
-      seen.add(wanted.path);
-      summary.seen++;
-      const before = known.get(wanted.path);
-      if (unchanged(info, before)) continue;
-      const from = startOf(wanted.path, info, before);
-      plans.push({ wanted, info, known: before, from, fromLine: before?.lines ?? 0 });
-    }
-    for (const [path, row] of known) {
-      if (row.deleted === 0 && !seen.has(path)) {
-        markGone(db, row.id);
-        summary.gone++;
-      }
-    }
-  }
-  const progress: UpdateProgress = {
-    files: 0,
-    filesTotal: plans.length,
-    bytes: 0,
-    bytesTotal: plans.reduce((sum, plan) => sum + plan.info.size - plan.from, 0),
-  };
-  for (const plan of plans) {
-    await indexFile(db, plan);
-    if (plan.from > 0) summary.grown++;
-    else summary.read++;
-    progress.files++;
-    progress.bytes += plan.info.size - plan.from;
-    options.onProgress?.({ ...progress });
-  }
-  summary.bytes = progress.bytes;
-  return summary;
+  const walked = await walkSources(db, sources, { text: options.text ?? true });
+  return await indexChanged(db, walked, options);
 }

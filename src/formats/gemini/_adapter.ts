@@ -7,7 +7,7 @@
 import { basename, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
-import { type Env, homeDir } from "../_find.ts";
+import { geminiWords } from "./_home.ts";
 import { dirEntries } from "../_head.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeGemini, geminiFindings } from "./_check.ts";
@@ -19,7 +19,7 @@ import {
   SESSION_NAME,
 } from "./_find.ts";
 import { GEMINI_LINES } from "./_lines.ts";
-import { readGeminiSession } from "./_reader.ts";
+import { readGeminiBatches } from "./_reader.ts";
 import { GEMINI_PROVIDER, geminiUsage } from "./_usage.ts";
 import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
@@ -27,13 +27,7 @@ import { geminiSearch } from "./_search.ts";
 import { writeGeminiSession } from "./_writer.ts";
 import { geminiRelocation } from "./_relocate.ts";
 
-/** Whose home the root is in, and the variables that name it (first its own). */
-const GEMINI_HOME = { what: "Gemini CLI's home", variables: ["GEMINI_CLI_HOME", "HOME"] } as const;
-
-/** Gemini CLI's sessions root: `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`. */
-export function geminiSessionsRoot(env: Env = Deno.env): string {
-  return join(env.get("GEMINI_CLI_HOME") || homeDir(env, GEMINI_HOME), ".gemini", "tmp");
-}
+export { geminiSessionsRoot } from "./_home.ts";
 
 const MESSAGE_TYPES = new Set(["user", "gemini", "info", "error", "warning"]);
 
@@ -73,17 +67,7 @@ async function holdsChats(dir: string): Promise<boolean> {
 
 /** Gemini CLI sessions: `$GEMINI_CLI_HOME/.gemini/tmp/<project>/chats/session-*.jsonl`. */
 export const geminiAdapter: FormatAdapter<"gemini"> = {
-  name: "gemini",
-  tool: "Gemini CLI",
-  shortTool: "Gemini",
-  fileNoun: "Gemini CLI session",
-  flag: "gemini",
-  home: {
-    variables: GEMINI_HOME.variables,
-    root: geminiSessionsRoot,
-    inside: "tmp",
-    described: "$GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp",
-  },
+  ...geminiWords,
   listing: { time: "created" },
   lines: GEMINI_LINES,
   search: geminiSearch,
@@ -104,7 +88,7 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   namesFile: (path) => SESSION_NAME.test(basename(path)),
   claimsRoot: holdsChats,
   idFromName: (path) => SESSION_NAME.exec(basename(path))?.[4] ?? null,
-  read: (path, sizeBytes, options) => readGeminiSession(path, sizeBytes, options),
+  read: (path, sizeBytes, options) => readGeminiBatches(path, sizeBytes, options),
   usage: geminiUsage,
   priceProvider: GEMINI_PROVIDER,
   find: findGeminiSession,
