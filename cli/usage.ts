@@ -125,7 +125,7 @@ async function main(args: string[], io: UsageIo): Promise<number> {
   let collected;
   try {
     collected = catalog === undefined
-      ? await collectUsage({ sources })
+      ? await collectUsage({ sources, fold: true })
       : await collectCatalogUsage(catalog, sources);
   } finally {
     catalog?.close();

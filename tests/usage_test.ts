@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
+import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
+import { needing } from "./_needs.ts";
 import {
   collectCatalogUsage,
   collectUsage,
@@ -315,7 +317,7 @@ Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an ap
     env: env({ CLAUDE_CONFIG_DIR: home }),
   });
   using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
-  const fresh = () => collectUsage({ sources });
+  const fresh = () => collectUsage({ sources, fold: true });
   const plain = (got: Awaited<ReturnType<typeof fresh>>) => JSON.parse(JSON.stringify(got));
   assertEquals(plain(await collectCatalogUsage(catalog, sources)), plain(await fresh()));
   {
@@ -332,7 +334,51 @@ Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an ap
   await Deno.writeTextFile(path, more.text(), { append: true });
   const after = await collectCatalogUsage(catalog, sources);
   assertEquals(plain(after), plain(await fresh()));
-  assertEquals(after.rows.length, 4);
+  // Folded: the three responses of 17:00 one row (the latest's time), the next day's another.
+  assertEquals(after.rows.map((row) => [row.time, row.input, row.output]), [
+    ["2026-01-23T17:00:04.000Z", 33, 61],
+    ["2026-01-24T09:00:00.000Z", 5, 6],
+  ]);
+  {
+    using io = countIo();
+    const warm = await collectCatalogUsage(catalog, sources);
+    assertEquals(io.take().reads.filter((read) => read.path.endsWith(".jsonl")), []);
+    assertEquals(plain(warm), plain(after));
+  }
+});
+
+Deno.test({
+  ...needing(
+    "collectUsage() folded per session, model and 15 minutes gives every report the responses give, to the cent",
+    CORPUS_MISSING,
+  ),
+  async fn() {
+    await using dir = await tempDir();
+    const home = join(dir.path, "claude");
+    await Deno.mkdir(home);
+    await Deno.symlink(join(CORPUS, "claude", "projects"), join(home, "projects"));
+    const sources = [
+      ...await searchSources({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) }),
+      { format: "codex" as const, root: join(CORPUS, "codex"), flags: ["--sessions-dir"] },
+    ];
+    const rows = (await collectUsage({ sources })).rows;
+    const folded = (await collectUsage({ sources, fold: true })).rows;
+    assertEquals(folded.length * 4 < rows.length, true, `${folded.length} of ${rows.length}`);
+    const cents = (report: ReturnType<typeof usageReport>) =>
+      JSON.parse(
+        JSON.stringify(report, (key, value) =>
+          (key === "totalCost" || key === "cost") && value !== null
+            ? Math.round(value * 100)
+            : value),
+      );
+    for (const kind of ["daily", "monthly", "session", "project", "model"] as const) {
+      assertEquals(
+        cents(usageReport(folded, kind, { breakdown: true })),
+        cents(usageReport(rows, kind, { breakdown: true })),
+        kind,
+      );
+    }
+  },
 });
 
 Deno.test("loadPriceBook() prices as the table's own calculation does: a flat model from its per-token prices, a tiered one above its tier", async () => {

@@ -1,9 +1,11 @@
 /**
- * Usage kept in the catalog's database (a table of its own beside the catalog's `files`, keyed
- * by a file's path): each file's responses, priced, read again only when the file changed
- * (its inode, size or modification time), so a warm report reads no session file and loads no
- * price table. A cache like the catalog: its own schema version, made again on a mismatch;
- * every answer equals a fresh read of the files.
+ * Usage kept in the catalog's database (tables of its own beside the catalog's `files`): each
+ * file's responses, priced, keyed by its path and read again only when the file changed (its
+ * inode, size or modification time); and, for each choice of places, the count of them all
+ * folded (per session, model, cost source and 15 minutes: a few rows a session) with what
+ * every file was when it was counted. A warm report, nothing changed, is those folded rows:
+ * no session file read, no response parsed, no price table loaded. A cache like the catalog:
+ * its own schema version, made again on a mismatch; every answer equals a fresh read.
  *
  * @module
  */
@@ -16,6 +18,8 @@ import {
   type FileReader,
   fileReader,
   fileSources,
+  type UsageRow,
+  type UsageSession,
   usageSessions,
   type UsageSkip,
 } from "./_collect.ts";
@@ -27,7 +31,7 @@ export interface UsageCatalog {
 }
 
 /** The version of usage's tables: others are made again. */
-export const USAGE_TABLES_VERSION = 3;
+export const USAGE_TABLES_VERSION = 4;
 
 const TABLES = `
 CREATE TABLE usage_version (version INTEGER NOT NULL);
@@ -43,25 +47,54 @@ CREATE TABLE usage_files (
   bad_lines INTEGER NOT NULL,
   events TEXT NOT NULL
 );
+CREATE TABLE usage_scopes (
+  scope TEXT PRIMARY KEY,
+  files TEXT NOT NULL,
+  about TEXT NOT NULL
+);
+CREATE TABLE usage_folded (
+  scope TEXT NOT NULL,
+  time TEXT NOT NULL,
+  model TEXT,
+  input INTEGER NOT NULL,
+  output INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cache_creation INTEGER NOT NULL,
+  reasoning_output INTEGER NOT NULL,
+  format TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  session_path TEXT NOT NULL,
+  project TEXT,
+  cost REAL,
+  cost_source TEXT
+);
+CREATE INDEX usage_folded_scope ON usage_folded (scope);
 `;
 
 const DROP = `
 DROP TABLE IF EXISTS usage_version;
 DROP TABLE IF EXISTS usage_files;
+DROP TABLE IF EXISTS usage_scopes;
+DROP TABLE IF EXISTS usage_folded;
 `;
+
+/** The version of usage's tables in the database, or undefined when it has none. */
+function versionOf(db: DatabaseSync): number | undefined {
+  const exists = db.prepare(
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_version'",
+  ).get();
+  if (!exists) return undefined;
+  return (db.prepare("SELECT version FROM usage_version").get() as { version: number } | undefined)
+    ?.version;
+}
 
 /** Makes usage's tables, again when they are of another version. */
 function ensureTables(db: DatabaseSync): void {
+  // Read first: a warm run takes no write lock.
+  if (versionOf(db) === USAGE_TABLES_VERSION) return;
   db.exec("BEGIN IMMEDIATE");
   try {
-    const exists = db.prepare(
-      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_version'",
-    ).get();
-    const version = exists
-      ? (db.prepare("SELECT version FROM usage_version").get() as { version: number } | undefined)
-        ?.version
-      : undefined;
-    if (version !== USAGE_TABLES_VERSION) {
+    if (versionOf(db) !== USAGE_TABLES_VERSION) {
       db.exec(DROP);
       db.exec(TABLES);
       db.prepare("INSERT INTO usage_version (version) VALUES (?)").run(USAGE_TABLES_VERSION);
@@ -195,11 +228,145 @@ export function catalogReader(db: DatabaseSync): FileReader {
     return read;
   };
 }
+/** What a file was when it was counted: its inode, size and modification time, or gone. */
+function statOf(path: string): string {
+  try {
+    const info = Deno.statSync(path);
+    return `${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? 0}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** The sessions and what each of their files is now: equal, nothing changed since. */
+function filesOf(sessions: readonly UsageSession[]): string {
+  return JSON.stringify(sessions.map((session) => [
+    session.id,
+    session.format,
+    session.project,
+    ...[session.path, ...session.subagents].flatMap((path) => [path, statOf(path)]),
+  ]));
+}
+
+/** What a count says beside its rows, kept with them. */
+interface About {
+  sessions: number;
+  toolCosts: string[];
+  toolCostSources: string[];
+  skipped: UsageSkip[];
+}
+
+interface FoldedRow {
+  time: string;
+  model: string | null;
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_creation: number;
+  reasoning_output: number;
+  format: string;
+  session_id: string;
+  session_path: string;
+  project: string | null;
+  cost: number | null;
+  cost_source: string | null;
+}
+
+const rowOf = (row: FoldedRow): UsageRow => ({
+  time: row.time,
+  model: row.model,
+  input: row.input,
+  output: row.output,
+  cacheRead: row.cache_read,
+  cacheCreation: row.cache_creation,
+  reasoningOutput: row.reasoning_output,
+  format: row.format as UsageRow["format"],
+  sessionId: row.session_id,
+  sessionPath: row.session_path,
+  project: row.project,
+  cost: row.cost,
+  costSource: row.cost_source as UsageRow["costSource"],
+});
+
+/** The folded count of a choice of places, when every file is what it was then. */
+function keptCount(db: DatabaseSync, scope: string, files: string): CollectedUsage | undefined {
+  const kept = db.prepare("SELECT files, about FROM usage_scopes WHERE scope = ?").get(scope) as
+    | { files: string; about: string }
+    | undefined;
+  if (kept === undefined || kept.files !== files) return undefined;
+  const about = JSON.parse(kept.about) as About;
+  const rows = (db.prepare("SELECT * FROM usage_folded WHERE scope = ? ORDER BY rowid").all(
+    scope,
+  ) as unknown as FoldedRow[]).map(rowOf);
+  return { rows, ...about };
+}
+
+/** Keeps a choice of places' folded count, in place of the one before. */
+function keepCount(
+  db: DatabaseSync,
+  scope: string,
+  files: string,
+  collected: CollectedUsage,
+  skipped: UsageSkip[],
+): void {
+  const about: About = {
+    sessions: collected.sessions,
+    toolCosts: collected.toolCosts,
+    toolCostSources: collected.toolCostSources,
+    skipped,
+  };
+  const insert = db.prepare(
+    "INSERT INTO usage_folded (scope, time, model, input, output, cache_read, cache_creation, " +
+      "reasoning_output, format, session_id, session_path, project, cost, cost_source) " +
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.prepare("DELETE FROM usage_folded WHERE scope = ?").run(scope);
+    for (const row of collected.rows) {
+      insert.run(
+        scope,
+        row.time,
+        row.model,
+        row.input,
+        row.output,
+        row.cacheRead,
+        row.cacheCreation,
+        row.reasoningOutput,
+        row.format,
+        row.sessionId,
+        row.sessionPath,
+        row.project,
+        row.cost,
+        row.costSource,
+      );
+    }
+    db.prepare("INSERT OR REPLACE INTO usage_scopes (scope, files, about) VALUES (?, ?, ?)")
+      .run(scope, files, JSON.stringify(about));
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
 /**
- * Every model response of the sources, as {@linkcode collectUsage} counts them, each file
- * unchanged since usage last read it answered from the rows it kept in the catalog's database.
- * The sessions are found from names (as a fresh read finds them) and each file is `stat`ed:
- * usage needs none of what the catalog's own update reads (the text, the inspector's facts).
+ * Every model response of the sources as {@linkcode collectUsage} counts them, folded (per
+ * session, model, cost source and 15 minutes). The sessions are found from names (as a fresh
+ * read finds them) and each file is `stat`ed: when none changed since the last count of the
+ * same places, that count's folded rows are the answer; else each file unchanged is answered
+ * from the responses it kept, the others read, and the new count kept. Usage needs none of what
+ * the catalog's own update reads (the text, the inspector's facts).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DatabaseSync } from "node:sqlite";
+ * import { collectCatalogUsage } from "./mod.ts";
+ * const db = new DatabaseSync(":memory:");
+ * const got = await collectCatalogUsage({ db }, []);
+ * assert.deepEqual([got.rows, got.sessions], [[], 0]);
+ * ```
  */
 export async function collectCatalogUsage(
   catalog: UsageCatalog,
@@ -207,5 +374,14 @@ export async function collectCatalogUsage(
 ): Promise<CollectedUsage> {
   const skipped: UsageSkip[] = [];
   const sessions = await usageSessions(fileSources(sources, skipped));
-  return countUsage(sessions, catalogReader(catalog.db), skipped);
+  const db = catalog.db;
+  ensureTables(db);
+  const scope = JSON.stringify(sources.map((source) => [source.format, source.root]));
+  const files = filesOf(sessions);
+  const kept = keptCount(db, scope, files);
+  if (kept !== undefined) return { ...kept, skipped: [...skipped, ...kept.skipped] };
+  const before = skipped.length;
+  const counted = await countUsage(sessions, catalogReader(db), skipped, { fold: true });
+  keepCount(db, scope, files, counted, skipped.slice(before));
+  return counted;
 }

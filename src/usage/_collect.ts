@@ -44,7 +44,12 @@ export interface UsageSkip {
 
 /** Every response of the places, and what was skipped. */
 export interface CollectedUsage {
-  /** The responses, each once, in the order of their sessions' paths and then their files. */
+  /**
+   * The responses, each once, in the order of their sessions' paths and then their files; or,
+   * folded, their sums per session, model, cost source and 15 minutes (UTC), each with its
+   * latest response's time (every time zone's day starts on a 15-minute boundary, so a sum
+   * falls on one local day whatever `TZ` is). A report of either is the same.
+   */
   rows: UsageRow[];
   /** Files or lines skipped. */
   skipped: UsageSkip[];
@@ -57,9 +62,70 @@ export interface CollectedUsage {
 }
 
 /** Options of {@linkcode collectUsage}. */
-export interface CollectUsageOptions extends SourceChoice {
+export interface CollectUsageOptions extends SourceChoice, CountUsageOptions {
   /** The places, already chosen (instead of `homes`, `sessionsDirs`, `store`). */
   sources?: readonly SearchSource[];
+}
+
+/** Options of {@linkcode countUsage}. */
+export interface CountUsageOptions {
+  /**
+   * Fold the responses into their sums per session, model, cost source and 15 minutes as they
+   * are counted (what a report needs; a home's million responses are never held). @default {false}
+   */
+  fold?: boolean;
+}
+
+/** A folded row covers this much time: every time zone's day starts on its boundary. */
+const FOLD_MS = 15 * 60_000;
+
+/** Responses summed per session, model, cost source and 15 minutes, in the order first met. */
+class Folded {
+  readonly #sums = new Map<string, UsageRow>();
+
+  add(row: UsageRow): void {
+    const at = Date.parse(row.time);
+    const key = [
+      row.sessionPath,
+      row.sessionId,
+      row.project ?? "\u0001",
+      row.format,
+      row.model ?? "\u0001",
+      row.costSource ?? "\u0001",
+      Number.isNaN(at) ? row.time : Math.floor(at / FOLD_MS),
+    ].join("\u0000");
+    const sum = this.#sums.get(key);
+    if (sum === undefined) {
+      this.#sums.set(key, {
+        time: row.time,
+        model: row.model,
+        input: row.input,
+        output: row.output,
+        cacheRead: row.cacheRead,
+        cacheCreation: row.cacheCreation,
+        reasoningOutput: row.reasoningOutput,
+        format: row.format,
+        sessionId: row.sessionId,
+        sessionPath: row.sessionPath,
+        project: row.project,
+        cost: row.cost,
+        costSource: row.costSource,
+      });
+      return;
+    }
+    sum.input += row.input;
+    sum.output += row.output;
+    sum.cacheRead += row.cacheRead;
+    sum.cacheCreation += row.cacheCreation;
+    sum.reasoningOutput += row.reasoningOutput;
+    // A cost source of null is a cost of null: the rows of one sum are all priced or none is.
+    if (row.cost !== null) sum.cost = (sum.cost ?? 0) + row.cost;
+    if (row.time > sum.time) sum.time = row.time;
+  }
+
+  rows(): UsageRow[] {
+    return [...this.#sums.values()];
+  }
 }
 
 /**
@@ -173,20 +239,23 @@ export async function collectUsage(options: CollectUsageOptions = {}): Promise<C
   const sources = options.sources ?? await searchSources(options);
   const skipped: UsageSkip[] = [];
   const sessions = await usageSessions(fileSources(sources, skipped));
-  return countUsage(sessions, await fileReader(), skipped);
+  return countUsage(sessions, await fileReader(), skipped, { fold: options.fold ?? false });
 }
 
 /**
  * The responses of the sessions, each file read by `read`, counted once across them (in the
- * sessions' order) and costed (the tool's own figure where a session's file keeps one).
+ * sessions' order) and costed (the tool's own figure where a session's file keeps one); folded
+ * when asked.
  */
 export async function countUsage(
   sessions: readonly UsageSession[],
   read: FileReader,
   skipped: UsageSkip[] = [],
+  options: CountUsageOptions = {},
 ): Promise<CollectedUsage> {
   const once = new Once();
   const rows: UsageRow[] = [];
+  const folded = options.fold ? new Folded() : undefined;
   const toolCosts: string[] = [];
   const toolCostSources = new Set<string>();
   for (const session of sessions) {
@@ -247,10 +316,21 @@ export async function countUsage(
       toolCosts.push(toolCost.where);
       toolCostSources.add(toolCost.source);
     }
-    rows.push(...mine);
+    if (folded === undefined) rows.push(...mine);
+    else {
+      // A response another file may repeat can still change (its copy with more tokens): it
+      // is folded once every session is counted; the others now.
+      for (const row of mine) {
+        if (row.key === undefined && row.messageId === undefined) folded.add(row);
+        else rows.push(row);
+      }
+    }
+  }
+  if (folded !== undefined) {
+    for (const row of rows) folded.add(row);
   }
   return {
-    rows,
+    rows: folded === undefined ? rows : folded.rows(),
     skipped,
     sessions: sessions.length,
     toolCosts,
