@@ -6,6 +6,7 @@
  * flags and errors.
  */
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
@@ -379,6 +380,85 @@ Deno.test({
       );
     }
   },
+});
+
+/** Sets every folder's and file's modification time under `root` to `at` (ms). */
+async function age(root: string, at: number): Promise<void> {
+  const when = new Date(at);
+  for await (const entry of Deno.readDir(root)) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory) await age(path, at);
+    await Deno.utime(path, when, when);
+  }
+  await Deno.utime(root, when, when);
+}
+
+/** `usage ... --json` as a process with a catalog (the warm path is the process's start). */
+async function usageJsonOf(args: string[], vars: Record<string, string>) {
+  const ran = await new Deno.Command(Deno.execPath(), {
+    args: ["run", `--config=${CONFIG}`, "-P=usage", USAGE, "--json", ...args],
+    env: { NO_COLOR: "1", TZ: "UTC", ...vars },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(ran.stderr);
+  assertEquals(ran.code, 0, stderr);
+  return JSON.parse(new TextDecoder().decode(ran.stdout)) as { totals: { inputTokens: number } };
+}
+
+Deno.test("usage answers from the count it kept while no folder or file under its places changed (any report), and counts again after an append, a new session or another home", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path);
+  const catalogPath = join(dir.path, "catalog.sqlite");
+  const vars = { CLAUDE_CONFIG_DIR: home, TURNLOG_CATALOG: catalogPath, HOME: dir.path };
+  const hour = 3_600_000;
+  await age(home, Date.now() - 3 * hour);
+  const input = async (...args: string[]) =>
+    (await usageJsonOf([...args, "--claude"], vars)).totals.inputTokens;
+  const cold = await input("daily");
+  assertEquals(cold, 33);
+  // The kept rows changed, and the count's own check of the files made to fail: an answer of
+  // 1033 comes from the kept rows alone, with neither a session found nor a file read.
+  const tamper = () => {
+    const db = new DatabaseSync(catalogPath);
+    db.exec(
+      "UPDATE usage_folded SET input = input + 1000 WHERE rowid = (SELECT min(rowid) FROM usage_folded)",
+    );
+    db.exec("UPDATE usage_scopes SET files = '[]'");
+    db.close();
+  };
+  tamper();
+  assertEquals(await input("daily"), 1033);
+  assertEquals(await input("model", "--breakdown", "--since", "2026-01-01"), 1033);
+  // An append: the file changed, the count is made again (the figures a fresh read gives).
+  const path = join(home, "projects", "-work-project", `${CLAUDE_SESSION_ID}.jsonl`);
+  const more = new ClaudeTranscriptBuilder({}, Date.UTC(2026, 0, 24, 9, 0, 0));
+  more.assistant([{ text: "More." }], { usage: { input: 5, output: 6 }, messageId: "msg_more" });
+  await Deno.writeTextFile(path, more.text(), { append: true });
+  await age(home, Date.now() - 2 * hour);
+  assertEquals(await input("daily"), 38);
+  tamper();
+  assertEquals(await input("daily"), 1038);
+  // A new session in a new project folder: a folder changed.
+  const other = new ClaudeTranscriptBuilder({ sessionId: "cccccccc-0000-4000-8000-000000000003" });
+  other.user("hi");
+  other.assistant([{ text: "c" }], { usage: { input: 100, output: 1 }, messageId: "msg_c" });
+  await Deno.mkdir(join(home, "projects", "-work-other"));
+  await Deno.writeTextFile(
+    join(home, "projects", "-work-other", "cccccccc-0000-4000-8000-000000000003.jsonl"),
+    other.text(),
+  );
+  await age(home, Date.now() - 1 * hour);
+  assertEquals(await input("daily"), 138);
+  tamper();
+  // Another home: the places were found from another CLAUDE_CONFIG_DIR.
+  const second = await claudeHome(join(dir.path, "second"));
+  await age(second, Date.now() - 3 * hour);
+  assertEquals(
+    (await usageJsonOf(["daily", "--claude"], { ...vars, CLAUDE_CONFIG_DIR: second })).totals
+      .inputTokens,
+    33,
+  );
 });
 
 Deno.test("loadPriceBook() prices as the table's own calculation does: a flat model from its per-token prices, a tiered one above its tier", async () => {

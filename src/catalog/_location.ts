@@ -6,16 +6,11 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
-import { resolveSessionsRoot } from "../store/mod.ts";
+// The layout alone, not the store: a warm `usage` opens the catalog without loading the store.
+import { resolveSessionsRoot } from "../store/_layout.ts";
+import { CATALOG_ENV, readEnv } from "./_named.ts";
 
-/** The environment variable that names the catalog's file. */
-export const CATALOG_ENV = "TURNLOG_CATALOG";
-
-/** A variable, or undefined when it is unset, empty or may not be read. */
-function readEnv(variable: string): string | undefined {
-  const state = Deno.permissions.querySync({ name: "env", variable }).state;
-  return state === "granted" ? Deno.env.get(variable) || undefined : undefined;
-}
+export { CATALOG_ENV } from "./_named.ts";
 
 /**
  * The catalog's file: the explicit one, else `TURNLOG_CATALOG`, else `catalog.sqlite` in

@@ -23,6 +23,7 @@ import {
   usageSessions,
   type UsageSkip,
 } from "./_collect.ts";
+import { keepProbe, probeEntries, type UsageProbe } from "./_warm.ts";
 
 /** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
@@ -31,7 +32,7 @@ export interface UsageCatalog {
 }
 
 /** The version of usage's tables: others are made again. */
-export const USAGE_TABLES_VERSION = 4;
+export const USAGE_TABLES_VERSION = 5;
 
 const TABLES = `
 CREATE TABLE usage_version (version INTEGER NOT NULL);
@@ -69,6 +70,13 @@ CREATE TABLE usage_folded (
   cost_source TEXT
 );
 CREATE INDEX usage_folded_scope ON usage_folded (scope);
+CREATE TABLE usage_probes (
+  question TEXT PRIMARY KEY,
+  env TEXT NOT NULL,
+  entries TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  listed_at INTEGER NOT NULL
+);
 `;
 
 const DROP = `
@@ -76,6 +84,7 @@ DROP TABLE IF EXISTS usage_version;
 DROP TABLE IF EXISTS usage_files;
 DROP TABLE IF EXISTS usage_scopes;
 DROP TABLE IF EXISTS usage_folded;
+DROP TABLE IF EXISTS usage_probes;
 `;
 
 /** The version of usage's tables in the database, or undefined when it has none. */
@@ -371,17 +380,55 @@ function keepCount(
 export async function collectCatalogUsage(
   catalog: UsageCatalog,
   sources: readonly SearchSource[],
+  options: CollectCatalogUsageOptions = {},
 ): Promise<CollectedUsage> {
   const skipped: UsageSkip[] = [];
-  const sessions = await usageSessions(fileSources(sources, skipped));
   const db = catalog.db;
   ensureTables(db);
+  // Listed before the sessions are found: a change after it is a change the next run sees.
+  const probe = probeOf(sources, options.question);
+  const sessions = await usageSessions(fileSources(sources, skipped));
   const scope = JSON.stringify(sources.map((source) => [source.format, source.root]));
   const files = filesOf(sessions);
-  const kept = keptCount(db, scope, files);
-  if (kept !== undefined) return { ...kept, skipped: [...skipped, ...kept.skipped] };
-  const before = skipped.length;
-  const counted = await countUsage(sessions, catalogReader(db), skipped, { fold: true });
-  keepCount(db, scope, files, counted, skipped.slice(before));
+  let counted = keptCount(db, scope, files);
+  if (counted !== undefined) counted = { ...counted, skipped: [...skipped, ...counted.skipped] };
+  else {
+    const before = skipped.length;
+    counted = await countUsage(sessions, catalogReader(db), skipped, { fold: true });
+    keepCount(db, scope, files, counted, skipped.slice(before));
+  }
+  if (probe !== undefined) keepProbe(db, scope, probe);
   return counted;
+}
+
+/** What a command asked, kept with the count so that its next run can be answered warm. */
+export interface UsageQuestionOf {
+  /** The command's places and folder (`UsageQuestion`). */
+  question: UsageProbe["question"];
+  /** The environment variables the places were found from, with their values. */
+  env: UsageProbe["env"];
+  /** Paths the places were told from beyond their roots (a named folder, the archive's index). */
+  paths?: readonly string[];
+}
+
+/** Options of {@linkcode collectCatalogUsage}. */
+export interface CollectCatalogUsageOptions {
+  /**
+   * The command's question: kept with the count (`warmUsage` answers it again while nothing
+   * changed). Not kept for places that are not folders (a database store, the archive's view).
+   */
+  question?: UsageQuestionOf | undefined;
+}
+
+function probeOf(
+  sources: readonly SearchSource[],
+  asked: UsageQuestionOf | undefined,
+): UsageProbe | undefined {
+  if (asked === undefined) return undefined;
+  if (sources.some((source) => source.archived === true || source.root.includes("://"))) {
+    return undefined;
+  }
+  const listedAt = Date.now();
+  const entries = probeEntries(sources.map((source) => source.root), asked.paths ?? []);
+  return { question: asked.question, env: asked.env, entries, listedAt };
 }

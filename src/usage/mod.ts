@@ -12,5 +12,6 @@ export type { PriceBook } from "./_prices.ts";
 export * from "./_cost.ts";
 export * from "./_collect.ts";
 export * from "./_catalog.ts";
+export * from "./_warm.ts";
 export * from "./_report.ts";
 export * from "./_render.ts";
