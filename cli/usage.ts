@@ -64,8 +64,9 @@ ${NO_CATALOG_HELP}
   -h, --help           Show this help
 
 Without the home flags, --sessions-dir or --store, every place is read. The catalog keeps
-each file's usage: a later run reads only the files that changed. A file that cannot be
-read is skipped with one line on stderr saying so.
+each file's usage: a later run reads only the files that changed, and one where no folder or
+file under the places changed answers from the count it kept. A file that cannot be read is
+skipped with one line on stderr saying so.
 
 Exit codes: 0 done (also when nothing was used); 2 the command cannot work as given (usage, a
 folder that is not there).

@@ -17,6 +17,7 @@ import {
   collectUsage,
   formatCost,
   loadPriceBook,
+  PRICE_TABLE,
   renderUsage,
   usageJson,
   usageReport,
@@ -459,6 +460,37 @@ Deno.test("usage answers from the count it kept while no folder or file under it
       .inputTokens,
     33,
   );
+});
+
+Deno.test("collectCatalogUsage() prices a file read again from the prices it kept (by the table's version, provider, model and day), not from the table", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "claude");
+  const project = join(home, "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const path = join(project, `${CLAUDE_SESSION_ID}.jsonl`);
+  const first = new ClaudeTranscriptBuilder();
+  first.user("hi");
+  first.assistant([{ text: "a" }], { usage: { input: 10, output: 2 } });
+  await Deno.writeTextFile(path, first.text());
+  const sources = await searchSources({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const cold = await collectCatalogUsage(catalog, sources);
+  const fresh = await collectUsage({ sources, fold: true });
+  assertEquals(cold.rows.map((row) => row.cost), fresh.rows.map((row) => row.cost));
+  const kept = catalog.db.prepare("SELECT price_table, key FROM usage_prices").all();
+  assertEquals(kept.map((row) => ({ ...row })), [{
+    price_table: PRICE_TABLE,
+    key: "anthropic claude-opus-4-5-20251101 2026-01-23",
+  }]);
+  // The kept price made a dollar an input token: a file read again is priced from it.
+  catalog.db.prepare("UPDATE usage_prices SET rates = ?").run(
+    JSON.stringify({ input: 1, output: 0, cacheRead: 0, cacheWrite: 0 }),
+  );
+  const more = new ClaudeTranscriptBuilder({}, Date.UTC(2026, 0, 23, 18, 0, 0));
+  more.assistant([{ text: "b" }], { usage: { input: 5, output: 6 }, messageId: "msg_more" });
+  await Deno.writeTextFile(path, more.text(), { append: true });
+  const after = await collectCatalogUsage(catalog, sources);
+  assertEquals(usageReport(after.rows, "daily").totals.totalCost, 15);
 });
 
 Deno.test("loadPriceBook() prices as the table's own calculation does: a flat model from its per-token prices, a tiered one above its tier", async () => {

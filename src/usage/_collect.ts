@@ -190,15 +190,28 @@ export interface PricedFile {
  */
 export type FileReader = (path: string, format: SessionFormat) => Promise<PricedFile>;
 
-/** The reader of the files themselves: each format's `usage`, priced from the table. */
-export async function fileReader(): Promise<FileReader> {
-  const book = await loadPriceBook();
+/** Prices a file's responses (each a table price, or null: no price). */
+export type FilePricer = (
+  events: readonly UsageEvent[],
+  provider: string | null,
+) => Promise<(number | null)[]>;
+
+/**
+ * The reader of the files themselves: each format's `usage`, priced by `prices` (default: the
+ * price table, loaded now).
+ */
+export async function fileReader(prices?: FilePricer): Promise<FileReader> {
+  if (prices === undefined) {
+    const book = await loadPriceBook();
+    prices = (events, provider) =>
+      Promise.resolve(
+        events.map((event) => book.price(event, event.model, provider, event.time)),
+      );
+  }
+  const pricer = prices;
   return async (path, format) => {
     const usage = await adapterOfData({ format }).usage(path);
-    const costs = usage.events.map((event) =>
-      book.price(event, event.model, usage.provider, event.time)
-    );
-    return { usage, costs };
+    return { usage, costs: await pricer(usage.events, usage.provider) };
   };
 }
 
