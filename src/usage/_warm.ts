@@ -167,7 +167,13 @@ export interface UsageProbe {
   listedAt: number;
 }
 
-/** Keeps what a count's question was found from, beside the count of `scope`. */
+/** Questions kept at most (the latest asked): each keeps a listing of its places. */
+const KEPT_QUESTIONS = 32;
+
+/**
+ * Keeps what a count's question was found from, beside the count of `scope`; the questions
+ * asked longest ago beyond the latest 32 are let go (their next run counts again).
+ */
 export function keepProbe(db: DatabaseSync, scope: string, probe: UsageProbe): void {
   db.prepare(
     "INSERT OR REPLACE INTO usage_probes (question, env, entries, scope, listed_at) " +
@@ -179,4 +185,8 @@ export function keepProbe(db: DatabaseSync, scope: string, probe: UsageProbe): v
     scope,
     probe.listedAt,
   );
+  db.prepare(
+    "DELETE FROM usage_probes WHERE question NOT IN " +
+      "(SELECT question FROM usage_probes ORDER BY listed_at DESC LIMIT ?)",
+  ).run(KEPT_QUESTIONS);
 }
