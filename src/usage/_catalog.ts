@@ -24,7 +24,8 @@ import {
   type UsageSkip,
 } from "./_collect.ts";
 import { keepProbe, probeEntries, type UsageProbe } from "./_warm.ts";
-import { loadPriceBook, priceAt, type Rates } from "./_cost.ts";
+import { loadPriceBook } from "./_cost.ts";
+import { priceAt, type Rates } from "./_rates.ts";
 import type { PriceBook } from "./_prices.ts";
 import { PRICE_TABLE } from "./_table.ts";
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ToolCost, UsageEvent, UsageTokens } from "../formats/mod.ts";
+import type { ToolCost, UsageEvent } from "../formats/mod.ts";
 import type { PriceBook } from "./_prices.ts";
 import { PRICE_TABLE } from "./_table.ts";
 
@@ -15,23 +15,6 @@ export async function loadPriceBook(): Promise<PriceBook> {
   const { PriceBook } = await import("./_prices.ts");
   return new PriceBook();
 }
-
-/** A model's price per token of each kind, on one day. */
-export interface Rates {
-  /** US dollars per input token (not cached). */
-  input: number;
-  /** Per output token. */
-  output: number;
-  /** Per token read from a cache. */
-  cacheRead: number;
-  /** Per token written to a cache. */
-  cacheWrite: number;
-}
-
-/** The price of tokens at flat per-token prices (the table's own sum, in its order). */
-export const priceAt = (tokens: UsageTokens, rates: Rates): number =>
-  tokens.input * rates.input + tokens.output * rates.output +
-  tokens.cacheRead * rates.cacheRead + tokens.cacheCreation * rates.cacheWrite;
 
 /** A response with its cost: null when its model has no price. */
 export interface PricedEvent extends UsageEvent {

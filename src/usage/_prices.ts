@@ -7,7 +7,7 @@
  */
 import { calcPrice } from "@pydantic/genai-prices";
 import type { UsageTokens } from "../formats/mod.ts";
-import { priceAt, type Rates } from "./_cost.ts";
+import { priceAt, type Rates } from "./_rates.ts";
 
 export { PRICE_TABLE } from "./_table.ts";
 
