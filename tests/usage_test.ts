@@ -408,7 +408,7 @@ async function usageJsonOf(args: string[], vars: Record<string, string>) {
   return JSON.parse(new TextDecoder().decode(ran.stdout)) as { totals: { inputTokens: number } };
 }
 
-Deno.test("usage answers from the count it kept while no folder or file under its places changed (any report), and counts again after an append, a new session or another home", async () => {
+Deno.test("usage answers from the count it kept while no folder or file under its places changed (any report), and counts again after an append, a new session, another home or another price table", async () => {
   await using dir = await tempDir();
   const home = await claudeHome(dir.path);
   const catalogPath = join(dir.path, "catalog.sqlite");
@@ -432,6 +432,15 @@ Deno.test("usage answers from the count it kept while no folder or file under it
   tamper();
   assertEquals(await input("daily"), 1033);
   assertEquals(await input("model", "--breakdown", "--since", "2026-01-01"), 1033);
+  // Kept by another version or price table (another turnlog): counted again.
+  {
+    const db = new DatabaseSync(catalogPath);
+    db.exec("UPDATE usage_version SET kept_by = 'another price table'");
+    db.close();
+  }
+  assertEquals(await input("daily"), 33);
+  tamper();
+  assertEquals(await input("daily"), 1033);
   // An append: the file changed, the count is made again (the figures a fresh read gives).
   const path = join(home, "projects", "-work-project", `${CLAUDE_SESSION_ID}.jsonl`);
   const more = new ClaudeTranscriptBuilder({}, Date.UTC(2026, 0, 24, 9, 0, 0));

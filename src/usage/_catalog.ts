@@ -23,7 +23,13 @@ import {
   usageSessions,
   type UsageSkip,
 } from "./_collect.ts";
-import { keepProbe, probeEntries, type UsageProbe } from "./_warm.ts";
+import {
+  keepProbe,
+  probeEntries,
+  USAGE_KEPT_BY,
+  type UsageProbe,
+  usageTablesCurrent,
+} from "./_warm.ts";
 import { loadPriceBook } from "./_cost.ts";
 import { priceAt, type Rates } from "./_rates.ts";
 import type { PriceBook } from "./_prices.ts";
@@ -35,11 +41,8 @@ export interface UsageCatalog {
   readonly db: DatabaseSync;
 }
 
-/** The version of usage's tables: others are made again. */
-export const USAGE_TABLES_VERSION = 6;
-
 const TABLES = `
-CREATE TABLE usage_version (version INTEGER NOT NULL);
+CREATE TABLE usage_version (kept_by TEXT NOT NULL);
 CREATE TABLE usage_files (
   path TEXT PRIMARY KEY,
   ino INTEGER,
@@ -98,26 +101,16 @@ DROP TABLE IF EXISTS usage_probes;
 DROP TABLE IF EXISTS usage_prices;
 `;
 
-/** The version of usage's tables in the database, or undefined when it has none. */
-function versionOf(db: DatabaseSync): number | undefined {
-  const exists = db.prepare(
-    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_version'",
-  ).get();
-  if (!exists) return undefined;
-  return (db.prepare("SELECT version FROM usage_version").get() as { version: number } | undefined)
-    ?.version;
-}
-
-/** Makes usage's tables, again when they are of another version. */
+/** Makes usage's tables, again when they are of another version or price table. */
 function ensureTables(db: DatabaseSync): void {
   // Read first: a warm run takes no write lock.
-  if (versionOf(db) === USAGE_TABLES_VERSION) return;
+  if (usageTablesCurrent(db)) return;
   db.exec("BEGIN IMMEDIATE");
   try {
-    if (versionOf(db) !== USAGE_TABLES_VERSION) {
+    if (!usageTablesCurrent(db)) {
       db.exec(DROP);
       db.exec(TABLES);
-      db.prepare("INSERT INTO usage_version (version) VALUES (?)").run(USAGE_TABLES_VERSION);
+      db.prepare("INSERT INTO usage_version (kept_by) VALUES (?)").run(USAGE_KEPT_BY);
     }
     db.exec("COMMIT");
   } catch (error) {

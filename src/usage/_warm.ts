@@ -10,6 +10,29 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { CollectedUsage } from "./_collect.ts";
+import { PRICE_TABLE } from "./_table.ts";
+
+/** The version of usage's tables: others are made again. */
+export const USAGE_TABLES_VERSION = 7;
+
+/**
+ * What usage's tables were kept by: their version and the price table whose prices they hold
+ * (another table, another turnlog: counted again).
+ */
+export const USAGE_KEPT_BY = `${USAGE_TABLES_VERSION} ${PRICE_TABLE}`;
+
+/** Whether the database's usage tables were kept by this version and price table. */
+export function usageTablesCurrent(db: DatabaseSync): boolean {
+  try {
+    const row = db.prepare("SELECT kept_by FROM usage_version").get() as
+      | { kept_by: string }
+      | undefined;
+    return row?.kept_by === USAGE_KEPT_BY;
+  } catch {
+    // No table, or one of another version's shape.
+    return false;
+  }
+}
 
 /** What a count was asked: the command's places as given, and the folder it ran in. */
 export interface UsageQuestion {
@@ -127,14 +150,21 @@ interface KeptRows {
  * ```
  */
 export function warmUsage(db: DatabaseSync, question: UsageQuestion): CollectedUsage | undefined {
-  let probe: ProbeRow | undefined;
+  // One read transaction: the probe, the count and its rows of one moment, whatever a run
+  // beside this one writes.
+  db.exec("BEGIN");
   try {
-    probe = db.prepare(
-      "SELECT env, entries, scope, listed_at FROM usage_probes WHERE question = ?",
-    ).get(questionKey(question)) as ProbeRow | undefined;
-  } catch {
-    return undefined;
+    return keptAnswer(db, question);
+  } finally {
+    db.exec("COMMIT");
   }
+}
+
+function keptAnswer(db: DatabaseSync, question: UsageQuestion): CollectedUsage | undefined {
+  if (!usageTablesCurrent(db)) return undefined;
+  const probe = db.prepare(
+    "SELECT env, entries, scope, listed_at FROM usage_probes WHERE question = ?",
+  ).get(questionKey(question)) as ProbeRow | undefined;
   if (probe === undefined) return undefined;
   const env = JSON.parse(probe.env) as Record<string, string | null>;
   for (const [name, value] of Object.entries(env)) {
