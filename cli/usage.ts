@@ -48,7 +48,8 @@ Options:
 ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}
   --sessions-dir DIR   A folder of sessions: turnlog's, a ${foreignToolsInWords()} root or home
                        (may be given more than once)
-  --store STORE        turnlog's store folder (default: $TURNLOG_STORE, else
+  --store STORE        turnlog's store: a folder or a postgres:// URL, whose sessions are
+                       counted each time (default: $TURNLOG_STORE, else
                        $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS})
   --since DAY          Only responses on or after DAY (20260223 or 2026-02-23, local time)
   --until DAY          Only responses on or before DAY

@@ -18,10 +18,12 @@ import {
   type FileReader,
   fileReader,
   fileSources,
+  storedSessions,
   type UsageRow,
   type UsageSession,
   usageSessions,
   type UsageSkip,
+  withStored,
 } from "./_collect.ts";
 import {
   keepProbe,
@@ -437,9 +439,21 @@ export async function collectCatalogUsage(
   const skipped: UsageSkip[] = [];
   const db = catalog.db;
   ensureTables(db);
+  if (sources.some((source) => source.root.includes("://"))) {
+    // A database store's sessions change with no file to tell: counted each time.
+    const stored = await storedSessions(sources, skipped);
+    try {
+      const sessions = await usageSessions(fileSources(sources));
+      const prices = keptPrices(db);
+      const read = withStored(stored, catalogReader(db), prices);
+      return await countUsage([...sessions, ...stored.sessions], read, skipped, { fold: true });
+    } finally {
+      await stored.close();
+    }
+  }
   // Listed before the sessions are found: a change after it is a change the next run sees.
   const probe = probeOf(sources, options.question);
-  const sessions = await usageSessions(fileSources(sources, skipped));
+  const sessions = await usageSessions(fileSources(sources));
   const scope = JSON.stringify(sources.map((source) => [source.format, source.root]));
   const files = filesOf(sessions);
   let counted = keptCount(db, scope, files);

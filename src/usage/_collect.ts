@@ -14,6 +14,7 @@ import {
 } from "../formats/mod.ts";
 import { type SearchSource, searchSources, sessionsOf, type SourceChoice } from "../search/mod.ts";
 import { applyToolCost, loadPriceBook } from "./_cost.ts";
+import { errorMessage } from "../errors/mod.ts";
 
 /** Where a response's cost came from. */
 export type CostSource = "tool" | "table";
@@ -201,14 +202,7 @@ export type FilePricer = (
  * price table, loaded now).
  */
 export async function fileReader(prices?: FilePricer): Promise<FileReader> {
-  if (prices === undefined) {
-    const book = await loadPriceBook();
-    prices = (events, provider) =>
-      Promise.resolve(
-        events.map((event) => book.price(event, event.model, provider, event.time)),
-      );
-  }
-  const pricer = prices;
+  const pricer = prices ?? await tablePricer();
   return async (path, format) => {
     const usage = await adapterOfData({ format }).usage(path);
     return { usage, costs: await pricer(usage.events, usage.provider) };
@@ -227,19 +221,107 @@ export async function usageSessions(sources: readonly SearchSource[]): Promise<U
   })).sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** The sources a database store is not read from, said as skipped. */
-export function fileSources(
+/** The sources kept in files: not a database store (`postgres://`), read by `storedSessions`. */
+export function fileSources(sources: readonly SearchSource[]): SearchSource[] {
+  return sources.filter((source) => !source.root.includes("://"));
+}
+
+/** The sessions of the database stores among the sources, and how each is read. */
+export interface StoredSessions {
+  /** The sessions, each store's newest first. */
+  sessions: UsageSession[];
+  /** Each session's usage by its path: its records as the lines of its file, read. */
+  usage: Map<string, () => Promise<FileUsage>>;
+  /** Closes the stores opened. */
+  close(): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The sessions of the database stores among the sources (`postgres://`): each session's records,
+ * in append order, are the lines of its file (a database keeps whole records), so its format's
+ * reader reads them from a temporary file of its own. A store that cannot be listed is skipped
+ * with its reason.
+ */
+export async function storedSessions(
   sources: readonly SearchSource[],
   skipped: UsageSkip[],
-): SearchSource[] {
-  return sources.filter((source) => {
-    if (!source.root.includes("://")) return true;
-    skipped.push({
-      path: source.flags.at(-1) ?? "the store",
-      reason: "a database store: not read",
-    });
-    return false;
-  });
+): Promise<StoredSessions> {
+  const sessions: UsageSession[] = [];
+  const usage = new Map<string, () => Promise<FileUsage>>();
+  const opened: { close(): Promise<void> | void }[] = [];
+  for (const source of sources) {
+    if (!source.root.includes("://")) continue;
+    const { openStore, storeName } = await import("../store/mod.ts");
+    let listed;
+    let store;
+    try {
+      store = source.store ?? await openStore(source.root);
+      if (source.store === undefined) opened.push(store);
+      listed = (await store.list({ limit: Number.MAX_SAFE_INTEGER })).sessions;
+    } catch (error) {
+      const name = storeName(source.root);
+      skipped.push({ path: name, reason: `${errorMessage(error).replace(` at ${name}`, "")}` });
+      continue;
+    }
+    const kept = store;
+    for (const session of listed) {
+      sessions.push({
+        id: session.id,
+        path: session.path,
+        subagents: [],
+        format: source.format,
+        project: null,
+      });
+      usage.set(session.path, async () => {
+        const temp = await Deno.makeTempFile({ prefix: "turnlog-usage-", suffix: ".jsonl" });
+        try {
+          {
+            using file = await Deno.open(temp, { write: true });
+            const location = { id: session.id, path: session.path, createdAt: session.created };
+            for await (const entry of kept.read(location)) {
+              const bytes = encoder.encode(`${entry.text}\n`);
+              for (let written = 0; written < bytes.length;) {
+                written += await file.write(bytes.subarray(written));
+              }
+            }
+          }
+          return await adapterOfData({ format: source.format }).usage(temp);
+        } finally {
+          await Deno.remove(temp);
+        }
+      });
+    }
+  }
+  return {
+    sessions,
+    usage,
+    close: async () => {
+      for (const store of opened) await store.close();
+    },
+  };
+}
+
+/** A reader of the stored sessions' usage, else of files by `read`, priced by `prices`. */
+export function withStored(
+  stored: StoredSessions,
+  read: FileReader,
+  prices: FilePricer,
+): FileReader {
+  return async (path, format) => {
+    const usageOf = stored.usage.get(path);
+    if (usageOf === undefined) return await read(path, format);
+    const usage = await usageOf();
+    return { usage, costs: await prices(usage.events, usage.provider) };
+  };
+}
+
+/** The price table's pricer, the table loaded now. */
+export async function tablePricer(): Promise<FilePricer> {
+  const book = await loadPriceBook();
+  return (events, provider) =>
+    Promise.resolve(events.map((event) => book.price(event, event.model, provider, event.time)));
 }
 
 /**
@@ -251,8 +333,17 @@ export function fileSources(
 export async function collectUsage(options: CollectUsageOptions = {}): Promise<CollectedUsage> {
   const sources = options.sources ?? await searchSources(options);
   const skipped: UsageSkip[] = [];
-  const sessions = await usageSessions(fileSources(sources, skipped));
-  return countUsage(sessions, await fileReader(), skipped, { fold: options.fold ?? false });
+  const sessions = await usageSessions(fileSources(sources));
+  const stored = await storedSessions(sources, skipped);
+  try {
+    const prices = await tablePricer();
+    const read = withStored(stored, await fileReader(prices), prices);
+    return await countUsage([...sessions, ...stored.sessions], read, skipped, {
+      fold: options.fold ?? false,
+    });
+  } finally {
+    await stored.close();
+  }
 }
 
 /**
