@@ -19,13 +19,13 @@ import {
   fileReader,
   fileSources,
   storedSessions,
-  type UsageRow,
   type UsageSession,
   usageSessions,
   type UsageSkip,
   withStored,
 } from "./_collect.ts";
 import {
+  foldedRows,
   keepProbe,
   probeEntries,
   USAGE_KEPT_BY,
@@ -319,38 +319,6 @@ interface About {
   skipped: UsageSkip[];
 }
 
-interface FoldedRow {
-  time: string;
-  model: string | null;
-  input: number;
-  output: number;
-  cache_read: number;
-  cache_creation: number;
-  reasoning_output: number;
-  format: string;
-  session_id: string;
-  session_path: string;
-  project: string | null;
-  cost: number | null;
-  cost_source: string | null;
-}
-
-const rowOf = (row: FoldedRow): UsageRow => ({
-  time: row.time,
-  model: row.model,
-  input: row.input,
-  output: row.output,
-  cacheRead: row.cache_read,
-  cacheCreation: row.cache_creation,
-  reasoningOutput: row.reasoning_output,
-  format: row.format as UsageRow["format"],
-  sessionId: row.session_id,
-  sessionPath: row.session_path,
-  project: row.project,
-  cost: row.cost,
-  costSource: row.cost_source as UsageRow["costSource"],
-});
-
 /** The folded count of a choice of places, when every file is what it was then. */
 function keptCount(db: DatabaseSync, scope: string, files: string): CollectedUsage | undefined {
   const kept = db.prepare("SELECT files, about FROM usage_scopes WHERE scope = ?").get(scope) as
@@ -358,10 +326,7 @@ function keptCount(db: DatabaseSync, scope: string, files: string): CollectedUsa
     | undefined;
   if (kept === undefined || kept.files !== files) return undefined;
   const about = JSON.parse(kept.about) as About;
-  const rows = (db.prepare("SELECT * FROM usage_folded WHERE scope = ? ORDER BY rowid").all(
-    scope,
-  ) as unknown as FoldedRow[]).map(rowOf);
-  return { rows, ...about };
+  return { rows: foldedRows(db, scope), ...about };
 }
 
 /** Keeps a choice of places' folded count, in place of the one before. */

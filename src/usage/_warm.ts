@@ -176,13 +176,17 @@ function keptAnswer(db: DatabaseSync, question: UsageQuestion): CollectedUsage |
     | undefined;
   if (scope === undefined) return undefined;
   const about = JSON.parse(scope.about) as Omit<CollectedUsage, "rows">;
-  const rows = db.prepare(
+  return { ...about, rows: foldedRows(db, probe.scope) };
+}
+
+/** The folded rows of a kept count, in the order they were counted. */
+export function foldedRows(db: DatabaseSync, scope: string): CollectedUsage["rows"] {
+  return db.prepare(
     "SELECT time, model, input, output, cache_read AS cacheRead, " +
       "cache_creation AS cacheCreation, reasoning_output AS reasoningOutput, format, " +
       "session_id AS sessionId, session_path AS sessionPath, project, cost, " +
       "cost_source AS costSource FROM usage_folded WHERE scope = ? ORDER BY rowid",
-  ).all(probe.scope) as unknown as CollectedUsage["rows"];
-  return { ...about, rows };
+  ).all(scope) as unknown as CollectedUsage["rows"];
 }
 
 /** What a count's question was found from, kept with it ({@linkcode keepProbe}). */
