@@ -6,7 +6,7 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
-// The layout alone, not the store: a warm `usage` opens the catalog without loading the store.
+// The store's layout alone, not its face: opening the catalog loads no store.
 import { resolveSessionsRoot } from "../store/_layout.ts";
 import { CATALOG_ENV, readEnv } from "./_named.ts";
 

@@ -17,6 +17,7 @@ export * from "./_writer.ts";
 export * from "./_follow.ts";
 export type { Relocation } from "./_relocate.ts";
 export * from "./registry.ts";
+export * from "./homes.ts";
 export * from "./_detect.ts";
 export * from "./_read.ts";
 export * from "./_find.ts";
