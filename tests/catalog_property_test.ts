@@ -23,9 +23,10 @@ const step = fc.oneof(
   fc.record({ op: fc.constant("delete" as const), file }),
   fc.record({ op: fc.constant("archive" as const) }),
   fc.record({ op: fc.constant("update" as const) }),
+  fc.record({ op: fc.constant("facts" as const) }),
 );
 
-Deno.test("Catalog.update() answers as a fresh full read after appends, torn tails, rewrites, deletions and archive runs", async () => {
+Deno.test("Catalog.update() answers as a fresh full read after appends, torn tails, rewrites, deletions, archive runs and updates without text", async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
       await using home = await catalogHome();
@@ -37,6 +38,7 @@ Deno.test("Catalog.update() answers as a fresh full read after appends, torn tai
         else if (s.op === "rewrite") await rewriteFile(target!, s.drop);
         else if (s.op === "delete") await deleteFile(target!);
         else if (s.op === "archive") await archiveHome(home);
+        else if (s.op === "facts") await kept.update(await home.sources(), { text: false });
         else await kept.update(await home.sources());
       }
       const sources = await home.sources();

@@ -219,7 +219,7 @@ export class Catalog implements Disposable {
    */
   update(sources: readonly CatalogSource[], options: UpdateOptions = {}): Promise<UpdateSummary> {
     return this.#serial(async () => {
-      const walked = await walkSources(this.#db, sources);
+      const walked = await walkSources(this.#db, sources, { text: options.text ?? true });
       for (const [key, sessions] of walked.sessions) this.#walked.set(key, sessions);
       if (walked.changed.length === 0) return walked.summary;
       const { indexChanged } = await import("./_update.ts");
