@@ -169,7 +169,8 @@ async function previewOf(wanted: WantedFile, sizeBytes: number) {
 async function factsOf(wanted: WantedFile, sizeBytes: number, onLine: LineObserver | undefined) {
   const { path } = wanted;
   try {
-    const report = await inspectSession(path, { onLine });
+    // The catalog keeps no cost: the price table is neither loaded nor asked.
+    const report = await inspectSession(path, { onLine, priced: false });
     const { session } = report;
     const listed = await previewOf(wanted, sizeBytes);
     return {
