@@ -58,7 +58,8 @@ for (const tz of ["UTC", "Asia/Kolkata"]) {
         };
         const theirs = await ccusageDaily("claude", env);
         assertEquals(theirs.size > 10, true, "ccusage found the corpus");
-        assertEquals((await usageDaily("claude", env)).days, theirs);
+        assertEquals((await usageDaily("claude", env)).days, theirs, "cold: the catalog built");
+        assertEquals((await usageDaily("claude", env)).days, theirs, "warm: the folded count kept");
       } finally {
         await Deno.remove(base, { recursive: true });
       }
@@ -81,7 +82,8 @@ for (const tz of ["UTC", "Asia/Kolkata"]) {
         };
         const theirs = await ccusageDaily("codex", env);
         assertEquals(theirs.size >= 2, true, "ccusage found the corpus");
-        assertEquals((await usageDaily("codex", env)).days, theirs);
+        assertEquals((await usageDaily("codex", env)).days, theirs, "cold: the catalog built");
+        assertEquals((await usageDaily("codex", env)).days, theirs, "warm: the folded count kept");
       } finally {
         await Deno.remove(base, { recursive: true });
       }

@@ -23,6 +23,7 @@ import {
   sessionsOf,
   type SourceChoice,
   type SourcedSession,
+  type WalkedSources,
 } from "./_sources.ts";
 
 export type { SearchEvent, SearchHit, SessionSummary } from "./_types.ts";
@@ -58,6 +59,11 @@ export interface SearchOptions {
    * scanned.
    */
   index?: SearchIndex | undefined;
+  /**
+   * The sessions of the sources a walk just found (the catalog's update): those it gives are
+   * not walked again.
+   */
+  walked?: WalkedSources | undefined;
 }
 
 /** A session's own dates, from its records (ISO 8601), null when they name none. */
@@ -374,7 +380,7 @@ export async function* searchSessions(
   // to read can have started after it: a session starts before its file's last write, so one
   // that started at or after the next file's time is newer than all that are left.
   // By the sessions' own dates where known; `until` without them waits for the head's start.
-  const sessions = (await sessionsOf(folders)).filter((session) => {
+  const sessions = (await sessionsOf(folders, options.walked)).filter((session) => {
     const dates = datesOf(session.path);
     const known = dates === undefined ? { since: window.since } : window;
     return inDateWindow({ modified: session.modified, dates }, known);
