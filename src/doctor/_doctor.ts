@@ -342,7 +342,8 @@ export async function examineHomes(options: DoctorOptions = {}): Promise<DoctorR
         sources.push({ format: adapter.name, root });
       }
     }
-    await options.catalog.update(sources, { onProgress: options.onProgress });
+    // The facts alone: the full-text index is built by the first search that needs it.
+    await options.catalog.update(sources, { onProgress: options.onProgress, text: false });
     of = fromCatalog(options.catalog);
   }
   const homes: HomeExamination[] = [];
