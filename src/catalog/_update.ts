@@ -7,9 +7,10 @@
  * A file is read once: the text index takes the lines the inspector's reader parses for the
  * facts (turns, verdict, tokens), as it parses them (`ReadSessionOptions.onLine`), and reads
  * alone only what that reader did not tell (a trailing empty line, a torn tail, turnlog's own
- * files and compressed ones). No adapter reads from an offset: a grown file's facts come from
- * the inspector reading it whole again, its turn count carried through its old lines; only
- * lines past the indexed offset are indexed.
+ * files and compressed ones). A grown file's facts come from its last turn and the lines
+ * appended alone when its format's line rules can continue them (`_grow.ts`), else from the
+ * inspector reading it whole again (a fallback), its turn count carried through its old lines;
+ * only lines past the indexed offset are indexed.
  *
  * @module
  */
@@ -19,6 +20,7 @@ import { forEachLine, isCompressed, type Line, readRangeSync } from "../io/mod.t
 import { inspectSession, verdictOf } from "../inspect/mod.ts";
 import { searchProfile } from "../search/mod.ts";
 import { adapterOfData, type Json, type LineObserver, type ParsedLine } from "../formats/mod.ts";
+import { keepResume, keptFacts, readGrown, type ResumeTracker, trackerOf } from "./_grow.ts";
 
 /** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
 export interface CatalogSource {
@@ -50,6 +52,11 @@ export interface UpdateSummary {
   read: number;
   /** Files that grew, read from their indexed offset. */
   grown: number;
+  /**
+   * Grown files whose facts could not be continued from their last turn (a rewind, a fork, a
+   * compaction, a format without line rules): their facts were read from the whole file.
+   */
+  fallbacks: number;
   /** Files gone since the last update, marked. */
   gone: number;
   /** Bytes read. */
@@ -233,6 +240,20 @@ async function previewOf(wanted: Wanted, sizeBytes: number) {
   return await adapter.preview(found).catch(() => null);
 }
 
+type Listed = NonNullable<Awaited<ReturnType<typeof previewOf>>>;
+
+/** The columns a listing of another tool's file fills (its own dates, project, title). */
+function listedColumns(listed: Listed, wanted: Wanted) {
+  return {
+    first_at: listed.firstAt ?? listed.created,
+    last_at: listed.lastAt ?? null,
+    project: listed.project ?? wanted.project,
+    cwd: listed.cwd,
+    title: listed.title,
+    first_prompt: listed.preview,
+  };
+}
+
 /**
  * The facts of a file as the inspector reports them (turns, verdict, tokens, models, links)
  * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
@@ -246,12 +267,14 @@ async function factsOf(wanted: Wanted, sizeBytes: number, onLine: LineObserver |
     const listed = await previewOf(wanted, sizeBytes);
     return {
       state: session.state,
-      first_at: listed ? listed.firstAt ?? listed.created : session.created,
-      last_at: listed ? listed.lastAt ?? null : session.updated,
-      project: listed?.project ?? wanted.project,
-      cwd: listed ? listed.cwd : session.cwd,
-      title: listed ? listed.title : session.title,
-      first_prompt: listed ? listed.preview : session.firstPrompt,
+      ...(listed ? listedColumns(listed, wanted) : {
+        first_at: session.created,
+        last_at: session.updated,
+        project: wanted.project,
+        cwd: session.cwd,
+        title: session.title,
+        first_prompt: session.firstPrompt,
+      }),
       turns: report.turns.length,
       healthy: report.healthy ? 1 : 0,
       verdict: verdictOf(report).words,
@@ -261,6 +284,8 @@ async function factsOf(wanted: Wanted, sizeBytes: number, onLine: LineObserver |
       forked_from: session.forkedFrom === null ? null : JSON.stringify(session.forkedFrom),
       forks: report.forks.length,
       unreadable: null,
+      problems: report.problems.length,
+      orphans: report.orphanCalls.length,
     };
   } catch (error) {
     const unreadable = error instanceof Error ? error.message : String(error);
@@ -281,7 +306,22 @@ async function factsOf(wanted: Wanted, sizeBytes: number, onLine: LineObserver |
       forked_from: null,
       forks: null,
       unreadable,
+      problems: 0,
+      orphans: 0,
     };
+  }
+}
+
+/** A line's JSON object, from its parse when a reader made one; null when it holds none. */
+function valueOf(line: Line, parsed: ParsedLine | undefined): Json | null {
+  if (parsed !== undefined) return "value" in parsed ? parsed.value : null;
+  try {
+    const value: unknown = JSON.parse(line.text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Json
+      : null;
+  } catch {
+    return null;
   }
 }
 
@@ -323,6 +363,11 @@ class LineIndexer {
   inherits = false;
   /** A line past the stat's size, or torn: the lines from it wait for the next update. */
   stopped = false;
+  /** What a line's turn adds to the counter's (the turn before a grown file's last turn). */
+  base = 0;
+  /** Follows the lines for the state that continues the file's facts when it grows. */
+  tracker: ResumeTracker | undefined;
+
   readonly #turns: ReturnType<ReturnType<typeof searchProfile>["turns"]>;
   readonly #marker: string | undefined;
 
@@ -350,10 +395,12 @@ class LineIndexer {
     if (line.line === 1 && this.#marker !== undefined) {
       this.inherits = line.text.includes(this.#marker);
     }
-    const turn = this.#turns.turnOf(line.text);
+    const turn = this.base + this.#turns.turnOf(line.text);
     this.indexed = line.end;
     this.lines = line.line;
-    if (line.start < this.plan.from || line.text.trim() === "") return true;
+    if (line.text.trim() === "") return true;
+    this.tracker?.see(line, valueOf(line, parsed), turn);
+    if (line.start < this.plan.from) return true;
     const found = lineText(line, parsed, this.profile.pieces);
     if (found === null) return true;
     const id =
@@ -365,8 +412,11 @@ class LineIndexer {
   }
 }
 
-/** Reads one file into the catalog, in one transaction. */
-async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
+/**
+ * Reads one file into the catalog, in one transaction; true when a grown file's facts were
+ * continued from its last turn (not read whole).
+ */
+async function indexFile(db: DatabaseSync, plan: Plan): Promise<boolean> {
   const s = statementsOf(db);
   const { wanted, info } = plan;
   const profile = searchProfile(wanted.source.format);
@@ -376,7 +426,7 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
     if (plan.known !== undefined && !sameRow(row, plan.known)) {
       // Another command read it since we looked: its reading stands.
       db.exec("ROLLBACK");
-      return;
+      return false;
     }
     if (row === undefined) {
       const { source } = wanted;
@@ -399,11 +449,21 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
     const indexer = new LineIndexer(plan, row.id, s, profile);
     // The inspector's reader tells the lines it parses (a plain file of another tool alone:
     // a compressed file's offsets are not its bytes on disk).
-    const own = adapterOfData({ format: wanted.source.format }).own;
+    const adapter = adapterOfData({ format: wanted.source.format });
+    const own = adapter.own;
     const told: LineObserver | undefined = own || compressed
       ? undefined
       : (line, parsed) => void indexer.take(line, parsed, false);
-    const facts = await factsOf(wanted, info.size, told);
+    if (!compressed) indexer.tracker = trackerOf(adapter);
+    const grown = plan.from > 0 && !compressed ? await continueGrown(db, row.id, plan) : undefined;
+    let facts: Awaited<ReturnType<typeof factsOf>>;
+    if (grown !== undefined) {
+      indexer.tracker = undefined;
+      indexer.base = grown.base;
+      indexer.inherits = grown.inherits;
+      for (const line of grown.lines) if (!indexer.take(line, undefined, false)) break;
+      facts = { ...grown.facts, ...listedColumns(grown.listed, wanted), problems: 0, orphans: 0 };
+    } else facts = await factsOf(wanted, info.size, told);
     if (!indexer.stopped && (compressed || indexer.indexed < info.size)) {
       const start = indexer.indexed;
       const firstLine = indexer.lines + 1;
@@ -446,13 +506,36 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<void> {
       facts.unreadable,
       row.id,
     );
+    const resume = grown?.resume ?? indexer.tracker?.save(info.size, facts.problems, facts.orphans);
+    keepResume(
+      db,
+      row.id,
+      resume == null || typeof resume === "string" ? resume ?? null : JSON.stringify(resume),
+    );
     faultPoint();
     db.exec("COMMIT");
     faultPoint();
+    return grown !== undefined;
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw error;
   }
+}
+
+/**
+ * A grown file's facts continued from its last turn (`_grow.ts`), with what its listing shows;
+ * undefined when it is to be read whole.
+ */
+async function continueGrown(db: DatabaseSync, id: number, plan: Plan) {
+  const adapter = adapterOfData({ format: plan.wanted.source.format });
+  if (adapter.own) return undefined;
+  const kept = keptFacts(db, id);
+  const grown = await readGrown(plan.wanted.path, plan.info.size, plan.from, adapter, kept);
+  if (typeof grown === "string") return undefined;
+  const listed = await previewOf(plan.wanted, plan.info.size);
+  if (listed === null) return undefined;
+  const facts = { ...grown.facts, forked_from: kept.forked_from, unreadable: null };
+  return { ...grown, facts, listed, inherits: kept.inherits };
 }
 
 function sameRow(row: KnownFile | undefined, known: KnownFile): boolean {
@@ -486,7 +569,15 @@ export async function updateCatalog(
 ): Promise<UpdateSummary> {
   const s = statementsOf(db);
   const plans: Plan[] = [];
-  const summary: UpdateSummary = { seen: 0, read: 0, grown: 0, gone: 0, bytes: 0, unread: [] };
+  const summary: UpdateSummary = {
+    seen: 0,
+    read: 0,
+    grown: 0,
+    fallbacks: 0,
+    gone: 0,
+    bytes: 0,
+    unread: [],
+  };
   for (const source of sources) {
     const known = new Map<string, KnownFile>();
     for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
@@ -527,7 +618,8 @@ export async function updateCatalog(
     bytesTotal: plans.reduce((sum, plan) => sum + plan.info.size - plan.from, 0),
   };
   for (const plan of plans) {
-    await indexFile(db, plan);
+    const continued = await indexFile(db, plan);
+    if (plan.from > 0 && !continued) summary.fallbacks++;
     if (plan.from > 0) summary.grown++;
     else summary.read++;
     progress.files++;
