@@ -116,7 +116,6 @@ async function insertNext(file: HomeFile, lines: string[]): Promise<void> {
  */
 export async function goOn(file: HomeFile, n: number): Promise<void> {
   await mendTorn(file);
-  const written = file.lines.slice(0, file.written).map((line) => JSON.parse(line));
   if (file.path.includes(".codex")) {
     const turn = `g${n}-${file.written}`;
     const text = new CodexRolloutBuilder(Date.UTC(2026, 1, 23, 13, 0, n))
@@ -133,8 +132,12 @@ export async function goOn(file: HomeFile, n: number): Promise<void> {
     await insertNext(file, text.split("\n").filter((line) => line !== "").slice(1));
     return;
   }
-  const leaf = written.findLast((value) => typeof value.uuid === "string")?.uuid ?? null;
-  const sessionId = written.find((value) => typeof value.sessionId === "string")?.sessionId;
+  const written = file.lines.slice(0, file.written);
+  const field = (name: string, lines: string[]) =>
+    lines.map((line) => JSON.parse(line)[name]).find((value) => typeof value === "string") ??
+      null;
+  const leaf = field("uuid", written.slice(-8).reverse());
+  const sessionId = field("sessionId", written.slice(0, 8));
   const prompt = crypto.randomUUID(), answer = crypto.randomUUID();
   const base = { sessionId, cwd: "/work/p", version: "2.1.0", isSidechain: false };
   await insertNext(file, [

@@ -1,15 +1,17 @@
 /**
  * A grown file's facts from its last turn and the lines appended, not from the whole file:
  * what a whole read of the file gives is kept with a small state (where its last turn starts,
- * the calls open there, the last line's link, its problems and orphan calls apart), and when
- * the file grows by a plain append, the facts are the kept ones plus what the inspector finds
- * in that turn with the lines appended, less what it found in that turn before. Both are read
- * as files of their own (the head lines, then the turn on): whatever the cut itself makes the
- * inspector say (a turn without the lines before it) is said by both and cancels.
+ * the line before it, its problems and orphan calls apart), and when the file grows by a plain
+ * append, the facts are the kept ones plus what the inspector finds in that turn with the
+ * lines appended, less what it found in that turn before. Both are read as files of their own
+ * (the head line, then the turn on): whatever the cut itself makes the inspector say (a turn
+ * without the lines before it) is said by both and cancels.
  *
- * Anything the state cannot continue (a line whose parent is not the last line: a rewind, a
- * fork; an answer to a call made before the turn; a compaction; a line that is not JSON; a
- * format without line rules) is read whole, as before, and counted as a fallback.
+ * Anything the state cannot continue (a line whose parent is not a line of its turn: a rewind,
+ * a fork; an answer to a call not made in the turn; a compaction; a line that is not JSON; a
+ * format without line rules) is read whole, as before, and counted as a fallback. Ids are
+ * taken to be new ones (a call or a message id said again in a later turn is not looked for:
+ * the tools make them at random).
  *
  * @module
  */
@@ -25,9 +27,6 @@ import type { FormatResume, Json, SessionAdapter, TokenTotals } from "../formats
 /** The model a file's lines name when they name none. */
 const UNKNOWN_MODEL = "unknown";
 
-/** The calls open at a cut that a state keeps at most: a file with more is read whole. */
-const MAX_OPEN = 64;
-
 /** The bytes from a cut on that a grown file's facts are read from at most (else: whole). */
 export const MAX_CONTINUED_BYTES = 64 << 20;
 
@@ -42,8 +41,6 @@ export interface ResumeState {
   head: number;
   /** The id of the line before the cut, for a format whose lines link (null: none). */
   leaf: string | null;
-  /** The calls open before the cut. */
-  open: string[];
   /** The bytes of the file the facts were read from. */
   size: number;
   /** The file's problems and orphan calls (their sum is its findings). */
@@ -56,7 +53,6 @@ interface Cut {
   line: number;
   base: number;
   leaf: string | null;
-  open: string[];
 }
 
 /**
@@ -65,11 +61,11 @@ interface Cut {
  */
 export class ResumeTracker {
   #leaf: string | null;
-  #open: Set<string>;
   #head: number;
   #cut: Cut | undefined;
-  /** The ids of the lines from the cut on. */
+  /** The ids of the lines from the cut on, and of the calls they make. */
   #since = new Set<string>();
+  #calls = new Set<string>();
   #lastTurn = -Infinity;
 
   constructor(
@@ -78,7 +74,6 @@ export class ResumeTracker {
     from?: ResumeState,
   ) {
     this.#leaf = from?.leaf ?? null;
-    this.#open = new Set(from?.open);
     this.#head = from?.head ?? 0;
   }
 
@@ -100,29 +95,29 @@ export class ResumeTracker {
     // A turn is cut where it goes on from the line before; past the cut, a line's parent is
     // a line of the turn (a line of the turns before would move the branch the file ends on).
     const goesOn = link === null || link.parent === this.#leaf;
-    if (why === undefined && start && goesOn && this.#open.size <= MAX_OPEN) {
+    if (why === undefined && start && goesOn) {
       const fresh = this.turns().turnOf(line.text);
       this.#cut = {
         cut: line.start,
         line: line.line,
         base: turn - fresh,
         leaf: this.#leaf,
-        open: [...this.#open],
       };
       this.#since = new Set();
+      this.#calls = new Set();
     } else if (link !== null && !this.#since.has(link.parent ?? "")) {
       why ??= "a line whose parent is not a line of its turn (a rewind or a fork)";
     }
     if (why !== undefined) this.#cut = undefined;
     const calls = this.rules.calls(value);
     for (const id of calls.answers) {
-      if (this.#cut?.open.includes(id)) {
+      // An answer to a call of an earlier turn (open or answered there) is judged with it.
+      if (this.#cut !== undefined && !this.#calls.has(id)) {
         this.#cut = undefined;
         why ??= "an answer to a call made before its turn";
       }
-      this.#open.delete(id);
     }
-    for (const id of calls.opens) this.#open.add(id);
+    for (const id of calls.opens) this.#calls.add(id);
     if (link !== null) {
       this.#leaf = link.id;
       if (this.#cut !== undefined) this.#since.add(link.id);
