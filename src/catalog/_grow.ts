@@ -125,11 +125,13 @@ export class ResumeTracker {
     return why;
   }
 
-  /** The state after the lines seen, for facts read from `size` bytes; null: no cut. */
-  save(size: number, problems: number, orphans: number): ResumeState | null {
+  /** The state after the lines seen, for facts read from `size` bytes, as JSON; null: no cut. */
+  save(size: number, problems: number, orphans: number): string | null {
     const cut = this.#cut;
     if (cut === undefined) return null;
-    return { ...cut, head: cut.cut < this.#head ? 0 : this.#head, size, problems, orphans };
+    const head = cut.cut < this.#head ? 0 : this.#head;
+    const state: ResumeState = { ...cut, head, size, problems, orphans };
+    return JSON.stringify(state);
   }
 }
 
@@ -331,7 +333,6 @@ export async function readGrown(
     orphanCalls: new Array(orphans),
     session: { state: "records", tokens } as InspectReport["session"],
   });
-  const resume = tracker.save(size, problems, orphans);
   return {
     facts: {
       state: "records",
@@ -345,7 +346,7 @@ export async function readGrown(
     },
     lines,
     base: state.base,
-    resume: resume === null ? null : JSON.stringify(resume),
+    resume: tracker.save(size, problems, orphans),
   };
 }
 

@@ -462,6 +462,7 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<boolean> {
       indexer.base = grown.base;
       indexer.inherits = grown.inherits;
       for (const line of grown.lines) if (!indexer.take(line, undefined, false)) break;
+      // Its problems and orphan calls apart are in the state it made (`grown.resume`).
       facts = { ...grown.facts, ...listedColumns(grown.listed, wanted), problems: 0, orphans: 0 };
     } else facts = await factsOf(wanted, info.size, told);
     if (!indexer.stopped && (compressed || indexer.indexed < info.size)) {
@@ -506,12 +507,10 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<boolean> {
       facts.unreadable,
       row.id,
     );
-    const resume = grown?.resume ?? indexer.tracker?.save(info.size, facts.problems, facts.orphans);
-    keepResume(
-      db,
-      row.id,
-      resume == null || typeof resume === "string" ? resume ?? null : JSON.stringify(resume),
-    );
+    const resume = grown !== undefined
+      ? grown.resume
+      : indexer.tracker?.save(info.size, facts.problems, facts.orphans);
+    keepResume(db, row.id, resume ?? null);
     faultPoint();
     db.exec("COMMIT");
     faultPoint();
