@@ -171,6 +171,8 @@ export interface Grown {
   facts: GrownFacts;
   /** The file's lines from the cut to the size read, the last one maybe torn. */
   lines: Line[];
+  /** Each whole line's JSON object, as parsed for the state (undefined: not parsed). */
+  values: (Json | null | undefined)[];
   /** The text index's turn of these lines: `base` plus a new counter's. */
   base: number;
   /** The state to keep, as JSON (null: the next growth is read whole). */
@@ -285,11 +287,13 @@ export async function readGrown(
   const counter = profile.turns();
   const tracker = new ResumeTracker(rules, () => profile.turns(), state);
   let first: Json | undefined;
+  const values: Grown["values"] = [];
   for (const line of lines) {
     if (!line.terminated) break;
     const turn = state.base + counter.turnOf(line.text);
     if (line.text.trim() === "") continue;
     const value = objectOrNull(line.text);
+    values[line.line - state.line] = value;
     first ??= value ?? undefined;
     const why = tracker.see(line, value, turn);
     if (why !== undefined) return why;
@@ -345,6 +349,7 @@ export async function readGrown(
       forks: (kept.forks ?? 0) + after.forks - before.forks,
     },
     lines,
+    values,
     base: state.base,
     resume: tracker.save(size, problems, orphans),
   };

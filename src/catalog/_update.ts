@@ -461,7 +461,10 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<boolean> {
       indexer.tracker = undefined;
       indexer.base = grown.base;
       indexer.inherits = grown.inherits;
-      for (const line of grown.lines) if (!indexer.take(line, undefined, false)) break;
+      for (const [at, line] of grown.lines.entries()) {
+        const value = grown.values[at];
+        if (!indexer.take(line, value ? { value } : undefined, false)) break;
+      }
       // Its problems and orphan calls apart are in the state it made (`grown.resume`).
       facts = { ...grown.facts, ...listedColumns(grown.listed, wanted), problems: 0, orphans: 0 };
     } else facts = await factsOf(wanted, info.size, told);
