@@ -286,6 +286,8 @@ async function factsOf(wanted: Wanted, sizeBytes: number, onLine: LineObserver |
       unreadable: null,
       problems: report.problems.length,
       orphans: report.orphanCalls.length,
+      // The bytes the inspector read: more than the stat's when the file grew in between.
+      size: session.sizeBytes,
     };
   } catch (error) {
     const unreadable = error instanceof Error ? error.message : String(error);
@@ -308,6 +310,7 @@ async function factsOf(wanted: Wanted, sizeBytes: number, onLine: LineObserver |
       unreadable,
       problems: 0,
       orphans: 0,
+      size: sizeBytes,
     };
   }
 }
@@ -466,7 +469,13 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<boolean> {
         if (!indexer.take(line, value ? { value } : undefined, false)) break;
       }
       // Its problems and orphan calls apart are in the state it made (`grown.resume`).
-      facts = { ...grown.facts, ...listedColumns(grown.listed, wanted), problems: 0, orphans: 0 };
+      facts = {
+        ...grown.facts,
+        ...listedColumns(grown.listed, wanted),
+        problems: 0,
+        orphans: 0,
+        size: info.size,
+      };
     } else facts = await factsOf(wanted, info.size, told);
     if (!indexer.stopped && (compressed || indexer.indexed < info.size)) {
       const start = indexer.indexed;
@@ -512,7 +521,7 @@ async function indexFile(db: DatabaseSync, plan: Plan): Promise<boolean> {
     );
     const resume = grown !== undefined
       ? grown.resume
-      : indexer.tracker?.save(info.size, facts.problems, facts.orphans);
+      : indexer.tracker?.save(facts.size, facts.problems, facts.orphans);
     keepResume(db, row.id, resume ?? null);
     faultPoint();
     db.exec("COMMIT");
