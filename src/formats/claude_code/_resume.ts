@@ -10,31 +10,35 @@ import type { Json } from "../_line.ts";
 import type { FormatResume } from "../_resume.ts";
 
 const NONE: readonly string[] = [];
+/** A line that opens and answers no call (most lines). */
+const NO_CALLS = { opens: NONE, answers: NONE };
 
-function blocksOf(value: Json): Json[] {
+/** The content blocks of a line's message (none when it has no array of them). */
+function blocksOf(value: Json): readonly unknown[] {
   const message = value.message;
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return [];
+  if (typeof message !== "object" || message === null) return NONE;
   const content = (message as Json).content;
-  return Array.isArray(content)
-    ? content.filter((block): block is Json => typeof block === "object" && block !== null)
-    : [];
+  return Array.isArray(content) ? content : NONE;
 }
 
 /** Claude Code's rules (see the module). */
 export const claudeCodeResume: FormatResume = {
   head: () => false,
   calls(value) {
-    if (value.type !== "assistant" && value.type !== "user") return { opens: NONE, answers: NONE };
+    if (value.type !== "assistant" && value.type !== "user") return NO_CALLS;
     let opens: string[] | undefined;
     let answers: string[] | undefined;
     for (const block of blocksOf(value)) {
-      if (block.type === "tool_use" && typeof block.id === "string") {
-        (opens ??= []).push(block.id);
-      } else if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
-        (answers ??= []).push(block.tool_use_id);
+      if (typeof block !== "object" || block === null) continue;
+      const { type, id, tool_use_id: answered } = block as Json;
+      if (type === "tool_use" && typeof id === "string") (opens ??= []).push(id);
+      else if (type === "tool_result" && typeof answered === "string") {
+        (answers ??= []).push(answered);
       }
     }
-    return { opens: opens ?? NONE, answers: answers ?? NONE };
+    return opens === undefined && answers === undefined
+      ? NO_CALLS
+      : { opens: opens ?? NONE, answers: answers ?? NONE };
   },
   link(value) {
     if (typeof value.uuid !== "string") return null;

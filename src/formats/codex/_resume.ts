@@ -11,6 +11,8 @@ import type { FormatResume } from "../_resume.ts";
 const OPENS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
 const ANSWERS = new Set(["function_call_output", "custom_tool_call_output"]);
 const NONE: readonly string[] = [];
+/** A line that opens and answers no call (most lines). */
+const NO_CALLS = { opens: NONE, answers: NONE };
 
 function payloadOf(value: Json): Json | undefined {
   const payload = value.payload;
@@ -25,11 +27,11 @@ export const codexResume: FormatResume = {
   calls(value) {
     const payload = value.type === "response_item" ? payloadOf(value) : undefined;
     const id = payload?.call_id;
-    if (payload === undefined || typeof id !== "string") return { opens: NONE, answers: NONE };
+    if (payload === undefined || typeof id !== "string") return NO_CALLS;
     const type = String(payload.type);
     if (OPENS.has(type)) return { opens: [id], answers: NONE };
     if (ANSWERS.has(type)) return { opens: NONE, answers: [id] };
-    return { opens: NONE, answers: NONE };
+    return NO_CALLS;
   },
   link: () => null,
   refuses(value, first) {
