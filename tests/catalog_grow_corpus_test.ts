@@ -1,8 +1,8 @@
 /**
  * The catalog's continued facts on real files: every Codex rollout and Claude Code transcript
- * of the shared corpus written in six parts, the catalog updated after each (a grown file is
- * continued from its last turn where its lines allow it), then held to a catalog made from the
- * whole file at once.
+ * of the shared corpus written in six parts (cut at line ends, then anywhere: torn lines), the
+ * catalog updated after each (a grown file is continued from its last turn where its lines allow
+ * it), then held to a catalog made from the whole file at once.
  */
 import { basename, join, relative } from "node:path";
 import { Catalog, type CatalogSource } from "../src/catalog/mod.ts";
@@ -32,29 +32,37 @@ Deno.test(
   async () => {
     let continued = 0, fallbacks = 0, files = 0;
     for await (const path of corpusFiles(CORPUS)) {
-      await using dir = await tempDir();
-      const place = placeOf(dir.path, path);
-      if (place === null) continue;
-      files++;
-      const lines = (await Deno.readTextFile(path)).split(/(?<=\n)/);
-      await Deno.mkdir(join(place.to, ".."), { recursive: true });
-      await Deno.writeTextFile(place.to, "");
-      using kept = Catalog.open({ path: join(dir.path, "kept.sqlite") });
-      const step = Math.max(1, Math.ceil(lines.length / 6));
-      for (let at = 0; at < lines.length; at += step) {
-        await Deno.writeTextFile(place.to, lines.slice(at, at + step).join(""), { append: true });
-        const summary = await kept.update([place.source]);
-        continued += summary.grown - summary.fallbacks;
-        fallbacks += summary.fallbacks;
+      const bytes = await Deno.readFile(path);
+      const lineEnds = [...bytes.keys()].filter((at) => bytes[at] === 0x0a).map((at) => at + 1);
+      // Six parts cut at line ends, then six cut anywhere (a torn last line waits).
+      const cuts = [
+        Array.from({ length: 6 }, (_, k) => lineEnds[Math.floor(lineEnds.length * k / 6)] ?? 0),
+        Array.from({ length: 6 }, (_, k) => Math.floor(bytes.length * k / 6)),
+      ];
+      for (const starts of cuts) {
+        await using dir = await tempDir();
+        const place = placeOf(dir.path, path);
+        if (place === null) continue;
+        files++;
+        await Deno.mkdir(join(place.to, ".."), { recursive: true });
+        await Deno.writeFile(place.to, new Uint8Array(0));
+        using kept = Catalog.open({ path: join(dir.path, "kept.sqlite") });
+        for (const [k, start] of starts.entries()) {
+          const part = bytes.subarray(start, starts[k + 1] ?? bytes.length);
+          await Deno.writeFile(place.to, part, { append: true });
+          const summary = await kept.update([place.source]);
+          continued += summary.grown - summary.fallbacks;
+          fallbacks += summary.fallbacks;
+        }
+        using fresh = Catalog.open({ path: join(dir.path, "fresh.sqlite") });
+        await fresh.update([place.source]);
+        assertEquals(
+          catalogAnswers(kept, [place.source]),
+          catalogAnswers(fresh, [place.source]),
+          relative(CORPUS, path),
+        );
       }
-      using fresh = Catalog.open({ path: join(dir.path, "fresh.sqlite") });
-      await fresh.update([place.source]);
-      assertEquals(
-        catalogAnswers(kept, [place.source]),
-        catalogAnswers(fresh, [place.source]),
-        relative(CORPUS, path),
-      );
     }
-    assert(files > 20 && continued > 0, `${files} files, ${continued} continued`);
+    assert(files > 40 && continued > 0, `${files} writings, ${continued} continued`);
   },
 );
