@@ -314,9 +314,10 @@ export async function readGrown(
   let after: ReturnType<typeof countsOf>;
   try {
     const cutFile = join(dir, basename(path));
-    await Deno.writeFile(cutFile, fileOf(state.size));
+    // Copies of the user's lines: the user's alone, in a folder that is theirs alone (0700).
+    await Deno.writeFile(cutFile, fileOf(state.size), { mode: 0o600 });
     before = countsOf(await inspectSession(cutFile, { adapter }));
-    await Deno.writeFile(cutFile, fileOf(size));
+    await Deno.writeFile(cutFile, fileOf(size), { mode: 0o600 });
     after = countsOf(await inspectSession(cutFile, { adapter }));
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -541,7 +541,9 @@ async function continueGrown(db: DatabaseSync, id: number, plan: Plan) {
   const adapter = adapterOfData({ format: plan.wanted.source.format });
   if (adapter.own) return undefined;
   const kept = keptFacts(db, id);
-  const grown = await readGrown(plan.wanted.path, plan.info.size, plan.from, adapter, kept);
+  // A continuation that fails for any reason (a file gone, no temp folder) is a whole read.
+  const grown = await readGrown(plan.wanted.path, plan.info.size, plan.from, adapter, kept)
+    .catch((error) => String(error));
   if (typeof grown === "string") return undefined;
   const listed = await previewOf(plan.wanted, plan.info.size);
   if (listed === null) return undefined;
