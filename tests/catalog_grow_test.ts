@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { Catalog } from "../src/catalog/mod.ts";
 import { PREVIEW_HEAD_BYTES, TAIL_BYTES } from "../src/formats/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
+import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 import { assert, assertEquals } from "./_assert.ts";
 import {
   appendLines,
@@ -57,3 +58,30 @@ for (const [at, noun] of [[0, "Claude Code transcript"], [2, "Codex rollout"]] a
     assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
   });
 }
+
+Deno.test("Catalog.update() reads a Codex rollout whole when its appended token count may say the total before its turn again", async () => {
+  await using home = await catalogHome();
+  const file = home.files[2]!;
+  const lines = new CodexRolloutBuilder().meta().taskStarted("t1").prompt("List the files")
+    .turnContext({ turnId: "t1", model: "gpt-5.5", approval: "never" }).answer("a.txt")
+    .tokens(1000, 20).taskComplete("t1").taskStarted("t2").prompt("Again")
+    .turnContext({ turnId: "t2", model: "gpt-5.5", approval: "never" }).text()
+    .split("\n").filter((line) => line !== "");
+  // The total before the turn, said again (Codex repeats a token count when only its rate
+  // limits changed): counted once by a whole read.
+  const again = lines.find((line) => line.includes('"token_count"'))!;
+  const rest = new CodexRolloutBuilder().answer("a.txt still").tokens(1100, 30).taskComplete("t2")
+    .text().split("\n").filter((line) => line !== "");
+  file.lines = [...lines, again, ...rest];
+  await appendLines(file, lines.length);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources);
+  await appendLines(file, 1 + rest.length);
+  // The turn so far has no token count: a whole read tells whether it is said again.
+  const summary = await catalog.update(sources);
+  assertEquals([summary.grown, summary.fallbacks], [1, 1]);
+  using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+  await fresh.update(sources);
+  assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+});

@@ -287,6 +287,7 @@ export async function readGrown(
   const counter = profile.turns();
   const tracker = new ResumeTracker(rules, () => profile.turns(), state);
   let first: Json | undefined;
+  let settled = false;
   const values: Grown["values"] = [];
   for (const line of lines) {
     if (!line.terminated) break;
@@ -297,6 +298,13 @@ export async function readGrown(
     first ??= value ?? undefined;
     const why = tracker.see(line, value, turn);
     if (why !== undefined) return why;
+    const carried = value === null ? undefined : rules.carries?.(value);
+    // Judged alike in a whole read and in the turn's alone once a line settles; before, the
+    // lines read before too are judged alike in both readings of the turn, and cancel.
+    if (carried !== undefined && !settled && line.start >= indexed) {
+      return "a line that depends on the turns before it (a token count)";
+    }
+    if (carried === "settles") settled = true;
   }
   if (first === undefined) return "no whole line from its last turn on";
   // The turn's first line without its parent, as the first line of a file of its own.

@@ -32,6 +32,13 @@ export interface FormatResume {
    * when it can. `first` is true for the file's first line.
    */
   refuses(value: Json, first: boolean): string | undefined;
+  /**
+   * What a line takes from the lines before its turn, where a reading of the turn alone may
+   * judge it otherwise (Codex's token counts, said again and not counted twice): `depends`,
+   * or `settles` for one that depends and after which no line does (undefined: neither).
+   * A line that depends, appended before any that settles, has the file read whole.
+   */
+  carries?(value: Json): "depends" | "settles" | undefined;
   /** The line as the first of a file cut before it: its link to a parent taken away. */
   detach(value: Json): Json;
 }

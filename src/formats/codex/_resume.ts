@@ -1,7 +1,8 @@
 /**
  * A Codex rollout's line rules for the catalog's continued facts (`FormatResume`): the
- * `session_meta` line heads it, calls open and are answered by `call_id`, and a compaction, a
- * second `session_meta` or a fork's history (read from another rollout) refuse.
+ * `session_meta` line heads it, calls open and are answered by `call_id`, token counts depend on
+ * the count before them, and a compaction, a second `session_meta` or a fork's history (read
+ * from another rollout) refuse.
  *
  * @module
  */
@@ -44,6 +45,15 @@ export const codexResume: FormatResume = {
       return "a fork's rollout (its history is read from another rollout)";
     }
     return undefined;
+  },
+  // A token count is not counted when it says the total before it again, nor after a usage
+  // record counted its response: both depend on the count before; one with totals settles.
+  carries(value) {
+    if (value.type === "token_usage_record") return "depends";
+    const payload = value.type === "event_msg" ? payloadOf(value) : undefined;
+    if (payload?.type !== "token_count") return undefined;
+    const info = payload.info;
+    return typeof info === "object" && info !== null ? "settles" : undefined;
   },
   detach: (value) => value,
 };
