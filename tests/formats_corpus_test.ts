@@ -14,6 +14,7 @@ import {
   claudeCodeFactsOf,
   findClaudeSession,
   listClaudeSessions,
+  readClaudeTranscript,
 } from "../src/formats/claude_code/mod.ts";
 import { findCodexSession, listCodexSessions } from "../src/formats/codex/mod.ts";
 import { importSession } from "../src/import/mod.ts";
@@ -298,5 +299,29 @@ Deno.test({
       InspectReportSchema.parse(JSON.parse(byPrefix.stdout)).session.id,
       codex.sessions[0]!.id,
     );
+  },
+});
+
+Deno.test({
+  ...needing(
+    "readClaudeTranscript() reads every real Claude Code transcript the same whether the first pass keeps the parsed lines or the second reads them again",
+    CORPUS_MISSING,
+  ),
+  fn: async () => {
+    let read = 0;
+    for await (const path of corpusFiles(join(CORPUS, "claude"))) {
+      const { size } = await Deno.stat(path);
+      const readAll = async (parseOnceBytes: number) => {
+        const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
+        const entries = [];
+        let step = await reader.next();
+        for (; !step.done; step = await reader.next()) entries.push(...step.value);
+        return { entries, facts: step.value };
+      };
+      const once = await readAll(size);
+      assertEquals(await readAll(0), once, relative(CORPUS, path));
+      read++;
+    }
+    assert(read > 0, "no Claude Code transcript in the corpus");
   },
 });

@@ -14,6 +14,7 @@ import {
   collectUsage,
   formatCost,
   loadPriceBook,
+  reckonCost,
   renderUsage,
   usageJson,
   usageReport,
@@ -408,4 +409,37 @@ Deno.test("collectUsage() counts a response another session's file repeats once:
     ["aaaaaaaa", 1, 9],
     ["bbbbbbbb", 3, 4],
   ]);
+});
+
+Deno.test("reckonCost() gives each response to the turn the walk from the first turn stops at, turns out of order too, in O(log n) a response", async () => {
+  const event = (time: string) => ({
+    time,
+    model: "claude-opus-4-5-20251101",
+    input: 1000,
+    output: 0,
+    cacheRead: 0,
+    cacheCreation: 0,
+    reasoningOutput: 0,
+  });
+  // The second turn's clock went back: a response after it but before the first turn's time
+  // still stops the walk at the first turn.
+  const turnTimes = ["2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z", "2026-01-01T00:05:00Z"];
+  const small = await reckonCost(
+    ["2026-01-01T00:01:00Z", "2026-01-01T00:06:00Z", "2026-01-01T00:11:00Z"].map(event),
+    { provider: "anthropic", turnTimes },
+  );
+  const each = small.turns[2]!;
+  assertEquals([each > 0, small.turns], [true, [2 * each, undefined, each]]);
+  // 200,000 responses over 20,000 turns: a walk per response took seconds here.
+  const times = Array.from({ length: 20_000 }, (_, i) => new Date(i * 60_000).toISOString());
+  const events = Array.from(
+    { length: 200_000 },
+    (_, i) => event(new Date(i * 6_000).toISOString()),
+  );
+  const started = performance.now();
+  const big = await reckonCost(events, { provider: "anthropic", turnTimes: times });
+  // Ten responses a turn, each turn's sum rounded the same way.
+  const ten = Array.from({ length: 10 }).reduce<number>((sum) => sum + each, 0);
+  assertEquals([big.turns.length, big.turns[0], big.turns[19_999]], [20_000, ten, ten]);
+  assertEquals(performance.now() - started < 5_000, true);
 });

@@ -100,10 +100,10 @@ export async function reckonCost(
   ];
   const times = options.turnTimes ?? [];
   const turns: (number | null | undefined)[] = times.map(() => undefined);
+  const turnOf = turnFinder(times);
   for (const row of rows) {
     if (times.length === 0) break;
-    let at = 0;
-    while (at + 1 < times.length && times[at + 1]! <= row.time) at++;
+    const at = turnOf(row.time);
     const before = turns[at];
     if (row.cost === null) turns[at] = before ?? null;
     else turns[at] = (before ?? 0) + row.cost;
@@ -115,5 +115,40 @@ export async function reckonCost(
       unpricedModels: [...unpriced].sort(),
     },
     turns,
+  };
+}
+
+/**
+ * The turn a response at `time` goes to: the one before the first turn (past the first) that
+ * starts later than `time`, where a walk from the first turn stops (turns out of order
+ * included). Found by halving over the latest start so far, which first passes `time` where the
+ * walk would stop: a walk per response took a 1 GB transcript's 110,600 responses over 24,650
+ * turns over a billion steps.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { turnFinder } from "./_cost.ts";
+ * const turnOf = turnFinder(["b", "d", "c", "f"]);
+ * assert.deepEqual(["a", "b", "c", "d", "e", "g"].map(turnOf), [0, 0, 0, 2, 2, 3]);
+ * ```
+ */
+export function turnFinder(times: readonly string[]): (time: string) => number {
+  // latest[j]: the latest start among turns 1..j (turn 0 is where every walk starts).
+  const latest: string[] = new Array(times.length);
+  for (let j = 1; j < times.length; j++) {
+    const previous = latest[j - 1];
+    latest[j] = previous !== undefined && previous > times[j]! ? previous : times[j]!;
+  }
+  return (time) => {
+    // The first j >= 1 with latest[j] > time; the response belongs to turn j - 1.
+    let low = 1;
+    let high = times.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (latest[middle]! > time) high = middle;
+      else low = middle + 1;
+    }
+    return low - 1;
   };
 }
