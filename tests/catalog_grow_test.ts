@@ -5,6 +5,8 @@
  */
 import { join } from "node:path";
 import { Catalog } from "../src/catalog/mod.ts";
+import { trackerOf } from "../src/catalog/_grow.ts";
+import { adapterByFlag } from "../src/formats/mod.ts";
 import { PREVIEW_HEAD_BYTES, TAIL_BYTES } from "../src/formats/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
@@ -84,4 +86,22 @@ Deno.test("Catalog.update() reads a Codex rollout whole when its appended token 
   using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
   await fresh.update(sources);
   assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+});
+
+Deno.test("ResumeTracker keeps no turn of a fork's rollout: its first line refuses for the whole file", () => {
+  const state = (forked: boolean) => {
+    const tracker = trackerOf(adapterByFlag("codex")!)!;
+    const text = new CodexRolloutBuilder().meta().taskStarted("t1").prompt("Go on").text();
+    let start = 0;
+    text.split("\n").filter((line) => line !== "").forEach((line, at) => {
+      const value = JSON.parse(line);
+      if (forked && value.type === "session_meta") value.payload.forked_from_id = "019c-parent";
+      const end = start + line.length + 1;
+      tracker.see({ line: at + 1, text: line, start, end, terminated: true }, value, at);
+      start = end;
+    });
+    return tracker.save(start, 0, 0);
+  };
+  assert(state(false) !== null);
+  assertEquals(state(true), null);
 });

@@ -67,6 +67,8 @@ export class ResumeTracker {
   #since = new Set<string>();
   #calls = new Set<string>();
   #lastTurn = -Infinity;
+  /** The file's first line refused: no turn of it is continued (a fork's rollout). */
+  #refused = false;
 
   constructor(
     readonly rules: FormatResume,
@@ -91,6 +93,8 @@ export class ResumeTracker {
     const first = line.line === 1;
     if (first && this.rules.head(value)) this.#head = line.end;
     let why = this.rules.refuses(value, first);
+    if (first && why !== undefined) this.#refused = true;
+    if (this.#refused) why ??= "its first line";
     const link = this.rules.link(value);
     // A turn is cut where it goes on from the line before; past the cut, a line's parent is
     // a line of the turn (a line of the turns before would move the branch the file ends on).

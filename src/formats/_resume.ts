@@ -29,7 +29,8 @@ export interface FormatResume {
   link(value: Json): ResumeLink | null;
   /**
    * Why a file cannot be continued past this line (a compaction, a fork's history); undefined
-   * when it can. `first` is true for the file's first line.
+   * when it can. `first` is true for the file's first line: a refusal there holds for the whole
+   * file.
    */
   refuses(value: Json, first: boolean): string | undefined;
   /**
