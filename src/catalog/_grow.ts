@@ -5,7 +5,8 @@
  * append, the facts are the kept ones plus what the inspector finds in that turn with the
  * lines appended, less what it found in that turn before. Both are read as files of their own
  * (the head line, then the turn on): whatever the cut itself makes the inspector say (a turn
- * without the lines before it) is said by both and cancels.
+ * without the lines before it) is said by both and cancels. What it found in the turn is kept
+ * too, so that the next update, while the turn goes on, reads it as it is then alone.
  *
  * Anything the state cannot continue (a line whose parent is not a line of its turn: a rewind,
  * a fork; an answer to a call not made in the turn; a compaction; a line that is not JSON; a
@@ -46,6 +47,22 @@ export interface ResumeState {
   /** The file's problems and orphan calls (their sum is its findings). */
   problems: number;
   orphans: number;
+  /**
+   * What the inspector found in the last turn read alone (from the cut to `size`), when a
+   * continued reading found it: the next one, cut at the same line, need not read it again.
+   */
+  turn?: TurnCounts | undefined;
+}
+
+/** What a report counts that the catalog adds up. */
+export interface TurnCounts {
+  turns: number;
+  problems: number;
+  orphans: number;
+  forks: number;
+  tokens: TokenTotals | null;
+  models: string[];
+  state: string;
 }
 
 interface Cut {
@@ -129,12 +146,21 @@ export class ResumeTracker {
     return why;
   }
 
-  /** The state after the lines seen, for facts read from `size` bytes, as JSON; null: no cut. */
-  save(size: number, problems: number, orphans: number): string | null {
+  /**
+   * The state after the lines seen, for facts read from `size` bytes, as JSON; null: no cut.
+   * `turn` is what the inspector found from the byte `turn.cut` on, kept when the cut is there.
+   */
+  save(
+    size: number,
+    problems: number,
+    orphans: number,
+    turn?: { cut: number; counts: TurnCounts },
+  ): string | null {
     const cut = this.#cut;
     if (cut === undefined) return null;
     const head = cut.cut < this.#head ? 0 : this.#head;
     const state: ResumeState = { ...cut, head, size, problems, orphans };
+    if (turn !== undefined && turn.cut === cut.cut) state.turn = turn.counts;
     return JSON.stringify(state);
   }
 }
@@ -225,7 +251,7 @@ function objectOrNull(text: string): Json | null {
 }
 
 /** What a report counts that the catalog adds up. */
-function countsOf(report: InspectReport) {
+function countsOf(report: InspectReport): TurnCounts {
   return {
     turns: report.turns.length,
     problems: report.problems.length,
@@ -322,13 +348,15 @@ export async function readGrown(
     return whole;
   };
   const dir = await Deno.makeTempDir({ prefix: "turnlog-grown-" });
-  let before: ReturnType<typeof countsOf>;
-  let after: ReturnType<typeof countsOf>;
+  let before = state.turn;
+  let after: TurnCounts;
   try {
     const cutFile = join(dir, basename(path));
     // Copies of the user's lines: the user's alone, in a folder that is theirs alone (0700).
-    await Deno.writeFile(cutFile, fileOf(state.size), { mode: 0o600 });
-    before = countsOf(await inspectSession(cutFile, { adapter }));
+    if (before === undefined) {
+      await Deno.writeFile(cutFile, fileOf(state.size), { mode: 0o600 });
+      before = countsOf(await inspectSession(cutFile, { adapter }));
+    }
     await Deno.writeFile(cutFile, fileOf(size), { mode: 0o600 });
     after = countsOf(await inspectSession(cutFile, { adapter }));
   } finally {
@@ -364,7 +392,7 @@ export async function readGrown(
     lines,
     values,
     base: state.base,
-    resume: tracker.save(size, problems, orphans),
+    resume: tracker.save(size, problems, orphans, { cut: state.cut, counts: after }),
   };
 }
 
