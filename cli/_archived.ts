@@ -1,16 +1,29 @@
 /**
  * The sessions only in the archive, for `inspect`: their view's root of a format (to list
- * them beside the home's), and a session found there when its home has it no more.
+ * them beside the home's), and a session found there when its home has it no more. Without an
+ * archive, asking costs a `stat`: the archive's code loads only when there is one.
  *
  * @module
  */
-import { archivedViews } from "../src/archive/mod.ts";
-import { adapterOfData, type SessionAdapter, type SessionFormat } from "../src/formats/mod.ts";
-import { findSession } from "../src/store/mod.ts";
-import { errorKind } from "../src/errors/mod.ts";
+import type { SessionAdapter } from "../src/formats/mod.ts";
+// The archive's layout alone, not its face: a listing where no archive is loads none of it.
+import { archiveLayout, resolveArchiveRoot } from "../src/archive/_layout.ts";
+
+/** Whether the archive has an index: else it holds no session. */
+async function hasArchive(): Promise<boolean> {
+  let root: string;
+  try {
+    root = resolveArchiveRoot();
+  } catch {
+    return false;
+  }
+  return await Deno.stat(archiveLayout(root).index).then((info) => info.isDirectory, () => false);
+}
 
 /** The root of a format's sessions only in the archive, or undefined. */
 export async function archivedRootOf(format: string): Promise<string | undefined> {
+  if (!await hasArchive()) return undefined;
+  const { archivedViews } = await import("../src/archive/mod.ts");
   return (await archivedViews()).find((view) => view.format === format)?.root;
 }
 
@@ -31,9 +44,14 @@ export async function findArchivedSession(
   target: string,
   format?: string,
 ): Promise<ArchivedFind | undefined> {
+  if (!await hasArchive()) return undefined;
+  const { archivedViews } = await import("../src/archive/mod.ts");
+  const { adapterOfData } = await import("../src/formats/mod.ts");
+  const { findSession } = await import("../src/store/mod.ts");
+  const { errorKind } = await import("../src/errors/mod.ts");
   for (const view of await archivedViews()) {
     if (format !== undefined && view.format !== format) continue;
-    const adapter = adapterOfData({ format: view.format as SessionFormat });
+    const adapter = adapterOfData({ format: view.format as SessionAdapter["name"] });
     try {
       const path = adapter.own
         ? (await findSession(view.root, target)).path

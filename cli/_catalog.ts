@@ -5,12 +5,10 @@
  *
  * @module
  */
-import {
-  Catalog,
-  type CatalogSource,
-  type UpdateProgress,
-  type UpdateSummary,
-} from "../src/catalog/mod.ts";
+import type { CatalogSource, UpdateProgress, UpdateSummary } from "../src/catalog/mod.ts";
+// The catalog itself, not its face (which holds the indexing too): a command answered from a
+// catalog already up to date loads no reader (the update loads them when a file changed).
+import { Catalog } from "../src/catalog/_catalog.ts";
 import { formatBytes } from "../src/text/mod.ts";
 import { stderr } from "./_output.ts";
 import type { Command } from "./_voice.ts";

@@ -5,12 +5,9 @@
  *
  * @module
  */
-import {
-  installedCommand,
-  isDefaultStore,
-  isPostgresUrl,
-  resolveStoreSpec,
-} from "../src/store/mod.ts";
+// The store's names alone, not its face: every command's start loads no store.
+import { installedCommand } from "../src/store/_layout.ts";
+import { isDefaultStore, isPostgresUrl, resolveStoreSpec } from "../src/store/_spec.ts";
 import { shellQuote } from "../src/text/mod.ts";
 
 /** How a command is run in a checkout. */

@@ -4,23 +4,25 @@
  *
  * @module
  */
-import { ADAPTERS, type FormatAdapter } from "../src/formats/mod.ts";
+import type { ToolHome } from "../src/formats/mod.ts";
+// The homes without their readers: a command names a home before it reads any file.
+import { TOOL_HOMES } from "../src/formats/homes.ts";
 import { wrapWords } from "../src/text/mod.ts";
 import { UsageError } from "./_args.ts";
 
 /** One boolean flag per adapter, for `parseFlags`: `--codex`, `--claude`. */
 export const HOME_FLAGS: Readonly<Record<string, { type: "boolean" }>> = Object.fromEntries(
-  ADAPTERS.map((adapter) => [adapter.flag, { type: "boolean" as const }]),
+  TOOL_HOMES.map((home) => [home.flag, { type: "boolean" as const }]),
 );
 
 /** The adapter whose home flag is set, or undefined. */
-export function homeAdapter(values: Readonly<Record<string, unknown>>): FormatAdapter | undefined {
-  return ADAPTERS.find((adapter) => values[adapter.flag] === true);
+export function homeAdapter(values: Readonly<Record<string, unknown>>): ToolHome | undefined {
+  return TOOL_HOMES.find((home) => values[home.flag] === true);
 }
 
 /** The home flags that are set, in the registry's order (`["codex"]`). */
 export function homeFlagsSet(values: Readonly<Record<string, unknown>>): string[] {
-  return ADAPTERS.filter((adapter) => values[adapter.flag] === true).map((a) => a.flag);
+  return TOOL_HOMES.filter((home) => values[home.flag] === true).map((home) => home.flag);
 }
 
 /** Throws a usage error when more than one of the home flags and `others` is set. */
@@ -28,7 +30,7 @@ export function oneRootAtMost(
   values: Readonly<Record<string, unknown>>,
   others: readonly string[] = ["sessions-dir"],
 ): void {
-  const flags = [...ADAPTERS.map((adapter) => adapter.flag), ...others];
+  const flags = [...TOOL_HOMES.map((home) => home.flag), ...others];
   const set = flags.filter((flag) => values[flag] !== undefined);
   if (set.length > 1) throw new UsageError(`--${set[0]} and --${set[1]} do not go together`);
 }
@@ -38,12 +40,12 @@ export function oneRootAtMost(
  * `width` and `what` worded by the command, wrapped at `columns`.
  */
 export function homeFlagsHelp(
-  what: (adapter: FormatAdapter) => string,
+  what: (adapter: ToolHome) => string,
   width = 21,
   columns = 92,
 ): string {
   const indent = " ".repeat(width + 2);
-  return ADAPTERS.map((adapter) =>
-    wrapWords(what(adapter), columns, `  ${`--${adapter.flag}`.padEnd(width)}`, indent)
+  return TOOL_HOMES.map((home) =>
+    wrapWords(what(home), columns, `  ${`--${home.flag}`.padEnd(width)}`, indent)
   ).join("\n");
 }

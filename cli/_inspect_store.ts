@@ -7,24 +7,11 @@
  * @module
  */
 import { TurnlogError } from "../src/errors/mod.ts";
-import {
-  inspectStoredSession,
-  renderListing,
-  type RenderOptions,
-  renderReport,
-  RepairNotForStoreError,
-  reportJsonPieces,
-} from "../src/inspect/mod.ts";
-import {
-  exportSession,
-  FileStore,
-  isPostgresUrl,
-  openStore,
-  resolveStoreSpec,
-  type SessionLocation,
-  type SessionStore,
-  storeFromEnvironment,
-} from "../src/store/mod.ts";
+import type { RenderOptions } from "../src/inspect/mod.ts";
+import type { SessionLocation, SessionStore } from "../src/store/mod.ts";
+// Which store, from names alone: a command that reads files loads no store here (the
+// inspector and the store are imported where a database or an export needs them).
+import { isPostgresUrl, resolveStoreSpec, storeFromEnvironment } from "../src/store/_spec.ts";
 import { formatBytes, visibleJson } from "../src/text/mod.ts";
 import { isPath, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
@@ -65,6 +52,7 @@ async function exportTo(values: StoreInspectFlags, target: string | undefined, f
   }
   if (file === "" || file === "-") throw new UsageError("--export needs a file name");
   const { store, location } = await locate(values, target);
+  const { exportSession } = await import("../src/store/mod.ts");
   try {
     if (store.fileOf(location) === file) {
       throw new UsageError(`Refusing to export ${location.path} onto itself`);
@@ -89,6 +77,7 @@ async function locate(
   values: StoreInspectFlags,
   target: string | undefined,
 ): Promise<{ store: SessionStore; location: SessionLocation }> {
+  const { FileStore, openStore } = await import("../src/store/mod.ts");
   if (target !== undefined && isPath(target)) {
     await Deno.stat(target).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
@@ -122,6 +111,8 @@ async function show(
   cmd: { values: StoreInspectFlags; out: Sink },
 ) {
   const { values, out } = cmd;
+  const { inspectStoredSession, renderReport, RepairNotForStoreError, reportJsonPieces } =
+    await import("../src/inspect/mod.ts");
   if (values.repair) throw new RepairNotForStoreError(store.name);
   const location = await found(store, target);
   if (values.history) {
@@ -160,6 +151,7 @@ async function list(
   const { values, out } = cmd;
   if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
   const limit = parsePositiveInt("limit", values.limit) ?? 25;
+  const { renderListing } = await import("../src/inspect/mod.ts");
   const listing = await store.list({ limit });
   await out(
     values.json
@@ -188,6 +180,7 @@ export async function inspectInStore(
     return undefined;
   }
   if (target !== undefined && isPath(target)) return undefined;
+  const { openStore } = await import("../src/store/mod.ts");
   const store = await openStore(spec);
   const cmd = { values, out };
   try {

@@ -5,33 +5,32 @@
  *
  * @module
  */
-import { errorKind, errorMessage, outcomeOf, TurnlogError } from "../src/errors/mod.ts";
 import {
-  adapterFor,
-  adapterOfFile,
-  ADAPTERS,
-  findForeignSession,
-  type ForeignSource,
-  foreignSource,
-  foreignToolsInWords,
-  type FormatAdapter,
-  homeRoots,
-  inWords,
-  listForeignSessions,
-  rootsInWords,
-  type SessionAdapter,
-  turnlogAdapter,
+  errorKind,
+  errorMessage,
+  HomeUnsetError,
+  outcomeOf,
+  TurnlogError,
+} from "../src/errors/mod.ts";
+import type {
+  ForeignListing,
+  ForeignSource,
+  SessionAdapter,
+  ToolHome,
 } from "../src/formats/mod.ts";
+import type { InspectOptions, RenderOptions } from "../src/inspect/mod.ts";
+// A listing of a home answered from the catalog loads no reader: what it needs is imported
+// from the files that hold it, not from the faces (the readers, the inspector and the store
+// are imported where a session is read).
+import { renderForeignListing } from "../src/inspect/_render_listing.ts";
+import { toolHomeFor } from "../src/formats/homes.ts";
+import { catalogListing } from "../src/catalog/_listing.ts";
+import { isPostgresUrl } from "../src/store/_spec.ts";
 import {
-  type InspectOptions,
-  inspectSession,
-  inspectSubagents,
-  renderForeignListing,
-  renderListing,
-  type RenderOptions,
-  reportJsonPieces,
-  writeReportText,
-} from "../src/inspect/mod.ts";
+  impliedSessionsRoot,
+  resolveSessionsRoot,
+  SESSIONS_DIR_ENV,
+} from "../src/store/_layout.ts";
 import { isPath, parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
 import {
   DEFAULT_SESSIONS_WORDS,
@@ -43,8 +42,6 @@ import {
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
 import { inspectInStore } from "./_inspect_store.ts";
 import { archivedRootOf, findArchivedSession } from "./_archived.ts";
-import { inArchiveView } from "../src/archive/mod.ts";
-import { catalogListing } from "../src/catalog/mod.ts";
 import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import {
   colorFor,
@@ -56,35 +53,28 @@ import {
   stdoutSink,
   syncWriterTo,
 } from "./_output.ts";
-import {
-  FileChangedError,
-  findSession,
-  impliedSessionsRoot,
-  isPostgresUrl,
-  listSessions,
-  resolveSessionsRoot,
-  SESSIONS_DIR_ENV,
-  walkSessions,
-} from "../src/store/mod.ts";
 import { ensurePermissions, type Need, needsToRead, needsToWrite } from "./_permissions.ts";
 import { hintFor } from "./_voice.ts";
 import { shellQuote, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
 import { dirname, resolve } from "node:path";
 
-const HELP = `Usage: ${TASK} inspect [options] [<id | id prefix | path>]
+/** The help text (the registry is loaded for the tools' words only when it is asked for). */
+async function help(): Promise<string> {
+  const { ADAPTERS, inWords, rootsInWords } = await import("../src/formats/mod.ts");
+  return `Usage: ${TASK} inspect [options] [<id | id prefix | path>]
 
 Shows a session turn by turn: each turn's messages, tool calls paired with their outputs,
 synthesized outputs, orphan calls, compaction checkpoints, a table of records per turn,
 every problem with its line, and the command that continues the session.
 Without an argument (or with --list), lists the sessions, newest first.
 ${
-  wrapWords(
-    `Reads turnlog's own files, ${inWords(ADAPTERS.map((a) => `${a.fileNoun}s`), "and")} (the
+    wrapWords(
+      `Reads turnlog's own files, ${inWords(ADAPTERS.map((a) => `${a.fileNoun}s`), "and")} (the
 format is told from the file's first lines); other tools' files are only written by --repair
 --write.`,
-    92,
-  )
-}
+      92,
+    )
+  }
 
 Options:
   --list               List sessions (the default without an argument)
@@ -93,13 +83,13 @@ Options:
   --no-catalog         List another tool's home from its files, not from the catalog (with
                        each session's turns and verdict); TURNLOG_CATALOG moves the catalog
 ${
-  wrapWords(
-    `Sessions root (default: $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS}); ${rootsInWords()} works too`,
-    92,
-    "  --sessions-dir DIR   ",
-    " ".repeat(23),
-  )
-}
+    wrapWords(
+      `Sessions root (default: $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS}); ${rootsInWords()} works too`,
+      92,
+      "  --sessions-dir DIR   ",
+      " ".repeat(23),
+    )
+  }
 ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}
   --store STORE        Where sessions are kept: postgres://user:password@host:port/db or a
                        sessions folder (default: $TURNLOG_STORE, else the sessions root)
@@ -140,6 +130,7 @@ Exit codes: 0 healthy; 1 problems found (or a session in use); 2 the command can
 as given (usage, unknown or ambiguous session, unreadable file). With --html: 0 once the
 page is written, healthy or not.
 `;
+}
 
 /** A path argument that names no file. */
 class NoSuchFileError extends TurnlogError {
@@ -216,8 +207,13 @@ function parseInspectArgs(args: string[]) {
 }
 
 /** Another tool's root the flags name (its home flag, or a folder of its sessions), if any. */
-function foreignSourceOf(values: Values): Promise<ForeignSource | undefined> {
-  return foreignSource({ sessionsDir: values["sessions-dir"], home: homeAdapter(values)?.name });
+async function foreignSourceOf(values: Values): Promise<ForeignSource | undefined> {
+  // A home flag names its root from the environment alone; a folder is told by the registry.
+  const home = homeAdapter(values);
+  if (home !== undefined) return { format: home.name, root: home.home.root(Deno.env) };
+  if (values["sessions-dir"] === undefined) return undefined;
+  const { foreignSource } = await import("../src/formats/mod.ts");
+  return await foreignSource({ sessionsDir: values["sessions-dir"] });
 }
 
 /** The flags that name a foreign root again, for the commands a listing suggests. */
@@ -248,13 +244,18 @@ async function list(cmd: Command): Promise<number> {
   const source = await foreignSourceOf(values);
   if (source) {
     using catalog = openCatalog("inspect", values["no-catalog"]);
-    const listingOf = async (from: { format: string; root: string }) => {
-      if (catalog === undefined) return await listForeignSessions(from, { limit });
+    const listingOf = async (from: ForeignSource): Promise<ForeignListing> => {
+      if (catalog === undefined) {
+        const { listForeignSessions } = await import("../src/formats/mod.ts");
+        return await listForeignSessions(from, { limit });
+      }
       await updateCatalogOf("inspect", catalog, [from]);
-      // The sessions the tool's listing has (names alone), as the catalog knows them.
-      const names = await listForeignSessions(from, { limit: Infinity, heads: false });
-      const listed = new Set(names.sessions.map((session) => session.path));
-      const sessions = catalog.sessions([from]).filter((session) => listed.has(session.path));
+      // The sessions the tool's listing has, as the catalog knows them: the update's walk
+      // found them, less those the tool's listing leaves out.
+      const { listed } = toolHomeFor(from.format);
+      const sessions = catalog.sessions([from]).filter((session) =>
+        listed?.(session.id, session.sizeBytes) ?? true
+      );
       return catalogListing(from.format, from.root, sessions, limit);
     };
     const listing = await listingOf(source);
@@ -275,6 +276,9 @@ async function list(cmd: Command): Promise<number> {
     }
     return 0;
   }
+  const { listSessions } = await import("../src/store/mod.ts");
+  const { renderListing } = await import("../src/inspect/mod.ts");
+  const { turnlogAdapter } = await import("../src/formats/mod.ts");
   const listing = await listSessions(resolveSessionsRoot(values["sessions-dir"]), { limit });
   await out(
     values.json ? visibleJson(listing, 2) + "\n" : renderListing(listing, renderOptions(cmd)),
@@ -306,6 +310,8 @@ async function locate(
 ): Promise<{ path: string; root: string | undefined; adapter?: SessionAdapter }> {
   const explicitRoot = values["sessions-dir"];
   if (!isPath(target)) {
+    const { adapterFor, findForeignSession } = await import("../src/formats/mod.ts");
+    const { findSession } = await import("../src/store/mod.ts");
     const source = await foreignSourceOf(values);
     try {
       if (source) {
@@ -350,6 +356,8 @@ async function repair(path: string, options: InspectOptions, cmd: Command): Prom
   const { values, out } = cmd;
   const render = renderOptions(cmd);
   const { planFileRepair, renderRepair, repairSession } = await import("../src/repair/mod.ts");
+  const { inspectSession } = await import("../src/inspect/mod.ts");
+  const { adapterOfFile } = await import("../src/formats/mod.ts");
   // Told once (or known from the finding): the repair, its plan and its view share it.
   const adapter = options.adapter ?? await adapterOfFile(path);
   if (values.write) {
@@ -374,6 +382,9 @@ async function repair(path: string, options: InspectOptions, cmd: Command): Prom
 
 async function report(path: string, options: InspectOptions, cmd: Command): Promise<number> {
   const { values, out } = cmd;
+  const { inspectSession, reportJsonPieces, writeReportText } = await import(
+    "../src/inspect/mod.ts"
+  );
   if (!values.json) {
     // Turn by turn as the file is read: the view of a large session stays small in memory.
     const writer = syncWriterTo(out);
@@ -410,11 +421,13 @@ async function site(dir: string, values: Values): Promise<number> {
 async function newestSession(values: Values): Promise<string> {
   const source = await foreignSourceOf(values);
   if (source) {
+    const { listForeignSessions } = await import("../src/formats/mod.ts");
     const newest = (await listForeignSessions(source, { limit: 1 })).sessions[0];
     if (newest) return newest.id;
     throw new TurnlogError("not_found", `No session in ${source.root} (--last)`);
   }
   const root = resolveSessionsRoot(values["sessions-dir"]);
+  const { walkSessions } = await import("../src/store/mod.ts");
   for await (const location of walkSessions(root)) return location.id;
   throw new TurnlogError("not_found", `No session in ${root} (--last)`);
 }
@@ -424,7 +437,7 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
   const { values, positionals } = parseInspectArgs(args);
   const cmd: Command = { values, out };
   if (values.help) {
-    await out(HELP);
+    await out(await help());
     return 0;
   }
   if (values.all !== undefined) return await site(values.all, values);
@@ -436,6 +449,8 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
     return await list(cmd);
   }
   const { path, root, adapter } = await locate(target, values);
+  const { inArchiveView } = await import("../src/archive/mod.ts");
+  const { inspectSession, inspectSubagents } = await import("../src/inspect/mod.ts");
   const full = values.full === true;
   const options: InspectOptions = {
     root,
@@ -524,18 +539,28 @@ function inspectNeeds(args: string[]): Need[] {
   return needsToRead([folder], variables);
 }
 
+/** The root of a home, or none when nothing names it (HOME unset: the command says so). */
+function homeRoot(home: ToolHome): string[] {
+  try {
+    return [home.home.root(Deno.env)];
+  } catch (error) {
+    if (error instanceof HomeUnsetError) return [];
+    throw error;
+  }
+}
+
 /**
  * What a home flag (`--codex`, `--claude`) needs: the variables that name the home, then the
  * home (to write in too, for a repair).
  */
-function homeNeeds(adapter: FormatAdapter, write = false): Need[] {
+function homeNeeds(adapter: ToolHome, write = false): Need[] {
   const variables = [...adapter.home.variables];
   const known = variables.every((variable) =>
     Deno.permissions.querySync({ name: "env", variable }).state === "granted"
   );
   // The folder is known once the variables may be read; Deno asks for it then. With HOME
   // unset there is none: the command says so.
-  const root = known ? homeRoots([adapter], Deno.env).found.map((home) => home.root) : [];
+  const root = known ? homeRoot(adapter) : [];
   return [...needsToRead([root].flat(), variables), ...(write ? needsToWrite([root].flat()) : [])];
 }
 
@@ -550,6 +575,9 @@ export async function run(
   try {
     return await main(args, io.out);
   } catch (error) {
+    // Loaded for the words of a failure alone: a command that worked never needs them.
+    const { FileChangedError } = await import("../src/store/mod.ts");
+    const { foreignToolsInWords } = await import("../src/formats/mod.ts");
     const hint = error instanceof FileChangedError
       ? `Close ${foreignToolsInWords()} on that session first, then repair again: ${TASK} inspect ${
         shellQuote(error.path)

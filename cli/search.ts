@@ -14,8 +14,10 @@ import {
   type SessionCommands,
   type SessionSummary,
 } from "../src/search/mod.ts";
-import { ADAPTERS, foreignToolsInWords } from "../src/formats/mod.ts";
-import { isPostgresUrl, storeName } from "../src/store/mod.ts";
+// The homes and the store's names, not the faces: a search answered from the catalog loads no
+// reader and no store.
+import { foreignToolsInWords, TOOL_HOMES } from "../src/formats/homes.ts";
+import { isPostgresUrl, storeName } from "../src/store/_spec.ts";
 import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import { plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
@@ -29,7 +31,7 @@ import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { hintFor } from "./_voice.ts";
 
-const HOME_NAMES = ADAPTERS.map((adapter) => `--${adapter.flag}`).join(", ");
+const HOME_NAMES = TOOL_HOMES.map((home) => `--${home.flag}`).join(", ");
 
 /** The help text. */
 export const HELP = `Usage: ${TASK} search [options] <word | "a phrase">...

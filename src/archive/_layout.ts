@@ -8,7 +8,7 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
-import { resolveSessionsRoot } from "../store/mod.ts";
+import { resolveSessionsRoot } from "../store/_layout.ts";
 
 /** The environment variable that names the archive folder. */
 export const ARCHIVE_ENV = "TURNLOG_ARCHIVE";

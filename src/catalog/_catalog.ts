@@ -13,10 +13,10 @@ import { catalogSearchIndex } from "./_search.ts";
 import type { SearchIndex } from "../search/mod.ts";
 import {
   type CatalogSource,
-  updateCatalog,
   type UpdateOptions,
   type UpdateSummary,
-} from "./_update.ts";
+  walkSources,
+} from "./_walk.ts";
 
 /** Options of {@linkcode Catalog.open}. */
 export interface CatalogOptions {
@@ -210,9 +210,17 @@ export class Catalog implements Disposable {
     return result;
   }
 
-  /** Brings the files of `sources` up to date with the disk. */
+  /**
+   * Brings the files of `sources` up to date with the disk. The readers load only when a file
+   * is new or changed: an update that finds none is a walk and a `stat` of each file.
+   */
   update(sources: readonly CatalogSource[], options: UpdateOptions = {}): Promise<UpdateSummary> {
-    return this.#serial(() => updateCatalog(this.#db, sources, options));
+    return this.#serial(async () => {
+      const walked = await walkSources(this.#db, sources);
+      if (walked.changed.length === 0) return walked.summary;
+      const { indexChanged } = await import("./_update.ts");
+      return await indexChanged(this.#db, walked, options);
+    });
   }
 
   /**

@@ -7,7 +7,6 @@
  */
 import type { ForeignListing, ListedForeignSession } from "../formats/mod.ts";
 import type { CatalogSession } from "./_catalog.ts";
-import { previewText } from "../formats/mod.ts";
 
 function timeOf(iso: string | null): number {
   const ms = iso ? Date.parse(iso) : NaN;
@@ -49,7 +48,8 @@ function listed(session: CatalogSession): ListedForeignSession {
     modified: session.modified > 0 ? new Date(session.modified).toISOString() : null,
     sizeBytes: session.sizeBytes,
     project: session.project,
-    preview: session.firstPrompt === null ? null : previewText(session.firstPrompt),
+    // Another tool's first prompt is kept as its listing's preview: shown as it is.
+    preview: session.firstPrompt,
     title: session.title,
     cwd: session.cwd,
     gitBranch: null,

@@ -6,7 +6,8 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
-import { resolveSessionsRoot } from "../store/mod.ts";
+// The store's layout alone, not its face: opening the catalog loads no store.
+import { resolveSessionsRoot } from "../store/_layout.ts";
 
 /** The environment variable that names the catalog's file. */
 export const CATALOG_ENV = "TURNLOG_CATALOG";

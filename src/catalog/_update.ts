@@ -20,56 +20,17 @@ import { forEachLine, isCompressed, type Line, readRangeSync } from "../io/mod.t
 import { inspectSession, verdictOf } from "../inspect/mod.ts";
 import { searchProfile } from "../search/mod.ts";
 import { adapterOfData, type Json, type LineObserver, type ParsedLine } from "../formats/mod.ts";
+import {
+  type CatalogSource,
+  type KnownFile,
+  type UpdateOptions,
+  type UpdateProgress,
+  type UpdateSummary,
+  type Walked,
+  walkSources,
+  type WantedFile,
+} from "./_walk.ts";
 import { keepResume, keptFacts, readGrown, type ResumeTracker, trackerOf } from "./_grow.ts";
-
-/** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
-export interface CatalogSource {
-  /** The format of its sessions (an adapter's name, or turnlog's). */
-  format: string;
-  /** Its sessions root. */
-  root: string;
-  /** The archive's view of sessions whose original is gone. @default {false} */
-  archived?: boolean | undefined;
-}
-
-/** How far an update has gone: files and bytes read so far, of how many. */
-export interface UpdateProgress {
-  /** Files read so far. */
-  files: number;
-  /** Files to read. */
-  filesTotal: number;
-  /** Bytes read so far. */
-  bytes: number;
-  /** Bytes to read. */
-  bytesTotal: number;
-}
-
-/** What an update did. */
-export interface UpdateSummary {
-  /** Files seen (walked and `stat`ed). */
-  seen: number;
-  /** Files read whole (new or rewritten). */
-  read: number;
-  /** Files that grew, read from their indexed offset. */
-  grown: number;
-  /**
-   * Grown files whose facts could not be continued from their last turn (a rewind, a fork, a
-   * compaction, a format without line rules): their facts were read from the whole file.
-   */
-  fallbacks: number;
-  /** Files gone since the last update, marked. */
-  gone: number;
-  /** Bytes read. */
-  bytes: number;
-  /** The sources whose root cannot be read, each with why (their files are left as they were). */
-  unread: { root: string; reason: string }[];
-}
-
-/** Options of {@linkcode updateCatalog}. */
-export interface UpdateOptions {
-  /** Told after each file read (never for unchanged files). */
-  onProgress?: ((progress: UpdateProgress) => void) | undefined;
-}
 
 /**
  * The environment variable that kills the process (SIGKILL) at the n-th write step of an
@@ -95,28 +56,8 @@ function faultPoint(): void {
 /** The bytes before the indexed offset whose hash proves the indexed prefix unchanged. */
 export const TAIL_BYTES = 4096;
 
-interface Wanted {
-  path: string;
-  source: CatalogSource;
-  session: string;
-  sessionId: string;
-  project: string | null;
-}
-
-interface KnownFile {
-  id: number;
-  path: string;
-  ino: number | null;
-  size: number;
-  mtime: number;
-  indexed: number;
-  tail_hash: string;
-  lines: number;
-  deleted: number;
-}
-
 interface Plan {
-  wanted: Wanted;
+  wanted: WantedFile;
   info: Deno.FileInfo;
   known: KnownFile | undefined;
   /** Read from this offset (0: whole), with its line number. */
@@ -130,24 +71,6 @@ export function tailHash(path: string, end: number): string {
   using file = Deno.openSync(path, { read: true });
   const bytes = readRangeSync(file, { start: Math.max(0, end - TAIL_BYTES), end });
   return createHash("sha256").update(bytes).digest("hex");
-}
-
-function statOrUndefined(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-async function wantedFiles(source: CatalogSource): Promise<Wanted[]> {
-  const found: Wanted[] = [];
-  for await (const session of searchProfile(source.format).walk(source.root)) {
-    const base = { source, session: session.path, sessionId: session.id };
-    found.push({ ...base, path: session.path, project: session.project });
-    for (const path of session.subagents) found.push({ ...base, path, project: session.project });
-  }
-  return found;
 }
 
 /**
@@ -164,13 +87,8 @@ function startOf(path: string, info: Deno.FileInfo, known: KnownFile | undefined
   }
 }
 
-const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined) =>
-  known !== undefined && known.deleted === 0 && known.ino === (info.ino ?? null) &&
-  known.size === info.size && known.mtime === (info.mtime?.getTime() ?? 0);
-
 /** The statements an update runs, prepared once. */
 class Statements {
-  readonly known: StatementSync;
   readonly byPath: StatementSync;
   readonly insertFile: StatementSync;
   readonly dropText: StatementSync;
@@ -178,13 +96,8 @@ class Statements {
   readonly insertLine: StatementSync;
   readonly insertText: StatementSync;
   readonly saveFile: StatementSync;
-  readonly markGone: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.known = db.prepare(
-      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
-        "WHERE root = ?",
-    );
     this.byPath = db.prepare(
       "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
         "WHERE path = ?",
@@ -208,7 +121,6 @@ class Statements {
         first_prompt = ?, turns = ?, healthy = ?, verdict = ?, findings = ?, tokens = ?,
         models = ?, forked_from = ?, forks = ?, unreadable = ? WHERE id = ?`,
     );
-    this.markGone = db.prepare("UPDATE files SET deleted = 1 WHERE id = ?");
   }
 }
 
@@ -224,7 +136,7 @@ function statementsOf(db: DatabaseSync): Statements {
  * What a listing shows of another tool's file today, from its head and a bounded tail (its
  * adapter's `preview`): its own dates, project, title and first prompt; null for turnlog's own.
  */
-async function previewOf(wanted: Wanted, sizeBytes: number) {
+async function previewOf(wanted: WantedFile, sizeBytes: number) {
   const adapter = adapterOfData({ format: wanted.source.format });
   if (adapter.own) return null;
   const { path, sessionId: id, project } = wanted;
@@ -243,7 +155,7 @@ async function previewOf(wanted: Wanted, sizeBytes: number) {
 type Listed = NonNullable<Awaited<ReturnType<typeof previewOf>>>;
 
 /** The columns a listing of another tool's file fills (its own dates, project, title). */
-function listedColumns(listed: Listed, wanted: Wanted) {
+function listedColumns(listed: Listed, wanted: WantedFile) {
   return {
     first_at: listed.firstAt ?? listed.created,
     last_at: listed.lastAt ?? null,
@@ -259,7 +171,7 @@ function listedColumns(listed: Listed, wanted: Wanted) {
  * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
  * the columns hold them.
  */
-async function factsOf(wanted: Wanted, sizeBytes: number, onLine: LineObserver | undefined) {
+async function factsOf(wanted: WantedFile, sizeBytes: number, onLine: LineObserver | undefined) {
   const { path } = wanted;
   try {
     const report = await inspectSession(path, { onLine });
@@ -556,74 +468,23 @@ function sameRow(row: KnownFile | undefined, known: KnownFile): boolean {
     row.mtime === known.mtime && row.indexed === known.indexed && row.deleted === known.deleted;
 }
 
-/** Marks a file gone and drops its text, in one transaction. */
-function markGone(db: DatabaseSync, id: number): void {
-  const s = statementsOf(db);
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    s.dropText.run(id);
-    s.dropLines.run(id);
-    s.markGone.run(id);
-    db.exec("COMMIT");
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
-  }
-}
-
 /**
- * Brings the catalog's files of `sources` up to date with the disk (see the module's
- * comment); other roots' files are left as they are.
+ * Reads the files a walk found new or changed into the catalog (see the module's comment),
+ * and completes the walk's summary.
  */
-export async function updateCatalog(
+export async function indexChanged(
   db: DatabaseSync,
-  sources: readonly CatalogSource[],
+  walked: Walked,
   options: UpdateOptions = {},
 ): Promise<UpdateSummary> {
-  const s = statementsOf(db);
-  const plans: Plan[] = [];
-  const summary: UpdateSummary = {
-    seen: 0,
-    read: 0,
-    grown: 0,
-    fallbacks: 0,
-    gone: 0,
-    bytes: 0,
-    unread: [],
-  };
-  for (const source of sources) {
-    const known = new Map<string, KnownFile>();
-    for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
-    const seen = new Set<string>();
-    let found: Wanted[];
-    try {
-      found = await wantedFiles(source);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) found = [];
-      else {
-        const reason = error instanceof Error ? error.message : String(error);
-        summary.unread.push({ root: source.root, reason });
-        continue;
-      }
-    }
-    for (const wanted of found) {
-      if (seen.has(wanted.path)) continue;
-      const info = statOrUndefined(wanted.path);
-      if (info === undefined || !info.isFile) continue;
-      seen.add(wanted.path);
-      summary.seen++;
-      const before = known.get(wanted.path);
-      if (unchanged(info, before)) continue;
-      const from = startOf(wanted.path, info, before);
-      plans.push({ wanted, info, known: before, from, fromLine: before?.lines ?? 0 });
-    }
-    for (const [path, row] of known) {
-      if (row.deleted === 0 && !seen.has(path)) {
-        markGone(db, row.id);
-        summary.gone++;
-      }
-    }
-  }
+  const summary = { ...walked.summary };
+  const plans: Plan[] = walked.changed.map(({ wanted, info, known }) => ({
+    wanted,
+    info,
+    known,
+    from: startOf(wanted.path, info, known),
+    fromLine: known?.lines ?? 0,
+  }));
   const progress: UpdateProgress = {
     files: 0,
     filesTotal: plans.length,
@@ -641,4 +502,16 @@ export async function updateCatalog(
   }
   summary.bytes = progress.bytes;
   return summary;
+}
+
+/**
+ * Brings the catalog's files of `sources` up to date with the disk (see the module's
+ * comment); other roots' files are left as they are.
+ */
+export async function updateCatalog(
+  db: DatabaseSync,
+  sources: readonly CatalogSource[],
+  options: UpdateOptions = {},
+): Promise<UpdateSummary> {
+  return await indexChanged(db, await walkSources(db, sources), options);
 }

@@ -66,6 +66,28 @@ export interface FormatHome {
   described: string;
 }
 
+/** A tool's words, flag and home: the part of its adapter that names it to a person. */
+export type ToolWords<Name extends string = string> = Pick<
+  FormatAdapter<Name>,
+  "own" | "name" | "tool" | "shortTool" | "fileNoun" | "flag" | "home"
+>;
+
+/**
+ * A tool's words, flag and home, and its search profile (the walk of its sessions from names
+ * alone, the conversation a line holds): what a command that answers from the catalog needs
+ * of a format, without its reader (`src/formats/homes.ts` lists them; each format's `_home.ts`
+ * makes its own).
+ */
+export interface ToolHome<Name extends string = string> extends ToolWords<Name> {
+  /** How `search` and the catalog walk its sessions and read their lines (its adapter's). */
+  readonly search: FormatSearch;
+  /**
+   * Whether its listing (`list`) shows a session the walk found, by its id and its file's size;
+   * absent: every one.
+   */
+  readonly listed?: ((id: string, sizeBytes: number) => boolean) | undefined;
+}
+
 /** How long the tool keeps its sessions before its own cleanup deletes them. */
 export interface FormatRetention {
   /** Days after a session's last write that the cleanup deletes it. */

@@ -18,6 +18,7 @@ export * from "./_follow.ts";
 export * from "./_resume.ts";
 export type { Relocation } from "./_relocate.ts";
 export * from "./registry.ts";
+export * from "./homes.ts";
 export * from "./_detect.ts";
 export * from "./_read.ts";
 export * from "./_find.ts";

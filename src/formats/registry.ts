@@ -7,6 +7,7 @@
  * @module
  */
 import type { FormatAdapter } from "./_adapter.ts";
+import { inWords } from "./homes.ts";
 import {
   type ForeignFormat,
   ForeignSessionError,
@@ -110,13 +111,6 @@ export function fileNounOf(format: SessionFormat): string {
   return adapter?.fileNoun ?? format;
 }
 
-/** Names in a sentence: `a, b or c`. */
-export function inWords(names: readonly string[], conjunction: string): string {
-  return names.length < 2
-    ? names.join("")
-    : `${names.slice(0, -1).join(", ")} ${conjunction} ${names.at(-1)}`;
-}
-
 /** The tools whose files turnlog reads, in a sentence: `turnlog, Codex or Claude Code`. */
 export function toolsInWords(conjunction = "or"): string {
   return inWords(FORMATS.map((adapter) => adapter.shortTool), conjunction);
@@ -131,12 +125,4 @@ export function fileNounsInWords(conjunction = "or"): string {
 export function rootsInWords(conjunction = "or"): string {
   const roots = ADAPTERS.map((adapter) => `a ${adapter.shortTool} ${adapter.home.inside} root`);
   return inWords(roots, conjunction);
-}
-
-/** The other tools, in a sentence: `Codex or Claude Code`, `Codex's and Claude Code's`. */
-export function foreignToolsInWords(conjunction = "or", possessive = false): string {
-  const names = ADAPTERS.map((adapter) =>
-    possessive ? `${adapter.shortTool}'s` : adapter.shortTool
-  );
-  return inWords(names, conjunction);
 }

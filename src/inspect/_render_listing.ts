@@ -4,7 +4,9 @@
  *
  * @module
  */
-import { adapterFor, type ForeignListing } from "../formats/mod.ts";
+import type { ForeignListing } from "../formats/mod.ts";
+// The tools' words without their readers: a listing from the catalog loads none.
+import { toolHomeFor } from "../formats/homes.ts";
 import type { SessionListing } from "../store/mod.ts";
 import { clip, columnWidths, formatNumber, formatTime, painter, visible } from "../text/mod.ts";
 import type { RenderOptions } from "./_render_text.ts";
@@ -88,7 +90,7 @@ export function renderForeignListing(
   options: ForeignListingOptions,
 ): string {
   const paint = painter(options.color);
-  const adapter = adapterFor(listing.format);
+  const adapter = toolHomeFor(listing.format);
   const tool = adapter.shortTool;
   if (listing.sessions.length === 0) {
     return `No ${tool} sessions in ${visible(listing.root)}\n`;

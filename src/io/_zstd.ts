@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createZstdDecompress } from "node:zlib";
+import type * as Zlib from "node:zlib";
 import type { Line } from "./_line.ts";
 
 /** Whether the file at `path` is compressed (its name ends in `.zst`). */
@@ -28,7 +28,7 @@ export function isCompressed(path: string): boolean {
  * ```
  */
 export function zstdDecompression(): TransformStream<Uint8Array, Uint8Array> {
-  const zstd = createZstdDecompress();
+  const zstd = zlib().createZstdDecompress();
   let failed: Error | undefined;
   zstd.on("error", (error: Error) => failed = error);
   return new TransformStream({
@@ -49,6 +49,17 @@ export function zstdDecompression(): TransformStream<Uint8Array, Uint8Array> {
       });
     },
   });
+}
+
+/**
+ * `node:zlib`, loaded the first time a compressed file is read: in a static import it costs
+ * every command's start its load (about 10 ms), for files that are almost never compressed.
+ */
+function zlib(): typeof Zlib {
+  const process = (globalThis as unknown as {
+    process: { getBuiltinModule(name: "node:zlib"): typeof Zlib };
+  }).process;
+  return process.getBuiltinModule("node:zlib");
 }
 
 /**

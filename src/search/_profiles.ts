@@ -4,7 +4,9 @@
  *
  * @module
  */
-import { adapterOfData, type SessionFormat } from "../formats/mod.ts";
+import type { SessionFormat } from "../formats/mod.ts";
+// The homes, not the registry: a search of the catalog loads no reader.
+import { homeOfData } from "../formats/homes.ts";
 import type { SearchProfile } from "./_profile.ts";
 import { turnlogSearch } from "./_turnlog.ts";
 
@@ -15,7 +17,7 @@ import { turnlogSearch } from "./_turnlog.ts";
  * @throws {ForeignSessionError} for a format no adapter reads
  */
 export function searchProfile(format: SessionFormat): SearchProfile {
-  const adapter = adapterOfData({ format });
+  const adapter = homeOfData({ format });
   if (adapter.own) return turnlogSearch;
   return { ...adapter.search, tool: adapter.shortTool, continuedBy: "import" };
 }

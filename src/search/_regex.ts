@@ -7,7 +7,27 @@
  *
  * @module
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+
+type Require = (specifier: string) => unknown;
+
+let engine: typeof RE2JS | undefined;
+
+/**
+ * re2js, loaded the first time a pattern is compiled: a search of words never needs it, and in
+ * a static import it costs every search's start its load. Required synchronously (Deno loads
+ * the package through `require`, as `src/record/_schemas_lazy.ts` loads zod), so
+ * `compileQuery` stays synchronous.
+ */
+function re2(): typeof RE2JS {
+  if (engine) return engine;
+  const process = (globalThis as unknown as {
+    process: { getBuiltinModule(name: "node:module"): { createRequire(from: string): Require } };
+  }).process;
+  const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);
+  engine = (require("re2js") as { RE2JS: typeof RE2JS }).RE2JS;
+  return engine;
+}
 
 /** A test of texts: whether one holds a match, and where its matches are. */
 export interface TextTest {
@@ -78,9 +98,10 @@ function refusalOf(message: string): string {
  * ```
  */
 export function regexTest(source: string): TextTest {
+  const RE2 = re2();
   let pattern: RE2JS;
   try {
-    pattern = RE2JS.compile(re2Source(source), RE2JS.CASE_INSENSITIVE | RE2JS.LOOKBEHINDS);
+    pattern = RE2.compile(re2Source(source), RE2.CASE_INSENSITIVE | RE2.LOOKBEHINDS);
   } catch (error) {
     throw new PatternError(refusalOf((error as Error).message), { cause: error });
   }

@@ -7,7 +7,7 @@
  * @module
  */
 import { basename } from "node:path";
-import { isPostgresUrl } from "../store/mod.ts";
+import { isPostgresUrl } from "../store/_postgres_url.ts";
 import { type CompiledQuery, compileQuery, type SearchQuery } from "./_query.ts";
 import type { InheritedPart, Piece } from "../formats/mod.ts";
 import type { SearchProfile } from "./_profile.ts";
@@ -15,7 +15,6 @@ import { searchProfile } from "./_profiles.ts";
 import { candidateLines, type CandidateOptions, placeLines, scanBuffer } from "./_scan.ts";
 import type { ScanBuffer } from "./_simd.ts";
 import { hitOf, matchLine } from "./_hits.ts";
-import { searchDatabase } from "./_database.ts";
 import { newestSessionFirst, sessionTime } from "./_order.ts";
 import type { SearchEvent, SearchHit, SessionSummary } from "./_types.ts";
 import {
@@ -342,6 +341,8 @@ export async function* searchSessions(
   // Everything held, what names no start last.
   if (!(yield* release(-Infinity))) return;
   for (const source of databases) {
+    // Imported for a database alone: a search of files loads no store.
+    const { searchDatabase } = await import("./_database.ts");
     for await (const event of searchDatabase(source, compiled, options)) {
       if (options.signal?.aborted) return;
       if (!(yield* emit(event))) return;

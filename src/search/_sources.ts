@@ -5,22 +5,16 @@
  *
  * @module
  */
-import {
-  adapterByFlag,
-  ADAPTERS,
-  detectSessionsRoot,
-  type Env,
-  type FormatAdapter,
-  homeRoots,
-  homesUnsetError,
-  type SessionFiles,
-  type SessionFormat,
-  turnlogAdapter,
-} from "../formats/mod.ts";
-import { TurnlogError } from "../errors/mod.ts";
-import { prefixBeside, resolveStoreSpec, type SessionStore, storeName } from "../store/mod.ts";
+import type { Env, SessionFiles, SessionFormat, ToolHome, ToolWords } from "../formats/mod.ts";
+import { HomeUnsetError, TurnlogError } from "../errors/mod.ts";
+import type { SessionStore } from "../store/mod.ts";
+// The homes, the store's names and the archive's layout, not their faces: a search of the
+// homes loads no reader, no store and no archive (each is imported where it is needed).
+import { TOOL_HOMES, turnlogAdapter } from "../formats/homes.ts";
+import { prefixBeside } from "../store/_prefix.ts";
+import { resolveStoreSpec, storeName } from "../store/_spec.ts";
+import { archiveLayout, resolveArchiveRoot } from "../archive/_layout.ts";
 import { searchProfile } from "./_profiles.ts";
-import { archivedViews } from "../archive/mod.ts";
 
 /** A place of sessions of one format (a folder, or turnlog's store), and the flags that name it. */
 export interface SearchSource {
@@ -66,6 +60,7 @@ export class NoSuchSourceError extends TurnlogError {
 async function folderSource(dir: string, flag: string): Promise<SearchSource> {
   const info = statOrUndefined(dir);
   if (!info?.isDirectory) throw new NoSuchSourceError(dir);
+  const { detectSessionsRoot } = await import("../formats/mod.ts");
   const found = await detectSessionsRoot(dir);
   return {
     format: found?.format ?? turnlogAdapter.name,
@@ -81,20 +76,20 @@ export function storeSource(spec: string, flags: string[]): SearchSource {
 }
 
 /** A root of an adapter's sessions as a source, named by the adapter's home flag (`--codex`). */
-export function homeSourceAt(adapter: FormatAdapter, root: string): SearchSource {
+export function homeSourceAt(adapter: ToolWords, root: string): SearchSource {
   return { format: adapter.name, root, flags: [`--${adapter.flag}`] };
 }
 
 /** An adapter's home, as the environment names it, as a source. */
-function homeSource(adapter: FormatAdapter, env: Env): SearchSource {
+function homeSource(adapter: ToolHome, env: Env): SearchSource {
   return homeSourceAt(adapter, adapter.home.root(env));
 }
 
 /** The adapter of a home flag a choice names. */
-function homeAdapter(flag: string): FormatAdapter {
-  const adapter = adapterByFlag(flag);
+function homeAdapter(flag: string): ToolHome {
+  const adapter = TOOL_HOMES.find((home) => home.flag === flag);
   if (adapter === undefined) {
-    const known = ADAPTERS.map((a) => a.flag).join(", ");
+    const known = TOOL_HOMES.map((a) => a.flag).join(", ");
     throw new TurnlogError("usage", `No tool's home is named ${flag} (known: ${known})`);
   }
   return adapter;
@@ -113,12 +108,24 @@ export async function searchSources(choice: SourceChoice = {}): Promise<SearchSo
   const dirs = choice.sessionsDirs ?? [];
   const named = homes.length > 0 || dirs.length > 0 || choice.store !== undefined;
   if (!named) {
-    const { found, unset } = homeRoots(ADAPTERS, env);
+    const found: { home: ToolHome; root: string }[] = [];
+    const unset: string[] = [];
+    for (const home of TOOL_HOMES) {
+      try {
+        found.push({ home, root: home.home.root(env) });
+      } catch (error) {
+        if (!(error instanceof HomeUnsetError)) throw error;
+        unset.push(home.name);
+      }
+    }
     // HOME unset: the homes are named by no variable, and never taken to be the current folder.
-    if (unset.length > 0) throw homesUnsetError(unset);
+    if (unset.length > 0) {
+      const { ADAPTERS, homesUnsetError } = await import("../formats/mod.ts");
+      throw homesUnsetError(ADAPTERS.filter((adapter) => unset.includes(adapter.name)));
+    }
     return [
       storeSource(resolveStoreSpec(), []),
-      ...found.map((home) => homeSourceAt(home.adapter, home.root)),
+      ...found.map(({ home, root }) => homeSourceAt(home, root)),
       ...(await archivedSources()),
     ];
   }
@@ -137,6 +144,8 @@ export async function searchSources(choice: SourceChoice = {}): Promise<SearchSo
  * there is no archive.
  */
 export async function archivedSources(from?: string): Promise<SearchSource[]> {
+  if (!await hasArchive(from)) return [];
+  const { archivedViews } = await import("../archive/mod.ts");
   const views = await archivedViews(from);
   return views.map(({ format, root }) => ({
     format,
@@ -144,6 +153,17 @@ export async function archivedSources(from?: string): Promise<SearchSource[]> {
     flags: ["--sessions-dir", root],
     archived: true,
   }));
+}
+
+/** Whether the archive has an index (else it holds no session): a `stat`, no archive loaded. */
+async function hasArchive(from?: string): Promise<boolean> {
+  let root: string;
+  try {
+    root = resolveArchiveRoot(from);
+  } catch {
+    return false;
+  }
+  return await Deno.stat(archiveLayout(root).index).then((info) => info.isDirectory, () => false);
 }
 
 /** A session to search: its files, where it came from, when it was last written. */

@@ -4,8 +4,11 @@
  *
  * @module
  */
-import { walkSessions } from "../store/mod.ts";
-import { type SessionFiles, turnlogAdapter } from "../formats/mod.ts";
+// The store's layout and turnlog's adapter alone, not the faces: a search loads no reader of
+// another tool's files and no store.
+import { walkSessions } from "../store/_layout.ts";
+import type { SessionFiles } from "../formats/mod.ts";
+import { turnlogAdapter } from "../formats/homes.ts";
 import type { SearchProfile } from "./_profile.ts";
 
 async function* walk(root: string): AsyncGenerator<SessionFiles> {

@@ -21,5 +21,6 @@ export * from "./_rewrite.ts";
 export * from "./_commit.ts";
 export * from "./_session_store.ts";
 export * from "./_file_store.ts";
+export * from "./_spec.ts";
 export * from "./_open.ts";
 export * from "./_transfer.ts";

@@ -8,8 +8,8 @@ import { claudeRetention } from "./_retention.ts";
 import { basename, dirname, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
+import { claudeCodeWords } from "./_home.ts";
 import { claudeEdits } from "./_edits.ts";
-import { type Env, homeDir } from "../_find.ts";
 import { dirEntries } from "../_head.ts";
 import { str } from "../_line.ts";
 import type { ForeignFacts } from "../_types.ts";
@@ -26,19 +26,7 @@ import { claudeCodeResume } from "./_resume.ts";
 import { writeClaudeTranscript } from "./_writer.ts";
 import { claudeRelocation } from "./_relocate.ts";
 
-/** Whose home the root is in, and the variables that name it (first its own). */
-const CLAUDE_HOME = {
-  what: "Claude Code's home",
-  variables: ["CLAUDE_CONFIG_DIR", "HOME"],
-} as const;
-
-/** Claude Code's projects root: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
-export function claudeProjectsRoot(env: Env = Deno.env): string {
-  return join(
-    env.get("CLAUDE_CONFIG_DIR") || join(homeDir(env, CLAUDE_HOME), ".claude"),
-    "projects",
-  );
-}
+export { claudeProjectsRoot } from "./_home.ts";
 
 const CONVERSATION = new Set(["user", "assistant", "system", "progress", "attachment"]);
 const METADATA = new Set([
@@ -107,17 +95,7 @@ async function holdsProjects(dir: string): Promise<boolean> {
 
 /** Claude Code transcripts: `$CLAUDE_CONFIG_DIR/projects/<project>/<session id>.jsonl`. */
 export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
-  name: "claude-code",
-  tool: "Claude Code",
-  shortTool: "Claude Code",
-  fileNoun: "Claude Code transcript",
-  flag: "claude",
-  home: {
-    variables: CLAUDE_HOME.variables,
-    root: claudeProjectsRoot,
-    inside: "projects",
-    described: "$CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects",
-  },
+  ...claudeCodeWords,
   listing: { time: "modified" },
   lines: CLAUDE_LINES,
   search: claudeCodeSearch,

@@ -149,6 +149,7 @@ export async function listClaudeSessions(
     for (const session of await transcriptsOf(root, project)) {
       if (AGENT.test(session.id)) continue;
       const stated = await withStat(session);
+      // The catalog's listing asks the same (`claudeListed`, its home's).
       if (stated.sizeBytes > 0 || options.includeEmpty) all.push(stated);
     }
   }

@@ -3,11 +3,12 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
+import { codexWords } from "./_home.ts";
 import { codexEdits } from "./_edits.ts";
-import { type Env, firstDatedFile, homeDir } from "../_find.ts";
+import { firstDatedFile } from "../_find.ts";
 import { type Json, obj, str } from "../_line.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeCodex, codexFindings } from "./_check.ts";
@@ -28,13 +29,7 @@ import { codexResume } from "./_resume.ts";
 import { writeCodexRollout } from "./_writer.ts";
 import { codexRelocation } from "./_relocate.ts";
 
-/** Whose home the root is in, and the variables that name it (first its own). */
-const CODEX_HOME = { what: "Codex's home", variables: ["CODEX_HOME", "HOME"] } as const;
-
-/** Codex's sessions root: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
-export function codexSessionsRoot(env: Env = Deno.env): string {
-  return join(env.get("CODEX_HOME") || join(homeDir(env, CODEX_HOME), ".codex"), "sessions");
-}
+export { codexSessionsRoot } from "./_home.ts";
 
 const TYPES = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
 
@@ -95,17 +90,7 @@ function codexNotes(facts: ForeignFacts): string[] {
 
 /** Codex CLI rollouts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl`. */
 export const codexAdapter: FormatAdapter<"codex"> = {
-  name: "codex",
-  tool: "Codex CLI",
-  shortTool: "Codex",
-  fileNoun: "Codex CLI rollout",
-  flag: "codex",
-  home: {
-    variables: CODEX_HOME.variables,
-    root: codexSessionsRoot,
-    inside: "sessions",
-    described: "$CODEX_HOME/sessions, else ~/.codex/sessions",
-  },
+  ...codexWords,
   listing: { time: "created" },
   lines: CODEX_LINES,
   search: codexSearch,

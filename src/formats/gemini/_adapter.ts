@@ -7,7 +7,7 @@
 import { basename, join } from "node:path";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
-import { type Env, homeDir } from "../_find.ts";
+import { geminiWords } from "./_home.ts";
 import { dirEntries } from "../_head.ts";
 import type { ForeignFacts } from "../_types.ts";
 import { analyzeGemini, geminiFindings } from "./_check.ts";
@@ -27,13 +27,7 @@ import { geminiSearch } from "./_search.ts";
 import { writeGeminiSession } from "./_writer.ts";
 import { geminiRelocation } from "./_relocate.ts";
 
-/** Whose home the root is in, and the variables that name it (first its own). */
-const GEMINI_HOME = { what: "Gemini CLI's home", variables: ["GEMINI_CLI_HOME", "HOME"] } as const;
-
-/** Gemini CLI's sessions root: `$GEMINI_CLI_HOME/.gemini/tmp`, else `~/.gemini/tmp`. */
-export function geminiSessionsRoot(env: Env = Deno.env): string {
-  return join(env.get("GEMINI_CLI_HOME") || homeDir(env, GEMINI_HOME), ".gemini", "tmp");
-}
+export { geminiSessionsRoot } from "./_home.ts";
 
 const MESSAGE_TYPES = new Set(["user", "gemini", "info", "error", "warning"]);
 
@@ -73,17 +67,7 @@ async function holdsChats(dir: string): Promise<boolean> {
 
 /** Gemini CLI sessions: `$GEMINI_CLI_HOME/.gemini/tmp/<project>/chats/session-*.jsonl`. */
 export const geminiAdapter: FormatAdapter<"gemini"> = {
-  name: "gemini",
-  tool: "Gemini CLI",
-  shortTool: "Gemini",
-  fileNoun: "Gemini CLI session",
-  flag: "gemini",
-  home: {
-    variables: GEMINI_HOME.variables,
-    root: geminiSessionsRoot,
-    inside: "tmp",
-    described: "$GEMINI_CLI_HOME/.gemini/tmp, else ~/.gemini/tmp",
-  },
+  ...geminiWords,
   listing: { time: "created" },
   lines: GEMINI_LINES,
   search: geminiSearch,

@@ -1,0 +1,225 @@
+/**
+ * The catalog's update, its first half: every session file of the sources walked from names
+ * alone and `stat`ed against what the catalog holds; an unchanged file costs nothing more, a
+ * gone one is marked. The files that changed go to `_update.ts`, loaded only then: a command
+ * answered from a catalog already up to date loads no reader (another tool's walk is its
+ * `ToolHome`'s, from `src/formats/homes.ts`).
+ *
+ * @module
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import type { FormatSearch } from "../formats/mod.ts";
+import { toolHomeOf } from "../formats/homes.ts";
+
+/** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
+export interface CatalogSource {
+  /** The format of its sessions (an adapter's name, or turnlog's). */
+  format: string;
+  /** Its sessions root. */
+  root: string;
+  /** The archive's view of sessions whose original is gone. @default {false} */
+  archived?: boolean | undefined;
+}
+
+/** How far an update has gone: files and bytes read so far, of how many. */
+export interface UpdateProgress {
+  /** Files read so far. */
+  files: number;
+  /** Files to read. */
+  filesTotal: number;
+  /** Bytes read so far. */
+  bytes: number;
+  /** Bytes to read. */
+  bytesTotal: number;
+}
+
+/** What an update did. */
+export interface UpdateSummary {
+  /** Files seen (walked and `stat`ed). */
+  seen: number;
+  /** Files read whole (new or rewritten). */
+  read: number;
+  /** Files that grew, read from their indexed offset. */
+  grown: number;
+  /**
+   * Grown files whose facts could not be continued from their last turn (a rewind, a fork, a
+   * compaction, a format without line rules): their facts were read from the whole file.
+   */
+  fallbacks: number;
+  /** Files gone since the last update, marked. */
+  gone: number;
+  /** Bytes read. */
+  bytes: number;
+  /** The sources whose root cannot be read, each with why (their files are left as they were). */
+  unread: { root: string; reason: string }[];
+}
+
+/** Options of an update (`Catalog.update`, `updateCatalog`). */
+export interface UpdateOptions {
+  /** Told after each file read (never for unchanged files). */
+  onProgress?: ((progress: UpdateProgress) => void) | undefined;
+}
+
+/** A session file the walk found: its session, and the source it is of. */
+export interface WantedFile {
+  path: string;
+  source: CatalogSource;
+  session: string;
+  sessionId: string;
+  project: string | null;
+}
+
+/** A file as the catalog holds it, as far as the walk compares it with the disk. */
+export interface KnownFile {
+  id: number;
+  path: string;
+  ino: number | null;
+  size: number;
+  mtime: number;
+  indexed: number;
+  tail_hash: string;
+  lines: number;
+  deleted: number;
+}
+
+/** A file new or changed since the catalog read it: what the walk found, and what it knew. */
+export interface ChangedFile {
+  wanted: WantedFile;
+  info: Deno.FileInfo;
+  known: KnownFile | undefined;
+}
+
+/** What a walk found: its summary so far (files seen, gone, roots unread), and what changed. */
+export interface Walked {
+  summary: UpdateSummary;
+  changed: ChangedFile[];
+}
+
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A format's walk: another tool's from its home alone; turnlog's own store's from search. */
+async function walkOf(format: string): Promise<FormatSearch["walk"]> {
+  const home = toolHomeOf(format);
+  if (home !== undefined) return home.search.walk;
+  return (await import("../search/mod.ts")).searchProfile(format).walk;
+}
+
+async function wantedFiles(source: CatalogSource): Promise<WantedFile[]> {
+  const found: WantedFile[] = [];
+  for await (const session of (await walkOf(source.format))(source.root)) {
+    const base = { source, session: session.path, sessionId: session.id };
+    found.push({ ...base, path: session.path, project: session.project });
+    for (const path of session.subagents) found.push({ ...base, path, project: session.project });
+  }
+  return found;
+}
+
+const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined) =>
+  known !== undefined && known.deleted === 0 && known.ino === (info.ino ?? null) &&
+  known.size === info.size && known.mtime === (info.mtime?.getTime() ?? 0);
+
+/** The statements a walk runs, prepared once per database. */
+interface WalkStatements {
+  known: StatementSync;
+  dropText: StatementSync;
+  dropLines: StatementSync;
+  markGone: StatementSync;
+}
+
+const statements = new WeakMap<DatabaseSync, WalkStatements>();
+
+function statementsOf(db: DatabaseSync): WalkStatements {
+  let found = statements.get(db);
+  if (found === undefined) {
+    statements.set(
+      db,
+      found = {
+        known: db.prepare(
+          "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
+            "WHERE root = ?",
+        ),
+        dropText: db.prepare(
+          "DELETE FROM text WHERE rowid IN (SELECT id FROM lines WHERE file = ?)",
+        ),
+        dropLines: db.prepare("DELETE FROM lines WHERE file = ?"),
+        markGone: db.prepare("UPDATE files SET deleted = 1 WHERE id = ?"),
+      },
+    );
+  }
+  return found;
+}
+
+/** Marks a file gone and drops its text, in one transaction. */
+function markGone(db: DatabaseSync, id: number): void {
+  const s = statementsOf(db);
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    s.dropText.run(id);
+    s.dropLines.run(id);
+    s.markGone.run(id);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/**
+ * Walks the files of `sources` and `stat`s them against the catalog: the files gone are
+ * marked, the new and changed ones returned for `_update.ts` to read; other roots' files are
+ * left as they are.
+ */
+export async function walkSources(
+  db: DatabaseSync,
+  sources: readonly CatalogSource[],
+): Promise<Walked> {
+  const s = statementsOf(db);
+  const changed: ChangedFile[] = [];
+  const summary: UpdateSummary = {
+    seen: 0,
+    read: 0,
+    grown: 0,
+    fallbacks: 0,
+    gone: 0,
+    bytes: 0,
+    unread: [],
+  };
+  for (const source of sources) {
+    const known = new Map<string, KnownFile>();
+    for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
+    const seen = new Set<string>();
+    let found: WantedFile[];
+    try {
+      found = await wantedFiles(source);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) found = [];
+      else {
+        const reason = error instanceof Error ? error.message : String(error);
+        summary.unread.push({ root: source.root, reason });
+        continue;
+      }
+    }
+    for (const wanted of found) {
+      if (seen.has(wanted.path)) continue;
+      const info = statOrUndefined(wanted.path);
+      if (info === undefined || !info.isFile) continue;
+      seen.add(wanted.path);
+      summary.seen++;
+      const before = known.get(wanted.path);
+      if (!unchanged(info, before)) changed.push({ wanted, info, known: before });
+    }
+    for (const [path, row] of known) {
+      if (row.deleted === 0 && !seen.has(path)) {
+        markGone(db, row.id);
+        summary.gone++;
+      }
+    }
+  }
+  return { summary, changed };
+}

@@ -1,0 +1,40 @@
+/**
+ * Codex CLI's words, flag and home, and its search profile (the walk of its sessions from names alone): what the
+ * commands that answer from the catalog need of the format, without its reader (its adapter
+ * spreads the words; `src/formats/homes.ts` lists the homes).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { ToolHome, ToolWords } from "../_adapter.ts";
+import { type Env, homeDir } from "../_find.ts";
+import { codexSearch } from "./_search.ts";
+
+/** Whose home the root is in, and the variables that name it (first its own). */
+const CODEX_HOME = { what: "Codex's home", variables: ["CODEX_HOME", "HOME"] } as const;
+
+/** Codex's sessions root: `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
+export function codexSessionsRoot(env: Env = Deno.env): string {
+  return join(env.get("CODEX_HOME") || join(homeDir(env, CODEX_HOME), ".codex"), "sessions");
+}
+
+/** Codex CLI's words, flag and home (its adapter's own). */
+export const codexWords: ToolWords<"codex"> = {
+  name: "codex",
+  tool: "Codex CLI",
+  shortTool: "Codex",
+  fileNoun: "Codex CLI rollout",
+  flag: "codex",
+  home: {
+    variables: CODEX_HOME.variables,
+    root: codexSessionsRoot,
+    inside: "sessions",
+    described: "$CODEX_HOME/sessions, else ~/.codex/sessions",
+  },
+};
+
+/** Codex CLI's home and search profile, for the lean start. */
+export const codexHome: ToolHome<"codex"> = {
+  ...codexWords,
+  search: codexSearch,
+};

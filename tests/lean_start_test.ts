@@ -1,0 +1,158 @@
+/**
+ * The lean start (issues 42 and 43): a listing answered from a catalog already up to date loads
+ * no reader, no inspector, no store and no npm package before it answers; the homes it names
+ * are the adapters' own; and what it lists is what a read of the files lists.
+ *
+ * @module
+ */
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { assert, assertEquals } from "./_assert.ts";
+import { tempDir } from "./_helpers.ts";
+import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
+import { ADAPTERS } from "../src/formats/mod.ts";
+import { TOOL_HOMES } from "../src/formats/homes.ts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** A static import or export: whether it is type-only (`import type`), and its specifier. */
+const STATIC = /^(?:import|export)\b(\s+type\b)?[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"/gm;
+
+/** A file's code without its comments (doc comments hold imports that never run). */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+}
+
+/**
+ * What a process that runs `entry` loads before its first line runs: the files (relative to
+ * the repository) and bare specifiers its static imports reach, type-only ones and `import()`
+ * left out (they load nothing until they run).
+ */
+async function loadedAtStart(entry: string): Promise<Set<string>> {
+  const loaded = new Set<string>();
+  const next = [resolve(ROOT, entry)];
+  for (let path = next.pop(); path !== undefined; path = next.pop()) {
+    const name = path.slice(ROOT.length + 1);
+    if (loaded.has(name)) continue;
+    loaded.add(name);
+    if (!path.endsWith(".ts")) continue;
+    for (const m of code(await Deno.readTextFile(path)).matchAll(STATIC)) {
+      const specifier = m[2] ?? m[3]!;
+      if (m[1] !== undefined) continue;
+      if (specifier.startsWith(".")) next.push(resolve(dirname(path), specifier));
+      else loaded.add(specifier);
+    }
+  }
+  return loaded;
+}
+
+/**
+ * What the lean start must not load: another tool's reader, and what reads a file whole.
+ * turnlog's own adapter loads (the homes name it, for the store a search reads by default).
+ */
+function heavy(loaded: Set<string>, allowed: readonly string[] = []): string[] {
+  return [...loaded].filter((name) => !allowed.includes(name)).filter((name) =>
+    (/^src\/formats\/[^/]+\/(_reader|_adapter|_check|_repair|_writer)\.ts$/.test(name) &&
+      !name.startsWith("src/formats/turnlog/")) ||
+    [
+      "src/formats/registry.ts",
+      "src/formats/mod.ts",
+      "src/inspect/mod.ts",
+      "src/search/mod.ts",
+      "src/store/mod.ts",
+      "src/catalog/mod.ts",
+      "src/catalog/_update.ts",
+      "src/archive/mod.ts",
+      "src/history/mod.ts",
+      "src/usage/mod.ts",
+      "node:zlib",
+      "node:crypto",
+    ].includes(name) ||
+    (!name.includes("/") && !name.startsWith("node:") && !name.endsWith(".json"))
+  ).sort();
+}
+
+Deno.test("loadedAtStart() follows static imports and leaves out type-only ones and import()", async () => {
+  const loaded = await loadedAtStart("cli/inspect.ts");
+  assert(loaded.has("src/catalog/_catalog.ts"), "the walk follows the imports");
+  assert(loaded.has("node:sqlite"));
+  // cli/inspect.ts imports the inspector's types, and the inspector itself in import().
+  assert(!loaded.has("src/inspect/mod.ts"));
+  assertEquals(heavy(new Set(["src/formats/codex/_reader.ts", "zod", "node:path"])), [
+    "src/formats/codex/_reader.ts",
+    "zod",
+  ]);
+});
+
+/**
+ * The entries and what each may load besides: search's face (lean itself now; re2js, the
+ * `--regex` engine, loads when a pattern is compiled).
+ */
+const ENTRIES: Record<string, string[]> = {
+  "cli/turnlog.ts": [],
+  "cli/inspect.ts": [],
+  "cli/search.ts": ["src/search/mod.ts"],
+};
+
+for (const [entry, allowed] of Object.entries(ENTRIES)) {
+  Deno.test(`${entry} loads no reader, inspector, store or npm package at start`, async () => {
+    assertEquals(heavy(await loadedAtStart(entry), allowed), []);
+  });
+}
+
+Deno.test("TOOL_HOMES are the adapters' own words, homes and search profiles, in the registry's order", () => {
+  assertEquals(TOOL_HOMES.length, ADAPTERS.length);
+  ADAPTERS.forEach((adapter, i) => {
+    const home = TOOL_HOMES[i]!;
+    for (const key of ["name", "tool", "shortTool", "fileNoun", "flag", "home"] as const) {
+      assertEquals(home[key], adapter[key], `${adapter.name}: ${key}`);
+    }
+    assertEquals(home.search, adapter.search, `${adapter.name}: search`);
+  });
+});
+
+const CLI = join(ROOT, "cli", "inspect.ts");
+
+async function inspect(args: string[], env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-q", "-A", CLI, ...args],
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+
+Deno.test({
+  name: "inspect --list --claude from the catalog lists the sessions --no-catalog lists",
+  ignore: CORPUS_MISSING !== undefined,
+  async fn() {
+    // The corpus' Claude Code home has subagents whose sessions are gone and empty files: its
+    // walk finds them, the listing leaves them out, and so does the catalog's.
+    await using dir = await tempDir();
+    const env = {
+      HOME: dir.path,
+      PATH: Deno.env.get("PATH") ?? "",
+      CLAUDE_CONFIG_DIR: join(CORPUS, "claude"),
+      TURNLOG_CATALOG: join(dir.path, "catalog.sqlite"),
+      TURNLOG_SESSIONS_DIR: join(dir.path, "sessions"),
+      NO_COLOR: "1",
+      DENO_DIR: Deno.env.get("DENO_DIR") ??
+        join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
+    };
+    // Each session as the listing from the files shows it, in its order: what only a full read
+    // tells (turns, verdict) aside, and the git branch, which the catalog does not keep.
+    const listed = async (...flags: string[]) => {
+      const ran = await inspect(["--list", "--claude", "--json", "--limit", "1000", ...flags], env);
+      assertEquals(ran.code, 0, ran.stderr);
+      const sessions = JSON.parse(ran.stdout).sessions as Record<string, unknown>[];
+      return sessions.map(({ turns: _t, verdict: _v, gitBranch: _g, ...shown }) => shown);
+    };
+    const files = await listed("--no-catalog");
+    assert(files.length > 0);
+    assertEquals(await listed(), files, "the first build");
+    assertEquals(await listed(), files, "warm");
+  },
+});
