@@ -1,7 +1,9 @@
 /**
  * The catalog as the commands open it: at `TURNLOG_CATALOG` or in turnlog's data folder, not
  * at all with `--no-catalog`; a catalog made again says so in one line, and a first build of
- * a big home shows its progress on a terminal (files and MB), later runs are silent.
+ * a big home shows its progress on a terminal (files and MB), later runs are silent. A listing
+ * brings the facts up to date alone; a search the full-text index too, which its first run
+ * builds (saying so, with its progress on a terminal).
  *
  * @module
  */
@@ -29,8 +31,11 @@ export function openCatalog(command: Command, noCatalog: boolean | undefined): C
   return Catalog.open({ onRebuilt: (line) => stderr(`turnlog ${command}: ${line}\n`) });
 }
 
-/** Shows an update's progress on a terminal when it reads much; quiet otherwise. */
-export function progressOn(command: Command): (progress: UpdateProgress) => void {
+/**
+ * Shows an update's progress on a terminal when it reads much; quiet otherwise. `text`: the
+ * update builds the full-text index (a search's).
+ */
+export function progressOn(command: Command, text = false): (progress: UpdateProgress) => void {
   if (!Deno.stderr.isTerminal()) return () => {};
   let shown = false;
   let last = 0;
@@ -42,18 +47,24 @@ export function progressOn(command: Command): (progress: UpdateProgress) => void
     shown = true;
     last = now;
     stderr(
-      `\rturnlog ${command}: cataloguing ${progress.files}/${progress.filesTotal} files, ` +
+      `\rturnlog ${command}: ${text ? "indexing" : "cataloguing"} ` +
+        `${progress.files}/${progress.filesTotal} files${text ? " for search" : ""}, ` +
         `${formatBytes(progress.bytes)} of ${formatBytes(progress.bytesTotal)}` +
         (done ? "\n" : ""),
     );
   };
 }
 
-/** Brings the catalog up to date for `sources`, showing the progress of a big first build. */
+/**
+ * Brings the catalog up to date for `sources`, showing the progress of a big first build: the
+ * facts a listing shows alone, unless `text` (a search) asks for the full-text index too.
+ */
 export function updateCatalogOf(
   command: Command,
   catalog: Catalog,
   sources: readonly CatalogSource[],
+  options: { text?: boolean } = {},
 ): Promise<UpdateSummary> {
-  return catalog.update(sources, { onProgress: progressOn(command) });
+  const text = options.text ?? false;
+  return catalog.update(sources, { text, onProgress: progressOn(command, text) });
 }

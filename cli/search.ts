@@ -45,7 +45,8 @@ homes, or only the places the options name.
 Shows the sessions by their own start, newest first (those that name none last): each
 one's short id, tool, working directory, start (from its records) and first prompt; its hits
 with the turn, the line, who said it and the match marked; then the command that opens it
-and the one that continues it.
+and the one that continues it. The first search builds the catalog's full-text index (on a
+terminal it says so, with files and MB): later ones answer from it.
 
 Options:
   --regex PATTERN      Search for a regular expression (case-insensitive, matched in time
@@ -170,7 +171,7 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     const folders = sources.filter((source) =>
       source.store === undefined && !isPostgresUrl(source.root)
     );
-    await updateCatalogOf("search", catalog, folders);
+    await updateCatalogOf("search", catalog, folders, { text: true });
   }
   let sessions = 0;
   let hits = 0;

@@ -57,3 +57,29 @@ Deno.test("Catalog.update() killed (SIGKILL) at any write step leaves a catalog 
   }
   assert(kills >= 6, `${kills} kills`);
 });
+
+Deno.test("Catalog.update() killed (SIGKILL) while the first search indexes the text a listing left leaves a catalog the next command uses", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 12);
+  const sources = await home.sources();
+  let kills = 0;
+  for (const at of [1, 2, 4, 6]) {
+    const path = join(home.dir, `listed-${at}.sqlite`);
+    {
+      // A listing's update: the facts alone, no text.
+      using listed = Catalog.open({ path });
+      assertEquals((await listed.update(sources, { text: false })).read, 3);
+    }
+    const killed = await search(home.dir, path, { [CATALOG_KILL_AT_ENV]: String(at) });
+    if (killed.signal === "SIGKILL") kills++;
+    const next = await search(home.dir, path);
+    const scanned = await search(home.dir, path, {}, ["--no-catalog"]);
+    assertEquals(next.stdout, scanned.stdout, `killed at step ${at}`);
+    using kept = Catalog.open({ path });
+    assertEquals((await kept.update(sources)).texted, 0, `step ${at}: all indexed`);
+    using fresh = Catalog.open({ path: join(home.dir, `fresh-listed-${at}.sqlite`) });
+    await fresh.update(sources);
+    assertEquals(catalogAnswers(kept, sources), catalogAnswers(fresh, sources), `step ${at}`);
+  }
+  assertEquals(kills, 4);
+});

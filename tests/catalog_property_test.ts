@@ -30,9 +30,10 @@ const step = fc.oneof(
   fc.record({ op: fc.constant("update" as const) }),
   fc.record({ op: fc.constant("update" as const) }),
   fc.record({ op: fc.constant("update" as const) }),
+  fc.record({ op: fc.constant("facts" as const) }),
 );
 
-Deno.test("Catalog.update() answers as a fresh full read after appends, turns that go on, torn tails, rewinds and forks, rewrites, deletions and archive runs", async () => {
+Deno.test("Catalog.update() answers as a fresh full read after appends, turns that go on, torn tails, rewinds and forks, rewrites, deletions, archive runs and updates without text", async () => {
   // Grown files whose facts were continued from their last turn, and those read whole.
   let continued = 0, fallbacks = 0;
   await fc.assert(
@@ -53,7 +54,8 @@ Deno.test("Catalog.update() answers as a fresh full read after appends, turns th
         else if (s.op === "delete") await deleteFile(target!);
         else if (s.op === "archive") await archiveHome(home);
         else {
-          const summary = await kept.update(await home.sources());
+          const text = s.op === "facts" ? { text: false } : {};
+          const summary = await kept.update(await home.sources(), text);
           continued += summary.grown - summary.fallbacks;
           fallbacks += summary.fallbacks;
         }

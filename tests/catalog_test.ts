@@ -2,10 +2,11 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Catalog, CATALOG_VERSION } from "../src/catalog/mod.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
-import { assertEquals } from "./_assert.ts";
+import { assert, assertEquals } from "./_assert.ts";
 import { adapterByFlag } from "../src/formats/mod.ts";
 import { browsePage, FactsMemo } from "../src/server/mod.ts";
 import { FileStore } from "../src/store/mod.ts";
+import { compileQuery } from "../src/search/mod.ts";
 import { appendLines, catalogAnswers, catalogHome, deleteFile, tearLine } from "./_catalog_home.ts";
 
 Deno.test("Catalog.update() reads a new file whole, then costs a stat while it stays as it was", async () => {
@@ -19,6 +20,7 @@ Deno.test("Catalog.update() reads a new file whole, then costs a stat while it s
     read: 3,
     grown: 0,
     fallbacks: 0,
+    texted: 0,
     gone: 0,
     bytes,
     unread: [],
@@ -28,6 +30,7 @@ Deno.test("Catalog.update() reads a new file whole, then costs a stat while it s
     read: 0,
     grown: 0,
     fallbacks: 0,
+    texted: 0,
     gone: 0,
     bytes: 0,
     unread: [],
@@ -51,6 +54,78 @@ Deno.test("Catalog.update() reads a grown file from its indexed offset; a torn l
   const done = await catalog.update(sources);
   assertEquals([done.grown, done.read], [1, 0]);
   assertEquals(lines().includes(6), true);
+});
+
+Deno.test("Catalog.update() without text keeps the facts alone; the first update with text indexes those files' text alone", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 5);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  const bytes = home.files.reduce((sum, file) => sum + Deno.statSync(file.path).size, 0);
+  const facts = await catalog.update(sources, { text: false });
+  assertEquals([facts.read, facts.texted, facts.bytes], [3, 0, bytes]);
+  const rows = () => catalog.db.prepare("SELECT count(*) AS n FROM lines").get()!.n;
+  assertEquals(rows(), 0);
+  // A search now scans every file: the catalog cannot answer for a file without its text.
+  const index = catalog.searchIndex();
+  const lookup = index.lookup(compileQuery({ terms: ["files"] }));
+  assertEquals(home.files.map((file) => lookup(file.path)), [undefined, undefined, undefined]);
+
+  const text = await catalog.update(sources);
+  assertEquals([text.read, text.grown, text.texted, text.bytes], [0, 0, 3, bytes]);
+  using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+  await fresh.update(sources);
+  assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+  assertEquals(catalog.sessions(sources), fresh.sessions(sources));
+  assertEquals((await catalog.update(sources)).texted, 0);
+
+  // Once indexed, a file's text is kept up to date by an update without text too.
+  const [first] = home.files;
+  await appendLines(first!, 5);
+  const grown = await catalog.update(sources, { text: false });
+  assertEquals([grown.grown, grown.texted], [1, 0]);
+  assert(catalogAnswers(catalog, sources).lines.some((row) => row.line > 5));
+  using again = Catalog.open({ path: join(home.dir, "again.sqlite") });
+  await again.update(sources);
+  assertEquals(catalogAnswers(catalog, sources), catalogAnswers(again, sources));
+});
+
+Deno.test("Catalog.update() with workers keeps the facts a read in this thread keeps", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  // A file no reader can read: its worker's answer says so, as this thread would.
+  const broken = join(
+    home.dir,
+    ".claude",
+    "projects",
+    "-work-p",
+    "0b0b0b0b-0000-4000-8000-0000000000ff.jsonl",
+  );
+  await Deno.writeTextFile(broken, "\u0000\u0000 not a transcript\n");
+  const sources = await home.sources();
+  using alone = Catalog.open({ path: join(home.dir, "alone.sqlite") });
+  using pooled = Catalog.open({ path: join(home.dir, "pooled.sqlite") });
+  const read = await alone.update(sources, { text: false, workers: 0 });
+  // The workers parse the files: this thread parses none of their lines.
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = (...args: Parameters<typeof JSON.parse>) => (parsed++, parse(...args));
+  try {
+    assertEquals(await pooled.update(sources, { text: false, workers: 2 }), read);
+  } finally {
+    JSON.parse = parse;
+  }
+  assertEquals(parsed, 0);
+  assertEquals(read.read, 4);
+  assertEquals(pooled.sessions(sources), alone.sessions(sources));
+  const rows = (catalog: Catalog) =>
+    catalog.db.prepare("SELECT path, indexed, lines, inherits, tail_hash FROM files ORDER BY path")
+      .all();
+  assertEquals(rows(pooled), rows(alone));
+  // The text asked for after them is the same too.
+  await alone.update(sources);
+  await pooled.update(sources);
+  assertEquals(catalogAnswers(pooled, sources), catalogAnswers(alone, sources));
 });
 
 Deno.test("Catalog.sessions() tells each session's turns, verdict, dates and tokens as inspect does", async () => {

@@ -216,7 +216,7 @@ export class Catalog implements Disposable {
    */
   update(sources: readonly CatalogSource[], options: UpdateOptions = {}): Promise<UpdateSummary> {
     return this.#serial(async () => {
-      const walked = await walkSources(this.#db, sources);
+      const walked = await walkSources(this.#db, sources, { text: options.text ?? true });
       if (walked.changed.length === 0) return walked.summary;
       const { indexChanged } = await import("./_update.ts");
       return await indexChanged(this.#db, walked, options);

@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { dirname } from "node:path";
 
 /** The schema's version: a catalog of any other version is made again. */
-export const CATALOG_VERSION = 3;
+export const CATALOG_VERSION = 4;
 
 /** How long a command waits for another one's write to end, in ms. */
 const BUSY_TIMEOUT_MS = 30_000;
@@ -31,6 +31,7 @@ CREATE TABLE files (
   tail_hash TEXT NOT NULL,
   lines INTEGER NOT NULL,
   inherits INTEGER NOT NULL,
+  texted INTEGER NOT NULL DEFAULT 0,
   deleted INTEGER NOT NULL DEFAULT 0,
   state TEXT,
   first_at TEXT,

@@ -46,6 +46,8 @@ export interface UpdateSummary {
    * compaction, a format without line rules): their facts were read from the whole file.
    */
   fallbacks: number;
+  /** Unchanged files whose text was put in the full-text index now. */
+  texted: number;
   /** Files gone since the last update, marked. */
   gone: number;
   /** Bytes read. */
@@ -56,6 +58,19 @@ export interface UpdateSummary {
 
 /** Options of an update (`Catalog.update`, `updateCatalog`). */
 export interface UpdateOptions {
+  /**
+   * Index the conversation text of every file too, as a search needs it; false keeps the facts
+   * alone (a listing's), and the text of a file read now waits for the first update that asks
+   * for it (the text of a file already indexed is kept up to date either way).
+   * @default {true}
+   */
+  text?: boolean | undefined;
+  /**
+   * How many workers read the facts of the files at once, each on a core of its own (0: read
+   * them in this thread). The text index is always written from this thread.
+   * @default {one per core but one, up to 4, on 4 cores or more when the files to read for their facts alone are two or more and hold 32 MB or more; else 0}
+   */
+  workers?: number | undefined;
   /** Told after each file read (never for unchanged files). */
   onProgress?: ((progress: UpdateProgress) => void) | undefined;
 }
@@ -79,10 +94,14 @@ export interface KnownFile {
   indexed: number;
   tail_hash: string;
   lines: number;
+  texted: number;
   deleted: number;
 }
 
-/** A file new or changed since the catalog read it: what the walk found, and what it knew. */
+/**
+ * A file new or changed since the catalog read it, or unchanged with its text asked for and not
+ * yet indexed: what the walk found, and what it knew.
+ */
 export interface ChangedFile {
   wanted: WantedFile;
   info: Deno.FileInfo;
@@ -120,7 +139,8 @@ async function wantedFiles(source: CatalogSource): Promise<WantedFile[]> {
   return found;
 }
 
-const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined) =>
+/** Whether a file is as the catalog read it (the same inode, size and time). */
+export const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined): boolean =>
   known !== undefined && known.deleted === 0 && known.ino === (info.ino ?? null) &&
   known.size === info.size && known.mtime === (info.mtime?.getTime() ?? 0);
 
@@ -141,8 +161,8 @@ function statementsOf(db: DatabaseSync): WalkStatements {
       db,
       found = {
         known: db.prepare(
-          "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, deleted FROM files " +
-            "WHERE root = ?",
+          "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM " +
+            "files WHERE root = ?",
         ),
         dropText: db.prepare(
           "DELETE FROM text WHERE rowid IN (SELECT id FROM lines WHERE file = ?)",
@@ -172,12 +192,13 @@ function markGone(db: DatabaseSync, id: number): void {
 
 /**
  * Walks the files of `sources` and `stat`s them against the catalog: the files gone are
- * marked, the new and changed ones returned for `_update.ts` to read; other roots' files are
- * left as they are.
+ * marked, the new and changed ones returned for `_update.ts` to read (with `text`, the unchanged
+ * ones whose text is not indexed too); other roots' files are left as they are.
  */
 export async function walkSources(
   db: DatabaseSync,
   sources: readonly CatalogSource[],
+  options: { text?: boolean } = {},
 ): Promise<Walked> {
   const s = statementsOf(db);
   const changed: ChangedFile[] = [];
@@ -186,6 +207,7 @@ export async function walkSources(
     read: 0,
     grown: 0,
     fallbacks: 0,
+    texted: 0,
     gone: 0,
     bytes: 0,
     unread: [],
@@ -212,7 +234,8 @@ export async function walkSources(
       seen.add(wanted.path);
       summary.seen++;
       const before = known.get(wanted.path);
-      if (!unchanged(info, before)) changed.push({ wanted, info, known: before });
+      const untexted = options.text === true && before?.texted === 0;
+      if (!unchanged(info, before) || untexted) changed.push({ wanted, info, known: before });
     }
     for (const [path, row] of known) {
       if (row.deleted === 0 && !seen.has(path)) {

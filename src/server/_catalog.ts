@@ -368,7 +368,7 @@ async function catalogPage(options: CatalogOptions, catalog: Catalog): Promise<B
   const { store, homes } = options;
   const unread: string[] = [];
   const sources = catalogSourcesOf(store, homes);
-  for (const { root, reason } of (await catalog.update(sources)).unread) {
+  for (const { root, reason } of (await catalog.update(sources, { text: false })).unread) {
     unread.push(`${root} cannot be read: ${reason}`);
   }
   const tools = new Map(sources.map((source) => [source.root, source.tool]));

@@ -19,7 +19,7 @@ import {
   SESSION_NAME,
 } from "./_find.ts";
 import { GEMINI_LINES } from "./_lines.ts";
-import { readGeminiSession } from "./_reader.ts";
+import { readGeminiBatches } from "./_reader.ts";
 import { GEMINI_PROVIDER, geminiUsage } from "./_usage.ts";
 import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
@@ -88,7 +88,7 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   namesFile: (path) => SESSION_NAME.test(basename(path)),
   claimsRoot: holdsChats,
   idFromName: (path) => SESSION_NAME.exec(basename(path))?.[4] ?? null,
-  read: (path, sizeBytes, options) => readGeminiSession(path, sizeBytes, options),
+  read: (path, sizeBytes, options) => readGeminiBatches(path, sizeBytes, options),
   usage: geminiUsage,
   priceProvider: GEMINI_PROVIDER,
   find: findGeminiSession,

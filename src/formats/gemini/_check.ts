@@ -14,7 +14,7 @@ import { type BadLine, readView, type ViewPlace } from "../_view.ts";
 import { type SentContent, sentContents, sketchOf, type SourcedPart } from "./_history.ts";
 import { GEMINI_LINES } from "./_lines.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
-import { type DroppedCopy, GeminiReplay, type ReplayedMessage, roleOf } from "./_replay.ts";
+import { GeminiReplay, type ReplayedMessage, roleOf } from "./_replay.ts";
 
 /**
  * Where a copy of a message is, for the check and the repair: its line's place, and (for the
@@ -119,14 +119,9 @@ export class CheckReplay {
   readonly replay: GeminiReplay<CheckPlace>;
   #checkpoint: CheckPlace | undefined;
 
-  /**
-   * The copies that leave the history are not kept, only told to `options.dropped` (the reader,
-   * whose replay this is too, hands them on).
-   */
-  constructor(options: { dropped?: (dropped: DroppedCopy<CheckPlace>) => void } = {}) {
-    this.replay = new GeminiReplay<CheckPlace>(
-      options.dropped ? { dropped: options.dropped } : { keepDropped: false },
-    );
+  /** Keeps none of the copies that leave the history. */
+  constructor() {
+    this.replay = new GeminiReplay<CheckPlace>({ keepDropped: false });
   }
 
   /** Feeds the parsed line `value`, at `line`. */
@@ -161,12 +156,17 @@ export async function analyzeGemini(path: string, sizeBytes: number): Promise<Ge
       else check.feed(item.line.value, item.line);
     }
   }
-  return analysisOf(check, bad);
+  return analysisOf(check.replay.messages, bad);
 }
 
-/** What a check replay fed every line learnt, with the file's bad lines. */
-export function analysisOf(check: CheckReplay, bad: BadLine[] = []): GeminiAnalysis {
-  const { messages } = check.replay;
+/**
+ * What a history of sketches (a check replay's, or a reader's once it has read each message's
+ * last copy) says, with the file's bad lines.
+ */
+export function analysisOf(
+  messages: Map<string, ReplayedMessage<CheckPlace>>,
+  bad: BadLine[] = [],
+): GeminiAnalysis {
   return { bad, ...pairHistory(messages), messages };
 }
 

@@ -179,30 +179,66 @@ function hasModelParts(message: Json): boolean {
     toolCallsOf(message).length > 0;
 }
 
+/** The injected contexts a prompt can start with (Gemini's resume leaves such a message out). */
+const HEADS = ["<session_context>", "<hook_context>"];
+/** V8 copies a slice shorter than this; a longer one keeps the whole string it came from. */
+const COPIED_BELOW = 13;
+
+/**
+ * What {@linkcode isIgnoredUserText} needs of a text part, as a string that holds on to no
+ * message text: the part itself when short, else its known head or a proper start of one, else
+ * its first character when it makes the prompt a command (`/`, `?`), else `.`. Joined with the
+ * heads of the parts after it, it is left out exactly when the whole text is.
+ */
+function headOf(text: string): string {
+  const start = text.trimStart();
+  if (start.length < COPIED_BELOW) return start;
+  for (const head of HEADS) {
+    if (start.startsWith(head)) return head;
+    if (head.startsWith(start)) return head.slice(0, start.length);
+  }
+  return start[0] === "/" || start[0] === "?" ? start[0] : ".";
+}
+
+const NONE: readonly Json[] = Object.freeze([]);
+const OTHER: Json = Object.freeze({ other: true });
+const PLAIN: Json = Object.freeze({ text: "." });
+const PLAIN_CONTENT: readonly Json[] = Object.freeze([PLAIN]);
+const THOUGHTS: readonly Json[] = Object.freeze([Object.freeze({})]);
+
 /** A call or response part without its arguments or result (its id and name). */
 function sketchPart(part: Json): Json {
   const fc = objectOf(part.functionCall);
   if (fc) return { functionCall: { id: fc.id, name: fc.name } };
   const fr = objectOf(part.functionResponse);
   if (fr) return { functionResponse: { id: fr.id, name: fr.name } };
-  if (typeof part.text !== "string") return { other: true };
-  // Enough of a text to tell a prompt from injected context or a command.
-  return { text: part.text.trimStart().slice(0, 32), ...(part.thought ? { thought: true } : {}) };
+  if (typeof part.text !== "string") return OTHER;
+  const text = headOf(part.text);
+  if (part.thought) return { text, thought: true };
+  return text === "." ? PLAIN : { text };
 }
 
 /**
  * What the check needs of a message, without its texts, arguments and results: its type and
- * time, its parts' kinds with call and response ids, its tool calls' ids and results' ids.
+ * time, its parts' kinds with call and response ids (a text as the head that tells a prompt
+ * from injected context or a command), its tool calls' ids and results' ids. The history's
+ * sketches live until the next checkpoint: the common ones share their parts and lists, so
+ * each holds little besides its id and time.
  */
 export function sketchOf(message: unknown): unknown {
   if (!isObject(message)) return message;
   const { id, type, timestamp } = message;
-  const content = message.content ? partsOf(message.content).map(sketchPart) : message.content;
-  const toolCalls = toolCallsOf(message).map((call) => ({
+  let content: unknown = message.content;
+  if (content) {
+    const parts = partsOf(content).map(sketchPart);
+    content = parts.length === 1 && parts[0] === PLAIN ? PLAIN_CONTENT : parts;
+  }
+  const calls = toolCallsOf(message);
+  const toolCalls = calls.length === 0 ? NONE : calls.map((call) => ({
     id: call.id,
     name: call.name,
     result: resultParts(call).map(sketchPart),
   }));
-  const thoughts = Array.isArray(message.thoughts) && message.thoughts.length > 0 ? [{}] : [];
+  const thoughts = Array.isArray(message.thoughts) && message.thoughts.length > 0 ? THOUGHTS : NONE;
   return { id, type, timestamp, content, toolCalls, thoughts };
 }

@@ -27,27 +27,23 @@ import {
 } from "../_line.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 import type { ForeignEntry, ForeignFacts, LineSpan } from "../_types.ts";
-import {
-  type Copy,
-  type DroppedCopy,
-  GeminiReplay,
-  type ReplayedMessage,
-  roleOf,
-} from "./_replay.ts";
+import { type Copy, type ReplayedMessage, roleOf } from "./_replay.ts";
+import { type IdPlace, IdReplay, WHY } from "./_id_replay.ts";
 import { GeminiTurns } from "./_turns.ts";
-import { analysisOf, type CheckPlace, CheckReplay, geminiFindings } from "./_check.ts";
-import type { ViewPlace } from "../_view.ts";
+import { analysisOf, type CheckPlace, geminiFindings } from "./_check.ts";
+import { sketchOf } from "./_history.ts";
 import type { GeminiFacts } from "./_facts.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
 import { parentOf, projectRootOf, subagentsOf } from "./_subagents.ts";
-
-const WHY = ["superseded", "checkpoint", "rewound"] as const;
 
 /**
  * The copies that left the history, as numbers: in a large file they are most of its lines
  * (every earlier copy of a message, every message a checkpoint replaced), and an object each
  * held the reader's memory in proportion to the file.
  */
+/** Indexes below this fit beside a `seq` in one exact number (a `seq` below 2^27). */
+const INDEX_KEYS = 2 ** 26;
+
 class DroppedCopies {
   length = 0;
   /** How many left for each reason, in the order of `WHY`. */
@@ -58,16 +54,15 @@ class DroppedCopies {
   #end = new Float64Array(1024);
   #why = new Uint8Array(1024);
 
-  push({ copy, why, seq }: DroppedCopy<LineSpan>): void {
+  push(line: number, start: number, end: number, why: number, seq: number): void {
     if (this.length === this.#seq.length) this.#grow();
     const at = this.length++;
-    const reason = WHY.indexOf(why);
-    this.counts[reason]!++;
+    this.counts[why]!++;
     this.#seq[at] = seq;
-    this.#line[at] = copy.place.line;
-    this.#start[at] = copy.place.start;
-    this.#end[at] = copy.place.end;
-    this.#why[at] = reason;
+    this.#line[at] = line;
+    this.#start[at] = start;
+    this.#end[at] = end;
+    this.#why[at] = why;
   }
 
   #grow(): void {
@@ -83,16 +78,30 @@ class DroppedCopies {
     this.#why = grown(this.#why);
   }
 
-  /** The order to hand them on in: by `seq`, and as they left for copies of one message. */
+  /**
+   * The order to hand them on in: by `seq`, and as they left for copies of one message. Sorted
+   * as numbers, `seq` and the index in one key (a sort without a comparator runs in V8's own
+   * code, several times faster than one calling back for each comparison).
+   */
   order(): Uint32Array {
     const order = new Uint32Array(this.length);
+    const seq = this.#seq;
     let sorted = true;
+    let most = 0;
     for (let at = 0; at < this.length; at++) {
       order[at] = at;
-      if (at > 0 && this.#seq[at]! < this.#seq[at - 1]!) sorted = false;
+      if (at > 0 && seq[at]! < seq[at - 1]!) sorted = false;
+      most = Math.max(most, seq[at]!);
     }
-    const seq = this.#seq;
-    return sorted ? order : order.sort((a, b) => seq[a]! - seq[b]! || a - b);
+    if (sorted) return order;
+    if (this.length >= INDEX_KEYS || most >= 2 ** 27) {
+      return order.sort((a, b) => seq[a]! - seq[b]! || a - b);
+    }
+    const keys = new Float64Array(this.length);
+    for (let at = 0; at < this.length; at++) keys[at] = seq[at]! * INDEX_KEYS + at;
+    keys.sort();
+    for (let at = 0; at < this.length; at++) order[at] = keys[at]! % INDEX_KEYS;
+    return order;
   }
 
   seq(at: number): number {
@@ -108,10 +117,14 @@ class DroppedCopies {
 
 /** The state of one read. */
 interface Read {
-  replay: GeminiReplay<CheckPlace>;
+  replay: IdReplay;
   dropped: DroppedCopies;
-  /** The check's replay, fed on the way (the check then needs no read of its own). */
-  check: CheckReplay | undefined;
+  /**
+   * With the check on, the history as the check takes it (it then needs no read of its own):
+   * the second pass sketches each message as it reads it again, and the check pairs the calls
+   * of those sketches at the end.
+   */
+  history: Map<string, ReplayedMessage<CheckPlace>> | undefined;
   problems: { seq: number; entry: ForeignEntry }[];
   lines: number;
   checkpoints: number;
@@ -121,11 +134,6 @@ interface Read {
   model: string | undefined;
 }
 
-/** A message's id alone: the first pass keeps no message text (the second reads it again). */
-function idOnly(message: unknown): unknown {
-  return isObject(message) && typeof message.id === "string" ? { id: message.id } : null;
-}
-
 /** A message's time and model, seen in the first pass. */
 function see(read: Read, value: Json): void {
   read.times.see(value.timestamp);
@@ -133,11 +141,12 @@ function see(read: Read, value: Json): void {
 }
 
 /**
- * The first pass: a line's part in the replay, and its times and models seen on the way. With
- * the check on, its replay is the reader's too (one replay of sketches, not a second of ids);
- * without, the messages are fed as their ids alone.
+ * The first pass: a line's part in the replay, and its times and models seen on the way. The
+ * replay keeps the messages' ids alone: what the history holds is known only at the end, and
+ * what a message held until then would live (and be copied by each young collection) for
+ * nothing when a later copy, a checkpoint or a rewind drops it.
  */
-function feed(read: Read, path: string, value: Json, place: ViewPlace): void {
+function feed(read: Read, path: string, value: Json, place: IdPlace): void {
   const role = roleOf(value);
   see(read, value);
   const set = role === "checkpoint" ? value.$set as Json : undefined;
@@ -147,16 +156,7 @@ function feed(read: Read, path: string, value: Json, place: ViewPlace): void {
       if (isObject(message)) see(read, message);
     }
   }
-  if (read.check) read.check.feed(value, place);
-  else {
-    let light: Json = role === "message" ? { id: value.id } : value;
-    if (Array.isArray(held)) {
-      light = set
-        ? { $set: { ...set, messages: held.map(idOnly) } }
-        : { ...value, messages: held.map(idOnly) };
-    }
-    read.replay.feed(light, place);
-  }
+  read.replay.feed(value, place);
   if (role === "checkpoint") read.checkpoints++;
   if (role === "unknown") {
     const problem = lineProblem(path, place, "unknown_type", "not a Gemini CLI session record");
@@ -207,20 +207,25 @@ async function readJsonl(
   sizeBytes: number,
   onLine: LineObserver | undefined,
 ): Promise<void> {
+  const place: IdPlace = { k: 0, line: 0, start: 0, end: 0, terminated: true };
   for await (const lines of readLineChunks(path)) {
     for (const line of lines) {
       if (line.text.length === 0 && line.terminated) continue;
       if (line.start >= sizeBytes) return;
       read.lines++;
-      const span = spanOf(line);
-      read.first ??= span;
+      read.first ??= spanOf(line);
       const parsed = parseJsonLine(path, line, onLine);
       if ("problem" in parsed) {
         read.problems.push({ seq: read.replay.next(), entry: problemEntry(parsed.problem) });
         continue;
       }
-      const k = read.lines - 1 - read.problems.length;
-      feed(read, path, parsed.value, { k, ...span, terminated: line.terminated, piece: null });
+      // One place for every line: the replay keeps its numbers, not the object.
+      place.k = read.lines - 1 - read.problems.length;
+      place.line = line.line;
+      place.start = line.start;
+      place.end = line.end;
+      place.terminated = line.terminated;
+      feed(read, path, parsed.value, place);
     }
   }
 }
@@ -232,7 +237,7 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
   read.first = span;
   read.lines = legacy.text.split("\n").filter((line) => line.trim().length > 0).length;
   if ("value" in legacy) {
-    return feed(read, path, legacy.value, { k: 0, ...span, terminated: true, piece: null });
+    return feed(read, path, legacy.value, { k: 0, ...span, terminated: true });
   }
   const problem = lineProblem(path, span, "malformed_json", legacy.error);
   read.problems.push({ seq: read.replay.next(), entry: problemEntry(problem) });
@@ -240,7 +245,7 @@ async function readLegacy(read: Read, path: string, sizeBytes: number): Promise<
 
 /** One step of the second pass: a message of the history, a dropped copy, a bad line. */
 type Step =
-  | { message: ReplayedMessage<LineSpan> }
+  | { message: ReplayedMessage<CheckPlace> }
   | { dropped: { place: LineSpan; why: string } }
   | { problem: ForeignEntry };
 
@@ -253,7 +258,7 @@ type Step =
 function* steps(read: Read): Generator<Step> {
   const { dropped, problems } = read;
   const order = dropped.order();
-  const messages = read.replay.messages.values();
+  const messages = read.replay.messages();
   let message = messages.next();
   let d = 0;
   let p = 0;
@@ -283,13 +288,19 @@ interface Out {
   items: number;
 }
 
-/** The second pass: each step's records, handed on as soon as they are made. */
+/**
+ * How many entries the second pass hands on at once: a step of an async generator each (most
+ * of them a passed-over copy) cost more than making them.
+ */
+const BATCH = 512;
+
+/** The second pass: each step's records, handed on a batch at a time. */
 function* secondPass(
   read: Read,
   path: string,
   turns: GeminiTurns,
   out: Out,
-): Generator<ForeignEntry> {
+): Generator<ForeignEntry[]> {
   const drain = () => {
     const entries = turns.out.splice(0);
     for (const entry of entries) {
@@ -301,16 +312,23 @@ function* secondPass(
   using copies = new Copies(path);
   for (const step of steps(read)) {
     if ("message" in step) {
-      const value = copies.message(step.message.last);
-      if (value) turns.message(value, step.message.last.place);
-      else turns.ignore(step.message.last.place, "changed while read");
+      const { message } = step;
+      const value = copies.message(message.last);
+      if (value) {
+        turns.message(value, message.last.place);
+        if (read.history) {
+          // (The message is made for this step alone: it takes its sketch in place of its id.)
+          message.value = sketchOf(value) as Json;
+          read.history.set(message.id, message);
+        }
+      } else turns.ignore(message.last.place, "changed while read");
     } else if ("dropped" in step) {
       turns.ignore(step.dropped.place, DROPPED[step.dropped.why]!);
     } else turns.problem(step.problem);
-    yield* drain();
+    if (turns.out.length >= BATCH) yield drain();
   }
   turns.end();
-  yield* drain();
+  if (turns.out.length > 0) yield drain();
 }
 
 /**
@@ -322,15 +340,33 @@ export async function* readGeminiSession(
   sizeBytes: number,
   options: ReadSessionOptions = {},
 ): AsyncGenerator<ForeignEntry, ForeignFacts> {
+  const batches = readGeminiBatches(path, sizeBytes, options);
+  try {
+    while (true) {
+      const step = await batches.next();
+      if (step.done) return step.value;
+      yield* step.value;
+    }
+  } finally {
+    // Left early: the file the read holds open is closed.
+    await batches.return(undefined as never);
+  }
+}
+
+/**
+ * Reads a Gemini CLI session file into entries a batch at a time (what the adapter hands on);
+ * the generator's return value is the file's facts.
+ */
+export async function* readGeminiBatches(
+  path: string,
+  sizeBytes: number,
+  options: ReadSessionOptions = {},
+): AsyncGenerator<ForeignEntry[], ForeignFacts> {
   const dropped = new DroppedCopies();
-  const keep = (copy: DroppedCopy<CheckPlace>) => dropped.push(copy);
-  const check = options.check === false ? undefined : new CheckReplay({ dropped: keep });
   const read: Read = {
-    // The check's replay when there is one; else one whose messages keep their last copy alone
-    // (the second pass reads no other).
-    replay: check?.replay ?? new GeminiReplay({ dropped: keep, copies: false }),
+    replay: new IdReplay((line, start, end, why, seq) => dropped.push(line, start, end, why, seq)),
     dropped,
-    check,
+    history: options.check === false ? undefined : new Map(),
     problems: [],
     lines: 0,
     checkpoints: 0,
@@ -384,8 +420,8 @@ export async function* readGeminiSession(
     ignored: out.ignored,
     problems: read.problems.length,
     formatFacts: geminiFacts(path, read),
-    ...(read.check && read.problems.length === 0
-      ? { checked: geminiFindings(path, analysisOf(read.check)) }
+    ...(read.history && read.problems.length === 0
+      ? { checked: geminiFindings(path, analysisOf(read.history)) }
       : {}),
   };
 }

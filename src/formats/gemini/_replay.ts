@@ -53,7 +53,7 @@ export function roleOf(value: Json): LineRole {
 }
 
 /** How a replay runs. */
-export interface GeminiReplayOptions<P = unknown> {
+export interface GeminiReplayOptions {
   /**
    * Keep the copies that left the history ({@linkcode GeminiReplay.dropped}): a reader shows
    * them where they were; a check needs only the history, and would otherwise hold an entry
@@ -61,17 +61,6 @@ export interface GeminiReplayOptions<P = unknown> {
    * @default {true}
    */
   keepDropped?: boolean;
-  /**
-   * Told of each copy that leaves the history, in place of keeping it in `dropped` (a reader of
-   * a large file keeps them smaller: as numbers).
-   */
-  dropped?: (dropped: DroppedCopy<P>) => void;
-  /**
-   * Whether each message keeps every copy in `copies` (the repair moves them); without, a
-   * message's `copies` holds its last alone.
-   * @default {true}
-   */
-  copies?: boolean;
 }
 
 /** The replay of one file. */
@@ -80,17 +69,14 @@ export class GeminiReplay<P> {
   metadata: Json = {};
   /** The history, in order. */
   readonly messages = new Map<string, ReplayedMessage<P>>();
-  /** Copies that left the history, with why (none kept with `keepDropped: false` or `dropped`). */
+  /** Copies that left the history, with why (none kept with `keepDropped: false`). */
   readonly dropped: DroppedCopy<P>[] = [];
   #seq = 0;
   readonly #onDropped: (dropped: DroppedCopy<P>) => void;
-  readonly #copies: boolean;
 
-  constructor(options: GeminiReplayOptions<P> = {}) {
+  constructor(options: GeminiReplayOptions = {}) {
     const keep = (dropped: DroppedCopy<P>) => void this.dropped.push(dropped);
-    this.#onDropped = options.dropped ??
-      (options.keepDropped === false ? () => {} : keep);
-    this.#copies = options.copies ?? true;
+    this.#onDropped = options.keepDropped === false ? () => {} : keep;
   }
 
   /** A fresh place in the order of everything fed (for entries outside the history). */
@@ -134,8 +120,7 @@ export class GeminiReplay<P> {
       this.#onDropped({ copy: had.last, why: "superseded", seq: had.seq });
       had.value = value;
       had.last = copy;
-      if (this.#copies) had.copies.push(copy);
-      else had.copies[0] = copy;
+      had.copies.push(copy);
       return;
     }
     this.messages.set(id, { id, value, last: copy, copies: [copy], seq: this.next() });
