@@ -30,14 +30,17 @@ export interface ToolResult {
   block: number;
 }
 
-/** What the check keeps of each line of the view (never its text). */
-export interface ClaudeLineInfo extends ViewPlace {
+/** What the pairing check needs of a message line (never its text). */
+export interface ClaudeLineCheck {
   type: string | undefined;
   uses: ToolUse[];
   results: ToolResult[];
   /** Content blocks of a user line (0 for string content). */
   blocks: number;
 }
+
+/** What the check keeps of each line of the view for its repair: also the line's place. */
+export interface ClaudeLineInfo extends ViewPlace, ClaudeLineCheck {}
 
 /** One message as the API gets it: lines of the branch merged. */
 export interface ClaudeMessage {
@@ -58,9 +61,12 @@ export interface Unanswered {
   missing: ToolUse[];
 }
 
-/** Everything the check learns. */
-export interface ClaudeAnalysis {
-  infos: ClaudeLineInfo[];
+/**
+ * Everything the check learns; a reader's check keeps of each line what pairing needs alone
+ * (`ClaudeLineCheck`), repair's also its place.
+ */
+export interface ClaudeAnalysis<Info extends ClaudeLineCheck = ClaudeLineInfo> {
+  infos: Info[];
   bad: BadLine[];
   index: ClaudeIndex;
   branch: Branch;
@@ -71,23 +77,38 @@ export interface ClaudeAnalysis {
 }
 
 function infoOf(line: ViewLine): ClaudeLineInfo {
-  return lineInfo(line.value, line.k, line, line.piece);
+  const { k, line: number, start, end, terminated, piece } = line;
+  return { k, line: number, start, end, terminated, piece, ...lineCheck(line.value, k) };
 }
 
 /** The calls or results of the lines that have none: one array for all, never changed. */
 const NONE: never[] = Object.freeze([]) as unknown as never[];
 
 /**
- * What the check keeps of a line: its type, its calls and results, its place. A line's calls
- * (or results) start as an array of the first alone: an empty array grown by `push` takes room
- * for 17, and nearly every line has one (4.4 MB less held by the 100 MB transcript's check).
+ * The checks of lines with no call and no result, by type and count of blocks: most message
+ * lines have neither, and one object stands for all of each kind (a 100 MB transcript's check
+ * held an object per line, with its place: 3.9 MB more after its first pass).
  */
-export function lineInfo(
-  value: Json,
-  k: number,
-  place: Omit<ViewPlace, "k" | "piece">,
-  piece: number | null,
-): ClaudeLineInfo {
+const PLAIN_CHECKS = new Map<string | undefined, ClaudeLineCheck[]>();
+
+/** The shared check of a line with no call and no result. */
+function plainCheck(type: string | undefined, blocks: number): ClaudeLineCheck {
+  let byBlocks = PLAIN_CHECKS.get(type);
+  if (byBlocks === undefined) {
+    byBlocks = [];
+    // Only the types message lines have are kept: any other string would be held for good.
+    if (type === "user" || type === "assistant") PLAIN_CHECKS.set(type, byBlocks);
+  }
+  return byBlocks[blocks] ??= Object.freeze({ type, uses: NONE, results: NONE, blocks });
+}
+
+/**
+ * What the check keeps of a line at view index `k`: its type, its calls and results. A line's
+ * calls (or results) start as an array of the first alone: an empty array grown by `push` takes
+ * room for 17, and nearly every line has one (4.4 MB less held by the 100 MB transcript's
+ * check). A line with neither shares one object with the lines of its type and blocks.
+ */
+export function lineCheck(value: Json, k: number): ClaudeLineCheck {
   const type = stringOf(value.type);
   const content = objectOf(value.message)?.content;
   let uses: ToolUse[] = NONE;
@@ -114,18 +135,9 @@ export function lineInfo(
       }
     }
   }
-  return {
-    k,
-    line: place.line,
-    start: place.start,
-    end: place.end,
-    terminated: place.terminated,
-    piece,
-    type,
-    uses,
-    results,
-    blocks: Array.isArray(content) ? content.length : 0,
-  };
+  const blocks = Array.isArray(content) ? content.length : 0;
+  if (uses === NONE && results === NONE) return plainCheck(type, blocks);
+  return { type, uses, results, blocks };
 }
 
 /**
@@ -150,7 +162,9 @@ function sameResponse(
 }
 
 /** The branch's messages as Claude Code sends them; `reset` where a compaction starts again. */
-function messagesOf(analysis: Omit<ClaudeAnalysis, "unanswered" | "unexpected">) {
+function messagesOf(
+  analysis: Omit<ClaudeAnalysis<ClaudeLineCheck>, "unanswered" | "unexpected">,
+) {
   const { index, branch, infos } = analysis;
   const list: (ClaudeMessage | "reset")[] = [];
   const keys = new Map<ClaudeMessage, string>();
@@ -262,10 +276,10 @@ export async function analyzeClaude(path: string, sizeBytes: number): Promise<Cl
  * {@linkcode isMessageKind} tells), from the reader's own index and branch.
  */
 export function analyzeIndexed(
-  infos: ClaudeLineInfo[],
+  infos: ClaudeLineCheck[],
   index: ClaudeIndex,
   branch: Branch,
-): ClaudeAnalysis {
+): ClaudeAnalysis<ClaudeLineCheck> {
   const base = { infos, bad: [], index, branch, pieces: new Map<number, string>() };
   return { ...base, ...pairing(messagesOf(base)) };
 }
@@ -303,7 +317,7 @@ export function relinked(
  * no branch holds: the chain was cut (a resumed session's first line may name a parent kept in
  * another file; that is no damage).
  */
-function cutOff({ index, branch }: ClaudeAnalysis): boolean {
+function cutOff({ index, branch }: ClaudeAnalysis<ClaudeLineCheck>): boolean {
   const root = branch.segments[0]?.[0];
   if (root === undefined) return false;
   return index.nodes.slice(0, root).some((node, at) =>
@@ -312,16 +326,19 @@ function cutOff({ index, branch }: ClaudeAnalysis): boolean {
   );
 }
 
-/** The validator's findings on an analysis, by line. */
-export function claudeFindings(path: string, analysis: ClaudeAnalysis): ValidationFinding[] {
-  const { infos, bad, branch, unanswered, unexpected } = analysis;
+/** The validator's findings on an analysis, by line (the view's lines are the index's nodes). */
+export function claudeFindings(
+  path: string,
+  analysis: ClaudeAnalysis<ClaudeLineCheck>,
+): ValidationFinding[] {
+  const { index, bad, branch, unanswered, unexpected } = analysis;
   const findings = badLineFindings(bad);
   for (const { missing, next } of unanswered) {
     for (const use of missing) {
-      const line = infos[use.k]!.line;
+      const line = index.nodes[use.k]!.line;
       const after = next === undefined
         ? "the branch ends there"
-        : `line ${infos[next.ks[0]!]!.line} comes next without it`;
+        : `line ${index.nodes[next.ks[0]!]!.line} comes next without it`;
       findings.push({
         kind: "unanswered_call",
         line,
@@ -333,7 +350,7 @@ export function claudeFindings(path: string, analysis: ClaudeAnalysis): Validati
   }
   for (const { bad: results } of unexpected) {
     for (const result of results) {
-      const line = infos[result.k]!.line;
+      const line = index.nodes[result.k]!.line;
       findings.push({
         kind: "unexpected_result",
         line,

@@ -18,7 +18,7 @@ import {
 import { type Json, parseJsonLine } from "../_line.ts";
 import type { ForeignEntry, ForeignFacts } from "../_types.ts";
 import { type Branch, findBranch, readOrder } from "./_branch.ts";
-import { analyzeIndexed, claudeFindings, type ClaudeLineInfo, lineInfo } from "./_check.ts";
+import { analyzeIndexed, claudeFindings, type ClaudeLineCheck, lineCheck } from "./_check.ts";
 import { type ClaudeIndex, TranscriptIndexer } from "./_index.ts";
 import { isMessageKind } from "./_kinds.ts";
 import { branchFields, ClaudeRead } from "./_reader.ts";
@@ -67,7 +67,7 @@ interface Cut {
 interface State {
   indexer: TranscriptIndexer;
   /** The check's view of every message line, by node. */
-  infos: ClaudeLineInfo[];
+  infos: ClaudeLineCheck[];
   /** Parsed lines the second pass has not settled yet (appended after the first read). */
   values: Map<number, Json>;
   /** Whether lines indexed now are kept parsed (not while the whole file is read first). */
@@ -131,8 +131,8 @@ export class ClaudeFollower implements FormatFollower {
       ino: null,
       cut: undefined,
     };
-    state.indexer = new TranscriptIndexer(this.path, (value, line, at, node) => {
-      if (isMessageKind(node.kind)) state.infos[at] = lineInfo(value, at, line, null);
+    state.indexer = new TranscriptIndexer(this.path, (value, _line, at, node) => {
+      if (isMessageKind(node.kind)) state.infos[at] = lineCheck(value, at);
       if (state.keep && node.label === undefined && node.kind !== "meta") {
         state.values.set(at, branchFields(value));
       }

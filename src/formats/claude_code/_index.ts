@@ -24,32 +24,135 @@ import {
 import type { ClaudeCost, ClaudeModelSwap } from "./_facts.ts";
 export type { NodeKind } from "./_kinds.ts";
 
-/** One non-empty line of the file. */
-export interface Node {
+/** The kinds a node's bits hold by number (see {@linkcode Node}). */
+const KINDS: readonly NodeKind[] = [
+  "problem",
+  "meta",
+  "prompt",
+  "tool_result",
+  "user_meta",
+  "compact_summary",
+  "command",
+  "local_output",
+  "interrupt",
+  "assistant",
+  "boundary",
+  "turn_duration",
+  "system",
+  "summary",
+  "progress",
+  "attachment",
+  "other",
+];
+const KIND_NUMBER: Readonly<Record<NodeKind, number>> = Object.fromEntries(
+  KINDS.map((kind, at) => [kind, at]),
+) as Record<NodeKind, number>;
+const SIDECHAIN = 1;
+const SUPERSEDED = 2;
+const KIND_SHIFT = 2;
+
+/** The API response an assistant line is part of: one object for all of its lines. */
+interface ResponseIds {
+  readonly messageId: string | undefined;
+  readonly model: string | undefined;
+}
+
+/** What few lines have: a label, a boundary's facts, the time and mode a labeled line keeps. */
+interface Rare {
+  readonly label: string | undefined;
+  readonly boundary: BoundaryInfo | undefined;
+  readonly time: string | undefined;
+  readonly mode: string | undefined;
+}
+
+/**
+ * One non-empty line of the file. Held for every line of a transcript, it is kept small: its
+ * kind and flags in one number, an assistant line's response ids in one object its response's
+ * lines share, and the fields few lines have in another (nine fields, 96 bytes, where one
+ * field each took 144: 3.6 MB of a 100 MB transcript's index).
+ */
+export class Node {
+  /** The line number (1-based). */
   line: number;
+  /** The line's byte range. */
   start: number;
   end: number;
-  kind: NodeKind;
-  /** The kind an ignored entry counts it under, for lines turnlog's model cannot hold. */
-  label: string | undefined;
   uuid: string | undefined;
   parentUuid: string | undefined;
   /** The parent's node index, or -1; resolved after the pass. */
-  parent: number;
-  sidechain: boolean;
-  /** `message.id` of an assistant line: the lines of one API response share it. */
-  messageId: string | undefined;
-  model: string | undefined;
+  parent = -1;
+  #bits: number;
+  #response: ResponseIds | undefined;
+  #rare: Rare | undefined;
+
+  /** A node of the line at `span`; `response` and `rare` shared or undefined when absent. */
+  constructor(
+    span: LineSpan,
+    fields: {
+      kind: NodeKind;
+      uuid: string | undefined;
+      parentUuid: string | undefined;
+      sidechain: boolean;
+      response: ResponseIds | undefined;
+      rare: Rare | undefined;
+    },
+  ) {
+    this.line = span.line;
+    this.start = span.start;
+    this.end = span.end;
+    this.uuid = fields.uuid;
+    this.parentUuid = fields.parentUuid;
+    this.#bits = (KIND_NUMBER[fields.kind] << KIND_SHIFT) | (fields.sidechain ? SIDECHAIN : 0);
+    this.#response = fields.response;
+    this.#rare = fields.rare;
+  }
+
+  /** What the line is. */
+  get kind(): NodeKind {
+    return KINDS[this.#bits >> KIND_SHIFT]!;
+  }
+  /** Whether the line is a subagent's (`isSidechain`). */
+  get sidechain(): boolean {
+    return (this.#bits & SIDECHAIN) !== 0;
+  }
   /** Another line with this uuid counts instead (see {@linkcode indexTranscript}). */
-  superseded: boolean;
+  get superseded(): boolean {
+    return (this.#bits & SUPERSEDED) !== 0;
+  }
+  set superseded(value: boolean) {
+    this.#bits = value ? this.#bits | SUPERSEDED : this.#bits & ~SUPERSEDED;
+  }
+  /** The response whose ids this assistant line has (shared by its response's lines). */
+  get response(): ResponseIds | undefined {
+    return this.#response;
+  }
+  /** `message.id` of an assistant line: the lines of one API response share it. */
+  get messageId(): string | undefined {
+    return this.#response?.messageId;
+  }
+  /** The model of an assistant line. */
+  get model(): string | undefined {
+    return this.#response?.model;
+  }
+  /** The kind an ignored entry counts it under, for lines turnlog's model cannot hold. */
+  get label(): string | undefined {
+    return this.#rare?.label;
+  }
   /** `compact_boundary` only: the line it continues and the preserved segment. */
-  boundary: BoundaryInfo | undefined;
+  get boundary(): BoundaryInfo | undefined {
+    return this.#rare?.boundary;
+  }
   /**
    * A line with a `label` only: its time and permission mode, all the second pass needs of it
    * (it is not read again unless a checkpoint keeps it).
    */
-  time: string | undefined;
-  mode: string | undefined;
+  get time(): string | undefined {
+    return this.#rare?.time;
+  }
+  /** A line with a `label` only: its permission mode. */
+  get mode(): string | undefined {
+    return this.#rare?.mode;
+  }
 }
 
 /** What a `compact_boundary` line says about the conversation it cuts. */
@@ -76,10 +179,136 @@ export interface MessageUsage {
   model: string | undefined;
 }
 
+/**
+ * The node each uuid is filed under, in a table of node indexes (8 bytes a slot with its hash, open
+ * addressing) whose keys are the nodes' own uuids: no entry object per line. A `Map` of the 100
+ * MB transcript's 74,509 uuids held a 3.7 MB table; this one holds 1 MB.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Node, UuidMap } from "./_index.ts";
+ * const nodes = Array.from({ length: 2000 }, (_, at) =>
+ *   new Node({ line: at + 1, start: at, end: at + 1 }, {
+ *     kind: "prompt",
+ *     uuid: `u${at % 1500}`,
+ *     parentUuid: undefined,
+ *     sidechain: false,
+ *     response: undefined,
+ *     rare: undefined,
+ *   }));
+ * const map = new UuidMap(nodes);
+ * nodes.forEach((node, at) => map.set(node.uuid!, at));
+ * assert.equal(map.get("u7"), 1507); // the later node filed under a uuid replaces the first
+ * assert.equal(map.get("u1499"), 1499);
+ * map.delete("u7");
+ * assert.equal(map.has("u7"), false);
+ * assert.equal(map.get("u8"), 1508);
+ * map.set("u7", 7);
+ * assert.equal(map.get("u7"), 7);
+ * assert.equal(map.get("nowhere"), undefined);
+ * ```
+ */
+export class UuidMap {
+  readonly #nodes: readonly Node[];
+  /** Node index + 1 per slot; 0 is empty, -1 a deleted entry. */
+  #slots = new Int32Array(1024);
+  /**
+   * Each slot's key's hash: a probe compares it before it loads the node's uuid (a load from
+   * anywhere in the heap, where the slots are side by side).
+   */
+  #hashes = new Int32Array(1024);
+  #used = 0;
+
+  /** An empty map over `nodes`, the index's nodes (an entry's key is its node's uuid). */
+  constructor(nodes: readonly Node[]) {
+    this.#nodes = nodes;
+  }
+
+  /** The node filed under `uuid`, or undefined. */
+  get(uuid: string): number | undefined {
+    const slot = this.#find(uuid, hashOf(uuid));
+    return slot < 0 ? undefined : this.#slots[slot]! - 1;
+  }
+
+  /** Whether a node is filed under `uuid`. */
+  has(uuid: string): boolean {
+    return this.#find(uuid, hashOf(uuid)) >= 0;
+  }
+
+  /** Files node `at` under its uuid, `uuid`, in place of any node filed there before. */
+  set(uuid: string, at: number): void {
+    const hash = hashOf(uuid);
+    const found = this.#find(uuid, hash);
+    if (found >= 0) {
+      this.#slots[found] = at + 1;
+      return;
+    }
+    if ((this.#used + 1) * 4 > this.#slots.length * 3) this.#grow();
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let slot = hash & mask;
+    while (slots[slot]! > 0) slot = (slot + 1) & mask;
+    if (slots[slot] === 0) this.#used++;
+    slots[slot] = at + 1;
+    this.#hashes[slot] = hash;
+  }
+
+  /** Takes the node filed under `uuid` out. */
+  delete(uuid: string): void {
+    const slot = this.#find(uuid, hashOf(uuid));
+    if (slot >= 0) this.#slots[slot] = -1;
+  }
+
+  /** The slot of `uuid`, whose hash is `hash`, or -1. */
+  #find(uuid: string, hash: number): number {
+    const slots = this.#slots;
+    const hashes = this.#hashes;
+    const mask = slots.length - 1;
+    for (let slot = hash & mask;; slot = (slot + 1) & mask) {
+      const held = slots[slot]!;
+      if (held === 0) return -1;
+      if (held > 0 && hashes[slot] === hash && this.#nodes[held - 1]!.uuid === uuid) return slot;
+    }
+  }
+
+  /** Twice the slots, the deleted entries dropped. */
+  #grow(): void {
+    const old = this.#slots;
+    const oldHashes = this.#hashes;
+    const slots = new Int32Array(old.length * 2);
+    const hashes = new Int32Array(old.length * 2);
+    const mask = slots.length - 1;
+    let used = 0;
+    for (let from = 0; from < old.length; from++) {
+      const held = old[from]!;
+      if (held <= 0) continue;
+      const hash = oldHashes[from]!;
+      let slot = hash & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = held;
+      hashes[slot] = hash;
+      used++;
+    }
+    this.#slots = slots;
+    this.#hashes = hashes;
+    this.#used = used;
+  }
+}
+
+/** FNV-1a over a string's code units. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < text.length; at++) {
+    hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
+  }
+  return hash | 0;
+}
+
 /** Everything the first pass learns. */
 export interface ClaudeIndex {
   nodes: Node[];
-  byUuid: Map<string, number>;
+  byUuid: UuidMap;
   /** Usage per `message.id` and `requestId`: counted once however many lines repeat it. */
   usage: Map<string, MessageUsage>;
   sessionIds: FirstSeen;
@@ -123,9 +352,10 @@ function boundaryInfo(value: Json): BoundaryInfo {
   };
 }
 function newIndex(): ClaudeIndex {
+  const nodes: Node[] = [];
   return {
-    nodes: [],
-    byUuid: new Map(),
+    nodes,
+    byUuid: new UuidMap(nodes),
     usage: new Map(),
     sessionIds: new FirstSeen(),
     cwds: new FirstSeen(),
@@ -248,28 +478,31 @@ function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefi
   const kind = classify(value, type, message);
   const label = labelOf(kind, type, value);
   const assistant = kind === "assistant" && message !== undefined;
-  let model = assistant ? stringOf(message.model) : undefined;
-  let messageId = assistant ? stringOf(message.id) : undefined;
-  // The lines of one response follow each other: they share one copy of its id and model.
-  if (messageId !== undefined && messageId === last?.messageId) messageId = last.messageId;
-  if (model !== undefined && model === last?.model) model = last.model;
-  return {
-    line: span.line,
-    start: span.start,
-    end: span.end,
+  let response: ResponseIds | undefined;
+  if (assistant) {
+    const model = stringOf(message.model);
+    const messageId = stringOf(message.id);
+    // The lines of one response follow each other: they share one copy of its ids, and the
+    // responses of one model one copy of its name.
+    const before = last?.response;
+    response = before !== undefined && before.messageId === messageId && before.model === model
+      ? before
+      : { messageId, model: before !== undefined && before.model === model ? before.model : model };
+  }
+  const boundary = kind === "boundary" ? boundaryInfo(value) : undefined;
+  return new Node(span, {
     kind,
-    label,
     uuid: stringOf(value.uuid),
     parentUuid: stringOf(value.parentUuid),
-    parent: -1,
     sidechain: value.isSidechain === true,
-    messageId,
-    model,
-    superseded: false,
-    boundary: kind === "boundary" ? boundaryInfo(value) : undefined,
-    time: label === undefined ? undefined : fields.time,
-    mode: label === undefined ? undefined : fields.mode,
-  };
+    response,
+    rare: label === undefined && boundary === undefined ? undefined : {
+      label,
+      boundary,
+      time: label === undefined ? undefined : fields.time,
+      mode: label === undefined ? undefined : fields.mode,
+    },
+  });
 }
 
 /** Options of {@linkcode indexTranscript}. */
@@ -381,10 +614,15 @@ function parentNow(pass: Pass, uuid: string): number {
 
 /** The node of a line that is not a JSON object. */
 function problemNode(span: LineSpan): Node {
-  return { ...nodeOf({}, span, NO_FIELDS, undefined), kind: "problem", label: undefined };
+  return new Node(span, {
+    kind: "problem",
+    uuid: undefined,
+    parentUuid: undefined,
+    sidechain: false,
+    response: undefined,
+    rare: undefined,
+  });
 }
-
-const NO_FIELDS: Fields = { type: "", message: undefined, time: undefined, mode: undefined };
 
 /** Adds one line to the index; false once the line is past `sizeBytes` (the end). */
 function indexLine(pass: Pass, line: Line): boolean {

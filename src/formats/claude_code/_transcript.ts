@@ -15,7 +15,7 @@ import { branchFields, ClaudeRead } from "./_reader.ts";
 import { type Line, LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
 import { findSubagents } from "./_subagents.ts";
-import { analyzeIndexed, claudeFindings, type ClaudeLineInfo, lineInfo } from "./_check.ts";
+import { analyzeIndexed, claudeFindings, type ClaudeLineCheck, lineCheck } from "./_check.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 
 /** Options of {@linkcode readClaudeTranscript}. */
@@ -163,14 +163,14 @@ export async function* readClaudeTranscript(
   options: ClaudeReadOptions = {},
 ): AsyncGenerator<ForeignEntry[], ForeignFacts> {
   // The check on the way: with no bad line, its view is the file's lines (its findings go out with the facts).
-  const infos: ClaudeLineInfo[] = [];
+  const infos: ClaudeLineCheck[] = [];
   const once = sizeBytes <= (options.parseOnceBytes ?? PARSE_ONCE_BYTES);
   const values: Json[] | undefined = once ? [] : undefined;
   const check = options.check !== false;
   const index = await indexTranscript(path, sizeBytes, {
     observe: options.onLine,
-    parsed: (value, line, k, node) => {
-      if (check && isMessageKind(node.kind)) infos[k] = lineInfo(value, k, line, null);
+    parsed: (value, _line, k, node) => {
+      if (check && isMessageKind(node.kind)) infos[k] = lineCheck(value, k);
       if (values !== undefined && node.label === undefined && node.kind !== "meta") {
         values[k] = branchFields(value);
       }
