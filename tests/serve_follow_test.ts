@@ -206,7 +206,14 @@ Deno.test("createSessionBrowserHandler() a live page's refresh of a growing turn
   const page = `/sessions/${sessionId}`;
   // Two live pages: each has its events open, then refreshes from its last turn.
   const events = await Promise.all([get(`${page}/events`), get(`${page}/events`)]);
+  // Each stream's first event comes once the watcher has counted the file (its one whole
+  // read): the reads counted below are the appends' only, however late that read ran.
+  const streams = events.map((response) => response.body!.getReader());
   try {
+    for (const stream of streams) {
+      const first = new TextDecoder().decode((await stream.read()).value);
+      assert(first.includes("event: changed"), first);
+    }
     const first = await Promise.all([get(`${page}?from=400`), get(`${page}?from=400`)]);
     for (const response of first) assertEquals(turnsOf(await response.text()), ["400"]);
     for (let n = 401; n <= 404; n++) {
@@ -230,7 +237,7 @@ Deno.test("createSessionBrowserHandler() a live page's refresh of a growing turn
       assert(bytes < 2 * appended + 256, `read ${bytes} bytes of ${size} for ${appended} appended`);
     }
   } finally {
-    for (const response of events) await response.body?.cancel();
+    for (const stream of streams) await stream.cancel();
     stopping.abort();
   }
 });

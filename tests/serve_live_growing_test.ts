@@ -145,9 +145,26 @@ Deno.test("createSessionBrowserHandler() two live pages on a 20 MB Claude Code s
     pages.map(() => fetch(`${url}/events`, { signal: closing.signal })),
   );
   const refreshing: Promise<void>[] = [];
+  // Each stream's first event comes once the watcher has counted the file (its one whole
+  // read, made when the first page opens its events): the reads are counted from then on.
+  // Counted before, the watcher's read of all 20 MB fell in the count when its first look
+  // at the file came after the counter (under load, once: "read 20688513 bytes for 165833
+  // appended", the file's 20338723 bytes and twice what was appended).
+  const told = pages.map(() => Promise.withResolvers<void>());
   const reading = streams.map((stream, n) =>
-    changes(stream.body!, (sizeBytes) => refreshing.push(pages[n]!.changed(sizeBytes)))
+    changes(stream.body!, (sizeBytes) => {
+      told[n]!.resolve();
+      refreshing.push(pages[n]!.changed(sizeBytes));
+    })
   );
+  await Promise.all(told.map((first, n) =>
+    Promise.race([
+      first.promise,
+      reading[n]!.then(() =>
+        Promise.reject(new Error(`events stream ${n} ended before its first event`))
+      ),
+    ])
+  ));
   let probes = 0;
   let growing = true;
   const probing = (async () => {

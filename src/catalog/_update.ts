@@ -185,7 +185,8 @@ function listedColumns(listed: Listed, wanted: WantedFile) {
 async function factsOf(wanted: WantedFile, sizeBytes: number, onLine: LineObserver | undefined) {
   const { path } = wanted;
   try {
-    const report = await inspectSession(path, { onLine });
+    // The catalog keeps no cost: the price table is neither loaded nor asked.
+    const report = await inspectSession(path, { onLine, priced: false });
     const { session } = report;
     const listed = await previewOf(wanted, sizeBytes);
     return {

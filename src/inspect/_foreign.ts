@@ -222,13 +222,16 @@ function sessionOf(
 export async function inspectForeignFile(
   path: string,
   format: ForeignFormat,
-  options: SegmenterOptions & { onLine?: LineObserver | undefined } = {},
+  options: SegmenterOptions & {
+    onLine?: LineObserver | undefined;
+    priced?: boolean | undefined;
+  } = {},
 ): Promise<SegmentedSession> {
   const session = readForeignSession(path, format, { onLine: options.onLine });
   const segmenter = new TurnSegmenter(path, options);
   for await (const batch of session.batches()) segmentEntries(segmenter, batch);
   const facts = session.facts;
-  return await completeForeign(adapterFor(format), segmenter, facts);
+  return await completeForeign(adapterFor(format), segmenter, facts, options.priced !== false);
 }
 
 /** Feeds another tool's entries to a segmenter, in order. */
@@ -242,12 +245,14 @@ export function segmentEntries(segmenter: TurnSegmenter, entries: readonly Forei
 
 /**
  * The report of another tool's file from a segmenter fed all its entries and the facts its
- * adapter read: what the adapter knows and its check added (the segmenter is finished).
+ * adapter read: what the adapter knows and its check added (the segmenter is finished); its
+ * cost worked out unless `priced` is false.
  */
 export async function completeForeign(
   adapter: FormatAdapter,
   segmenter: TurnSegmenter,
   facts: ForeignFacts,
+  priced = true,
 ): Promise<SegmentedSession> {
   const { path, format } = facts;
   const segmented = segmenter.finish({ sizeBytes: facts.sizeBytes, state: facts.state });
@@ -266,15 +271,18 @@ export async function completeForeign(
   ].sort((a, b) => a.line - b.line);
   const about = sessionOf(adapter, segmented, facts);
   const { verdict: _, ...unjudged } = segmented;
-  const priced = await withCost({ session: about, turns: segmented.turns }, facts.usage, {
-    provider: adapter.priceProvider,
-    toolCost: facts.toolCost,
-  });
+  const unpriced = { session: about, turns: segmented.turns };
+  const costed = priced
+    ? await withCost(unpriced, facts.usage, {
+      provider: adapter.priceProvider,
+      toolCost: facts.toolCost,
+    })
+    : unpriced;
   return withVerdict({
     ...unjudged,
     healthy: isHealthy({ problems, orphanCalls: segmented.orphanCalls }),
-    turns: priced.turns,
-    session: { ...priced.session, notes: [...about.notes, ...checkNotes(adapter, path, shown)] },
+    turns: costed.turns,
+    session: { ...costed.session, notes: [...about.notes, ...checkNotes(adapter, path, shown)] },
     totals: { ...segmented.totals, usage: usageOf(facts.tokens) },
     forks: facts.forks.map((fork) => forkOf(fork, segmented.turns)),
     subagents,

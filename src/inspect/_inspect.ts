@@ -43,6 +43,12 @@ export interface InspectOptions extends SegmenterOptions {
    * for turnlog's own files.
    */
   onLine?: LineObserver | undefined;
+  /**
+   * False: no cost is worked out (the price table is not loaded), the session's and turns'
+   * cost left as a file without tokens has them, for a caller that keeps no cost (the
+   * catalog's facts). Absent: priced.
+   */
+  priced?: boolean | undefined;
 }
 
 /** A path that exists but is not a regular file. */
@@ -84,9 +90,11 @@ export async function inspectSession(
     if (line.text.length > 0 || !line.terminated) segmenter.push(parseRecordLine(path, line), line);
   });
   const finished = segmenter.finish({ sizeBytes: info.size });
-  const segmented = await withCost(finished, runEvents(finished.turns), {
-    provider: finished.session.modelProvider,
-  });
+  const segmented = options.priced === false ? finished : await withCost(
+    finished,
+    runEvents(finished.turns),
+    { provider: finished.session.modelProvider },
+  );
   const id = segmented.session.id;
   const point = id === null ? undefined : await continuePoint(path, id, options.root);
   return {

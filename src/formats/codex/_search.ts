@@ -73,9 +73,48 @@ const TURN_CONTEXT = '"type":"turn_context"';
 const USER_MESSAGE = '"type":"user_message"';
 const TASK_COMPLETE = '"type":"task_complete"';
 const TURN_ABORTED = '"type":"turn_aborted"';
+const TYPE = '"type":"';
 const TURN_ID = /"turn_id":"([^"]*)"/;
 /** A message that is not the model's: between turns it waits for the turn it opens. */
 const WAITING = /"type":"response_item".*"role":"(?:user|developer)"/;
+
+/** What {@linkcode typesIn} found: one bit for each type a counter asks about. */
+const STARTED = 1, COMPLETE = 2, ABORTED = 4, CONTEXT = 8, USER = 16, ITEM = 32;
+const BITS: readonly [string, number][] = [
+  ['task_started"', STARTED],
+  ['task_complete"', COMPLETE],
+  ['turn_aborted"', ABORTED],
+  ['turn_context"', CONTEXT],
+  ['user_message"', USER],
+  ['response_item"', ITEM],
+];
+
+/**
+ * Which of the counter's `"type":"…"` texts a line holds, in one pass over it: each
+ * `"type":"` it holds (a few a line: inside a string the quotes are escaped) is looked at
+ * once, where a search of each text was a pass over the whole line each.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * const line = '{"type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}';
+ * assert.equal(typesIn(line), 1);
+ * assert.equal(typesIn('{"type":"response_item","payload":{"type":"message"}}'), 32);
+ * ```
+ */
+export function typesIn(line: string): number {
+  let found = 0;
+  for (let at = line.indexOf(TYPE); at !== -1; at = line.indexOf(TYPE, at + 1)) {
+    const after = at + TYPE.length;
+    for (const [name, bit] of BITS) {
+      if (line.startsWith(name, after)) {
+        found |= bit;
+        break;
+      }
+    }
+  }
+  return found;
+}
 
 function codexTurns(): TurnCounter {
   let turn = 0;
@@ -89,17 +128,17 @@ function codexTurns(): TurnCounter {
     current = id;
     turn++;
   };
-  const see = (line: string) => {
-    if (line.includes(TASK_STARTED)) {
+  const see = (line: string, types: number) => {
+    if (types & STARTED) {
       tasks = true;
       start(TURN_ID.exec(line)?.[1]);
-    } else if (line.includes(TASK_COMPLETE) || line.includes(TURN_ABORTED)) {
+    } else if (types & (COMPLETE | ABORTED)) {
       open = false;
-    } else if (line.includes(TURN_CONTEXT)) {
+    } else if (types & CONTEXT) {
       const id = TURN_ID.exec(line)?.[1];
       if (id !== undefined && !tasks) ids = true;
       if (!tasks && id !== undefined) start(id);
-    } else if (!tasks && !ids && line.includes(USER_MESSAGE)) {
+    } else if (!tasks && !ids && types & USER) {
       start(undefined);
     }
   };
@@ -107,8 +146,10 @@ function codexTurns(): TurnCounter {
     // `see` moves the count only for a line that holds one of these.
     markers: [TASK_STARTED, TASK_COMPLETE, TURN_ABORTED, TURN_CONTEXT, USER_MESSAGE],
     turnOf(line) {
-      see(line);
-      return !open && WAITING.test(line) ? turn + 1 : turn;
+      const types = typesIn(line);
+      see(line, types);
+      // Without a response item's type the pattern cannot match: no pass of its own.
+      return !open && types & ITEM && WAITING.test(line) ? turn + 1 : turn;
     },
   };
 }
