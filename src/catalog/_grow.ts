@@ -355,10 +355,10 @@ export async function readGrown(
     // Copies of the user's lines: the user's alone, in a folder that is theirs alone (0700).
     if (before === undefined) {
       await Deno.writeFile(cutFile, fileOf(state.size), { mode: 0o600 });
-      before = countsOf(await inspectSession(cutFile, { adapter }));
+      before = countsOf(await inspectSession(cutFile, { adapter, priced: false }));
     }
     await Deno.writeFile(cutFile, fileOf(size), { mode: 0o600 });
-    after = countsOf(await inspectSession(cutFile, { adapter }));
+    after = countsOf(await inspectSession(cutFile, { adapter, priced: false }));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
