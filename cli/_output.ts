@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { colorEnabled } from "../src/text/mod.ts";
+import { colorEnabled } from "../src/text/_terminal.ts";
 
 const encoder = new TextEncoder();
 

@@ -180,7 +180,8 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     sources,
     limit,
     ...(since ? { since } : {}),
-    ...(catalog ? { index: catalog.searchIndex() } : {}),
+    // The update walked the homes: the search takes its sessions, not a walk of its own.
+    ...(catalog ? { index: catalog.searchIndex(), walked: catalog.walked.bind(catalog) } : {}),
   };
   const project = values.project === undefined ? {} : { project: values.project };
   for await (const event of searchSessions(query, { ...options, ...project })) {

@@ -1,33 +1,36 @@
 /**
  * `turnlog usage` (`./denow task usage`): tokens and cost per day, month, session, project or
  * model, across turnlog's store and the other tools' homes, as the tools count them. A thin
- * shell over src/usage.
+ * shell over src/usage. A warm run (nothing changed since the last one with the same places)
+ * loads only what answers it from the catalog (`warmUsage`): the readers, the formats'
+ * registry and the walk are loaded when something changed.
  *
  * @module
  */
+import { DatabaseSync } from "node:sqlite";
 import { errorMessage, outcomeOf } from "../src/errors/mod.ts";
-import { foreignToolsInWords } from "../src/formats/mod.ts";
-import { searchSources } from "../src/search/mod.ts";
+import { namedCatalogPath } from "../src/catalog/_named.ts";
+import type { CollectedUsage } from "../src/usage/_collect.ts";
 import {
-  collectCatalogUsage,
-  collectUsage,
   parseDay,
-  PRICE_TABLE,
-  renderUsage,
   USAGE_REPORT_KINDS,
   usageJson,
   usageReport,
   type UsageReportKind,
-} from "../src/usage/mod.ts";
-import { parseFlags, UsageError } from "./_args.ts";
-import { DEFAULT_SESSIONS_WORDS, TASK } from "./_commands.ts";
+  type UsageReportOptions,
+} from "../src/usage/_report.ts";
+import { renderUsage } from "../src/usage/_render.ts";
+import { PRICE_TABLE } from "../src/usage/_table.ts";
+import { type UsageQuestion, warmUsage } from "../src/usage/_warm.ts";
 import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
-import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
-import { hintFor } from "./_voice.ts";
-import { NO_CATALOG_HELP, openCatalog } from "./_catalog.ts";
 
-/** The help text. */
-export const HELP = `Usage: ${TASK} usage [daily|monthly|session|project|model] [options]
+/** The help text (the homes' flags from the formats' registry, loaded for it). */
+async function helpText(): Promise<string> {
+  const { foreignToolsInWords } = await import("../src/formats/mod.ts");
+  const { homeFlagsHelp } = await import("./_homes.ts");
+  const { DEFAULT_SESSIONS_WORDS, TASK } = await import("./_commands.ts");
+  const { NO_CATALOG_HELP } = await import("./_catalog.ts");
+  return `Usage: ${TASK} usage [daily|monthly|session|project|model] [options]
 
 Tokens and their cost per day (the default), month, session, project or model, across
 turnlog's store and the ${foreignToolsInWords("and")} homes, or only the places the options
@@ -45,7 +48,8 @@ Options:
 ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.described}`)}
   --sessions-dir DIR   A folder of sessions: turnlog's, a ${foreignToolsInWords()} root or home
                        (may be given more than once)
-  --store STORE        turnlog's store folder (default: $TURNLOG_STORE, else
+  --store STORE        turnlog's store: a folder or a postgres:// URL, whose sessions are
+                       counted each time (default: $TURNLOG_STORE, else
                        $TURNLOG_SESSIONS_DIR, else ${DEFAULT_SESSIONS_WORDS})
   --since DAY          Only responses on or after DAY (20260223 or 2026-02-23, local time)
   --until DAY          Only responses on or before DAY
@@ -61,12 +65,14 @@ ${NO_CATALOG_HELP}
   -h, --help           Show this help
 
 Without the home flags, --sessions-dir or --store, every place is read. The catalog keeps
-each file's usage: a later run reads only the files that changed. A file that cannot be
-read is skipped with one line on stderr saying so.
+each file's usage: a later run reads only the files that changed, and one where no folder or
+file under the places changed answers from the count it kept. A file that cannot be read is
+skipped with one line on stderr saying so.
 
 Exit codes: 0 done (also when nothing was used); 2 the command cannot work as given (usage, a
 folder that is not there).
 `;
+}
 
 /** Where the command writes. */
 export interface UsageIo {
@@ -74,28 +80,146 @@ export interface UsageIo {
   err: Write;
 }
 
-function dayFlag(name: string, text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const day = parseDay(text);
-  if (day === undefined) {
-    throw new UsageError(`Invalid --${name} "${text}": expected a day like 20260223 or 2026-02-23`);
-  }
-  return day;
+/** What a report asks beside its places. */
+interface Asked {
+  kind: UsageReportKind;
+  options: UsageReportOptions;
+  json: boolean;
 }
 
-function kindOf(positionals: string[]): UsageReportKind {
-  if (positionals.length > 1) {
-    throw new UsageError(`One report at a time: got ${positionals.join(" ")}`);
+const REPORT_VALUES = new Set(["--since", "--until", "--project"]);
+const PLACE_VALUES = new Set(["--sessions-dir", "--store"]);
+
+/**
+ * The arguments read for a warm answer: the report asked, and the places as given (what the
+ * count was kept under); undefined for anything a warm answer does not take (help, no catalog,
+ * a flag repeated, a value that is not one), which the whole command then reads.
+ */
+function warmArgs(args: readonly string[]): { asked: Asked; places: string[] } | undefined {
+  const places: string[] = [];
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  let kind: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith("-")) {
+      if (kind !== undefined) return undefined;
+      kind = arg;
+    } else if (REPORT_VALUES.has(arg)) {
+      const value = args[++i];
+      if (value === undefined || value.startsWith("-") || values.has(arg)) return undefined;
+      values.set(arg, value);
+    } else if (arg === "--json" || arg === "--breakdown") {
+      if (flags.has(arg)) return undefined;
+      flags.add(arg);
+    } else if (PLACE_VALUES.has(arg)) {
+      const value = args[++i];
+      if (value === undefined || value.startsWith("-")) return undefined;
+      places.push(arg, value);
+    } else if (/^--[a-z]+$/.test(arg) && arg !== "--help" && arg !== "--no-catalog") {
+      // A home's flag (`--codex`): a count kept under it was counted by the whole command.
+      places.push(arg);
+    } else return undefined;
   }
-  const kind = positionals[0] ?? "daily";
-  const known = USAGE_REPORT_KINDS.find((k) => k === kind);
-  if (known === undefined) {
-    throw new UsageError(`No report "${kind}": ${USAGE_REPORT_KINDS.join(", ")}`);
+  const known = USAGE_REPORT_KINDS.find((k) => k === (kind ?? "daily"));
+  const day = (flag: string) => {
+    const text = values.get(flag);
+    return text === undefined ? undefined : parseDay(text) ?? null;
+  };
+  const since = day("--since");
+  const until = day("--until");
+  if (known === undefined || since === null || until === null) return undefined;
+  return {
+    asked: {
+      kind: known,
+      options: {
+        since,
+        until,
+        project: values.get("--project"),
+        breakdown: flags.has("--breakdown"),
+      },
+      json: flags.has("--json"),
+    },
+    places,
+  };
+}
+
+/** The count kept for the question when nothing changed since, else undefined. */
+async function warmCount(question: UsageQuestion): Promise<CollectedUsage | undefined> {
+  let path: string;
+  try {
+    // Named, the catalog is found without node:path (tens of milliseconds of a start).
+    path = namedCatalogPath() ??
+      (await import("../src/catalog/_location.ts")).resolveCatalogPath();
+  } catch {
+    return undefined;
   }
-  return known;
+  try {
+    Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path, { timeout: 5000 });
+    return warmUsage(db, question);
+  } catch {
+    return undefined;
+  } finally {
+    db?.close();
+  }
+}
+
+function answer(collected: CollectedUsage, asked: Asked, io: UsageIo): number {
+  for (const skip of collected.skipped) io.err(`turnlog usage: ${skip.path}: ${skip.reason}\n`);
+  const report = usageReport(collected.rows, asked.kind, asked.options);
+  if (asked.json) {
+    const about = { priceTable: PRICE_TABLE, toolCosts: collected.toolCosts };
+    io.out(`${JSON.stringify(usageJson(report, about), null, 2)}\n`);
+  } else {
+    io.out(renderUsage(report, {
+      toolCosts: collected.toolCosts.length,
+      toolCostSources: collected.toolCostSources,
+    }));
+  }
+  return 0;
+}
+
+/** Runs `work` noting each environment variable it reads, and their values after. */
+async function readingEnv<T>(work: () => Promise<T>): Promise<[T, Record<string, string | null>]> {
+  const names = new Set<string>();
+  const env = Deno.env;
+  const { get, has } = env;
+  env.get = (name: string) => (names.add(name), get.call(env, name));
+  env.has = (name: string) => (names.add(name), has.call(env, name));
+  let result: T;
+  try {
+    result = await work();
+  } finally {
+    env.get = get;
+    env.has = has;
+  }
+  const values: Record<string, string | null> = {};
+  for (const name of [...names].sort()) values[name] = get.call(env, name) ?? null;
+  return [result, values];
 }
 
 async function main(args: string[], io: UsageIo): Promise<number> {
+  const warm = warmArgs(args);
+  const question = warm && { places: warm.places, cwd: Deno.cwd() };
+  const kept = question && await warmCount(question);
+  if (kept !== undefined && warm !== undefined) return answer(kept, warm.asked, io);
+  return await wholeCommand(args, io, question);
+}
+
+/** The command as a whole: the places found, the catalog brought up to date, the report. */
+async function wholeCommand(
+  args: string[],
+  io: UsageIo,
+  question: UsageQuestion | undefined,
+): Promise<number> {
+  const { parseFlags, UsageError } = await import("./_args.ts");
+  const { HOME_FLAGS, homeFlagsSet } = await import("./_homes.ts");
   const { values, positionals } = parseFlags(args, {
     ...HOME_FLAGS,
     "sessions-dir": { type: "string", multiple: true },
@@ -109,44 +233,76 @@ async function main(args: string[], io: UsageIo): Promise<number> {
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
-    io.out(HELP);
+    io.out(await helpText());
     return 0;
   }
-  const kind = kindOf(positionals);
+  const dayFlag = (name: string, text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const day = parseDay(text);
+    if (day === undefined) {
+      throw new UsageError(
+        `Invalid --${name} "${text}": expected a day like 20260223 or 2026-02-23`,
+      );
+    }
+    return day;
+  };
+  if (positionals.length > 1) {
+    throw new UsageError(`One report at a time: got ${positionals.join(" ")}`);
+  }
+  const kind = USAGE_REPORT_KINDS.find((k) => k === (positionals[0] ?? "daily"));
+  if (kind === undefined) {
+    throw new UsageError(`No report "${positionals[0]}": ${USAGE_REPORT_KINDS.join(", ")}`);
+  }
   const since = dayFlag("since", values.since);
   const until = dayFlag("until", values.until);
-  const sources = await searchSources({
+  const { searchSources } = await import("../src/search/mod.ts");
+  const named = {
     homes: homeFlagsSet(values),
     sessionsDirs: values["sessions-dir"],
     store: values.store,
-  });
+  };
+  // The variables the places are found from are noted: a warm run asks them again.
+  const [[sources, paths], env] = await readingEnv(async () =>
+    [await searchSources(named), await toldFrom(named)] as const
+  );
   // The catalog keeps each file's usage: a warm run reads only what changed.
+  const { openCatalog } = await import("./_catalog.ts");
+  const { collectCatalogUsage, collectUsage } = await import("../src/usage/mod.ts");
   const catalog = openCatalog("usage", values["no-catalog"]);
   let collected;
   try {
     collected = catalog === undefined
-      ? await collectUsage({ sources })
-      : await collectCatalogUsage(catalog, sources);
+      ? await collectUsage({ sources, fold: true })
+      : await collectCatalogUsage(catalog, sources, {
+        question: question && { question, env, paths },
+      });
   } finally {
     catalog?.close();
   }
-  for (const skip of collected.skipped) io.err(`turnlog usage: ${skip.path}: ${skip.reason}\n`);
-  const report = usageReport(collected.rows, kind, {
-    since,
-    until,
-    project: values.project,
-    breakdown: values.breakdown === true,
-  });
-  if (values.json) {
-    const about = { priceTable: PRICE_TABLE, toolCosts: collected.toolCosts };
-    io.out(`${JSON.stringify(usageJson(report, about), null, 2)}\n`);
-  } else {
-    io.out(renderUsage(report, {
-      toolCosts: collected.toolCosts.length,
-      toolCostSources: collected.toolCostSources,
-    }));
+  return answer(collected, {
+    kind,
+    options: { since, until, project: values.project, breakdown: values.breakdown === true },
+    json: values.json === true,
+  }, io);
+}
+
+/**
+ * The paths the places were told from beyond their roots: each named folder (what it holds
+ * tells its format), and with nothing named the archive's index (sessions only in the archive
+ * are among the places once it is there).
+ */
+async function toldFrom(
+  named: { homes: string[]; sessionsDirs: string[] | undefined; store: string | undefined },
+): Promise<string[]> {
+  const dirs = named.sessionsDirs ?? [];
+  if (named.homes.length > 0 || dirs.length > 0 || named.store !== undefined) return dirs;
+  const { archiveLayout, resolveArchiveRoot } = await import("../src/archive/mod.ts");
+  try {
+    return [archiveLayout(resolveArchiveRoot()).index];
+  } catch {
+    // No archive can be found (no HOME): none is among the places.
+    return [];
   }
-  return 0;
 }
 
 /**
@@ -160,6 +316,7 @@ export async function run(
   try {
     return await main(args, io);
   } catch (error) {
+    const { hintFor } = await import("./_voice.ts");
     const hint = hintFor("usage", error);
     io.err(`turnlog usage: ${errorMessage(error)}\n${hint === undefined ? "" : `${hint}\n`}`);
     return outcomeOf(error).exitCode;

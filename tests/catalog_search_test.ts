@@ -1,6 +1,11 @@
 import { join } from "node:path";
 import { Catalog } from "../src/catalog/mod.ts";
-import { type SearchEvent, searchSessions, type SearchSource } from "../src/search/mod.ts";
+import {
+  type SearchEvent,
+  searchSessions,
+  type SearchSource,
+  sessionsOf,
+} from "../src/search/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
 import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { conversationWords, homeFiles, matchingLines } from "./_search_oracle.ts";
@@ -15,7 +20,9 @@ async function found(
   const hits: string[] = [];
   const skipped: string[] = [];
   const index = catalog?.searchIndex();
-  for await (const event of searchSessions({ terms }, { sources, ...(index ? { index } : {}) })) {
+  // As the command searches: the index, and the sessions the catalog's update walked.
+  const given = catalog ? { index, walked: catalog.walked.bind(catalog) } : {};
+  for await (const event of searchSessions({ terms }, { sources, ...given })) {
     if (event.kind === "session") {
       for (const hit of event.hits) hits.push(`${hit.path}:${hit.line} ${hit.turn} ${hit.role}`);
     }
@@ -57,6 +64,15 @@ Deno.test({
     ];
     using catalog = Catalog.open({ path: join(dir, "catalog.sqlite") });
     await catalog.update(sources);
+    // The sessions the update walked are the search's own walk: the same files, the same
+    // subagents in the same order, the same last writes.
+    const walked = await sessionsOf(sources, catalog.walked.bind(catalog));
+    assert(walked.some((session) => session.subagents.length > 0), "a session with subagents");
+    assertEquals(walked, await sessionsOf(sources));
+    assertEquals(sources.map((source) => catalog.walked(source)?.length), [
+      walked.filter((session) => session.source === sources[0]).length,
+      walked.filter((session) => session.source === sources[1]).length,
+    ]);
     const files = catalog.db.prepare("SELECT path, format FROM files ORDER BY path").all() as {
       path: string;
       format: string;

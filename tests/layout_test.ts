@@ -118,11 +118,10 @@ const KNOWN_CIRCLES: readonly string[] = [];
  * The bare specifiers (npm packages, `node:` modules) a process that runs `entry` loads before
  * its first line runs: the static imports that load, followed through the relative ones.
  * `import defer` loads (Deno reads and compiles the module, only its evaluation waits); a
- * dynamic `import()` does not, until it is called.
+ * dynamic `import()` does not, until it is called. The files it loads are added to `seen`.
  */
-async function loadedAtStart(entry: string): Promise<Set<string>> {
+async function loadedAtStart(entry: string, seen = new Set<string>()): Promise<Set<string>> {
   const bare = new Set<string>();
-  const seen = new Set<string>();
   const next = [resolve(ROOT, entry)];
   for (let path = next.pop(); path !== undefined; path = next.pop()) {
     if (seen.has(path)) continue;
@@ -145,6 +144,23 @@ Deno.test("reading a session loads no zod: inspect, import and search start with
     assertEquals(loaded.has("zod"), false, `${entry} loads zod at start`);
     assertEquals(loaded.has("node:path"), true, `${entry}: the walk follows the imports`);
   }
+});
+
+Deno.test("usage loads at start only what answers a warm run: no formats registry, reader, walk, price table, node:util or node:path", async () => {
+  // Each is loaded by an import() when something changed; a warm run (cli/usage.ts's warmCount)
+  // answers from the catalog with node:sqlite and the report.
+  const files = new Set<string>();
+  const loaded = await loadedAtStart("cli/usage.ts", files);
+  const heavy = [...files].map((path) => relative(ROOT, path)).filter((path) =>
+    /^src\/(formats|search|store|catalog\/(?!_named\.ts))|^src\/usage\/_(prices|collect|catalog)\.ts$/
+      .test(path)
+  );
+  assertEquals(heavy, []);
+  assertEquals(
+    ["@pydantic/genai-prices", "node:util", "node:path"].filter((name) => loaded.has(name)),
+    [],
+  );
+  assertEquals(loaded.has("node:sqlite"), true, "the walk follows the imports");
 });
 
 Deno.test("src/ has no import circles (real imports, doc comments left out)", async () => {

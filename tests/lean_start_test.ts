@@ -156,3 +156,41 @@ Deno.test({
     assertEquals(await listed(), files, "warm");
   },
 });
+
+Deno.test({
+  name:
+    "search from a catalog kept up to date reads each folder of the home once (the update's walk is the search's)",
+  ignore: CORPUS_MISSING !== undefined,
+  async fn() {
+    await using dir = await tempDir();
+    const env = {
+      CLAUDE_CONFIG_DIR: join(CORPUS, "claude"),
+      TURNLOG_CATALOG: join(dir.path, "catalog.sqlite"),
+      TURNLOG_SESSIONS_DIR: join(dir.path, "sessions"),
+    };
+    const before = Object.fromEntries(Object.keys(env).map((name) => [name, Deno.env.get(name)]));
+    for (const [name, value] of Object.entries(env)) Deno.env.set(name, value);
+    const readDirSync = Deno.readDirSync;
+    const reads: string[] = [];
+    try {
+      const { main } = await import("../cli/search.ts");
+      const io = { out: () => {}, err: () => {} };
+      assertEquals(await main(["--claude", "the"], io), 0, "the first build");
+      Deno.readDirSync = (path) => {
+        reads.push(String(path));
+        return readDirSync(path);
+      };
+      assertEquals(await main(["--claude", "the"], io), 0, "warm");
+    } finally {
+      Deno.readDirSync = readDirSync;
+      for (const [name, value] of Object.entries(before)) {
+        if (value === undefined) Deno.env.delete(name);
+        else Deno.env.set(name, value);
+      }
+    }
+    const projects = join(CORPUS, "claude", "projects");
+    assert(reads.includes(projects), reads.join("\n"));
+    const twice = reads.filter((path, at) => reads.indexOf(path) !== at);
+    assertEquals(twice, [], "folders read twice");
+  },
+});

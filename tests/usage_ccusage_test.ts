@@ -157,7 +157,8 @@ for (const tz of ["UTC", "Asia/Kolkata"]) {
         };
         const theirs = await ccusageClaude(env);
         assertEquals(theirs.size > 10, true, "ccusage found the corpus");
-        assertEquals(await ours("--claude", env), theirs);
+        assertEquals(await ours("--claude", env), theirs, "cold: the catalog built");
+        assertEquals(await ours("--claude", env), theirs, "warm: the folded count kept");
       } finally {
         await Deno.remove(base, { recursive: true });
       }
@@ -180,7 +181,8 @@ for (const tz of ["UTC", "Asia/Kolkata"]) {
         };
         const theirs = await ccusageCodex(env);
         assertEquals(theirs.size >= 2, true, "ccusage found the corpus");
-        assertEquals(await ours("--codex", env), theirs);
+        assertEquals(await ours("--codex", env), theirs, "cold: the catalog built");
+        assertEquals(await ours("--codex", env), theirs, "warm: the folded count kept");
       } finally {
         await Deno.remove(base, { recursive: true });
       }

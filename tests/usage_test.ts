@@ -6,14 +6,18 @@
  * flags and errors.
  */
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
+import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
+import { needing } from "./_needs.ts";
 import {
   collectCatalogUsage,
   collectUsage,
   formatCost,
   loadPriceBook,
+  PRICE_TABLE,
   reckonCost,
   renderUsage,
   usageJson,
@@ -316,7 +320,7 @@ Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an ap
     env: env({ CLAUDE_CONFIG_DIR: home }),
   });
   using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
-  const fresh = () => collectUsage({ sources });
+  const fresh = () => collectUsage({ sources, fold: true });
   const plain = (got: Awaited<ReturnType<typeof fresh>>) => JSON.parse(JSON.stringify(got));
   assertEquals(plain(await collectCatalogUsage(catalog, sources)), plain(await fresh()));
   {
@@ -333,7 +337,170 @@ Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an ap
   await Deno.writeTextFile(path, more.text(), { append: true });
   const after = await collectCatalogUsage(catalog, sources);
   assertEquals(plain(after), plain(await fresh()));
-  assertEquals(after.rows.length, 4);
+  // Folded: the three responses of 17:00 one row (the latest's time), the next day's another.
+  assertEquals(after.rows.map((row) => [row.time, row.input, row.output]), [
+    ["2026-01-23T17:00:04.000Z", 33, 61],
+    ["2026-01-24T09:00:00.000Z", 5, 6],
+  ]);
+  {
+    using io = countIo();
+    const warm = await collectCatalogUsage(catalog, sources);
+    assertEquals(io.take().reads.filter((read) => read.path.endsWith(".jsonl")), []);
+    assertEquals(plain(warm), plain(after));
+  }
+});
+
+Deno.test({
+  ...needing(
+    "collectUsage() folded per session, model and 15 minutes gives every report the responses give, to the cent",
+    CORPUS_MISSING,
+  ),
+  async fn() {
+    await using dir = await tempDir();
+    const home = join(dir.path, "claude");
+    await Deno.mkdir(home);
+    await Deno.symlink(join(CORPUS, "claude", "projects"), join(home, "projects"));
+    const sources = [
+      ...await searchSources({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) }),
+      { format: "codex" as const, root: join(CORPUS, "codex"), flags: ["--sessions-dir"] },
+    ];
+    const rows = (await collectUsage({ sources })).rows;
+    const folded = (await collectUsage({ sources, fold: true })).rows;
+    assertEquals(folded.length * 4 < rows.length, true, `${folded.length} of ${rows.length}`);
+    const cents = (report: ReturnType<typeof usageReport>) =>
+      JSON.parse(
+        JSON.stringify(report, (key, value) =>
+          (key === "totalCost" || key === "cost") && value !== null
+            ? Math.round(value * 100)
+            : value),
+      );
+    for (const kind of ["daily", "monthly", "session", "project", "model"] as const) {
+      assertEquals(
+        cents(usageReport(folded, kind, { breakdown: true })),
+        cents(usageReport(rows, kind, { breakdown: true })),
+        kind,
+      );
+    }
+  },
+});
+
+/** Sets every folder's and file's modification time under `root` to `at` (ms). */
+async function age(root: string, at: number): Promise<void> {
+  const when = new Date(at);
+  for await (const entry of Deno.readDir(root)) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory) await age(path, at);
+    await Deno.utime(path, when, when);
+  }
+  await Deno.utime(root, when, when);
+}
+
+/** `usage ... --json` as a process with a catalog (the warm path is the process's start). */
+async function usageJsonOf(args: string[], vars: Record<string, string>) {
+  const ran = await new Deno.Command(Deno.execPath(), {
+    args: ["run", `--config=${CONFIG}`, "-P=usage", USAGE, "--json", ...args],
+    env: { NO_COLOR: "1", TZ: "UTC", ...vars },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(ran.stderr);
+  assertEquals(ran.code, 0, stderr);
+  return JSON.parse(new TextDecoder().decode(ran.stdout)) as { totals: { inputTokens: number } };
+}
+
+Deno.test("usage answers from the count it kept while no folder or file under its places changed (any report), and counts again after an append, a new session, another home or another price table", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path);
+  const catalogPath = join(dir.path, "catalog.sqlite");
+  const vars = { CLAUDE_CONFIG_DIR: home, TURNLOG_CATALOG: catalogPath, HOME: dir.path };
+  const hour = 3_600_000;
+  await age(home, Date.now() - 3 * hour);
+  const input = async (...args: string[]) =>
+    (await usageJsonOf([...args, "--claude"], vars)).totals.inputTokens;
+  const cold = await input("daily");
+  assertEquals(cold, 33);
+  // The kept rows changed, and the count's own check of the files made to fail: an answer of
+  // 1033 comes from the kept rows alone, with neither a session found nor a file read.
+  const tamper = () => {
+    const db = new DatabaseSync(catalogPath);
+    db.exec(
+      "UPDATE usage_folded SET input = input + 1000 WHERE rowid = (SELECT min(rowid) FROM usage_folded)",
+    );
+    db.exec("UPDATE usage_scopes SET files = '[]'");
+    db.close();
+  };
+  tamper();
+  assertEquals(await input("daily"), 1033);
+  assertEquals(await input("model", "--breakdown", "--since", "2026-01-01"), 1033);
+  // Kept by another version or price table (another turnlog): counted again.
+  {
+    const db = new DatabaseSync(catalogPath);
+    db.exec("UPDATE usage_version SET kept_by = 'another price table'");
+    db.close();
+  }
+  assertEquals(await input("daily"), 33);
+  tamper();
+  assertEquals(await input("daily"), 1033);
+  // An append: the file changed, the count is made again (the figures a fresh read gives).
+  const path = join(home, "projects", "-work-project", `${CLAUDE_SESSION_ID}.jsonl`);
+  const more = new ClaudeTranscriptBuilder({}, Date.UTC(2026, 0, 24, 9, 0, 0));
+  more.assistant([{ text: "More." }], { usage: { input: 5, output: 6 }, messageId: "msg_more" });
+  await Deno.writeTextFile(path, more.text(), { append: true });
+  await age(home, Date.now() - 2 * hour);
+  assertEquals(await input("daily"), 38);
+  tamper();
+  assertEquals(await input("daily"), 1038);
+  // A new session in a new project folder: a folder changed.
+  const other = new ClaudeTranscriptBuilder({ sessionId: "cccccccc-0000-4000-8000-000000000003" });
+  other.user("hi");
+  other.assistant([{ text: "c" }], { usage: { input: 100, output: 1 }, messageId: "msg_c" });
+  await Deno.mkdir(join(home, "projects", "-work-other"));
+  await Deno.writeTextFile(
+    join(home, "projects", "-work-other", "cccccccc-0000-4000-8000-000000000003.jsonl"),
+    other.text(),
+  );
+  await age(home, Date.now() - 1 * hour);
+  assertEquals(await input("daily"), 138);
+  tamper();
+  // Another home: the places were found from another CLAUDE_CONFIG_DIR.
+  const second = await claudeHome(join(dir.path, "second"));
+  await age(second, Date.now() - 3 * hour);
+  assertEquals(
+    (await usageJsonOf(["daily", "--claude"], { ...vars, CLAUDE_CONFIG_DIR: second })).totals
+      .inputTokens,
+    33,
+  );
+});
+
+Deno.test("collectCatalogUsage() prices a file read again from the prices it kept (by the table's version, provider, model and day), not from the table", async () => {
+  await using dir = await tempDir();
+  const home = join(dir.path, "claude");
+  const project = join(home, "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const path = join(project, `${CLAUDE_SESSION_ID}.jsonl`);
+  const first = new ClaudeTranscriptBuilder();
+  first.user("hi");
+  first.assistant([{ text: "a" }], { usage: { input: 10, output: 2 } });
+  await Deno.writeTextFile(path, first.text());
+  const sources = await searchSources({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const cold = await collectCatalogUsage(catalog, sources);
+  const fresh = await collectUsage({ sources, fold: true });
+  assertEquals(cold.rows.map((row) => row.cost), fresh.rows.map((row) => row.cost));
+  const kept = catalog.db.prepare("SELECT price_table, key FROM usage_prices").all();
+  assertEquals(kept.map((row) => ({ ...row })), [{
+    price_table: PRICE_TABLE,
+    key: "anthropic claude-opus-4-5-20251101 2026-01-23",
+  }]);
+  // The kept price made a dollar an input token: a file read again is priced from it.
+  catalog.db.prepare("UPDATE usage_prices SET rates = ?").run(
+    JSON.stringify({ input: 1, output: 0, cacheRead: 0, cacheWrite: 0 }),
+  );
+  const more = new ClaudeTranscriptBuilder({}, Date.UTC(2026, 0, 23, 18, 0, 0));
+  more.assistant([{ text: "b" }], { usage: { input: 5, output: 6 }, messageId: "msg_more" });
+  await Deno.writeTextFile(path, more.text(), { append: true });
+  const after = await collectCatalogUsage(catalog, sources);
+  assertEquals(usageReport(after.rows, "daily").totals.totalCost, 15);
 });
 
 Deno.test("loadPriceBook() prices as the table's own calculation does: a flat model from its per-token prices, a tiered one above its tier", async () => {

@@ -70,8 +70,10 @@ async function planSize(
   const home = await ensureSearchHome(outDir, { size, seed: 42 });
   const usage = [...await taskArgv("usage"), "daily", "--json", "--codex", "--claude"];
   const env = { CODEX_HOME: home.codexHome, CLAUDE_CONFIG_DIR: home.claudeHome };
-  const coldCatalog = join(outDir, `usage-cold-${sizeLabel(size)}.sqlite`);
-  const warmCatalog = join(outDir, `usage-warm-${sizeLabel(size)}.sqlite`);
+  // The catalogs in a folder of this run's own: the home may be shared, read-only.
+  const work = await Deno.makeTempDir({ prefix: "turnlog-usage-bench-" });
+  const coldCatalog = join(work, "cold.sqlite");
+  const warmCatalog = join(work, "warm.sqlite");
   const ccusage = quote(peers.ccusage.entry!);
   const variants = [
     wholeProcess("turnlog usage daily, cold (catalog built)", home.bytes, {
@@ -110,6 +112,7 @@ async function planSize(
     variants,
     rounds: roundsFor(home.bytes, rounds),
     judge: judge(home),
+    cleanup: () => Deno.remove(work, { recursive: true }),
   };
 }
 

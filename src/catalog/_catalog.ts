@@ -15,6 +15,8 @@ import {
   type CatalogSource,
   type UpdateOptions,
   type UpdateSummary,
+  walkedKey,
+  type WalkedSession,
   walkSources,
 } from "./_walk.ts";
 
@@ -169,6 +171,7 @@ export class Catalog implements Disposable {
   readonly path: string;
   #db: DatabaseSync;
   #queue: Promise<unknown> = Promise.resolve();
+  #walked = new Map<string, WalkedSession[]>();
 
   private constructor(path: string, db: DatabaseSync) {
     this.path = path;
@@ -217,6 +220,7 @@ export class Catalog implements Disposable {
   update(sources: readonly CatalogSource[], options: UpdateOptions = {}): Promise<UpdateSummary> {
     return this.#serial(async () => {
       const walked = await walkSources(this.#db, sources, { text: options.text ?? true });
+      for (const [key, sessions] of walked.sessions) this.#walked.set(key, sessions);
       if (walked.changed.length === 0) return walked.summary;
       const { indexChanged } = await import("./_update.ts");
       return await indexChanged(this.#db, walked, options);
@@ -232,6 +236,39 @@ export class Catalog implements Disposable {
     return sources.flatMap((source) =>
       (statement.all(source.root) as unknown as SessionRow[]).map(sessionOf)
     );
+  }
+
+  /**
+   * The sessions of `source` as this catalog's last {@linkcode Catalog.update} of it walked
+   * them (the search's own walk, each with its files' last write), or undefined when no update
+   * in this process walked it (a root not there or that cannot be read): a search after the
+   * update walks the homes no more.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { join } from "node:path";
+   * import { Catalog } from "./mod.ts";
+   *
+   * const dir = Deno.makeTempDirSync();
+   * const root = join(dir, "codex");
+   * const day = join(root, "2026", "02", "23");
+   * Deno.mkdirSync(day, { recursive: true });
+   * const id = "019c8a4c-0000-7000-8000-000000000001";
+   * const path = join(day, `rollout-2026-02-23T10-00-00-${id}.jsonl`);
+   * Deno.writeTextFileSync(path, "");
+   * using catalog = Catalog.open({ path: join(dir, "catalog.sqlite") });
+   * const source = { format: "codex", root };
+   * assert.equal(catalog.walked(source), undefined);
+   * await catalog.update([source]);
+   * const modified = Deno.statSync(path).mtime!.getTime();
+   * assert.deepEqual(catalog.walked(source), [
+   *   { id, path, subagents: [], project: null, modified },
+   * ]);
+   * ```
+   */
+  walked(source: CatalogSource): readonly WalkedSession[] | undefined {
+    return this.#walked.get(walkedKey(source));
   }
 
   /**

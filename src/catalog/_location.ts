@@ -8,15 +8,9 @@
 import { dirname, join, resolve } from "node:path";
 // The store's layout alone, not its face: opening the catalog loads no store.
 import { resolveSessionsRoot } from "../store/_layout.ts";
+import { CATALOG_ENV, readEnv } from "./_named.ts";
 
-/** The environment variable that names the catalog's file. */
-export const CATALOG_ENV = "TURNLOG_CATALOG";
-
-/** A variable, or undefined when it is unset, empty or may not be read. */
-function readEnv(variable: string): string | undefined {
-  const state = Deno.permissions.querySync({ name: "env", variable }).state;
-  return state === "granted" ? Deno.env.get(variable) || undefined : undefined;
-}
+export { CATALOG_ENV } from "./_named.ts";
 
 /**
  * The catalog's file: the explicit one, else `TURNLOG_CATALOG`, else `catalog.sqlite` in

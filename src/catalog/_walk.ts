@@ -8,7 +8,7 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { FormatSearch } from "../formats/mod.ts";
+import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
 import { toolHomeOf } from "../formats/homes.ts";
 
 /** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
@@ -108,10 +108,26 @@ export interface ChangedFile {
   known: KnownFile | undefined;
 }
 
-/** What a walk found: its summary so far (files seen, gone, roots unread), and what changed. */
+/** A session as a walk found it, with the last write of its files (ms since the epoch, 0 unknown). */
+export interface WalkedSession extends SessionFiles {
+  /** The last write of its files (its own and its subagents'), ms since the epoch (0 unknown). */
+  modified: number;
+}
+
+/**
+ * What a walk found: its summary so far (files seen, gone, roots unread), what changed, and
+ * the sessions of each root it could read (keyed by {@linkcode walkedKey}), as its walk gave
+ * them: a search of the same roots after the update walks them no more.
+ */
 export interface Walked {
   summary: UpdateSummary;
   changed: ChangedFile[];
+  sessions: Map<string, WalkedSession[]>;
+}
+
+/** The key of a source's sessions in {@linkcode Walked.sessions}: its format, root and view. */
+export function walkedKey(source: CatalogSource): string {
+  return `${source.format}\0${source.root}\0${source.archived === true}`;
 }
 
 function statOrUndefined(path: string): Deno.FileInfo | undefined {
@@ -129,9 +145,13 @@ async function walkOf(format: string): Promise<FormatSearch["walk"]> {
   return (await import("../search/mod.ts")).searchProfile(format).walk;
 }
 
-async function wantedFiles(source: CatalogSource): Promise<WantedFile[]> {
+async function wantedFiles(
+  source: CatalogSource,
+  sessions: SessionFiles[],
+): Promise<WantedFile[]> {
   const found: WantedFile[] = [];
   for await (const session of (await walkOf(source.format))(source.root)) {
+    sessions.push(session);
     const base = { source, session: session.path, sessionId: session.id };
     found.push({ ...base, path: session.path, project: session.project });
     for (const path of session.subagents) found.push({ ...base, path, project: session.project });
@@ -212,14 +232,18 @@ export async function walkSources(
     bytes: 0,
     unread: [],
   };
+  const walked = new Map<string, WalkedSession[]>();
   for (const source of sources) {
     const known = new Map<string, KnownFile>();
     for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
     const seen = new Set<string>();
     let found: WantedFile[];
+    const sessions: SessionFiles[] = [];
+    const mtimes = new Map<string, number>();
     try {
-      found = await wantedFiles(source);
+      found = await wantedFiles(source, sessions);
     } catch (error) {
+      // A root not there is left to the search's own walk, as one that cannot be read.
       if (error instanceof Deno.errors.NotFound) found = [];
       else {
         const reason = error instanceof Error ? error.message : String(error);
@@ -230,6 +254,7 @@ export async function walkSources(
     for (const wanted of found) {
       if (seen.has(wanted.path)) continue;
       const info = statOrUndefined(wanted.path);
+      mtimes.set(wanted.path, info?.mtime?.getTime() ?? 0);
       if (info === undefined || !info.isFile) continue;
       seen.add(wanted.path);
       summary.seen++;
@@ -243,6 +268,14 @@ export async function walkSources(
         summary.gone++;
       }
     }
+    if (found.length === 0) continue;
+    walked.set(
+      walkedKey(source),
+      sessions.map((session) => ({
+        ...session,
+        modified: Math.max(...[session.path, ...session.subagents].map((p) => mtimes.get(p) ?? 0)),
+      })),
+    );
   }
-  return { summary, changed };
+  return { summary, changed, sessions: walked };
 }

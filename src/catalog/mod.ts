@@ -9,7 +9,13 @@
  */
 export * from "./_location.ts";
 export { CATALOG_VERSION } from "./_database.ts";
-export type { CatalogSource, UpdateOptions, UpdateProgress, UpdateSummary } from "./_walk.ts";
+export type {
+  CatalogSource,
+  UpdateOptions,
+  UpdateProgress,
+  UpdateSummary,
+  WalkedSession,
+} from "./_walk.ts";
 export { CATALOG_KILL_AT_ENV, TAIL_BYTES, tailHash, updateCatalog } from "./_update.ts";
 export * from "./_catalog.ts";
 export * from "./_listing.ts";

@@ -23,6 +23,7 @@ import {
   sessionsOf,
   type SourceChoice,
   type SourcedSession,
+  type WalkedSources,
 } from "./_sources.ts";
 
 export type { SearchEvent, SearchHit, SessionSummary } from "./_types.ts";
@@ -45,6 +46,11 @@ export interface SearchOptions {
    * scanned.
    */
   index?: SearchIndex | undefined;
+  /**
+   * The sessions of the sources a walk just found (the catalog's update): those it gives are
+   * not walked again.
+   */
+  walked?: WalkedSources | undefined;
 }
 
 /** A line an index says can match: its text, where it starts, its number and its turn. */
@@ -319,7 +325,9 @@ export async function* searchSessions(
   // Files are read newest written first, and each session's hits held until no session still
   // to read can have started after it: a session starts before its file's last write, so one
   // that started at or after the next file's time is newer than all that are left.
-  const sessions = (await sessionsOf(folders)).filter((session) => session.modified >= since);
+  const sessions = (await sessionsOf(folders, options.walked)).filter((session) =>
+    session.modified >= since
+  );
   const held: Extract<SearchEvent, { kind: "session" }>[] = [];
   const release = function* (until: number): Generator<SearchEvent, boolean> {
     held.sort((a, b) => newestSessionFirst(a.session, b.session));

@@ -203,26 +203,52 @@ function modifiedOf(path: string): number {
   return statOrUndefined(path)?.mtime?.getTime() ?? 0;
 }
 
+/** A session a walk found, with its files' last write (ms since the epoch, 0 unknown). */
+export interface WalkedFiles extends SessionFiles {
+  /** The last write of its files (its own and its subagents'). */
+  modified: number;
+}
+
+/**
+ * The sessions of a source as a walk just found them (the catalog's update), or undefined for
+ * a source to walk.
+ */
+export type WalkedSources = (source: SearchSource) => readonly WalkedFiles[] | undefined;
+
 /**
  * Every session of the sources, most recently written first (a session's subagents count:
- * the newest of its files). Only names are read, and each file stat'ed.
+ * the newest of its files). Only names are read, and each file stat'ed; a source `walked`
+ * gives (the catalog's update walked it just before) is not walked again.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sessionsOf } from "./mod.ts";
+ *
+ * const source = { format: "codex", root: "/nowhere", flags: [] };
+ * const walked = [{ id: "019c8a4c-0000-7000", path: "/nowhere/a.jsonl", subagents: [], project: null, modified: 5 }];
+ * const [session] = await sessionsOf([source], () => walked);
+ * assert.deepEqual(session, { ...walked[0], source, shortId: "019c8a4c" });
+ * ```
  */
-export async function sessionsOf(sources: readonly SearchSource[]): Promise<SourcedSession[]> {
+export async function sessionsOf(
+  sources: readonly SearchSource[],
+  walked?: WalkedSources,
+): Promise<SourcedSession[]> {
   const all: SourcedSession[] = [];
   for (const source of sources) {
-    const found: SessionFiles[] = [];
-    for await (const session of searchProfile(source.format).walk(source.root)) {
-      found.push(session);
+    let found: readonly WalkedFiles[] | undefined = walked?.(source);
+    if (found === undefined) {
+      const walking: WalkedFiles[] = [];
+      for await (const session of searchProfile(source.format).walk(source.root)) {
+        const times = [session.path, ...session.subagents].map(modifiedOf);
+        walking.push({ ...session, modified: Math.max(...times) });
+      }
+      found = walking;
     }
     const prefixes = uniquePrefixes(found.map((session) => session.id));
     for (const session of found) {
-      const times = [session.path, ...session.subagents].map(modifiedOf);
-      all.push({
-        ...session,
-        source,
-        modified: Math.max(...times),
-        shortId: prefixes.get(session.id) ?? session.id,
-      });
+      all.push({ ...session, source, shortId: prefixes.get(session.id) ?? session.id });
     }
   }
   return all.sort((a, b) => b.modified - a.modified || b.path.localeCompare(a.path));

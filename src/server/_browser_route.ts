@@ -461,7 +461,7 @@ async function usageResponse(browser: Browser): Promise<Response> {
   const sources = searchSourcesOf(browser.store, browser.homes);
   const catalog = browser.options.catalog;
   const collected = catalog === undefined
-    ? await collectUsage({ sources })
+    ? await collectUsage({ sources, fold: true })
     : await collectCatalogUsage(catalog, sources);
   const page = renderUsagePage({
     daily: usageReport(collected.rows, "daily", { breakdown: true }),

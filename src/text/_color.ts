@@ -1,6 +1,6 @@
 /**
- * Colour for the terminal: one painter, from `node:util` `styleText`, which also decides
- * whether a stream may be coloured (a terminal, and `NO_COLOR` unset).
+ * Colour for the terminal: one painter, from `node:util` `styleText` (whether a stream may be
+ * coloured is `_terminal.ts`'s, which loads no `node:util`).
  *
  * @module
  */
@@ -28,13 +28,4 @@ export function painter(enabled: boolean): Painter {
     _style,
     text,
   ) => text;
-}
-
-/**
- * Whether `stream` may be coloured: only a terminal, and never with `NO_COLOR` set. Decided
- * here rather than by `styleText`'s stream check, which also turns colour off wherever a `CI`
- * variable is set, even on a terminal (`Deno.noColor` needs no permission).
- */
-export function colorEnabled(stream: "stdout" | "stderr" = "stdout"): boolean {
-  return (stream === "stdout" ? Deno.stdout : Deno.stderr).isTerminal() && !Deno.noColor;
 }

@@ -8,5 +8,6 @@ export * from "./_clip.ts";
 export * from "./_color.ts";
 export * from "./_format.ts";
 export * from "./_shell.ts";
+export * from "./_terminal.ts";
 export * from "./_visible.ts";
 export * from "./_wrap.ts";

@@ -1,9 +1,11 @@
 /**
- * Usage kept in the catalog's database (a table of its own beside the catalog's `files`, keyed
- * by a file's path): each file's responses, priced, read again only when the file changed
- * (its inode, size or modification time), so a warm report reads no session file and loads no
- * price table. A cache like the catalog: its own schema version, made again on a mismatch;
- * every answer equals a fresh read of the files.
+ * Usage kept in the catalog's database (tables of its own beside the catalog's `files`): each
+ * file's responses, priced, keyed by its path and read again only when the file changed (its
+ * inode, size or modification time); and, for each choice of places, the count of them all
+ * folded (per session, model, cost source and 15 minutes: a few rows a session) with what
+ * every file was when it was counted. A warm report, nothing changed, is those folded rows:
+ * no session file read, no response parsed, no price table loaded. A cache like the catalog:
+ * its own schema version, made again on a mismatch; every answer equals a fresh read.
  *
  * @module
  */
@@ -16,9 +18,24 @@ import {
   type FileReader,
   fileReader,
   fileSources,
+  storedSessions,
+  type UsageSession,
   usageSessions,
   type UsageSkip,
+  withStored,
 } from "./_collect.ts";
+import {
+  foldedRows,
+  keepProbe,
+  probeEntries,
+  USAGE_KEPT_BY,
+  type UsageProbe,
+  usageTablesCurrent,
+} from "./_warm.ts";
+import { loadPriceBook } from "./_cost.ts";
+import { priceAt, type Rates } from "./_rates.ts";
+import type { PriceBook } from "./_prices.ts";
+import { PRICE_TABLE } from "./_table.ts";
 
 /** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
@@ -26,11 +43,8 @@ export interface UsageCatalog {
   readonly db: DatabaseSync;
 }
 
-/** The version of usage's tables: others are made again. */
-export const USAGE_TABLES_VERSION = 3;
-
 const TABLES = `
-CREATE TABLE usage_version (version INTEGER NOT NULL);
+CREATE TABLE usage_version (kept_by TEXT NOT NULL);
 CREATE TABLE usage_files (
   path TEXT PRIMARY KEY,
   ino INTEGER,
@@ -43,28 +57,62 @@ CREATE TABLE usage_files (
   bad_lines INTEGER NOT NULL,
   events TEXT NOT NULL
 );
+CREATE TABLE usage_scopes (
+  scope TEXT PRIMARY KEY,
+  files TEXT NOT NULL,
+  about TEXT NOT NULL
+);
+CREATE TABLE usage_folded (
+  scope TEXT NOT NULL,
+  time TEXT NOT NULL,
+  model TEXT,
+  input INTEGER NOT NULL,
+  output INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cache_creation INTEGER NOT NULL,
+  reasoning_output INTEGER NOT NULL,
+  format TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  session_path TEXT NOT NULL,
+  project TEXT,
+  cost REAL,
+  cost_source TEXT
+);
+CREATE INDEX usage_folded_scope ON usage_folded (scope);
+CREATE TABLE usage_prices (
+  price_table TEXT NOT NULL,
+  key TEXT NOT NULL,
+  rates TEXT NOT NULL,
+  PRIMARY KEY (price_table, key)
+);
+CREATE TABLE usage_probes (
+  question TEXT PRIMARY KEY,
+  env TEXT NOT NULL,
+  entries TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  listed_at INTEGER NOT NULL
+);
 `;
 
 const DROP = `
 DROP TABLE IF EXISTS usage_version;
 DROP TABLE IF EXISTS usage_files;
+DROP TABLE IF EXISTS usage_scopes;
+DROP TABLE IF EXISTS usage_folded;
+DROP TABLE IF EXISTS usage_probes;
+DROP TABLE IF EXISTS usage_prices;
 `;
 
-/** Makes usage's tables, again when they are of another version. */
+/** Makes usage's tables, again when they are of another version or price table. */
 function ensureTables(db: DatabaseSync): void {
+  // Read first: a warm run takes no write lock.
+  if (usageTablesCurrent(db)) return;
   db.exec("BEGIN IMMEDIATE");
   try {
-    const exists = db.prepare(
-      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage_version'",
-    ).get();
-    const version = exists
-      ? (db.prepare("SELECT version FROM usage_version").get() as { version: number } | undefined)
-        ?.version
-      : undefined;
-    if (version !== USAGE_TABLES_VERSION) {
+    if (!usageTablesCurrent(db)) {
       db.exec(DROP);
       db.exec(TABLES);
-      db.prepare("INSERT INTO usage_version (version) VALUES (?)").run(USAGE_TABLES_VERSION);
+      db.prepare("INSERT INTO usage_version (kept_by) VALUES (?)").run(USAGE_KEPT_BY);
     }
     db.exec("COMMIT");
   } catch (error) {
@@ -148,6 +196,54 @@ class Statements {
   }
 }
 
+/** A model's prices on a day as the table gives them (`PriceBook.rates`). */
+type KeptRates = Rates | "tiered" | "unpriced";
+
+/**
+ * Prices kept in the catalog's database, by the price table's version, provider, model and
+ * day: a file read again is priced without the table (about 0.2 s and 15 MB to load) unless a
+ * model or day is new, or its prices are tiered (they depend on each request's size).
+ */
+function keptPrices(db: DatabaseSync): (
+  events: readonly UsageEvent[],
+  provider: string | null,
+) => Promise<(number | null)[]> {
+  const kept = new Map<string, KeptRates>();
+  for (
+    const row of db.prepare("SELECT key, rates FROM usage_prices WHERE price_table = ?").all(
+      PRICE_TABLE,
+    ) as unknown as { key: string; rates: string }[]
+  ) kept.set(row.key, JSON.parse(row.rates));
+  const save = db.prepare(
+    "INSERT OR REPLACE INTO usage_prices (price_table, key, rates) VALUES (?, ?, ?)",
+  );
+  let book: PriceBook | undefined;
+  return async (events, provider) => {
+    const costs: (number | null)[] = [];
+    for (const event of events) {
+      if (event.model === null) {
+        costs.push(null);
+        continue;
+      }
+      const key = `${provider ?? ""} ${event.model} ${event.time.slice(0, 10)}`;
+      let rates = kept.get(key);
+      if (rates === undefined) {
+        book ??= await loadPriceBook();
+        rates = book.rates(event.model, provider, event.time);
+        kept.set(key, rates);
+        save.run(PRICE_TABLE, key, JSON.stringify(rates));
+      }
+      if (rates === "unpriced") costs.push(null);
+      else if (rates !== "tiered") costs.push(priceAt(event, rates));
+      else {
+        book ??= await loadPriceBook();
+        costs.push(book.price(event, event.model, provider, event.time));
+      }
+    }
+    return costs;
+  };
+}
+
 /**
  * The reader of files through the catalog's database: a file unchanged since its usage was
  * kept is answered from its rows; another is read (each format's `usage`, priced) and kept.
@@ -177,7 +273,7 @@ export function catalogReader(db: DatabaseSync): FileReader {
         costs: events.map((event) => event[10]),
       };
     }
-    fresh ??= await fileReader();
+    fresh ??= await fileReader(keptPrices(db));
     const read = await fresh(path, format);
     const { usage, costs } = read;
     s.saveFile.run(
@@ -195,17 +291,175 @@ export function catalogReader(db: DatabaseSync): FileReader {
     return read;
   };
 }
+/** What a file was when it was counted: its inode, size and modification time, or gone. */
+function statOf(path: string): string {
+  try {
+    const info = Deno.statSync(path);
+    return `${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? 0}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** The sessions and what each of their files is now: equal, nothing changed since. */
+function filesOf(sessions: readonly UsageSession[]): string {
+  return JSON.stringify(sessions.map((session) => [
+    session.id,
+    session.format,
+    session.project,
+    ...[session.path, ...session.subagents].flatMap((path) => [path, statOf(path)]),
+  ]));
+}
+
+/** What a count says beside its rows, kept with them. */
+interface About {
+  sessions: number;
+  toolCosts: string[];
+  toolCostSources: string[];
+  skipped: UsageSkip[];
+}
+
+/** The folded count of a choice of places, when every file is what it was then. */
+function keptCount(db: DatabaseSync, scope: string, files: string): CollectedUsage | undefined {
+  const kept = db.prepare("SELECT files, about FROM usage_scopes WHERE scope = ?").get(scope) as
+    | { files: string; about: string }
+    | undefined;
+  if (kept === undefined || kept.files !== files) return undefined;
+  const about = JSON.parse(kept.about) as About;
+  return { rows: foldedRows(db, scope), ...about };
+}
+
+/** Keeps a choice of places' folded count, in place of the one before. */
+function keepCount(
+  db: DatabaseSync,
+  scope: string,
+  files: string,
+  collected: CollectedUsage,
+  skipped: UsageSkip[],
+): void {
+  const about: About = {
+    sessions: collected.sessions,
+    toolCosts: collected.toolCosts,
+    toolCostSources: collected.toolCostSources,
+    skipped,
+  };
+  const insert = db.prepare(
+    "INSERT INTO usage_folded (scope, time, model, input, output, cache_read, cache_creation, " +
+      "reasoning_output, format, session_id, session_path, project, cost, cost_source) " +
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.prepare("DELETE FROM usage_folded WHERE scope = ?").run(scope);
+    for (const row of collected.rows) {
+      insert.run(
+        scope,
+        row.time,
+        row.model,
+        row.input,
+        row.output,
+        row.cacheRead,
+        row.cacheCreation,
+        row.reasoningOutput,
+        row.format,
+        row.sessionId,
+        row.sessionPath,
+        row.project,
+        row.cost,
+        row.costSource,
+      );
+    }
+    db.prepare("INSERT OR REPLACE INTO usage_scopes (scope, files, about) VALUES (?, ?, ?)")
+      .run(scope, files, JSON.stringify(about));
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
 /**
- * Every model response of the sources, as {@linkcode collectUsage} counts them, each file
- * unchanged since usage last read it answered from the rows it kept in the catalog's database.
- * The sessions are found from names (as a fresh read finds them) and each file is `stat`ed:
- * usage needs none of what the catalog's own update reads (the text, the inspector's facts).
+ * Every model response of the sources as {@linkcode collectUsage} counts them, folded (per
+ * session, model, cost source and 15 minutes). The sessions are found from names (as a fresh
+ * read finds them) and each file is `stat`ed: when none changed since the last count of the
+ * same places, that count's folded rows are the answer; else each file unchanged is answered
+ * from the responses it kept, the others read, and the new count kept. Usage needs none of what
+ * the catalog's own update reads (the text, the inspector's facts).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DatabaseSync } from "node:sqlite";
+ * import { collectCatalogUsage } from "./mod.ts";
+ * const db = new DatabaseSync(":memory:");
+ * const got = await collectCatalogUsage({ db }, []);
+ * assert.deepEqual([got.rows, got.sessions], [[], 0]);
+ * ```
  */
 export async function collectCatalogUsage(
   catalog: UsageCatalog,
   sources: readonly SearchSource[],
+  options: CollectCatalogUsageOptions = {},
 ): Promise<CollectedUsage> {
   const skipped: UsageSkip[] = [];
-  const sessions = await usageSessions(fileSources(sources, skipped));
-  return countUsage(sessions, catalogReader(catalog.db), skipped);
+  const db = catalog.db;
+  ensureTables(db);
+  if (sources.some((source) => source.root.includes("://"))) {
+    // A database store's sessions change with no file to tell: counted each time.
+    const stored = await storedSessions(sources, skipped);
+    try {
+      const sessions = await usageSessions(fileSources(sources));
+      const prices = keptPrices(db);
+      const read = withStored(stored, catalogReader(db), prices);
+      return await countUsage([...sessions, ...stored.sessions], read, skipped, { fold: true });
+    } finally {
+      await stored.close();
+    }
+  }
+  // Listed before the sessions are found: a change after it is a change the next run sees.
+  const probe = probeOf(sources, options.question);
+  const sessions = await usageSessions(fileSources(sources));
+  const scope = JSON.stringify(sources.map((source) => [source.format, source.root]));
+  const files = filesOf(sessions);
+  let counted = keptCount(db, scope, files);
+  if (counted !== undefined) counted = { ...counted, skipped: [...skipped, ...counted.skipped] };
+  else {
+    const before = skipped.length;
+    counted = await countUsage(sessions, catalogReader(db), skipped, { fold: true });
+    keepCount(db, scope, files, counted, skipped.slice(before));
+  }
+  if (probe !== undefined) keepProbe(db, scope, probe);
+  return counted;
+}
+
+/** What a command asked, kept with the count so that its next run can be answered warm. */
+export interface UsageQuestionOf {
+  /** The command's places and folder (`UsageQuestion`). */
+  question: UsageProbe["question"];
+  /** The environment variables the places were found from, with their values. */
+  env: UsageProbe["env"];
+  /** Paths the places were told from beyond their roots (a named folder, the archive's index). */
+  paths?: readonly string[];
+}
+
+/** Options of {@linkcode collectCatalogUsage}. */
+export interface CollectCatalogUsageOptions {
+  /**
+   * The command's question: kept with the count (`warmUsage` answers it again while nothing
+   * changed). Not kept for places that are not folders (a database store, the archive's view).
+   */
+  question?: UsageQuestionOf | undefined;
+}
+
+function probeOf(
+  sources: readonly SearchSource[],
+  asked: UsageQuestionOf | undefined,
+): UsageProbe | undefined {
+  if (asked === undefined) return undefined;
+  if (sources.some((source) => source.archived === true || source.root.includes("://"))) {
+    return undefined;
+  }
+  const listedAt = Date.now();
+  const entries = probeEntries(sources.map((source) => source.root), asked.paths ?? []);
+  return { question: asked.question, env: asked.env, entries, listedAt };
 }

@@ -14,6 +14,7 @@ import {
 } from "../formats/mod.ts";
 import { type SearchSource, searchSources, sessionsOf, type SourceChoice } from "../search/mod.ts";
 import { applyToolCost, loadPriceBook } from "./_cost.ts";
+import { errorMessage } from "../errors/mod.ts";
 
 /** Where a response's cost came from. */
 export type CostSource = "tool" | "table";
@@ -44,7 +45,12 @@ export interface UsageSkip {
 
 /** Every response of the places, and what was skipped. */
 export interface CollectedUsage {
-  /** The responses, each once, in the order of their sessions' paths and then their files. */
+  /**
+   * The responses, each once, in the order of their sessions' paths and then their files; or,
+   * folded, their sums per session, model, cost source and 15 minutes (UTC), each with its
+   * latest response's time (every time zone's day starts on a 15-minute boundary, so a sum
+   * falls on one local day whatever `TZ` is). A report of either is the same.
+   */
   rows: UsageRow[];
   /** Files or lines skipped. */
   skipped: UsageSkip[];
@@ -57,9 +63,70 @@ export interface CollectedUsage {
 }
 
 /** Options of {@linkcode collectUsage}. */
-export interface CollectUsageOptions extends SourceChoice {
+export interface CollectUsageOptions extends SourceChoice, CountUsageOptions {
   /** The places, already chosen (instead of `homes`, `sessionsDirs`, `store`). */
   sources?: readonly SearchSource[];
+}
+
+/** Options of {@linkcode countUsage}. */
+export interface CountUsageOptions {
+  /**
+   * Fold the responses into their sums per session, model, cost source and 15 minutes as they
+   * are counted (what a report needs; a home's million responses are never held). @default {false}
+   */
+  fold?: boolean;
+}
+
+/** A folded row covers this much time: every time zone's day starts on its boundary. */
+const FOLD_MS = 15 * 60_000;
+
+/** Responses summed per session, model, cost source and 15 minutes, in the order first met. */
+class Folded {
+  readonly #sums = new Map<string, UsageRow>();
+
+  add(row: UsageRow): void {
+    const at = Date.parse(row.time);
+    const key = [
+      row.sessionPath,
+      row.sessionId,
+      row.project ?? "\u0001",
+      row.format,
+      row.model ?? "\u0001",
+      row.costSource ?? "\u0001",
+      Number.isNaN(at) ? row.time : Math.floor(at / FOLD_MS),
+    ].join("\u0000");
+    const sum = this.#sums.get(key);
+    if (sum === undefined) {
+      this.#sums.set(key, {
+        time: row.time,
+        model: row.model,
+        input: row.input,
+        output: row.output,
+        cacheRead: row.cacheRead,
+        cacheCreation: row.cacheCreation,
+        reasoningOutput: row.reasoningOutput,
+        format: row.format,
+        sessionId: row.sessionId,
+        sessionPath: row.sessionPath,
+        project: row.project,
+        cost: row.cost,
+        costSource: row.costSource,
+      });
+      return;
+    }
+    sum.input += row.input;
+    sum.output += row.output;
+    sum.cacheRead += row.cacheRead;
+    sum.cacheCreation += row.cacheCreation;
+    sum.reasoningOutput += row.reasoningOutput;
+    // A cost source of null is a cost of null: the rows of one sum are all priced or none is.
+    if (row.cost !== null) sum.cost = (sum.cost ?? 0) + row.cost;
+    if (row.time > sum.time) sum.time = row.time;
+  }
+
+  rows(): UsageRow[] {
+    return [...this.#sums.values()];
+  }
 }
 
 /**
@@ -124,15 +191,21 @@ export interface PricedFile {
  */
 export type FileReader = (path: string, format: SessionFormat) => Promise<PricedFile>;
 
-/** The reader of the files themselves: each format's `usage`, priced from the table. */
-export async function fileReader(): Promise<FileReader> {
-  const book = await loadPriceBook();
+/** Prices a file's responses (each a table price, or null: no price). */
+export type FilePricer = (
+  events: readonly UsageEvent[],
+  provider: string | null,
+) => Promise<(number | null)[]>;
+
+/**
+ * The reader of the files themselves: each format's `usage`, priced by `prices` (default: the
+ * price table, loaded now).
+ */
+export async function fileReader(prices?: FilePricer): Promise<FileReader> {
+  const pricer = prices ?? await tablePricer();
   return async (path, format) => {
     const usage = await adapterOfData({ format }).usage(path);
-    const costs = usage.events.map((event) =>
-      book.price(event, event.model, usage.provider, event.time)
-    );
-    return { usage, costs };
+    return { usage, costs: await pricer(usage.events, usage.provider) };
   };
 }
 
@@ -148,19 +221,107 @@ export async function usageSessions(sources: readonly SearchSource[]): Promise<U
   })).sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** The sources a database store is not read from, said as skipped. */
-export function fileSources(
+/** The sources kept in files: not a database store (`postgres://`), read by `storedSessions`. */
+export function fileSources(sources: readonly SearchSource[]): SearchSource[] {
+  return sources.filter((source) => !source.root.includes("://"));
+}
+
+/** The sessions of the database stores among the sources, and how each is read. */
+export interface StoredSessions {
+  /** The sessions, each store's newest first. */
+  sessions: UsageSession[];
+  /** Each session's usage by its path: its records as the lines of its file, read. */
+  usage: Map<string, () => Promise<FileUsage>>;
+  /** Closes the stores opened. */
+  close(): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The sessions of the database stores among the sources (`postgres://`): each session's records,
+ * in append order, are the lines of its file (a database keeps whole records), so its format's
+ * reader reads them from a temporary file of its own. A store that cannot be listed is skipped
+ * with its reason.
+ */
+export async function storedSessions(
   sources: readonly SearchSource[],
   skipped: UsageSkip[],
-): SearchSource[] {
-  return sources.filter((source) => {
-    if (!source.root.includes("://")) return true;
-    skipped.push({
-      path: source.flags.at(-1) ?? "the store",
-      reason: "a database store: not read",
-    });
-    return false;
-  });
+): Promise<StoredSessions> {
+  const sessions: UsageSession[] = [];
+  const usage = new Map<string, () => Promise<FileUsage>>();
+  const opened: { close(): Promise<void> | void }[] = [];
+  for (const source of sources) {
+    if (!source.root.includes("://")) continue;
+    const { openStore, storeName } = await import("../store/mod.ts");
+    let listed;
+    let store;
+    try {
+      store = source.store ?? await openStore(source.root);
+      if (source.store === undefined) opened.push(store);
+      listed = (await store.list({ limit: Number.MAX_SAFE_INTEGER })).sessions;
+    } catch (error) {
+      const name = storeName(source.root);
+      skipped.push({ path: name, reason: `${errorMessage(error).replace(` at ${name}`, "")}` });
+      continue;
+    }
+    const kept = store;
+    for (const session of listed) {
+      sessions.push({
+        id: session.id,
+        path: session.path,
+        subagents: [],
+        format: source.format,
+        project: null,
+      });
+      usage.set(session.path, async () => {
+        const temp = await Deno.makeTempFile({ prefix: "turnlog-usage-", suffix: ".jsonl" });
+        try {
+          {
+            using file = await Deno.open(temp, { write: true });
+            const location = { id: session.id, path: session.path, createdAt: session.created };
+            for await (const entry of kept.read(location)) {
+              const bytes = encoder.encode(`${entry.text}\n`);
+              for (let written = 0; written < bytes.length;) {
+                written += await file.write(bytes.subarray(written));
+              }
+            }
+          }
+          return await adapterOfData({ format: source.format }).usage(temp);
+        } finally {
+          await Deno.remove(temp);
+        }
+      });
+    }
+  }
+  return {
+    sessions,
+    usage,
+    close: async () => {
+      for (const store of opened) await store.close();
+    },
+  };
+}
+
+/** A reader of the stored sessions' usage, else of files by `read`, priced by `prices`. */
+export function withStored(
+  stored: StoredSessions,
+  read: FileReader,
+  prices: FilePricer,
+): FileReader {
+  return async (path, format) => {
+    const usageOf = stored.usage.get(path);
+    if (usageOf === undefined) return await read(path, format);
+    const usage = await usageOf();
+    return { usage, costs: await prices(usage.events, usage.provider) };
+  };
+}
+
+/** The price table's pricer, the table loaded now. */
+export async function tablePricer(): Promise<FilePricer> {
+  const book = await loadPriceBook();
+  return (events, provider) =>
+    Promise.resolve(events.map((event) => book.price(event, event.model, provider, event.time)));
 }
 
 /**
@@ -172,21 +333,33 @@ export function fileSources(
 export async function collectUsage(options: CollectUsageOptions = {}): Promise<CollectedUsage> {
   const sources = options.sources ?? await searchSources(options);
   const skipped: UsageSkip[] = [];
-  const sessions = await usageSessions(fileSources(sources, skipped));
-  return countUsage(sessions, await fileReader(), skipped);
+  const sessions = await usageSessions(fileSources(sources));
+  const stored = await storedSessions(sources, skipped);
+  try {
+    const prices = await tablePricer();
+    const read = withStored(stored, await fileReader(prices), prices);
+    return await countUsage([...sessions, ...stored.sessions], read, skipped, {
+      fold: options.fold ?? false,
+    });
+  } finally {
+    await stored.close();
+  }
 }
 
 /**
  * The responses of the sessions, each file read by `read`, counted once across them (in the
- * sessions' order) and costed (the tool's own figure where a session's file keeps one).
+ * sessions' order) and costed (the tool's own figure where a session's file keeps one); folded
+ * when asked.
  */
 export async function countUsage(
   sessions: readonly UsageSession[],
   read: FileReader,
   skipped: UsageSkip[] = [],
+  options: CountUsageOptions = {},
 ): Promise<CollectedUsage> {
   const once = new Once();
   const rows: UsageRow[] = [];
+  const folded = options.fold ? new Folded() : undefined;
   const toolCosts: string[] = [];
   const toolCostSources = new Set<string>();
   for (const session of sessions) {
@@ -247,10 +420,21 @@ export async function countUsage(
       toolCosts.push(toolCost.where);
       toolCostSources.add(toolCost.source);
     }
-    rows.push(...mine);
+    if (folded === undefined) rows.push(...mine);
+    else {
+      // A response another file may repeat can still change (its copy with more tokens): it
+      // is folded once every session is counted; the others now.
+      for (const row of mine) {
+        if (row.key === undefined && row.messageId === undefined) folded.add(row);
+        else rows.push(row);
+      }
+    }
+  }
+  if (folded !== undefined) {
+    for (const row of rows) folded.add(row);
   }
   return {
-    rows,
+    rows: folded === undefined ? rows : folded.rows(),
     skipped,
     sessions: sessions.length,
     toolCosts,

@@ -7,16 +7,9 @@
  */
 import { calcPrice } from "@pydantic/genai-prices";
 import type { UsageTokens } from "../formats/mod.ts";
+import { priceAt, type Rates } from "./_rates.ts";
 
 export { PRICE_TABLE } from "./_table.ts";
-
-/** A model's price per token of each kind, on one day: null when its prices are tiered. */
-interface Rates {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
 
 /** Whether a model's prices are the same whatever a request's size (no tier). */
 const flat = (prices: Record<string, unknown>) =>
@@ -53,19 +46,27 @@ export class PriceBook {
     time: string,
   ): number | null {
     if (model === null) return null;
+    const rates = this.rates(model, provider, time);
+    if (rates === "unpriced") return null;
+    if (rates !== "tiered") return priceAt(tokens, rates);
+    return this.#calc(tokens, model, provider, time, `${provider ?? ""} ${model}`);
+  }
+
+  /**
+   * A model's per-token prices on the day of `time`; `tiered` when they depend on a request's
+   * size (`price` asks the table each time), `unpriced` when the table has none.
+   */
+  rates(model: string, provider: string | null, time: string): Rates | "tiered" | "unpriced" {
     const pair = `${provider ?? ""} ${model}`;
-    if (this.#unpriced.has(pair)) return null;
+    if (this.#unpriced.has(pair)) return "unpriced";
     const day = `${pair} ${time.slice(0, 10)}`;
     let rates = this.#rates.get(day);
     if (rates === undefined) {
       rates = this.#ratesOf(model, provider, time);
       this.#rates.set(day, rates);
     }
-    if (rates !== null) {
-      return tokens.input * rates.input + tokens.output * rates.output +
-        tokens.cacheRead * rates.cacheRead + tokens.cacheCreation * rates.cacheWrite;
-    }
-    return this.#calc(tokens, model, provider, time, pair);
+    if (rates !== null) return rates;
+    return this.#unpriced.has(pair) ? "unpriced" : "tiered";
   }
 
   /** A flat-priced model's per-token prices from the table (null: tiered, or no price). */

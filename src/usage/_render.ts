@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { columnWidths, formatNumber, plural } from "../text/mod.ts";
+import { columnWidths, formatNumber, plural } from "../text/_format.ts";
 import { PRICE_TABLE } from "./_table.ts";
 import type { UsageReport, UsageReportKind, UsageReportRow, UsageTotals } from "./_report.ts";
 

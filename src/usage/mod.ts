@@ -10,7 +10,9 @@
 export { PRICE_TABLE } from "./_table.ts";
 export type { PriceBook } from "./_prices.ts";
 export * from "./_cost.ts";
+export * from "./_rates.ts";
 export * from "./_collect.ts";
 export * from "./_catalog.ts";
+export * from "./_warm.ts";
 export * from "./_report.ts";
 export * from "./_render.ts";

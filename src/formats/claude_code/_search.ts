@@ -99,6 +99,14 @@ async function headSessionId(path: string): Promise<string | undefined> {
  * the old-style `agent-*.jsonl` beside it whose first line names it; an agent file whose
  * session is not there is a session of its own.
  */
+/**
+ * `join(dir, name)` for a folder `join` gave and a name its listing gave (no `/`, never `.` or
+ * `..`): a concatenation, as node:path's join costs ~25 ms over a warm walk of a big home.
+ */
+function inFolder(dir: string, name: string): string {
+  return dir.endsWith("/") ? `${dir}${name}` : `${dir}/${name}`;
+}
+
 async function* projectSessions(root: string, project: string): AsyncGenerator<SessionFiles> {
   const dir = join(root, project);
   const sessions = new Map<string, SessionFiles>();
@@ -106,14 +114,14 @@ async function* projectSessions(root: string, project: string): AsyncGenerator<S
   for (const entry of await dirEntries(dir)) {
     const id = TRANSCRIPT.exec(entry.name)?.[1];
     if (!entry.isFile || id === undefined) continue;
-    const path = join(dir, entry.name);
+    const path = inFolder(dir, entry.name);
     if (AGENT.test(id)) agents.push(path);
     else sessions.set(id, { id, path, subagents: [], project });
   }
   for (const session of sessions.values()) {
-    const folder = join(dir, session.id, "subagents");
+    const folder = inFolder(inFolder(dir, session.id), "subagents");
     const files = (await dirEntries(folder)).filter((e) => e.isFile && e.name.endsWith(".jsonl"));
-    session.subagents.push(...byName(files.map((entry) => join(folder, entry.name))));
+    session.subagents.push(...byName(files.map((entry) => inFolder(folder, entry.name))));
   }
   for (const path of byName(agents)) {
     const owner = sessions.get(await headSessionId(path).catch(() => undefined) ?? "");
