@@ -97,7 +97,57 @@ async function smallHome(dir: string, count: number): Promise<string> {
   return dir;
 }
 
-/** Appends copies of its own first lines to every tenth file: 1% of the home's bytes in all. */
+/** The id fields a copied line carries (Claude Code's lines and blocks, Codex's calls and turns). */
+const ID_FIELD = /"(uuid|parentUuid|id|tool_use_id|call_id|turn_id|messageId|promptId)":"([^"]+)"/g;
+
+/**
+ * Copies of a file's own lines as its session going on: every id made new (`suffix`), and a
+ * line whose parent is not a copied line given `leaf` (the file's last line) for parent, as
+ * its tool writes a session that went on (not a rewind to its start, which is read whole).
+ */
+function wentOn(lines: string[], leaf: string | null, suffix: string) {
+  const made = new Set<string>();
+  const copies = lines.map((line) => {
+    let copy = line.replace(ID_FIELD, (_, key, id) => `"${key}":"${id}${suffix}"`);
+    if (!copy.includes('"uuid":"')) return copy;
+    const value = JSON.parse(copy);
+    if (typeof value.uuid !== "string") return copy;
+    if (!made.has(value.parentUuid)) {
+      value.parentUuid = leaf;
+      copy = JSON.stringify(value);
+    }
+    made.add(value.uuid);
+    leaf = value.uuid;
+    return copy;
+  });
+  return { copies, leaf };
+}
+
+/** The id of a file's last line that has one (Claude Code's `uuid`), from its last 64 KB. */
+async function lastUuid(path: string, size: number): Promise<string | null> {
+  using file = await Deno.open(path, { read: true });
+  const start = Math.max(0, size - (64 << 10));
+  await file.seek(start, Deno.SeekMode.Start);
+  const tail = new Uint8Array(size - start);
+  let at = 0;
+  while (at < tail.length) at += (await file.read(tail.subarray(at))) ?? tail.length;
+  const lines = new TextDecoder().decode(tail).split("\n").slice(start === 0 ? 0 : 1);
+  for (const line of lines.reverse()) {
+    if (!line.includes('"uuid":"')) continue;
+    try {
+      const uuid = JSON.parse(line).uuid;
+      if (typeof uuid === "string") return uuid;
+    } catch {
+      // A torn or odd line: an earlier one.
+    }
+  }
+  return null;
+}
+
+/**
+ * Appends to every tenth file copies of its own first lines as its session going on (see
+ * {@linkcode wentOn}): 1% of the home's bytes in all.
+ */
 async function growOnePercent(root: string, bytes: number): Promise<number> {
   const files: string[] = [];
   const walk = async (dir: string) => {
@@ -113,13 +163,20 @@ async function growOnePercent(root: string, bytes: number): Promise<number> {
   const chosen = files.filter((_, i) => i % 10 === 0);
   const each = Math.ceil(bytes / 100 / chosen.length);
   for (const path of chosen) {
+    const size = (await Deno.stat(path)).size;
+    let leaf = await lastUuid(path, size);
     using file = await Deno.open(path, { read: true });
     const head = new Uint8Array(256 << 10);
     const read = (await file.read(head)) ?? 0;
     const lines = new TextDecoder().decode(head.subarray(0, read)).split("\n").slice(1, -1);
     let text = "";
-    for (let i = 0; text.length < each && lines.length > 0; i++) {
-      text += `${lines[i % lines.length]}\n`;
+    for (let round = 0; text.length < each && lines.length > 0; round++) {
+      const went = wentOn(lines, leaf, `-g${round}`);
+      leaf = went.leaf;
+      for (const copy of went.copies) {
+        if (text.length >= each) break;
+        text += `${copy}\n`;
+      }
     }
     await Deno.writeTextFile(path, text, { append: true });
     grown += text.length;

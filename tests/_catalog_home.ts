@@ -10,6 +10,7 @@ import { type Catalog, type CatalogSource, ftsQuery } from "../src/catalog/mod.t
 import { compileQuery } from "../src/search/mod.ts";
 import { claudeBasic, claudeForks } from "../testing/formats/claude_fixtures.ts";
 import { codexTurnIds } from "../testing/formats/codex_fixtures.ts";
+import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
 
 /** One session file of the home, and the lines its tool writes, in order. */
 export interface HomeFile {
@@ -96,6 +97,84 @@ export async function appendLines(file: HomeFile, count: number): Promise<void> 
     text += `${file.lines[file.written++]}\n`;
   }
   if (text !== "") await Deno.writeTextFile(file.path, text, { append: true });
+}
+
+/** The rest of a torn line, when one was written; then the lines written are whole. */
+async function mendTorn(file: HomeFile): Promise<void> {
+  if (file.torn > 0) await appendLines(file, 0);
+}
+
+/** Writes `lines` next (after the lines written), as its tool appends them. */
+async function insertNext(file: HomeFile, lines: string[]): Promise<void> {
+  file.lines.splice(file.written, 0, ...lines);
+  await appendLines(file, lines.length);
+}
+
+/**
+ * A turn more, as the session goes on: a prompt and its answer (Claude Code: new ids, the
+ * prompt's parent the last line written; Codex: a turn with a call, its output and tokens).
+ */
+export async function goOn(file: HomeFile, n: number): Promise<void> {
+  await mendTorn(file);
+  if (file.path.includes(".codex")) {
+    const turn = `g${n}-${file.written}`;
+    const text = new CodexRolloutBuilder(Date.UTC(2026, 1, 23, 13, 0, n))
+      .meta()
+      .taskStarted(turn)
+      .prompt(`Run the tests again (${n})`)
+      .turnContext({ turnId: turn, model: n % 2 ? "gpt-5.5" : "gpt-5.4", approval: "never" })
+      .call(`call-${turn}`, "exec_command", '{"cmd":"deno test"}')
+      .output(`call-${turn}`, "Process exited with code 0\nOutput:\nok, tests passing")
+      .answer("The tests are passing.")
+      .tokens(1000 + n, 20 + n, 500)
+      .taskComplete(turn)
+      .text();
+    await insertNext(file, text.split("\n").filter((line) => line !== "").slice(1));
+    return;
+  }
+  const written = file.lines.slice(0, file.written);
+  const field = (name: string, lines: string[]) =>
+    lines.map((line) => JSON.parse(line)[name]).find((value) => typeof value === "string") ??
+      null;
+  const leaf = field("uuid", written.slice(-8).reverse());
+  const sessionId = field("sessionId", written.slice(0, 8));
+  const prompt = crypto.randomUUID(), answer = crypto.randomUUID();
+  const base = { sessionId, cwd: "/work/p", version: "2.1.0", isSidechain: false };
+  await insertNext(file, [
+    JSON.stringify({
+      ...base,
+      type: "user",
+      uuid: prompt,
+      parentUuid: leaf,
+      timestamp: `2026-01-23T18:00:${String(n % 60).padStart(2, "0")}.000Z`,
+      message: { role: "user", content: `Check the modules again (${n})` },
+    }),
+    JSON.stringify({
+      ...base,
+      type: "assistant",
+      uuid: answer,
+      parentUuid: prompt,
+      timestamp: `2026-01-23T18:00:${String(n % 60).padStart(2, "0")}.500Z`,
+      message: {
+        id: `msg_${answer}`,
+        role: "assistant",
+        model: n % 2 ? "claude-sonnet-4-20250514" : "claude-opus-4-20250514",
+        content: [{ type: "text", text: "The modules are fine, tests passing." }],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 10 + n, output_tokens: 5 + n },
+      },
+    }),
+  ]);
+}
+
+/**
+ * A copy of a line written before, appended: in a Claude Code transcript its parent is an
+ * earlier line (a rewind, a fork); in a Codex rollout a line said again.
+ */
+export async function repeatLine(file: HomeFile, at: number): Promise<void> {
+  await mendTorn(file);
+  if (file.written === 0) return;
+  await insertNext(file, [file.lines[at % file.written]!]);
 }
 
 /** Writes the first half of the next line, without its end. */

@@ -9,7 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { dirname } from "node:path";
 
 /** The schema's version: a catalog of any other version is made again. */
-export const CATALOG_VERSION = 3;
+export const CATALOG_VERSION = 4;
 
 /** How long a command waits for another one's write to end, in ms. */
 const BUSY_TIMEOUT_MS = 30_000;
@@ -47,7 +47,8 @@ CREATE TABLE files (
   models TEXT,
   forked_from TEXT,
   forks INTEGER,
-  unreadable TEXT
+  unreadable TEXT,
+  resume TEXT
 );
 CREATE INDEX files_root ON files (root, deleted);
 CREATE INDEX files_session ON files (session);

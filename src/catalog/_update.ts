@@ -13,9 +13,10 @@
  * A file is read once: the text index takes the lines the inspector's reader parses for the
  * facts (turns, verdict, tokens), as it parses them (`ReadSessionOptions.onLine`), and reads
  * alone only what that reader did not tell (a trailing empty line, a torn tail, turnlog's own
- * files and compressed ones). No adapter reads from an offset: a grown file's facts come from
- * the inspector reading it whole again, its turn count carried through its old lines; only
- * lines past the indexed offset are indexed.
+ * files and compressed ones). A grown file's facts come from its last turn and the lines
+ * appended alone when its format's line rules can continue them (`_grow.ts`), else from the
+ * inspector reading it whole again (a fallback), its turn count carried through its old lines;
+ * only lines past the indexed offset are indexed.
  *
  * @module
  */
@@ -25,6 +26,7 @@ import { forEachLine, isCompressed, type Line, readRangeSync } from "../io/mod.t
 import { inspectSession, verdictOf } from "../inspect/mod.ts";
 import { searchProfile } from "../search/mod.ts";
 import { adapterOfData, type Json, type LineObserver, type ParsedLine } from "../formats/mod.ts";
+import { keepResume, keptFacts, readGrown, type ResumeTracker, trackerOf } from "./_grow.ts";
 import {
   type CatalogSource,
   type KnownFile,
@@ -161,6 +163,20 @@ async function previewOf(wanted: WantedFile, sizeBytes: number) {
   return await adapter.preview(found).catch(() => null);
 }
 
+type Listed = NonNullable<Awaited<ReturnType<typeof previewOf>>>;
+
+/** The columns a listing of another tool's file fills (its own dates, project, title). */
+function listedColumns(listed: Listed, wanted: WantedFile) {
+  return {
+    first_at: listed.firstAt ?? listed.created,
+    last_at: listed.lastAt ?? null,
+    project: listed.project ?? wanted.project,
+    cwd: listed.cwd,
+    title: listed.title,
+    first_prompt: listed.preview,
+  };
+}
+
 /**
  * The facts of a file as the inspector reports them (turns, verdict, tokens, models, links)
  * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
@@ -175,12 +191,14 @@ async function factsOf(wanted: WantedFile, sizeBytes: number, onLine: LineObserv
     const listed = await previewOf(wanted, sizeBytes);
     return {
       state: session.state,
-      first_at: listed ? listed.firstAt ?? listed.created : session.created,
-      last_at: listed ? listed.lastAt ?? null : session.updated,
-      project: listed?.project ?? wanted.project,
-      cwd: listed ? listed.cwd : session.cwd,
-      title: listed ? listed.title : session.title,
-      first_prompt: listed ? listed.preview : session.firstPrompt,
+      ...(listed ? listedColumns(listed, wanted) : {
+        first_at: session.created,
+        last_at: session.updated,
+        project: wanted.project,
+        cwd: session.cwd,
+        title: session.title,
+        first_prompt: session.firstPrompt,
+      }),
       turns: report.turns.length,
       healthy: report.healthy ? 1 : 0,
       verdict: verdictOf(report).words,
@@ -190,6 +208,10 @@ async function factsOf(wanted: WantedFile, sizeBytes: number, onLine: LineObserv
       forked_from: session.forkedFrom === null ? null : JSON.stringify(session.forkedFrom),
       forks: report.forks.length,
       unreadable: null,
+      problems: report.problems.length,
+      orphans: report.orphanCalls.length,
+      // The bytes the inspector read: more than the stat's when the file grew in between.
+      size: session.sizeBytes,
     };
   } catch (error) {
     const unreadable = error instanceof Error ? error.message : String(error);
@@ -210,7 +232,23 @@ async function factsOf(wanted: WantedFile, sizeBytes: number, onLine: LineObserv
       forked_from: null,
       forks: null,
       unreadable,
+      problems: 0,
+      orphans: 0,
+      size: sizeBytes,
     };
+  }
+}
+
+/** A line's JSON object, from its parse when a reader made one; null when it holds none. */
+function valueOf(line: Line, parsed: ParsedLine | undefined): Json | null {
+  if (parsed !== undefined) return "value" in parsed ? parsed.value : null;
+  try {
+    const value: unknown = JSON.parse(line.text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Json
+      : null;
+  } catch {
+    return null;
   }
 }
 
@@ -252,6 +290,10 @@ class LineIndexer {
   inherits = false;
   /** A line past the stat's size, or torn: the lines from it wait for the next update. */
   stopped = false;
+  /** What a line's turn adds to the counter's (the turn before a grown file's last turn). */
+  base = 0;
+  /** Follows the lines for the state that continues the file's facts when it grows. */
+  tracker: ResumeTracker | undefined;
   readonly #turns: ReturnType<ReturnType<typeof searchProfile>["turns"]>;
   readonly #marker: string | undefined;
 
@@ -284,10 +326,12 @@ class LineIndexer {
     }
     this.indexed = line.end;
     this.lines = line.line;
-    const { text } = this;
-    if (text === undefined) return true;
-    const turn = this.#turns.turnOf(line.text);
-    if (line.start < text.from || line.text.trim() === "") return true;
+    const { text, tracker } = this;
+    if (text === undefined && tracker === undefined) return true;
+    const turn = this.base + this.#turns.turnOf(line.text);
+    if (line.text.trim() === "") return true;
+    tracker?.see(line, valueOf(line, parsed), turn);
+    if (text === undefined || line.start < text.from) return true;
     const found = lineText(line, parsed, this.profile.pieces);
     if (found === null) return true;
     const id =
@@ -305,6 +349,8 @@ interface FileRead {
   indexed: number;
   lines: number;
   inherits: boolean;
+  /** The state that continues its facts when it grows (`_grow.ts`), as JSON; null: none. */
+  resume: string | null;
 }
 
 /**
@@ -316,10 +362,11 @@ async function readFile(wanted: WantedFile, indexer: LineIndexer): Promise<FileR
   const compressed = isCompressed(wanted.path);
   // The inspector's reader tells the lines it parses (a plain file of another tool alone:
   // a compressed file's offsets are not its bytes on disk).
-  const own = adapterOfData({ format: wanted.source.format }).own;
-  const told: LineObserver | undefined = own || compressed
+  const adapter = adapterOfData({ format: wanted.source.format });
+  const told: LineObserver | undefined = adapter.own || compressed
     ? undefined
     : (line, parsed) => void indexer.take(line, parsed, false);
+  if (!compressed) indexer.tracker = trackerOf(adapter);
   const facts = await factsOf(wanted, indexer.size, told);
   if (!indexer.stopped && (compressed || indexer.indexed < indexer.size)) {
     const start = indexer.indexed;
@@ -331,7 +378,8 @@ async function readFile(wanted: WantedFile, indexer: LineIndexer): Promise<FileR
     );
   }
   const { indexed, lines, inherits } = indexer;
-  return { facts, indexed, lines, inherits };
+  const resume = indexer.tracker?.save(facts.size, facts.problems, facts.orphans) ?? null;
+  return { facts, indexed, lines, inherits, resume };
 }
 
 /**
@@ -344,20 +392,30 @@ export function readFacts(wanted: WantedFile, size: number): Promise<FileRead> {
 
 /**
  * Reads one file into the catalog, in one transaction: its text read in it, or its facts alone
- * read before it (`read`, by a worker, or now).
+ * read before it (`read`, by a worker, or now); a grown file's facts continued from its last
+ * turn when they can be (then true).
  */
-async function indexFile(db: DatabaseSync, plan: Plan, read?: Promise<FileRead>): Promise<void> {
+async function indexFile(
+  db: DatabaseSync,
+  plan: Plan,
+  read?: Promise<FileRead>,
+): Promise<boolean> {
   const s = statementsOf(db);
   const { wanted, info } = plan;
   const profile = searchProfile(wanted.source.format);
-  const factsRead = plan.text ? undefined : await (read ?? readFacts(wanted, info.size));
+  const grown = plan.from > 0 && plan.known !== undefined && read === undefined
+    ? await continueGrown(db, plan.known.id, plan)
+    : undefined;
+  const factsRead = plan.text || grown !== undefined
+    ? undefined
+    : await (read ?? readFacts(wanted, info.size));
   db.exec("BEGIN IMMEDIATE");
   try {
     let row = s.byPath.get(wanted.path) as KnownFile | undefined;
     if (plan.known !== undefined && !sameRow(row, plan.known)) {
       // Another command read it since we looked: its reading stands.
       db.exec("ROLLBACK");
-      return;
+      return false;
     }
     if (row === undefined) {
       const { source } = wanted;
@@ -376,11 +434,11 @@ async function indexFile(db: DatabaseSync, plan: Plan, read?: Promise<FileRead>)
       s.dropText.run(row.id);
       s.dropLines.run(row.id);
     }
-    const { facts, indexed, lines, inherits } = factsRead ??
-      await readFile(
-        wanted,
-        new LineIndexer(info.size, { from: plan.from, fileId: row.id, s }, profile),
-      );
+    const text = plan.text ? { from: plan.from, fileId: row.id, s } : undefined;
+    const { facts, indexed, lines, inherits, resume } = factsRead ??
+      (grown === undefined
+        ? await readFile(wanted, new LineIndexer(info.size, text, profile))
+        : readGrownLines(grown, new LineIndexer(info.size, text, profile), wanted));
     const { source } = wanted;
     s.saveFile.run(
       source.root,
@@ -414,13 +472,58 @@ async function indexFile(db: DatabaseSync, plan: Plan, read?: Promise<FileRead>)
       facts.unreadable,
       row.id,
     );
+    keepResume(db, row.id, resume);
     faultPoint();
     db.exec("COMMIT");
     faultPoint();
+    return grown !== undefined;
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw error;
   }
+}
+
+/**
+ * A grown file's facts continued from its last turn (`_grow.ts`), with what its listing shows;
+ * undefined when it is to be read whole.
+ */
+async function continueGrown(db: DatabaseSync, id: number, plan: Plan) {
+  if (isCompressed(plan.wanted.path)) return undefined;
+  const adapter = adapterOfData({ format: plan.wanted.source.format });
+  if (adapter.own) return undefined;
+  const kept = keptFacts(db, id);
+  // A continuation that fails for any reason (a file gone, no temp folder) is a whole read.
+  const grown = await readGrown(plan.wanted.path, plan.info.size, plan.from, adapter, kept)
+    .catch((error) => String(error));
+  if (typeof grown === "string") return undefined;
+  const listed = await previewOf(plan.wanted, plan.info.size);
+  if (listed === null) return undefined;
+  const facts = { ...grown.facts, forked_from: kept.forked_from, unreadable: null };
+  return { ...grown, facts, listed, inherits: kept.inherits };
+}
+
+/** A continued file's lines from its last turn told to `indexer`, and its facts as read. */
+function readGrownLines(
+  grown: NonNullable<Awaited<ReturnType<typeof continueGrown>>>,
+  indexer: LineIndexer,
+  wanted: WantedFile,
+): FileRead {
+  indexer.base = grown.base;
+  indexer.inherits = grown.inherits;
+  for (const [at, line] of grown.lines.entries()) {
+    const value = grown.values[at];
+    if (!indexer.take(line, value ? { value } : undefined, false)) break;
+  }
+  // Its problems and orphan calls apart are in the state it made (`grown.resume`).
+  const facts = {
+    ...grown.facts,
+    ...listedColumns(grown.listed, wanted),
+    problems: 0,
+    orphans: 0,
+    size: indexer.size,
+  };
+  const { indexed, lines, inherits } = indexer;
+  return { facts, indexed, lines, inherits, resume: grown.resume };
 }
 
 /**
@@ -569,7 +672,8 @@ export async function indexChanged(
     bytesTotal: plans.reduce((sum, plan) => sum + plan.info.size - plan.from, 0),
   };
   const textOnly = (plan: Plan) => unchanged(plan.info, plan.known);
-  const factsAlone = plans.filter((plan) => !plan.text);
+  // A grown file's facts are continued from its last turn in this thread, if they can be.
+  const factsAlone = plans.filter((plan) => !plan.text && plan.from === 0);
   // Workers cost a quarter more CPU (each loads the inspector and warms its own JIT): on two
   // cores shared with other work they lost (bench notes), so they take spare cores alone.
   const cores = navigator.hardwareConcurrency;
@@ -583,7 +687,8 @@ export async function indexChanged(
       await indexText(db, plan);
       summary.texted++;
     } else {
-      await indexFile(db, plan, reads.get(plan));
+      const continued = await indexFile(db, plan, reads.get(plan));
+      if (plan.from > 0 && !continued) summary.fallbacks++;
       if (plan.from > 0) summary.grown++;
       else summary.read++;
     }

@@ -41,6 +41,11 @@ export interface UpdateSummary {
   read: number;
   /** Files that grew, read from their indexed offset. */
   grown: number;
+  /**
+   * Grown files whose facts could not be continued from their last turn (a rewind, a fork, a
+   * compaction, a format without line rules): their facts were read from the whole file.
+   */
+  fallbacks: number;
   /** Unchanged files whose text was put in the full-text index now. */
   texted: number;
   /** Files gone since the last update, marked. */
@@ -221,6 +226,7 @@ export async function walkSources(
     seen: 0,
     read: 0,
     grown: 0,
+    fallbacks: 0,
     texted: 0,
     gone: 0,
     bytes: 0,

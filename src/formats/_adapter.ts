@@ -20,6 +20,7 @@ import type { ResponseItem } from "../record/mod.ts";
 import type { Relocation } from "./_relocate.ts";
 import type { LineRules } from "./_view.ts";
 import type { FormatFollower } from "./_follow.ts";
+import type { FormatResume } from "./_resume.ts";
 import type { ExportConversation, WriteOptions, WrittenSession } from "./_writer.ts";
 import type { LineObserver } from "./_line.ts";
 
@@ -193,6 +194,11 @@ export interface FormatAdapter<Name extends string = string> {
    * read whole on each change.
    */
   follow?(path: string): FormatFollower | undefined;
+  /**
+   * The line rules by which the catalog continues a grown file's facts from its last turn and
+   * the lines appended (see `FormatResume`); a format without them is read whole when it grows.
+   */
+  resume?: FormatResume | undefined;
   /**
    * Whether a history item is the tool's own bookkeeping that no person asked the model
    * (Claude Code's local commands, their output and caveat): import leaves it out.

@@ -15,6 +15,7 @@ export * from "./_adapter.ts";
 export * from "./_search.ts";
 export * from "./_writer.ts";
 export * from "./_follow.ts";
+export * from "./_resume.ts";
 export type { Relocation } from "./_relocate.ts";
 export * from "./registry.ts";
 export * from "./homes.ts";

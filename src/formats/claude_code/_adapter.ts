@@ -22,6 +22,7 @@ import { claudeCodeSearch } from "./_search.ts";
 import { readClaudeTranscript } from "./_transcript.ts";
 import { CLAUDE_PROVIDER, claudeUsage } from "./_usage.ts";
 import { ClaudeFollower } from "./_follow.ts";
+import { claudeCodeResume } from "./_resume.ts";
 import { writeClaudeTranscript } from "./_writer.ts";
 import { claudeRelocation } from "./_relocate.ts";
 
@@ -118,6 +119,7 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   usage: claudeUsage,
   priceProvider: CLAUDE_PROVIDER,
   follow: (path) => new ClaudeFollower(path),
+  resume: claudeCodeResume,
   find: findClaudeSession,
   list: listClaudeSessions,
   preview: previewClaudeSession,

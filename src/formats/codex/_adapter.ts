@@ -25,6 +25,7 @@ import { codexSearch } from "./_search.ts";
 import { readCodexRollout } from "./_reader.ts";
 import { CODEX_PROVIDER, codexUsage } from "./_usage.ts";
 import { CodexFollower } from "./_follow.ts";
+import { codexResume } from "./_resume.ts";
 import { writeCodexRollout } from "./_writer.ts";
 import { codexRelocation } from "./_relocate.ts";
 
@@ -108,6 +109,7 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   priceProvider: CODEX_PROVIDER,
   // A compressed rollout (an archive's) is not written to: it has nothing to follow.
   follow: (path) => path.endsWith(".jsonl") ? new CodexFollower(path) : undefined,
+  resume: codexResume,
   find: findCodexSession,
   list: listCodexSessions,
   preview: previewCodexSession,

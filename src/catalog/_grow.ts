@@ -1,0 +1,433 @@
+/**
+ * A grown file's facts from its last turn and the lines appended, not from the whole file:
+ * what a whole read of the file gives is kept with a small state (where its last turn starts,
+ * the line before it, its problems and orphan calls apart), and when the file grows by a plain
+ * append, the facts are the kept ones plus what the inspector finds in that turn with the
+ * lines appended, less what it found in that turn before. Both are read as files of their own
+ * (the head line, then the turn on): whatever the cut itself makes the inspector say (a turn
+ * without the lines before it) is said by both and cancels. What it found in the turn is kept
+ * too, so that the next update, while the turn goes on, reads it as it is then alone.
+ *
+ * Anything the state cannot continue (a line whose parent is not a line of its turn: a rewind,
+ * a fork; an answer to a call not made in the turn; a compaction; a line that is not JSON; a
+ * format without line rules) is read whole, as before, and counted as a fallback. Ids are
+ * taken to be new ones (a call or a message id said again in a later turn is not looked for:
+ * the tools make them at random).
+ *
+ * @module
+ */
+import { basename, join } from "node:path";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { readRangeSync } from "../io/mod.ts";
+import type { Line } from "../io/mod.ts";
+import { inspectSession, verdictOf } from "../inspect/mod.ts";
+import type { InspectReport } from "../inspect/mod.ts";
+import { searchProfile } from "../search/mod.ts";
+import type { FormatResume, Json, SessionAdapter, TokenTotals } from "../formats/mod.ts";
+
+/** The model a file's lines name when they name none. */
+const UNKNOWN_MODEL = "unknown";
+
+/** The bytes from a cut on that a grown file's facts are read from at most (else: whole). */
+export const MAX_CONTINUED_BYTES = 64 << 20;
+
+/** What the catalog keeps of a file to continue its facts (the `resume` column, as JSON). */
+export interface ResumeState {
+  /** Where the file's last turn starts (a line's first byte) and that line's number. */
+  cut: number;
+  line: number;
+  /** The text index's turn of a line from the cut on, less a new counter's from the cut. */
+  base: number;
+  /** The end of the head line the turn is read after (0: none). */
+  head: number;
+  /** The id of the line before the cut, for a format whose lines link (null: none). */
+  leaf: string | null;
+  /** The bytes of the file the facts were read from. */
+  size: number;
+  /** The file's problems and orphan calls (their sum is its findings). */
+  problems: number;
+  orphans: number;
+  /**
+   * What the inspector found in the last turn read alone (from the cut to `size`), when a
+   * continued reading found it: the next one, cut at the same line, need not read it again.
+   */
+  turn?: TurnCounts | undefined;
+}
+
+/** What a report counts that the catalog adds up. */
+export interface TurnCounts {
+  turns: number;
+  problems: number;
+  orphans: number;
+  forks: number;
+  tokens: TokenTotals | null;
+  models: string[];
+  state: string;
+}
+
+interface Cut {
+  cut: number;
+  line: number;
+  base: number;
+  leaf: string | null;
+}
+
+/**
+ * Follows a file's lines, in order, for the state that continues its facts: where the last
+ * turn that can be continued from starts, and why a line makes the file not continuable.
+ */
+export class ResumeTracker {
+  #leaf: string | null;
+  #head: number;
+  #cut: Cut | undefined;
+  /** The ids of the lines from the cut on, and of the calls they make. */
+  #since = new Set<string>();
+  #calls = new Set<string>();
+  #lastTurn = -Infinity;
+  /** The file's first line refused: no turn of it is continued (a fork's rollout). */
+  #refused = false;
+
+  constructor(
+    readonly rules: FormatResume,
+    readonly turns: () => { turnOf(line: string): number },
+    from?: ResumeState,
+  ) {
+    this.#leaf = from?.leaf ?? null;
+    this.#head = from?.head ?? 0;
+  }
+
+  /**
+   * One whole line (`value` null: not a JSON object) and its turn in the text index; why the
+   * file cannot be continued past it, or undefined.
+   */
+  see(line: Line, value: Json | null, turn: number): string | undefined {
+    const start = turn > this.#lastTurn;
+    this.#lastTurn = turn;
+    if (value === null) {
+      this.#cut = undefined;
+      return "a line that is not a JSON object";
+    }
+    const first = line.line === 1;
+    if (first && this.rules.head(value)) this.#head = line.end;
+    let why = this.rules.refuses(value, first);
+    if (first && why !== undefined) this.#refused = true;
+    if (this.#refused) why ??= "its first line";
+    const link = this.rules.link(value);
+    // A turn is cut where it goes on from the line before; past the cut, a line's parent is
+    // a line of the turn (a line of the turns before would move the branch the file ends on).
+    const goesOn = link === null || link.parent === this.#leaf;
+    if (why === undefined && start && goesOn) {
+      const fresh = this.turns().turnOf(line.text);
+      this.#cut = {
+        cut: line.start,
+        line: line.line,
+        base: turn - fresh,
+        leaf: this.#leaf,
+      };
+      this.#since = new Set();
+      this.#calls = new Set();
+    } else if (link !== null && !this.#since.has(link.parent ?? "")) {
+      why ??= "a line whose parent is not a line of its turn (a rewind or a fork)";
+    }
+    if (why !== undefined) this.#cut = undefined;
+    const calls = this.rules.calls(value);
+    for (const id of calls.answers) {
+      // An answer to a call of an earlier turn (open or answered there) is judged with it.
+      if (this.#cut !== undefined && !this.#calls.has(id)) {
+        this.#cut = undefined;
+        why ??= "an answer to a call made before its turn";
+      }
+    }
+    for (const id of calls.opens) this.#calls.add(id);
+    if (link !== null) {
+      this.#leaf = link.id;
+      if (this.#cut !== undefined) this.#since.add(link.id);
+    }
+    return why;
+  }
+
+  /**
+   * The state after the lines seen, for facts read from `size` bytes, as JSON; null: no cut.
+   * `turn` is what the inspector found from the byte `turn.cut` on, kept when the cut is there.
+   */
+  save(
+    size: number,
+    problems: number,
+    orphans: number,
+    turn?: { cut: number; counts: TurnCounts },
+  ): string | null {
+    const cut = this.#cut;
+    if (cut === undefined) return null;
+    const head = cut.cut < this.#head ? 0 : this.#head;
+    const state: ResumeState = { ...cut, head, size, problems, orphans };
+    if (turn !== undefined && turn.cut === cut.cut) state.turn = turn.counts;
+    return JSON.stringify(state);
+  }
+}
+
+/** A tracker of a file of `format` from its first line; undefined for a format without rules. */
+export function trackerOf(adapter: SessionAdapter): ResumeTracker | undefined {
+  if (adapter.own || adapter.resume === undefined) return undefined;
+  const profile = searchProfile(adapter.name);
+  return new ResumeTracker(adapter.resume, () => profile.turns());
+}
+
+/** The facts columns a grown file's reading changes, as `factsOf` in `_update.ts` gives them. */
+export interface GrownFacts {
+  state: "records";
+  turns: number;
+  healthy: number;
+  verdict: string;
+  findings: number;
+  tokens: string | null;
+  models: string;
+  forks: number;
+}
+
+/** What the catalog holds of a file before it grew (its row's facts and its state). */
+export interface KeptFacts {
+  /** The `resume` column. */
+  resume: string | null;
+  state: string | null;
+  turns: number | null;
+  tokens: string | null;
+  models: string | null;
+  forks: number | null;
+  unreadable: string | null;
+}
+
+/** A grown file read from its last turn on: its facts, its lines from the cut, its new state. */
+export interface Grown {
+  facts: GrownFacts;
+  /** The file's lines from the cut to the size read, the last one maybe torn. */
+  lines: Line[];
+  /** Each whole line's JSON object, as parsed for the state (undefined: not parsed). */
+  values: (Json | null | undefined)[];
+  /** The text index's turn of these lines: `base` plus a new counter's. */
+  base: number;
+  /** The state to keep, as JSON (null: the next growth is read whole). */
+  resume: string | null;
+}
+
+function parseState(text: string | null): ResumeState | null {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as ResumeState;
+  } catch {
+    return null;
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** The lines of `bytes` (read from `start`, whose first line is numbered `firstLine`). */
+function linesOf(bytes: Uint8Array, start: number, firstLine: number): Line[] {
+  const lines: Line[] = [];
+  let at = 0;
+  let number = firstLine;
+  while (at < bytes.length) {
+    const newline = bytes.indexOf(0x0a, at);
+    const terminated = newline !== -1;
+    const stop = terminated ? newline : bytes.length;
+    let text = decoder.decode(bytes.subarray(at, stop));
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (start + at === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    const end = terminated ? newline + 1 : stop;
+    lines.push({ line: number++, text, start: start + at, end: start + end, terminated });
+    at = end;
+  }
+  return lines;
+}
+
+function objectOrNull(text: string): Json | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Json
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What a report counts that the catalog adds up. */
+function countsOf(report: InspectReport): TurnCounts {
+  return {
+    turns: report.turns.length,
+    problems: report.problems.length,
+    orphans: report.orphanCalls.length,
+    forks: report.forks.length,
+    tokens: report.session.tokens,
+    models: report.session.models,
+    state: report.session.state,
+  };
+}
+
+const TOKEN_FIELDS = [
+  "input",
+  "output",
+  "cacheRead",
+  "cacheCreation",
+  "reasoningOutput",
+  "total",
+] as const;
+
+/** `kept` plus `after` less `before`, field by field; null when none of them has any. */
+function tokensOf(
+  kept: TokenTotals | null,
+  before: TokenTotals | null,
+  after: TokenTotals | null,
+): TokenTotals | null {
+  if (kept === null && before === null && after === null) return null;
+  const sum = {} as TokenTotals;
+  for (const field of TOKEN_FIELDS) {
+    sum[field] = (kept?.[field] ?? 0) + (after?.[field] ?? 0) - (before?.[field] ?? 0);
+  }
+  return sum;
+}
+
+/**
+ * The facts of the file at `path` (of `size` bytes now) that grew past what `kept` was read
+ * from, from its last turn and the lines appended alone; a string says why it must be read
+ * whole instead.
+ */
+export async function readGrown(
+  path: string,
+  size: number,
+  indexed: number,
+  adapter: SessionAdapter,
+  kept: KeptFacts,
+): Promise<Grown | string> {
+  const rules = adapter.own ? undefined : adapter.resume;
+  if (rules === undefined) return `${adapter.tool} files are read whole`;
+  const state = parseState(kept.resume);
+  if (state === null) return "no turn to continue from";
+  if (kept.unreadable !== null || kept.state !== "records") return "no conversation before";
+  if (size - state.cut > MAX_CONTINUED_BYTES) return "its last turn and the lines appended are big";
+  if (state.size < indexed || state.size > size) return "its facts were read at another size";
+  let head: Uint8Array;
+  let bytes: Uint8Array;
+  {
+    using file = Deno.openSync(path, { read: true });
+    head = readRangeSync(file, { start: 0, end: state.head });
+    bytes = readRangeSync(file, { start: state.cut, end: size });
+  }
+  const lines = linesOf(bytes, state.cut, state.line);
+  const profile = searchProfile(adapter.name);
+  const counter = profile.turns();
+  const tracker = new ResumeTracker(rules, () => profile.turns(), state);
+  let first: Json | undefined;
+  let settled = false;
+  const values: Grown["values"] = [];
+  for (const line of lines) {
+    if (!line.terminated) break;
+    const turn = state.base + counter.turnOf(line.text);
+    if (line.text.trim() === "") continue;
+    const value = objectOrNull(line.text);
+    values[line.line - state.line] = value;
+    first ??= value ?? undefined;
+    const why = tracker.see(line, value, turn);
+    if (why !== undefined) return why;
+    const carried = value === null ? undefined : rules.carries?.(value);
+    // Judged alike in a whole read and in the turn's alone once a line settles; before, the
+    // lines read before too are judged alike in both readings of the turn, and cancel.
+    if (carried !== undefined && !settled && line.start >= indexed) {
+      return "a line that depends on the turns before it (a token count)";
+    }
+    if (carried === "settles") settled = true;
+  }
+  if (first === undefined) return "no whole line from its last turn on";
+  // The turn's first line without its parent, as the first line of a file of its own.
+  const detached = new TextEncoder().encode(JSON.stringify(rules.detach(first)));
+  const firstEnd = lines[0]!.end - state.cut - (lines[0]!.terminated ? 1 : 0);
+  const fileOf = (end: number) => {
+    const parts = [head, detached, bytes.subarray(firstEnd, end - state.cut)];
+    const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) whole.set(part, (at += part.length) - part.length);
+    return whole;
+  };
+  const dir = await Deno.makeTempDir({ prefix: "turnlog-grown-" });
+  let before = state.turn;
+  let after: TurnCounts;
+  try {
+    const cutFile = join(dir, basename(path));
+    // Copies of the user's lines: the user's alone, in a folder that is theirs alone (0700).
+    if (before === undefined) {
+      await Deno.writeFile(cutFile, fileOf(state.size), { mode: 0o600 });
+      before = countsOf(await inspectSession(cutFile, { adapter, priced: false }));
+    }
+    await Deno.writeFile(cutFile, fileOf(size), { mode: 0o600 });
+    after = countsOf(await inspectSession(cutFile, { adapter, priced: false }));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  if (after.state !== "records") return "no conversation from its last turn on";
+  const problems = state.problems + after.problems - before.problems;
+  const orphans = state.orphans + after.orphans - before.orphans;
+  const keptTokens = kept.tokens === null ? null : JSON.parse(kept.tokens) as TokenTotals;
+  const tokens = tokensOf(keptTokens, before.tokens, after.tokens);
+  // A file whose lines name no model is listed with the placeholder alone.
+  const named = new Set([...JSON.parse(kept.models ?? "[]") as string[], ...after.models]);
+  if (named.size > 1) named.delete(UNKNOWN_MODEL);
+  const models = [...named];
+  const healthy = problems === 0 && orphans === 0;
+  const verdict = verdictOf({
+    healthy,
+    problems: new Array(problems),
+    orphanCalls: new Array(orphans),
+    session: { state: "records", tokens } as InspectReport["session"],
+  });
+  return {
+    facts: {
+      state: "records",
+      turns: (kept.turns ?? 0) + after.turns - before.turns,
+      healthy: healthy ? 1 : 0,
+      verdict: verdict.words,
+      findings: problems + orphans,
+      tokens: tokens === null ? null : JSON.stringify(tokens),
+      models: JSON.stringify(models),
+      forks: (kept.forks ?? 0) + after.forks - before.forks,
+    },
+    lines,
+    values,
+    base: state.base,
+    resume: tracker.save(size, problems, orphans, { cut: state.cut, counts: after }),
+  };
+}
+
+/** The statements of a grown file's row, prepared once per database. */
+const statements = new WeakMap<DatabaseSync, { kept: StatementSync; save: StatementSync }>();
+
+function statementsOf(db: DatabaseSync) {
+  let found = statements.get(db);
+  if (found === undefined) {
+    found = {
+      kept: db.prepare(
+        "SELECT resume, state, turns, tokens, models, forks, forked_from, unreadable, inherits " +
+          "FROM files " +
+          "WHERE id = ?",
+      ),
+      save: db.prepare("UPDATE files SET resume = ? WHERE id = ?"),
+    };
+    statements.set(db, found);
+  }
+  return found;
+}
+
+/** What the catalog holds of the file of row `id` (see {@linkcode KeptFacts}). */
+export function keptFacts(
+  db: DatabaseSync,
+  id: number,
+): KeptFacts & { inherits: boolean; forked_from: string | null } {
+  const row = statementsOf(db).kept.get(id) as unknown as KeptFacts & {
+    inherits: number;
+    forked_from: string | null;
+  };
+  return { ...row, inherits: row.inherits === 1 };
+}
+
+/** Keeps the state that continues the facts of the file of row `id` (null: none). */
+export function keepResume(db: DatabaseSync, id: number, resume: string | null): void {
+  statementsOf(db).save.run(resume, id);
+}

@@ -1,0 +1,107 @@
+/**
+ * A grown file's facts come from its last turn and the lines appended (src/catalog/_grow.ts):
+ * the bytes an update reads of it are what was appended, its last turn and the listing's
+ * bounded head and tail, whatever its size; a rewind is read whole and counted as a fallback.
+ */
+import { join } from "node:path";
+import { Catalog } from "../src/catalog/mod.ts";
+import { trackerOf } from "../src/catalog/_grow.ts";
+import { adapterByFlag } from "../src/formats/mod.ts";
+import { PREVIEW_HEAD_BYTES, TAIL_BYTES } from "../src/formats/mod.ts";
+import { countIo } from "../testing/io_counter.ts";
+import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
+import { assert, assertEquals } from "./_assert.ts";
+import {
+  appendLines,
+  catalogAnswers,
+  catalogHome,
+  goOn,
+  type HomeFile,
+  repeatLine,
+} from "./_catalog_home.ts";
+
+/** The bytes before the indexed offset whose hash proves the indexed prefix unchanged. */
+const TAIL_HASH_BYTES = 4096;
+
+const sizeOf = (file: HomeFile) => Deno.statSync(file.path).size;
+
+const bytesOf = (reads: { path: string; start: number; end: number }[], path: string) =>
+  reads.filter((read) => read.path === path).reduce((n, read) => n + read.end - read.start, 0);
+
+for (const [at, noun] of [[0, "Claude Code transcript"], [2, "Codex rollout"]] as const) {
+  Deno.test(`Catalog.update() reads a grown ${noun} from its last turn: the appended bytes twice at most, plus the listing's bounded head and tail`, async () => {
+    await using home = await catalogHome();
+    const file = home.files[at]!;
+    await appendLines(file, file.lines.length);
+    let n = 0;
+    while (sizeOf(file) < 2 << 20) await goOn(file, n++);
+    using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+    await catalog.update(await home.sources());
+
+    const before = sizeOf(file);
+    await goOn(file, n++);
+    await goOn(file, n++);
+    const appended = sizeOf(file) - before;
+    using io = countIo();
+    const summary = await catalog.update(await home.sources());
+    const read = bytesOf(io.take().reads, file.path);
+    assertEquals([summary.grown, summary.fallbacks], [1, 0]);
+    // The last turn before the append (one turn of `goOn`) is read again with it.
+    const limit = 2 * appended + PREVIEW_HEAD_BYTES + TAIL_BYTES + TAIL_HASH_BYTES;
+    assert(read <= limit, `${read} bytes read of ${sizeOf(file)}, ${appended} appended`);
+
+    // A rewind (a copy of an earlier line) is read whole, and counted.
+    await repeatLine(file, 3);
+    const rewound = await catalog.update(await home.sources());
+    assertEquals([rewound.grown, rewound.fallbacks], [1, at === 2 ? 0 : 1]);
+    const sources = await home.sources();
+    using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+    await fresh.update(sources);
+    assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+  });
+}
+
+Deno.test("Catalog.update() reads a Codex rollout whole when its appended token count may say the total before its turn again", async () => {
+  await using home = await catalogHome();
+  const file = home.files[2]!;
+  const lines = new CodexRolloutBuilder().meta().taskStarted("t1").prompt("List the files")
+    .turnContext({ turnId: "t1", model: "gpt-5.5", approval: "never" }).answer("a.txt")
+    .tokens(1000, 20).taskComplete("t1").taskStarted("t2").prompt("Again")
+    .turnContext({ turnId: "t2", model: "gpt-5.5", approval: "never" }).text()
+    .split("\n").filter((line) => line !== "");
+  // The total before the turn, said again (Codex repeats a token count when only its rate
+  // limits changed): counted once by a whole read.
+  const again = lines.find((line) => line.includes('"token_count"'))!;
+  const rest = new CodexRolloutBuilder().answer("a.txt still").tokens(1100, 30).taskComplete("t2")
+    .text().split("\n").filter((line) => line !== "");
+  file.lines = [...lines, again, ...rest];
+  await appendLines(file, lines.length);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources);
+  await appendLines(file, 1 + rest.length);
+  // The turn so far has no token count: a whole read tells whether it is said again.
+  const summary = await catalog.update(sources);
+  assertEquals([summary.grown, summary.fallbacks], [1, 1]);
+  using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+  await fresh.update(sources);
+  assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+});
+
+Deno.test("ResumeTracker keeps no turn of a fork's rollout: its first line refuses for the whole file", () => {
+  const state = (forked: boolean) => {
+    const tracker = trackerOf(adapterByFlag("codex")!)!;
+    const text = new CodexRolloutBuilder().meta().taskStarted("t1").prompt("Go on").text();
+    let start = 0;
+    text.split("\n").filter((line) => line !== "").forEach((line, at) => {
+      const value = JSON.parse(line);
+      if (forked && value.type === "session_meta") value.payload.forked_from_id = "019c-parent";
+      const end = start + line.length + 1;
+      tracker.see({ line: at + 1, text: line, start, end, terminated: true }, value, at);
+      start = end;
+    });
+    return tracker.save(start, 0, 0);
+  };
+  assert(state(false) !== null);
+  assertEquals(state(true), null);
+});
