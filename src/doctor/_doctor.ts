@@ -118,7 +118,10 @@ export interface DoctorCatalog {
   /** Brings the files of `sources` up to date with the disk. */
   update(
     sources: readonly CatalogSource[],
-    options?: { onProgress?: ((progress: UpdateProgress) => void) | undefined },
+    options?: {
+      onProgress?: ((progress: UpdateProgress) => void) | undefined;
+      text?: boolean;
+    },
   ): Promise<unknown>;
   /** The sessions of `sources` as the last update left them. */
   sessions(sources: readonly CatalogSource[]): CatalogSession[];
