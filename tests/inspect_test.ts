@@ -11,6 +11,7 @@ import {
   strayOutputLine,
 } from "./_inspect_fixtures.ts";
 import { inspectSession, reportJsonPieces } from "../src/inspect/mod.ts";
+import { runEvents, withCost } from "../src/inspect/_cost.ts";
 import { resumeCommand } from "../cli/_commands.ts";
 import { listSessions } from "../src/store/mod.ts";
 import { shortestUniquePrefix, summarizeSessionFile } from "../src/store/mod.ts";
@@ -464,6 +465,19 @@ Deno.test("rendering: turn blocks, shortened text with a note, colours only when
   assert(renderReport(report, { color: true }).includes("\x1b["));
   assertEquals(shortenText("abcdef", 6, { maxChars: 3 }), "abc … (+3 chars)");
   assertEquals(shortenText("abc", 10, { maxChars: 5 }), "abc … (+7 chars)");
+});
+
+Deno.test("withCost() gives each turnlog run its own turn's cost when turns start in the same millisecond", async () => {
+  await using dir = await tempDir();
+  const story = await makeStory(dir.path);
+  const report = await inspect(story.path, dir.path);
+  // A fast machine starts every turn within one millisecond: each run still pays for its own.
+  const time = report.turns[0]!.time;
+  const turns = report.turns.map((turn) => ({ ...turn, time, cost: undefined }));
+  const priced = await withCost({ ...report, turns }, runEvents(turns), { provider: null });
+  const withUsage = turns.map((turn) => turn.usage !== null);
+  assertEquals(priced.turns.map((turn) => turn.cost === null), withUsage);
+  assert(withUsage[0] && !withUsage.at(-1), "the first run reported usage, the last did not");
 });
 
 Deno.test("a runtime session killed mid-tool: flagged, repaired, then resumed with nothing to synthesize", async () => {

@@ -12,11 +12,15 @@ import { type AsideSpan, reckonCost } from "../usage/mod.ts";
 import type { SessionFacts } from "./_report_types.ts";
 import type { Turn } from "./_turn_types.ts";
 
-/** The responses of a turnlog file: one per run that reported its usage. */
+/**
+ * The responses of a turnlog file: one per run that reported its usage, at its turn's first
+ * line (a run is its turn: turns started within one millisecond keep their own cost).
+ */
 export function runEvents(turns: readonly Turn[]): UsageEvent[] {
   return turns.flatMap((turn) =>
     turn.usage === null ? [] : [{
       time: turn.time,
+      line: turn.startLine,
       model: turn.model,
       input: turn.usage.inputTokens,
       output: turn.usage.outputTokens,
