@@ -8,6 +8,7 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { inWriteTransaction } from "./_transaction.ts";
 import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
 import { toolHomeOf } from "../formats/homes.ts";
 
@@ -198,16 +199,11 @@ function statementsOf(db: DatabaseSync): WalkStatements {
 /** Marks a file gone and drops its text, in one transaction. */
 function markGone(db: DatabaseSync, id: number): void {
   const s = statementsOf(db);
-  db.exec("BEGIN IMMEDIATE");
-  try {
+  inWriteTransaction(db, () => {
     s.dropText.run(id);
     s.dropLines.run(id);
     s.markGone.run(id);
-    db.exec("COMMIT");
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
-  }
+  });
 }
 
 /**

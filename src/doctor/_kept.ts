@@ -8,6 +8,7 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { inWriteTransaction } from "../catalog/_transaction.ts";
 import {
   type FieldSighting,
   type FormatAdapter,
@@ -81,8 +82,7 @@ DROP TABLE IF EXISTS doctor_files;
 
 /** Makes the doctor's tables, again when they are of another version. */
 function ensureTables(db: DatabaseSync): void {
-  db.exec("BEGIN IMMEDIATE");
-  try {
+  inWriteTransaction(db, () => {
     const exists = db.prepare(
       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'doctor_version'",
     ).get();
@@ -95,11 +95,7 @@ function ensureTables(db: DatabaseSync): void {
       db.exec(TABLES);
       db.prepare("INSERT INTO doctor_version (version) VALUES (?)").run(DOCTOR_TABLES_VERSION);
     }
-    db.exec("COMMIT");
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
-  }
+  });
 }
 
 interface FileRow {

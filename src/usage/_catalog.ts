@@ -10,6 +10,7 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { inWriteTransaction } from "../catalog/_transaction.ts";
 import type { SessionFormat, UsageEvent } from "../formats/mod.ts";
 import type { SearchSource } from "../search/mod.ts";
 import {
@@ -107,18 +108,12 @@ DROP TABLE IF EXISTS usage_prices;
 function ensureTables(db: DatabaseSync): void {
   // Read first: a warm run takes no write lock.
   if (usageTablesCurrent(db)) return;
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    if (!usageTablesCurrent(db)) {
-      db.exec(DROP);
-      db.exec(TABLES);
-      db.prepare("INSERT INTO usage_version (kept_by) VALUES (?)").run(USAGE_KEPT_BY);
-    }
-    db.exec("COMMIT");
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
-  }
+  inWriteTransaction(db, () => {
+    if (usageTablesCurrent(db)) return;
+    db.exec(DROP);
+    db.exec(TABLES);
+    db.prepare("INSERT INTO usage_version (kept_by) VALUES (?)").run(USAGE_KEPT_BY);
+  });
 }
 
 interface FileRow {
@@ -348,8 +343,7 @@ function keepCount(
       "reasoning_output, format, session_id, session_path, project, cost, cost_source) " +
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  db.exec("BEGIN IMMEDIATE");
-  try {
+  inWriteTransaction(db, () => {
     db.prepare("DELETE FROM usage_folded WHERE scope = ?").run(scope);
     for (const row of collected.rows) {
       insert.run(
@@ -371,11 +365,7 @@ function keepCount(
     }
     db.prepare("INSERT OR REPLACE INTO usage_scopes (scope, files, about) VALUES (?, ?, ?)")
       .run(scope, files, JSON.stringify(about));
-    db.exec("COMMIT");
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
-  }
+  });
 }
 
 /**
