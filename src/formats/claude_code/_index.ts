@@ -8,7 +8,7 @@
 import { exportedFromOf, type ExportSource } from "../_writer.ts";
 import { forEachLine, type Line } from "../../io/mod.ts";
 import type { LineSpan } from "../_types.ts";
-import { classify, labelOf, type NodeKind } from "./_kinds.ts";
+import { classify, labelOf, NODE_KINDS, type NodeKind } from "./_kinds.ts";
 import {
   FirstSeen,
   isObject,
@@ -25,25 +25,7 @@ import type { ClaudeCost, ClaudeModelSwap } from "./_facts.ts";
 export type { NodeKind } from "./_kinds.ts";
 
 /** The kinds a node's bits hold by number (see {@linkcode Node}). */
-const KINDS: readonly NodeKind[] = [
-  "problem",
-  "meta",
-  "prompt",
-  "tool_result",
-  "user_meta",
-  "compact_summary",
-  "command",
-  "local_output",
-  "interrupt",
-  "assistant",
-  "boundary",
-  "turn_duration",
-  "system",
-  "summary",
-  "progress",
-  "attachment",
-  "other",
-];
+const KINDS: readonly NodeKind[] = NODE_KINDS;
 const KIND_NUMBER: Readonly<Record<NodeKind, number>> = Object.fromEntries(
   KINDS.map((kind, at) => [kind, at]),
 ) as Record<NodeKind, number>;

@@ -6,25 +6,29 @@
  */
 import { isObject, type Json, stringOf } from "../_line.ts";
 
+/** Every kind a line can be, as far as the conversation goes (a node keeps its index). */
+export const NODE_KINDS = [
+  "problem",
+  "meta",
+  "prompt",
+  "tool_result",
+  "user_meta",
+  "compact_summary",
+  "command",
+  "local_output",
+  "interrupt",
+  "assistant",
+  "boundary",
+  "turn_duration",
+  "system",
+  "summary",
+  "progress",
+  "attachment",
+  "other",
+] as const;
+
 /** What a line is, as far as the conversation goes. */
-export type NodeKind =
-  | "problem"
-  | "meta"
-  | "prompt"
-  | "tool_result"
-  | "user_meta"
-  | "compact_summary"
-  | "command"
-  | "local_output"
-  | "interrupt"
-  | "assistant"
-  | "boundary"
-  | "turn_duration"
-  | "system"
-  | "summary"
-  | "progress"
-  | "attachment"
-  | "other";
+export type NodeKind = typeof NODE_KINDS[number];
 
 /** The kinds of user lines that go into the conversation's messages. */
 export const USER_KINDS: ReadonlySet<NodeKind> = new Set([
