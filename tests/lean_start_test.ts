@@ -125,17 +125,39 @@ async function inspect(args: string[], env: Record<string, string>) {
   return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
 
+/**
+ * Copies a folder's files, each with a time of its own: one second apart, a folder's files before
+ * its folders, so a subagent's transcript (under its session's folder) is later than its session.
+ */
+async function copiedWithOwnTimes(from: string, to: string, next = { at: 1_700_000_000 }) {
+  await Deno.mkdir(to, { recursive: true });
+  const entries = [];
+  for await (const entry of Deno.readDir(from)) entries.push(entry);
+  const order = (a: Deno.DirEntry, b: Deno.DirEntry) =>
+    Number(a.isDirectory) - Number(b.isDirectory) || a.name.localeCompare(b.name);
+  for (const entry of entries.sort(order)) {
+    const [source, target] = [join(from, entry.name), join(to, entry.name)];
+    if (entry.isDirectory) await copiedWithOwnTimes(source, target, next);
+    if (!entry.isFile) continue;
+    await Deno.copyFile(source, target);
+    await Deno.utime(target, next.at, next.at++);
+  }
+}
+
 Deno.test({
   name: "inspect --list --claude from the catalog lists the sessions --no-catalog lists",
   ignore: CORPUS_MISSING !== undefined,
   async fn() {
     // The corpus' Claude Code home has subagents whose sessions are gone and empty files: its
-    // walk finds them, the listing leaves them out, and so does the catalog's.
+    // walk finds them, the listing leaves them out, and so does the catalog's. Its copy gives
+    // each file its own time, a subagent's later than its session's (as a copy's may).
     await using dir = await tempDir();
+    const home = join(dir.path, "claude");
+    await copiedWithOwnTimes(join(CORPUS, "claude"), home);
     const env = {
       HOME: dir.path,
       PATH: Deno.env.get("PATH") ?? "",
-      CLAUDE_CONFIG_DIR: join(CORPUS, "claude"),
+      CLAUDE_CONFIG_DIR: home,
       TURNLOG_CATALOG: join(dir.path, "catalog.sqlite"),
       TURNLOG_SESSIONS_DIR: join(dir.path, "sessions"),
       NO_COLOR: "1",

@@ -46,6 +46,8 @@ export interface CatalogSession {
   sizeBytes: number;
   /** The bytes of its files together (its subagents' transcripts too). */
   bytes: number;
+  /** Its file's last write when it was read, ms since the epoch (a listing's `modified`). */
+  fileModified: number;
   /** The last write of its files (the session's own and its subagents'), ms since the epoch. */
   modified: number;
   /** The session's first date, from its records. */
@@ -135,6 +137,7 @@ function sessionOf(row: SessionRow): CatalogSession {
     project: row.project,
     sizeBytes: row.size,
     bytes: row.bytes,
+    fileModified: row.mtime,
     modified: row.modified,
     firstAt: row.first_at,
     lastAt: row.last_at,

@@ -45,7 +45,8 @@ function listed(session: CatalogSession): ListedForeignSession {
     id: session.id,
     path: session.path,
     created: session.firstAt,
-    modified: session.modified > 0 ? new Date(session.modified).toISOString() : null,
+    // The session file's own, as the listing from the files gives it (its size is its own too).
+    modified: session.fileModified > 0 ? new Date(session.fileModified).toISOString() : null,
     sizeBytes: session.sizeBytes,
     project: session.project,
     // Another tool's first prompt is kept as its listing's preview: shown as it is.
