@@ -126,6 +126,41 @@ Deno.test("readGeminiSession() replays copies, checkpoints and rewinds as Gemini
   }
 });
 
+Deno.test("readGeminiSession() hands on over 65,536 copies that left the history (more than a page of them), in order, as a plain replay does", async () => {
+  await using dir = await tempDir();
+  const int = rng(7);
+  const message = (id: string, text: string): Line => ({
+    id,
+    timestamp: "2026-12-01T10:00:02.000Z",
+    type: "user",
+    content: text,
+  });
+  const lines: Line[] = [{ sessionId: "s1", projectHash: "ab", kind: "main" }];
+  // Each checkpoint holds the whole history again (as each resume writes one), and between
+  // two of them some messages are copied again on lines of their own.
+  for (let round = 0; round < 60; round++) {
+    const held = Array.from({ length: 1200 }, (_, at) => message(`m${at}`, `${round}.${at}`));
+    lines.push({ $set: { messages: held } });
+    for (let copy = 0; copy < 20; copy++) {
+      const at = int(1300);
+      lines.push(message(`m${at}`, `${round}.${at} again ${copy}`));
+    }
+    if (round % 15 === 14) lines.push({ $rewindTo: `m${int(1200)}` });
+  }
+  const path = join(dir.path, "session-2026-12-01T10-00-bbbbbbbb.jsonl");
+  const text = lines.map((line) => JSON.stringify(line) + "\n").join("");
+  await Deno.writeTextFile(path, text);
+  const entries: ForeignEntry[] = [];
+  const read = readGeminiSession(path, new TextEncoder().encode(text).length, {
+    subagents: false,
+  });
+  let next = await read.next();
+  for (; !next.done; next = await read.next()) entries.push(next.value);
+  const wanted = replayed(lines);
+  assertEquals(wanted.filter((item) => item.includes(":")).length > 70_000, true);
+  assertEquals(shown(entries), wanted);
+});
+
 Deno.test("readGeminiSession() merges the metadata line and every $set, the last value of a field winning, a __proto__ field as a field", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "session-2026-12-01T10-00-aaaaaaaa.jsonl");

@@ -36,46 +36,89 @@ import type { GeminiFacts } from "./_facts.ts";
 import { isLegacyFile, readLegacyObject } from "./_legacy.ts";
 import { parentOf, projectRootOf, subagentsOf } from "./_subagents.ts";
 
-/**
- * The copies that left the history, as numbers: in a large file they are most of its lines
- * (every earlier copy of a message, every message a checkpoint replaced), and an object each
- * held the reader's memory in proportion to the file.
- */
 /** Indexes below this fit beside a `seq` in one exact number (a `seq` below 2^27). */
 const INDEX_KEYS = 2 ** 26;
 
+/** How many dropped copies a page holds. */
+const PAGE = 1 << 16;
+
+/** The lines dropped copies were on, each once in a row (a checkpoint drops many from one). */
+class DroppedLines {
+  length = 0;
+  #line = new Float64Array(256);
+  #start = new Float64Array(256);
+  #end = new Float64Array(256);
+
+  /** The index of this line: the last one's when it is the same line. */
+  index(line: number, start: number, end: number): number {
+    const last = this.length - 1;
+    if (last >= 0 && this.#line[last] === line && this.#start[last] === start) return last;
+    if (this.length === this.#line.length) {
+      this.#line = grown(this.#line);
+      this.#start = grown(this.#start);
+      this.#end = grown(this.#end);
+    }
+    this.#line[this.length] = line;
+    this.#start[this.length] = start;
+    this.#end[this.length] = end;
+    return this.length++;
+  }
+
+  place(at: number): LineSpan {
+    return { line: this.#line[at]!, start: this.#start[at]!, end: this.#end[at]! };
+  }
+}
+
+function grown(old: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const next = new Float64Array(old.length * 2);
+  next.set(old);
+  return next;
+}
+
+/**
+ * The copies that left the history, as numbers: in a large file they are most of its lines
+ * (every earlier copy of a message, every message a checkpoint replaced), and an object each
+ * held the reader's memory in proportion to the file. A session of growing checkpoints drops
+ * its whole history at each one (1.1 million copies from 29,000 lines at 1 GB): each copy is
+ * its seq, why it left and the index of its line (13 bytes, its line's place once for all the
+ * copies a line held), in pages that are never copied to grow (arrays doubled to grow held
+ * twice their size at each step, outside V8's heap until a collection freed the old ones:
+ * 104 MB at that file's last step).
+ */
 class DroppedCopies {
   length = 0;
   /** How many left for each reason, in the order of `WHY`. */
   readonly counts = [0, 0, 0];
-  #seq = new Float64Array(1024);
-  #line = new Float64Array(1024);
-  #start = new Float64Array(1024);
-  #end = new Float64Array(1024);
-  #why = new Uint8Array(1024);
+  readonly #lines = new DroppedLines();
+  readonly #seq: Float64Array[] = [];
+  readonly #line: Uint32Array[] = [];
+  readonly #why: Uint8Array[] = [];
 
   push(line: number, start: number, end: number, why: number, seq: number): void {
-    if (this.length === this.#seq.length) this.#grow();
     const at = this.length++;
+    const page = at >>> 16;
+    const slot = at & (PAGE - 1);
+    if (slot === 0) this.#page(page, at === 0 ? 1024 : PAGE);
+    else if (slot === this.#why[page]!.length) this.#page(page, slot * 2);
     this.counts[why]!++;
-    this.#seq[at] = seq;
-    this.#line[at] = line;
-    this.#start[at] = start;
-    this.#end[at] = end;
-    this.#why[at] = why;
+    this.#seq[page]![slot] = seq;
+    this.#line[page]![slot] = this.#lines.index(line, start, end);
+    this.#why[page]![slot] = why;
   }
 
-  #grow(): void {
-    const grown = <T extends Float64Array | Uint8Array>(old: T): T => {
-      const next = new (old.constructor as new (size: number) => T)(old.length * 2);
-      next.set(old);
-      return next;
-    };
-    this.#seq = grown(this.#seq);
-    this.#line = grown(this.#line);
-    this.#start = grown(this.#start);
-    this.#end = grown(this.#end);
-    this.#why = grown(this.#why);
+  /** Page `page` made `size` long: the first grows to a page's size (a small file's few copies). */
+  #page(page: number, size: number): void {
+    const seq = new Float64Array(size);
+    const line = new Uint32Array(size);
+    const why = new Uint8Array(size);
+    if (page < this.#why.length) {
+      seq.set(this.#seq[page]!);
+      line.set(this.#line[page]!);
+      why.set(this.#why[page]!);
+    }
+    this.#seq[page] = seq;
+    this.#line[page] = line;
+    this.#why[page] = why;
   }
 
   /**
@@ -85,33 +128,39 @@ class DroppedCopies {
    */
   order(): Uint32Array {
     const order = new Uint32Array(this.length);
-    const seq = this.#seq;
     let sorted = true;
     let most = 0;
+    let before = -Infinity;
     for (let at = 0; at < this.length; at++) {
+      const seq = this.seq(at);
       order[at] = at;
-      if (at > 0 && seq[at]! < seq[at - 1]!) sorted = false;
-      most = Math.max(most, seq[at]!);
+      if (seq < before) sorted = false;
+      before = seq;
+      most = Math.max(most, seq);
     }
     if (sorted) return order;
     if (this.length >= INDEX_KEYS || most >= 2 ** 27) {
-      return order.sort((a, b) => seq[a]! - seq[b]! || a - b);
+      return order.sort((a, b) => this.seq(a) - this.seq(b) || a - b);
     }
     const keys = new Float64Array(this.length);
-    for (let at = 0; at < this.length; at++) keys[at] = seq[at]! * INDEX_KEYS + at;
+    for (let at = 0; at < this.length; at++) keys[at] = this.seq(at) * INDEX_KEYS + at;
     keys.sort();
     for (let at = 0; at < this.length; at++) order[at] = keys[at]! % INDEX_KEYS;
     return order;
   }
 
   seq(at: number): number {
-    return this.#seq[at]!;
+    return this.#seq[at >>> 16]![at & (PAGE - 1)]!;
   }
 
   /** The line of copy `at`, and why it left. */
   copy(at: number): { place: LineSpan; why: typeof WHY[number] } {
-    const place = { line: this.#line[at]!, start: this.#start[at]!, end: this.#end[at]! };
-    return { place, why: WHY[this.#why[at]!]! };
+    const page = at >>> 16;
+    const slot = at & (PAGE - 1);
+    return {
+      place: this.#lines.place(this.#line[page]![slot]!),
+      why: WHY[this.#why[page]![slot]!]!,
+    };
   }
 }
 
