@@ -455,3 +455,65 @@ Deno.test("readClaudeTranscript() reads the same entries and facts whether the f
     assertEquals(await readAll(0), once, name);
   }
 });
+
+Deno.test("readClaudeTranscript() takes a line's own top-level uuid, not one nested, escaped or written twice, and reports a damaged line in its place", async () => {
+  await using dir = await tempDir();
+  const b = new ClaudeTranscriptBuilder();
+  b.user("Which session was it?", { parent: null });
+  // A tool input naming a uuid and a parent: a scanner of the bytes must not take them.
+  b.assistant([{
+    toolUse: {
+      id: "toolu_A",
+      name: "Bash",
+      input: { command: "jq .uuid", uuid: uuid(90), parentUuid: uuid(1) },
+    },
+  }], { stop: "tool_use" });
+  // The output holds the keys escaped in its text and nested in toolUseResult, and a field after
+  // the line's own uuid holds them again.
+  b.toolResult("toolu_A", `{"uuid":"${uuid(91)}","parentUuid":null}`, {
+    result: { stdout: "x", uuid: uuid(92), parentUuid: uuid(2) },
+    extra: { mcpMeta: { uuid: uuid(93), parentUuid: uuid(1) } },
+  });
+  // A damaged line naming a uuid and a parent before it breaks off.
+  b.raw(`{"parentUuid":"${uuid(3)}","isSidechain":false,"uuid":"${uuid(94)}","type":"user","mess`);
+  b.assistant([{ text: "It was the second one." }], { stop: "end_turn" });
+  // The same line with a uuid written first and again after (JSON.parse keeps the last).
+  const answer = b.lines.pop()!;
+  b.raw(answer.replace("{", `{"uuid":"${uuid(95)}",`));
+  // The next prompt's own uuid key written with an escape (JSON.parse reads it as `uuid`).
+  b.user("Thanks", { uuid: uuid(20) });
+  b.raw(b.lines.pop()!.replace(`"uuid":"${uuid(20)}"`, `"\\u0075uid":"${uuid(20)}"`));
+  b.assistant([{ text: "You're welcome." }], { stop: "end_turn" });
+  const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
+  await Deno.writeTextFile(path, b.text());
+  const { size } = await Deno.stat(path);
+  const readAll = async (parseOnceBytes: number) => {
+    const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
+    const entries = [];
+    let step = await reader.next();
+    for (; !step.done; step = await reader.next()) entries.push(...step.value);
+    return { entries, facts: step.value };
+  };
+  const once = await readAll(size);
+  assertEquals(await readAll(0), once);
+  const { lines, facts } = await read(dir.path, CLAUDE_SESSION_ID, b.text());
+  assertEquals(lines, [
+    `1 session_meta ${CLAUDE_SESSION_ID} claude-opus-4-5-20251101 ask-changes`,
+    `1 turn_context ${uuid(1)} claude-opus-4-5-20251101 ask-changes`,
+    "1 user: Which session was it?",
+    `2 call toolu_A Bash {"command":"jq .uuid","uuid":"${uuid(90)}","parentUuid":"${uuid(1)}"}`,
+    `3 output toolu_A Bash: {"uuid":"${uuid(91)}","parentUuid":null}`,
+    "4 problem malformed_json",
+    "5 assistant: It was the second one.",
+    `5 run_finished ${uuid(1)} succeeded rounds=2`,
+    // The escaped key is the line's uuid: the next turn is its, and the answer hangs off it.
+    `6 turn_context ${uuid(20)} claude-opus-4-5-20251101 ask-changes`,
+    "6 user: Thanks",
+    "7 assistant: You're welcome.",
+    `7 run_finished ${uuid(20)} succeeded rounds=1`,
+  ]);
+  assertEquals(facts.problems, 1);
+  assertEquals(facts.forks, []);
+  assertEquals(claudeCodeFactsOf(facts)?.leafLine, 7);
+  assertEquals(claudeCodeFactsOf(facts)?.danglingParentLine, null);
+});
