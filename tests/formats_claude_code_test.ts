@@ -16,6 +16,7 @@ import {
   claudeCycle,
   claudeDamage,
   claudeForks,
+  claudeIds,
   claudeResumed,
   writeClaudeProject,
 } from "../testing/formats/claude_fixtures.ts";
@@ -458,34 +459,8 @@ Deno.test("readClaudeTranscript() reads the same entries and facts whether the f
 
 Deno.test("readClaudeTranscript() takes a line's own top-level uuid, not one nested, escaped or written twice, and reports a damaged line in its place", async () => {
   await using dir = await tempDir();
-  const b = new ClaudeTranscriptBuilder();
-  b.user("Which session was it?", { parent: null });
-  // A tool input naming a uuid and a parent: a scanner of the bytes must not take them.
-  b.assistant([{
-    toolUse: {
-      id: "toolu_A",
-      name: "Bash",
-      input: { command: "jq .uuid", uuid: uuid(90), parentUuid: uuid(1) },
-    },
-  }], { stop: "tool_use" });
-  // The output holds the keys escaped in its text and nested in toolUseResult, and a field after
-  // the line's own uuid holds them again.
-  b.toolResult("toolu_A", `{"uuid":"${uuid(91)}","parentUuid":null}`, {
-    result: { stdout: "x", uuid: uuid(92), parentUuid: uuid(2) },
-    extra: { mcpMeta: { uuid: uuid(93), parentUuid: uuid(1) } },
-  });
-  // A damaged line naming a uuid and a parent before it breaks off.
-  b.raw(`{"parentUuid":"${uuid(3)}","isSidechain":false,"uuid":"${uuid(94)}","type":"user","mess`);
-  b.assistant([{ text: "It was the second one." }], { stop: "end_turn" });
-  // The same line with a uuid written first and again after (JSON.parse keeps the last).
-  const answer = b.lines.pop()!;
-  b.raw(answer.replace("{", `{"uuid":"${uuid(95)}",`));
-  // The next prompt's own uuid key written with an escape (JSON.parse reads it as `uuid`).
-  b.user("Thanks", { uuid: uuid(20) });
-  b.raw(b.lines.pop()!.replace(`"uuid":"${uuid(20)}"`, `"\\u0075uid":"${uuid(20)}"`));
-  b.assistant([{ text: "You're welcome." }], { stop: "end_turn" });
   const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
-  await Deno.writeTextFile(path, b.text());
+  await Deno.writeTextFile(path, claudeIds());
   const { size } = await Deno.stat(path);
   const readAll = async (parseOnceBytes: number) => {
     const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
@@ -496,7 +471,7 @@ Deno.test("readClaudeTranscript() takes a line's own top-level uuid, not one nes
   };
   const once = await readAll(size);
   assertEquals(await readAll(0), once);
-  const { lines, facts } = await read(dir.path, CLAUDE_SESSION_ID, b.text());
+  const { lines, facts } = await read(dir.path, CLAUDE_SESSION_ID, claudeIds());
   assertEquals(lines, [
     `1 session_meta ${CLAUDE_SESSION_ID} claude-opus-4-5-20251101 ask-changes`,
     `1 turn_context ${uuid(1)} claude-opus-4-5-20251101 ask-changes`,
