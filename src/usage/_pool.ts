@@ -1,9 +1,9 @@
 /**
  * A cold count's files read by this thread and a worker together: the files to read are
- * handed out in the order the count takes them; the worker takes the next ones while it has
- * fewer than {@linkcode AHEAD} waiting, and this thread reads a file itself when its turn
- * comes and the worker has not taken it. Each thread reads about what it has time for, and
- * what waits is a few files' responses. The count, its de-duplication across files and its
+ * handed out in the order the count takes them; the worker is sent the next ones while it has
+ * fewer than {@linkcode SENT} to answer, and this thread, while it waits for the worker's
+ * file, reads the files after it (and a file whose turn comes that the worker was not sent).
+ * Each thread reads about what it has time for, and what waits is a few files' responses. The count, its de-duplication across files and its
  * pricing stay in this thread, the same as with no worker: only the reading of the files (the
  * lines' decoding and parsing, nearly all of a cold count) is shared.
  *
@@ -42,10 +42,13 @@ export interface PlannedFile {
 const readHere = (file: PlannedFile): Promise<FileUsage> =>
   USAGE_READERS.get(file.format)!(file.path);
 
-/** Files read ahead of the count at most, by both threads: what waits, read, for its turn. */
-const AHEAD = 4;
+/** Files this thread reads ahead of the count at most while it waits for the worker. */
+const AHEAD = 8;
 
-/** Files sent to the worker and not answered at most: it starts the next with no wait for this thread. */
+/**
+ * Files sent to the worker and not answered at most: it starts the next with no wait for this
+ * thread (which hears of an answer only between its own reads).
+ */
 const SENT = 2;
 
 interface Claim {
@@ -142,7 +145,8 @@ export class UsagePool implements Disposable {
     const worker = this.#worker;
     if (worker === undefined) return;
     while (
-      this.#sent.size < SENT && this.#claims.size < AHEAD && this.#next < this.#files.length
+      this.#sent.size < SENT && this.#claims.size < AHEAD + SENT &&
+      this.#next < this.#files.length
     ) {
       const file = this.#files[this.#next]!;
       const id = this.#next++;
