@@ -342,7 +342,13 @@ function poolFor(
   if (navigator.hardwareConcurrency < 2) return undefined;
   const planned = filesToRead(db, sessions);
   const bytes = planned.reduce((sum, file) => sum + file.info.size, 0);
-  return planned.length >= 2 && bytes >= parallelBytes ? new UsagePool(planned) : undefined;
+  if (planned.length < 2 || bytes < parallelBytes) return undefined;
+  try {
+    return new UsagePool(planned);
+  } catch {
+    // No worker can be started here: this thread reads every file, as below the threshold.
+    return undefined;
+  }
 }
 
 /** What a file was when it was counted: its inode, size and modification time, or gone. */
