@@ -354,9 +354,8 @@ rows.push({
   row: "the search after that update (indexes the appended text)",
   turnlog: ms(caughtUp.ms),
   peer: `warm search ${ms(search.ms)}`,
-  ratio: `${ms(caughtUp.ms - search.ms)} more, ${
-    ratio(caughtUp.ms - search.ms, firstBuild)
-  } the build`,
+  ratio: `${ms(caughtUp.ms - search.ms)} more, ` +
+    `${(100 * (caughtUp.ms - search.ms) / firstBuild).toFixed(1)}% of the build`,
   target: "(the update's text, moved to the search)",
 });
 
