@@ -22,7 +22,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { isCompressed, readRangeSync, sha256Hex } from "../io/mod.ts";
+import { isCompressed, readRangeSync } from "../io/mod.ts";
 import { searchProfile } from "../search/_profiles.ts";
 import { adapterOfData } from "../formats/mod.ts";
 import {
@@ -70,7 +70,10 @@ interface Plan {
 }
 
 /**
- * The sha256 of the up to {@linkcode TAIL_BYTES} bytes before `end`.
+ * The sha256 of the up to {@linkcode TAIL_BYTES} bytes before `end`, in hex; empty for a
+ * compressed file. Web Crypto's digest: about 0.2 ms a tail, where a hash in JavaScript took 2 to
+ * 4 ms in a process that had not warmed it yet (an update hashes each grown file's tail twice)
+ * and `node:crypto` 40 to 60 ms to load.
  *
  * @example
  * ```ts
@@ -78,26 +81,41 @@ interface Plan {
  * import { tailHash } from "./_update.ts";
  * const path = await Deno.makeTempFile();
  * await Deno.writeTextFile(path, "abc");
- * assert.equal(tailHash(path, 3), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+ * assert.equal(
+ *   await tailHash(path, 3),
+ *   "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+ * );
  * await Deno.remove(path);
  * ```
  */
-export function tailHash(path: string, end: number): string {
+export async function tailHash(path: string, end: number): Promise<string> {
   if (isCompressed(path)) return "";
-  using file = Deno.openSync(path, { read: true });
-  const bytes = readRangeSync(file, { start: Math.max(0, end - TAIL_BYTES), end });
-  return sha256Hex(bytes);
+  let bytes: Uint8Array<ArrayBuffer>;
+  {
+    using file = Deno.openSync(path, { read: true });
+    bytes = readRangeSync(file, { start: Math.max(0, end - TAIL_BYTES), end }) as Uint8Array<
+      ArrayBuffer
+    >;
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  return hex;
 }
 
 /**
  * Where to read a changed file from: its indexed offset when it only grew (the same file, its
  * last indexed bytes the same), else from the start.
  */
-function startOf(path: string, info: Deno.FileInfo, known: KnownFile | undefined): number {
+async function startOf(
+  path: string,
+  info: Deno.FileInfo,
+  known: KnownFile | undefined,
+): Promise<number> {
   if (known === undefined || known.deleted === 1 || isCompressed(path)) return 0;
   if (info.ino !== known.ino || info.size < known.indexed || known.indexed === 0) return 0;
   try {
-    return tailHash(path, known.indexed) === known.tail_hash ? known.indexed : 0;
+    return await tailHash(path, known.indexed) === known.tail_hash ? known.indexed : 0;
   } catch {
     return 0;
   }
@@ -122,8 +140,17 @@ function rowOf(s: Statements, plan: Plan): KnownFile | undefined {
   return s.byPath.get(wanted.path) as unknown as KnownFile;
 }
 
-/** A file's row saved as `read` found it, its text in the index (`texted`) or not. */
-function saveRow(s: Statements, plan: Plan, id: number, read: FileRead, texted: boolean): void {
+/**
+ * A file's row saved as `read` found it (`hash`: the tail hash of its bytes to where they were
+ * read), its text in the index (`texted`) or not.
+ */
+function saveRow(
+  s: Statements,
+  plan: Plan,
+  row: { id: number; hash: string },
+  read: FileRead,
+  texted: boolean,
+): void {
   const { wanted, info } = plan;
   const { facts, indexed } = read;
   const { source } = wanted;
@@ -138,7 +165,7 @@ function saveRow(s: Statements, plan: Plan, id: number, read: FileRead, texted: 
     info.size,
     info.mtime?.getTime() ?? 0,
     indexed,
-    tailHash(wanted.path, indexed),
+    row.hash,
     read.lines,
     read.inherits ? 1 : 0,
     texted ? 1 : 0,
@@ -157,7 +184,7 @@ function saveRow(s: Statements, plan: Plan, id: number, read: FileRead, texted: 
     facts.forked_from,
     facts.forks,
     facts.unreadable,
-    id,
+    row.id,
   );
 }
 
@@ -237,7 +264,8 @@ async function indexFile(
         texted: plan.text,
       };
     }
-    saveRow(s, plan, row.id, done.read, done.texted);
+    const hash = await tailHash(wanted.path, done.read.indexed);
+    saveRow(s, plan, { id: row.id, hash }, done.read, done.texted);
     keepResume(db, row.id, done.read.resume);
     faultPoint();
     db.exec("COMMIT");
@@ -295,14 +323,18 @@ function keptTextResume(db: DatabaseSync, known: KnownFile | undefined): TextRes
 }
 
 /** How an update reads a file the walk found new, changed, or without its text asked for. */
-function planOf(db: DatabaseSync, changed: Walked["changed"][number], text: boolean): Plan {
+async function planOf(
+  db: DatabaseSync,
+  changed: Walked["changed"][number],
+  text: boolean,
+): Promise<Plan> {
   const { wanted, info, known } = changed;
   const texted = known?.texted === 1;
   const resume = text || known?.texted === 0 ? keptTextResume(db, known) : undefined;
   const plan = { wanted, info, known, from: 0, fromLine: 0, text, asked: text, resume };
   // An unchanged file the walk sent on is one whose text is asked for, not yet indexed.
   if (unchanged(info, known)) return plan;
-  let from = startOf(wanted.path, info, known);
+  let from = await startOf(wanted.path, info, known);
   // A grown file whose text was never indexed is read whole when its text is asked for.
   if (from > 0 && text && !texted && resume === undefined) from = 0;
   const fromLine = from === 0 ? 0 : known?.lines ?? 0;
@@ -320,7 +352,8 @@ export async function indexChanged(
 ): Promise<UpdateSummary> {
   const summary = { ...walked.summary };
   const text = options.text ?? true;
-  const plans = walked.changed.map((changed) => planOf(db, changed, text));
+  const plans: Plan[] = [];
+  for (const changed of walked.changed) plans.push(await planOf(db, changed, text));
   const progress: UpdateProgress = {
     files: 0,
     filesTotal: plans.length,

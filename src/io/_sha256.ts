@@ -1,7 +1,8 @@
 /**
  * SHA-256, synchronously and with no `node:crypto`: that polyfill costs a process 40 to 60 ms of
  * CPU to load (measured on two cores), more than any hash here takes. For the few bytes hashed
- * at a time: a catalog's file tail (4 KB), an id, a stylesheet.
+ * at a time where the answer is wanted synchronously: an id, a stylesheet (Web Crypto's digest is
+ * asynchronous, and faster in a process that has not warmed this code).
  *
  * @module
  */
