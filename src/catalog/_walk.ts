@@ -68,9 +68,10 @@ export interface UpdateOptions {
    */
   text?: boolean | undefined;
   /**
-   * How many workers read the facts of the files at once, each on a core of its own (0: read
-   * them in this thread). The text index is always written from this thread.
-   * @default {one per core but one, up to 4, on 4 cores or more when the files to read for their facts alone are two or more and hold 32 MB or more; else 0}
+   * How many workers read the facts of the files beside this thread, which reads them too while
+   * it waits for a worker's file (0: this thread alone). The transactions and the text index are
+   * always this thread's, in the files' order.
+   * @default {one per core but one, up to 4, on 2 cores or more when the files to read for their facts alone are two or more and hold 32 MB or more; else 0}
    */
   workers?: number | undefined;
   /** Told after each file read (never for unchanged files). */
