@@ -11,6 +11,11 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { inWriteTransaction } from "./_transaction.ts";
 import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
 import { toolHomeOf } from "../formats/homes.ts";
+import { late } from "../_late.ts";
+
+/** Search's profiles of turnlog's own store, out of Deno's sight at start (src/_late.ts). */
+const searchModule = () =>
+  late<typeof import("../search/mod.ts")>("../search/mod.ts", import.meta.url);
 
 /** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
 export interface CatalogSource {
@@ -143,7 +148,7 @@ function statOrUndefined(path: string): Deno.FileInfo | undefined {
 async function walkOf(format: string): Promise<FormatSearch["walk"]> {
   const home = toolHomeOf(format);
   if (home !== undefined) return home.search.walk;
-  return (await import("../search/mod.ts")).searchProfile(format).walk;
+  return (await searchModule()).searchProfile(format).walk;
 }
 
 async function wantedFiles(
