@@ -6,7 +6,7 @@
  */
 import type { ToolHome } from "../src/formats/mod.ts";
 // The homes without their readers: a command names a home before it reads any file.
-import { TOOL_HOMES } from "../src/formats/homes.ts";
+import { TOOL_HOMES } from "../src/formats/_tool_homes.ts";
 import { wrapWords } from "../src/text/mod.ts";
 import { UsageError } from "./_args.ts";
 

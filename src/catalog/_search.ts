@@ -9,7 +9,8 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { isCompressed, readRangeSync } from "../io/mod.ts";
+import { readRangeSync } from "../io/_bytes.ts";
+import { isCompressed } from "../io/_zstd.ts";
 import type { CompiledQuery, IndexedLine, SearchIndex } from "../search/mod.ts";
 
 /** The shortest term the trigram index can look up. */

@@ -10,7 +10,7 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { inWriteTransaction } from "./_transaction.ts";
 import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
-import { toolHomeOf } from "../formats/homes.ts";
+import { toolHomeOf } from "../formats/_tool_homes.ts";
 import { late } from "../_late.ts";
 
 /** Search's profiles of turnlog's own store, out of Deno's sight at start (src/_late.ts). */

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { readFull, readLines } from "../io/mod.ts";
+import { readFull } from "../io/_bytes.ts";
+import { readLines } from "../io/_lines.ts";
 import { isObject, type Json } from "./_line.ts";
 
 /** How far into a file a listing reads for its preview. */

@@ -6,7 +6,7 @@
  */
 import type { ForeignListing } from "../formats/mod.ts";
 // The tools' words without their readers: a listing from the catalog loads none.
-import { toolHomeFor } from "../formats/homes.ts";
+import { toolHomeFor } from "../formats/_tool_homes.ts";
 import type { SessionListing } from "../store/mod.ts";
 import { clip, columnWidths, formatNumber, formatTime, painter, visible } from "../text/mod.ts";
 import type { RenderOptions } from "./_render_text.ts";

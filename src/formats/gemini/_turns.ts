@@ -9,7 +9,8 @@
  * @module
  */
 import type { ImportedFrom } from "../../record/mod.ts";
-import { FORMAT_VERSION, makeRecord, type RunOutcome, type Usage } from "../../record/mod.ts";
+import type { RunOutcome, Usage } from "../../record/mod.ts";
+import { FORMAT_VERSION, makeRecord } from "../../record/_make.ts";
 import {
   ignoredEntry,
   isObject,
