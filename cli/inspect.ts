@@ -40,6 +40,7 @@ import {
   TASK,
 } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
+import { inspectInStore } from "./_inspect_store.ts";
 import { archivedRootOf, findArchivedSession } from "./_archived.ts";
 import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import {
@@ -83,8 +84,6 @@ const repairModule = () =>
 const siteModule = () => late<typeof import("./_site.ts")>("./_site.ts", import.meta.url);
 const archiveModule = () =>
   late<typeof import("../src/archive/mod.ts")>("../src/archive/mod.ts", import.meta.url);
-const inspectStoreModule = () =>
-  late<typeof import("./_inspect_store.ts")>("./_inspect_store.ts", import.meta.url);
 const htmlModule = () => late<typeof import("./_html.ts")>("./_html.ts", import.meta.url);
 
 /** The help text (the registry is loaded for the tools' words only when it is asked for). */
@@ -468,7 +467,6 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
     return 0;
   }
   if (values.all !== undefined) return await site(values.all, values);
-  const { inspectInStore } = await inspectStoreModule();
   const inStore = await inspectInStore(values, positionals[0], out);
   if (inStore !== undefined) return inStore;
   const target = values.last ? await newestSession(values) : positionals[0];
