@@ -16,14 +16,14 @@ import type {
   ForeignListing,
   ForeignSource,
   SessionAdapter,
-  ToolHome,
+  ToolStart,
 } from "../src/formats/mod.ts";
 import type { InspectOptions, RenderOptions } from "../src/inspect/mod.ts";
 // A listing of a home answered from the catalog loads no reader: what it needs is imported
 // from the files that hold it, not from the faces (the readers, the inspector and the store
 // are imported where a session is read).
 import { renderForeignListing } from "../src/inspect/_render_listing.ts";
-import { toolHomeFor } from "../src/formats/_tool_homes.ts";
+import { toolStartFor } from "../src/formats/_tool_starts.ts";
 import { catalogListing } from "../src/catalog/_listing.ts";
 import { isPostgresUrl } from "../src/store/_spec.ts";
 import {
@@ -280,7 +280,7 @@ async function list(cmd: Command): Promise<number> {
       await updateCatalogOf("inspect", catalog, [from]);
       // The sessions the tool's listing has, as the catalog knows them: the update's walk
       // found them, less those the tool's listing leaves out.
-      const { listed } = toolHomeFor(from.format);
+      const { listed } = toolStartFor(from.format);
       const sessions = catalog.sessions([from]).filter((session) =>
         listed?.(session.id, session.sizeBytes) ?? true
       );
@@ -566,7 +566,7 @@ function inspectNeeds(args: string[]): Need[] {
 }
 
 /** The root of a home, or none when nothing names it (HOME unset: the command says so). */
-function homeRoot(home: ToolHome): string[] {
+function homeRoot(home: ToolStart): string[] {
   try {
     return [home.home.root(Deno.env)];
   } catch (error) {
@@ -579,7 +579,7 @@ function homeRoot(home: ToolHome): string[] {
  * What a home flag (`--codex`, `--claude`) needs: the variables that name the home, then the
  * home (to write in too, for a repair).
  */
-function homeNeeds(adapter: ToolHome, write = false): Need[] {
+function homeNeeds(adapter: ToolStart, write = false): Need[] {
   const variables = [...adapter.home.variables];
   const known = variables.every((variable) =>
     Deno.permissions.querySync({ name: "env", variable }).state === "granted"

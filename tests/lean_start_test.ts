@@ -12,6 +12,7 @@ import { tempDir } from "./_helpers.ts";
 import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { ADAPTERS } from "../src/formats/mod.ts";
 import { TOOL_HOMES } from "../src/formats/homes.ts";
+import { TOOL_STARTS } from "../src/formats/_tool_starts.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -124,6 +125,24 @@ for (const [entry, allowed] of Object.entries(ENTRIES)) {
     assertEquals(heavy(await loadedAtStart(entry), allowed), []);
   });
 }
+
+Deno.test("cli/inspect.ts loads no format's search profile at start: a listing loads its home's alone", async () => {
+  const loaded = await loadedAtStart("cli/inspect.ts");
+  assertEquals([...loaded].filter((name) => /^src\/formats\/[^/]+\/_search\.ts$/.test(name)), []);
+  assert(loaded.has("src/formats/_tool_starts.ts"));
+});
+
+Deno.test("TOOL_STARTS are the adapters' own words, and load the adapters' own search profiles", async () => {
+  assertEquals(TOOL_STARTS.length, ADAPTERS.length);
+  for (const [i, adapter] of ADAPTERS.entries()) {
+    const start = TOOL_STARTS[i]!;
+    for (const key of ["name", "tool", "shortTool", "fileNoun", "flag", "home"] as const) {
+      assertEquals(start[key], adapter[key], `${adapter.name}: ${key}`);
+    }
+    assertEquals(await start.loadSearch(), adapter.search, `${adapter.name}: search`);
+    assertEquals(start.listed, TOOL_HOMES[i]!.listed, `${adapter.name}: listed`);
+  }
+});
 
 Deno.test("TOOL_HOMES are the adapters' own words, homes and search profiles, in the registry's order", () => {
   assertEquals(TOOL_HOMES.length, ADAPTERS.length);

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { readFull } from "../io/_bytes.ts";
-import { readLines } from "../io/_lines.ts";
+import { readFull, readLines } from "../io/forward.ts";
 import { isObject, type Json } from "./_line.ts";
 
 /** How far into a file a listing reads for its preview. */

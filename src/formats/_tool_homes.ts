@@ -1,16 +1,21 @@
 /**
- * The other tools' homes without their readers, and without turnlog's own adapter either:
- * each format's words, flag, home and search profile (`ToolHome`, its folder's `_home.ts`), in
- * the registry's order. What a listing of a home answered from the catalog needs to start
- * (`homes.ts` adds turnlog's adapter, which a search of turnlog's store needs, and its reader).
+ * The other tools' homes without their readers: each format's start (`_tool_starts.ts`) with its
+ * search profile, in the registry's order. What a search answered from the catalog needs to
+ * start: the readers, checks and repair planners of `registry.ts` load only when a file has
+ * changed.
  *
  * @module
  */
 import type { ToolHome } from "./_adapter.ts";
 import { ForeignSessionError } from "./_types.ts";
-import { claudeCodeHome } from "./claude_code/_home.ts";
-import { codexHome } from "./codex/_home.ts";
-import { geminiHome } from "./gemini/_home.ts";
+import { claudeCodeStart } from "./claude_code/_home.ts";
+import { claudeCodeSearch } from "./claude_code/_search.ts";
+import { codexStart } from "./codex/_home.ts";
+import { codexSearch } from "./codex/_search.ts";
+import { geminiStart } from "./gemini/_home.ts";
+import { geminiSearch } from "./gemini/_search.ts";
+
+export { foreignToolsInWords, inWords } from "./_tool_starts.ts";
 
 /**
  * Every other tool's home, in the order of `ADAPTERS` (a test holds them to it).
@@ -22,7 +27,11 @@ import { geminiHome } from "./gemini/_home.ts";
  * assert.deepEqual(TOOL_HOMES.map((home) => home.flag), ["codex", "claude", "gemini"]);
  * ```
  */
-export const TOOL_HOMES: readonly ToolHome[] = [codexHome, claudeCodeHome, geminiHome];
+export const TOOL_HOMES: readonly ToolHome[] = [
+  { ...codexStart, search: codexSearch },
+  { ...claudeCodeStart, search: claudeCodeSearch },
+  { ...geminiStart, search: geminiSearch },
+];
 
 /**
  * The home of the format a name gives (an adapter's name), or undefined for turnlog's own
@@ -55,19 +64,4 @@ export function toolHomeFor(format: string): ToolHome {
     );
   }
   return home;
-}
-
-/** Names in a sentence: `a, b or c`. */
-export function inWords(names: readonly string[], conjunction: string): string {
-  return names.length < 2
-    ? names.join("")
-    : `${names.slice(0, -1).join(", ")} ${conjunction} ${names.at(-1)}`;
-}
-
-/** The other tools, in a sentence: `Codex or Claude Code`, `Codex's and Claude Code's`. */
-export function foreignToolsInWords(conjunction = "or", possessive = false): string {
-  const names = TOOL_HOMES.map((adapter) =>
-    possessive ? `${adapter.shortTool}'s` : adapter.shortTool
-  );
-  return inWords(names, conjunction);
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { forEachLine } from "../io/_lines.ts";
+import { forEachLine } from "../io/forward.ts";
 import { isObject, type Json } from "./_line.ts";
 import type { FileUsage } from "./_usage.ts";
 

@@ -14,6 +14,7 @@ import { type OwnFormatAdapter, turnlogAdapter } from "./turnlog/mod.ts";
 
 export { turnlogAdapter };
 export * from "./_tool_homes.ts";
+export { TOOL_STARTS, toolStartFor, toolStartOf } from "./_tool_starts.ts";
 
 /**
  * The home of the format a piece of data names (`{ format }`), or turnlog's own adapter

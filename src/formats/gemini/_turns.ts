@@ -9,8 +9,7 @@
  * @module
  */
 import type { ImportedFrom } from "../../record/mod.ts";
-import type { RunOutcome, Usage } from "../../record/mod.ts";
-import { FORMAT_VERSION, makeRecord } from "../../record/_make.ts";
+import { FORMAT_VERSION, makeRecord, type RunOutcome, type Usage } from "../../record/mod.ts";
 import {
   ignoredEntry,
   isObject,
