@@ -14,6 +14,7 @@ import { SESSION_PAGE_INSPECTION } from "../src/html/mod.ts";
 import { inspectSession, SessionFollower } from "../src/inspect/mod.ts";
 import { claudeTranscriptLines, codexRolloutLines } from "../testing/formats/scale.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+import { claudeIds } from "../testing/formats/claude_fixtures.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { forkHome } from "./_codex_fork_home.ts";
 import { GEMINI_SESSION_ID, GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
@@ -75,6 +76,26 @@ Deno.test({
     }
     assert(files >= 20, `${files} corpus transcripts`);
   },
+});
+
+Deno.test("SessionFollower.update() of a Claude Code transcript whose ids a reader of bytes could take wrongly, a line at a time, reports what a whole read does", async () => {
+  await using dir = await tempDir();
+  const source = join(dir.path, "source.jsonl");
+  const target = join(dir.path, "7acd37a8-0000-4000-8000-000000000001.jsonl");
+  await Deno.writeTextFile(source, claudeIds());
+  let follower: SessionFollower | undefined;
+  let compared = 0;
+  await grow(source, target, 7, async (step, torn) => {
+    if (torn && follower === undefined) return;
+    follower ??= await SessionFollower.open(target, SESSION_PAGE_INSPECTION);
+    await follower.update();
+    if (torn) return;
+    const { followed, whole } = await bothReports(target, follower);
+    assertEquals(followed, whole, `after append ${step}`);
+    compared++;
+  });
+  assertEquals(compared, 7);
+  assertEquals(follower!.report().problems.length, 1, "the damaged line, once");
 });
 
 /** A generated transcript of `bytes` (split responses, hooks, parallel calls), as lines. */

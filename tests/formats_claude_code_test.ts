@@ -16,6 +16,7 @@ import {
   claudeCycle,
   claudeDamage,
   claudeForks,
+  claudeIds,
   claudeResumed,
   writeClaudeProject,
 } from "../testing/formats/claude_fixtures.ts";
@@ -454,4 +455,40 @@ Deno.test("readClaudeTranscript() reads the same entries and facts whether the f
     assert(once.entries.some((entry) => entry.record), `${name}: records read`);
     assertEquals(await readAll(0), once, name);
   }
+});
+
+Deno.test("readClaudeTranscript() takes a line's own top-level uuid, not one nested, escaped or written twice, and reports a damaged line in its place", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
+  await Deno.writeTextFile(path, claudeIds());
+  const { size } = await Deno.stat(path);
+  const readAll = async (parseOnceBytes: number) => {
+    const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
+    const entries = [];
+    let step = await reader.next();
+    for (; !step.done; step = await reader.next()) entries.push(...step.value);
+    return { entries, facts: step.value };
+  };
+  const once = await readAll(size);
+  assertEquals(await readAll(0), once);
+  const { lines, facts } = await read(dir.path, CLAUDE_SESSION_ID, claudeIds());
+  assertEquals(lines, [
+    `1 session_meta ${CLAUDE_SESSION_ID} claude-opus-4-5-20251101 ask-changes`,
+    `1 turn_context ${uuid(1)} claude-opus-4-5-20251101 ask-changes`,
+    "1 user: Which session was it?",
+    `2 call toolu_A Bash {"command":"jq .uuid","uuid":"${uuid(90)}","parentUuid":"${uuid(1)}"}`,
+    `3 output toolu_A Bash: {"uuid":"${uuid(91)}","parentUuid":null}`,
+    "4 problem malformed_json",
+    "5 assistant: It was the second one.",
+    `5 run_finished ${uuid(1)} succeeded rounds=2`,
+    // The escaped key is the line's uuid: the next turn is its, and the answer hangs off it.
+    `6 turn_context ${uuid(20)} claude-opus-4-5-20251101 ask-changes`,
+    "6 user: Thanks",
+    "7 assistant: You're welcome.",
+    `7 run_finished ${uuid(20)} succeeded rounds=1`,
+  ]);
+  assertEquals(facts.problems, 1);
+  assertEquals(facts.forks, []);
+  assertEquals(claudeCodeFactsOf(facts)?.leafLine, 7);
+  assertEquals(claudeCodeFactsOf(facts)?.danglingParentLine, null);
 });

@@ -186,6 +186,35 @@ export function claudeDamage(): string {
   return b.text() + "\u0000".repeat(8) + '{"type":"user"';
 }
 
+/**
+ * Ids a reader of a line's bytes could take wrongly, among valid lines: a tool's input and output
+ * naming `uuid` and `parentUuid` (in the input's object, escaped in the output's text, nested in
+ * `toolUseResult`, in a field after the line's own uuid), a decoy `uuid` written before the line's
+ * own (`JSON.parse` keeps the last), a prompt's `uuid` key written with an escape, and a damaged
+ * line naming ids before it breaks off. Its uuids are `…-00000000005a` to `…-00000000005f`
+ * (decoys) and the builder's own, the second prompt's `…-000000000014`.
+ */
+export function claudeIds(): string {
+  const id = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
+  const b = new ClaudeTranscriptBuilder();
+  b.user("Which session was it?", { parent: null });
+  b.assistant([
+    tool("toolu_A", "Bash", { command: "jq .uuid", uuid: id(90), parentUuid: id(1) }),
+  ], { stop: "tool_use" });
+  b.toolResult("toolu_A", `{"uuid":"${id(91)}","parentUuid":null}`, {
+    result: { stdout: "x", uuid: id(92), parentUuid: id(2) },
+    extra: { mcpMeta: { uuid: id(93), parentUuid: id(1) } },
+  });
+  b.raw(`{"parentUuid":"${id(3)}","isSidechain":false,"uuid":"${id(94)}","type":"user","mess`);
+  b.assistant([{ text: "It was the second one." }], { stop: "end_turn" });
+  const answer = b.lines.pop()!;
+  b.raw(answer.replace("{", `{"uuid":"${id(95)}",`));
+  b.user("Thanks", { uuid: id(20) });
+  b.raw(b.lines.pop()!.replace(`"uuid":"${id(20)}"`, `"\\u0075uid":"${id(20)}"`));
+  b.assistant([{ text: "You're welcome." }], { stop: "end_turn" });
+  return b.text();
+}
+
 /** Every single-file edge case by name. */
 export const CLAUDE_FIXTURES: Record<string, () => string> = {
   basic: claudeBasic,
@@ -194,6 +223,7 @@ export const CLAUDE_FIXTURES: Record<string, () => string> = {
   cycle: claudeCycle,
   resumed: claudeResumed,
   damage: claudeDamage,
+  ids: claudeIds,
 };
 
 /** The files of a project folder written by {@linkcode writeClaudeProject}. */

@@ -97,11 +97,19 @@ export function claudeFacts(
 ): Omit<ForeignFacts, "subagents"> {
   const { index, branch, read, sessionId } = parts;
   const { nodes } = index;
-  const state = nodes.length === 0
-    ? "empty"
-    : nodes.some((node) => isMessageKind(node.kind))
-    ? "records"
-    : "metadata-only";
+  // One loop for what the facts count over every node (three walks and an array of the branch
+  // before).
+  let messages = false;
+  let superseded = 0;
+  let compactions = 0;
+  for (let at = 0; at < nodes.length; at++) {
+    const node = nodes[at]!;
+    const kind = node.kind;
+    messages ||= isMessageKind(kind);
+    if (node.superseded) superseded++;
+    if (kind === "boundary" && branch.active.has(at)) compactions++;
+  }
+  const state = nodes.length === 0 ? "empty" : messages ? "records" : "metadata-only";
   const leaf = branch.leaf >= 0 ? nodes[branch.leaf]! : undefined;
   return {
     format: "claude-code",
@@ -140,12 +148,12 @@ export function claudeFacts(
       leafLine: leaf?.line ?? null,
       cycleLine: branch.cycleLine,
       danglingParentLine: branch.danglingParentLine,
-      supersededLines: nodes.filter((node) => node.superseded).length,
+      supersededLines: superseded,
       sideLines: branch.sideLines,
       turnEnds: index.hasTurnDuration ? "turn_duration" : "final_answer",
       agentId: index.agentId ?? null,
       parentSessionId: index.agentId === undefined ? null : index.sessionIds.values[0] ?? null,
-      compactions: [...branch.active].filter((at) => nodes[at]!.kind === "boundary").length,
+      compactions,
       boundaryJoins: branch.joins,
       modelSwaps: index.modelSwaps,
       cost: index.cost,
