@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { ToolStart, ToolWords } from "../_adapter.ts";
-import { type Env, homeDir } from "../_find.ts";
+import { type Env, homeDir } from "../_home_dir.ts";
 import { late } from "../../_late.ts";
 
 /** Whose home the root is in, and the variables that name it (first its own). */
