@@ -11,6 +11,7 @@ import config from "../deno.json" with { type: "json" };
 import { CHECKOUT_TASK, TASK } from "./_commands.ts";
 import { runAsProcess, stderr, stdout } from "./_output.ts";
 import { late } from "../src/_late.ts";
+import { TOOL_STARTS } from "../src/formats/_tool_starts.ts";
 
 /** A command's module, loaded when it runs, out of Deno's sight at start (src/_late.ts). */
 const command = <T>(specifier: string): Promise<T> => late<T>(specifier, import.meta.url);
@@ -83,12 +84,9 @@ export const COMMANDS: Readonly<Record<string, Subcommand>> = {
 /** The version, from `deno.json`. */
 export const VERSION: string = config.version;
 
-/** The help text (the registry is loaded for the tools' names only when it is asked for). */
-export async function help(): Promise<string> {
-  const { ADAPTERS } = await command<typeof import("../src/formats/mod.ts")>(
-    "../src/formats/mod.ts",
-  );
-  const words = { tools: ADAPTERS.map((adapter) => adapter.tool).join(", ") };
+/** The help text (the tools' names from their starts: no reader is loaded). */
+export function help(): string {
+  const words = { tools: TOOL_STARTS.map((start) => start.tool).join(", ") };
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, command]) =>
     `  ${name.padEnd(width)}  ${command.about(words)}`
@@ -114,7 +112,7 @@ export async function main(args: string[]): Promise<number> {
     if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) {
       return await COMMANDS[topic]!.run(["--help"]);
     }
-    stdout(await help());
+    stdout(help());
     return 0;
   }
   if (name === "-V" || name === "--version") {
