@@ -23,7 +23,10 @@ import {
   usageJson,
   usageReport,
   type UsageRow,
+  usageSessions,
 } from "../src/usage/mod.ts";
+import { type PlannedFile, UsagePool } from "../src/usage/_pool.ts";
+import { USAGE_READERS } from "../src/formats/usage_readers.ts";
 import { Catalog } from "../src/catalog/mod.ts";
 import { inspectSession, renderReport } from "../src/inspect/mod.ts";
 import { searchSources } from "../src/search/mod.ts";
@@ -609,4 +612,83 @@ Deno.test("reckonCost() gives each response to the turn the walk from the first 
   const ten = Array.from({ length: 10 }).reduce<number>((sum) => sum + each, 0);
   assertEquals([big.turns.length, big.turns[0], big.turns[19_999]], [20_000, ten, ten]);
   assertEquals(performance.now() - started < 5_000, true);
+});
+
+/** The corpus's Claude Code home (linked into `base`) and its Codex rollouts, as places. */
+async function corpusSources(base: string) {
+  const home = join(base, "claude");
+  await Deno.mkdir(home);
+  await Deno.symlink(join(CORPUS, "claude", "projects"), join(home, "projects"));
+  return [
+    ...await searchSources({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) }),
+    { format: "codex" as const, root: join(CORPUS, "codex"), flags: ["--sessions-dir"] },
+  ];
+}
+
+Deno.test({
+  ...needing(
+    "UsagePool reads each file as its format's usage reads it, in the worker and in this thread, and a file the worker cannot read fails as it fails here",
+    CORPUS_MISSING,
+  ),
+  async fn() {
+    await using dir = await tempDir();
+    const sessions = await usageSessions(await corpusSources(dir.path));
+    const missing = join(dir.path, "gone.jsonl");
+    await Deno.writeTextFile(missing, "");
+    const planned: PlannedFile[] = [
+      { path: missing, format: "codex", info: await Deno.stat(missing) },
+      ...sessions.flatMap((session) =>
+        [session.path, ...session.subagents].map((path) => ({
+          path,
+          format: session.format,
+          info: Deno.statSync(path),
+        }))
+      ),
+    ];
+    await Deno.remove(missing);
+    using pool = new UsagePool(planned);
+    const here = (file: PlannedFile) => USAGE_READERS.get(file.format)!(file.path);
+    const failed = (await here(planned[0]!).catch((error) => error)) as Error;
+    assertEquals(
+      ((await pool.read(missing).catch((error) => error)) as Error).message,
+      failed.message,
+    );
+    for (const file of planned.slice(1)) {
+      assertEquals(await pool.read(file.path), await here(file), file.path);
+    }
+    assertEquals(await pool.read(join(dir.path, "not-planned.jsonl")), null);
+    // The worker is sent the first two files at once; this thread reads ahead while it waits.
+    assertEquals(
+      pool.counts.worker >= 2 && pool.counts.here >= 1,
+      true,
+      JSON.stringify(pool.counts),
+    );
+    assertEquals(pool.counts.worker + pool.counts.here, planned.length);
+  },
+});
+
+Deno.test({
+  ...needing(
+    "collectCatalogUsage() reading with a worker (parallelBytes: 0) counts and keeps what one thread counts and keeps, and what a fresh read counts",
+    CORPUS_MISSING,
+  ),
+  async fn() {
+    await using dir = await tempDir();
+    const sources = await corpusSources(dir.path);
+    const plain = (got: unknown) => JSON.parse(JSON.stringify(got));
+    using two = Catalog.open({ path: join(dir.path, "two.sqlite") });
+    using one = Catalog.open({ path: join(dir.path, "one.sqlite") });
+    const withWorker = await collectCatalogUsage(two, sources, { parallelBytes: 0 });
+    const alone = await collectCatalogUsage(one, sources, { parallelBytes: Infinity });
+    assertEquals(plain(withWorker), plain(alone));
+    assertEquals(plain(withWorker), plain(await collectUsage({ sources, fold: true })));
+    assertEquals(withWorker.rows.length > 0, true);
+    const kept = (catalog: Catalog) =>
+      catalog.db.prepare(
+        "SELECT path, ino, size, mtime, provider, session_id, cwd, tool_cost, bad_lines, events " +
+          "FROM usage_files ORDER BY path",
+      ).all();
+    assertEquals(kept(two), kept(one));
+    assertEquals(kept(two).length > 10, true);
+  },
 });

@@ -9,3 +9,4 @@
 export * from "./_bytes.ts";
 export * from "./_lines.ts";
 export { isCompressed } from "./_zstd.ts";
+export { cut as cutLine } from "./_cut.ts";

@@ -11,14 +11,15 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { inWriteTransaction } from "../catalog/_transaction.ts";
-import type { SessionFormat, UsageEvent } from "../formats/mod.ts";
+import type { FileUsage, SessionFormat, UsageEvent } from "../formats/mod.ts";
 import type { SearchSource } from "../search/mod.ts";
 import {
   type CollectedUsage,
   countUsage,
+  type FilePricer,
   type FileReader,
-  fileReader,
   fileSources,
+  fileUsage,
   storedSessions,
   type UsageSession,
   usageSessions,
@@ -37,6 +38,8 @@ import { loadPriceBook } from "./_cost.ts";
 import { priceAt, type Rates } from "./_rates.ts";
 import type { PriceBook } from "./_prices.ts";
 import { PRICE_TABLE } from "./_table.ts";
+import { type PlannedFile, UsagePool } from "./_pool.ts";
+import { USAGE_READERS } from "../formats/usage_readers.ts";
 
 /** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
@@ -239,22 +242,33 @@ function keptPrices(db: DatabaseSync): (
   };
 }
 
+/** Whether a file's kept row is of the file as it is (its inode, size and modification time). */
+const keptFor = (row: FileRow | undefined, info: Deno.FileInfo): row is FileRow =>
+  row !== undefined && row.size === info.size && row.mtime === (info.mtime?.getTime() ?? 0) &&
+  row.ino === (info.ino ?? null);
+
+/** Files of a count read by another thread too (a worker's: `UsagePool` in `_pool.ts`). */
+export interface UsageReadAhead {
+  /** The `stat` a file had before the other thread could read it; undefined: not its file. */
+  infoOf(path: string): Deno.FileInfo | undefined;
+  /** The file's usage, read by either thread; null when it is to be read by the caller. */
+  read(path: string): Promise<FileUsage | null>;
+}
+
 /**
  * The reader of files through the catalog's database: a file unchanged since its usage was
- * kept is answered from its rows; another is read (each format's `usage`, priced) and kept.
+ * kept is answered from its rows; another is read (each format's `usage`, by `pool`'s worker
+ * when it took the file, else here), priced and kept.
  */
-export function catalogReader(db: DatabaseSync): FileReader {
+export function catalogReader(db: DatabaseSync, pool?: UsageReadAhead): FileReader {
   ensureTables(db);
   const s = new Statements(db);
-  let fresh: FileReader | undefined;
+  let prices: FilePricer | undefined;
   return async (path: string, format: SessionFormat) => {
-    const info = Deno.statSync(path);
-    const mtime = info.mtime?.getTime() ?? 0;
+    // The worker read its file after this `stat`.
+    const info = pool?.infoOf(path) ?? Deno.statSync(path);
     const row = s.file.get(path) as FileRow | undefined;
-    if (
-      row !== undefined && row.size === info.size && row.mtime === mtime &&
-      row.ino === (info.ino ?? null)
-    ) {
+    if (keptFor(row, info)) {
       const events = JSON.parse(row.events) as KeptEvent[];
       return {
         usage: {
@@ -268,14 +282,14 @@ export function catalogReader(db: DatabaseSync): FileReader {
         costs: events.map((event) => event[10]),
       };
     }
-    fresh ??= await fileReader(keptPrices(db));
-    const read = await fresh(path, format);
-    const { usage, costs } = read;
+    const usage = await pool?.read(path) ?? await fileUsage(path, format);
+    prices ??= keptPrices(db);
+    const costs = await prices(usage.events, usage.provider);
     s.saveFile.run(
       path,
       info.ino ?? null,
       info.size,
-      mtime,
+      info.mtime?.getTime() ?? 0,
       usage.provider,
       usage.sessionId,
       usage.cwd,
@@ -283,9 +297,60 @@ export function catalogReader(db: DatabaseSync): FileReader {
       usage.badLines,
       JSON.stringify(usage.events.map((event, i) => kept(event, costs[i] ?? null))),
     );
-    return read;
+    return { usage, costs };
   };
 }
+
+/** Bytes of files to read from which a cold count reads them with a worker's help. */
+const PARALLEL_BYTES = 32 << 20;
+
+/**
+ * The files of the sessions a count reads (not kept, or changed since), in its order, with
+ * their `stat`: the worker's share of them is read after it.
+ */
+function filesToRead(db: DatabaseSync, sessions: readonly UsageSession[]): PlannedFile[] {
+  const file = db.prepare("SELECT ino, size, mtime FROM usage_files WHERE path = ?");
+  const planned: PlannedFile[] = [];
+  for (const session of sessions) {
+    for (const path of [session.path, ...session.subagents]) {
+      let info: Deno.FileInfo;
+      try {
+        info = Deno.statSync(path);
+      } catch {
+        // Read (and skipped, saying why) in its turn.
+        continue;
+      }
+      if (
+        !keptFor(file.get(path) as FileRow | undefined, info) && USAGE_READERS.has(session.format)
+      ) {
+        planned.push({ path, format: session.format, info });
+      }
+    }
+  }
+  return planned;
+}
+
+/**
+ * A worker for the count's reading when it pays: at least `parallelBytes` to read and a
+ * second core; else none.
+ */
+function poolFor(
+  db: DatabaseSync,
+  sessions: readonly UsageSession[],
+  parallelBytes: number,
+): UsagePool | undefined {
+  if (navigator.hardwareConcurrency < 2) return undefined;
+  const planned = filesToRead(db, sessions);
+  const bytes = planned.reduce((sum, file) => sum + file.info.size, 0);
+  if (planned.length < 2 || bytes < parallelBytes) return undefined;
+  try {
+    return new UsagePool(planned);
+  } catch {
+    // No worker can be started here: this thread reads every file, as below the threshold.
+    return undefined;
+  }
+}
+
 /** What a file was when it was counted: its inode, size and modification time, or gone. */
 function statOf(path: string): string {
   try {
@@ -415,7 +480,8 @@ export async function collectCatalogUsage(
   if (counted !== undefined) counted = { ...counted, skipped: [...skipped, ...counted.skipped] };
   else {
     const before = skipped.length;
-    counted = await countUsage(sessions, catalogReader(db), skipped, { fold: true });
+    using pool = poolFor(db, sessions, options.parallelBytes ?? PARALLEL_BYTES);
+    counted = await countUsage(sessions, catalogReader(db, pool), skipped, { fold: true });
     keepCount(db, scope, files, counted, skipped.slice(before));
   }
   if (probe !== undefined) keepProbe(db, scope, probe);
@@ -439,6 +505,12 @@ export interface CollectCatalogUsageOptions {
    * changed). Not kept for places that are not folders (a database store, the archive's view).
    */
   question?: UsageQuestionOf | undefined;
+  /**
+   * Bytes of files to read (not kept, or changed) from which they are read by this thread and
+   * a worker together, when there are two cores: below it a worker's start costs more than it
+   * saves. @default {33554432} (32 MiB)
+   */
+  parallelBytes?: number;
 }
 
 function probeOf(

@@ -204,9 +204,14 @@ export type FilePricer = (
 export async function fileReader(prices?: FilePricer): Promise<FileReader> {
   const pricer = prices ?? await tablePricer();
   return async (path, format) => {
-    const usage = await adapterOfData({ format }).usage(path);
+    const usage = await fileUsage(path, format);
     return { usage, costs: await pricer(usage.events, usage.provider) };
   };
+}
+
+/** A session file's usage, read by its format's `usage`. */
+export function fileUsage(path: string, format: SessionFormat): Promise<FileUsage> {
+  return adapterOfData({ format }).usage(path);
 }
 
 /** The sessions of the sources, in the order their responses are counted (by path). */
