@@ -1,7 +1,8 @@
 /**
  * A grown file's facts come from its last turn and the lines appended (src/catalog/_grow.ts):
  * the bytes an update reads of it are what was appended, its last turn and the listing's
- * bounded head and tail, whatever its size; a rewind is read whole and counted as a fallback.
+ * bounded head and tail, whatever its size; a rewind is read whole and counted as a fallback. A
+ * listing continues its facts without its text; the next search puts in the appended lines alone.
  */
 import { join } from "node:path";
 import { Catalog } from "../src/catalog/mod.ts";
@@ -104,4 +105,70 @@ Deno.test("ResumeTracker keeps no turn of a fork's rollout: its first line refus
   };
   assert(state(false) !== null);
   assertEquals(state(true), null);
+});
+
+/** The lines a file has now (each whole line ends with a newline). */
+const linesIn = (file: HomeFile) =>
+  Deno.readFileSync(file.path).reduce((n, byte) => n + (byte === 0x0a ? 1 : 0), 0);
+
+/** The `JSON.parse` calls `work` makes, and what it returns. */
+async function countParses<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = (...args: Parameters<typeof JSON.parse>) => (parsed++, parse(...args));
+  try {
+    return [await work(), parsed];
+  } finally {
+    JSON.parse = parse;
+  }
+}
+
+Deno.test("Catalog.update() without text continues a grown transcript's facts from its last turn (bytes and lines parsed bounded by what was appended), and the next with text puts in the appended lines' rows alone, as a fresh build has them", async () => {
+  await using home = await catalogHome();
+  const file = home.files[0]!;
+  await appendLines(file, file.lines.length);
+  let n = 0;
+  while (sizeOf(file) < 1 << 20) await goOn(file, n++);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources);
+  const rows = catalogAnswers(catalog, sources).lines;
+  const whole = linesIn(file);
+
+  // Two listings, each after turns appended: the second's last turn starts past where the
+  // rows stopped, so the search reads from the first one's cut.
+  let appended = 0, appendedLines = 0;
+  for (const turns of [2, 1]) {
+    const [size, lines] = [sizeOf(file), linesIn(file)];
+    for (let i = 0; i < turns; i++) await goOn(file, n++);
+    [appended, appendedLines] = [
+      appended + sizeOf(file) - size,
+      appendedLines + linesIn(file) - lines,
+    ];
+    using io = countIo();
+    const [summary, parsed] = await countParses(() => catalog.update(sources, { text: false }));
+    const read = bytesOf(io.take().reads, file.path);
+    assertEquals([summary.grown, summary.fallbacks, summary.texted], [1, 0, 0]);
+    const limit = 2 * (sizeOf(file) - size) + PREVIEW_HEAD_BYTES + TAIL_BYTES + TAIL_HASH_BYTES;
+    assert(read <= limit, `${read} bytes read of ${sizeOf(file)}`);
+    // Each line of the last turn and of those appended parsed a few times (the state's
+    // parse, the inspector's of the turn as it was and as it is), the listing's head and
+    // tail aside: nothing near the file's lines.
+    const near = 4 * (linesIn(file) - lines + 2) + 60;
+    assert(parsed <= near, `${parsed} lines parsed, ${linesIn(file) - lines} appended of ${whole}`);
+    // The rows wait for a search.
+    assertEquals(catalogAnswers(catalog, sources).lines, rows);
+  }
+  using io = countIo();
+  const [caught, parsed] = await countParses(() => catalog.update(sources));
+  const read = bytesOf(io.take().reads, file.path);
+  assertEquals([caught.grown, caught.texted], [0, 1]);
+  // From the first listing's cut (a turn before the lines appended) to the end, once.
+  assert(read <= 2 * appended + TAIL_HASH_BYTES, `${read} bytes read, ${appended} appended`);
+  assert(parsed <= 2 * (appendedLines + 2), `${parsed} parsed, ${appendedLines} appended`);
+  using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+  await fresh.update(sources);
+  const answers = catalogAnswers(catalog, sources);
+  assertEquals(answers, catalogAnswers(fresh, sources));
+  assertEquals(answers.lines.length - rows.length, appendedLines);
 });

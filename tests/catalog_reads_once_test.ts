@@ -82,7 +82,7 @@ for (const { flag, place, text } of FILES) {
       sizeBytes: size,
       project: walked.project,
     });
-    tailHash(path, size);
+    await tailHash(path, size);
     const needed = { bytes: bytesOf(io.take().reads, path), parses: parses.take() };
     assert(needed.bytes >= size);
 

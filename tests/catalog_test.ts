@@ -64,7 +64,7 @@ Deno.test("Catalog.update() without text keeps the facts alone; the first update
   const bytes = home.files.reduce((sum, file) => sum + Deno.statSync(file.path).size, 0);
   const facts = await catalog.update(sources, { text: false });
   assertEquals([facts.read, facts.texted, facts.bytes], [3, 0, bytes]);
-  const rows = () => catalog.db.prepare("SELECT count(*) AS n FROM lines").get()!.n;
+  const rows = () => Number(catalog.db.prepare("SELECT count(*) AS n FROM lines").get()!.n);
   assertEquals(rows(), 0);
   // A search now scans every file: the catalog cannot answer for a file without its text.
   const index = catalog.searchIndex();
@@ -79,14 +79,29 @@ Deno.test("Catalog.update() without text keeps the facts alone; the first update
   assertEquals(catalog.sessions(sources), fresh.sessions(sources));
   assertEquals((await catalog.update(sources)).texted, 0);
 
-  // Once indexed, a file's text is kept up to date by an update without text too.
+  // Once indexed, a grown file's facts go on without its text: its rows stay, the file out of
+  // the index until the next update with text puts in the rows of the lines appended alone.
   const [first] = home.files;
+  const before = catalogAnswers(catalog, sources).lines;
   await appendLines(first!, 5);
   const grown = await catalog.update(sources, { text: false });
-  assertEquals([grown.grown, grown.texted], [1, 0]);
-  assert(catalogAnswers(catalog, sources).lines.some((row) => row.line > 5));
+  assertEquals([grown.grown, grown.fallbacks, grown.texted], [1, 0, 0]);
+  assertEquals(catalogAnswers(catalog, sources).lines, before);
+  const after = catalog.searchIndex().lookup(compileQuery({ terms: ["files"] }));
+  assertEquals(after(first!.path), undefined);
+  using factsAlone = Catalog.open({ path: join(home.dir, "facts.sqlite") });
+  await factsAlone.update(sources, { text: false });
+  assertEquals(catalog.sessions(sources), factsAlone.sessions(sources));
+  const rowsBefore = rows();
+  const caught = await catalog.update(sources);
+  assertEquals([caught.read, caught.grown, caught.texted], [0, 0, 1]);
   using again = Catalog.open({ path: join(home.dir, "again.sqlite") });
   await again.update(sources);
+  // The rows put in are those of the lines appended (past line 5) alone.
+  const appended = catalogAnswers(again, sources).lines
+    .filter((row) => row.path === first!.path && row.line > 5);
+  assert(appended.length > 0);
+  assertEquals(rows() - rowsBefore, appended.length);
   assertEquals(catalogAnswers(catalog, sources), catalogAnswers(again, sources));
 });
 

@@ -104,4 +104,13 @@ Deno.test("typesIn() finds each counted type a line holds, not escaped ones insi
   assertEquals(typesIn('{"type":"event_msg","payload":{"type":"turn_aborted"}}'), 4);
   assertEquals(typesIn('{"text":"\\"type\\":\\"task_started\\""}'), 0);
   assertEquals(typesIn('{"type":"task_startedx"}'), 0);
+  // Types that start as a counted one does are told apart by the rest of their name.
+  assertEquals(
+    typesIn(
+      '{"type":"token_count","a":{"type":"reasoning","b":{"type":"user"}},"c":{"type":"turn"}}',
+    ),
+    0,
+  );
+  assertEquals(typesIn('{"type":"token_count","a":{"type":"turn_context"}}'), 8);
+  assertEquals(typesIn('{"type":"user","a":{"type":"response_item"}}'), 32);
 });

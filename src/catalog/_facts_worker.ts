@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readFacts } from "./_update.ts";
+import { readFacts } from "./_facts.ts";
 
 type Job = { wanted: Parameters<typeof readFacts>[0]; size: number };
 

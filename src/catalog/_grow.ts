@@ -22,7 +22,7 @@ import { readRangeSync } from "../io/mod.ts";
 import type { Line } from "../io/mod.ts";
 import { inspectSession, verdictOf } from "../inspect/mod.ts";
 import type { InspectReport } from "../inspect/mod.ts";
-import { searchProfile } from "../search/mod.ts";
+import { searchProfile } from "../search/_profiles.ts";
 import type { FormatResume, Json, SessionAdapter, TokenTotals } from "../formats/mod.ts";
 
 /** The model a file's lines name when they name none. */
@@ -52,6 +52,24 @@ export interface ResumeState {
    * continued reading found it: the next one, cut at the same line, need not read it again.
    */
   turn?: TurnCounts | undefined;
+  /**
+   * Where the file's text rows stop while its facts went on past them (a listing continued
+   * it): the next search puts in the rest from there (`_text.ts`). Absent: its rows, if any,
+   * go as far as its facts.
+   */
+  text?: TextResume | undefined;
+}
+
+/**
+ * Where a file's text rows stop while its facts went on: the rows hold the lines before
+ * `from`; the lines from `cut` (a turn's first line, numbered `line`) on are read again to go
+ * on, a line's turn being `base` plus a new counter's from `cut`.
+ */
+export interface TextResume {
+  from: number;
+  cut: number;
+  line: number;
+  base: number;
 }
 
 /** What a report counts that the catalog adds up. */
@@ -425,6 +443,16 @@ export function keptFacts(
     forked_from: string | null;
   };
   return { ...row, inherits: row.inherits === 1 };
+}
+
+/** Where the text rows of a file stop while its facts went on, from its state (`resume`). */
+export function textResumeOf(resume: string | null): TextResume | undefined {
+  return parseState(resume)?.text;
+}
+
+/** A file's state (`resume`, as JSON) that says its text rows stop at `text`. */
+export function withTextResume(resume: string, text: TextResume): string {
+  return JSON.stringify({ ...JSON.parse(resume) as ResumeState, text });
 }
 
 /** Keeps the state that continues the facts of the file of row `id` (null: none). */

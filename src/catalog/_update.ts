@@ -1,14 +1,15 @@
 /**
  * The catalog kept up to date: every session file of the sources walked from names alone and
  * `stat`ed; an unchanged file costs nothing more; a grown one (same file, its indexed prefix
- * unchanged) has only its new lines' text indexed; a rewritten or new one is read whole; a gone
- * one is marked. Each file is one transaction: a kill leaves it as it was or as it is now.
+ * unchanged) is read from its last turn on; a rewritten or new one is read whole; a gone one is
+ * marked. Each file is one transaction: a kill leaves it as it was or as it is now.
  *
  * The full-text index is built when a search first asks for it (`UpdateOptions.text`): an update
- * for a listing keeps the facts alone, which cost the inspector's read, and the trigram index of
- * every line's text (three quarters of a first build's time) waits for the first search, which
- * reads the files not yet in it once more. A file's text, once indexed, is kept up to date by
- * every update after.
+ * for a listing keeps the facts alone (`_facts.ts`), which cost the inspector's read, and the
+ * trigram index of every line's text (`_text.ts`: three quarters of a first build's time) waits
+ * for the first search, which reads the files not yet in it once more. So does the text of the
+ * lines a file grew by: a listing continues its facts and keeps where its rows stop, and the next
+ * search puts in the rows of those lines alone.
  *
  * A file is read once: the text index takes the lines the inspector's reader parses for the
  * facts (turns, verdict, tokens), as it parses them (`ReadSessionOptions.onLine`), and reads
@@ -20,13 +21,22 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
-import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { forEachLine, isCompressed, type Line, readRangeSync } from "../io/mod.ts";
-import { inspectSession, verdictOf } from "../inspect/mod.ts";
-import { searchProfile } from "../search/mod.ts";
-import { adapterOfData, type Json, type LineObserver, type ParsedLine } from "../formats/mod.ts";
-import { keepResume, keptFacts, readGrown, type ResumeTracker, trackerOf } from "./_grow.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { isCompressed, readRangeSync } from "../io/mod.ts";
+import { searchProfile } from "../search/_profiles.ts";
+import { adapterOfData } from "../formats/mod.ts";
+import {
+  keepResume,
+  keptFacts,
+  readGrown,
+  type TextResume,
+  textResumeOf,
+  withTextResume,
+} from "./_grow.ts";
+import { type FileRead, listedColumns, previewOf, readFacts, readFile } from "./_facts.ts";
+import { FactsPool, MAX_WORKERS, MIN_CORES, PARALLEL_BYTES } from "./_facts_pool.ts";
+import { indexText, LineIndexer, resumeText } from "./_text.ts";
+import { faultPoint, sameRow, type Statements, statementsOf } from "./_statements.ts";
 import {
   type CatalogSource,
   type KnownFile,
@@ -39,26 +49,7 @@ import {
   type WantedFile,
 } from "./_walk.ts";
 
-/**
- * The environment variable that kills the process (SIGKILL) at the n-th write step of an
- * update (a line's text inserted, a file's transaction committed): for the fault test alone.
- */
-export const CATALOG_KILL_AT_ENV = "TURNLOG_CATALOG_KILL_AT";
-
-let steps = 0;
-let killAt: number | undefined | null = null;
-
-/** One write step: where the fault test may kill the process. */
-function faultPoint(): void {
-  if (killAt === null) {
-    const granted =
-      Deno.permissions.querySync({ name: "env", variable: CATALOG_KILL_AT_ENV }).state ===
-        "granted";
-    const text = granted ? Deno.env.get(CATALOG_KILL_AT_ENV) : undefined;
-    killAt = text === undefined || text === "" ? undefined : Number(text);
-  }
-  if (killAt !== undefined && ++steps === killAt) Deno.kill(Deno.pid, "SIGKILL");
-}
+export { CATALOG_KILL_AT_ENV } from "./_statements.ts";
 
 /** The bytes before the indexed offset whose hash proves the indexed prefix unchanged. */
 export const TAIL_BYTES = 4096;
@@ -72,322 +63,166 @@ interface Plan {
   fromLine: number;
   /** Its lines' text goes in the full-text index (from `from`). */
   text: boolean;
+  /** The update asks for the text (a search's): else a continued file's new lines wait. */
+  asked: boolean;
+  /** Where its text rows stop while its facts went on (a listing continued it before). */
+  resume: TextResume | undefined;
 }
 
-/** The sha256 of the up to {@linkcode TAIL_BYTES} bytes before `end`. */
-export function tailHash(path: string, end: number): string {
+/**
+ * The sha256 of the up to {@linkcode TAIL_BYTES} bytes before `end`, in hex; empty for a
+ * compressed file. Web Crypto's digest: about 0.2 ms a tail, where a hash in JavaScript took 2 to
+ * 4 ms in a process that had not warmed it yet (an update hashes each grown file's tail twice)
+ * and `node:crypto` 40 to 60 ms to load.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tailHash } from "./_update.ts";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "abc");
+ * assert.equal(
+ *   await tailHash(path, 3),
+ *   "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+ * );
+ * await Deno.remove(path);
+ * ```
+ */
+export async function tailHash(path: string, end: number): Promise<string> {
   if (isCompressed(path)) return "";
-  using file = Deno.openSync(path, { read: true });
-  const bytes = readRangeSync(file, { start: Math.max(0, end - TAIL_BYTES), end });
-  return createHash("sha256").update(bytes).digest("hex");
+  let bytes: Uint8Array<ArrayBuffer>;
+  {
+    using file = Deno.openSync(path, { read: true });
+    bytes = readRangeSync(file, { start: Math.max(0, end - TAIL_BYTES), end }) as Uint8Array<
+      ArrayBuffer
+    >;
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  return hex;
 }
 
 /**
  * Where to read a changed file from: its indexed offset when it only grew (the same file, its
  * last indexed bytes the same), else from the start.
  */
-function startOf(path: string, info: Deno.FileInfo, known: KnownFile | undefined): number {
+async function startOf(
+  path: string,
+  info: Deno.FileInfo,
+  known: KnownFile | undefined,
+): Promise<number> {
   if (known === undefined || known.deleted === 1 || isCompressed(path)) return 0;
   if (info.ino !== known.ino || info.size < known.indexed || known.indexed === 0) return 0;
   try {
-    return tailHash(path, known.indexed) === known.tail_hash ? known.indexed : 0;
+    return await tailHash(path, known.indexed) === known.tail_hash ? known.indexed : 0;
   } catch {
     return 0;
   }
 }
 
-/** The statements an update runs, prepared once. */
-class Statements {
-  readonly byPath: StatementSync;
-  readonly insertFile: StatementSync;
-  readonly dropText: StatementSync;
-  readonly dropLines: StatementSync;
-  readonly insertLine: StatementSync;
-  readonly insertText: StatementSync;
-  readonly saveFile: StatementSync;
-  readonly markTexted: StatementSync;
-
-  constructor(db: DatabaseSync) {
-    this.byPath = db.prepare(
-      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM files " +
-        "WHERE path = ?",
-    );
-    this.insertFile = db.prepare(
-      "INSERT INTO files (path, root, format, archived, session, session_id, project, size, " +
-        "mtime, indexed, tail_hash, lines, inherits) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, 0, '', 0, 0)",
-    );
-    this.dropText = db.prepare(
-      "DELETE FROM text WHERE rowid IN (SELECT id FROM lines WHERE file = ?)",
-    );
-    this.dropLines = db.prepare("DELETE FROM lines WHERE file = ?");
-    this.insertLine = db.prepare(
-      "INSERT INTO lines (file, line, turn, start, end, roles) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    this.insertText = db.prepare("INSERT INTO text (rowid, body) VALUES (?, ?)");
-    this.saveFile = db.prepare(
-      `UPDATE files SET root = ?, format = ?, archived = ?, session = ?, session_id = ?,
-        project = ?, ino = ?, size = ?, mtime = ?, indexed = ?, tail_hash = ?, lines = ?,
-        inherits = ?, texted = ?, deleted = 0, state = ?, first_at = ?, last_at = ?, cwd = ?, title = ?,
-        first_prompt = ?, turns = ?, healthy = ?, verdict = ?, findings = ?, tokens = ?,
-        models = ?, forked_from = ?, forks = ?, unreadable = ? WHERE id = ?`,
-    );
-    this.markTexted = db.prepare("UPDATE files SET texted = 1 WHERE id = ?");
-  }
-}
-
-const statements = new WeakMap<DatabaseSync, Statements>();
-
-function statementsOf(db: DatabaseSync): Statements {
-  let found = statements.get(db);
-  if (found === undefined) statements.set(db, found = new Statements(db));
-  return found;
+/** The row of a plan's file, made when it has none; undefined when another command read it. */
+function rowOf(s: Statements, plan: Plan): KnownFile | undefined {
+  const { wanted } = plan;
+  const row = s.byPath.get(wanted.path) as KnownFile | undefined;
+  if (plan.known !== undefined && !sameRow(row, plan.known)) return undefined;
+  if (row !== undefined) return row;
+  const { source } = wanted;
+  s.insertFile.run(
+    wanted.path,
+    source.root,
+    source.format,
+    source.archived ? 1 : 0,
+    wanted.session,
+    wanted.sessionId,
+    wanted.project,
+  );
+  return s.byPath.get(wanted.path) as unknown as KnownFile;
 }
 
 /**
- * What a listing shows of another tool's file today, from its head and a bounded tail (its
- * adapter's `preview`): its own dates, project, title and first prompt; null for turnlog's own.
+ * A file's row saved as `read` found it (`hash`: the tail hash of its bytes to where they were
+ * read), its text in the index (`texted`) or not.
  */
-async function previewOf(wanted: WantedFile, sizeBytes: number) {
-  const adapter = adapterOfData({ format: wanted.source.format });
-  if (adapter.own) return null;
-  const { path, sessionId: id, project } = wanted;
-  const found = {
-    format: adapter.name,
-    id,
-    path,
-    created: null,
-    modified: null,
-    sizeBytes,
-    project,
-  };
-  return await adapter.preview(found).catch(() => null);
+function saveRow(
+  s: Statements,
+  plan: Plan,
+  row: { id: number; hash: string },
+  read: FileRead,
+  texted: boolean,
+): void {
+  const { wanted, info } = plan;
+  const { facts, indexed } = read;
+  const { source } = wanted;
+  s.saveFile.run(
+    source.root,
+    source.format,
+    source.archived ? 1 : 0,
+    wanted.session,
+    wanted.sessionId,
+    facts.project,
+    info.ino ?? null,
+    info.size,
+    info.mtime?.getTime() ?? 0,
+    indexed,
+    row.hash,
+    read.lines,
+    read.inherits ? 1 : 0,
+    texted ? 1 : 0,
+    facts.state,
+    facts.first_at,
+    facts.last_at,
+    facts.cwd,
+    facts.title,
+    facts.first_prompt,
+    facts.turns,
+    facts.healthy,
+    facts.verdict,
+    facts.findings,
+    facts.tokens,
+    facts.models,
+    facts.forked_from,
+    facts.forks,
+    facts.unreadable,
+    row.id,
+  );
 }
 
-type Listed = NonNullable<Awaited<ReturnType<typeof previewOf>>>;
-
-/** The columns a listing of another tool's file fills (its own dates, project, title). */
-function listedColumns(listed: Listed, wanted: WantedFile) {
-  return {
-    first_at: listed.firstAt ?? listed.created,
-    last_at: listed.lastAt ?? null,
-    project: listed.project ?? wanted.project,
-    cwd: listed.cwd,
-    title: listed.title,
-    first_prompt: listed.preview,
-  };
-}
+type Continued = NonNullable<Awaited<ReturnType<typeof continueGrown>>>;
 
 /**
- * The facts of a file as the inspector reports them (turns, verdict, tokens, models, links)
- * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
- * the columns hold them.
+ * A continued file's rows and state: its new lines' text put in now when the update asks for
+ * it (or its rows were whole and it has no state to keep where they stop), else where its rows
+ * stop kept with its state for the next search. Whether its text is in the index.
  */
-async function factsOf(wanted: WantedFile, sizeBytes: number, onLine: LineObserver | undefined) {
-  const { path } = wanted;
-  try {
-    // The catalog keeps no cost: the price table is neither loaded nor asked.
-    const report = await inspectSession(path, { onLine, priced: false });
-    const { session } = report;
-    const listed = await previewOf(wanted, sizeBytes);
-    return {
-      state: session.state,
-      ...(listed ? listedColumns(listed, wanted) : {
-        first_at: session.created,
-        last_at: session.updated,
-        project: wanted.project,
-        cwd: session.cwd,
-        title: session.title,
-        first_prompt: session.firstPrompt,
-      }),
-      turns: report.turns.length,
-      healthy: report.healthy ? 1 : 0,
-      verdict: verdictOf(report).words,
-      findings: report.problems.length + report.orphanCalls.length,
-      tokens: session.tokens === null ? null : JSON.stringify(session.tokens),
-      models: JSON.stringify(session.models),
-      forked_from: session.forkedFrom === null ? null : JSON.stringify(session.forkedFrom),
-      forks: report.forks.length,
-      unreadable: null,
-      problems: report.problems.length,
-      orphans: report.orphanCalls.length,
-      // The bytes the inspector read: more than the stat's when the file grew in between.
-      size: session.sizeBytes,
-    };
-  } catch (error) {
-    const unreadable = error instanceof Error ? error.message : String(error);
-    return {
-      state: null,
-      project: wanted.project,
-      first_at: null,
-      last_at: null,
-      cwd: null,
-      title: null,
-      first_prompt: null,
-      turns: null,
-      healthy: null,
-      verdict: null,
-      findings: null,
-      tokens: null,
-      models: null,
-      forked_from: null,
-      forks: null,
-      unreadable,
-      problems: 0,
-      orphans: 0,
-      size: sizeBytes,
-    };
+async function continuedRows(
+  s: Statements,
+  plan: Plan,
+  id: number,
+  grown: Continued,
+): Promise<{ read: FileRead; texted: boolean }> {
+  const { wanted, info, known } = plan;
+  const profile = searchProfile(wanted.source.format);
+  const whole = known?.texted === 1;
+  // Rows whole to the indexed offset go on from it while the lines read go back that far.
+  const now = whole && (plan.asked || grown.resume === null);
+  const text = now ? { from: plan.from, fileId: id, s } : undefined;
+  const read = readGrownLines(grown, new LineIndexer(info.size, text, profile), wanted);
+  if (now) return { read, texted: true };
+  const first = grown.lines[0]!;
+  const resume = plan.resume ??
+    (whole ? { from: plan.from, cut: first.start, line: first.line, base: grown.base } : undefined);
+  if (resume === undefined || read.resume === null) {
+    s.dropRows(id);
+    return { read, texted: false };
   }
-}
-
-/** A line's JSON object, from its parse when a reader made one; null when it holds none. */
-function valueOf(line: Line, parsed: ParsedLine | undefined): Json | null {
-  if (parsed !== undefined) return "value" in parsed ? parsed.value : null;
-  try {
-    const value: unknown = JSON.parse(line.text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? value as Json
-      : null;
-  } catch {
-    return null;
+  if (plan.asked) {
+    const target = { path: wanted.path, format: wanted.source.format, fileId: id };
+    if (await resumeText(target, resume, read, s)) return { read, texted: true };
+    s.dropRows(id);
+    return { read, texted: false };
   }
-}
-
-/** The text a line's conversation holds, and who said it; null for a line without any. */
-function lineText(
-  line: Line,
-  parsed: ParsedLine | undefined,
-  pieces: (value: Json) => { role: string; text: string }[],
-): { body: string; roles: string } | null {
-  let value: unknown;
-  if (parsed === undefined) {
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      value = undefined;
-    }
-  } else if ("value" in parsed) value = parsed.value;
-  else if (parsed.problem.kind === "not_an_object") value = null;
-  // Not JSON: kept with no role, so that a search says it skipped it as a scan does.
-  if (value === undefined) return { body: line.text, roles: "" };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const found = pieces(value as Json);
-  if (found.length === 0) return null;
-  return {
-    body: found.map((piece) => piece.text).join("\n"),
-    roles: [...new Set(found.map((piece) => piece.role))].join(","),
-  };
-}
-
-/**
- * The lines of one file put in the text index, in order, each once: told by the inspector's
- * reader as it parses them, then those it did not tell (what it left after its last line, or a
- * whole file it read otherwise) from a read of the rest alone.
- */
-class LineIndexer {
-  /** Where the lines indexed so far end, and the last one's number. */
-  indexed: number;
-  lines: number;
-  inherits = false;
-  /** A line past the stat's size, or torn: the lines from it wait for the next update. */
-  stopped = false;
-  /** What a line's turn adds to the counter's (the turn before a grown file's last turn). */
-  base = 0;
-  /** Follows the lines for the state that continues the file's facts when it grows. */
-  tracker: ResumeTracker | undefined;
-  readonly #turns: ReturnType<ReturnType<typeof searchProfile>["turns"]>;
-  readonly #marker: string | undefined;
-
-  /**
-   * `size`: the file's size when it was `stat`ed; `text`: where its lines' text goes in the
-   * index, from the offset `from` on (none: the lines are counted alone).
-   */
-  constructor(
-    readonly size: number,
-    readonly text: { from: number; fileId: number; s: Statements } | undefined,
-    readonly profile: ReturnType<typeof searchProfile>,
-  ) {
-    this.indexed = 0;
-    this.lines = 0;
-    this.#turns = profile.turns();
-    this.#marker = profile.inherited?.marker;
-  }
-
-  /** One line, with its parse when a reader made it; false once the lines stop. */
-  take(line: Line, parsed: ParsedLine | undefined, compressed: boolean): boolean {
-    // A line told twice or out of order (a reader's second look) is not the file's next line.
-    if (this.stopped || line.start < this.indexed) return !this.stopped;
-    // What was written after the stat waits for the next update; so does a torn last line.
-    if (!compressed && (line.end > this.size || !line.terminated)) {
-      this.stopped = true;
-      return false;
-    }
-    if (line.line === 1 && this.#marker !== undefined) {
-      this.inherits = line.text.includes(this.#marker);
-    }
-    this.indexed = line.end;
-    this.lines = line.line;
-    const { text, tracker } = this;
-    if (text === undefined && tracker === undefined) return true;
-    const turn = this.base + this.#turns.turnOf(line.text);
-    if (line.text.trim() === "") return true;
-    tracker?.see(line, valueOf(line, parsed), turn);
-    if (text === undefined || line.start < text.from) return true;
-    const found = lineText(line, parsed, this.profile.pieces);
-    if (found === null) return true;
-    const id =
-      text.s.insertLine.run(text.fileId, line.line, turn, line.start, line.end, found.roles)
-        .lastInsertRowid;
-    text.s.insertText.run(id, found.body);
-    faultPoint();
-    return true;
-  }
-}
-
-/** What a read of one file tells the catalog: its facts, and where its whole lines end. */
-interface FileRead {
-  facts: Awaited<ReturnType<typeof factsOf>>;
-  indexed: number;
-  lines: number;
-  inherits: boolean;
-  /** The state that continues its facts when it grows (`_grow.ts`), as JSON; null: none. */
-  resume: string | null;
-}
-
-/**
- * Reads one file for its facts, its lines told to `indexer` as the inspector's reader parses
- * them, then those it did not tell (what it left after its last line, or a whole file it read
- * otherwise) from a read of the rest alone.
- */
-async function readFile(wanted: WantedFile, indexer: LineIndexer): Promise<FileRead> {
-  const compressed = isCompressed(wanted.path);
-  // The inspector's reader tells the lines it parses (a plain file of another tool alone:
-  // a compressed file's offsets are not its bytes on disk).
-  const adapter = adapterOfData({ format: wanted.source.format });
-  const told: LineObserver | undefined = adapter.own || compressed
-    ? undefined
-    : (line, parsed) => void indexer.take(line, parsed, false);
-  if (!compressed) indexer.tracker = trackerOf(adapter);
-  const facts = await factsOf(wanted, indexer.size, told);
-  if (!indexer.stopped && (compressed || indexer.indexed < indexer.size)) {
-    const start = indexer.indexed;
-    const firstLine = indexer.lines + 1;
-    await forEachLine(
-      wanted.path,
-      (line) => indexer.take(line, undefined, compressed),
-      compressed ? {} : { start, firstLine },
-    );
-  }
-  const { indexed, lines, inherits } = indexer;
-  const resume = indexer.tracker?.save(facts.size, facts.problems, facts.orphans) ?? null;
-  return { facts, indexed, lines, inherits, resume };
-}
-
-/**
- * The facts of one session file as an update keeps them (its text aside), read in this
- * thread: what the update's workers run, each for a file at a time.
- */
-export function readFacts(wanted: WantedFile, size: number): Promise<FileRead> {
-  return readFile(wanted, new LineIndexer(size, undefined, searchProfile(wanted.source.format)));
+  return { read: { ...read, resume: withTextResume(read.resume, resume) }, texted: false };
 }
 
 /**
@@ -402,7 +237,6 @@ async function indexFile(
 ): Promise<boolean> {
   const s = statementsOf(db);
   const { wanted, info } = plan;
-  const profile = searchProfile(wanted.source.format);
   const grown = plan.from > 0 && plan.known !== undefined && read === undefined
     ? await continueGrown(db, plan.known.id, plan)
     : undefined;
@@ -411,68 +245,28 @@ async function indexFile(
     : await (read ?? readFacts(wanted, info.size));
   db.exec("BEGIN IMMEDIATE");
   try {
-    let row = s.byPath.get(wanted.path) as KnownFile | undefined;
-    if (plan.known !== undefined && !sameRow(row, plan.known)) {
+    const row = rowOf(s, plan);
+    if (row === undefined) {
       // Another command read it since we looked: its reading stands.
       db.exec("ROLLBACK");
       return false;
     }
-    if (row === undefined) {
-      const { source } = wanted;
-      s.insertFile.run(
-        wanted.path,
-        source.root,
-        source.format,
-        source.archived ? 1 : 0,
-        wanted.session,
-        wanted.sessionId,
-        wanted.project,
-      );
-      row = s.byPath.get(wanted.path) as unknown as KnownFile;
+    let done: { read: FileRead; texted: boolean };
+    if (grown !== undefined) done = await continuedRows(s, plan, row.id, grown);
+    else {
+      // Rows that stop short of the indexed offset (a listing continued it) are made again.
+      const fresh = plan.from === 0 || !plan.text || plan.resume !== undefined;
+      if (fresh) s.dropRows(row.id);
+      const text = plan.text ? { from: fresh ? 0 : plan.from, fileId: row.id, s } : undefined;
+      const profile = searchProfile(wanted.source.format);
+      done = {
+        read: factsRead ?? await readFile(wanted, new LineIndexer(info.size, text, profile)),
+        texted: plan.text,
+      };
     }
-    if (plan.from === 0 || !plan.text) {
-      s.dropText.run(row.id);
-      s.dropLines.run(row.id);
-    }
-    const text = plan.text ? { from: plan.from, fileId: row.id, s } : undefined;
-    const { facts, indexed, lines, inherits, resume } = factsRead ??
-      (grown === undefined
-        ? await readFile(wanted, new LineIndexer(info.size, text, profile))
-        : readGrownLines(grown, new LineIndexer(info.size, text, profile), wanted));
-    const { source } = wanted;
-    s.saveFile.run(
-      source.root,
-      source.format,
-      source.archived ? 1 : 0,
-      wanted.session,
-      wanted.sessionId,
-      facts.project,
-      info.ino ?? null,
-      info.size,
-      info.mtime?.getTime() ?? 0,
-      indexed,
-      tailHash(wanted.path, indexed),
-      lines,
-      inherits ? 1 : 0,
-      plan.text ? 1 : 0,
-      facts.state,
-      facts.first_at,
-      facts.last_at,
-      facts.cwd,
-      facts.title,
-      facts.first_prompt,
-      facts.turns,
-      facts.healthy,
-      facts.verdict,
-      facts.findings,
-      facts.tokens,
-      facts.models,
-      facts.forked_from,
-      facts.forks,
-      facts.unreadable,
-      row.id,
-    );
-    keepResume(db, row.id, resume);
+    const hash = await tailHash(wanted.path, done.read.indexed);
+    saveRow(s, plan, { id: row.id, hash }, done.read, done.texted);
+    keepResume(db, row.id, done.read.resume);
     faultPoint();
     db.exec("COMMIT");
     faultPoint();
@@ -503,11 +297,7 @@ async function continueGrown(db: DatabaseSync, id: number, plan: Plan) {
 }
 
 /** A continued file's lines from its last turn told to `indexer`, and its facts as read. */
-function readGrownLines(
-  grown: NonNullable<Awaited<ReturnType<typeof continueGrown>>>,
-  indexer: LineIndexer,
-  wanted: WantedFile,
-): FileRead {
+function readGrownLines(grown: Continued, indexer: LineIndexer, wanted: WantedFile): FileRead {
   indexer.base = grown.base;
   indexer.inherits = grown.inherits;
   for (const [at, line] of grown.lines.entries()) {
@@ -526,122 +316,29 @@ function readGrownLines(
   return { facts, indexed, lines, inherits, resume: grown.resume };
 }
 
-/**
- * Puts the text of a file read before without it in the full-text index, in one transaction:
- * its lines read alone (each parsed once), up to where its facts were read.
- */
-async function indexText(db: DatabaseSync, plan: Plan): Promise<void> {
-  const s = statementsOf(db);
-  const { wanted, known } = plan;
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    const row = s.byPath.get(wanted.path) as KnownFile | undefined;
-    if (known === undefined || !sameRow(row, known) || row!.texted === 1) {
-      // Another command indexed it, or read it again, since we looked: that stands.
-      db.exec("ROLLBACK");
-      return;
-    }
-    s.dropText.run(known.id);
-    s.dropLines.run(known.id);
-    const compressed = isCompressed(wanted.path);
-    const text = { from: 0, fileId: known.id, s };
-    const indexer = new LineIndexer(plan.info.size, text, searchProfile(wanted.source.format));
-    await forEachLine(wanted.path, (line) => indexer.take(line, undefined, compressed));
-    if (indexer.indexed !== known.indexed || indexer.lines !== known.lines) {
-      // Changed since its `stat`: the next update reads it again, the text with it.
-      db.exec("ROLLBACK");
-      return;
-    }
-    s.markTexted.run(known.id);
-    faultPoint();
-    db.exec("COMMIT");
-    faultPoint();
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
-  }
+/** Where the text rows of a file stop while its facts went on, as its row's state keeps it. */
+function keptTextResume(db: DatabaseSync, known: KnownFile | undefined): TextResume | undefined {
+  if (known === undefined || known.texted === 1 || known.deleted === 1) return undefined;
+  return textResumeOf(keptFacts(db, known.id).resume);
 }
 
-/** The bytes of files to read for their facts alone from which an update reads them in workers. */
-const PARALLEL_BYTES = 32 << 20;
-
-/** The most workers an update starts by default. */
-const MAX_WORKERS = 4;
-
-/** The fewest cores on which an update starts workers by default (one left to this thread). */
-const MIN_CORES = 4;
-
-/**
- * Workers that read files for their facts, a file at a time each ({@linkcode readFacts} in
- * `_facts_worker.ts`); none: each read is made in this thread when it is asked for. A worker
- * that fails leaves its file to be read in this thread, which says why if it fails too.
- */
-class FactsPool implements Disposable {
-  readonly #idle: Worker[] = [];
-  #all: Worker[] = [];
-  readonly #queue: { wanted: WantedFile; size: number; done: (read: FileRead | null) => void }[] =
-    [];
-  #closed = false;
-
-  constructor(count: number) {
-    for (let i = 0; i < count; i++) {
-      const worker = new Worker(new URL("./_facts_worker.ts", import.meta.url), {
-        type: "module",
-        name: "turnlog catalog facts",
-      });
-      this.#all.push(worker);
-      this.#idle.push(worker);
-    }
-  }
-
-  /** The facts of a file, read by a worker; undefined when there is none (read it now). */
-  read(wanted: WantedFile, size: number): Promise<FileRead> | undefined {
-    if (this.#all.length === 0) return undefined;
-    const told = new Promise<FileRead | null>((done) => {
-      this.#queue.push({ wanted, size, done });
-      this.#next();
-    }).then((read) => {
-      if (read !== null) return read;
-      if (this.#closed) throw new Error("The update ended before this file was read");
-      return readFacts(wanted, size);
-    });
-    // Awaited in the files' order; one that fails before its turn is not unhandled.
-    told.catch(() => {});
-    return told;
-  }
-
-  #next(): void {
-    while (this.#idle.length > 0 && this.#queue.length > 0) {
-      const worker = this.#idle.pop()!;
-      const job = this.#queue.shift()!;
-      worker.onmessage = (event: MessageEvent<{ read: FileRead | null }>) => {
-        this.#idle.push(worker);
-        job.done(event.data.read);
-        this.#next();
-      };
-      worker.onerror = (event) => {
-        // A worker that cannot run (its module, its permissions) takes no more files.
-        event.preventDefault();
-        worker.terminate();
-        this.#all = this.#all.filter((other) => other !== worker);
-        job.done(null);
-        if (this.#all.length === 0) { for (const left of this.#queue.splice(0)) left.done(null); }
-        this.#next();
-      };
-      worker.postMessage({ wanted: job.wanted, size: job.size });
-    }
-  }
-
-  [Symbol.dispose](): void {
-    this.#closed = true;
-    for (const worker of this.#all) worker.terminate();
-    for (const left of this.#queue.splice(0)) left.done(null);
-  }
-}
-
-function sameRow(row: KnownFile | undefined, known: KnownFile): boolean {
-  return row !== undefined && row.ino === known.ino && row.size === known.size &&
-    row.mtime === known.mtime && row.indexed === known.indexed && row.deleted === known.deleted;
+/** How an update reads a file the walk found new, changed, or without its text asked for. */
+async function planOf(
+  db: DatabaseSync,
+  changed: Walked["changed"][number],
+  text: boolean,
+): Promise<Plan> {
+  const { wanted, info, known } = changed;
+  const texted = known?.texted === 1;
+  const resume = text || known?.texted === 0 ? keptTextResume(db, known) : undefined;
+  const plan = { wanted, info, known, from: 0, fromLine: 0, text, asked: text, resume };
+  // An unchanged file the walk sent on is one whose text is asked for, not yet indexed.
+  if (unchanged(info, known)) return plan;
+  let from = await startOf(wanted.path, info, known);
+  // A grown file whose text was never indexed is read whole when its text is asked for.
+  if (from > 0 && text && !texted && resume === undefined) from = 0;
+  const fromLine = from === 0 ? 0 : known?.lines ?? 0;
+  return { ...plan, from, fromLine, text: text || (from > 0 && texted) };
 }
 
 /**
@@ -655,16 +352,8 @@ export async function indexChanged(
 ): Promise<UpdateSummary> {
   const summary = { ...walked.summary };
   const text = options.text ?? true;
-  const plans: Plan[] = walked.changed.map(({ wanted, info, known }) => {
-    const texted = known?.texted === 1;
-    // An unchanged file the walk sent on is one whose text is asked for, not yet indexed.
-    if (unchanged(info, known)) return { wanted, info, known, from: 0, fromLine: 0, text };
-    let from = startOf(wanted.path, info, known);
-    // A grown file whose text was never indexed is read whole when its text is asked for.
-    if (from > 0 && text && !texted) from = 0;
-    const fromLine = from === 0 ? 0 : known?.lines ?? 0;
-    return { wanted, info, known, from, fromLine, text: text || (from > 0 && texted) };
-  });
+  const plans: Plan[] = [];
+  for (const changed of walked.changed) plans.push(await planOf(db, changed, text));
   const progress: UpdateProgress = {
     files: 0,
     filesTotal: plans.length,
@@ -684,7 +373,9 @@ export async function indexChanged(
   const reads = new Map(factsAlone.map((plan) => [plan, pool.read(plan.wanted, plan.info.size)]));
   for (const plan of plans) {
     if (textOnly(plan)) {
-      await indexText(db, plan);
+      const { wanted, info, known, resume } = plan;
+      const format = wanted.source.format;
+      await indexText(db, { path: wanted.path, format, size: info.size, known, resume });
       summary.texted++;
     } else {
       const continued = await indexFile(db, plan, reads.get(plan));

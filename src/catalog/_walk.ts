@@ -67,7 +67,8 @@ export interface UpdateOptions {
   /**
    * Index the conversation text of every file too, as a search needs it; false keeps the facts
    * alone (a listing's), and the text of a file read now waits for the first update that asks
-   * for it (the text of a file already indexed is kept up to date either way).
+   * for it; so does the text of the lines a file already indexed grew by, when its facts are
+   * continued from its last turn (else its new lines' text is put in with them).
    * @default {true}
    */
   text?: boolean | undefined;

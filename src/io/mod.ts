@@ -10,4 +10,5 @@ export * from "./_backward.ts";
 export * from "./_objects.ts";
 export * from "./_zstd.ts";
 export * from "./_ranges.ts";
+export * from "./_sha256.ts";
 export { cut as cutLine } from "./_cut.ts";

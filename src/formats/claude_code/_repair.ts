@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../io/mod.ts";
 import { type Json, str } from "../_line.ts";
 import { type ForeignRepair, INTERRUPTED_RESULT } from "../_repair_types.ts";
 import {
@@ -37,8 +37,7 @@ const BETWEEN = new Set(["progress", "system", "attachment"]);
 
 /** A uuid that names the result repair writes for a call: the same every time, so a plan is exact. */
 function resultUuid(sessionId: string, callId: string): string {
-  const hex = createHash("sha256").update(`turnlog-repair\u0000${sessionId}\u0000${callId}`)
-    .digest("hex");
+  const hex = sha256Hex(`turnlog-repair\u0000${sessionId}\u0000${callId}`);
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${
     hex.slice(17, 20)

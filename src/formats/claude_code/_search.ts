@@ -159,15 +159,22 @@ function claudeTurns(): TurnCounter {
   return {
     // A line that holds none of these is neither a conversation line nor a turn's end.
     markers: [USER, ASSISTANT, TURN_DURATION, INTERRUPTED],
+    // Each pass over the line only where its answer can move the count: a prompt is looked
+    // for only while no turn is open, a turn's end only while one is (most lines are neither).
     turnOf(line) {
-      const conversation = line.includes(USER) || line.includes(ASSISTANT);
-      const prompt = line.includes(USER) && !NOT_PROMPT.test(line) && !COMMAND_TEXT.test(line);
-      if ((turn === 0 && conversation) || (prompt && !open)) {
+      if (turn === 0) {
+        if (line.includes(USER) || line.includes(ASSISTANT)) {
+          turn = 1;
+          open = true;
+        }
+      } else if (
+        !open && line.includes(USER) && !NOT_PROMPT.test(line) && !COMMAND_TEXT.test(line)
+      ) {
         turn++;
         open = true;
       }
       const current = turn;
-      if (TURN_END.test(line)) open = false;
+      if (open && TURN_END.test(line)) open = false;
       return current;
     },
   };

@@ -9,10 +9,10 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { basename, join } from "node:path";
 import type { Relocation } from "../_relocate.ts";
 import { str } from "../_line.ts";
+import { sha256Hex } from "../../io/mod.ts";
 
 const MARKER = ".project_root";
 
@@ -59,7 +59,7 @@ export const geminiRelocation: Relocation = {
   },
   line(value, cwd) {
     if (typeof value.projectHash !== "string") return [];
-    const hash = createHash("sha256").update(cwd).digest("hex");
+    const hash = sha256Hex(cwd);
     if (value.projectHash === hash) return [];
     value.projectHash = hash;
     return ["projectHash"];
