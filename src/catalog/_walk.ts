@@ -3,14 +3,19 @@
  * alone and `stat`ed against what the catalog holds; an unchanged file costs nothing more, a
  * gone one is marked. The files that changed go to `_update.ts`, loaded only then: a command
  * answered from a catalog already up to date loads no reader (another tool's walk is its
- * `ToolHome`'s, from `src/formats/homes.ts`).
+ * `ToolStart`'s profile, from `src/formats/_tool_starts.ts`, loaded for its home alone).
  *
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { inWriteTransaction } from "./_transaction.ts";
 import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
-import { toolHomeOf } from "../formats/homes.ts";
+import { toolStartOf } from "../formats/_tool_starts.ts";
+import { late } from "../_late.ts";
+
+/** Search's profiles of turnlog's own store, out of Deno's sight at start (src/_late.ts). */
+const searchModule = () =>
+  late<typeof import("../search/mod.ts")>("../search/mod.ts", import.meta.url);
 
 /** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
 export interface CatalogSource {
@@ -143,9 +148,9 @@ function statOrUndefined(path: string): Deno.FileInfo | undefined {
 
 /** A format's walk: another tool's from its home alone; turnlog's own store's from search. */
 async function walkOf(format: string): Promise<FormatSearch["walk"]> {
-  const home = toolHomeOf(format);
-  if (home !== undefined) return home.search.walk;
-  return (await import("../search/mod.ts")).searchProfile(format).walk;
+  const start = toolStartOf(format);
+  if (start !== undefined) return (await start.loadSearch()).walk;
+  return (await searchModule()).searchProfile(format).walk;
 }
 
 async function wantedFiles(
