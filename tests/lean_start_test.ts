@@ -118,6 +118,7 @@ const ENTRIES: Record<string, string[]> = {
   "cli/turnlog.ts": [],
   "cli/inspect.ts": [],
   "cli/search.ts": ["src/search/mod.ts"],
+  "cli/usage.ts": [],
 };
 
 for (const [entry, allowed] of Object.entries(ENTRIES)) {
