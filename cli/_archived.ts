@@ -8,18 +8,7 @@
 import type { SessionAdapter } from "../src/formats/mod.ts";
 // The archive's layout alone, not its face: a listing where no archive is loads none of it.
 import { archiveLayout, resolveArchiveRoot } from "../src/archive/_layout.ts";
-import { late } from "../src/_late.ts";
-
-/**
- * The archive and what finds a session, loaded when asked, out of Deno's sight at start
- * (src/_late.ts).
- */
-const archiveModule = () =>
-  late<typeof import("../src/archive/mod.ts")>("../src/archive/mod.ts", import.meta.url);
-const formatsModule = () =>
-  late<typeof import("../src/formats/mod.ts")>("../src/formats/mod.ts", import.meta.url);
-const storeModule = () =>
-  late<typeof import("../src/store/mod.ts")>("../src/store/mod.ts", import.meta.url);
+import { archiveModule, formatsModule, storeModule } from "./_late_modules.ts";
 
 /** Whether the archive has an index: else it holds no session. */
 async function hasArchive(): Promise<boolean> {

@@ -16,19 +16,7 @@ import { formatBytes, visibleJson } from "../src/text/mod.ts";
 import { isPath, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
 import { colorFor, printPieces, type Sink, stderr } from "./_output.ts";
-import { late } from "../src/_late.ts";
-
-/**
- * What a session of turnlog's store needs, loaded then, out of Deno's sight at start
- * (src/_late.ts).
- */
-const storeModule = () =>
-  late<typeof import("../src/store/mod.ts")>("../src/store/mod.ts", import.meta.url);
-const inspectModule = () =>
-  late<typeof import("../src/inspect/mod.ts")>("../src/inspect/mod.ts", import.meta.url);
-const resumeModule = () =>
-  late<typeof import("../src/resume/mod.ts")>("../src/resume/mod.ts", import.meta.url);
-const htmlModule = () => late<typeof import("./_html.ts")>("./_html.ts", import.meta.url);
+import { htmlModule, inspectModule, resumeModule, storeModule } from "./_late_modules.ts";
 
 /** The inspect flags this module reads (it may set `sessions-dir`). */
 export interface StoreInspectFlags {

@@ -63,28 +63,17 @@ import {
 import { hintFor } from "./_voice.ts";
 import { shellQuote, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
 import { dirname, resolve } from "node:path";
-import { late } from "../src/_late.ts";
-
-/**
- * What the command's other paths load when they get to it, out of Deno's sight at start
- * (src/_late.ts): a listing answered from the catalog reads none of it.
- */
-const formatsModule = () =>
-  late<typeof import("../src/formats/mod.ts")>("../src/formats/mod.ts", import.meta.url);
-const storeModule = () =>
-  late<typeof import("../src/store/mod.ts")>("../src/store/mod.ts", import.meta.url);
-const inspectModule = () =>
-  late<typeof import("../src/inspect/mod.ts")>("../src/inspect/mod.ts", import.meta.url);
-const resumeModule = () =>
-  late<typeof import("../src/resume/mod.ts")>("../src/resume/mod.ts", import.meta.url);
-const runtimeModule = () =>
-  late<typeof import("../src/runtime/mod.ts")>("../src/runtime/mod.ts", import.meta.url);
-const repairModule = () =>
-  late<typeof import("../src/repair/mod.ts")>("../src/repair/mod.ts", import.meta.url);
-const siteModule = () => late<typeof import("./_site.ts")>("./_site.ts", import.meta.url);
-const archiveModule = () =>
-  late<typeof import("../src/archive/mod.ts")>("../src/archive/mod.ts", import.meta.url);
-const htmlModule = () => late<typeof import("./_html.ts")>("./_html.ts", import.meta.url);
+import {
+  archiveModule,
+  formatsModule,
+  htmlModule,
+  inspectModule,
+  repairModule,
+  resumeModule,
+  runtimeModule,
+  siteModule,
+  storeModule,
+} from "./_late_modules.ts";
 
 /** The help text (the registry is loaded for the tools' words only when it is asked for). */
 async function help(): Promise<string> {

@@ -9,6 +9,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { late } from "../src/_late.ts";
+import { archiveModule, formatsModule } from "./_late_modules.ts";
 import { errorMessage, outcomeOf } from "../src/errors/mod.ts";
 import { namedCatalogPath } from "../src/catalog/_named.ts";
 import type { CollectedUsage } from "../src/usage/_collect.ts";
@@ -27,10 +28,7 @@ import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from
 
 /** The help text (the homes' flags from the formats' registry, loaded for it). */
 async function helpText(): Promise<string> {
-  const { foreignToolsInWords } = await late<typeof import("../src/formats/mod.ts")>(
-    "../src/formats/mod.ts",
-    import.meta.url,
-  );
+  const { foreignToolsInWords } = await formatsModule();
   const { homeFlagsHelp } = await late<typeof import("./_homes.ts")>(
     "./_homes.ts",
     import.meta.url,
@@ -327,10 +325,7 @@ async function toldFrom(
 ): Promise<string[]> {
   const dirs = named.sessionsDirs ?? [];
   if (named.homes.length > 0 || dirs.length > 0 || named.store !== undefined) return dirs;
-  const { archiveLayout, resolveArchiveRoot } = await late<typeof import("../src/archive/mod.ts")>(
-    "../src/archive/mod.ts",
-    import.meta.url,
-  );
+  const { archiveLayout, resolveArchiveRoot } = await archiveModule();
   try {
     return [archiveLayout(resolveArchiveRoot()).index];
   } catch {
