@@ -32,6 +32,8 @@ function denoArgs([name, ...rest]) {
       "run",
       "-q",
       "--allow-env=TURNLOG_INSTALLED",
+      // Its own code: a command's module is loaded late (src/_late.ts), and Deno asks for it then.
+      `--allow-read=${root}`,
       configFlag,
       help,
       ...(name ? [name] : []),

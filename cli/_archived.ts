@@ -8,6 +8,7 @@
 import type { SessionAdapter } from "../src/formats/mod.ts";
 // The archive's layout alone, not its face: a listing where no archive is loads none of it.
 import { archiveLayout, resolveArchiveRoot } from "../src/archive/_layout.ts";
+import { archiveModule, formatsModule, storeModule } from "./_late_modules.ts";
 
 /** Whether the archive has an index: else it holds no session. */
 async function hasArchive(): Promise<boolean> {
@@ -23,7 +24,7 @@ async function hasArchive(): Promise<boolean> {
 /** The root of a format's sessions only in the archive, or undefined. */
 export async function archivedRootOf(format: string): Promise<string | undefined> {
   if (!await hasArchive()) return undefined;
-  const { archivedViews } = await import("../src/archive/mod.ts");
+  const { archivedViews } = await archiveModule();
   return (await archivedViews()).find((view) => view.format === format)?.root;
 }
 
@@ -45,9 +46,9 @@ export async function findArchivedSession(
   format?: string,
 ): Promise<ArchivedFind | undefined> {
   if (!await hasArchive()) return undefined;
-  const { archivedViews } = await import("../src/archive/mod.ts");
-  const { adapterOfData } = await import("../src/formats/mod.ts");
-  const { findSession } = await import("../src/store/mod.ts");
+  const { archivedViews } = await archiveModule();
+  const { adapterOfData } = await formatsModule();
+  const { findSession } = await storeModule();
   const { errorKind } = await import("../src/errors/mod.ts");
   for (const view of await archivedViews()) {
     if (format !== undefined && view.format !== format) continue;

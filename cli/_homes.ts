@@ -4,25 +4,25 @@
  *
  * @module
  */
-import type { ToolHome } from "../src/formats/mod.ts";
+import type { ToolStart } from "../src/formats/mod.ts";
 // The homes without their readers: a command names a home before it reads any file.
-import { TOOL_HOMES } from "../src/formats/homes.ts";
+import { TOOL_STARTS } from "../src/formats/_tool_starts.ts";
 import { wrapWords } from "../src/text/mod.ts";
 import { UsageError } from "./_args.ts";
 
 /** One boolean flag per adapter, for `parseFlags`: `--codex`, `--claude`. */
 export const HOME_FLAGS: Readonly<Record<string, { type: "boolean" }>> = Object.fromEntries(
-  TOOL_HOMES.map((home) => [home.flag, { type: "boolean" as const }]),
+  TOOL_STARTS.map((home) => [home.flag, { type: "boolean" as const }]),
 );
 
 /** The adapter whose home flag is set, or undefined. */
-export function homeAdapter(values: Readonly<Record<string, unknown>>): ToolHome | undefined {
-  return TOOL_HOMES.find((home) => values[home.flag] === true);
+export function homeAdapter(values: Readonly<Record<string, unknown>>): ToolStart | undefined {
+  return TOOL_STARTS.find((home) => values[home.flag] === true);
 }
 
 /** The home flags that are set, in the registry's order (`["codex"]`). */
 export function homeFlagsSet(values: Readonly<Record<string, unknown>>): string[] {
-  return TOOL_HOMES.filter((home) => values[home.flag] === true).map((home) => home.flag);
+  return TOOL_STARTS.filter((home) => values[home.flag] === true).map((home) => home.flag);
 }
 
 /** Throws a usage error when more than one of the home flags and `others` is set. */
@@ -30,7 +30,7 @@ export function oneRootAtMost(
   values: Readonly<Record<string, unknown>>,
   others: readonly string[] = ["sessions-dir"],
 ): void {
-  const flags = [...TOOL_HOMES.map((home) => home.flag), ...others];
+  const flags = [...TOOL_STARTS.map((home) => home.flag), ...others];
   const set = flags.filter((flag) => values[flag] !== undefined);
   if (set.length > 1) throw new UsageError(`--${set[0]} and --${set[1]} do not go together`);
 }
@@ -40,12 +40,12 @@ export function oneRootAtMost(
  * `width` and `what` worded by the command, wrapped at `columns`.
  */
 export function homeFlagsHelp(
-  what: (adapter: ToolHome) => string,
+  what: (adapter: ToolStart) => string,
   width = 21,
   columns = 92,
 ): string {
   const indent = " ".repeat(width + 2);
-  return TOOL_HOMES.map((home) =>
+  return TOOL_STARTS.map((home) =>
     wrapWords(what(home), columns, `  ${`--${home.flag}`.padEnd(width)}`, indent)
   ).join("\n");
 }

@@ -16,6 +16,7 @@ import { formatBytes, visibleJson } from "../src/text/mod.ts";
 import { isPath, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
 import { colorFor, printPieces, type Sink, stderr } from "./_output.ts";
+import { htmlModule, inspectModule, resumeModule, storeModule } from "./_late_modules.ts";
 
 /** The inspect flags this module reads (it may set `sessions-dir`). */
 export interface StoreInspectFlags {
@@ -52,7 +53,7 @@ async function exportTo(values: StoreInspectFlags, target: string | undefined, f
   }
   if (file === "" || file === "-") throw new UsageError("--export needs a file name");
   const { store, location } = await locate(values, target);
-  const { exportSession } = await import("../src/store/mod.ts");
+  const { exportSession } = await storeModule();
   try {
     if (store.fileOf(location) === file) {
       throw new UsageError(`Refusing to export ${location.path} onto itself`);
@@ -77,7 +78,7 @@ async function locate(
   values: StoreInspectFlags,
   target: string | undefined,
 ): Promise<{ store: SessionStore; location: SessionLocation }> {
-  const { FileStore, openStore } = await import("../src/store/mod.ts");
+  const { FileStore, openStore } = await storeModule();
   if (target !== undefined && isPath(target)) {
     await Deno.stat(target).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
@@ -112,12 +113,12 @@ async function show(
 ) {
   const { values, out } = cmd;
   const { inspectStoredSession, renderReport, RepairNotForStoreError, reportJsonPieces } =
-    await import("../src/inspect/mod.ts");
+    await inspectModule();
   if (values.repair) throw new RepairNotForStoreError(store.name);
   const location = await found(store, target);
   if (values.history) {
     // Imported here: the views that do not resume do not load it.
-    const { loadSession, normalizeLoaded } = await import("../src/resume/mod.ts");
+    const { loadSession, normalizeLoaded } = await resumeModule();
     const resumed = normalizeLoaded(await loadSession(location, { store }));
     await printPieces(out, resumed.history.map((item) => visibleJson(item) + "\n"));
     return 0;
@@ -130,7 +131,7 @@ async function show(
   };
   if (values.html !== undefined) {
     // Imported here, as in inspect.ts: the page's modules are for --html alone.
-    const { checkHtmlTarget, writeHtmlPage } = await import("./_html.ts");
+    const { checkHtmlTarget, writeHtmlPage } = await htmlModule();
     await checkHtmlTarget(values.html, location.path);
     await writeHtmlPage(await inspectStoredSession(store, location, options), values.html, {
       full,
@@ -151,7 +152,7 @@ async function list(
   const { values, out } = cmd;
   if (values.repair) throw new UsageError("--repair needs a session: an id, a prefix or a path");
   const limit = parsePositiveInt("limit", values.limit) ?? 25;
-  const { renderListing } = await import("../src/inspect/mod.ts");
+  const { renderListing } = await inspectModule();
   const listing = await store.list({ limit });
   await out(
     values.json
@@ -180,7 +181,7 @@ export async function inspectInStore(
     return undefined;
   }
   if (target !== undefined && isPath(target)) return undefined;
-  const { openStore } = await import("../src/store/mod.ts");
+  const { openStore } = await storeModule();
   const store = await openStore(spec);
   const cmd = { values, out };
   try {

@@ -32,6 +32,18 @@ export function needsToRead(paths: string[], variables: string[]): Need[] {
   ];
 }
 
+/**
+ * The need of reading turnlog's own code (the repository's folder, as the current folder
+ * reaches it): a command loads its other paths' modules late (src/_late.ts), and Deno asks
+ * for read permission on a module it did not see at start.
+ */
+export function needsOwnCode(): Need[] {
+  const url = new URL("../", import.meta.url);
+  if (url.protocol !== "file:") return [];
+  const path = relative(Deno.cwd(), fileURLToPath(url)) || ".";
+  return [{ descriptor: { name: "read", path }, why: "read turnlog's own code" }];
+}
+
 /** The needs of writing in `paths` (a repair writes the file, its sidecar and a temp file). */
 export function needsToWrite(paths: string[]): Need[] {
   return paths.map((path): Need => ({

@@ -16,14 +16,14 @@ import type {
   ForeignListing,
   ForeignSource,
   SessionAdapter,
-  ToolHome,
+  ToolStart,
 } from "../src/formats/mod.ts";
 import type { InspectOptions, RenderOptions } from "../src/inspect/mod.ts";
 // A listing of a home answered from the catalog loads no reader: what it needs is imported
 // from the files that hold it, not from the faces (the readers, the inspector and the store
 // are imported where a session is read).
 import { renderForeignListing } from "../src/inspect/_render_listing.ts";
-import { toolHomeFor } from "../src/formats/homes.ts";
+import { toolStartFor } from "../src/formats/_tool_starts.ts";
 import { catalogListing } from "../src/catalog/_listing.ts";
 import { isPostgresUrl } from "../src/store/_spec.ts";
 import {
@@ -53,14 +53,31 @@ import {
   stdoutSink,
   syncWriterTo,
 } from "./_output.ts";
-import { ensurePermissions, type Need, needsToRead, needsToWrite } from "./_permissions.ts";
+import {
+  ensurePermissions,
+  type Need,
+  needsOwnCode,
+  needsToRead,
+  needsToWrite,
+} from "./_permissions.ts";
 import { hintFor } from "./_voice.ts";
 import { shellQuote, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
 import { dirname, resolve } from "node:path";
+import {
+  archiveModule,
+  formatsModule,
+  htmlModule,
+  inspectModule,
+  repairModule,
+  resumeModule,
+  runtimeModule,
+  siteModule,
+  storeModule,
+} from "./_late_modules.ts";
 
 /** The help text (the registry is loaded for the tools' words only when it is asked for). */
 async function help(): Promise<string> {
-  const { ADAPTERS, inWords, rootsInWords } = await import("../src/formats/mod.ts");
+  const { ADAPTERS, inWords, rootsInWords } = await formatsModule();
   return `Usage: ${TASK} inspect [options] [<id | id prefix | path>]
 
 Shows a session turn by turn: each turn's messages, tool calls paired with their outputs,
@@ -212,7 +229,7 @@ async function foreignSourceOf(values: Values): Promise<ForeignSource | undefine
   const home = homeAdapter(values);
   if (home !== undefined) return { format: home.name, root: home.home.root(Deno.env) };
   if (values["sessions-dir"] === undefined) return undefined;
-  const { foreignSource } = await import("../src/formats/mod.ts");
+  const { foreignSource } = await formatsModule();
   return await foreignSource({ sessionsDir: values["sessions-dir"] });
 }
 
@@ -246,13 +263,13 @@ async function list(cmd: Command): Promise<number> {
     using catalog = openCatalog("inspect", values["no-catalog"]);
     const listingOf = async (from: ForeignSource): Promise<ForeignListing> => {
       if (catalog === undefined) {
-        const { listForeignSessions } = await import("../src/formats/mod.ts");
+        const { listForeignSessions } = await formatsModule();
         return await listForeignSessions(from, { limit });
       }
       await updateCatalogOf("inspect", catalog, [from]);
       // The sessions the tool's listing has, as the catalog knows them: the update's walk
       // found them, less those the tool's listing leaves out.
-      const { listed } = toolHomeFor(from.format);
+      const { listed } = toolStartFor(from.format);
       const sessions = catalog.sessions([from]).filter((session) =>
         listed?.(session.id, session.sizeBytes) ?? true
       );
@@ -276,9 +293,9 @@ async function list(cmd: Command): Promise<number> {
     }
     return 0;
   }
-  const { listSessions } = await import("../src/store/mod.ts");
-  const { renderListing } = await import("../src/inspect/mod.ts");
-  const { turnlogAdapter } = await import("../src/formats/mod.ts");
+  const { listSessions } = await storeModule();
+  const { renderListing } = await inspectModule();
+  const { turnlogAdapter } = await formatsModule();
   const listing = await listSessions(resolveSessionsRoot(values["sessions-dir"]), { limit });
   await out(
     values.json ? visibleJson(listing, 2) + "\n" : renderListing(listing, renderOptions(cmd)),
@@ -310,8 +327,8 @@ async function locate(
 ): Promise<{ path: string; root: string | undefined; adapter?: SessionAdapter }> {
   const explicitRoot = values["sessions-dir"];
   if (!isPath(target)) {
-    const { adapterFor, findForeignSession } = await import("../src/formats/mod.ts");
-    const { findSession } = await import("../src/store/mod.ts");
+    const { adapterFor, findForeignSession } = await formatsModule();
+    const { findSession } = await storeModule();
     const source = await foreignSourceOf(values);
     try {
       if (source) {
@@ -345,8 +362,8 @@ async function locate(
  */
 async function history(path: string, out: Sink): Promise<number> {
   // Imported here, as repair is: the views that do not resume or repair do not load them.
-  const { resumeFile } = await import("../src/resume/mod.ts");
-  const { uniqueCallIds } = await import("../src/runtime/mod.ts");
+  const { resumeFile } = await resumeModule();
+  const { uniqueCallIds } = await runtimeModule();
   const resumed = await resumeFile(path);
   await printPieces(out, uniqueCallIds(resumed.history).map((item) => visibleJson(item) + "\n"));
   return 0;
@@ -355,9 +372,9 @@ async function history(path: string, out: Sink): Promise<number> {
 async function repair(path: string, options: InspectOptions, cmd: Command): Promise<number> {
   const { values, out } = cmd;
   const render = renderOptions(cmd);
-  const { planFileRepair, renderRepair, repairSession } = await import("../src/repair/mod.ts");
-  const { inspectSession } = await import("../src/inspect/mod.ts");
-  const { adapterOfFile } = await import("../src/formats/mod.ts");
+  const { planFileRepair, renderRepair, repairSession } = await repairModule();
+  const { inspectSession } = await inspectModule();
+  const { adapterOfFile } = await formatsModule();
   // Told once (or known from the finding): the repair, its plan and its view share it.
   const adapter = options.adapter ?? await adapterOfFile(path);
   if (values.write) {
@@ -382,9 +399,7 @@ async function repair(path: string, options: InspectOptions, cmd: Command): Prom
 
 async function report(path: string, options: InspectOptions, cmd: Command): Promise<number> {
   const { values, out } = cmd;
-  const { inspectSession, reportJsonPieces, writeReportText } = await import(
-    "../src/inspect/mod.ts"
-  );
+  const { inspectSession, reportJsonPieces, writeReportText } = await inspectModule();
   if (!values.json) {
     // Turn by turn as the file is read: the view of a large session stays small in memory.
     const writer = syncWriterTo(out);
@@ -406,7 +421,7 @@ async function report(path: string, options: InspectOptions, cmd: Command): Prom
 /** `--html --all DIR`: the static site of every session in DIR, written to --out. */
 async function site(dir: string, values: Values): Promise<number> {
   // Imported here, as the page is: the other views do not load the charts and markdown.
-  const { DEFAULT_SITE_DIR, progressLine, siteWords, writeSite } = await import("./_site.ts");
+  const { DEFAULT_SITE_DIR, progressLine, siteWords, writeSite } = await siteModule();
   const target = values.out ?? DEFAULT_SITE_DIR;
   const written = await writeSite(dir, {
     out: target,
@@ -421,13 +436,13 @@ async function site(dir: string, values: Values): Promise<number> {
 async function newestSession(values: Values): Promise<string> {
   const source = await foreignSourceOf(values);
   if (source) {
-    const { listForeignSessions } = await import("../src/formats/mod.ts");
+    const { listForeignSessions } = await formatsModule();
     const newest = (await listForeignSessions(source, { limit: 1 })).sessions[0];
     if (newest) return newest.id;
     throw new TurnlogError("not_found", `No session in ${source.root} (--last)`);
   }
   const root = resolveSessionsRoot(values["sessions-dir"]);
-  const { walkSessions } = await import("../src/store/mod.ts");
+  const { walkSessions } = await storeModule();
   for await (const location of walkSessions(root)) return location.id;
   throw new TurnlogError("not_found", `No session in ${root} (--last)`);
 }
@@ -449,8 +464,8 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
     return await list(cmd);
   }
   const { path, root, adapter } = await locate(target, values);
-  const { inArchiveView } = await import("../src/archive/mod.ts");
-  const { inspectSession, inspectSubagents } = await import("../src/inspect/mod.ts");
+  const { inArchiveView } = await archiveModule();
+  const { inspectSession, inspectSubagents } = await inspectModule();
   const full = values.full === true;
   const options: InspectOptions = {
     root,
@@ -466,7 +481,7 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
   if (values.html !== undefined) {
     // Imported here: the page's charts and Markdown (Plot, d3, marked) would cost every other
     // view about 0.1 s and 30 MB to load.
-    const { checkHtmlTarget, SESSION_PAGE_INSPECTION, writeHtmlPage } = await import("./_html.ts");
+    const { checkHtmlTarget, SESSION_PAGE_INSPECTION, writeHtmlPage } = await htmlModule();
     await checkHtmlTarget(values.html, path);
     const report = await inspectSession(path, { ...options, ...SESSION_PAGE_INSPECTION });
     const subagents = await inspectSubagents(report, SESSION_PAGE_INSPECTION);
@@ -540,7 +555,7 @@ function inspectNeeds(args: string[]): Need[] {
 }
 
 /** The root of a home, or none when nothing names it (HOME unset: the command says so). */
-function homeRoot(home: ToolHome): string[] {
+function homeRoot(home: ToolStart): string[] {
   try {
     return [home.home.root(Deno.env)];
   } catch (error) {
@@ -553,7 +568,7 @@ function homeRoot(home: ToolHome): string[] {
  * What a home flag (`--codex`, `--claude`) needs: the variables that name the home, then the
  * home (to write in too, for a repair).
  */
-function homeNeeds(adapter: ToolHome, write = false): Need[] {
+function homeNeeds(adapter: ToolStart, write = false): Need[] {
   const variables = [...adapter.home.variables];
   const known = variables.every((variable) =>
     Deno.permissions.querySync({ name: "env", variable }).state === "granted"
@@ -576,8 +591,8 @@ export async function run(
     return await main(args, io.out);
   } catch (error) {
     // Loaded for the words of a failure alone: a command that worked never needs them.
-    const { FileChangedError } = await import("../src/store/mod.ts");
-    const { foreignToolsInWords } = await import("../src/formats/mod.ts");
+    const { FileChangedError } = await storeModule();
+    const { foreignToolsInWords } = await formatsModule();
     const hint = error instanceof FileChangedError
       ? `Close ${foreignToolsInWords()} on that session first, then repair again: ${TASK} inspect ${
         shellQuote(error.path)
@@ -612,7 +627,8 @@ function notFoundHint(args: string[]): string {
 
 /** The command as the shell runs it (`turnlog inspect`), asking first for what it must read. */
 export async function cli(args: string[]): Promise<number> {
-  const allowed = await ensurePermissions("inspect", inspectNeeds(args), args);
+  const needs = [...inspectNeeds(args), ...needsOwnCode()];
+  const allowed = await ensurePermissions("inspect", needs, args);
   return allowed ? await run(args) : 2;
 }
 

@@ -10,6 +10,11 @@
 import config from "../deno.json" with { type: "json" };
 import { CHECKOUT_TASK, TASK } from "./_commands.ts";
 import { runAsProcess, stderr, stdout } from "./_output.ts";
+import { late } from "../src/_late.ts";
+import { TOOL_STARTS } from "../src/formats/_tool_starts.ts";
+
+/** A command's module, loaded when it runs, out of Deno's sight at start (src/_late.ts). */
+const command = <T>(specifier: string): Promise<T> => late<T>(specifier, import.meta.url);
 
 /** The other tools' names, for `--help`: `Codex CLI, Claude Code`. */
 export interface ToolWords {
@@ -29,59 +34,59 @@ export interface Subcommand {
 export const COMMANDS: Readonly<Record<string, Subcommand>> = {
   resume: {
     about: () => "start a session with a message, or continue one (no arguments: a demo)",
-    run: async (args) => (await import("./resume.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./resume.ts")>("./resume.ts")).cli(args),
   },
   inspect: {
     about: ({ tools }) => `show a session turn by turn, or list sessions (turnlog, ${tools})`,
-    run: async (args) => (await import("./inspect.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./inspect.ts")>("./inspect.ts")).cli(args),
   },
   repair: {
     about: () => "say how a damaged session file would be repaired; --write repairs it",
-    run: async (args) => (await import("./inspect.ts")).cli(["--repair", ...args]),
+    run: async (args) =>
+      (await command<typeof import("./inspect.ts")>("./inspect.ts")).cli(["--repair", ...args]),
   },
   import: {
     about: () => "continue another tool's session in turnlog, as a new session",
-    run: async (args) => (await import("./import.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./import.ts")>("./import.ts")).cli(args),
   },
   export: {
     about: () => "continue a session in another tool (Codex CLI, Claude Code, Gemini CLI, turnlog)",
-    run: async (args) => (await import("./export.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./export.ts")>("./export.ts")).cli(args),
   },
   serve: {
     about: () => "serve the session browser and the agent's streaming route on loopback",
-    run: async (args) => (await import("./serve.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./serve.ts")>("./serve.ts")).cli(args),
   },
   search: {
     about: ({ tools }) => `find sessions by what was said in them (turnlog, ${tools})`,
-    run: async (args) => (await import("./search.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./search.ts")>("./search.ts")).cli(args),
   },
   archive: {
     about: () => "copy every home's sessions into the archive, incrementally (--check verifies it)",
-    run: async (args) => (await import("./archive.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./archive.ts")>("./archive.ts")).cli(args),
   },
   restore: {
     about: () => "write an archived session back into its tool's home, or into a moved project",
-    run: async (args) => (await import("./restore.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./restore.ts")>("./restore.ts")).cli(args),
   },
   usage: {
     about: ({ tools }) =>
       `tokens and cost per day, month, session, project or model (turnlog, ${tools})`,
-    run: async (args) => (await import("./usage.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./usage.ts")>("./usage.ts")).cli(args),
   },
   doctor: {
     about: ({ tools }) =>
       `say what needs you in every home (${tools}): sessions to repair or archive, new formats`,
-    run: async (args) => (await import("./doctor.ts")).cli(args),
+    run: async (args) => (await command<typeof import("./doctor.ts")>("./doctor.ts")).cli(args),
   },
 };
 
 /** The version, from `deno.json`. */
 export const VERSION: string = config.version;
 
-/** The help text (the registry is loaded for the tools' names only when it is asked for). */
-export async function help(): Promise<string> {
-  const { ADAPTERS } = await import("../src/formats/mod.ts");
-  const words = { tools: ADAPTERS.map((adapter) => adapter.tool).join(", ") };
+/** The help text (the tools' names from their starts: no reader is loaded). */
+export function help(): string {
+  const words = { tools: TOOL_STARTS.map((start) => start.tool).join(", ") };
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, command]) =>
     `  ${name.padEnd(width)}  ${command.about(words)}`
@@ -107,7 +112,7 @@ export async function main(args: string[]): Promise<number> {
     if (topic !== undefined && Object.hasOwn(COMMANDS, topic)) {
       return await COMMANDS[topic]!.run(["--help"]);
     }
-    stdout(await help());
+    stdout(help());
     return 0;
   }
   if (name === "-V" || name === "--version") {

@@ -8,6 +8,8 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
+import { late } from "../src/_late.ts";
+import { archiveModule, formatsModule } from "./_late_modules.ts";
 import { errorMessage, outcomeOf } from "../src/errors/mod.ts";
 import { namedCatalogPath } from "../src/catalog/_named.ts";
 import type { CollectedUsage } from "../src/usage/_collect.ts";
@@ -26,10 +28,19 @@ import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from
 
 /** The help text (the homes' flags from the formats' registry, loaded for it). */
 async function helpText(): Promise<string> {
-  const { foreignToolsInWords } = await import("../src/formats/mod.ts");
-  const { homeFlagsHelp } = await import("./_homes.ts");
-  const { DEFAULT_SESSIONS_WORDS, TASK } = await import("./_commands.ts");
-  const { NO_CATALOG_HELP } = await import("./_catalog.ts");
+  const { foreignToolsInWords } = await formatsModule();
+  const { homeFlagsHelp } = await late<typeof import("./_homes.ts")>(
+    "./_homes.ts",
+    import.meta.url,
+  );
+  const { DEFAULT_SESSIONS_WORDS, TASK } = await late<typeof import("./_commands.ts")>(
+    "./_commands.ts",
+    import.meta.url,
+  );
+  const { NO_CATALOG_HELP } = await late<typeof import("./_catalog.ts")>(
+    "./_catalog.ts",
+    import.meta.url,
+  );
   return `Usage: ${TASK} usage [daily|monthly|session|project|model] [options]
 
 Tokens and their cost per day (the default), month, session, project or model, across
@@ -150,7 +161,10 @@ async function warmCount(question: UsageQuestion): Promise<CollectedUsage | unde
   try {
     // Named, the catalog is found without node:path (tens of milliseconds of a start).
     path = namedCatalogPath() ??
-      (await import("../src/catalog/_location.ts")).resolveCatalogPath();
+      (await late<typeof import("../src/catalog/_location.ts")>(
+        "../src/catalog/_location.ts",
+        import.meta.url,
+      )).resolveCatalogPath();
   } catch {
     return undefined;
   }
@@ -218,8 +232,14 @@ async function wholeCommand(
   io: UsageIo,
   question: UsageQuestion | undefined,
 ): Promise<number> {
-  const { parseFlags, UsageError } = await import("./_args.ts");
-  const { HOME_FLAGS, homeFlagsSet } = await import("./_homes.ts");
+  const { parseFlags, UsageError } = await late<typeof import("./_args.ts")>(
+    "./_args.ts",
+    import.meta.url,
+  );
+  const { HOME_FLAGS, homeFlagsSet } = await late<typeof import("./_homes.ts")>(
+    "./_homes.ts",
+    import.meta.url,
+  );
   const { values, positionals } = parseFlags(args, {
     ...HOME_FLAGS,
     "sessions-dir": { type: "string", multiple: true },
@@ -255,7 +275,10 @@ async function wholeCommand(
   }
   const since = dayFlag("since", values.since);
   const until = dayFlag("until", values.until);
-  const { searchSources } = await import("../src/search/mod.ts");
+  const { searchSources } = await late<typeof import("../src/search/mod.ts")>(
+    "../src/search/mod.ts",
+    import.meta.url,
+  );
   const named = {
     homes: homeFlagsSet(values),
     sessionsDirs: values["sessions-dir"],
@@ -266,8 +289,14 @@ async function wholeCommand(
     [await searchSources(named), await toldFrom(named)] as const
   );
   // The catalog keeps each file's usage: a warm run reads only what changed.
-  const { openCatalog } = await import("./_catalog.ts");
-  const { collectCatalogUsage, collectUsage } = await import("../src/usage/mod.ts");
+  const { openCatalog } = await late<typeof import("./_catalog.ts")>(
+    "./_catalog.ts",
+    import.meta.url,
+  );
+  const { collectCatalogUsage, collectUsage } = await late<typeof import("../src/usage/mod.ts")>(
+    "../src/usage/mod.ts",
+    import.meta.url,
+  );
   const catalog = openCatalog("usage", values["no-catalog"]);
   let collected;
   try {
@@ -296,7 +325,7 @@ async function toldFrom(
 ): Promise<string[]> {
   const dirs = named.sessionsDirs ?? [];
   if (named.homes.length > 0 || dirs.length > 0 || named.store !== undefined) return dirs;
-  const { archiveLayout, resolveArchiveRoot } = await import("../src/archive/mod.ts");
+  const { archiveLayout, resolveArchiveRoot } = await archiveModule();
   try {
     return [archiveLayout(resolveArchiveRoot()).index];
   } catch {
@@ -316,7 +345,7 @@ export async function run(
   try {
     return await main(args, io);
   } catch (error) {
-    const { hintFor } = await import("./_voice.ts");
+    const { hintFor } = await late<typeof import("./_voice.ts")>("./_voice.ts", import.meta.url);
     const hint = hintFor("usage", error);
     io.err(`turnlog usage: ${errorMessage(error)}\n${hint === undefined ? "" : `${hint}\n`}`);
     return outcomeOf(error).exitCode;

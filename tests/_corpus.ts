@@ -4,6 +4,8 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { SearchSource } from "../src/search/mod.ts";
+import { homeFiles } from "./_search_oracle.ts";
 
 /**
  * The corpus folder: `../shared/corpus/` from the repository, or from the folder that holds a
@@ -43,4 +45,18 @@ export async function* corpusFiles(dir: string): AsyncGenerator<string> {
     if (entry.isDirectory) yield* corpusFiles(path);
     else if (entry.name.endsWith(".jsonl")) yield path;
   }
+}
+
+/** The corpus as homes: its Claude Code projects, and its rollouts laid out as a Codex home. */
+export async function corpusSources(dir: string): Promise<SearchSource[]> {
+  const day = join(dir, "codex", "2026", "02", "23");
+  await Deno.mkdir(day, { recursive: true });
+  for (const path of await homeFiles(join(CORPUS, "codex"))) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    if (name.startsWith("rollout-")) await Deno.copyFile(path, join(day, name));
+  }
+  return [
+    { format: "claude-code", root: join(CORPUS, "claude", "projects"), flags: ["--claude"] },
+    { format: "codex", root: join(dir, "codex"), flags: ["--codex"] },
+  ];
 }

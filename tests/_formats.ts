@@ -12,6 +12,7 @@ import {
   type ForeignEntry,
   type SessionFormat,
 } from "../src/formats/mod.ts";
+import { readClaudeTranscript } from "../src/formats/claude_code/mod.ts";
 import { normalizeHistory, replayHistory } from "../src/history/mod.ts";
 import { type SegmentedSession, TurnSegmenter } from "../src/inspect/mod.ts";
 import type { ResponseItem, SessionRecord } from "../src/record/mod.ts";
@@ -109,4 +110,18 @@ export function paired(history: readonly ResponseItem[]): boolean {
     }
   }
   return open.size === 0;
+}
+
+/**
+ * A Claude Code transcript's entries and facts as its reader gives them, its first pass keeping
+ * the lines it parsed when the file is at most `parseOnceBytes` (else the second reads them
+ * again).
+ */
+export async function claudeReadingOf(path: string, parseOnceBytes: number) {
+  const { size } = await Deno.stat(path);
+  const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
+  const entries = [];
+  let step = await reader.next();
+  for (; !step.done; step = await reader.next()) entries.push(...step.value);
+  return { entries, facts: step.value };
 }

@@ -2,26 +2,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Catalog } from "../src/catalog/mod.ts";
 import { inspectSession, verdictOf } from "../src/inspect/mod.ts";
-import type { SearchSource } from "../src/search/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
-import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
+import { CORPUS, CORPUS_MISSING, corpusSources } from "./_corpus.ts";
 import { homeFiles } from "./_search_oracle.ts";
 
 const ROOT = new URL("../", import.meta.url);
-
-/** The corpus as homes: its Claude Code projects, and its rollouts laid out as a Codex home. */
-async function corpusSources(dir: string): Promise<SearchSource[]> {
-  const day = join(dir, "codex", "2026", "02", "23");
-  await Deno.mkdir(day, { recursive: true });
-  for (const path of await homeFiles(join(CORPUS, "codex"))) {
-    const name = path.slice(path.lastIndexOf("/") + 1);
-    if (name.startsWith("rollout-")) await Deno.copyFile(path, join(day, name));
-  }
-  return [
-    { format: "claude-code", root: join(CORPUS, "claude", "projects"), flags: ["--claude"] },
-    { format: "codex", root: join(dir, "codex"), flags: ["--codex"] },
-  ];
-}
 
 /**
  * Runs `code` in a new process where the price table's module throws as it loads: what the

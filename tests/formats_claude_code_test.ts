@@ -1,13 +1,19 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
-import { invalidRecords, paired, readText, resumedHistory, segment } from "./_formats.ts";
+import {
+  claudeReadingOf,
+  invalidRecords,
+  paired,
+  readText,
+  resumedHistory,
+  segment,
+} from "./_formats.ts";
 import { collectSession, readForeignSession } from "../src/formats/mod.ts";
 import {
   claudeCodeFactsOf,
   findClaudeSession,
   listClaudeSessions,
-  readClaudeTranscript,
 } from "../src/formats/claude_code/mod.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../src/store/mod.ts";
 import {
@@ -443,17 +449,9 @@ Deno.test("readClaudeTranscript() reads the same entries and facts whether the f
   for (const [name, make] of Object.entries(fixtures)) {
     const path = join(dir.path, `${name}.jsonl`);
     await Deno.writeTextFile(path, make());
-    const { size } = await Deno.stat(path);
-    const readAll = async (parseOnceBytes: number) => {
-      const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
-      const entries = [];
-      let step = await reader.next();
-      for (; !step.done; step = await reader.next()) entries.push(...step.value);
-      return { entries, facts: step.value };
-    };
-    const once = await readAll(size);
+    const once = await claudeReadingOf(path, Infinity);
     assert(once.entries.some((entry) => entry.record), `${name}: records read`);
-    assertEquals(await readAll(0), once, name);
+    assertEquals(await claudeReadingOf(path, 0), once, name);
   }
 });
 
@@ -461,16 +459,7 @@ Deno.test("readClaudeTranscript() takes a line's own top-level uuid, not one nes
   await using dir = await tempDir();
   const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
   await Deno.writeTextFile(path, claudeIds());
-  const { size } = await Deno.stat(path);
-  const readAll = async (parseOnceBytes: number) => {
-    const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
-    const entries = [];
-    let step = await reader.next();
-    for (; !step.done; step = await reader.next()) entries.push(...step.value);
-    return { entries, facts: step.value };
-  };
-  const once = await readAll(size);
-  assertEquals(await readAll(0), once);
+  assertEquals(await claudeReadingOf(path, 0), await claudeReadingOf(path, Infinity));
   const { lines, facts } = await read(dir.path, CLAUDE_SESSION_ID, claudeIds());
   assertEquals(lines, [
     `1 session_meta ${CLAUDE_SESSION_ID} claude-opus-4-5-20251101 ask-changes`,

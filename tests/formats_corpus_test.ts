@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { basename, join, relative } from "node:path";
 import { assert, assertEquals, assertRejects } from "./_assert.ts";
-import { paired, resumedHistory, segment } from "./_formats.ts";
+import { claudeReadingOf, paired, resumedHistory, segment } from "./_formats.ts";
 import { tempDir } from "./_helpers.ts";
 import { eventOf, harness, pairedCallCount } from "./_runtime_helpers.ts";
 import { collectSession, detectFormat, type SessionFormat } from "../src/formats/mod.ts";
@@ -14,7 +14,6 @@ import {
   claudeCodeFactsOf,
   findClaudeSession,
   listClaudeSessions,
-  readClaudeTranscript,
 } from "../src/formats/claude_code/mod.ts";
 import { findCodexSession, listCodexSessions } from "../src/formats/codex/mod.ts";
 import { importSession } from "../src/import/mod.ts";
@@ -310,16 +309,8 @@ Deno.test({
   fn: async () => {
     let read = 0;
     for await (const path of corpusFiles(join(CORPUS, "claude"))) {
-      const { size } = await Deno.stat(path);
-      const readAll = async (parseOnceBytes: number) => {
-        const reader = readClaudeTranscript(path, size, { subagents: false, parseOnceBytes });
-        const entries = [];
-        let step = await reader.next();
-        for (; !step.done; step = await reader.next()) entries.push(...step.value);
-        return { entries, facts: step.value };
-      };
-      const once = await readAll(size);
-      assertEquals(await readAll(0), once, relative(CORPUS, path));
+      const once = await claudeReadingOf(path, Infinity);
+      assertEquals(await claudeReadingOf(path, 0), once, relative(CORPUS, path));
       read++;
     }
     assert(read > 0, "no Claude Code transcript in the corpus");

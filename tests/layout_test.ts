@@ -199,7 +199,7 @@ async function formatFolders(): Promise<string[]> {
   return folders;
 }
 
-Deno.test("a format folder is reached through its adapter: only the registry imports it (and homes.ts its home)", async () => {
+Deno.test("a format folder is reached through its adapter: only the registry imports it (and the homes its home and search profile)", async () => {
   const folders = await formatFolders();
   const graph = await importGraph();
   const strays: string[] = [];
@@ -209,10 +209,14 @@ Deno.test("a format folder is reached through its adapter: only the registry imp
       if (folder === undefined || file.startsWith(folder + "/")) continue;
       const allowed = file === join(ROOT, "src/formats/registry.ts") ||
         (file === join(ROOT, "src/formats/mod.ts") && target === join(folder, "mod.ts")) ||
-        // The homes without their readers, for the commands answered from the catalog.
+        // The homes without their readers, for the commands answered from the catalog: each
+        // folder's start, with its search profile for a search.
+        (file === join(ROOT, "src/formats/_tool_starts.ts") &&
+          target === join(folder, "_home.ts")) ||
+        (file === join(ROOT, "src/formats/_tool_homes.ts") &&
+          [join(folder, "_home.ts"), join(folder, "_search.ts")].includes(target)) ||
         (file === join(ROOT, "src/formats/homes.ts") &&
-          (target === join(folder, "_home.ts") ||
-            target === join(ROOT, "src/formats/turnlog/mod.ts"))) ||
+          target === join(ROOT, "src/formats/turnlog/mod.ts")) ||
         // The usage readers without the adapters, for the worker of a cold usage count.
         (file === join(ROOT, "src/formats/usage_readers.ts") &&
           (target === join(folder, "_home.ts") || target === join(folder, "_usage.ts")));
@@ -228,7 +232,8 @@ Deno.test("src/formats imports other folders' faces only, never their private fi
   for (const [file, imports] of await importGraph()) {
     if (!file.startsWith(formats + "/")) continue;
     for (const target of imports) {
-      const private_ = /\/_[^/]*\.ts$/.test(target);
+      // A folder's private file (src/_late.ts, in no folder, is everyone's).
+      const private_ = /\/src\/[^/]+\/(?:[^/]+\/)*_[^/]*\.ts$/.test(target);
       if (!target.startsWith(formats + "/") && private_) {
         strays.push(`${relative(ROOT, file)} imports ${relative(ROOT, target)}`);
       }

@@ -12,6 +12,7 @@ import { tempDir } from "./_helpers.ts";
 import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { ADAPTERS } from "../src/formats/mod.ts";
 import { TOOL_HOMES } from "../src/formats/homes.ts";
+import { TOOL_STARTS } from "../src/formats/_tool_starts.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -23,10 +24,14 @@ function code(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
 }
 
+/** An `import("...")` of a literal: Deno reads its module at start too (not a `typeof import`). */
+const DYNAMIC = /(?<!typeof\s*)\bimport\(\s*"([^"]+)"\s*\)/g;
+
 /**
- * What a process that runs `entry` loads before its first line runs: the files (relative to
- * the repository) and bare specifiers its static imports reach, type-only ones and `import()`
- * left out (they load nothing until they run).
+ * What a process that runs `entry` reads before its first line runs: the files (relative to
+ * the repository) and bare specifiers its static imports reach, and those an `import()` of a
+ * literal names (Deno reads and analyses them at start, run or not); type-only imports and
+ * modules imported late (src/_late.ts) left out.
  */
 async function loadedAtStart(entry: string): Promise<Set<string>> {
   const loaded = new Set<string>();
@@ -36,11 +41,16 @@ async function loadedAtStart(entry: string): Promise<Set<string>> {
     if (loaded.has(name)) continue;
     loaded.add(name);
     if (!path.endsWith(".ts")) continue;
-    for (const m of code(await Deno.readTextFile(path)).matchAll(STATIC)) {
+    const text = code(await Deno.readTextFile(path));
+    for (const m of text.matchAll(STATIC)) {
       const specifier = m[2] ?? m[3]!;
       if (m[1] !== undefined) continue;
       if (specifier.startsWith(".")) next.push(resolve(dirname(path), specifier));
       else loaded.add(specifier);
+    }
+    for (const [, specifier] of text.matchAll(DYNAMIC)) {
+      if (specifier!.startsWith(".")) next.push(resolve(dirname(path), specifier!));
+      else loaded.add(specifier!);
     }
   }
   return loaded;
@@ -72,12 +82,28 @@ function heavy(loaded: Set<string>, allowed: readonly string[] = []): string[] {
   ).sort();
 }
 
-Deno.test("loadedAtStart() follows static imports and leaves out type-only ones and import()", async () => {
+Deno.test("loadedAtStart() follows static imports and import() of a literal, and leaves out type-only ones and late imports", async () => {
   const loaded = await loadedAtStart("cli/inspect.ts");
   assert(loaded.has("src/catalog/_catalog.ts"), "the walk follows the imports");
   assert(loaded.has("node:sqlite"));
-  // cli/inspect.ts imports the inspector's types, and the inspector itself in import().
+  // cli/inspect.ts imports the inspector's types, and the inspector itself late.
   assert(!loaded.has("src/inspect/mod.ts"));
+  // cli/_archived.ts imports the errors in an import() of a literal: Deno reads them at start.
+  assert(loaded.has("src/errors/mod.ts"));
+  await using dir = await tempDir();
+  for (const name of ["typed.ts", "named.ts", "late.ts"]) {
+    await Deno.writeTextFile(join(dir.path, name), "export {};\n");
+  }
+  const entry = join(dir.path, "entry.ts");
+  await Deno.writeTextFile(
+    entry,
+    'type T = typeof import("./typed.ts");\nawait import("./named.ts");\nawait import(String("./late.ts"));\n',
+  );
+  const named = await loadedAtStart(entry);
+  assertEquals([...named].map((name) => name.slice(name.lastIndexOf("/") + 1)).sort(), [
+    "entry.ts",
+    "named.ts",
+  ]);
   assertEquals(heavy(new Set(["src/formats/codex/_reader.ts", "zod", "node:path"])), [
     "src/formats/codex/_reader.ts",
     "zod",
@@ -92,6 +118,7 @@ const ENTRIES: Record<string, string[]> = {
   "cli/turnlog.ts": [],
   "cli/inspect.ts": [],
   "cli/search.ts": ["src/search/mod.ts"],
+  "cli/usage.ts": [],
 };
 
 for (const [entry, allowed] of Object.entries(ENTRIES)) {
@@ -99,6 +126,24 @@ for (const [entry, allowed] of Object.entries(ENTRIES)) {
     assertEquals(heavy(await loadedAtStart(entry), allowed), []);
   });
 }
+
+Deno.test("cli/inspect.ts loads no format's search profile at start: a listing loads its home's alone", async () => {
+  const loaded = await loadedAtStart("cli/inspect.ts");
+  assertEquals([...loaded].filter((name) => /^src\/formats\/[^/]+\/_search\.ts$/.test(name)), []);
+  assert(loaded.has("src/formats/_tool_starts.ts"));
+});
+
+Deno.test("TOOL_STARTS are the adapters' own words, and load the adapters' own search profiles", async () => {
+  assertEquals(TOOL_STARTS.length, ADAPTERS.length);
+  for (const [i, adapter] of ADAPTERS.entries()) {
+    const start = TOOL_STARTS[i]!;
+    for (const key of ["name", "tool", "shortTool", "fileNoun", "flag", "home"] as const) {
+      assertEquals(start[key], adapter[key], `${adapter.name}: ${key}`);
+    }
+    assertEquals(await start.loadSearch(), adapter.search, `${adapter.name}: search`);
+    assertEquals(start.listed, TOOL_HOMES[i]!.listed, `${adapter.name}: listed`);
+  }
+});
 
 Deno.test("TOOL_HOMES are the adapters' own words, homes and search profiles, in the registry's order", () => {
   assertEquals(TOOL_HOMES.length, ADAPTERS.length);

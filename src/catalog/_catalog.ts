@@ -19,6 +19,13 @@ import {
   type WalkedSession,
   walkSources,
 } from "./_walk.ts";
+import { late } from "../_late.ts";
+
+/**
+ * The indexing (and every reader), loaded when a file changed, out of Deno's sight at start
+ * (src/_late.ts): an update that finds none reads none of it.
+ */
+const updateModule = () => late<typeof import("./_update.ts")>("./_update.ts", import.meta.url);
 
 /** Options of {@linkcode Catalog.open}. */
 export interface CatalogOptions {
@@ -231,7 +238,7 @@ export class Catalog implements Disposable {
       const walked = await walkSources(this.#db, sources, { text: options.text ?? true });
       for (const [key, sessions] of walked.sessions) this.#walked.set(key, sessions);
       if (walked.changed.length === 0) return walked.summary;
-      const { indexChanged } = await import("./_update.ts");
+      const { indexChanged } = await updateModule();
       return await indexChanged(this.#db, walked, options);
     });
   }

@@ -1,9 +1,10 @@
 /**
- * Workers that read session files for their facts, a file at a time each, for an update's
- * first build on a machine with cores to spare.
+ * Session files read for their facts by this thread and workers together, for an update's
+ * first build (`SharedReads`): the files' transactions stay in this thread, in their order.
  *
  * @module
  */
+import { SharedReads } from "../io/_shared_reads.ts";
 import { type FileRead, readFacts } from "./_facts.ts";
 import type { WantedFile } from "./_walk.ts";
 
@@ -13,73 +14,31 @@ export const PARALLEL_BYTES = 32 << 20;
 /** The most workers an update starts by default. */
 export const MAX_WORKERS = 4;
 
-/** The fewest cores on which an update starts workers by default (one left to this thread). */
-export const MIN_CORES = 4;
+/** The fewest cores on which an update starts workers by default (one worker beside this thread). */
+export const MIN_CORES = 2;
+
+/** A file to read for its facts: the file, and its size when it was `stat`ed. */
+export interface FactsJob {
+  /** The file. */
+  wanted: WantedFile;
+  /** Its size. */
+  size: number;
+}
 
 /**
- * Workers that read files for their facts, a file at a time each ({@linkcode readFacts} in
- * `_facts_worker.ts`); none: each read is made in this thread when it is asked for. A worker
- * that fails leaves its file to be read in this thread, which says why if it fails too.
+ * The files' facts read by this thread and `workers` workers together, asked for by place in
+ * the order given (`_facts_worker.ts`). A file a worker cannot read is read in this thread,
+ * which says why if it fails too.
  */
-export class FactsPool implements Disposable {
-  readonly #idle: Worker[] = [];
-  #all: Worker[] = [];
-  readonly #queue: { wanted: WantedFile; size: number; done: (read: FileRead | null) => void }[] =
-    [];
-  #closed = false;
-
-  constructor(count: number) {
-    for (let i = 0; i < count; i++) {
-      const worker = new Worker(new URL("./_facts_worker.ts", import.meta.url), {
-        type: "module",
-        name: "turnlog catalog facts",
-      });
-      this.#all.push(worker);
-      this.#idle.push(worker);
-    }
-  }
-
-  /** The facts of a file, read by a worker; undefined when there is none (read it now). */
-  read(wanted: WantedFile, size: number): Promise<FileRead> | undefined {
-    if (this.#all.length === 0) return undefined;
-    const told = new Promise<FileRead | null>((done) => {
-      this.#queue.push({ wanted, size, done });
-      this.#next();
-    }).then((read) => {
-      if (read !== null) return read;
-      if (this.#closed) throw new Error("The update ended before this file was read");
-      return readFacts(wanted, size);
-    });
-    // Awaited in the files' order; one that fails before its turn is not unhandled.
-    told.catch(() => {});
-    return told;
-  }
-
-  #next(): void {
-    while (this.#idle.length > 0 && this.#queue.length > 0) {
-      const worker = this.#idle.pop()!;
-      const job = this.#queue.shift()!;
-      worker.onmessage = (event: MessageEvent<{ read: FileRead | null }>) => {
-        this.#idle.push(worker);
-        job.done(event.data.read);
-        this.#next();
-      };
-      worker.onerror = (event) => {
-        // A worker that cannot run (its module, its permissions) takes no more files.
-        event.preventDefault();
-        worker.terminate();
-        this.#all = this.#all.filter((other) => other !== worker);
-        job.done(null);
-        if (this.#all.length === 0) { for (const left of this.#queue.splice(0)) left.done(null); }
-        this.#next();
-      };
-      worker.postMessage({ wanted: job.wanted, size: job.size });
-    }
-  }
-
-  [Symbol.dispose](): void {
-    this.#closed = true;
-    for (const worker of this.#all) worker.terminate();
-    for (const left of this.#queue.splice(0)) left.done(null);
-  }
+export function factsReads(
+  files: readonly FactsJob[],
+  workers: number,
+): SharedReads<FactsJob, FileRead> {
+  return new SharedReads(files, {
+    worker: new URL("./_facts_worker.ts", import.meta.url),
+    name: "turnlog catalog facts",
+    workers,
+    readHere: ({ wanted, size }) => readFacts(wanted, size),
+    again: true,
+  });
 }

@@ -238,6 +238,55 @@ function parseState(text: string | null): ResumeState | null {
 
 const decoder = new TextDecoder();
 
+/** The prefix of the private folders a grown file's last turn is inspected in. */
+const GROWN_PREFIX = "turnlog-grown-";
+
+/** How old a folder of {@linkcode GROWN_PREFIX} is when no command can be using it still. */
+const LEFT_AFTER_MS = 60 * 60 * 1000;
+
+let swept = false;
+
+/**
+ * Removes the folders of {@linkcode GROWN_PREFIX} in `parent` older than an hour at `now`:
+ * those of commands killed while they used one (one is used for milliseconds). A folder that
+ * cannot be read or removed (another user's, gone meanwhile) is left as it is. Returns the
+ * folders removed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
+ * import { sweepLeftFolders } from "./_grow.ts";
+ * const parent = Deno.makeTempDirSync();
+ * Deno.mkdirSync(join(parent, "turnlog-grown-abc"));
+ * assert.deepEqual(sweepLeftFolders(parent, Date.now()), []);
+ * assert.deepEqual(sweepLeftFolders(parent, Date.now() + 2 * 3600_000), ["turnlog-grown-abc"]);
+ * Deno.removeSync(parent);
+ * ```
+ */
+export function sweepLeftFolders(parent: string, now: number): string[] {
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(parent)];
+  } catch {
+    return removed;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory || !entry.name.startsWith(GROWN_PREFIX)) continue;
+    const left = join(parent, entry.name);
+    try {
+      const modified = Deno.statSync(left).mtime?.getTime() ?? now;
+      if (now - modified <= LEFT_AFTER_MS) continue;
+      Deno.removeSync(left, { recursive: true });
+      removed.push(entry.name);
+    } catch {
+      // Not ours to remove, or gone meanwhile: the sweep is a courtesy, never the update's.
+    }
+  }
+  return removed;
+}
+
 /** The lines of `bytes` (read from `start`, whose first line is numbered `firstLine`). */
 function linesOf(bytes: Uint8Array, start: number, firstLine: number): Line[] {
   const lines: Line[] = [];
@@ -365,7 +414,12 @@ export async function readGrown(
     for (const part of parts) whole.set(part, (at += part.length) - part.length);
     return whole;
   };
-  const dir = await Deno.makeTempDir({ prefix: "turnlog-grown-" });
+  const dir = await Deno.makeTempDir({ prefix: GROWN_PREFIX });
+  // Once a process: what a killed command left beside it.
+  if (!swept) {
+    swept = true;
+    sweepLeftFolders(join(dir, ".."), Date.now());
+  }
   let before = state.turn;
   let after: TurnCounts;
   try {

@@ -9,7 +9,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { isCompressed, readRangeSync } from "../io/mod.ts";
+import { isCompressed, readRangeSync } from "../io/forward.ts";
 import type { CompiledQuery, IndexedLine, SearchIndex } from "../search/mod.ts";
 
 /** The shortest term the trigram index can look up. */

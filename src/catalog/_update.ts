@@ -34,7 +34,7 @@ import {
   withTextResume,
 } from "./_grow.ts";
 import { type FileRead, listedColumns, previewOf, readFacts, readFile } from "./_facts.ts";
-import { FactsPool, MAX_WORKERS, MIN_CORES, PARALLEL_BYTES } from "./_facts_pool.ts";
+import { factsReads, MAX_WORKERS, MIN_CORES, PARALLEL_BYTES } from "./_facts_pool.ts";
 import { indexText, LineIndexer, resumeText } from "./_text.ts";
 import { faultPoint, sameRow, type Statements, statementsOf } from "./_statements.ts";
 import {
@@ -363,14 +363,18 @@ export async function indexChanged(
   const textOnly = (plan: Plan) => unchanged(plan.info, plan.known);
   // A grown file's facts are continued from its last turn in this thread, if they can be.
   const factsAlone = plans.filter((plan) => !plan.text && plan.from === 0);
-  // Workers cost a quarter more CPU (each loads the inspector and warms its own JIT): on two
-  // cores shared with other work they lost (bench notes), so they take spare cores alone.
+  // This thread reads beside the workers while it waits for theirs (`SharedReads`): one worker
+  // on two cores, never for a few small files (a worker's start and its own JIT cost more).
   const cores = navigator.hardwareConcurrency;
   const big = factsAlone.reduce((sum, plan) => sum + plan.info.size, 0) >= PARALLEL_BYTES;
-  const workers = options.workers ??
-    (big && cores >= MIN_CORES && factsAlone.length >= 2 ? Math.min(cores - 1, MAX_WORKERS) : 0);
-  using pool = new FactsPool(Math.min(workers, factsAlone.length));
-  const reads = new Map(factsAlone.map((plan) => [plan, pool.read(plan.wanted, plan.info.size)]));
+  const workers = Math.min(
+    options.workers ??
+      (big && cores >= MIN_CORES && factsAlone.length >= 2 ? Math.min(cores - 1, MAX_WORKERS) : 0),
+    factsAlone.length,
+  );
+  const jobs = factsAlone.map((plan) => ({ wanted: plan.wanted, size: plan.info.size }));
+  using pool = workers > 0 ? factsReads(jobs, workers) : undefined;
+  const places = new Map(factsAlone.map((plan, at) => [plan, at]));
   for (const plan of plans) {
     if (textOnly(plan)) {
       const { wanted, info, known, resume } = plan;
@@ -378,7 +382,8 @@ export async function indexChanged(
       await indexText(db, { path: wanted.path, format, size: info.size, known, resume });
       summary.texted++;
     } else {
-      const continued = await indexFile(db, plan, reads.get(plan));
+      const at = places.get(plan);
+      const continued = await indexFile(db, plan, at === undefined ? undefined : pool?.read(at));
       if (plan.from > 0 && !continued) summary.fallbacks++;
       if (plan.from > 0) summary.grown++;
       else summary.read++;

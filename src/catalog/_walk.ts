@@ -3,14 +3,19 @@
  * alone and `stat`ed against what the catalog holds; an unchanged file costs nothing more, a
  * gone one is marked. The files that changed go to `_update.ts`, loaded only then: a command
  * answered from a catalog already up to date loads no reader (another tool's walk is its
- * `ToolHome`'s, from `src/formats/homes.ts`).
+ * `ToolStart`'s profile, from `src/formats/_tool_starts.ts`, loaded for its home alone).
  *
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { inWriteTransaction } from "./_transaction.ts";
 import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
-import { toolHomeOf } from "../formats/homes.ts";
+import { toolStartOf } from "../formats/_tool_starts.ts";
+import { late } from "../_late.ts";
+
+/** Search's profiles of turnlog's own store, out of Deno's sight at start (src/_late.ts). */
+const searchModule = () =>
+  late<typeof import("../search/mod.ts")>("../search/mod.ts", import.meta.url);
 
 /** A place of sessions the catalog keeps: a root of one format, maybe the archive's view. */
 export interface CatalogSource {
@@ -68,9 +73,10 @@ export interface UpdateOptions {
    */
   text?: boolean | undefined;
   /**
-   * How many workers read the facts of the files at once, each on a core of its own (0: read
-   * them in this thread). The text index is always written from this thread.
-   * @default {one per core but one, up to 4, on 4 cores or more when the files to read for their facts alone are two or more and hold 32 MB or more; else 0}
+   * How many workers read the facts of the files beside this thread, which reads them too while
+   * it waits for a worker's file (0: this thread alone). The transactions and the text index are
+   * always this thread's, in the files' order.
+   * @default {one per core but one, up to 4, on 2 cores or more when the files to read for their facts alone are two or more and hold 32 MB or more; else 0}
    */
   workers?: number | undefined;
   /** Told after each file read (never for unchanged files). */
@@ -142,9 +148,9 @@ function statOrUndefined(path: string): Deno.FileInfo | undefined {
 
 /** A format's walk: another tool's from its home alone; turnlog's own store's from search. */
 async function walkOf(format: string): Promise<FormatSearch["walk"]> {
-  const home = toolHomeOf(format);
-  if (home !== undefined) return home.search.walk;
-  return (await import("../search/mod.ts")).searchProfile(format).walk;
+  const start = toolStartOf(format);
+  if (start !== undefined) return (await start.loadSearch()).walk;
+  return (await searchModule()).searchProfile(format).walk;
 }
 
 async function wantedFiles(

@@ -73,19 +73,29 @@ export type ToolWords<Name extends string = string> = Pick<
 >;
 
 /**
- * A tool's words, flag and home, and its search profile (the walk of its sessions from names
- * alone, the conversation a line holds): what a command that answers from the catalog needs
- * of a format, without its reader (`src/formats/homes.ts` lists them; each format's `_home.ts`
- * makes its own).
+ * A tool's words, flag and home, what its listing leaves out, and its search profile loaded when
+ * asked: what a listing of a home answered from the catalog needs of a format (a listing of one
+ * home loads no other's profile; `src/formats/_tool_starts.ts` lists them; each format's
+ * `_home.ts` makes its own).
  */
-export interface ToolHome<Name extends string = string> extends ToolWords<Name> {
-  /** How `search` and the catalog walk its sessions and read their lines (its adapter's). */
-  readonly search: FormatSearch;
+export interface ToolStart<Name extends string = string> extends ToolWords<Name> {
   /**
    * Whether its listing (`list`) shows a session the walk found, by its id and its file's size;
    * absent: every one.
    */
   readonly listed?: ((id: string, sizeBytes: number) => boolean) | undefined;
+  /** Its search profile (`ToolHome.search`), its module loaded now. */
+  loadSearch(): Promise<FormatSearch>;
+}
+
+/**
+ * A tool's start with its search profile (the walk of its sessions from names alone, the
+ * conversation a line holds): what a command that answers from the catalog needs of a format,
+ * without its reader (`src/formats/homes.ts` lists them).
+ */
+export interface ToolHome<Name extends string = string> extends ToolStart<Name> {
+  /** How `search` and the catalog walk its sessions and read their lines (its adapter's). */
+  readonly search: FormatSearch;
 }
 
 /** How long the tool keeps its sessions before its own cleanup deletes them. */

@@ -5,9 +5,11 @@
  * @module
  */
 import { join } from "node:path";
-import { AmbiguousSessionError, HomeUnsetError, SessionNotFoundError } from "../errors/mod.ts";
+import { AmbiguousSessionError, SessionNotFoundError } from "../errors/mod.ts";
 import { dirEntries, lastFieldOf } from "./_head.ts";
 import type { ForeignFormat, SessionFormat } from "./_types.ts";
+
+export { type Env, homeDir } from "./_home_dir.ts";
 
 /** A session found from its file's name (and, for Claude Code, its modification time). */
 export interface FoundSession {
@@ -85,31 +87,6 @@ export interface ListOptions {
 /** A found session as a listing holds it before its head is read: the preview fields null. */
 export function unpreviewed(session: FoundSession): ListedForeignSession {
   return { ...session, preview: null, title: null, cwd: null, gitBranch: null, model: null };
-}
-
-/** Reads `env` the way Deno's environment does (injectable for tests). */
-export type Env = { get(name: string): string | undefined };
-
-/**
- * The user's home folder: `$HOME`, else `%USERPROFILE%`; never the current folder (a
- * repository that carries a `.claude` folder is not the user's sessions). `home` says whose
- * home is looked for, and which variables name it, for the error.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { homeDir } from "./mod.ts";
- * const home = { what: "Codex's home", variables: ["CODEX_HOME", "HOME"] };
- * assert.equal(homeDir({ get: (name) => (name === "HOME" ? "/home/u" : undefined) }, home), "/home/u");
- * assert.throws(() => homeDir({ get: () => undefined }, home), /^HomeUnsetError: HOME is unset/);
- * ```
- *
- * @throws {HomeUnsetError} when neither is set (or both are empty)
- */
-export function homeDir(env: Env, home: { what: string; variables: readonly string[] }): string {
-  const found = env.get("HOME") || env.get("USERPROFILE");
-  if (!found) throw new HomeUnsetError(home.what, home.variables);
-  return found;
 }
 
 /** A folder recognised as a sessions root, and the root to use (a home resolves to its root). */

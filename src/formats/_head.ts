@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { readFull, readLines } from "../io/mod.ts";
+import { readFull, readLines } from "../io/forward.ts";
 import { isObject, type Json } from "./_line.ts";
 
 /** How far into a file a listing reads for its preview. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { cutLine, forEachLine, isCompressed, Pauses } from "../io/mod.ts";
+import { cutLine, forEachLine, isCompressed, Pauses } from "../io/forward.ts";
 import { isObject, type Json } from "./_line.ts";
 import type { FileUsage } from "./_usage.ts";
 

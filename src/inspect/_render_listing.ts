@@ -6,7 +6,7 @@
  */
 import type { ForeignListing } from "../formats/mod.ts";
 // The tools' words without their readers: a listing from the catalog loads none.
-import { toolHomeFor } from "../formats/homes.ts";
+import { toolStartFor } from "../formats/_tool_starts.ts";
 import type { SessionListing } from "../store/mod.ts";
 import { clip, columnWidths, formatNumber, formatTime, painter, visible } from "../text/mod.ts";
 import type { RenderOptions } from "./_render_text.ts";
@@ -90,7 +90,7 @@ export function renderForeignListing(
   options: ForeignListingOptions,
 ): string {
   const paint = painter(options.color);
-  const adapter = toolHomeFor(listing.format);
+  const adapter = toolStartFor(listing.format);
   const tool = adapter.shortTool;
   if (listing.sessions.length === 0) {
     return `No ${tool} sessions in ${visible(listing.root)}\n`;

@@ -10,7 +10,9 @@ import { type CompiledQuery, escapeRegex } from "./_query.ts";
 import { FragmentFinder } from "./_finder.ts";
 import { ScanBuffer } from "./_simd.ts";
 import type { TurnCounter } from "../formats/mod.ts";
-import { cutLine, isCompressed, openSessionBytes, Pauses } from "../io/mod.ts";
+import { cut as cutLine } from "../io/_cut.ts";
+import { Pauses } from "../io/_lines.ts";
+import { isCompressed, openSessionBytes } from "../io/_zstd.ts";
 
 /** A line that may match: its text and the byte offset where it starts. */
 export interface CandidateLine {

@@ -25,6 +25,11 @@ import {
   type SourcedSession,
   type WalkedSources,
 } from "./_sources.ts";
+import { late } from "../_late.ts";
+
+/** A database store's search, loaded for one alone, out of Deno's sight at start (src/_late.ts). */
+const databaseModule = () =>
+  late<typeof import("./_database.ts")>("./_database.ts", import.meta.url);
 
 export type { SearchEvent, SearchHit, SessionSummary } from "./_types.ts";
 
@@ -413,7 +418,7 @@ export async function* searchSessions(
   if (!(yield* release(-Infinity))) return;
   for (const source of databases) {
     // Imported for a database alone: a search of files loads no store.
-    const { searchDatabase } = await import("./_database.ts");
+    const { searchDatabase } = await databaseModule();
     for await (const event of searchDatabase(source, compiled, options)) {
       if (options.signal?.aborted) return;
       if (!(yield* emit(event))) return;

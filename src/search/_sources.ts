@@ -15,6 +15,16 @@ import { prefixBeside } from "../store/_prefix.ts";
 import { resolveStoreSpec, storeName } from "../store/_spec.ts";
 import { archiveLayout, resolveArchiveRoot } from "../archive/_layout.ts";
 import { searchProfile } from "./_profiles.ts";
+import { late } from "../_late.ts";
+
+/**
+ * The readers (to tell a folder's format) and the archive, loaded when a search needs them, out
+ * of Deno's sight at start (src/_late.ts).
+ */
+const formatsModule = () =>
+  late<typeof import("../formats/mod.ts")>("../formats/mod.ts", import.meta.url);
+const archiveModule = () =>
+  late<typeof import("../archive/mod.ts")>("../archive/mod.ts", import.meta.url);
 
 /** A place of sessions of one format (a folder, or turnlog's store), and the flags that name it. */
 export interface SearchSource {
@@ -60,7 +70,7 @@ export class NoSuchSourceError extends TurnlogError {
 async function folderSource(dir: string, flag: string): Promise<SearchSource> {
   const info = statOrUndefined(dir);
   if (!info?.isDirectory) throw new NoSuchSourceError(dir);
-  const { detectSessionsRoot } = await import("../formats/mod.ts");
+  const { detectSessionsRoot } = await formatsModule();
   const found = await detectSessionsRoot(dir);
   return {
     format: found?.format ?? turnlogAdapter.name,
@@ -120,7 +130,7 @@ export async function searchSources(choice: SourceChoice = {}): Promise<SearchSo
     }
     // HOME unset: the homes are named by no variable, and never taken to be the current folder.
     if (unset.length > 0) {
-      const { ADAPTERS, homesUnsetError } = await import("../formats/mod.ts");
+      const { ADAPTERS, homesUnsetError } = await formatsModule();
       throw homesUnsetError(ADAPTERS.filter((adapter) => unset.includes(adapter.name)));
     }
     return [
@@ -145,7 +155,7 @@ export async function searchSources(choice: SourceChoice = {}): Promise<SearchSo
  */
 export async function archivedSources(from?: string): Promise<SearchSource[]> {
   if (!await hasArchive(from)) return [];
-  const { archivedViews } = await import("../archive/mod.ts");
+  const { archivedViews } = await archiveModule();
   const views = await archivedViews(from);
   return views.map(({ format, root }) => ({
     format,

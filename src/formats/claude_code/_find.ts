@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import { checkSessionId } from "../../record/mod.ts";
+import { checkSessionId } from "../../record/ids.ts";
 import {
   beyondHead,
   type ForeignListing,

@@ -6,9 +6,9 @@
  * @module
  */
 import { join } from "node:path";
-import type { ToolHome, ToolWords } from "../_adapter.ts";
-import { type Env, homeDir } from "../_find.ts";
-import { claudeCodeSearch } from "./_search.ts";
+import type { ToolStart, ToolWords } from "../_adapter.ts";
+import { type Env, homeDir } from "../_home_dir.ts";
+import { late } from "../../_late.ts";
 
 /** Whose home the root is in, and the variables that name it (first its own). */
 const CLAUDE_HOME = {
@@ -47,9 +47,13 @@ export const claudeCodeWords: ToolWords<"claude-code"> = {
   },
 };
 
-/** Claude Code's home and search profile, for the lean start. */
-export const claudeCodeHome: ToolHome<"claude-code"> = {
+/**
+ * Claude Code's start: its words, what its listing leaves out and its search profile loaded
+ * when asked, out of Deno's sight at start (src/_late.ts).
+ */
+export const claudeCodeStart: ToolStart<"claude-code"> = {
   ...claudeCodeWords,
-  search: claudeCodeSearch,
   listed: claudeListed,
+  loadSearch: async () =>
+    (await late<typeof import("./_search.ts")>("./_search.ts", import.meta.url)).claudeCodeSearch,
 };

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, join } from "node:path";
-import { readFull } from "../../io/mod.ts";
+import { readFull } from "../../io/forward.ts";
 import { previewClaudeSession } from "./_find.ts";
 import { dirEntries } from "../_head.ts";
 import { isObject, type Json, obj, str } from "../_line.ts";

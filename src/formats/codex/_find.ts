@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { checkSessionId, idTime, prefixTimeRange } from "../../record/mod.ts";
+import { checkSessionId, idTime, prefixTimeRange } from "../../record/ids.ts";
 import {
   beyondHead,
   type ForeignListing,

@@ -6,9 +6,9 @@
  * @module
  */
 import { join } from "node:path";
-import type { ToolHome, ToolWords } from "../_adapter.ts";
-import { type Env, homeDir } from "../_find.ts";
-import { codexSearch } from "./_search.ts";
+import type { ToolStart, ToolWords } from "../_adapter.ts";
+import { type Env, homeDir } from "../_home_dir.ts";
+import { late } from "../../_late.ts";
 
 /** Whose home the root is in, and the variables that name it (first its own). */
 const CODEX_HOME = { what: "Codex's home", variables: ["CODEX_HOME", "HOME"] } as const;
@@ -33,8 +33,12 @@ export const codexWords: ToolWords<"codex"> = {
   },
 };
 
-/** Codex CLI's home and search profile, for the lean start. */
-export const codexHome: ToolHome<"codex"> = {
+/**
+ * Codex's start: its words and its search profile loaded
+ * when asked, out of Deno's sight at start (src/_late.ts).
+ */
+export const codexStart: ToolStart<"codex"> = {
   ...codexWords,
-  search: codexSearch,
+  loadSearch: async () =>
+    (await late<typeof import("./_search.ts")>("./_search.ts", import.meta.url)).codexSearch,
 };

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readLines } from "../../io/mod.ts";
+import { readLines } from "../../io/forward.ts";
 import { parseRecordLine, type SessionMeta, type SessionRecord } from "../../record/mod.ts";
 import { basename } from "node:path";
 import { FirstSeen, type Json, obj, problemEntry, recordEntry, str, TimeSpan } from "../_line.ts";
