@@ -50,6 +50,24 @@ export function applyToolCost(rows: PricedEvent[], cost: ToolCost): boolean {
   return applied;
 }
 
+/**
+ * The tool's own figure shared out over `events` whose table costs are `costs` (NaN: none):
+ * `costs` takes the shared-out figures; each row's source, and whether the figure was used.
+ */
+function toolCosts(
+  events: readonly UsageEvent[],
+  costs: Float64Array,
+  toolCost: ToolCost,
+): { applied: boolean; sources: PricedEvent["costSource"][] } {
+  const rows: PricedEvent[] = events.map((event, i) => {
+    const cost = Number.isNaN(costs[i]!) ? null : costs[i]!;
+    return { ...event, cost, costSource: cost === null ? null : "table" };
+  });
+  const applied = applyToolCost(rows, toolCost);
+  rows.forEach((row, i) => costs[i] = row.cost ?? NaN);
+  return { applied, sources: rows.map((row) => row.costSource) };
+}
+
 /** A session's cost, as `inspect` shows it. */
 export interface SessionCost {
   /** US dollars of what has a price; null when nothing has one. */
@@ -177,21 +195,26 @@ export async function reckonCost(
   options: ReckonCostOptions,
 ): Promise<{ session: SessionCost; turns: (number | null | undefined)[] }> {
   const book = await loadPriceBook();
-  const rows: PricedEvent[] = events.map((event) => {
-    const cost = book.price(event, event.model, options.provider, event.time);
-    return { ...event, cost, costSource: cost === null ? null : "table" };
+  // Each response's cost in a column of its own (NaN: no price), not a copy of each event: a
+  // 1 GB rollout's 400,000 responses copied held 45 MB more at the read's end, its peak.
+  const costs = new Float64Array(events.length);
+  events.forEach((event, i) => {
+    costs[i] = book.price(event, event.model, options.provider, event.time) ?? NaN;
   });
-  const tool = options.toolCost ? applyToolCost(rows, options.toolCost) : false;
+  // The tool's own figure shared out (Claude Code's cost-state) needs each row: made then only.
+  const sourced = options.toolCost ? toolCosts(events, costs, options.toolCost) : null;
+  const tool = sourced !== null && sourced.applied;
   const unpriced = new Set<string>();
   let usd: number | null = null;
   let table = false;
-  for (const row of rows) {
-    if (row.cost === null) {
-      if (tokensOf(row) > 0) unpriced.add(row.model ?? "(unknown)");
+  for (let i = 0; i < events.length; i++) {
+    const cost = costs[i]!;
+    if (Number.isNaN(cost)) {
+      if (tokensOf(events[i]!) > 0) unpriced.add(events[i]!.model ?? "(unknown)");
       continue;
     }
-    usd = (usd ?? 0) + row.cost;
-    if (row.costSource === "table") table = true;
+    usd = (usd ?? 0) + cost;
+    if (sourced === null || sourced.sources[i] === "table") table = true;
   }
   const sources = [
     ...(tool ? [options.toolCost!.source] : []),
@@ -202,18 +225,18 @@ export async function reckonCost(
   const turns: (number | null | undefined)[] = spans.map(() => undefined);
   const turnOf = responseTurnFinder(spans, options.aside);
   let aside: SessionCost["aside"];
-  for (const row of rows) {
-    if (spans.length === 0) break;
-    const at = turnOf(row);
+  for (let i = 0; i < events.length && spans.length > 0; i++) {
+    const at = turnOf(events[i]!);
+    const cost = costs[i]!;
     if (at < 0) {
       aside ??= { responses: 0, usd: null };
       aside.responses++;
-      if (row.cost !== null) aside.usd = (aside.usd ?? 0) + row.cost;
+      if (!Number.isNaN(cost)) aside.usd = (aside.usd ?? 0) + cost;
       continue;
     }
     const before = turns[at];
-    if (row.cost === null) turns[at] = before ?? null;
-    else turns[at] = (before ?? 0) + row.cost;
+    if (Number.isNaN(cost)) turns[at] = before ?? null;
+    else turns[at] = (before ?? 0) + cost;
   }
   return {
     session: {

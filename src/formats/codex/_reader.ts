@@ -76,7 +76,9 @@ export class CodexRead {
   readonly ignored: Record<string, number> = {};
   /** Fields of its own lines turnlog has never seen. */
   readonly fields = new FieldDrift();
+  /** Each call's tool name by call id, the names shared (a few tools, called 300,000 times). */
   readonly #calls = new Map<string, string>();
+  readonly #toolNames = new Map<string, string>();
   readonly #reported = new Map<string, boolean>();
   readonly calls: CallContext = {
     toolName: (id) => this.#calls.get(id),
@@ -197,7 +199,9 @@ export class CodexRead {
   #turnContext(payload: Json, span: LineSpan): void {
     const model = stringOf(payload.model);
     if (model) {
-      this.turns.model = model;
+      // The same model again keeps the string already held: each turn and each response's
+      // usage name it, one copy per turn_context line held 7.5 MB of a 1 GB rollout's read.
+      if (model !== this.turns.model) this.turns.model = model;
       this.models.see(model, span.line);
     }
     const approval = stringOf(payload.approval_policy);
@@ -225,6 +229,13 @@ export class CodexRead {
     }
   }
 
+  /** A call's tool name kept for its outputs: the first copy of each name is the one held. */
+  #call(callId: string, name: string): void {
+    let shared = this.#toolNames.get(name);
+    if (shared === undefined) this.#toolNames.set(name, shared = name);
+    this.#calls.set(callId, shared);
+  }
+
   #item(payload: Json, span: LineSpan): void {
     const found = payload.type;
     const type = typeof found === "string" ? found : "";
@@ -232,7 +243,7 @@ export class CodexRead {
     if (mapped.invalid !== undefined) return this.problem(span, "invalid_record", mapped.invalid);
     const entries: ForeignEntry[] = [];
     for (const item of mapped.items) {
-      if (item.type === "function_call") this.#calls.set(item.callId, item.name);
+      if (item.type === "function_call") this.#call(item.callId, item.name);
       if (item.type === "message" && item.role === "user") {
         this.#userItemPending = true;
         this.firstUserItem ??= item.content;
@@ -371,7 +382,7 @@ export class CodexRead {
   #compacted(payload: Json, span: LineSpan): void {
     const { items, ignored } = mapReplacementHistory(payload, this.calls);
     for (const item of items) {
-      if (item.type === "function_call") this.#calls.set(item.callId, item.name);
+      if (item.type === "function_call") this.#call(item.callId, item.name);
     }
     const remote = ignored.includes("compaction");
     const record = makeRecord("response_item", {
