@@ -99,23 +99,28 @@ function shown(entries: ForeignEntry[]): string[] {
   });
 }
 
+/** Writes `lines` at `path` and reads them back: the entries handed on and the facts. */
+async function written(path: string, lines: Line[]) {
+  const text = lines.map((line) => JSON.stringify(line) + "\n").join("");
+  await Deno.writeTextFile(path, text);
+  const entries: ForeignEntry[] = [];
+  const read = readGeminiSession(path, new TextEncoder().encode(text).length, {
+    subagents: false,
+  });
+  let next = await read.next();
+  for (; !next.done; next = await read.next()) entries.push(next.value);
+  return { entries, facts: next.value };
+}
+
 Deno.test("readGeminiSession() replays copies, checkpoints and rewinds as Gemini does, on random sessions", async () => {
   await using dir = await tempDir();
   for (let seed = 1; seed <= 150; seed++) {
     const lines = sessionLines(seed, 5 + (seed % 40));
-    const path = join(dir.path, `session-${seed}.jsonl`);
-    const text = lines.map((line) => JSON.stringify(line) + "\n").join("");
-    await Deno.writeTextFile(path, text);
-    const entries: ForeignEntry[] = [];
-    const read = readGeminiSession(path, new TextEncoder().encode(text).length, {
-      subagents: false,
-    });
-    let next = await read.next();
-    for (; !next.done; next = await read.next()) entries.push(next.value);
+    const { entries, facts } = await written(join(dir.path, `session-${seed}.jsonl`), lines);
     const wanted = replayed(lines);
     assertEquals(shown(entries), wanted, `seed ${seed}`);
     const left = (why: string) => wanted.filter((item) => item.endsWith(`:${why}`)).length;
-    assertEquals(next.value.formatFacts, {
+    assertEquals(facts.formatFacts, {
       supersededCopies: left("superseded copy"),
       checkpoints: lines.filter((line) => Array.isArray((line.$set as Line)?.messages)).length,
       replacedByCheckpoint: left("replaced by a checkpoint"),
@@ -148,14 +153,7 @@ Deno.test("readGeminiSession() hands on over 65,536 copies that left the history
     if (round % 15 === 14) lines.push({ $rewindTo: `m${int(1200)}` });
   }
   const path = join(dir.path, "session-2026-12-01T10-00-bbbbbbbb.jsonl");
-  const text = lines.map((line) => JSON.stringify(line) + "\n").join("");
-  await Deno.writeTextFile(path, text);
-  const entries: ForeignEntry[] = [];
-  const read = readGeminiSession(path, new TextEncoder().encode(text).length, {
-    subagents: false,
-  });
-  let next = await read.next();
-  for (; !next.done; next = await read.next()) entries.push(next.value);
+  const { entries } = await written(path, lines);
   const wanted = replayed(lines);
   assertEquals(wanted.filter((item) => item.includes(":")).length > 70_000, true);
   assertEquals(shown(entries), wanted);
