@@ -8,7 +8,7 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { inWriteTransaction } from "../catalog/_transaction.ts";
+import { keepSideTables } from "../catalog/_side_tables.ts";
 import {
   type FieldSighting,
   type FormatAdapter,
@@ -75,27 +75,10 @@ CREATE TABLE doctor_files (
 );
 `;
 
-const DROP = `
-DROP TABLE IF EXISTS doctor_version;
-DROP TABLE IF EXISTS doctor_files;
-`;
-
 /** Makes the doctor's tables, again when they are of another version. */
 function ensureTables(db: DatabaseSync): void {
-  inWriteTransaction(db, () => {
-    const exists = db.prepare(
-      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'doctor_version'",
-    ).get();
-    const version = exists
-      ? (db.prepare("SELECT version FROM doctor_version").get() as { version: number } | undefined)
-        ?.version
-      : undefined;
-    if (version !== DOCTOR_TABLES_VERSION) {
-      db.exec(DROP);
-      db.exec(TABLES);
-      db.prepare("INSERT INTO doctor_version (version) VALUES (?)").run(DOCTOR_TABLES_VERSION);
-    }
-  });
+  const stamp = String(DOCTOR_TABLES_VERSION);
+  keepSideTables(db, { stampTable: "doctor_version", stamp, create: TABLES });
 }
 
 interface FileRow {

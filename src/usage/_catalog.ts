@@ -11,6 +11,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { inWriteTransaction } from "../catalog/_transaction.ts";
+import { keepSideTables } from "../catalog/_side_tables.ts";
 import type { FileUsage, SessionFormat, UsageEvent } from "../formats/mod.ts";
 import type { SearchSource } from "../search/mod.ts";
 import {
@@ -32,7 +33,6 @@ import {
   probeEntries,
   USAGE_KEPT_BY,
   type UsageProbe,
-  usageTablesCurrent,
 } from "./_warm.ts";
 import { loadPriceBook } from "./_cost.ts";
 import { priceAt, type Rates } from "./_rates.ts";
@@ -98,25 +98,9 @@ CREATE TABLE usage_probes (
 );
 `;
 
-const DROP = `
-DROP TABLE IF EXISTS usage_version;
-DROP TABLE IF EXISTS usage_files;
-DROP TABLE IF EXISTS usage_scopes;
-DROP TABLE IF EXISTS usage_folded;
-DROP TABLE IF EXISTS usage_probes;
-DROP TABLE IF EXISTS usage_prices;
-`;
-
 /** Makes usage's tables, again when they are of another version or price table. */
 function ensureTables(db: DatabaseSync): void {
-  // Read first: a warm run takes no write lock.
-  if (usageTablesCurrent(db)) return;
-  inWriteTransaction(db, () => {
-    if (usageTablesCurrent(db)) return;
-    db.exec(DROP);
-    db.exec(TABLES);
-    db.prepare("INSERT INTO usage_version (kept_by) VALUES (?)").run(USAGE_KEPT_BY);
-  });
+  keepSideTables(db, { stampTable: "usage_version", stamp: USAGE_KEPT_BY, create: TABLES });
 }
 
 interface FileRow {

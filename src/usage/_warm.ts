@@ -11,6 +11,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { CollectedUsage } from "./_collect.ts";
 import { PRICE_TABLE } from "./_table.ts";
+import { sideTablesCurrent } from "../catalog/_side_tables.ts";
 
 /** The version of usage's tables: others are made again. */
 export const USAGE_TABLES_VERSION = 7;
@@ -23,15 +24,7 @@ export const USAGE_KEPT_BY = `${USAGE_TABLES_VERSION} ${PRICE_TABLE}`;
 
 /** Whether the database's usage tables were kept by this version and price table. */
 export function usageTablesCurrent(db: DatabaseSync): boolean {
-  try {
-    const row = db.prepare("SELECT kept_by FROM usage_version").get() as
-      | { kept_by: string }
-      | undefined;
-    return row?.kept_by === USAGE_KEPT_BY;
-  } catch {
-    // No table, or one of another version's shape.
-    return false;
-  }
+  return sideTablesCurrent(db, "usage_version", USAGE_KEPT_BY);
 }
 
 /** What a count was asked: the command's places as given, and the folder it ran in. */
