@@ -137,12 +137,7 @@ Deno.test("SessionFollower.update() of a Claude Code rewind (a new prompt off an
   await using dir = await tempDir();
   const path = join(dir.path, "7acd37a8-0000-4000-8000-000000000001.jsonl");
   const b = new ClaudeTranscriptBuilder();
-  const ends: string[] = [];
-  for (let n = 1; n <= 4; n++) {
-    b.user(`Question ${n}`);
-    b.assistant([{ text: `Answer ${n}` }], { stop: "end_turn" });
-    ends.push(b.last!);
-  }
+  const ends = b.questions(4);
   await Deno.writeTextFile(path, text(b.lines.splice(0)));
   const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
   await follower.update();

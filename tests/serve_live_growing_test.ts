@@ -236,12 +236,7 @@ Deno.test("createSessionBrowserHandler() a live page's refresh after a Claude Co
   await Deno.mkdir(project, { recursive: true });
   const path = join(project, `${CLAUDE_SESSION_ID}.jsonl`);
   const b = new ClaudeTranscriptBuilder();
-  const ends: string[] = [];
-  for (let n = 1; n <= 4; n++) {
-    b.user(`Question ${n}`);
-    b.assistant([{ text: `Answer ${n}` }], { stop: "end_turn" });
-    ends.push(b.last!);
-  }
+  const ends = b.questions(4);
   await Deno.writeTextFile(path, b.lines.splice(0).join("\n") + "\n");
   const handler = createSessionBrowserHandler({
     sessionsDir: join(dir.path, "sessions"),

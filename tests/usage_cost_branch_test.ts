@@ -14,12 +14,7 @@ import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 /** Four turns, then a prompt off the end of turn 2: turns 3 and 4 are left aside. */
 async function rewound(dir: string): Promise<string> {
   const b = new ClaudeTranscriptBuilder();
-  const ends: string[] = [];
-  for (let n = 1; n <= 4; n++) {
-    b.user(`Question ${n}`);
-    b.assistant([{ text: `Answer ${n}` }], { stop: "end_turn" });
-    ends.push(b.last!);
-  }
+  const ends = b.questions(4);
   b.user("Question 3 again", { parent: ends[1]! });
   b.assistant([{ text: "Another answer 3" }], { stop: "end_turn" });
   const path = join(dir, "7acd37a8-0000-4000-8000-000000000001.jsonl");

@@ -100,6 +100,20 @@ export class ClaudeTranscriptBuilder {
     return this.#push({ type: "user", message: { role: "user", content: text } }, options);
   }
 
+  /**
+   * `count` turns of a prompt and its answer (`Question n`, `Answer n`, each ended); returns the
+   * uuid of each turn's last line, what a rewind's new prompt hangs off.
+   */
+  questions(count: number): string[] {
+    const ends: string[] = [];
+    for (let n = 1; n <= count; n++) {
+      this.user(`Question ${n}`);
+      this.assistant([{ text: `Answer ${n}` }], { stop: "end_turn" });
+      ends.push(this.last!);
+    }
+    return ends;
+  }
+
   /** A user line with content blocks (text and images). */
   userBlocks(blocks: unknown[], options: LineOptions = {}): string {
     return this.#push({ type: "user", message: { role: "user", content: blocks } }, options);
