@@ -7,13 +7,14 @@
  * @module
  */
 import type { ToolHome } from "./_adapter.ts";
-import { ForeignSessionError } from "./_types.ts";
 import { claudeCodeStart } from "./claude_code/_home.ts";
 import { claudeCodeSearch } from "./claude_code/_search.ts";
 import { codexStart } from "./codex/_home.ts";
 import { codexSearch } from "./codex/_search.ts";
 import { geminiStart } from "./gemini/_home.ts";
 import { geminiSearch } from "./gemini/_search.ts";
+
+import { TOOL_STARTS, toolStartFor } from "./_tool_starts.ts";
 
 export { foreignToolsInWords, inWords } from "./_tool_starts.ts";
 
@@ -34,34 +35,19 @@ export const TOOL_HOMES: readonly ToolHome[] = [
 ];
 
 /**
- * The home of the format a name gives (an adapter's name), or undefined for turnlog's own
- * and any name no adapter has.
+ * The home of another tool's format, by its name: the one at its start's place (the starts say
+ * which formats there are, and why none has that name).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { toolHomeOf } from "./_tool_homes.ts";
- * assert.equal(toolHomeOf("codex")?.tool, "Codex CLI");
- * assert.equal(toolHomeOf("turnlog"), undefined);
+ * import { toolHomeFor } from "./_tool_homes.ts";
+ * assert.equal(toolHomeFor("codex").tool, "Codex CLI");
+ * assert.throws(() => toolHomeFor("turnlog"), /No adapter reads the format "turnlog"/);
  * ```
- */
-export function toolHomeOf(format: string): ToolHome | undefined {
-  return TOOL_HOMES.find((home) => home.name === format);
-}
-
-/**
- * The home of another tool's format, by its name.
  *
  * @throws {ForeignSessionError} when no adapter has that name
  */
 export function toolHomeFor(format: string): ToolHome {
-  const home = toolHomeOf(format);
-  if (home === undefined) {
-    throw new ForeignSessionError(
-      `No adapter reads the format ${JSON.stringify(format)} (known: ${
-        TOOL_HOMES.map((home) => home.name).join(", ")
-      })`,
-    );
-  }
-  return home;
+  return TOOL_HOMES[TOOL_STARTS.indexOf(toolStartFor(format))]!;
 }
