@@ -8,14 +8,8 @@ import { SharedReads } from "../io/_shared_reads.ts";
 import { type FileRead, readFacts } from "./_facts.ts";
 import type { WantedFile } from "./_walk.ts";
 
-/** The bytes of files to read for their facts alone from which an update reads them in workers. */
-export const PARALLEL_BYTES = 32 << 20;
-
 /** The most workers an update starts by default. */
 export const MAX_WORKERS = 4;
-
-/** The fewest cores on which an update starts workers by default (one worker beside this thread). */
-export const MIN_CORES = 2;
 
 /** A file to read for its facts: the file, and its size when it was `stat`ed. */
 export interface FactsJob {

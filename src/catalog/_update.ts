@@ -34,7 +34,8 @@ import {
   withTextResume,
 } from "./_grow.ts";
 import { type FileRead, listedColumns, previewOf, readFacts, readFile } from "./_facts.ts";
-import { factsReads, MAX_WORKERS, MIN_CORES, PARALLEL_BYTES } from "./_facts_pool.ts";
+import { factsReads, MAX_WORKERS } from "./_facts_pool.ts";
+import { workersFor } from "../io/_shared_reads.ts";
 import { indexText, LineIndexer, resumeText } from "./_text.ts";
 import { faultPoint, sameRow, type Statements, statementsOf } from "./_statements.ts";
 import {
@@ -365,11 +366,9 @@ export async function indexChanged(
   const factsAlone = plans.filter((plan) => !plan.text && plan.from === 0);
   // This thread reads beside the workers while it waits for theirs (`SharedReads`): one worker
   // on two cores, never for a few small files (a worker's start and its own JIT cost more).
-  const cores = navigator.hardwareConcurrency;
-  const big = factsAlone.reduce((sum, plan) => sum + plan.info.size, 0) >= PARALLEL_BYTES;
+  const sizes = factsAlone.map((plan) => plan.info.size);
   const workers = Math.min(
-    options.workers ??
-      (big && cores >= MIN_CORES && factsAlone.length >= 2 ? Math.min(cores - 1, MAX_WORKERS) : 0),
+    options.workers ?? workersFor(sizes, { max: MAX_WORKERS }),
     factsAlone.length,
   );
   const jobs = factsAlone.map((plan) => ({ wanted: plan.wanted, size: plan.info.size }));

@@ -29,6 +29,34 @@ const AHEAD = 8;
  */
 const SENT = 2;
 
+/** The bytes to read from which workers read beside this thread (below: their start costs more). */
+export const SHARED_READS_BYTES = 32 << 20;
+
+/**
+ * How many workers read files of these sizes beside this thread: none for fewer than two files,
+ * under {@linkcode SHARED_READS_BYTES} (`fromBytes`) together, or on one core; else one per core
+ * but this thread's, at most `max` and one per file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { workersFor } from "./_shared_reads.ts";
+ * assert.equal(workersFor([1 << 30], { max: 4 }), 0);
+ * assert.equal(workersFor([10, 10], { max: 4 }), 0);
+ * const cores = navigator.hardwareConcurrency;
+ * assert.equal(workersFor([10, 10], { max: 4, fromBytes: 0 }), cores < 2 ? 0 : 1);
+ * ```
+ */
+export function workersFor(
+  sizes: readonly number[],
+  options: { max: number; fromBytes?: number },
+): number {
+  const bytes = sizes.reduce((sum, size) => sum + size, 0);
+  const cores = navigator.hardwareConcurrency;
+  if (sizes.length < 2 || cores < 2 || bytes < (options.fromBytes ?? SHARED_READS_BYTES)) return 0;
+  return Math.min(cores - 1, options.max, sizes.length);
+}
+
 /** Options of {@linkcode SharedReads}. */
 export interface SharedReadsOptions<Job, Result> {
   /** The workers' module: it calls {@linkcode serveReads} with the same read. */

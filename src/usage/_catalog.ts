@@ -27,19 +27,14 @@ import {
   type UsageSkip,
   withStored,
 } from "./_collect.ts";
-import {
-  foldedRows,
-  keepProbe,
-  probeEntries,
-  USAGE_KEPT_BY,
-  type UsageProbe,
-} from "./_warm.ts";
+import { foldedRows, keepProbe, probeEntries, USAGE_KEPT_BY, type UsageProbe } from "./_warm.ts";
 import { loadPriceBook } from "./_cost.ts";
 import { priceAt, type Rates } from "./_rates.ts";
 import type { PriceBook } from "./_prices.ts";
 import { PRICE_TABLE } from "./_table.ts";
 import { type PlannedFile, UsagePool } from "./_pool.ts";
 import { USAGE_READERS } from "../formats/usage_readers.ts";
+import { SHARED_READS_BYTES, workersFor } from "../io/_shared_reads.ts";
 
 /** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
@@ -285,9 +280,6 @@ export function catalogReader(db: DatabaseSync, pool?: UsageReadAhead): FileRead
   };
 }
 
-/** Bytes of files to read from which a cold count reads them with a worker's help. */
-const PARALLEL_BYTES = 32 << 20;
-
 /**
  * The files of the sessions a count reads (not kept, or changed since), in its order, with
  * their `stat`: the worker's share of them is read after it.
@@ -325,8 +317,8 @@ function poolFor(
 ): UsagePool | undefined {
   if (navigator.hardwareConcurrency < 2) return undefined;
   const planned = filesToRead(db, sessions);
-  const bytes = planned.reduce((sum, file) => sum + file.info.size, 0);
-  if (planned.length < 2 || bytes < parallelBytes) return undefined;
+  const sizes = planned.map((file) => file.info.size);
+  if (workersFor(sizes, { max: 1, fromBytes: parallelBytes }) === 0) return undefined;
   try {
     return new UsagePool(planned);
   } catch {
@@ -464,7 +456,7 @@ export async function collectCatalogUsage(
   if (counted !== undefined) counted = { ...counted, skipped: [...skipped, ...counted.skipped] };
   else {
     const before = skipped.length;
-    using pool = poolFor(db, sessions, options.parallelBytes ?? PARALLEL_BYTES);
+    using pool = poolFor(db, sessions, options.parallelBytes ?? SHARED_READS_BYTES);
     counted = await countUsage(sessions, catalogReader(db, pool), skipped, { fold: true });
     keepCount(db, scope, files, counted, skipped.slice(before));
   }
