@@ -242,3 +242,15 @@ export function catalogAnswers(catalog: Catalog, sources: readonly CatalogSource
   ]));
   return { sessions, lines, found };
 }
+
+/** The `JSON.parse` calls `work` makes in this thread (a worker's are its own), and its result. */
+export async function countParses<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = (...args: Parameters<typeof JSON.parse>) => (parsed++, parse(...args));
+  try {
+    return [await work(), parsed];
+  } finally {
+    JSON.parse = parse;
+  }
+}

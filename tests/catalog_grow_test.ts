@@ -16,6 +16,7 @@ import {
   appendLines,
   catalogAnswers,
   catalogHome,
+  countParses,
   goOn,
   type HomeFile,
   repeatLine,
@@ -110,18 +111,6 @@ Deno.test("ResumeTracker keeps no turn of a fork's rollout: its first line refus
 /** The lines a file has now (each whole line ends with a newline). */
 const linesIn = (file: HomeFile) =>
   Deno.readFileSync(file.path).reduce((n, byte) => n + (byte === 0x0a ? 1 : 0), 0);
-
-/** The `JSON.parse` calls `work` makes, and what it returns. */
-async function countParses<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const parse = JSON.parse;
-  let parsed = 0;
-  JSON.parse = (...args: Parameters<typeof JSON.parse>) => (parsed++, parse(...args));
-  try {
-    return [await work(), parsed];
-  } finally {
-    JSON.parse = parse;
-  }
-}
 
 Deno.test("Catalog.update() without text continues a grown transcript's facts from its last turn (bytes and lines parsed bounded by what was appended), and the next with text puts in the appended lines' rows alone, as a fresh build has them", async () => {
   await using home = await catalogHome();

@@ -7,7 +7,14 @@ import { adapterByFlag } from "../src/formats/mod.ts";
 import { browsePage, FactsMemo } from "../src/server/mod.ts";
 import { FileStore } from "../src/store/mod.ts";
 import { compileQuery } from "../src/search/mod.ts";
-import { appendLines, catalogAnswers, catalogHome, deleteFile, tearLine } from "./_catalog_home.ts";
+import {
+  appendLines,
+  catalogAnswers,
+  catalogHome,
+  countParses,
+  deleteFile,
+  tearLine,
+} from "./_catalog_home.ts";
 
 Deno.test("Catalog.update() reads a new file whole, then costs a stat while it stays as it was", async () => {
   await using home = await catalogHome();
@@ -119,13 +126,20 @@ Deno.test("Catalog.update() with workers keeps the files rows a read in this thr
   await Deno.writeTextFile(broken, "\u0000\u0000 not a transcript\n");
   const sources = await home.sources();
   using alone = Catalog.open({ path: join(home.dir, "alone.sqlite") });
-  const read = await alone.update(sources, { text: false, workers: 0 });
+  const [read, parsedAlone] = await countParses(() =>
+    alone.update(sources, { text: false, workers: 0 })
+  );
   assertEquals(read.read, 4);
   const rows = (catalog: Catalog) => catalog.db.prepare("SELECT * FROM files ORDER BY path").all();
   // One worker beside this thread (two cores), and three.
   for (const workers of [1, 3]) {
     using pooled = Catalog.open({ path: join(home.dir, `pooled${workers}.sqlite`) });
-    assertEquals(await pooled.update(sources, { text: false, workers }), read);
+    const [summary, parsed] = await countParses(() =>
+      pooled.update(sources, { text: false, workers })
+    );
+    assertEquals(summary, read);
+    // The worker read files of its own: this thread parsed fewer lines than alone.
+    assert(parsed < parsedAlone, `${parsed} parsed here with ${workers}, ${parsedAlone} alone`);
     assertEquals(pooled.sessions(sources), alone.sessions(sources));
     assertEquals(rows(pooled), rows(alone));
     // The text asked for after them is the same too.
