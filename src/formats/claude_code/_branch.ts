@@ -7,7 +7,7 @@
  * @module
  */
 import type { ForeignFork, ForkKind } from "../_types.ts";
-import type { ClaudeIndex, Node } from "./_index.ts";
+import type { ClaudeIndex, Node, NodeTable } from "./_index.ts";
 
 /**
  * A set of node indexes of one transcript: a byte per node, iterated in file order. It stands
@@ -91,7 +91,8 @@ export interface BoundaryJoin {
 
 /** Nodes that take part in the conversation's tree. */
 const inTree = (node: Node) =>
-  node.uuid !== undefined && !node.superseded && node.kind !== "problem" && node.kind !== "meta";
+  node.table.hasUuid(node.at) && !node.superseded && node.kind !== "problem" &&
+  node.kind !== "meta";
 
 /** Lines the user or the model wrote into the conversation (not local commands or hooks). */
 const MESSAGE_KINDS: ReadonlySet<string> = new Set([
@@ -104,11 +105,14 @@ const MESSAGE_KINDS: ReadonlySet<string> = new Set([
 /** User lines of local commands and injected text. */
 const LOCAL_KINDS: ReadonlySet<string> = new Set(["command", "local_output", "user_meta"]);
 
-/** The newest line of the tree that satisfies `test`, sidechain lines only when all are. */
-function newest(nodes: Node[], test: (node: Node) => boolean): number {
+/**
+ * The newest line of the tree before node `end` that satisfies `test`, sidechain lines only when
+ * all are.
+ */
+function newest(nodes: NodeTable, end: number, test: (node: Node) => boolean): number {
   let fallback = -1;
-  for (let i = nodes.length - 1; i >= 0; i--) {
-    const node = nodes[i]!;
+  for (let i = end - 1; i >= 0; i--) {
+    const node = nodes.at(i);
     if (!inTree(node) || !test(node)) continue;
     if (!node.sidechain) return i;
     if (fallback === -1) fallback = i;
@@ -123,15 +127,14 @@ function newest(nodes: Node[], test: (node: Node) => boolean): number {
  * first caveat) is then a fork, not the conversation; trailing hook and timing lines that
  * follow the last message stay on the branch.
  */
-function findLeaf(nodes: Node[], end = nodes.length): number {
-  const before = end === nodes.length ? nodes : nodes.slice(0, end);
-  const message = newest(before, (node) => MESSAGE_KINDS.has(node.kind));
-  if (message < 0) return newest(before, () => true);
+function findLeaf(nodes: NodeTable, end = nodes.length): number {
+  const message = newest(nodes, end, (node) => MESSAGE_KINDS.has(node.kind));
+  if (message < 0) return newest(nodes, end, () => true);
   const budget = end - message;
   for (let i = end - 1; i > message; i--) {
-    if (!inTree(nodes[i]!) || nodes[i]!.sidechain !== nodes[message]!.sidechain) continue;
+    if (!inTree(nodes.at(i)) || nodes.at(i).sidechain !== nodes.at(message).sidechain) continue;
     let at = i;
-    for (let step = 0; step < budget && at > message; step++) at = nodes[at]!.parent;
+    for (let step = 0; step < budget && at > message; step++) at = nodes.at(at).parent;
     if (at === message) return i;
   }
   return message;
@@ -145,7 +148,7 @@ function findLeaf(nodes: Node[], end = nodes.length): number {
  * past: the walk goes on from its newest line (`joined`).
  */
 function acrossBoundary(index: ClaudeIndex, boundary: number): { at: number; joined: boolean } {
-  const info = index.nodes[boundary]!.boundary!;
+  const info = index.nodes.at(boundary).boundary!;
   const candidates = [info.logicalParentUuid, ...[...info.preserved].reverse()];
   for (const uuid of candidates) {
     if (uuid === undefined) continue;
@@ -168,11 +171,11 @@ interface Walk {
  * The tail of a preserved segment whose lines the file chains from `tail` back to `head`; -1
  * when the chain breaks before it (a line missing), so the walk keeps to the file's links.
  */
-function chainedTail(nodes: Node[], head: number, tail: number): number {
+function chainedTail(nodes: NodeTable, head: number, tail: number): number {
   let at = tail;
   for (let step = 0; at >= 0 && step < nodes.length; step++) {
     if (at === head) return tail;
-    at = nodes[at]!.parent;
+    at = nodes.at(at).parent;
   }
   return -1;
 }
@@ -210,18 +213,18 @@ function walkBack(index: ClaudeIndex, leaf: number): Walk {
   let steps = 0;
   while (current >= 0 && steps++ <= 2 * nodes.length + 2) {
     if (seenIn[current] === segment || crossed.has(current)) {
-      cycleLine = nodes[current]!.line;
+      cycleLine = nodes.at(current).line;
       break;
     }
     seenIn[current] = segment;
     segments[0]!.push(current);
-    const node = nodes[current]!;
+    const node = nodes.at(current);
     if (node.kind === "boundary" && node.parent < 0) {
       crossed.add(current);
       segments.unshift([]);
       segment++;
       const across = acrossBoundary(index, current);
-      if (across.joined) joins.push({ line: node.line, continuesLine: nodes[across.at]!.line });
+      if (across.joined) joins.push({ line: node.line, continuesLine: nodes.at(across.at).line });
       current = across.at;
       continue;
     }
@@ -230,7 +233,7 @@ function walkBack(index: ClaudeIndex, leaf: number): Walk {
       current = relink.anchor;
       continue;
     }
-    if (node.parent < 0 && node.parentUuid !== undefined) danglingParentLine = node.line;
+    if (node.parent < 0 && node.table.hasParent(node.at)) danglingParentLine = node.line;
     const splice = splices.get(node.parent);
     if (
       splice && current !== splice.head && seenIn[splice.tail] !== segment &&
@@ -254,27 +257,27 @@ const BETWEEN: ReadonlySet<string> = new Set(["progress", "system", "attachment"
  * them (directly, or through hook progress and system lines): the walk back from the leaf
  * follows one result of a parallel batch only.
  */
-function recoverParallel(nodes: Node[], active: NodeSet): void {
+function recoverParallel(nodes: NodeTable, active: NodeSet): void {
   const responses = new Set<string>();
   for (const at of active) {
-    const id = nodes[at]!.messageId;
+    const id = nodes.at(at).messageId;
     if (id !== undefined) responses.add(id);
   }
   for (let at = 0; at < nodes.length; at++) {
-    const node = nodes[at]!;
+    const node = nodes.at(at);
     if (active.has(at) || node.messageId === undefined || !inTree(node)) continue;
     if (responses.has(node.messageId)) active.add(at);
   }
   for (let at = 0; at < nodes.length; at++) {
-    const node = nodes[at]!;
+    const node = nodes.at(at);
     if (active.has(at) || node.kind !== "tool_result" || !inTree(node)) continue;
     const path = [at];
     let up = node.parent;
-    while (up >= 0 && !active.has(up) && BETWEEN.has(nodes[up]!.kind) && path.length < 64) {
+    while (up >= 0 && !active.has(up) && BETWEEN.has(nodes.at(up).kind) && path.length < 64) {
       path.push(up);
-      up = nodes[up]!.parent;
+      up = nodes.at(up).parent;
     }
-    if (up >= 0 && active.has(up) && nodes[up]!.kind === "assistant") {
+    if (up >= 0 && active.has(up) && nodes.at(up).kind === "assistant") {
       for (const step of path) active.add(step);
     }
   }
@@ -296,7 +299,7 @@ function forkKind(node: Node): ForkKind {
 }
 
 /** Groups the lines off the branch by the line they branch from. */
-function findForks(nodes: Node[], active: NodeSet, kept: NodeSet) {
+function findForks(nodes: NodeTable, active: NodeSet, kept: NodeSet) {
   const root = new Map<number, number>();
   const rootOf = (start: number): number => {
     const path = new Set<number>();
@@ -307,8 +310,8 @@ function findForks(nodes: Node[], active: NodeSet, kept: NodeSet) {
         at = known;
         break;
       }
-      const parent = nodes[at]!.parent;
-      if (parent < 0 || active.has(parent) || path.has(at) || !inTree(nodes[parent]!)) break;
+      const parent = nodes.at(at).parent;
+      if (parent < 0 || active.has(parent) || path.has(at) || !inTree(nodes.at(parent))) break;
       path.add(at);
       at = parent;
     }
@@ -329,12 +332,12 @@ function findForks(nodes: Node[], active: NodeSet, kept: NodeSet) {
   const forks: ForeignFork[] = [];
   let sideLines = 0;
   for (const [top, group] of [...groups].sort((a, b) => a[0] - b[0])) {
-    const node = nodes[top]!;
+    const node = nodes.at(top);
     if (group.messages === 0) {
       sideLines += group.lines;
       continue;
     }
-    const from = node.parent >= 0 && active.has(node.parent) ? nodes[node.parent]!.line : null;
+    const from = node.parent >= 0 && active.has(node.parent) ? nodes.at(node.parent).line : null;
     forks.push({
       kind: from === null && forkKind(node) !== "sidechain" ? "separate_root" : forkKind(node),
       fromLine: from,
@@ -349,12 +352,12 @@ function findForks(nodes: Node[], active: NodeSet, kept: NodeSet) {
 }
 
 /** Where each crossed boundary's checkpoint goes, and which preserved nodes it keeps. */
-function placeCheckpoints(nodes: Node[], segments: number[][], branch: Branch): void {
+function placeCheckpoints(nodes: NodeTable, segments: number[][], branch: Branch): void {
   for (const segment of segments.slice(1)) {
     const boundary = segment[0]!;
     const next = segment[1];
     const summary = next !== undefined &&
-        (nodes[next]!.kind === "compact_summary" || nodes[next]!.kind === "summary")
+        (nodes.at(next).kind === "compact_summary" || nodes.at(next).kind === "summary")
       ? next
       : boundary;
     if (summary !== boundary) branch.foldedBoundaries.add(boundary);
@@ -400,9 +403,9 @@ export function findBranch(index: ClaudeIndex): Branch {
   placeCheckpoints(nodes, walk.segments, branch);
   recoverParallel(nodes, branch.active);
   for (const at of branch.active) {
-    const node = nodes[at]!;
+    const node = nodes.at(at);
     if (
-      node.kind === "local_output" && node.parent >= 0 && nodes[node.parent]!.kind === "command"
+      node.kind === "local_output" && node.parent >= 0 && nodes.at(node.parent).kind === "command"
     ) {
       branch.localCommands.add(node.parent);
     }
@@ -422,13 +425,13 @@ const REORDERED: ReadonlySet<string> = new Set(["assistant", "tool_result"]);
  * file (a hand or a copy swapped them; Claude Code reads the chain, not the file order), by
  * their parent.
  */
-function resultsBeforeCalls(nodes: Node[], active: NodeSet): Map<number, number[]> {
+function resultsBeforeCalls(nodes: NodeTable, active: NodeSet): Map<number, number[]> {
   const after = new Map<number, number[]>();
   for (const at of active) {
-    const node = nodes[at]!;
+    const node = nodes.at(at);
     const parent = node.parent;
     if (!REORDERED.has(node.kind) || parent <= at || !active.has(parent)) continue;
-    if (nodes[parent]!.kind !== "assistant") continue;
+    if (nodes.at(parent).kind !== "assistant") continue;
     const list = after.get(parent) ?? [];
     list.push(at);
     after.set(parent, list);

@@ -140,6 +140,155 @@ export function lineCheck(value: Json, k: number): ClaudeLineCheck {
   return { type, uses, results, blocks };
 }
 
+/** What a line's type is held as in {@linkcode LineChecks} (0: no check kept). */
+const TYPE_NONE = 1;
+const TYPE_USER = 2;
+const TYPE_ASSISTANT = 3;
+const TYPE_OTHER = 4;
+
+/**
+ * The check's view of the message lines of a transcript as its reader indexes them ({@linkcode
+ * lineCheck} of each, by node index), held in columns of typed arrays: a line's type and count
+ * of blocks, and its calls' or results' ids, tools and places in flat lists. An object per line
+ * with a call or a result (the object, its array, the call's object and its id) held 71 MB of a
+ * 1 GB transcript's first pass; {@linkcode LineChecks.at} makes them on asking.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LineChecks } from "./_check.ts";
+ * const checks = new LineChecks();
+ * checks.add({
+ *   type: "assistant",
+ *   message: { content: [{ type: "text" }, { type: "tool_use", id: "c1", name: "Bash" }] },
+ * }, 3);
+ * checks.add({ type: "user", message: { content: "hi" } }, 4);
+ * assert.deepEqual(checks.at(3), {
+ *   type: "assistant",
+ *   uses: [{ id: "c1", name: "Bash", k: 3 }],
+ *   results: [],
+ *   blocks: 2,
+ * });
+ * assert.deepEqual(checks.at(4), { type: "user", uses: [], results: [], blocks: 0 });
+ * assert.equal(checks.at(5), undefined);
+ * ```
+ */
+export class LineChecks {
+  #types = new Uint8Array(1024);
+  #blocks = new Int32Array(1024);
+  /** The first of a line's calls or results in the flat lists, or -1. */
+  #first = new Int32Array(1024).fill(-1);
+  /** Types other than `user` and `assistant`, by line. */
+  readonly #otherTypes = new Map<number, string>();
+  /** Calls and results: the line, the tool's number (a call) or the block (a result), the id. */
+  #entryK = new Int32Array(1024);
+  #entryValue = new Int32Array(1024);
+  readonly #entryIds: string[] = [];
+  /** Tool names by number, and their numbers. */
+  readonly #names: string[] = [];
+  readonly #nameNumbers = new Map<string, number>();
+
+  /** Keeps the check of `value`, the line of node `k` (see {@linkcode lineCheck}). */
+  add(value: Json, k: number): void {
+    if (k >= this.#types.length) this.#growLines(k + 1);
+    const type = stringOf(value.type);
+    const assistant = type === "assistant";
+    this.#types[k] = type === undefined
+      ? TYPE_NONE
+      : assistant
+      ? TYPE_ASSISTANT
+      : type === "user"
+      ? TYPE_USER
+      : TYPE_OTHER;
+    if (this.#types[k] === TYPE_OTHER) this.#otherTypes.set(k, type!);
+    const content = objectOf(value.message)?.content;
+    this.#blocks[k] = Array.isArray(content) ? content.length : 0;
+    this.#first[k] = -1;
+    if (!Array.isArray(content) || (!assistant && type !== "user")) return;
+    for (let at = 0; at < content.length; at++) {
+      const block: unknown = content[at];
+      if (!isObject(block)) continue;
+      if (assistant && block.type === "tool_use") {
+        const id = stringOf(block.id);
+        if (id === undefined || id.length === 0) continue;
+        this.#addEntry(k, this.#nameNumber(stringOf(block.name) || "unknown"), id);
+      } else if (!assistant && block.type === "tool_result") {
+        const id = stringOf(block.tool_use_id);
+        if (id === undefined || id.length === 0) continue;
+        this.#addEntry(k, at, id);
+      }
+    }
+  }
+
+  /** The check of node `k`'s line, or undefined when none was kept. */
+  at(k: number): ClaudeLineCheck | undefined {
+    const code = this.#types[k];
+    if (code === undefined || code === 0) return undefined;
+    const type = code === TYPE_USER
+      ? "user"
+      : code === TYPE_ASSISTANT
+      ? "assistant"
+      : code === TYPE_OTHER
+      ? this.#otherTypes.get(k)
+      : undefined;
+    const blocks = this.#blocks[k]!;
+    const first = this.#first[k]!;
+    if (first < 0) return plainCheck(type, blocks);
+    const uses: ToolUse[] = [];
+    const results: ToolResult[] = [];
+    for (let at = first; at < this.#entryIds.length && this.#entryK[at] === k; at++) {
+      const id = this.#entryIds[at]!;
+      const value = this.#entryValue[at]!;
+      if (code === TYPE_ASSISTANT) uses.push({ id, name: this.#names[value]!, k });
+      else results.push({ id, k, block: value });
+    }
+    return {
+      type,
+      uses: uses.length > 0 ? uses : NONE,
+      results: results.length > 0 ? results : NONE,
+      blocks,
+    };
+  }
+
+  #nameNumber(name: string): number {
+    let number = this.#nameNumbers.get(name);
+    if (number === undefined) {
+      number = this.#names.length;
+      this.#names.push(name);
+      this.#nameNumbers.set(name, number);
+    }
+    return number;
+  }
+
+  #addEntry(k: number, value: number, id: string): void {
+    const at = this.#entryIds.length;
+    if (at === this.#entryK.length) {
+      this.#entryK = grown(this.#entryK, new Int32Array(at * 2));
+      this.#entryValue = grown(this.#entryValue, new Int32Array(at * 2));
+    }
+    this.#entryK[at] = k;
+    this.#entryValue[at] = value;
+    this.#entryIds.push(id);
+    if (this.#first[k]! < 0) this.#first[k] = at;
+  }
+
+  #growLines(least: number): void {
+    let size = this.#types.length * 2;
+    while (size < least) size *= 2;
+    this.#types = grown(this.#types, new Uint8Array(size));
+    this.#blocks = grown(this.#blocks, new Int32Array(size));
+    const first = new Int32Array(size).fill(-1);
+    first.set(this.#first);
+    this.#first = first;
+  }
+}
+
+/** `made` with `old` copied to its start. */
+function grown<T extends Uint8Array | Int32Array>(old: T, made: T): T {
+  made.set(old as never);
+  return made;
+}
+
 /**
  * The earlier assistant message a line of the same API response joins: Claude Code writes each
  * `tool_use` block of a response on a line of its own as the block ends and runs the tool at
@@ -164,14 +313,15 @@ function sameResponse(
 /** The branch's messages as Claude Code sends them; `reset` where a compaction starts again. */
 function messagesOf(
   analysis: Omit<ClaudeAnalysis<ClaudeLineCheck>, "unanswered" | "unexpected">,
+  infoAt: (k: number) => ClaudeLineCheck | undefined = (k) => analysis.infos[k],
 ) {
-  const { index, branch, infos } = analysis;
+  const { index, branch } = analysis;
   const list: (ClaudeMessage | "reset")[] = [];
   const keys = new Map<ClaudeMessage, string>();
   for (const k of readOrder(index.nodes.length, branch.after)) {
     if (!branch.active.has(k)) continue;
-    const node = index.nodes[k]!;
-    const info = infos[k]!;
+    const node = index.nodes.at(k);
+    const info = infoAt(k)!;
     const last = list[list.length - 1];
     if (node.kind === "boundary") {
       list.push("reset");
@@ -272,16 +422,17 @@ export async function analyzeClaude(path: string, sizeBytes: number): Promise<Cl
 
 /**
  * The analysis of a transcript its reader indexed whole with no bad line (the view is then
- * the file's lines: `infos` by node index, of the messages' lines at least, those
+ * the file's lines: `checks` by node index, of the messages' lines at least, those
  * {@linkcode isMessageKind} tells), from the reader's own index and branch.
  */
 export function analyzeIndexed(
-  infos: ClaudeLineCheck[],
+  checks: LineChecks,
   index: ClaudeIndex,
   branch: Branch,
 ): ClaudeAnalysis<ClaudeLineCheck> {
-  const base = { infos, bad: [], index, branch, pieces: new Map<number, string>() };
-  return { ...base, ...pairing(messagesOf(base)) };
+  // The lines' checks stay in their columns: the analysis's list of them is left empty.
+  const base = { infos: [], bad: [], index, branch, pieces: new Map<number, string>() };
+  return { ...base, ...pairing(messagesOf(base, (k) => checks.at(k))) };
 }
 
 /**
@@ -296,7 +447,7 @@ export function relinked(
 ): ClaudeAnalysis {
   const { index } = analysis;
   for (const k of removed) {
-    const node = index.nodes[k]!;
+    const node = index.nodes.at(k);
     // A line taken out is in no tree any more, as a replayed copy is in none.
     node.superseded = true;
     if (node.uuid !== undefined && index.byUuid.get(node.uuid) === k) {
@@ -304,7 +455,7 @@ export function relinked(
     }
   }
   for (const [k, parent] of parents) {
-    const node = index.nodes[k]!;
+    const node = index.nodes.at(k);
     node.parentUuid = parent ?? undefined;
     node.parent = parent === null ? -1 : index.byUuid.get(parent) ?? -1;
   }
@@ -320,10 +471,12 @@ export function relinked(
 function cutOff({ index, branch }: ClaudeAnalysis<ClaudeLineCheck>): boolean {
   const root = branch.segments[0]?.[0];
   if (root === undefined) return false;
-  return index.nodes.slice(0, root).some((node, at) =>
-    isMessageKind(node.kind) && !branch.active.has(at) &&
-    !branch.kept.has(at)
-  );
+  for (let at = 0; at < root; at++) {
+    if (isMessageKind(index.nodes.kind(at)) && !branch.active.has(at) && !branch.kept.has(at)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The validator's findings on an analysis, by line (the view's lines are the index's nodes). */
@@ -335,10 +488,10 @@ export function claudeFindings(
   const findings = badLineFindings(bad);
   for (const { missing, next } of unanswered) {
     for (const use of missing) {
-      const line = index.nodes[use.k]!.line;
+      const line = index.nodes.at(use.k).line;
       const after = next === undefined
         ? "the branch ends there"
-        : `line ${index.nodes[next.ks[0]!]!.line} comes next without it`;
+        : `line ${index.nodes.line(next.ks[0]!)} comes next without it`;
       findings.push({
         kind: "unanswered_call",
         line,
@@ -350,7 +503,7 @@ export function claudeFindings(
   }
   for (const { bad: results } of unexpected) {
     for (const result of results) {
-      const line = index.nodes[result.k]!.line;
+      const line = index.nodes.at(result.k).line;
       findings.push({
         kind: "unexpected_result",
         line,

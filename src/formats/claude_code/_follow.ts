@@ -18,7 +18,7 @@ import {
 import { type Json, parseJsonLine } from "../_line.ts";
 import type { ForeignEntry, ForeignFacts } from "../_types.ts";
 import { type Branch, findBranch, readOrder } from "./_branch.ts";
-import { analyzeIndexed, claudeFindings, type ClaudeLineCheck, lineCheck } from "./_check.ts";
+import { analyzeIndexed, claudeFindings, LineChecks } from "./_check.ts";
 import { type ClaudeIndex, TranscriptIndexer } from "./_index.ts";
 import { isMessageKind } from "./_kinds.ts";
 import { branchFields, ClaudeRead } from "./_reader.ts";
@@ -39,7 +39,7 @@ function codeOf(read: ClaudeRead, at: number, firstPrompt: number): number {
 
 /** The key an assistant line's response goes by in the second pass. */
 function responseKey(read: ClaudeRead, at: number): string {
-  const node = read.index.nodes[at]!;
+  const node = read.index.nodes.at(at);
   return node.messageId ?? node.uuid ?? `line-${node.line}`;
 }
 
@@ -67,7 +67,7 @@ interface Cut {
 interface State {
   indexer: TranscriptIndexer;
   /** The check's view of every message line, by node. */
-  infos: ClaudeLineCheck[];
+  infos: LineChecks;
   /** Parsed lines the second pass has not settled yet (appended after the first read). */
   values: Map<number, Json>;
   /** Whether lines indexed now are kept parsed (not while the whole file is read first). */
@@ -122,7 +122,7 @@ export class ClaudeFollower implements FormatFollower {
   #newState(): State {
     const state: State = {
       indexer: undefined as unknown as TranscriptIndexer,
-      infos: [],
+      infos: new LineChecks(),
       values: new Map(),
       keep: false,
       end: 0,
@@ -132,7 +132,7 @@ export class ClaudeFollower implements FormatFollower {
       cut: undefined,
     };
     state.indexer = new TranscriptIndexer(this.path, (value, _line, at, node) => {
-      if (isMessageKind(node.kind)) state.infos[at] = lineCheck(value, at);
+      if (isMessageKind(node.kind)) state.infos.add(value, at);
       if (state.keep && node.label === undefined && node.kind !== "meta") {
         state.values.set(at, branchFields(value));
       }
@@ -179,7 +179,7 @@ export class ClaudeFollower implements FormatFollower {
     await breathe();
     const sessionId = sessionIdOf(path, index);
     const read = new ClaudeRead(path, index, branch, sessionId);
-    if (index.nodes.length > 0) read.meta(index.nodes[0]!);
+    if (index.nodes.length > 0) read.meta(index.nodes.at(0));
     const meta = JSON.stringify(read.out);
     const order = Int32Array.from(readOrder(index.nodes.length, branch.after));
     let firstPrompt = -1;
@@ -252,13 +252,13 @@ export class ClaudeFollower implements FormatFollower {
     for (let position = 0; position < cut.position; position++) {
       if (order[position] !== cut.order[position] || codes[position] !== cut.codes[position]) {
         return `the active branch changed at line ${
-          nodes[order[position]!]?.line ?? "?"
+          (position < order.length ? nodes.line(order[position]!) : undefined) ?? "?"
         } (a rewind or a fork made another leaf)`;
       }
     }
     for (const [at, model] of cut.models) {
       if (read.modelAfter(at) !== model) {
-        return `the model of the turn at line ${nodes[at]!.line} changed`;
+        return `the model of the turn at line ${nodes.at(at).line} changed`;
       }
     }
     for (const [key, end] of cut.ends) {
@@ -286,7 +286,7 @@ export class ClaudeFollower implements FormatFollower {
     if (from.firstPrompt < 0) return from.position;
     let answered = -1;
     for (let at = nodes.length - 1; at >= 0; at--) {
-      const node = nodes[at]!;
+      const node = nodes.at(at);
       if (
         read.branch.active.has(at) && node.kind === "assistant" && node.model &&
         node.model !== "<synthetic>"
@@ -298,7 +298,7 @@ export class ClaudeFollower implements FormatFollower {
     // The lines after the leaf's parent may leave the branch yet: a hook's line is the leaf
     // until the result written beside it, off the same call, takes its place.
     const leaf = read.branch.leaf;
-    const anchor = leaf < 0 ? -1 : nodes[leaf]!.parent;
+    const anchor = leaf < 0 ? -1 : nodes.at(leaf).parent;
     for (let p = from.position; p < order.length; p++) {
       const at = order[p]!;
       if (at > anchor) return p;
@@ -339,7 +339,7 @@ export class ClaudeFollower implements FormatFollower {
       }
       if (p === order.length) break;
       const at = order[p]!;
-      const node = nodes[at]!;
+      const node = nodes.at(at);
       // Before a prompt on the way to the cut, what came before is settled too (a whole
       // read hands its entries on as it goes).
       if (p < settles && (codes[p]! & 3) === 2 && reader.isPrompt(at) && reader.out.length > 0) {
@@ -391,7 +391,7 @@ export class ClaudeFollower implements FormatFollower {
       const node = order[p]!;
       if (!reader.branch.active.has(node)) continue;
       if (reader.isPrompt(node)) models.set(node, reader.modelAfter(node));
-      if (reader.index.nodes[node]!.kind === "assistant") {
+      if (reader.index.nodes.at(node).kind === "assistant") {
         const key = responseKey(reader, node);
         ends.set(key, reader.responseEnd(key));
       }

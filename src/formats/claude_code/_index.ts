@@ -24,14 +24,19 @@ import {
 import type { ClaudeCost, ClaudeModelSwap } from "./_facts.ts";
 export type { NodeKind } from "./_kinds.ts";
 
-/** The kinds a node's bits hold by number (see {@linkcode Node}). */
+/** The kinds a node's bits hold by number (see {@linkcode NodeTable}). */
 const KINDS: readonly NodeKind[] = NODE_KINDS;
 const KIND_NUMBER: Readonly<Record<NodeKind, number>> = Object.fromEntries(
   KINDS.map((kind, at) => [kind, at]),
 ) as Record<NodeKind, number>;
 const SIDECHAIN = 1;
 const SUPERSEDED = 2;
-const KIND_SHIFT = 2;
+/** The line has a uuid: as 16 bytes when `BINARY_UUID`, else as a string kept aside. */
+const HAS_UUID = 4;
+const BINARY_UUID = 8;
+/** The line names a parent (`parentUuid`). */
+const HAS_PARENT = 16;
+const KIND_SHIFT = 5;
 
 /** The API response an assistant line is part of: one object for all of its lines. */
 interface ResponseIds {
@@ -40,100 +45,424 @@ interface ResponseIds {
 }
 
 /** What few lines have: a label, a boundary's facts, the time and mode a labeled line keeps. */
-interface Rare {
+export interface Rare {
   readonly label: string | undefined;
   readonly boundary: BoundaryInfo | undefined;
   readonly time: string | undefined;
   readonly mode: string | undefined;
 }
 
-/**
- * One non-empty line of the file. Held for every line of a transcript, it is kept small: its
- * kind and flags in one number, an assistant line's response ids in one object its response's
- * lines share, and the fields few lines have in another (nine fields, 96 bytes, where one
- * field each took 144: 3.6 MB of a 100 MB transcript's index).
- */
-export class Node {
-  /** The line number (1-based). */
-  line: number;
-  /** The line's byte range. */
-  start: number;
-  end: number;
+/** What a line's node is made of (see {@linkcode NodeTable.push}). */
+export interface NodeFields {
+  kind: NodeKind;
   uuid: string | undefined;
-  parentUuid: string | undefined;
-  /** The parent's node index, or -1; resolved after the pass. */
-  parent = -1;
-  #bits: number;
-  #response: ResponseIds | undefined;
-  #rare: Rare | undefined;
+  /** Whether the line names a parent; the parent itself is set apart (`parent`, `parentUuid`). */
+  hasParent: boolean;
+  sidechain: boolean;
+  /** An assistant line's `message.id` and model (the lines of one response share one copy). */
+  messageId?: string | undefined;
+  model?: string | undefined;
+  assistant?: boolean;
+  rare: Rare | undefined;
+}
 
-  /** A node of the line at `span`; `response` and `rare` shared or undefined when absent. */
-  constructor(
-    span: LineSpan,
-    fields: {
-      kind: NodeKind;
-      uuid: string | undefined;
-      parentUuid: string | undefined;
-      sidechain: boolean;
-      response: ResponseIds | undefined;
-      rare: Rare | undefined;
-    },
-  ) {
-    this.line = span.line;
-    this.start = span.start;
-    this.end = span.end;
-    this.uuid = fields.uuid;
-    this.parentUuid = fields.parentUuid;
-    this.#bits = (KIND_NUMBER[fields.kind] << KIND_SHIFT) | (fields.sidechain ? SIDECHAIN : 0);
-    this.#response = fields.response;
-    this.#rare = fields.rare;
+/** Two hex digits by byte value. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** The value of a lowercase hex digit's code unit, or -1. */
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  return -1;
+}
+
+/** Whether position `at` of a uuid's 36 characters is a dash. */
+const isDash = (at: number) => at === 8 || at === 13 || at === 18 || at === 23;
+
+/**
+ * Every non-empty line of a transcript as a node, held in columns of typed arrays that grow by
+ * doubling: its line number, byte range, parent's node index, kind and flags, the response its
+ * line is part of, and its uuid as 16 bytes (a uuid of another shape as a string aside). No
+ * object per line: at 1 GB (760,000 lines) an object each and its uuid's string held about 150
+ * MB, and the columns hold 40. {@linkcode NodeTable.at} gives a {@linkcode Node}, a view of one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NodeTable } from "./_index.ts";
+ * const nodes = new NodeTable();
+ * const uuid = "0b5c4a3e-1f2d-4c6b-8a9e-7d6c5b4a3f21";
+ * const at = nodes.push({ line: 1, start: 0, end: 10 }, {
+ *   kind: "prompt",
+ *   uuid,
+ *   hasParent: false,
+ *   sidechain: false,
+ *   rare: undefined,
+ * });
+ * nodes.push({ line: 2, start: 11, end: 20 }, {
+ *   kind: "assistant",
+ *   uuid: "odd-id",
+ *   hasParent: true,
+ *   sidechain: true,
+ *   messageId: "msg_1",
+ *   model: "claude",
+ *   assistant: true,
+ *   rare: undefined,
+ * });
+ * nodes.at(1).parent = at;
+ * assert.equal(nodes.length, 2);
+ * assert.equal(nodes.at(0).uuid, uuid);
+ * assert.equal(nodes.uuidIs(0, uuid), true);
+ * assert.equal(nodes.at(1).parentUuid, uuid); // the parent's own uuid
+ * assert.equal(nodes.at(1).uuid, "odd-id");
+ * assert.deepEqual([nodes.at(1).kind, nodes.at(1).messageId, nodes.at(1).sidechain], [
+ *   "assistant",
+ *   "msg_1",
+ *   true,
+ * ]);
+ * ```
+ */
+export class NodeTable {
+  /** How many nodes there are. */
+  length = 0;
+  #lines = new Int32Array(1024);
+  #starts = new Float64Array(1024);
+  #ends = new Float64Array(1024);
+  #parents = new Int32Array(1024);
+  #bits = new Uint16Array(1024);
+  /** The index of an assistant line's response in `#responseIds`, else -1. */
+  #responses = new Int32Array(1024);
+  #uuids = new Uint8Array(1024 * 16);
+  readonly #responseIds: ResponseIds[] = [];
+  readonly #rare = new Map<number, Rare>();
+  /** Uuids that are not 36 lowercase characters of hex and dashes, by node. */
+  readonly #otherUuids = new Map<number, string>();
+  /** The parent uuids no node holds (not found yet, or nowhere), by node. */
+  readonly #parentUuids = new Map<number, string>();
+
+  /** Adds the node of the line at `span`; returns its index. Its parent is -1 until set. */
+  push(span: LineSpan, fields: NodeFields): number {
+    const at = this.length;
+    if (at === this.#lines.length) this.#grow();
+    this.#lines[at] = span.line;
+    this.#starts[at] = span.start;
+    this.#ends[at] = span.end;
+    this.#parents[at] = -1;
+    let bits = (KIND_NUMBER[fields.kind] << KIND_SHIFT) | (fields.sidechain ? SIDECHAIN : 0) |
+      (fields.hasParent ? HAS_PARENT : 0);
+    const { uuid } = fields;
+    if (uuid !== undefined) {
+      bits |= HAS_UUID;
+      if (this.#putUuid(at, uuid)) bits |= BINARY_UUID;
+      else this.#otherUuids.set(at, uuid);
+    }
+    this.#bits[at] = bits;
+    this.#responses[at] = fields.assistant === true ? this.#responseOf(fields) : -1;
+    if (fields.rare !== undefined) this.#rare.set(at, fields.rare);
+    this.length = at + 1;
+    return at;
   }
 
+  /**
+   * The response of an assistant line: the last one's when its ids are the same (the lines of
+   * one response follow each other), sharing the last one's model name when it is the same.
+   */
+  #responseOf(fields: NodeFields): number {
+    const { messageId, model } = fields;
+    const last = this.#responseIds.length - 1;
+    const before = this.#responseIds[last];
+    if (before !== undefined && before.messageId === messageId && before.model === model) {
+      return last;
+    }
+    this.#responseIds.push({
+      messageId,
+      model: before !== undefined && before.model === model ? before.model : model,
+    });
+    return last + 1;
+  }
+
+  /** Writes `uuid` as 16 bytes at node `at`; false when it is not of that shape. */
+  #putUuid(at: number, uuid: string): boolean {
+    if (uuid.length !== 36) return false;
+    const bytes = this.#uuids;
+    let out = at * 16;
+    for (let i = 0; i < 36; i++) {
+      if (isDash(i)) {
+        if (uuid.charCodeAt(i) !== 45) return false;
+        continue;
+      }
+      const high = hexValue(uuid.charCodeAt(i));
+      const low = hexValue(uuid.charCodeAt(++i));
+      if (high < 0 || low < 0) return false;
+      bytes[out++] = (high << 4) | low;
+    }
+    return true;
+  }
+
+  /**
+   * Drops the room no node uses, in every column: a whole pass's nodes are all there are (at 1
+   * GB, 760,000 of the room for 1,048,576 the doubling left: 12 MB).
+   */
+  trim(): void {
+    this.#resize(this.length);
+  }
+
+  /** Twice the room in every column. */
+  #grow(): void {
+    this.#resize(Math.max(1024, this.#lines.length * 2));
+  }
+
+  /** Room for `size` nodes in every column (at least `length`). */
+  #resize(size: number): void {
+    const grown = <T extends Int32Array | Float64Array | Uint16Array | Uint8Array>(
+      old: T,
+      made: T,
+    ): T => {
+      made.set(old.subarray(0, Math.min(old.length, made.length)) as never);
+      return made;
+    };
+    this.#lines = grown(this.#lines, new Int32Array(size));
+    this.#starts = grown(this.#starts, new Float64Array(size));
+    this.#ends = grown(this.#ends, new Float64Array(size));
+    this.#parents = grown(this.#parents, new Int32Array(size));
+    this.#bits = grown(this.#bits, new Uint16Array(size));
+    this.#responses = grown(this.#responses, new Int32Array(size));
+    this.#uuids = grown(this.#uuids, new Uint8Array(size * 16));
+  }
+
+  /** A view of node `at` (which must be below `length`). */
+  at(at: number): Node {
+    return new Node(this, at);
+  }
+
+  /** Calls `use` with every node and its index, in file order. */
+  forEach(use: (node: Node, at: number) => void): void {
+    for (let at = 0; at < this.length; at++) use(new Node(this, at), at);
+  }
+
+  /** Whether `test` holds for every node. */
+  every(test: (node: Node, at: number) => boolean): boolean {
+    for (let at = 0; at < this.length; at++) if (!test(new Node(this, at), at)) return false;
+    return true;
+  }
+
+  /** The line number of node `at`. */
+  line(at: number): number {
+    return this.#lines[at]!;
+  }
+  /** The start of node `at`'s byte range. */
+  start(at: number): number {
+    return this.#starts[at]!;
+  }
+  /** The end of node `at`'s byte range. */
+  end(at: number): number {
+    return this.#ends[at]!;
+  }
+  /** What node `at`'s line is. */
+  kind(at: number): NodeKind {
+    return KINDS[this.#bits[at]! >> KIND_SHIFT]!;
+  }
+  /** The parent's node index of node `at`, or -1. */
+  parent(at: number): number {
+    return this.#parents[at]!;
+  }
+  /**
+   * Sets node `at`'s parent. A parent uuid kept aside is dropped when the parent holds it (the
+   * parent's own uuid is its parent uuid then).
+   */
+  setParent(at: number, parent: number): void {
+    this.#parents[at] = parent;
+    if (parent < 0) return;
+    const kept = this.#parentUuids.get(at);
+    if (kept !== undefined && this.uuidIs(parent, kept)) this.#parentUuids.delete(at);
+  }
+  /** Whether node `at`'s line has a uuid. */
+  hasUuid(at: number): boolean {
+    return (this.#bits[at]! & HAS_UUID) !== 0;
+  }
+  /** Whether node `at`'s line names a parent. */
+  hasParent(at: number): boolean {
+    return (this.#bits[at]! & HAS_PARENT) !== 0;
+  }
+  /** Whether node `at`'s line is a subagent's. */
+  sidechain(at: number): boolean {
+    return (this.#bits[at]! & SIDECHAIN) !== 0;
+  }
+  /** Whether another line with node `at`'s uuid counts instead. */
+  superseded(at: number): boolean {
+    return (this.#bits[at]! & SUPERSEDED) !== 0;
+  }
+  /** Marks node `at` superseded or not. */
+  setSuperseded(at: number, value: boolean): void {
+    this.#bits[at] = value ? this.#bits[at]! | SUPERSEDED : this.#bits[at]! & ~SUPERSEDED;
+  }
+
+  /** The uuid of node `at` (a string made on asking for a uuid held as bytes). */
+  uuid(at: number): string | undefined {
+    const bits = this.#bits[at]!;
+    if ((bits & HAS_UUID) === 0) return undefined;
+    if ((bits & BINARY_UUID) === 0) return this.#otherUuids.get(at);
+    const bytes = this.#uuids;
+    const from = at * 16;
+    let text = "";
+    for (let i = 0; i < 16; i++) {
+      text += HEX[bytes[from + i]!]!;
+      if (i === 3 || i === 5 || i === 7 || i === 9) text += "-";
+    }
+    return text;
+  }
+
+  /** Whether node `at`'s uuid is `uuid` (no string made). */
+  uuidIs(at: number, uuid: string): boolean {
+    const bits = this.#bits[at]!;
+    if ((bits & HAS_UUID) === 0) return false;
+    if ((bits & BINARY_UUID) === 0) return this.#otherUuids.get(at) === uuid;
+    if (uuid.length !== 36) return false;
+    const bytes = this.#uuids;
+    let from = at * 16;
+    for (let i = 0; i < 36; i++) {
+      if (isDash(i)) {
+        if (uuid.charCodeAt(i) !== 45) return false;
+        continue;
+      }
+      const high = hexValue(uuid.charCodeAt(i));
+      const low = hexValue(uuid.charCodeAt(++i));
+      if (high < 0 || low < 0 || bytes[from++] !== ((high << 4) | low)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The parent uuid node `at`'s line names: its parent's uuid when its parent is found, else
+   * the one kept aside.
+   */
+  parentUuid(at: number): string | undefined {
+    if ((this.#bits[at]! & HAS_PARENT) === 0) return undefined;
+    const kept = this.#parentUuids.get(at);
+    if (kept !== undefined) return kept;
+    const parent = this.#parents[at]!;
+    return parent >= 0 ? this.uuid(parent) : undefined;
+  }
+
+  /** Sets the parent uuid node `at`'s line names (its parent index is set apart). */
+  setParentUuid(at: number, uuid: string | undefined): void {
+    if (uuid === undefined) {
+      this.#bits[at] = this.#bits[at]! & ~HAS_PARENT;
+      this.#parentUuids.delete(at);
+      return;
+    }
+    this.#bits[at] = this.#bits[at]! | HAS_PARENT;
+    const parent = this.#parents[at]!;
+    if (parent >= 0 && this.uuidIs(parent, uuid)) this.#parentUuids.delete(at);
+    else this.#parentUuids.set(at, uuid);
+  }
+
+  /** The response node `at`'s assistant line is part of. */
+  response(at: number): ResponseIds | undefined {
+    const response = this.#responses[at]!;
+    return response < 0 ? undefined : this.#responseIds[response];
+  }
+  /** `message.id` of node `at`'s assistant line. */
+  messageId(at: number): string | undefined {
+    return this.response(at)?.messageId;
+  }
+  /** The model of node `at`'s assistant line. */
+  model(at: number): string | undefined {
+    return this.response(at)?.model;
+  }
+  /** What few lines have (a label, a boundary), of node `at`. */
+  rare(at: number): Rare | undefined {
+    return this.#rare.get(at);
+  }
+  /** The kind an ignored entry counts node `at`'s line under. */
+  label(at: number): string | undefined {
+    return this.#rare.get(at)?.label;
+  }
+}
+
+/**
+ * One non-empty line of the file: a view of its node in a {@linkcode NodeTable} (made on asking,
+ * holding nothing but the table and the index).
+ */
+export class Node {
+  /** A view of node `at` of `table`. */
+  constructor(readonly table: NodeTable, readonly at: number) {}
+
+  /** The line number (1-based). */
+  get line(): number {
+    return this.table.line(this.at);
+  }
+  /** The start of the line's byte range. */
+  get start(): number {
+    return this.table.start(this.at);
+  }
+  /** The end of the line's byte range. */
+  get end(): number {
+    return this.table.end(this.at);
+  }
+  /** The line's `uuid`. */
+  get uuid(): string | undefined {
+    return this.table.uuid(this.at);
+  }
+  /** The line's `parentUuid`. */
+  get parentUuid(): string | undefined {
+    return this.table.parentUuid(this.at);
+  }
+  set parentUuid(value: string | undefined) {
+    this.table.setParentUuid(this.at, value);
+  }
+  /** The parent's node index, or -1; resolved after the pass. */
+  get parent(): number {
+    return this.table.parent(this.at);
+  }
+  set parent(value: number) {
+    this.table.setParent(this.at, value);
+  }
   /** What the line is. */
   get kind(): NodeKind {
-    return KINDS[this.#bits >> KIND_SHIFT]!;
+    return this.table.kind(this.at);
   }
   /** Whether the line is a subagent's (`isSidechain`). */
   get sidechain(): boolean {
-    return (this.#bits & SIDECHAIN) !== 0;
+    return this.table.sidechain(this.at);
   }
   /** Another line with this uuid counts instead (see {@linkcode indexTranscript}). */
   get superseded(): boolean {
-    return (this.#bits & SUPERSEDED) !== 0;
+    return this.table.superseded(this.at);
   }
   set superseded(value: boolean) {
-    this.#bits = value ? this.#bits | SUPERSEDED : this.#bits & ~SUPERSEDED;
+    this.table.setSuperseded(this.at, value);
   }
   /** The response whose ids this assistant line has (shared by its response's lines). */
   get response(): ResponseIds | undefined {
-    return this.#response;
+    return this.table.response(this.at);
   }
   /** `message.id` of an assistant line: the lines of one API response share it. */
   get messageId(): string | undefined {
-    return this.#response?.messageId;
+    return this.table.messageId(this.at);
   }
   /** The model of an assistant line. */
   get model(): string | undefined {
-    return this.#response?.model;
+    return this.table.model(this.at);
   }
   /** The kind an ignored entry counts it under, for lines turnlog's model cannot hold. */
   get label(): string | undefined {
-    return this.#rare?.label;
+    return this.table.label(this.at);
   }
   /** `compact_boundary` only: the line it continues and the preserved segment. */
   get boundary(): BoundaryInfo | undefined {
-    return this.#rare?.boundary;
+    return this.table.rare(this.at)?.boundary;
   }
   /**
    * A line with a `label` only: its time and permission mode, all the second pass needs of it
    * (it is not read again unless a checkpoint keeps it).
    */
   get time(): string | undefined {
-    return this.#rare?.time;
+    return this.table.rare(this.at)?.time;
   }
   /** A line with a `label` only: its permission mode. */
   get mode(): string | undefined {
-    return this.#rare?.mode;
+    return this.table.rare(this.at)?.mode;
   }
 }
 
@@ -171,16 +500,17 @@ export interface MessageUsage {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Node, UuidMap } from "./_index.ts";
- * const nodes = Array.from({ length: 2000 }, (_, at) =>
- *   new Node({ line: at + 1, start: at, end: at + 1 }, {
+ * import { NodeTable, UuidMap } from "./_index.ts";
+ * const nodes = new NodeTable();
+ * for (let at = 0; at < 2000; at++) {
+ *   nodes.push({ line: at + 1, start: at, end: at + 1 }, {
  *     kind: "prompt",
  *     uuid: `u${at % 1500}`,
- *     parentUuid: undefined,
+ *     hasParent: false,
  *     sidechain: false,
- *     response: undefined,
  *     rare: undefined,
- *   }));
+ *   });
+ * }
  * const map = new UuidMap(nodes);
  * nodes.forEach((node, at) => map.set(node.uuid!, at));
  * assert.equal(map.get("u7"), 1507); // the later node filed under a uuid replaces the first
@@ -194,7 +524,7 @@ export interface MessageUsage {
  * ```
  */
 export class UuidMap {
-  readonly #nodes: readonly Node[];
+  readonly #nodes: NodeTable;
   /** Node index + 1 per slot; 0 is empty, -1 a deleted entry. */
   #slots = new Int32Array(1024);
   /**
@@ -205,7 +535,7 @@ export class UuidMap {
   #used = 0;
 
   /** An empty map over `nodes`, the index's nodes (an entry's key is its node's uuid). */
-  constructor(nodes: readonly Node[]) {
+  constructor(nodes: NodeTable) {
     this.#nodes = nodes;
   }
 
@@ -252,7 +582,7 @@ export class UuidMap {
     for (let slot = hash & mask;; slot = (slot + 1) & mask) {
       const held = slots[slot]!;
       if (held === 0) return -1;
-      if (held > 0 && hashes[slot] === hash && this.#nodes[held - 1]!.uuid === uuid) return slot;
+      if (held > 0 && hashes[slot] === hash && this.#nodes.uuidIs(held - 1, uuid)) return slot;
     }
   }
 
@@ -291,7 +621,7 @@ function hashOf(text: string): number {
 
 /** Everything the first pass learns. */
 export interface ClaudeIndex {
-  nodes: Node[];
+  nodes: NodeTable;
   byUuid: UuidMap;
   /** Usage per `message.id` and `requestId`: counted once however many lines repeat it. */
   usage: Map<string, MessageUsage>;
@@ -336,7 +666,7 @@ function boundaryInfo(value: Json): BoundaryInfo {
   };
 }
 function newIndex(): ClaudeIndex {
-  const nodes: Node[] = [];
+  const nodes = new NodeTable();
   return {
     nodes,
     byUuid: new UuidMap(nodes),
@@ -407,6 +737,7 @@ interface Fields {
   message: Json | undefined;
   time: string | undefined;
   mode: string | undefined;
+  parentUuid: string | undefined;
 }
 
 function noteFacts(index: ClaudeIndex, value: Json, node: Node, fields: Fields): void {
@@ -458,29 +789,21 @@ function costOf(value: Json, line: number): ClaudeCost {
   };
 }
 
-function nodeOf(value: Json, span: LineSpan, fields: Fields, last: Node | undefined): Node {
+/** Adds the node of a parsed line to the table; returns its index. */
+function pushNode(nodes: NodeTable, value: Json, span: LineSpan, fields: Fields): number {
   const { type, message } = fields;
   const kind = classify(value, type, message);
   const label = labelOf(kind, type, value);
   const assistant = kind === "assistant" && message !== undefined;
-  let response: ResponseIds | undefined;
-  if (assistant) {
-    const model = stringOf(message.model);
-    const messageId = stringOf(message.id);
-    // The lines of one response follow each other: they share one copy of its ids, and the
-    // responses of one model one copy of its name.
-    const before = last?.response;
-    response = before !== undefined && before.messageId === messageId && before.model === model
-      ? before
-      : { messageId, model: before !== undefined && before.model === model ? before.model : model };
-  }
   const boundary = kind === "boundary" ? boundaryInfo(value) : undefined;
-  return new Node(span, {
+  return nodes.push(span, {
     kind,
     uuid: stringOf(value.uuid),
-    parentUuid: stringOf(value.parentUuid),
+    hasParent: fields.parentUuid !== undefined,
     sidechain: value.isSidechain === true,
-    response,
+    assistant,
+    messageId: assistant ? stringOf(message.id) : undefined,
+    model: assistant ? stringOf(message.model) : undefined,
     rare: label === undefined && boundary === undefined ? undefined : {
       label,
       boundary,
@@ -515,8 +838,6 @@ interface Pass {
   sizeBytes: number;
   parsedBy: IndexOptions["parsed"];
   observe: LineObserver | undefined;
-  /** The newest assistant line's node: the next line of its response shares its strings. */
-  assistant: Node | undefined;
   /** The last nodes filed under their uuid, newest at `recentAt - 1` (a ring; -1: none). */
   recent: Int32Array;
   recentAt: number;
@@ -528,25 +849,29 @@ interface Pass {
   moved: boolean;
 }
 
-/** Reads the whole file once into an index; texts are parsed and dropped line by line. */
-export async function indexTranscript(
-  path: string,
-  sizeBytes: number,
-  options: IndexOptions = {},
-): Promise<ClaudeIndex> {
-  const pass: Pass = {
+/** A pass over no line yet. */
+function newPass(path: string, sizeBytes: number, options: IndexOptions): Pass {
+  return {
     index: newIndex(),
     path,
     sizeBytes,
     parsedBy: options.parsed,
     observe: options.observe,
-    assistant: undefined,
     recent: new Int32Array(RECENT).fill(-1),
     recentAt: 0,
     usageKey: undefined,
     unresolved: [],
     moved: false,
   };
+}
+
+/** Reads the whole file once into an index; texts are parsed and dropped line by line. */
+export async function indexTranscript(
+  path: string,
+  sizeBytes: number,
+  options: IndexOptions = {},
+): Promise<ClaudeIndex> {
+  const pass = newPass(path, sizeBytes, options);
   const take = (line: Line) => indexLine(pass, line);
   if (options.lines) {
     for await (const line of options.lines) if (!take(line)) break;
@@ -555,14 +880,16 @@ export async function indexTranscript(
     await forEachLine(path, take, { chunkSize: CHUNK_BYTES });
   }
   const { index } = pass;
-  if (pass.moved) {
-    for (const [at, node] of index.nodes.entries()) {
-      if (node.parentUuid !== undefined) resolve(index, at);
-    }
-  } else {
-    for (const at of pass.unresolved) resolve(index, at);
-  }
+  if (pass.moved) resolveAll(index);
+  else for (const at of pass.unresolved) resolve(index, at);
+  index.nodes.trim();
   return index;
+}
+
+/** Links every node that names a parent again (a uuid moved: the parent may be another node). */
+function resolveAll(index: ClaudeIndex): void {
+  const { nodes } = index;
+  for (let at = 0; at < nodes.length; at++) if (nodes.hasParent(at)) resolve(index, at);
 }
 
 /** Nodes a line's parent is looked for among before the uuid map. */
@@ -572,19 +899,21 @@ const RECENT = 8;
  * Links a node to its parent by the uuid its line names: the line that holds that uuid in the
  * end (see {@linkcode indexLine}), or -1.
  */
-function resolve(index: ClaudeIndex, at: number, parent = -2): void {
-  const node = index.nodes[at]!;
-  node.parent = parent > -2 ? parent : index.byUuid.get(node.parentUuid!) ?? -1;
-  // The parent's own string: one copy of each uuid kept, not two.
-  if (node.parent >= 0) node.parentUuid = index.nodes[node.parent]!.uuid;
+function resolve(index: ClaudeIndex, at: number): void {
+  const { nodes } = index;
+  const uuid = nodes.parentUuid(at)!;
+  const parent = index.byUuid.get(uuid) ?? -1;
+  // The uuid kept aside when no node holds it (the parent's own uuid is it otherwise).
+  if (parent < 0) nodes.setParentUuid(at, uuid);
+  nodes.setParent(at, parent);
 }
 
 /**
  * The parent of a line as the uuid map has it now, looked for first among the last nodes
- * filed in it: the parent is nearly always one of them, and comparing strings is far cheaper
- * than the map's lookup of a string never hashed before (it costs hundreds of nanoseconds).
- * A node in `recent` is the map's node for its uuid until a uuid moves (`moved`), after which
- * every parent is resolved again.
+ * filed in it: the parent is nearly always one of them, and comparing a uuid with a node's
+ * bytes is far cheaper than the map's lookup of a string never hashed before (it costs
+ * hundreds of nanoseconds). A node in `recent` is the map's node for its uuid until a uuid
+ * moves (`moved`), after which every parent is resolved again.
  */
 function parentNow(pass: Pass, uuid: string): number {
   const { recent } = pass;
@@ -592,35 +921,33 @@ function parentNow(pass: Pass, uuid: string): number {
   for (let step = 1; step <= RECENT; step++) {
     const at = recent[(pass.recentAt - step + RECENT) % RECENT]!;
     if (at < 0) break;
-    if (nodes[at]!.uuid === uuid) return at;
+    if (nodes.uuidIs(at, uuid)) return at;
   }
   return pass.index.byUuid.get(uuid) ?? -1;
 }
 
-/** The node of a line that is not a JSON object. */
-function problemNode(span: LineSpan): Node {
-  return new Node(span, {
-    kind: "problem",
-    uuid: undefined,
-    parentUuid: undefined,
-    sidechain: false,
-    response: undefined,
-    rare: undefined,
-  });
-}
+/** What a line that is not a JSON object is made into. */
+const PROBLEM: NodeFields = {
+  kind: "problem",
+  uuid: undefined,
+  hasParent: false,
+  sidechain: false,
+  rare: undefined,
+};
 
 /** Adds one line to the index; false once the line is past `sizeBytes` (the end). */
 function indexLine(pass: Pass, line: Line): boolean {
   if (line.text.length === 0 && line.terminated) return true;
   if (line.start >= pass.sizeBytes) return false;
   const { index } = pass;
+  const { nodes } = index;
   index.endOffset = line.end;
   // Every line is parsed, hook progress too: its kind could be told from its bytes, but not that
   // it is valid JSON, which the report says of every line (a bad one is a problem in its place),
   // and nothing short of the parse knows that. The second pass reads again only what it needs.
   const parsed = parseJsonLine(pass.path, line, pass.observe);
   if ("problem" in parsed) {
-    index.nodes.push(problemNode(line));
+    nodes.push(line, PROBLEM);
     return true;
   }
   const { value } = parsed;
@@ -629,44 +956,49 @@ function indexLine(pass: Pass, line: Line): boolean {
     message: objectOf(value.message),
     time: isoTime(value.timestamp),
     mode: stringOf(value.permissionMode),
+    parentUuid: stringOf(value.parentUuid),
   };
-  const node = nodeOf(value, line, fields, pass.assistant);
-  const at = index.nodes.length;
-  index.nodes.push(node);
-  if (node.uuid !== undefined) placeUuid(pass, node, at);
+  const at = pushNode(nodes, value, line, fields);
+  const node = nodes.at(at);
+  const uuid = stringOf(value.uuid);
+  if (uuid !== undefined) placeUuid(pass, at, uuid, fields.parentUuid);
   // The parent is nearly always an earlier line, found now while its strings are at hand.
   // Found now, it is the one found after the pass unless a uuid moves (`moved`) later.
-  if (node.parentUuid !== undefined) {
-    resolve(index, at, parentNow(pass, node.parentUuid));
-    if (node.parent < 0) pass.unresolved.push(at);
+  if (fields.parentUuid !== undefined) {
+    const parent = parentNow(pass, fields.parentUuid);
+    if (parent < 0) {
+      nodes.setParentUuid(at, fields.parentUuid);
+      pass.unresolved.push(at);
+    } else nodes.setParent(at, parent);
   }
   noteFacts(index, value, node, fields);
   pass.parsedBy?.(value, line, at, node);
-  if (node.kind === "assistant" && fields.message) {
-    pass.assistant = node;
-    if (node.model && node.model !== "<synthetic>") index.models.see(node.model, node.line);
+  if (fields.message !== undefined && nodes.kind(at) === "assistant") {
+    const model = nodes.model(at);
+    if (model && model !== "<synthetic>") index.models.see(model, line.line);
     noteUsage(pass, value, fields.message, node);
   }
   return true;
 }
 
 /**
- * Files a node under its uuid. A resume replays lines as they were: the first copy keeps its
- * place in the file. A copy with another parent (a message a compaction kept) moves the line:
- * the last counts.
+ * Files node `at` under its uuid, `uuid`, its line naming `parentUuid`. A resume replays lines
+ * as they were: the first copy keeps its place in the file. A copy with another parent (a
+ * message a compaction kept) moves the line: the last counts.
  */
-function placeUuid(pass: Pass, node: Node, at: number): void {
+function placeUuid(pass: Pass, at: number, uuid: string, parentUuid: string | undefined): void {
   const { index } = pass;
-  const earlier = index.byUuid.get(node.uuid!);
-  if (earlier !== undefined && index.nodes[earlier]!.parentUuid === node.parentUuid) {
-    node.superseded = true;
+  const { nodes } = index;
+  const earlier = index.byUuid.get(uuid);
+  if (earlier !== undefined && nodes.parentUuid(earlier) === parentUuid) {
+    nodes.setSuperseded(at, true);
     return;
   }
   if (earlier !== undefined) {
-    index.nodes[earlier]!.superseded = true;
+    nodes.setSuperseded(earlier, true);
     pass.moved = true;
   }
-  index.byUuid.set(node.uuid!, at);
+  index.byUuid.set(uuid, at);
   pass.recent[pass.recentAt] = at;
   pass.recentAt = (pass.recentAt + 1) % RECENT;
 }
@@ -682,19 +1014,7 @@ export class TranscriptIndexer {
 
   /** An empty index of the file at `path` (named in problems; nothing is read). */
   constructor(path: string, parsed?: IndexOptions["parsed"]) {
-    this.#pass = {
-      index: newIndex(),
-      path,
-      sizeBytes: Infinity,
-      parsedBy: parsed,
-      observe: undefined,
-      assistant: undefined,
-      recent: new Int32Array(RECENT).fill(-1),
-      recentAt: 0,
-      usageKey: undefined,
-      unresolved: [],
-      moved: false,
-    };
+    this.#pass = newPass(path, Infinity, parsed === undefined ? {} : { parsed });
   }
 
   /** Indexes the next line of the file. */
@@ -706,15 +1026,12 @@ export class TranscriptIndexer {
   resolved(): ClaudeIndex {
     const pass = this.#pass;
     const { index } = pass;
-    if (pass.moved) {
-      for (const [at, node] of index.nodes.entries()) {
-        if (node.parentUuid !== undefined) resolve(index, at);
-      }
-    } else {
+    if (pass.moved) resolveAll(index);
+    else {
       // Still unresolved: kept for the next time (the parent may come later).
       pass.unresolved = pass.unresolved.filter((at) => {
         resolve(index, at);
-        return index.nodes[at]!.parent < 0;
+        return index.nodes.parent(at) < 0;
       });
     }
     return index;

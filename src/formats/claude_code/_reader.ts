@@ -136,7 +136,7 @@ export class ClaudeRead {
     this.#nextModel = new Array(index.nodes.length);
     let next: string | undefined;
     for (let at = index.nodes.length - 1; at >= 0; at--) {
-      const node = index.nodes[at]!;
+      const node = index.nodes.at(at);
       if (!branch.active.has(at)) continue;
       if (node.kind === "assistant" && node.messageId !== undefined) {
         if (!this.#lastOfResponse.has(node.messageId)) this.#lastOfResponse.set(node.messageId, at);
@@ -200,7 +200,7 @@ export class ClaudeRead {
   }
 
   #isPrompt(at: number): boolean {
-    const kind = this.index.nodes[at]!.kind;
+    const kind = this.index.nodes.at(at).kind;
     return kind === "prompt" || (kind === "command" && !this.branch.localCommands.has(at));
   }
 
@@ -254,7 +254,7 @@ export class ClaudeRead {
   }
 
   #begin(owner: number, span: LineSpan): void {
-    const node = this.index.nodes[owner]!;
+    const node = this.index.nodes.at(owner);
     this.turns.begin(span, {
       runId: node.uuid ?? `line-${node.line}`,
       model: this.modelAfter(owner),
@@ -279,7 +279,7 @@ export class ClaudeRead {
    * no checkpoint keeps: the first pass kept all it needs of it, so it is not read again.
    */
   labeledLine(at: number): void {
-    const node = this.index.nodes[at]!;
+    const node = this.index.nodes.at(at);
     this.#clock = node.time ?? this.#clock;
     this.#permission = node.mode ?? this.#permission;
     if (!this.branch.active.has(at)) return;
@@ -290,7 +290,7 @@ export class ClaudeRead {
 
   /** A line of the active branch, or one a checkpoint keeps. */
   branchLine(at: number, value: Json): void {
-    const node = this.index.nodes[at]!;
+    const node = this.index.nodes.at(at);
     const span = spanOf(node);
     this.#clock = isoTime(value.timestamp) ?? this.#clock;
     this.#permission = stringOf(value.permissionMode) ?? this.#permission;
@@ -335,7 +335,7 @@ export class ClaudeRead {
   #goesOn(at: number, value: Json): boolean {
     const run = this.#run;
     if (!run || at > run.last) return false;
-    const kind = this.index.nodes[at]!.kind;
+    const kind = this.index.nodes.at(at).kind;
     if (kind === "progress" || kind === "attachment" || kind === "system") return true;
     if (kind !== "tool_result") return false;
     const content = userContent(objectOf(value.message) ?? {}, () => undefined);
@@ -366,7 +366,7 @@ export class ClaudeRead {
     const content = userContent(message, (id) => this.#names.get(id));
     const entries: ForeignEntry[] = [];
     for (const output of content.outputs) entries.push(this.#record(span, output));
-    const kind = this.index.nodes[at]!.kind;
+    const kind = this.index.nodes.at(at).kind;
     const text = kind === "summary" ? summaryText(value) : content.text;
     if (text !== undefined) {
       entries.push(this.#record(span, { type: "message", role: "user", content: text }));
@@ -381,7 +381,7 @@ export class ClaudeRead {
   }
 
   #assistant(at: number, value: Json, span: LineSpan): void {
-    const node = this.index.nodes[at]!;
+    const node = this.index.nodes.at(at);
     const key = node.messageId ?? node.uuid ?? `line-${node.line}`;
     if (this.#run && this.#run.key !== key) this.#flush();
     const message = objectOf(value.message) ?? {};
@@ -468,7 +468,7 @@ export class ClaudeRead {
 
   #checkpoint(at: number, value: Json, span: LineSpan): void {
     const { boundary, kept } = this.branch.checkpoints.get(at)!;
-    const info = this.index.nodes[boundary]!.boundary;
+    const info = this.index.nodes.at(boundary).boundary;
     const summary: ResponseItem[] = at === boundary
       ? []
       : [{ type: "compaction_summary", content: summaryText(value) }];
@@ -478,7 +478,7 @@ export class ClaudeRead {
       type: "compaction_checkpoint",
       version: CHECKPOINT_VERSION,
       reason: `claude-code ${info?.trigger ?? "unknown"} compaction (compact_boundary at line ${
-        this.index.nodes[boundary]!.line
+        this.index.nodes.at(boundary).line
       })`,
       tokensBefore: Math.max(0, Math.round(info?.preTokens ?? 0)),
       removedItemCount: this.#historyLength,

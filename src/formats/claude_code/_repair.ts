@@ -78,7 +78,7 @@ function planUnexpected(analysis: ClaudeAnalysis, changes: Changes): void {
         why: `tool_result for ${ids} that no tool_use right before it asked for`,
       };
     // Copies a resume replayed go too, or the next read would count one of them instead.
-    const { uuid, parentUuid } = analysis.index.nodes[k]!;
+    const { uuid, parentUuid } = analysis.index.nodes.at(k);
     analysis.index.nodes.forEach((node, at) => {
       if (at === k || (node.uuid === uuid && node.parentUuid === parentUuid)) {
         if (analysis.infos[at]!.results.length === info.results.length) {
@@ -106,7 +106,7 @@ function anchorOf(
   let anchor = onChain.length > 0 ? onChain[onChain.length - 1]! : item.message.ks.at(-1)!;
   for (let at = next.get(anchor); at !== undefined; at = next.get(at)) {
     const info = infos[at]!;
-    if (BETWEEN.has(index.nodes[at]!.kind)) continue;
+    if (BETWEEN.has(index.nodes.at(at).kind)) continue;
     const answers = info.type === "user" && info.results.length > 0 &&
       info.results.length === info.blocks && info.results.every((r) => asked.has(r.id));
     if (!answers) break;
@@ -160,8 +160,8 @@ async function planUnanswered(
   }
   const successor = next.get(anchor);
   if (successor === undefined) return;
-  const { uuid, parentUuid } = index.nodes[successor]!;
-  if (parentUuid === index.nodes[anchor]!.uuid) {
+  const { uuid, parentUuid } = index.nodes.at(successor);
+  if (parentUuid === index.nodes.at(anchor).uuid) {
     // Every copy a resume replayed: the reader (and Claude Code) may count a later one.
     index.nodes.forEach((node, k) => {
       if (node.uuid === uuid && node.parentUuid === parentUuid) changes.parents.set(k, parent);
@@ -181,7 +181,7 @@ function nextLineParent(
   staying: Set<string>,
 ): string | undefined {
   const next = analysis.infos.findIndex((info) => info.line > line);
-  const parent = next < 0 ? undefined : analysis.index.nodes[next]!.parentUuid;
+  const parent = next < 0 ? undefined : analysis.index.nodes.at(next).parentUuid;
   return parent !== undefined && !staying.has(parent) ? parent : undefined;
 }
 
@@ -247,11 +247,11 @@ function relinkRemoved(analysis: ClaudeAnalysis, changes: Changes): void {
   const uuids = staying(analysis, changes);
   const gone = new Map<string, () => string | null>();
   for (const k of changes.removed.keys()) {
-    const uuid = nodes[k]!.uuid;
+    const uuid = nodes.at(k).uuid;
     if (uuid === undefined || uuids.has(uuid)) continue;
     gone.set(
       uuid,
-      () => changes.parents.has(k) ? changes.parents.get(k)! : nodes[k]!.parentUuid ?? null,
+      () => changes.parents.has(k) ? changes.parents.get(k)! : nodes.at(k).parentUuid ?? null,
     );
   }
   relinkChildren(analysis, changes, gone);

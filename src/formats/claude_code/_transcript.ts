@@ -15,7 +15,7 @@ import { branchFields, ClaudeRead } from "./_reader.ts";
 import { type Line, LineRanges, Pauses, ShortReadError } from "../../io/mod.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
 import { findSubagents } from "./_subagents.ts";
-import { analyzeIndexed, claudeFindings, type ClaudeLineCheck, lineCheck } from "./_check.ts";
+import { analyzeIndexed, claudeFindings, LineChecks } from "./_check.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 
 /** Options of {@linkcode readClaudeTranscript}. */
@@ -103,14 +103,14 @@ export function claudeFacts(
   let superseded = 0;
   let compactions = 0;
   for (let at = 0; at < nodes.length; at++) {
-    const node = nodes[at]!;
+    const node = nodes.at(at);
     const kind = node.kind;
     messages ||= isMessageKind(kind);
     if (node.superseded) superseded++;
     if (kind === "boundary" && branch.active.has(at)) compactions++;
   }
   const state = nodes.length === 0 ? "empty" : messages ? "records" : "metadata-only";
-  const leaf = branch.leaf >= 0 ? nodes[branch.leaf]! : undefined;
+  const leaf = branch.leaf >= 0 ? nodes.at(branch.leaf) : undefined;
   return {
     format: "claude-code",
     path,
@@ -172,14 +172,14 @@ export async function* readClaudeTranscript(
   options: ClaudeReadOptions = {},
 ): AsyncGenerator<ForeignEntry[], ForeignFacts> {
   // The check on the way: with no bad line, its view is the file's lines (its findings go out with the facts).
-  const infos: ClaudeLineCheck[] = [];
+  const checks = new LineChecks();
   const once = sizeBytes <= (options.parseOnceBytes ?? PARSE_ONCE_BYTES);
   const values: Json[] | undefined = once ? [] : undefined;
   const check = options.check !== false;
   const index = await indexTranscript(path, sizeBytes, {
     observe: options.onLine,
     parsed: (value, _line, k, node) => {
-      if (check && isMessageKind(node.kind)) infos[k] = lineCheck(value, k);
+      if (check && isMessageKind(node.kind)) checks.add(value, k);
       if (values !== undefined && node.label === undefined && node.kind !== "meta") {
         values[k] = branchFields(value);
       }
@@ -190,7 +190,7 @@ export async function* readClaudeTranscript(
   const read = new ClaudeRead(path, index, branch, sessionId);
   yield* readBranch(read, values);
   const checked = check && index.nodes.every((node) => node.kind !== "problem")
-    ? { checked: claudeFindings(path, analyzeIndexed(infos, index, branch)) }
+    ? { checked: claudeFindings(path, analyzeIndexed(checks, index, branch)) }
     : {};
   const facts = claudeFacts(path, sizeBytes, { index, branch, read, sessionId });
   const subagents = options.subagents === false
@@ -201,7 +201,7 @@ export async function* readClaudeTranscript(
 
 /** What the second pass does with a node: nothing, its node alone, or its line read again. */
 export function needOf(read: ClaudeRead, at: number): "skip" | "node" | "line" {
-  const node = read.index.nodes[at]!;
+  const node = read.index.nodes.at(at);
   if (node.kind === "problem") return "line";
   if (node.kind === "meta") return "node";
   const { active, kept } = read.branch;
@@ -235,12 +235,12 @@ export function lineAt(ranges: LineRanges, node: Node): Line | undefined {
  */
 async function* readBranch(read: ClaudeRead, values?: Json[]): AsyncGenerator<ForeignEntry[]> {
   const { nodes } = read.index;
-  if (nodes.length > 0) read.meta(nodes[0]!);
+  if (nodes.length > 0) read.meta(nodes.at(0));
   using ranges = LineRanges.open(read.path);
   const pause = new Pauses(ranges.file);
   let batched = 0;
   for (const at of readOrder(nodes.length, read.branch.after)) {
-    const node = nodes[at]!;
+    const node = nodes.at(at);
     const need = needOf(read, at);
     if (need === "node") {
       if (node.kind === "meta") read.metaLine(node);
