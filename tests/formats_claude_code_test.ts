@@ -9,7 +9,7 @@ import {
   resumedHistory,
   segment,
 } from "./_formats.ts";
-import { collectSession, readForeignSession } from "../src/formats/mod.ts";
+import { collectSession, readForeignSession, validateSessionFile } from "../src/formats/mod.ts";
 import {
   claudeCodeFactsOf,
   findClaudeSession,
@@ -480,4 +480,70 @@ Deno.test("readClaudeTranscript() takes a line's own top-level uuid, not one nes
   assertEquals(facts.forks, []);
   assertEquals(claudeCodeFactsOf(facts)?.leafLine, 7);
   assertEquals(claudeCodeFactsOf(facts)?.danglingParentLine, null);
+});
+
+Deno.test("readClaudeTranscript() checks the branch from its columns: a second result for one call is unexpected, uuids of any shape link", async () => {
+  await using dir = await tempDir();
+  const at = (n: number) => `2026-01-23T17:00:0${n}.000Z`;
+  const result = (id: string) => ({ type: "tool_result", tool_use_id: id, content: "ok" });
+  const lines = [
+    // An id that is not 36 lowercase characters of hex is kept as it is, and still links.
+    {
+      type: "user",
+      uuid: "Prompt-1",
+      parentUuid: null,
+      timestamp: at(1),
+      message: { role: "user", content: "Go" },
+    },
+    {
+      type: "assistant",
+      uuid: uuid(2),
+      parentUuid: "Prompt-1",
+      timestamp: at(2),
+      message: {
+        id: "msg_1",
+        model: "claude-opus-4-5-20251101",
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "toolu_A", name: "Bash", input: {} },
+          { type: "tool_use", id: "toolu_B", name: "Read", input: {} },
+        ],
+      },
+    },
+    {
+      type: "user",
+      uuid: uuid(3).toUpperCase(),
+      parentUuid: uuid(2),
+      timestamp: at(3),
+      message: { role: "user", content: [result("toolu_B"), result("toolu_A"), result("toolu_A")] },
+    },
+    {
+      type: "assistant",
+      uuid: uuid(4),
+      parentUuid: uuid(3).toUpperCase(),
+      timestamp: at(4),
+      message: {
+        id: "msg_2",
+        model: "claude-opus-4-5-20251101",
+        role: "assistant",
+        content: [{ type: "text", text: "Done." }],
+      },
+    },
+  ];
+  const { facts, path } = await read(
+    dir.path,
+    "repeat",
+    lines.map((line) => JSON.stringify(line)).join("\n") + "\n",
+  );
+  // The walk back from the last line reached the first: all four lines are the branch.
+  assertEquals([facts.forks, claudeCodeFactsOf(facts)?.danglingParentLine], [[], null]);
+  assertEquals(facts.checked?.map((finding) => [finding.kind, finding.line, finding.callId]), [
+    ["unexpected_result", 3, "toolu_A"],
+  ]);
+  // The validator of the file's lines (another view of them) says the same.
+  const validation = await validateSessionFile(path, "claude-code");
+  assertEquals(
+    validation.findings.map((finding) => finding.message),
+    facts.checked?.map((finding) => finding.message),
+  );
 });

@@ -360,31 +360,53 @@ function messagesOf(
 function pairing(list: (ClaudeMessage | "reset")[]) {
   const unanswered: Unanswered[] = [];
   const unexpected: { message: ClaudeMessage; bad: ToolResult[] }[] = [];
-  list.forEach((message, at) => {
-    if (message === "reset") return;
+  for (let at = 0; at < list.length; at++) {
+    const message = list[at]!;
+    if (message === "reset") continue;
     const next = list[at + 1];
     if (message.role === "assistant" && message.uses.length > 0 && next !== "reset") {
-      const answered = new Set(next?.role === "user" ? next.results.map((r) => r.id) : []);
+      const answered = idsOf(next?.role === "user" ? next.results : NONE);
       const missing = message.uses.filter((use) => !answered.has(use.id));
       if (missing.length > 0) unanswered.push({ message, next, missing });
     }
     if (message.role === "user" && message.results.length > 0) {
       const before = list[at - 1];
-      const asked = new Set(
+      const asked = idsOf(
         before !== undefined && before !== "reset" && before.role === "assistant"
-          ? before.uses.map((use) => use.id)
-          : [],
+          ? before.uses
+          : NONE,
       );
-      const seen = new Set<string>();
+      // Made only for a message of several results: one result cannot repeat another.
+      let seen: Set<string> | undefined;
       const bad: ToolResult[] = [];
       for (const result of message.results) {
-        if (!asked.has(result.id) || seen.has(result.id)) bad.push(result);
-        else seen.add(result.id);
+        if (!asked.has(result.id) || seen?.has(result.id)) bad.push(result);
+        else if (message.results.length > 1) (seen ??= new Set()).add(result.id);
       }
       if (bad.length > 0) unexpected.push({ message, bad });
     }
-  });
+  }
   return { unanswered, unexpected };
+}
+
+/** The ids of a message's calls or results, asked with `has`. */
+interface Ids {
+  has(id: string): boolean;
+}
+
+/**
+ * The ids of `items`, a message's calls or results: a message has one or a few, so for up to
+ * eight a scan of them stands for the `Set` each message made (60,000 of them in the 100 MB
+ * transcript's check).
+ */
+function idsOf(items: readonly { id: string }[]): Ids {
+  if (items.length > 8) return new Set(items.map((item) => item.id));
+  return {
+    has(id) {
+      for (let i = 0; i < items.length; i++) if (items[i]!.id === id) return true;
+      return false;
+    },
+  };
 }
 
 /**
