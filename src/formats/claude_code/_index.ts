@@ -79,12 +79,61 @@ function hexValue(code: number): number {
 /** Whether position `at` of a uuid's 36 characters is a dash. */
 const isDash = (at: number) => at === 8 || at === 13 || at === 18 || at === 23;
 
+/** Nodes a page of the columns holds: a page is added as the nodes grow, none copied. */
+const PAGE_BITS = 14;
+const PAGE = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE - 1;
+
+/** The columns of {@linkcode PAGE} nodes. */
+interface Page {
+  lines: Int32Array;
+  starts: Float64Array;
+  ends: Float64Array;
+  parents: Int32Array;
+  bits: Uint16Array;
+  /** The index of an assistant line's response in the table's responses, else -1. */
+  responses: Int32Array;
+  /** 16 bytes a node. */
+  uuids: Uint8Array;
+}
+
+function newPage(): Page {
+  return {
+    lines: new Int32Array(PAGE),
+    starts: new Float64Array(PAGE),
+    ends: new Float64Array(PAGE),
+    parents: new Int32Array(PAGE),
+    bits: new Uint16Array(PAGE),
+    responses: new Int32Array(PAGE),
+    uuids: new Uint8Array(PAGE * 16),
+  };
+}
+
+/** Writes `uuid` as 16 bytes at `out` of `bytes`; false when it is not of that shape. */
+function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
+  if (uuid.length !== 36) return false;
+  for (let i = 0; i < 36; i++) {
+    if (isDash(i)) {
+      if (uuid.charCodeAt(i) !== 45) return false;
+      continue;
+    }
+    const high = hexValue(uuid.charCodeAt(i));
+    const low = hexValue(uuid.charCodeAt(++i));
+    if (high < 0 || low < 0) return false;
+    bytes[out++] = (high << 4) | low;
+  }
+  return true;
+}
+
 /**
- * Every non-empty line of a transcript as a node, held in columns of typed arrays that grow by
- * doubling: its line number, byte range, parent's node index, kind and flags, the response its
- * line is part of, and its uuid as 16 bytes (a uuid of another shape as a string aside). No
- * object per line: at 1 GB (760,000 lines) an object each and its uuid's string held about 150
- * MB, and the columns hold 40. {@linkcode NodeTable.at} gives a {@linkcode Node}, a view of one.
+ * Every non-empty line of a transcript as a node, held in columns of typed arrays, a page of
+ * 16,384 nodes at a time: its line number, byte range, parent's node index, kind and flags, the
+ * response its line is part of, and its uuid as 16 bytes (a uuid of another shape as a string
+ * aside). No object per line: at 1 GB (760,000 lines) an object each and its uuid's string held
+ * about 150 MB, and the columns hold 35. Pages, not arrays that grow by doubling: nothing is
+ * copied as the nodes grow, and no array left behind waits for a collection (columns doubled to
+ * 1,048,576 nodes and trimmed after the pass left about 50 MB of them at 1 GB).
+ * {@linkcode NodeTable.at} gives a {@linkcode Node}, a view of one.
  *
  * @example
  * ```ts
@@ -125,14 +174,8 @@ const isDash = (at: number) => at === 8 || at === 13 || at === 18 || at === 23;
 export class NodeTable {
   /** How many nodes there are. */
   length = 0;
-  #lines = new Int32Array(1024);
-  #starts = new Float64Array(1024);
-  #ends = new Float64Array(1024);
-  #parents = new Int32Array(1024);
-  #bits = new Uint16Array(1024);
-  /** The index of an assistant line's response in `#responseIds`, else -1. */
-  #responses = new Int32Array(1024);
-  #uuids = new Uint8Array(1024 * 16);
+  /** The columns, a page of {@linkcode PAGE} nodes at a time. */
+  readonly #pages: Page[] = [];
   readonly #responseIds: ResponseIds[] = [];
   readonly #rare = new Map<number, Rare>();
   /** Uuids that are not 36 lowercase characters of hex and dashes, by node. */
@@ -143,21 +186,23 @@ export class NodeTable {
   /** Adds the node of the line at `span`; returns its index. Its parent is -1 until set. */
   push(span: LineSpan, fields: NodeFields): number {
     const at = this.length;
-    if (at === this.#lines.length) this.#grow();
-    this.#lines[at] = span.line;
-    this.#starts[at] = span.start;
-    this.#ends[at] = span.end;
-    this.#parents[at] = -1;
+    if ((at & PAGE_MASK) === 0) this.#pages.push(newPage());
+    const page = this.#pages[at >>> PAGE_BITS]!;
+    const i = at & PAGE_MASK;
+    page.lines[i] = span.line;
+    page.starts[i] = span.start;
+    page.ends[i] = span.end;
+    page.parents[i] = -1;
     let bits = (KIND_NUMBER[fields.kind] << KIND_SHIFT) | (fields.sidechain ? SIDECHAIN : 0) |
       (fields.hasParent ? HAS_PARENT : 0);
     const { uuid } = fields;
     if (uuid !== undefined) {
       bits |= HAS_UUID;
-      if (this.#putUuid(at, uuid)) bits |= BINARY_UUID;
+      if (putUuid(page.uuids, i * 16, uuid)) bits |= BINARY_UUID;
       else this.#otherUuids.set(at, uuid);
     }
-    this.#bits[at] = bits;
-    this.#responses[at] = fields.assistant === true ? this.#responseOf(fields) : -1;
+    page.bits[i] = bits;
+    page.responses[i] = fields.assistant === true ? this.#responseOf(fields) : -1;
     if (fields.rare !== undefined) this.#rare.set(at, fields.rare);
     this.length = at + 1;
     return at;
@@ -181,53 +226,18 @@ export class NodeTable {
     return last + 1;
   }
 
-  /** Writes `uuid` as 16 bytes at node `at`; false when it is not of that shape. */
-  #putUuid(at: number, uuid: string): boolean {
-    if (uuid.length !== 36) return false;
-    const bytes = this.#uuids;
-    let out = at * 16;
-    for (let i = 0; i < 36; i++) {
-      if (isDash(i)) {
-        if (uuid.charCodeAt(i) !== 45) return false;
-        continue;
-      }
-      const high = hexValue(uuid.charCodeAt(i));
-      const low = hexValue(uuid.charCodeAt(++i));
-      if (high < 0 || low < 0) return false;
-      bytes[out++] = (high << 4) | low;
-    }
-    return true;
+  /** The page node `at` is on. */
+  #page(at: number): Page {
+    return this.#pages[at >>> PAGE_BITS]!;
   }
 
-  /**
-   * Drops the room no node uses, in every column: a whole pass's nodes are all there are (at 1
-   * GB, 760,000 of the room for 1,048,576 the doubling left: 12 MB).
-   */
-  trim(): void {
-    this.#resize(this.length);
+  /** Node `at`'s kind and flags. */
+  #bits(at: number): number {
+    return this.#page(at).bits[at & PAGE_MASK]!;
   }
 
-  /** Twice the room in every column. */
-  #grow(): void {
-    this.#resize(Math.max(1024, this.#lines.length * 2));
-  }
-
-  /** Room for `size` nodes in every column (at least `length`). */
-  #resize(size: number): void {
-    const grown = <T extends Int32Array | Float64Array | Uint16Array | Uint8Array>(
-      old: T,
-      made: T,
-    ): T => {
-      made.set(old.subarray(0, Math.min(old.length, made.length)) as never);
-      return made;
-    };
-    this.#lines = grown(this.#lines, new Int32Array(size));
-    this.#starts = grown(this.#starts, new Float64Array(size));
-    this.#ends = grown(this.#ends, new Float64Array(size));
-    this.#parents = grown(this.#parents, new Int32Array(size));
-    this.#bits = grown(this.#bits, new Uint16Array(size));
-    this.#responses = grown(this.#responses, new Int32Array(size));
-    this.#uuids = grown(this.#uuids, new Uint8Array(size * 16));
+  #setBits(at: number, bits: number): void {
+    this.#page(at).bits[at & PAGE_MASK] = bits;
   }
 
   /** A view of node `at` (which must be below `length`). */
@@ -248,62 +258,62 @@ export class NodeTable {
 
   /** The line number of node `at`. */
   line(at: number): number {
-    return this.#lines[at]!;
+    return this.#page(at).lines[at & PAGE_MASK]!;
   }
   /** The start of node `at`'s byte range. */
   start(at: number): number {
-    return this.#starts[at]!;
+    return this.#page(at).starts[at & PAGE_MASK]!;
   }
   /** The end of node `at`'s byte range. */
   end(at: number): number {
-    return this.#ends[at]!;
+    return this.#page(at).ends[at & PAGE_MASK]!;
   }
   /** What node `at`'s line is. */
   kind(at: number): NodeKind {
-    return KINDS[this.#bits[at]! >> KIND_SHIFT]!;
+    return KINDS[this.#bits(at) >> KIND_SHIFT]!;
   }
   /** The parent's node index of node `at`, or -1. */
   parent(at: number): number {
-    return this.#parents[at]!;
+    return this.#page(at).parents[at & PAGE_MASK]!;
   }
   /**
    * Sets node `at`'s parent. A parent uuid kept aside is dropped when the parent holds it (the
    * parent's own uuid is its parent uuid then).
    */
   setParent(at: number, parent: number): void {
-    this.#parents[at] = parent;
+    this.#page(at).parents[at & PAGE_MASK] = parent;
     if (parent < 0) return;
     const kept = this.#parentUuids.get(at);
     if (kept !== undefined && this.uuidIs(parent, kept)) this.#parentUuids.delete(at);
   }
   /** Whether node `at`'s line has a uuid. */
   hasUuid(at: number): boolean {
-    return (this.#bits[at]! & HAS_UUID) !== 0;
+    return (this.#bits(at) & HAS_UUID) !== 0;
   }
   /** Whether node `at`'s line names a parent. */
   hasParent(at: number): boolean {
-    return (this.#bits[at]! & HAS_PARENT) !== 0;
+    return (this.#bits(at) & HAS_PARENT) !== 0;
   }
   /** Whether node `at`'s line is a subagent's. */
   sidechain(at: number): boolean {
-    return (this.#bits[at]! & SIDECHAIN) !== 0;
+    return (this.#bits(at) & SIDECHAIN) !== 0;
   }
   /** Whether another line with node `at`'s uuid counts instead. */
   superseded(at: number): boolean {
-    return (this.#bits[at]! & SUPERSEDED) !== 0;
+    return (this.#bits(at) & SUPERSEDED) !== 0;
   }
   /** Marks node `at` superseded or not. */
   setSuperseded(at: number, value: boolean): void {
-    this.#bits[at] = value ? this.#bits[at]! | SUPERSEDED : this.#bits[at]! & ~SUPERSEDED;
+    this.#setBits(at, value ? this.#bits(at) | SUPERSEDED : this.#bits(at) & ~SUPERSEDED);
   }
 
   /** The uuid of node `at` (a string made on asking for a uuid held as bytes). */
   uuid(at: number): string | undefined {
-    const bits = this.#bits[at]!;
+    const bits = this.#bits(at);
     if ((bits & HAS_UUID) === 0) return undefined;
     if ((bits & BINARY_UUID) === 0) return this.#otherUuids.get(at);
-    const bytes = this.#uuids;
-    const from = at * 16;
+    const bytes = this.#page(at).uuids;
+    const from = (at & PAGE_MASK) * 16;
     let text = "";
     for (let i = 0; i < 16; i++) {
       text += HEX[bytes[from + i]!]!;
@@ -314,12 +324,12 @@ export class NodeTable {
 
   /** Whether node `at`'s uuid is `uuid` (no string made). */
   uuidIs(at: number, uuid: string): boolean {
-    const bits = this.#bits[at]!;
+    const bits = this.#bits(at);
     if ((bits & HAS_UUID) === 0) return false;
     if ((bits & BINARY_UUID) === 0) return this.#otherUuids.get(at) === uuid;
     if (uuid.length !== 36) return false;
-    const bytes = this.#uuids;
-    let from = at * 16;
+    const bytes = this.#page(at).uuids;
+    let from = (at & PAGE_MASK) * 16;
     for (let i = 0; i < 36; i++) {
       if (isDash(i)) {
         if (uuid.charCodeAt(i) !== 45) return false;
@@ -337,29 +347,29 @@ export class NodeTable {
    * the one kept aside.
    */
   parentUuid(at: number): string | undefined {
-    if ((this.#bits[at]! & HAS_PARENT) === 0) return undefined;
+    if ((this.#bits(at) & HAS_PARENT) === 0) return undefined;
     const kept = this.#parentUuids.get(at);
     if (kept !== undefined) return kept;
-    const parent = this.#parents[at]!;
+    const parent = this.parent(at);
     return parent >= 0 ? this.uuid(parent) : undefined;
   }
 
   /** Sets the parent uuid node `at`'s line names (its parent index is set apart). */
   setParentUuid(at: number, uuid: string | undefined): void {
     if (uuid === undefined) {
-      this.#bits[at] = this.#bits[at]! & ~HAS_PARENT;
+      this.#setBits(at, this.#bits(at) & ~HAS_PARENT);
       this.#parentUuids.delete(at);
       return;
     }
-    this.#bits[at] = this.#bits[at]! | HAS_PARENT;
-    const parent = this.#parents[at]!;
+    this.#setBits(at, this.#bits(at) | HAS_PARENT);
+    const parent = this.parent(at);
     if (parent >= 0 && this.uuidIs(parent, uuid)) this.#parentUuids.delete(at);
     else this.#parentUuids.set(at, uuid);
   }
 
   /** The response node `at`'s assistant line is part of. */
   response(at: number): ResponseIds | undefined {
-    const response = this.#responses[at]!;
+    const response = this.#page(at).responses[at & PAGE_MASK]!;
     return response < 0 ? undefined : this.#responseIds[response];
   }
   /** `message.id` of node `at`'s assistant line. */
@@ -882,7 +892,6 @@ export async function indexTranscript(
   const { index } = pass;
   if (pass.moved) resolveAll(index);
   else for (const at of pass.unresolved) resolve(index, at);
-  index.nodes.trim();
   return index;
 }
 
