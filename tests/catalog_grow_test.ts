@@ -140,9 +140,9 @@ Deno.test("Catalog.update() without text continues a grown transcript's facts fr
     assertEquals([summary.grown, summary.fallbacks, summary.texted], [1, 0, 0]);
     const limit = 2 * (sizeOf(file) - size) + PREVIEW_HEAD_BYTES + TAIL_BYTES + TAIL_HASH_BYTES;
     assert(read <= limit, `${read} bytes read of ${sizeOf(file)}`);
-    // Each line of the last turn and of those appended parsed a few times (the state's
-    // parse, the inspector's of the turn as it was and as it is), the listing's head and
-    // tail aside: nothing near the file's lines.
+    // Each line of the last turn and of those appended parsed a few times (the inspector's
+    // of the turn as it was and as it is), the listing's head and tail aside: nothing near
+    // the file's lines.
     const near = 4 * (linesIn(file) - lines + 2) + 60;
     assert(parsed <= near, `${parsed} lines parsed, ${linesIn(file) - lines} appended of ${whole}`);
     // The rows wait for a search.
@@ -161,3 +161,30 @@ Deno.test("Catalog.update() without text continues a grown transcript's facts fr
   assertEquals(answers, catalogAnswers(fresh, sources));
   assertEquals(answers.lines.length - rows.length, appendedLines);
 });
+
+for (
+  const [at, noun, turns] of [[0, "Claude Code transcript", 200], [2, "Codex rollout", 50]] as const
+) {
+  Deno.test(`Catalog.update() parses a grown ${noun}'s appended lines once (the state followed on the inspector's parse), its listing's head and tail aside`, async () => {
+    await using home = await catalogHome();
+    const file = home.files[at]!;
+    await appendLines(file, file.lines.length);
+    using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+    const sources = await home.sources();
+    await catalog.update(sources, { text: false });
+
+    const lines = linesIn(file);
+    for (let n = 0; n < turns; n++) await goOn(file, n);
+    const appended = linesIn(file) - lines;
+    const [summary, parsed] = await countParses(() => catalog.update(sources, { text: false }));
+    assertEquals([summary.grown, summary.fallbacks], [1, 0]);
+    // The last turn before the append is parsed twice (as it was, and with the lines
+    // appended), the listing's head and tail aside; a reading for the state of its own parsed
+    // every line once more (831 and 1056 here).
+    const limit = appended + 60;
+    assert(parsed <= limit, `${parsed} parsed, ${appended} lines appended`);
+    using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+    await fresh.update(sources, { text: false });
+    assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+  });
+}
