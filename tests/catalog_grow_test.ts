@@ -4,7 +4,8 @@
  * bounded head and tail, whatever its size; a rewind is read whole and counted as a fallback. A
  * listing continues its facts without its text; the next search puts in the appended lines alone.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
 import { Catalog } from "../src/catalog/mod.ts";
 import { trackerOf } from "../src/catalog/_grow.ts";
 import { adapterByFlag } from "../src/formats/mod.ts";
@@ -188,3 +189,38 @@ for (
     assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
   });
 }
+
+Deno.test("Catalog.update() writes the copy of a grown file's last turn for its user alone (0600 in a folder of 0700) and leaves no copy behind", async () => {
+  await using home = await catalogHome();
+  const file = home.files[0]!;
+  await appendLines(file, file.lines.length);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources, { text: false });
+  await goOn(file, 0);
+
+  const copies: { path: string; mode: number; folder: number }[] = [];
+  const openSync = Deno.openSync;
+  Deno.openSync = (path, options) => {
+    const opened = openSync(path, options);
+    if (options?.write && String(path).includes("turnlog-grown-")) {
+      const mode = (at: string) => Deno.statSync(at).mode! & 0o777;
+      copies.push({
+        path: String(path),
+        mode: mode(String(path)),
+        folder: mode(dirname(String(path))),
+      });
+    }
+    return opened;
+  };
+  let summary;
+  try {
+    summary = await catalog.update(sources, { text: false });
+  } finally {
+    Deno.openSync = openSync;
+  }
+  assertEquals([summary.grown, summary.fallbacks], [1, 0]);
+  // As it was (its last turn) and as it is (with the turn appended).
+  assertEquals(copies.map(({ mode, folder }) => [mode, folder]), [[0o600, 0o700], [0o600, 0o700]]);
+  assert(copies.every((copy) => !existsSync(dirname(copy.path))));
+});
