@@ -224,3 +224,30 @@ Deno.test("Catalog.update() writes the copy of a grown file's last turn for its 
   assertEquals(copies.map(({ mode, folder }) => [mode, folder]), [[0o600, 0o700], [0o600, 0o700]]);
   assert(copies.every((copy) => !existsSync(dirname(copy.path))));
 });
+
+for (const [at, noun] of [[0, "Claude Code transcript"], [2, "Codex rollout"]] as const) {
+  Deno.test(`Catalog.update() continues a grown ${noun} past blank and whitespace lines appended, as a fresh read answers`, async () => {
+    await using home = await catalogHome();
+    const file = home.files[at]!;
+    await appendLines(file, file.lines.length);
+    using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+    const sources = await home.sources();
+    await catalog.update(sources, { text: false });
+
+    await goOn(file, 0);
+    // A blank line and one of spaces between turns (a line its reader does not tell, and one
+    // it tells as not JSON), then the session going on.
+    file.lines.splice(file.written, 0, "", "   ");
+    await appendLines(file, 2);
+    await goOn(file, 1);
+    const summary = await catalog.update(sources, { text: false });
+    assertEquals([summary.grown, summary.fallbacks], [1, 0]);
+    using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+    await fresh.update(sources, { text: false });
+    assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+    // And its text, put in from where the listing's rows stopped, as a fresh build has it.
+    await catalog.update(sources);
+    await fresh.update(sources);
+    assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+  });
+}

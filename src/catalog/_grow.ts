@@ -425,6 +425,9 @@ class GrownLines {
     this.values.push(value);
     this.#next = line.end;
     this.#line = line.line + 1;
+    // A line of spaces alone is no line of the session: its reader tells it (not JSON) and
+    // counts it as a problem, which the inspection of the copy counts too.
+    if (line.text.trim() === "") return;
     this.#why = this.tracker.see(line, value, turn);
     if (this.#why !== undefined) return;
     const carried = value === null ? undefined : rules.carries?.(value);
