@@ -251,3 +251,25 @@ for (const [at, noun] of [[0, "Claude Code transcript"], [2, "Codex rollout"]] a
     assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
   });
 }
+
+Deno.test("Catalog.update() reads a grown Codex rollout whole when its last turn began at a prompt counted ahead of its turn, and its text's turns are a fresh build's", async () => {
+  // Found by the property test (seed -453316992): a turn that went on inside the first (its
+  // prompt, then the first turn's lines) left the prompt counted a turn ahead; a counter from
+  // it counted the lines after it two turns on.
+  await using home = await catalogHome();
+  const file = home.files[2]!;
+  for (const each of home.files) await appendLines(each, 4);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources);
+  await goOn(file, 0);
+  await appendLines(file, 7);
+  await catalog.update(sources);
+  await goOn(file, 1);
+  const summary = await catalog.update(sources, { text: false });
+  assertEquals([summary.grown, summary.fallbacks], [1, 1]);
+  await catalog.update(sources);
+  using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+  await fresh.update(sources);
+  assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+});

@@ -112,6 +112,9 @@ export class ResumeTracker {
   #lastTurn = -Infinity;
   /** The file's first line refused: no turn of it is continued (a fork's rollout). */
   #refused = false;
+  /** The cut's turn, and the cut a continued reading started from (the state's), if any. */
+  #cutTurn = 0;
+  readonly #origin: number | undefined;
 
   constructor(
     readonly rules: FormatResume,
@@ -120,6 +123,7 @@ export class ResumeTracker {
   ) {
     this.#leaf = from?.leaf ?? null;
     this.#head = from?.head ?? 0;
+    this.#origin = from?.cut;
   }
 
   /**
@@ -138,6 +142,14 @@ export class ResumeTracker {
     let why = this.rules.refuses(value, first);
     if (first && why !== undefined) this.#refused = true;
     if (this.#refused) why ??= "its first line";
+    // A line counted in a turn before the cut's (Codex: a prompt waiting for its turn was
+    // counted ahead, and the lines after it are the turn before's): a counter from the cut
+    // would not count the lines after it as the whole file's does. The cut is no cut; when a
+    // continued reading started from it, the lines after it were counted wrong: read whole.
+    if (this.#cut !== undefined && turn < this.#cutTurn) {
+      if (this.#cut.cut === this.#origin) why ??= "a line counted in a turn before its turn's";
+      this.#cut = undefined;
+    }
     const link = this.rules.link(value);
     // A turn is cut where it goes on from the line before; past the cut, a line's parent is
     // a line of the turn (a line of the turns before would move the branch the file ends on).
@@ -150,6 +162,7 @@ export class ResumeTracker {
         base: turn - fresh,
         leaf: this.#leaf,
       };
+      this.#cutTurn = turn;
       this.#since = new Set();
       this.#calls = new Set();
     } else if (link !== null && !this.#since.has(link.parent ?? "")) {
