@@ -261,3 +261,10 @@ Deno.test({
     assertEquals(twice, [], "folders read twice");
   },
 });
+
+Deno.test("cli/turnlog.ts, cli/inspect.ts and the Claude Code walk load no Node module but node:sqlite: node:path, node:util or node:url would evaluate about 55 more at start", async () => {
+  for (const entry of ["cli/turnlog.ts", "cli/inspect.ts", "src/formats/claude_code/_search.ts"]) {
+    const node = [...await loadedAtStart(entry)].filter((name) => name.startsWith("node:"));
+    assertEquals(node, entry === "cli/inspect.ts" ? ["node:sqlite"] : [], entry);
+  }
+});

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../_path.ts";
 import type { ToolStart, ToolWords } from "../_adapter.ts";
 import { type Env, homeDir } from "../_home_dir.ts";
 import { late } from "../../_late.ts";
