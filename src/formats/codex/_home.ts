@@ -41,4 +41,6 @@ export const codexStart: ToolStart<"codex"> = {
   ...codexWords,
   loadSearch: async () =>
     (await late<typeof import("./_search.ts")>("./_search.ts", import.meta.url)).codexSearch,
+  // Its walk is its search profile's module's.
+  loadWalk: async () => (await codexStart.loadSearch()).walk,
 };

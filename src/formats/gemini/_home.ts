@@ -41,4 +41,6 @@ export const geminiStart: ToolStart<"gemini"> = {
   ...geminiWords,
   loadSearch: async () =>
     (await late<typeof import("./_search.ts")>("./_search.ts", import.meta.url)).geminiSearch,
+  // Its walk is its search profile's module's.
+  loadWalk: async () => (await geminiStart.loadSearch()).walk,
 };
