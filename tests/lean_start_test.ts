@@ -263,11 +263,14 @@ Deno.test({
   },
 });
 
-Deno.test("cli/turnlog.ts, cli/inspect.ts and the Claude Code walk load no Node module but node:sqlite: node:path, node:util or node:url would evaluate about 55 more at start", async () => {
+Deno.test("cli/turnlog.ts, cli/inspect.ts, cli/search.ts and the Claude Code walk load no Node module but node:sqlite: node:path, node:util or node:url would evaluate about 55 more at start", async () => {
   for (const entry of ["cli/turnlog.ts", "cli/inspect.ts", "src/formats/claude_code/_walk.ts"]) {
     const node = [...await loadedAtStart(entry)].filter((name) => name.startsWith("node:"));
     assertEquals(node, entry === "cli/inspect.ts" ? ["node:sqlite"] : [], entry);
   }
+  // A search too, and the walks of every home it names.
+  const search = [...await loadedAtStart("cli/search.ts")];
+  assertEquals(search.filter((name) => name.startsWith("node:")), ["node:sqlite"]);
 });
 
 Deno.test("ToolStart.loadWalk() of Claude Code loads its walk without the search profile's modules", async () => {
