@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ToolCost, UsageEvent } from "../formats/mod.ts";
+import type { ToolCost, UsageEvent, UsageEventList } from "../formats/mod.ts";
 import { type AsideSpan, reckonCost } from "../usage/mod.ts";
 import type { SessionFacts } from "./_report_types.ts";
 import type { Turn } from "./_turn_types.ts";
@@ -37,7 +37,7 @@ export function runEvents(turns: readonly Turn[]): UsageEvent[] {
  */
 export async function withCost<T extends { session: SessionFacts; turns: Turn[] }>(
   report: T,
-  events: readonly UsageEvent[] | undefined,
+  events: UsageEventList | undefined,
   options: {
     provider: string | null;
     toolCost?: ToolCost | null | undefined;

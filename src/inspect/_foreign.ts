@@ -227,7 +227,7 @@ export async function inspectForeignFile(
     priced?: boolean | undefined;
   } = {},
 ): Promise<SegmentedSession> {
-  const session = readForeignSession(path, format, { onLine: options.onLine });
+  const session = readForeignSession(path, format, { onLine: options.onLine, compactUsage: true });
   const segmenter = new TurnSegmenter(path, options);
   for await (const batch of session.batches()) segmentEntries(segmenter, batch);
   const facts = session.facts;
@@ -274,7 +274,7 @@ export async function completeForeign(
   const forks = facts.forks.map((fork) => forkOf(fork, segmented.turns));
   const unpriced = { session: about, turns: segmented.turns };
   const costed = priced
-    ? await withCost(unpriced, facts.usage, {
+    ? await withCost(unpriced, facts.usageColumns ?? facts.usage, {
       provider: adapter.priceProvider,
       toolCost: facts.toolCost,
       // A sidechain's responses are work its turn asked for; other forks' are not the turn's.

@@ -37,7 +37,7 @@ import {
   noTokens,
   type TokenTotals,
 } from "../_types.ts";
-import type { UsageEvent } from "../_usage.ts";
+import { UsageColumns } from "../_usage_columns.ts";
 import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
 import { CodexTurns } from "./_turns.ts";
 import { CodexChecker, codexFindings } from "./_check.ts";
@@ -97,8 +97,8 @@ export class CodexRead {
     rollbacks: [],
   };
   tokens: TokenTotals | null = null;
-  /** Each response's usage, as counted into `tokens`. */
-  readonly usage: UsageEvent[] = [];
+  /** Each response's usage, as counted into `tokens`: columns, 56 against 120 bytes each. */
+  readonly usage = new UsageColumns();
   meta: Json | undefined;
   gitBranch: string | null = null;
   version: string | null = null;
@@ -531,13 +531,16 @@ export async function* readCodexRollout(
   read.turns.end(last);
   if (read.turns.out.length > 0) yield read.turns.out;
   read.turns.out = [];
-  const facts = codexFacts(read, sizeBytes);
+  const facts = codexFacts(read, sizeBytes, options.compactUsage);
   if (checker === undefined || read.problems > 0) return facts;
   return { ...facts, checked: codexFindings(path, checker.finish()) };
 }
 
-/** The facts of a rollout read by `read`, up to `sizeBytes`. */
-export function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
+/**
+ * The facts of a rollout read by `read`, up to `sizeBytes`; its usage as columns when
+ * `compactUsage`, else as objects.
+ */
+export function codexFacts(read: CodexRead, sizeBytes: number, compactUsage = false): ForeignFacts {
   const meta = read.meta ?? {};
   return {
     format: "codex",
@@ -558,7 +561,7 @@ export function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
     version: read.version,
     approval: { mapped: read.turns.approval, source: read.approvalSource },
     tokens: read.tokens,
-    usage: read.usage,
+    ...(compactUsage ? { usageColumns: read.usage } : { usage: read.usage.toArray() }),
     turns: read.turns.turns,
     forks: [],
     subagents: [],
