@@ -1,5 +1,5 @@
 /**
- * Each model response's usage kept as numbers in blocks of a typed array, not an object per
+ * Each model response's usage kept as numbers in blocks of typed arrays, not an object per
  * response: a 1 GB Codex rollout's 400,000 responses held as objects (80 bytes each and a
  * 40-byte time) were about 50 MB alive at its read's end, where its peak is.
  *
@@ -9,8 +9,11 @@ import type { UsageEvent } from "./_usage.ts";
 
 /** Rows per block: a full block is kept as it is, never copied into a larger one. */
 const BLOCK = 4096;
-/** A row: its time (milliseconds), its model (index), then the five kinds of tokens. */
-const WIDTH = 7;
+/** A row's whole numbers: its model (index), then the five kinds of tokens. */
+const WIDTH = 6;
+
+/** True when `n` fits a `Uint32Array` as it is (-0 does not: it would come back as 0). */
+const isUint32 = (n: number): boolean => n >>> 0 === n && (n !== 0 || 1 / n > 0);
 
 /** What {@linkcode UsageColumns.at} and an array of events both give: the events in order. */
 export interface UsageEventList {
@@ -22,9 +25,10 @@ export interface UsageEventList {
 
 /**
  * Responses' usage without their optional parts (`key`, `messageId`, `sidechain`, `line`: a
- * Codex rollout's), as columns; each event is made again, equal to the one pushed, when asked
- * for. A time that its milliseconds do not give back to the character (a non-canonical one)
- * is kept as written.
+ * Codex rollout's), as columns (32 bytes a response); each event is made again, equal to the
+ * one pushed, when asked for. A row whose time its milliseconds do not give back to the
+ * character (a non-canonical one) or whose tokens are not whole numbers under 2^32 is kept
+ * whole.
  *
  * @example
  * ```ts
@@ -41,21 +45,29 @@ export interface UsageEventList {
  *   reasoningOutput: 10,
  * };
  * columns.push(event);
- * columns.push({ ...event, time: "2026-02-30T00:00:00.000Z", model: null });
- * assert.equal(columns.length, 2);
+ * const odd = { ...event, time: "2026-02-30T00:00:00.000Z", model: null };
+ * columns.push(odd);
+ * columns.push({ ...event, input: 2 ** 40, output: -1 });
+ * assert.equal(columns.length, 3);
  * assert.deepEqual(columns.at(0), event);
- * assert.deepEqual(columns.toArray()[1], { ...event, time: "2026-02-30T00:00:00.000Z", model: null });
- * assert.equal(columns.at(2), undefined);
+ * assert.deepEqual(columns.toArray(), [event, odd, { ...event, input: 2 ** 40, output: -1 }]);
+ * assert.equal(columns.at(3), undefined);
  * ```
  */
 export class UsageColumns implements UsageEventList {
-  readonly #blocks: Float64Array[] = [];
+  /** Each row's time in milliseconds. */
+  readonly #times: Float64Array[] = [];
+  /** Each row's model and tokens. */
+  readonly #numbers: Uint32Array[] = [];
   #length = 0;
   /** Each model once (null: the file did not say), by its index in the rows. */
   readonly #models: (string | null)[] = [];
   readonly #modelIndex = new Map<string | null, number>();
-  /** Times that their milliseconds do not write back the same, by row. */
-  readonly #times = new Map<number, string>();
+  /**
+   * Rows kept whole: a time its milliseconds do not write back the same, a count of tokens
+   * that is not a whole number under 2^32.
+   */
+  readonly #whole = new Map<number, UsageEvent>();
   #lastTime = "";
   #lastMs = NaN;
 
@@ -67,32 +79,60 @@ export class UsageColumns implements UsageEventList {
   /** Keeps `event` as the next row (its optional parts are not kept). */
   push(event: UsageEvent): void {
     const row = this.#length++;
-    const offset = (row % BLOCK) * WIDTH;
-    if (offset === 0) this.#blocks.push(new Float64Array(BLOCK * WIDTH));
-    const block = this.#blocks[this.#blocks.length - 1]!;
-    block[offset] = this.#millisecondsOf(event.time, row);
-    block[offset + 1] = this.#modelOf(event.model);
-    block[offset + 2] = event.input;
-    block[offset + 3] = event.output;
-    block[offset + 4] = event.cacheRead;
-    block[offset + 5] = event.cacheCreation;
-    block[offset + 6] = event.reasoningOutput;
+    const at = row % BLOCK;
+    if (at === 0) {
+      this.#times.push(new Float64Array(BLOCK));
+      this.#numbers.push(new Uint32Array(BLOCK * WIDTH));
+    }
+    const ms = this.#millisecondsOf(event.time);
+    const { input, output, cacheRead, cacheCreation, reasoningOutput } = event;
+    if (
+      Number.isNaN(ms) || !isUint32(input) || !isUint32(output) || !isUint32(cacheRead) ||
+      !isUint32(cacheCreation) || !isUint32(reasoningOutput)
+    ) {
+      const { time, model } = event;
+      this.#whole.set(row, {
+        time,
+        model,
+        input,
+        output,
+        cacheRead,
+        cacheCreation,
+        reasoningOutput,
+      });
+      return;
+    }
+    this.#times[this.#times.length - 1]![at] = ms;
+    const numbers = this.#numbers[this.#numbers.length - 1]!;
+    const offset = at * WIDTH;
+    numbers[offset] = this.#modelOf(event.model);
+    numbers[offset + 1] = input;
+    numbers[offset + 2] = output;
+    numbers[offset + 3] = cacheRead;
+    numbers[offset + 4] = cacheCreation;
+    numbers[offset + 5] = reasoningOutput;
   }
 
   /** The event at `index` (a new object each time), or undefined past the end. */
   at(index: number): UsageEvent | undefined {
     if (index < 0) index += this.#length;
     if (!(index >= 0 && index < this.#length)) return undefined;
-    const block = this.#blocks[Math.floor(index / BLOCK)]!;
-    const offset = (index % BLOCK) * WIDTH;
+    if (this.#whole.size > 0) {
+      const whole = this.#whole.get(index);
+      if (whole !== undefined) return { ...whole };
+    }
+    const block = Math.floor(index / BLOCK);
+    const at = index % BLOCK;
+    const numbers = this.#numbers[block]!;
+    const offset = at * WIDTH;
     return {
-      time: this.#times.get(index) ?? new Date(block[offset]!).toISOString(),
-      model: this.#models[block[offset + 1]!]!,
-      input: block[offset + 2]!,
-      output: block[offset + 3]!,
-      cacheRead: block[offset + 4]!,
-      cacheCreation: block[offset + 5]!,
-      reasoningOutput: block[offset + 6]!,
+      time: new Date(this.#times[block]![at]!).toISOString(),
+      model: this.#models[numbers[offset]!]!,
+      input: numbers[offset + 1]!,
+      output: numbers[offset + 2]!,
+      cacheRead: numbers[offset + 3]!,
+      cacheCreation: numbers[offset + 4]!,
+      reasoningOutput: numbers[offset + 5]!,
     };
   }
 
@@ -103,13 +143,11 @@ export class UsageColumns implements UsageEventList {
     return events;
   }
 
-  #millisecondsOf(time: string, row: number): number {
+  /** The milliseconds of `time`, NaN when they do not write it back to the character. */
+  #millisecondsOf(time: string): number {
     if (time === this.#lastTime) return this.#lastMs;
     const ms = Date.parse(time);
-    if (Number.isNaN(ms) || new Date(ms).toISOString() !== time) {
-      this.#times.set(row, time);
-      return 0;
-    }
+    if (Number.isNaN(ms) || new Date(ms).toISOString() !== time) return NaN;
     this.#lastTime = time;
     this.#lastMs = ms;
     return ms;
