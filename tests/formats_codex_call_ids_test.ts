@@ -41,7 +41,15 @@ Deno.test("UsageColumns gives back every event pushed, odd times and counts incl
   const time = fc.oneof(
     fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true })
       .map((date) => date.toISOString()),
-    fc.constantFrom("2026-02-30T00:00:00.000Z", "1970-01-01T00:00:00.000Z", "not a time"),
+    fc.constantFrom(
+      "2026-02-30T00:00:00.000Z",
+      "0000-00-00T99:99:99.999Z",
+      "1970-01-01T00:00:00.000Z",
+      "2026-02-23T12:00:10Z",
+      "2026-0a-23T12:00:10.000Z",
+      "+275760-09-13T00:00:00.000Z",
+      "not a time",
+    ),
   );
   const event = fc.record({
     time,

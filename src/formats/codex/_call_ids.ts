@@ -62,6 +62,8 @@ export class CallIdTable {
   /** Entry i's characters: from `#starts[i]` to `#starts[i + 1]` (the last's: to `#used`). */
   #starts = new Int32Array(FIRST_ROOM);
   #values = new Int32Array(FIRST_ROOM);
+  /** Each entry's hash, so the slots are made again without hashing every id again. */
+  #hashes = new Int32Array(FIRST_ROOM);
   #count = 0;
   /** Entry number + 1 in each slot, 0 for none; at most half full. */
   #slots = new Int32Array(FIRST_ROOM * 2);
@@ -94,7 +96,7 @@ export class CallIdTable {
       this.#values[found - 1] = value;
       return;
     }
-    const entry = this.#add(id, value);
+    const entry = this.#add(id, value, hash);
     this.#slots[slot] = entry + 1;
     if ((this.#count << 1) > this.#slots.length) this.#rehash();
   }
@@ -119,11 +121,12 @@ export class CallIdTable {
     return true;
   }
 
-  #add(id: string, value: number): number {
+  #add(id: string, value: number, hash: number): number {
     const entry = this.#count++;
     if (entry === this.#starts.length) {
       this.#starts = grown(this.#starts, entry * 2);
       this.#values = grown(this.#values, entry * 2);
+      this.#hashes = grown(this.#hashes, entry * 2);
     }
     if (this.#used + id.length > this.#chars.length) {
       const room = Math.max(this.#chars.length * 2, this.#used + id.length);
@@ -136,20 +139,16 @@ export class CallIdTable {
     this.#used += id.length;
     this.#starts[entry] = start;
     this.#values[entry] = value;
+    this.#hashes[entry] = hash;
     return entry;
   }
 
-  /** The slots made twice as many, every entry placed again from its characters' hash. */
+  /** The slots made twice as many, every entry placed again by its hash. */
   #rehash(): void {
     const slots = new Int32Array(this.#slots.length * 2);
     const mask = slots.length - 1;
-    const chars = this.#chars;
     for (let entry = 0; entry < this.#count; entry++) {
-      const start = this.#starts[entry]!;
-      const end = entry + 1 < this.#count ? this.#starts[entry + 1]! : this.#used;
-      let hash = 0x811c9dc5;
-      for (let i = start; i < end; i++) hash = Math.imul(hash ^ chars[i]!, 0x01000193);
-      let slot = (hash >>> 0) & mask;
+      let slot = this.#hashes[entry]! & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
       slots[slot] = entry + 1;
     }
