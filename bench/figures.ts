@@ -102,3 +102,13 @@ export function formatRatio(ratio: number): string {
     ? `${ratio.toFixed(2)}x`
     : `${ratio.toFixed(3)}x`;
 }
+
+/**
+ * How many times the naive way's time a variant takes, shown; "naive failed" when the naive
+ * way could not do it at all (a 1 GB file is past V8's longest string): slower than anything.
+ */
+export function vsNaive(naive: VariantFigures, ms: number): { ratio: number; shown: string } {
+  if (naive.error) return { ratio: Infinity, shown: "naive failed" };
+  const ratio = naive.medianMs / ms;
+  return { ratio, shown: `${formatRatio(ratio)} naive` };
+}
