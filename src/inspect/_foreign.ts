@@ -231,7 +231,15 @@ export async function inspectForeignFile(
   const segmenter = new TurnSegmenter(path, options);
   for await (const batch of session.batches()) segmentEntries(segmenter, batch);
   const facts = session.facts;
-  return await completeForeign(adapterFor(format), segmenter, facts, options.priced !== false);
+  // The segmenter is this read's alone: its turns take their cost, unless a caller was given
+  // them as they ended (`onBlock`).
+  return await completeForeign(
+    adapterFor(format),
+    segmenter,
+    facts,
+    options.priced !== false,
+    options.onBlock === undefined,
+  );
 }
 
 /** Feeds another tool's entries to a segmenter, in order. */
@@ -246,13 +254,15 @@ export function segmentEntries(segmenter: TurnSegmenter, entries: readonly Forei
 /**
  * The report of another tool's file from a segmenter fed all its entries and the facts its
  * adapter read: what the adapter knows and its check added (the segmenter is finished); its
- * cost worked out unless `priced` is false.
+ * cost worked out unless `priced` is false, set on the segmenter's own turns when `owned` (no
+ * one else holds them), else on copies.
  */
 export async function completeForeign(
   adapter: FormatAdapter,
   segmenter: TurnSegmenter,
   facts: ForeignFacts,
   priced = true,
+  owned = false,
 ): Promise<SegmentedSession> {
   const { path, format } = facts;
   const segmented = segmenter.finish({ sizeBytes: facts.sizeBytes, state: facts.state });
@@ -279,6 +289,7 @@ export async function completeForeign(
       toolCost: facts.toolCost,
       // A sidechain's responses are work its turn asked for; other forks' are not the turn's.
       aside: forks.filter((fork) => fork.kind !== "sidechain"),
+      inPlace: owned,
     })
     : unpriced;
   return withVerdict({
