@@ -94,6 +94,11 @@ export interface ToolStart<Name extends string = string> extends ToolWords<Name>
   readonly listed?: ((id: string, sizeBytes: number) => boolean) | undefined;
   /** Its search profile (`ToolHome.search`), its module loaded now. */
   loadSearch(): Promise<FormatSearch>;
+  /**
+   * Its walk (`ToolHome.search.walk`), loaded now with no more than it needs: a listing from
+   * the catalog walks the home and reads no line.
+   */
+  loadWalk(): Promise<FormatSearch["walk"]>;
 }
 
 /**
