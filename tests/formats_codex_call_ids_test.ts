@@ -33,6 +33,39 @@ Deno.test("CallIdTable answers every id as a Map does, through sets again and gr
   );
 });
 
+Deno.test("CallIdTable.clear and clone answer as a cleared and a copied Map do, each going on alone", () => {
+  const step = fc.oneof(
+    fc.tuple(fc.constant("set" as const), id, fc.nat(2 ** 31 - 1)),
+    fc.constant(["clear"] as const),
+    fc.constant(["clone"] as const),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(step, { maxLength: 2000 }),
+      fc.array(id, { maxLength: 100 }),
+      (steps, asked) => {
+        // Every table made, each beside the Map it must answer as.
+        const pairs = [{ table: new CallIdTable(), map: new Map<string, number>() }];
+        for (const [at, [kind, key, value]] of steps.entries()) {
+          const pair = pairs[at % pairs.length]!;
+          if (kind === "set") {
+            pair.table.set(key, value);
+            pair.map.set(key, value);
+          } else if (kind === "clear") {
+            pair.table.clear();
+            pair.map.clear();
+          } else pairs.push({ table: pair.table.clone(), map: new Map(pair.map) });
+        }
+        for (const { table, map } of pairs) {
+          assertEquals(table.size, map.size);
+          for (const key of [...map.keys(), ...asked]) assertEquals(table.get(key), map.get(key));
+        }
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
 Deno.test("UsageColumns gives back every event pushed, odd times and counts included", () => {
   const token = fc.oneof(
     fc.nat(2 ** 32 - 1),

@@ -54,6 +54,15 @@ export function hashId(id: string): number {
  * assert.equal(table.get("call_5000"), undefined);
  * assert.equal(table.get("call_"), undefined);
  * assert.equal(table.size, 5002);
+ * const copy = table.clone();
+ * table.clear();
+ * assert.equal(table.get("call_3"), undefined);
+ * assert.equal(table.size, 0);
+ * table.set("call_3", 1);
+ * assert.equal(table.get("call_3"), 1);
+ * assert.equal(copy.get("call_3"), 6);
+ * assert.equal(copy.get("call_☃"), 4);
+ * assert.equal(copy.size, 5002);
  * ```
  */
 export class CallIdTable {
@@ -99,6 +108,29 @@ export class CallIdTable {
     const entry = this.#add(id, value, hash);
     this.#slots[slot] = entry + 1;
     if ((this.#count << 1) > this.#slots.length) this.#rehash();
+  }
+
+  /** Forgets every id, keeping the room the table has grown to. */
+  clear(): void {
+    this.#slots.fill(0);
+    this.#count = 0;
+    this.#used = 0;
+    this.#wide.clear();
+  }
+
+  /** A table of the same ids and numbers that goes on apart from this one. */
+  clone(): CallIdTable {
+    // Every field is copied: one added to the class is added here.
+    const copy = new CallIdTable();
+    copy.#chars = this.#chars.slice();
+    copy.#used = this.#used;
+    copy.#starts = this.#starts.slice();
+    copy.#values = this.#values.slice();
+    copy.#hashes = this.#hashes.slice();
+    copy.#count = this.#count;
+    copy.#slots = this.#slots.slice();
+    for (const [id, value] of this.#wide) copy.#wide.set(id, value);
+    return copy;
   }
 
   /** The slot that holds `id`, or the empty one where it would go. */
