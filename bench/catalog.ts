@@ -55,6 +55,25 @@ async function best(n: number, argv: string[], env: Record<string, string>): Pro
   return found!;
 }
 
+/**
+ * The best of `n` runs of each command, run in turn (A B C A B C ...): a change of the
+ * machine's load touches each alike, so their differences hold on a shared machine.
+ */
+async function bestInTurn<T extends string[][]>(
+  n: number,
+  argvs: [...T],
+  env: Record<string, string>,
+): Promise<{ [K in keyof T]: Timed }> {
+  const found: (Timed | undefined)[] = argvs.map(() => undefined);
+  for (let i = 0; i < n; i++) {
+    for (const [k, argv] of argvs.entries()) {
+      const once = await run(argv, env);
+      if (found[k] === undefined || once.ms < found[k].ms) found[k] = once;
+    }
+  }
+  return found as { [K in keyof T]: Timed };
+}
+
 const turnlog = (...args: string[]) => [Deno.execPath(), "run", "-A", CLI, ...args];
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -236,20 +255,27 @@ rows.push({
 });
 
 // 2. A warm listing of the whole home, turns and verdicts included; against the floor of any
-// Deno command that answers from SQLite: a process that opens node:sqlite and does nothing.
+// Deno command that answers from SQLite: a process that opens node:sqlite and does nothing,
+// bare and with this checkout's deno.json (its config and frozen lock file, which every command
+// run from the checkout reads at start), each run in turn with the listing.
 const floorScript = join(work, "floor.ts");
 await Deno.writeTextFile(
   floorScript,
   'import { DatabaseSync } from "node:sqlite";\nnew DatabaseSync(":memory:").close();\n',
 );
-const floor = await best(3, [Deno.execPath(), "run", "-A", floorScript], env);
-const listing = await best(3, turnlog("inspect", "--claude", "--limit", "100000"), env);
+const [floor, floorConfig, listing] = await bestInTurn(5, [
+  [Deno.execPath(), "run", "-A", floorScript],
+  [Deno.execPath(), "run", "-A", `--config=${join(REPO, "deno.json")}`, floorScript],
+  turnlog("inspect", "--claude", "--limit", "100000"),
+], env);
 const startup = await best(3, turnlog("inspect", "--help"), env);
 rows.push({
   row: "warm listing of the whole Claude Code home (turns, verdicts)",
   turnlog: ms(listing.ms),
-  peer: `deno opening node:sqlite ${ms(floor.ms)}`,
-  ratio: `${ms(listing.ms - floor.ms)} past that floor`,
+  peer: `deno opening node:sqlite ${ms(floor.ms)}, ${ms(floorConfig.ms)} with deno.json`,
+  ratio: `${ms(listing.ms - floor.ms)} past the first, ${
+    ms(listing.ms - floorConfig.ms)
+  } the second`,
   target: "under 100 ms warm",
 });
 
@@ -346,6 +372,14 @@ rows.push({
   turnlog: ms(update),
   peer: `first build ${ms(firstBuild)}`,
   ratio: ratio(update, firstBuild),
+  target: "at most 5% of the first build",
+});
+// What two commands cost before they read a byte (a start-up each, `inspect --help`), apart.
+rows.push({
+  row: "update after 1% grew, past two start-ups",
+  turnlog: ms(update - 2 * startup.ms),
+  peer: `first build ${ms(firstBuild)}, start-up ${ms(startup.ms)}`,
+  ratio: ratio(update - 2 * startup.ms, firstBuild),
   target: "at most 5% of the first build",
 });
 // The listing leaves the appended lines' text to the next search: what that search costs.

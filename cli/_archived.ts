@@ -10,20 +10,21 @@ import type { SessionAdapter } from "../src/formats/mod.ts";
 import { archiveLayout, resolveArchiveRoot } from "../src/archive/_layout.ts";
 import { archiveModule, formatsModule, storeModule } from "./_late_modules.ts";
 
-/** Whether the archive has an index: else it holds no session. */
-async function hasArchive(): Promise<boolean> {
-  let root: string;
+/**
+ * Whether the archive has an index: else it holds no session. Asked synchronously: one `stat`
+ * is less than the trip to Deno's I/O thread and back (every listing of a home asks).
+ */
+function hasArchive(): boolean {
   try {
-    root = resolveArchiveRoot();
+    return Deno.statSync(archiveLayout(resolveArchiveRoot()).index).isDirectory;
   } catch {
     return false;
   }
-  return await Deno.stat(archiveLayout(root).index).then((info) => info.isDirectory, () => false);
 }
 
 /** The root of a format's sessions only in the archive, or undefined. */
 export async function archivedRootOf(format: string): Promise<string | undefined> {
-  if (!await hasArchive()) return undefined;
+  if (!hasArchive()) return undefined;
   const { archivedViews } = await archiveModule();
   return (await archivedViews()).find((view) => view.format === format)?.root;
 }
@@ -45,7 +46,7 @@ export async function findArchivedSession(
   target: string,
   format?: string,
 ): Promise<ArchivedFind | undefined> {
-  if (!await hasArchive()) return undefined;
+  if (!hasArchive()) return undefined;
   const { archivedViews } = await archiveModule();
   const { adapterOfData } = await formatsModule();
   const { findSession } = await storeModule();

@@ -6,8 +6,7 @@
  *
  * @module
  */
-import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, join, relative, sep } from "../src/_path.ts";
 import type { Command } from "./_voice.ts";
 
 /** A permission a command needs, and why, in words for the user. */

@@ -62,7 +62,7 @@ import {
 } from "./_permissions.ts";
 import { hintFor } from "./_voice.ts";
 import { shellQuote, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "../src/_path.ts";
 import {
   archiveModule,
   formatsModule,

@@ -133,9 +133,10 @@ export async function goOn(file: HomeFile, n: number): Promise<void> {
     return;
   }
   const written = file.lines.slice(0, file.written);
+  // A line that is not JSON (a blank one a test wrote) names none.
   const field = (name: string, lines: string[]) =>
-    lines.map((line) => JSON.parse(line)[name]).find((value) => typeof value === "string") ??
-      null;
+    lines.map((line) => line.trim() === "" ? undefined : JSON.parse(line)[name])
+      .find((value) => typeof value === "string") ?? null;
   const leaf = field("uuid", written.slice(-8).reverse());
   const sessionId = field("sessionId", written.slice(0, 8));
   const prompt = crypto.randomUUID(), answer = crypto.randomUUID();

@@ -4,7 +4,8 @@
  * bounded head and tail, whatever its size; a rewind is read whole and counted as a fallback. A
  * listing continues its facts without its text; the next search puts in the appended lines alone.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
 import { Catalog } from "../src/catalog/mod.ts";
 import { trackerOf } from "../src/catalog/_grow.ts";
 import { adapterByFlag } from "../src/formats/mod.ts";
@@ -140,9 +141,9 @@ Deno.test("Catalog.update() without text continues a grown transcript's facts fr
     assertEquals([summary.grown, summary.fallbacks, summary.texted], [1, 0, 0]);
     const limit = 2 * (sizeOf(file) - size) + PREVIEW_HEAD_BYTES + TAIL_BYTES + TAIL_HASH_BYTES;
     assert(read <= limit, `${read} bytes read of ${sizeOf(file)}`);
-    // Each line of the last turn and of those appended parsed a few times (the state's
-    // parse, the inspector's of the turn as it was and as it is), the listing's head and
-    // tail aside: nothing near the file's lines.
+    // Each line of the last turn and of those appended parsed a few times (the inspector's
+    // of the turn as it was and as it is), the listing's head and tail aside: nothing near
+    // the file's lines.
     const near = 4 * (linesIn(file) - lines + 2) + 60;
     assert(parsed <= near, `${parsed} lines parsed, ${linesIn(file) - lines} appended of ${whole}`);
     // The rows wait for a search.
@@ -160,4 +161,115 @@ Deno.test("Catalog.update() without text continues a grown transcript's facts fr
   const answers = catalogAnswers(catalog, sources);
   assertEquals(answers, catalogAnswers(fresh, sources));
   assertEquals(answers.lines.length - rows.length, appendedLines);
+});
+
+for (
+  const [at, noun, turns] of [[0, "Claude Code transcript", 200], [2, "Codex rollout", 50]] as const
+) {
+  Deno.test(`Catalog.update() parses a grown ${noun}'s appended lines once (the state followed on the inspector's parse), its listing's head and tail aside`, async () => {
+    await using home = await catalogHome();
+    const file = home.files[at]!;
+    await appendLines(file, file.lines.length);
+    using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+    const sources = await home.sources();
+    await catalog.update(sources, { text: false });
+
+    const lines = linesIn(file);
+    for (let n = 0; n < turns; n++) await goOn(file, n);
+    const appended = linesIn(file) - lines;
+    const [summary, parsed] = await countParses(() => catalog.update(sources, { text: false }));
+    assertEquals([summary.grown, summary.fallbacks], [1, 0]);
+    // The last turn before the append is parsed twice (as it was, and with the lines
+    // appended), the listing's head and tail aside; a reading for the state of its own parsed
+    // every line once more (831 and 1056 here).
+    const limit = appended + 60;
+    assert(parsed <= limit, `${parsed} parsed, ${appended} lines appended`);
+    using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+    await fresh.update(sources, { text: false });
+    assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+  });
+}
+
+Deno.test("Catalog.update() writes the copy of a grown file's last turn for its user alone (0600 in a folder of 0700) and leaves no copy behind", async () => {
+  await using home = await catalogHome();
+  const file = home.files[0]!;
+  await appendLines(file, file.lines.length);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources, { text: false });
+  await goOn(file, 0);
+
+  const copies: { path: string; mode: number; folder: number }[] = [];
+  const openSync = Deno.openSync;
+  Deno.openSync = (path, options) => {
+    const opened = openSync(path, options);
+    if (options?.write && String(path).includes("turnlog-grown-")) {
+      const mode = (at: string) => Deno.statSync(at).mode! & 0o777;
+      copies.push({
+        path: String(path),
+        mode: mode(String(path)),
+        folder: mode(dirname(String(path))),
+      });
+    }
+    return opened;
+  };
+  let summary;
+  try {
+    summary = await catalog.update(sources, { text: false });
+  } finally {
+    Deno.openSync = openSync;
+  }
+  assertEquals([summary.grown, summary.fallbacks], [1, 0]);
+  // As it was (its last turn) and as it is (with the turn appended).
+  assertEquals(copies.map(({ mode, folder }) => [mode, folder]), [[0o600, 0o700], [0o600, 0o700]]);
+  assert(copies.every((copy) => !existsSync(dirname(copy.path))));
+});
+
+for (const [at, noun] of [[0, "Claude Code transcript"], [2, "Codex rollout"]] as const) {
+  Deno.test(`Catalog.update() continues a grown ${noun} past blank and whitespace lines appended, as a fresh read answers`, async () => {
+    await using home = await catalogHome();
+    const file = home.files[at]!;
+    await appendLines(file, file.lines.length);
+    using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+    const sources = await home.sources();
+    await catalog.update(sources, { text: false });
+
+    await goOn(file, 0);
+    // A blank line and one of spaces between turns (a line its reader does not tell, and one
+    // it tells as not JSON), then the session going on.
+    file.lines.splice(file.written, 0, "", "   ");
+    await appendLines(file, 2);
+    await goOn(file, 1);
+    const summary = await catalog.update(sources, { text: false });
+    assertEquals([summary.grown, summary.fallbacks], [1, 0]);
+    using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+    await fresh.update(sources, { text: false });
+    assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+    // And its text, put in from where the listing's rows stopped, as a fresh build has it.
+    await catalog.update(sources);
+    await fresh.update(sources);
+    assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+  });
+}
+
+Deno.test("Catalog.update() reads a grown Codex rollout whole when its last turn began at a prompt counted ahead of its turn, and its text's turns are a fresh build's", async () => {
+  // Found by the property test (seed -453316992): a turn that went on inside the first (its
+  // prompt, then the first turn's lines) left the prompt counted a turn ahead; a counter from
+  // it counted the lines after it two turns on.
+  await using home = await catalogHome();
+  const file = home.files[2]!;
+  for (const each of home.files) await appendLines(each, 4);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources);
+  await goOn(file, 0);
+  await appendLines(file, 7);
+  await catalog.update(sources);
+  await goOn(file, 1);
+  const summary = await catalog.update(sources, { text: false });
+  assertEquals([summary.grown, summary.fallbacks], [1, 1]);
+  await catalog.update(sources);
+  using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+  await fresh.update(sources);
+  assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
 });

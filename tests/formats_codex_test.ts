@@ -162,6 +162,27 @@ Deno.test("readForeignSession(codex) makes turns from task events with turn ids"
   );
 });
 
+Deno.test("readForeignSession(codex) with compactUsage keeps the same responses as columns", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "rollout.jsonl");
+  await Deno.writeTextFile(path, codexTurnIds());
+  const facts = async (compactUsage: boolean) => {
+    const session = readForeignSession(path, "codex", { compactUsage });
+    for await (const _ of session.batches());
+    return session.facts;
+  };
+  const objects = await facts(false);
+  const columns = await facts(true);
+  assertEquals(objects.usageColumns, undefined);
+  assertEquals(columns.usage, undefined);
+  assertEquals(objects.usage!.length, 3);
+  assertEquals(columns.usageColumns!.toArray(), objects.usage);
+  assertEquals(columns.usageColumns!.at(-1), objects.usage![2]);
+  const { usage: _, ...rest } = objects;
+  const { usageColumns: __, ...compactRest } = columns;
+  assertEquals(compactRest, rest);
+});
+
 Deno.test("readForeignSession(codex) reads the older per-request turn contexts and shell exit codes", async () => {
   await using dir = await tempDir();
   const { lines, facts, records } = await read(dir.path, codexPerRequest());

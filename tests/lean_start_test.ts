@@ -141,6 +141,7 @@ Deno.test("TOOL_STARTS are the adapters' own words, and load the adapters' own s
       assertEquals(start[key], adapter[key], `${adapter.name}: ${key}`);
     }
     assertEquals(await start.loadSearch(), adapter.search, `${adapter.name}: search`);
+    assertEquals(await start.loadWalk(), adapter.search.walk, `${adapter.name}: walk`);
     assertEquals(start.listed, TOOL_HOMES[i]!.listed, `${adapter.name}: listed`);
   }
 });
@@ -260,4 +261,31 @@ Deno.test({
     const twice = reads.filter((path, at) => reads.indexOf(path) !== at);
     assertEquals(twice, [], "folders read twice");
   },
+});
+
+Deno.test("cli/turnlog.ts, cli/inspect.ts, cli/search.ts and the Claude Code walk load no Node module but node:sqlite: node:path, node:util or node:url would evaluate about 55 more at start", async () => {
+  for (const entry of ["cli/turnlog.ts", "cli/inspect.ts", "src/formats/claude_code/_walk.ts"]) {
+    const node = [...await loadedAtStart(entry)].filter((name) => name.startsWith("node:"));
+    assertEquals(node, entry === "cli/inspect.ts" ? ["node:sqlite"] : [], entry);
+  }
+  // A search too, and the walks of every home it names.
+  const search = [...await loadedAtStart("cli/search.ts")];
+  assertEquals(search.filter((name) => name.startsWith("node:")), ["node:sqlite"]);
+});
+
+Deno.test("ToolStart.loadWalk() of Claude Code loads its walk without the search profile's modules", async () => {
+  const loaded = [...await loadedAtStart("src/formats/claude_code/_walk.ts")];
+  assertEquals(loaded.filter((name) => name.startsWith("src/")).sort(), [
+    "src/_late.ts",
+    "src/_path.ts",
+    "src/errors/mod.ts",
+    "src/formats/_head.ts",
+    "src/formats/_line.ts",
+    "src/formats/claude_code/_walk.ts",
+    "src/io/_bytes.ts",
+    "src/io/_cut.ts",
+    "src/io/_lines.ts",
+    "src/io/_zstd.ts",
+    "src/io/forward.ts",
+  ]);
 });

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../_path.ts";
 import { resolveSessionsRoot } from "../store/_layout.ts";
 
 /** The environment variable that names the archive folder. */

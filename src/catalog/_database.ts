@@ -6,7 +6,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { dirname } from "node:path";
+import { dirname } from "../_path.ts";
 
 /** The schema's version: a catalog of any other version is made again. */
 export const CATALOG_VERSION = 4;

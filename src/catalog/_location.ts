@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../_path.ts";
 // The store's layout alone, not its face: opening the catalog loads no store.
 import { resolveSessionsRoot } from "../store/_layout.ts";
 import { CATALOG_ENV, readEnv } from "./_named.ts";

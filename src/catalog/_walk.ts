@@ -149,7 +149,7 @@ function statOrUndefined(path: string): Deno.FileInfo | undefined {
 /** A format's walk: another tool's from its home alone; turnlog's own store's from search. */
 async function walkOf(format: string): Promise<FormatSearch["walk"]> {
   const start = toolStartOf(format);
-  if (start !== undefined) return (await start.loadSearch()).walk;
+  if (start !== undefined) return await start.loadWalk();
   return (await searchModule()).searchProfile(format).walk;
 }
 

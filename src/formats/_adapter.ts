@@ -41,6 +41,14 @@ export interface ReadSessionOptions {
    * lines (the catalog's text index), so the file is read and parsed once.
    */
   onLine?: LineObserver | undefined;
+  /**
+   * Keep each response's usage as columns (`ForeignFacts.usageColumns`) instead of an object
+   * per response (`usage`), for a reader that wants the cost alone (the inspector): a 1 GB
+   * rollout's responses take a third of the memory. A format whose reader keeps no columns
+   * gives `usage` as always.
+   * @default {false}
+   */
+  compactUsage?: boolean | undefined;
 }
 
 /** What one line of a file's head says about its format. */
@@ -86,6 +94,11 @@ export interface ToolStart<Name extends string = string> extends ToolWords<Name>
   readonly listed?: ((id: string, sizeBytes: number) => boolean) | undefined;
   /** Its search profile (`ToolHome.search`), its module loaded now. */
   loadSearch(): Promise<FormatSearch>;
+  /**
+   * Its walk (`ToolHome.search.walk`), loaded now with no more than it needs: a listing from
+   * the catalog walks the home and reads no line.
+   */
+  loadWalk(): Promise<FormatSearch["walk"]>;
 }
 
 /**

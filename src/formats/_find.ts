@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../_path.ts";
 import { AmbiguousSessionError, SessionNotFoundError } from "../errors/mod.ts";
 import { dirEntries, lastFieldOf } from "./_head.ts";
 import type { ForeignFormat, SessionFormat } from "./_types.ts";

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ToolCost, UsageEvent } from "./_usage.ts";
+import type { UsageColumns } from "./_usage_columns.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import type { ApprovalMode, LineProblem, SessionRecord } from "../record/mod.ts";
 
@@ -181,6 +182,11 @@ export interface ForeignFacts {
    * (what a cost is reckoned from); absent when the reader keeps none (turnlog's own files).
    */
   usage?: UsageEvent[];
+  /**
+   * The same events as columns, in place of `usage`, when the read was asked for them
+   * (`ReadSessionOptions.compactUsage`) and the format's reader keeps them so.
+   */
+  usageColumns?: UsageColumns;
   /** The tool's own cost of the session, where the file keeps one (Claude Code's `cost-state`). */
   toolCost?: ToolCost | null;
   /** Turns read (`turn_context` records synthesized). */

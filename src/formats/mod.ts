@@ -10,6 +10,7 @@
  */
 export * from "./_types.ts";
 export * from "./_usage.ts";
+export * from "./_usage_columns.ts";
 export * from "./_drift.ts";
 export * from "./_adapter.ts";
 export * from "./_search.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ToolCost, UsageEvent } from "../formats/mod.ts";
+import type { ToolCost, UsageEvent, UsageEventList } from "../formats/mod.ts";
 import { type AsideSpan, reckonCost } from "../usage/mod.ts";
 import type { SessionFacts } from "./_report_types.ts";
 import type { Turn } from "./_turn_types.ts";
@@ -37,12 +37,17 @@ export function runEvents(turns: readonly Turn[]): UsageEvent[] {
  */
 export async function withCost<T extends { session: SessionFacts; turns: Turn[] }>(
   report: T,
-  events: readonly UsageEvent[] | undefined,
+  events: UsageEventList | undefined,
   options: {
     provider: string | null;
     toolCost?: ToolCost | null | undefined;
     /** The lines of the branches that are not the conversation (a rewind's). */
     aside?: readonly AsideSpan[] | undefined;
+    /**
+     * The turns are the caller's alone (a report no one else holds): each cost is set on its
+     * turn, not on a copy (a 1 GB rollout's 72,000 turns copied were 11 MB more at its end).
+     */
+    inPlace?: boolean | undefined;
   },
 ): Promise<T> {
   if (events === undefined || events.length === 0) return report;
@@ -52,9 +57,14 @@ export async function withCost<T extends { session: SessionFacts; turns: Turn[] 
     turns: report.turns,
     aside: options.aside ?? [],
   });
-  const turns = report.turns.map((turn, i) => {
+  const turns = options.inPlace ? report.turns : report.turns.map((turn, i) => {
     const usd = cost.turns[i];
     return usd === undefined ? turn : { ...turn, cost: usd };
   });
+  if (options.inPlace) {
+    cost.turns.forEach((usd, i) => {
+      if (usd !== undefined) turns[i]!.cost = usd;
+    });
+  }
   return { ...report, session: { ...report.session, cost: cost.session }, turns };
 }

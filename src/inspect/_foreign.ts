@@ -227,11 +227,19 @@ export async function inspectForeignFile(
     priced?: boolean | undefined;
   } = {},
 ): Promise<SegmentedSession> {
-  const session = readForeignSession(path, format, { onLine: options.onLine });
+  const session = readForeignSession(path, format, { onLine: options.onLine, compactUsage: true });
   const segmenter = new TurnSegmenter(path, options);
   for await (const batch of session.batches()) segmentEntries(segmenter, batch);
   const facts = session.facts;
-  return await completeForeign(adapterFor(format), segmenter, facts, options.priced !== false);
+  // The segmenter is this read's alone: its turns take their cost, unless a caller was given
+  // them as they ended (`onBlock`).
+  return await completeForeign(
+    adapterFor(format),
+    segmenter,
+    facts,
+    options.priced !== false,
+    options.onBlock === undefined,
+  );
 }
 
 /** Feeds another tool's entries to a segmenter, in order. */
@@ -246,13 +254,15 @@ export function segmentEntries(segmenter: TurnSegmenter, entries: readonly Forei
 /**
  * The report of another tool's file from a segmenter fed all its entries and the facts its
  * adapter read: what the adapter knows and its check added (the segmenter is finished); its
- * cost worked out unless `priced` is false.
+ * cost worked out unless `priced` is false, set on the segmenter's own turns when `owned` (no
+ * one else holds them), else on copies.
  */
 export async function completeForeign(
   adapter: FormatAdapter,
   segmenter: TurnSegmenter,
   facts: ForeignFacts,
   priced = true,
+  owned = false,
 ): Promise<SegmentedSession> {
   const { path, format } = facts;
   const segmented = segmenter.finish({ sizeBytes: facts.sizeBytes, state: facts.state });
@@ -274,11 +284,12 @@ export async function completeForeign(
   const forks = facts.forks.map((fork) => forkOf(fork, segmented.turns));
   const unpriced = { session: about, turns: segmented.turns };
   const costed = priced
-    ? await withCost(unpriced, facts.usage, {
+    ? await withCost(unpriced, facts.usageColumns ?? facts.usage, {
       provider: adapter.priceProvider,
       toolCost: facts.toolCost,
       // A sidechain's responses are work its turn asked for; other forks' are not the turn's.
       aside: forks.filter((fork) => fork.kind !== "sidechain"),
+      inPlace: owned,
     })
     : unpriced;
   return withVerdict({

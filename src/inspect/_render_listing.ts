@@ -48,18 +48,28 @@ export function renderListing(listing: SessionListing, options: RenderOptions): 
   return out.join("\n") + "\n";
 }
 
-/** The shortest prefix of each id, 8 characters at least, that no other listed id shares. */
+/**
+ * The shortest prefix of each id, 8 characters at least, that no other listed id shares. An
+ * id's longest prefix shared with another is shared with a neighbour in sorted order: one sort
+ * instead of every id against every other, prefix by prefix (a home of thousands of sessions
+ * listed whole).
+ */
 function shortIds(ids: readonly string[]): string[] {
-  return ids.map((id) => {
-    let length = Math.min(8, id.length);
-    while (
-      length < id.length &&
-      ids.some((other) => other !== id && other.startsWith(id.slice(0, length)))
-    ) {
-      length++;
-    }
-    return id.slice(0, length);
-  });
+  const sorted = [...new Set(ids)].sort();
+  const shared = new Map<string, number>();
+  for (let i = 0; i < sorted.length; i++) {
+    const id = sorted[i]!;
+    shared.set(id, Math.max(commonLength(id, sorted[i - 1]), commonLength(id, sorted[i + 1])));
+  }
+  return ids.map((id) => id.slice(0, Math.min(id.length, Math.max(8, shared.get(id)! + 1))));
+}
+
+/** How many characters `a` and `b` start with in common (0 without `b`). */
+function commonLength(a: string, b: string | undefined): number {
+  if (b === undefined) return 0;
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
 }
 
 /** Options of {@linkcode renderForeignListing}. */

@@ -84,10 +84,13 @@ export async function writeReportText(
     inspect.textLimit ?? DEFAULT_TEXT_LIMIT,
     render.textChars ?? DEFAULT_TEXT_CHARS,
   );
+  // Its report is let go of: its turns are written as they end, before any cost is worked
+  // out, so none is (at 1 GB the cost's copy of every turn beside the first pass's report).
   await inspectSession(path, {
     ...inspect,
     textLimit: shown,
     entries: true,
+    priced: false,
     onBlock(block) {
       for (const entry of block.entries ?? []) settle(entry);
       const text = asText(blockLines(report, block, layout));

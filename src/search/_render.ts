@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../_path.ts";
 import { formatTime, painter, plural, visible, visibleJson } from "../text/mod.ts";
 import type { SearchHit, SessionSummary } from "./_search.ts";
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../_path.ts";
 import { isPostgresUrl } from "../store/_postgres_url.ts";
 import { type CompiledQuery, compileQuery, type SearchQuery } from "./_query.ts";
 import type { InheritedPart, Piece } from "../formats/mod.ts";

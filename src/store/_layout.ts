@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../_path.ts";
 import { HomeUnsetError } from "../errors/mod.ts";
 
 /** The environment variable that overrides the default sessions root. */

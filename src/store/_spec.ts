@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../_path.ts";
 import { resolveSessionsRoot } from "./_layout.ts";
 import { InvalidStoreError } from "./_session_store.ts";
 import { displayUrl, isPostgresUrl } from "./_postgres_url.ts";

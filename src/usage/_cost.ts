@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ToolCost, UsageEvent } from "../formats/mod.ts";
+import type { ToolCost, UsageEvent, UsageEventList } from "../formats/mod.ts";
 import type { PriceBook } from "./_prices.ts";
 import { PRICE_TABLE } from "./_table.ts";
 
@@ -55,14 +55,15 @@ export function applyToolCost(rows: PricedEvent[], cost: ToolCost): boolean {
  * `costs` takes the shared-out figures; each row's source, and whether the figure was used.
  */
 function toolCosts(
-  events: readonly UsageEvent[],
+  events: UsageEventList,
   costs: Float64Array,
   toolCost: ToolCost,
 ): { applied: boolean; sources: PricedEvent["costSource"][] } {
-  const rows: PricedEvent[] = events.map((event, i) => {
+  const rows: PricedEvent[] = [];
+  for (let i = 0; i < events.length; i++) {
     const cost = Number.isNaN(costs[i]!) ? null : costs[i]!;
-    return { ...event, cost, costSource: cost === null ? null : "table" };
-  });
+    rows.push({ ...events.at(i)!, cost, costSource: cost === null ? null : "table" });
+  }
   const applied = applyToolCost(rows, toolCost);
   rows.forEach((row, i) => costs[i] = row.cost ?? NaN);
   return { applied, sources: rows.map((row) => row.costSource) };
@@ -191,16 +192,17 @@ export function responseTurnFinder(
  * without a price), from its responses.
  */
 export async function reckonCost(
-  events: readonly UsageEvent[],
+  events: UsageEventList,
   options: ReckonCostOptions,
 ): Promise<{ session: SessionCost; turns: (number | null | undefined)[] }> {
   const book = await loadPriceBook();
   // Each response's cost in a column of its own (NaN: no price), not a copy of each event: a
   // 1 GB rollout's 400,000 responses copied held 45 MB more at the read's end, its peak.
   const costs = new Float64Array(events.length);
-  events.forEach((event, i) => {
+  for (let i = 0; i < events.length; i++) {
+    const event = events.at(i)!;
     costs[i] = book.price(event, event.model, options.provider, event.time) ?? NaN;
-  });
+  }
   // The tool's own figure shared out (Claude Code's cost-state) needs each row: made then only.
   const sourced = options.toolCost ? toolCosts(events, costs, options.toolCost) : null;
   const tool = sourced !== null && sourced.applied;
@@ -210,7 +212,8 @@ export async function reckonCost(
   for (let i = 0; i < events.length; i++) {
     const cost = costs[i]!;
     if (Number.isNaN(cost)) {
-      if (tokensOf(events[i]!) > 0) unpriced.add(events[i]!.model ?? "(unknown)");
+      const event = events.at(i)!;
+      if (tokensOf(event) > 0) unpriced.add(event.model ?? "(unknown)");
       continue;
     }
     usd = (usd ?? 0) + cost;
@@ -226,7 +229,7 @@ export async function reckonCost(
   const turnOf = responseTurnFinder(spans, options.aside);
   let aside: SessionCost["aside"];
   for (let i = 0; i < events.length && spans.length > 0; i++) {
-    const at = turnOf(events[i]!);
+    const at = turnOf(events.at(i)!);
     const cost = costs[i]!;
     if (at < 0) {
       aside ??= { responses: 0, usd: null };

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../_path.ts";
 import type { ToolStart, ToolWords } from "../_adapter.ts";
 import { type Env, homeDir } from "../_home_dir.ts";
 import { late } from "../../_late.ts";
@@ -48,12 +48,14 @@ export const claudeCodeWords: ToolWords<"claude-code"> = {
 };
 
 /**
- * Claude Code's start: its words, what its listing leaves out and its search profile loaded
- * when asked, out of Deno's sight at start (src/_late.ts).
+ * Claude Code's start: its words, what its listing leaves out, and its search profile and its
+ * walk (a module of its own) loaded when asked, out of Deno's sight at start (src/_late.ts).
  */
 export const claudeCodeStart: ToolStart<"claude-code"> = {
   ...claudeCodeWords,
   listed: claudeListed,
   loadSearch: async () =>
     (await late<typeof import("./_search.ts")>("./_search.ts", import.meta.url)).claudeCodeSearch,
+  loadWalk: async () =>
+    (await late<typeof import("./_walk.ts")>("./_walk.ts", import.meta.url)).claudeCodeWalk,
 };

@@ -4,10 +4,8 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
-import { readFull } from "../../io/forward.ts";
 import { previewClaudeSession } from "./_find.ts";
-import { dirEntries } from "../_head.ts";
+import { claudeCodeWalk as walk } from "./_walk.ts";
 import { isObject, type Json, obj, str } from "../_line.ts";
 import {
   type FormatSearch,
@@ -70,75 +68,6 @@ const ASSISTANT = '"type":"assistant"';
 const NOT_PROMPT = /"tool_result"|"isMeta":true|"isCompactSummary":true/;
 const COMMAND_TEXT =
   /"content":"\s*(?:<|Caveat: |\[Request interrupted)|"text":"\[Request interrupted/;
-
-const TRANSCRIPT = /^([0-9A-Za-z][0-9A-Za-z_-]*)\.jsonl$/;
-const AGENT = /^agent-/;
-
-/**
- * Paths in the order of their names. Only a session's subagent files are put in order (their
- * hits come in this order); the sessions are not, the search orders them by time. Fewer than
- * two need no comparison, which keeps the first `localeCompare` (its collator costs 10-30 ms
- * to load) off a search whose sessions have at most one subagent file each.
- */
-function byName(paths: string[]): string[] {
-  return paths.length < 2 ? paths : paths.sort((a, b) => basename(a).localeCompare(basename(b)));
-}
-
-/** The session id on a file's first line, read from its first 16 KiB only. */
-async function headSessionId(path: string): Promise<string | undefined> {
-  using file = await Deno.open(path, { read: true });
-  const buffer = new Uint8Array(16 * 1024);
-  const read = await readFull(file, buffer);
-  if (read === 0) return undefined;
-  const first = new TextDecoder().decode(buffer.subarray(0, read)).split("\n", 1)[0] ?? "";
-  return /"sessionId"\s*:\s*"([^"]+)"/.exec(first)?.[1];
-}
-
-/**
- * The sessions of one project folder: each `<id>.jsonl` with its `<id>/subagents/` files and
- * the old-style `agent-*.jsonl` beside it whose first line names it; an agent file whose
- * session is not there is a session of its own.
- */
-/**
- * `join(dir, name)` for a folder `join` gave and a name its listing gave (no `/`, never `.` or
- * `..`): a concatenation, as node:path's join costs ~25 ms over a warm walk of a big home.
- */
-function inFolder(dir: string, name: string): string {
-  return dir.endsWith("/") ? `${dir}${name}` : `${dir}/${name}`;
-}
-
-async function* projectSessions(root: string, project: string): AsyncGenerator<SessionFiles> {
-  const dir = join(root, project);
-  const sessions = new Map<string, SessionFiles>();
-  const agents: string[] = [];
-  for (const entry of await dirEntries(dir)) {
-    const id = TRANSCRIPT.exec(entry.name)?.[1];
-    if (!entry.isFile || id === undefined) continue;
-    const path = inFolder(dir, entry.name);
-    if (AGENT.test(id)) agents.push(path);
-    else sessions.set(id, { id, path, subagents: [], project });
-  }
-  for (const session of sessions.values()) {
-    const folder = inFolder(inFolder(dir, session.id), "subagents");
-    const files = (await dirEntries(folder)).filter((e) => e.isFile && e.name.endsWith(".jsonl"));
-    session.subagents.push(...byName(files.map((entry) => inFolder(folder, entry.name))));
-  }
-  for (const path of byName(agents)) {
-    const owner = sessions.get(await headSessionId(path).catch(() => undefined) ?? "");
-    if (owner) owner.subagents.push(path);
-    else {
-      const id = TRANSCRIPT.exec(path.slice(dir.length + 1))![1]!;
-      sessions.set(id, { id, path, subagents: [], project });
-    }
-  }
-  yield* sessions.values();
-}
-
-async function* walk(root: string): AsyncGenerator<SessionFiles> {
-  for (const entry of await dirEntries(root)) {
-    if (entry.isDirectory) yield* projectSessions(root, entry.name);
-  }
-}
 
 function head(session: SessionFiles): Promise<HeadFacts> {
   return headOfPreview("claude-code", session, previewClaudeSession);

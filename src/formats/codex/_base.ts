@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../_path.ts";
 import { type Json, numberOf, objectOf, stringOf } from "../_line.ts";
 import { dirEntries } from "../_head.ts";
 import { findCodexSession, parseRolloutName } from "./_find.ts";

@@ -9,6 +9,7 @@
 import { type Json, objectOf, stringOf } from "../_line.ts";
 import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewPlace } from "../_view.ts";
+import { CallIdTable } from "./_call_ids.ts";
 import { CODEX_LINES } from "./_lines.ts";
 import { CodexOrdinals, type OrdinalIssue, ordinalWords } from "./_ordinals.ts";
 
@@ -55,7 +56,8 @@ export class CodexChecker {
   readonly #unanswered: CodexAnalysis["unanswered"] = [];
   readonly #stray: CodexStrayOutput[] = [];
   readonly #waiting = new Map<string, CodexCall>();
-  readonly #answered = new Set<string>();
+  /** The calls answered since the last compaction (320,000 ids in a 1 GB rollout). */
+  #answered = new CallIdTable();
   #ordinals = new CodexOrdinals();
 
   /** A check that goes on from where this one is (a followed rollout's is finished on a copy). */
@@ -66,7 +68,7 @@ export class CodexChecker {
     copy.#unanswered.push(...this.#unanswered);
     copy.#stray.push(...this.#stray);
     for (const [id, call] of this.#waiting) copy.#waiting.set(id, call);
-    for (const id of this.#answered) copy.#answered.add(id);
+    copy.#answered = this.#answered.clone();
     copy.#ordinals = this.#ordinals.clone();
     return copy;
   }
@@ -120,10 +122,10 @@ export class CodexChecker {
     } else if (OUTPUTS.has(itemType)) {
       const callId = stringOf(payload.call_id)!;
       if (this.#waiting.delete(callId)) {
-        this.#answered.add(callId);
+        this.#answered.set(callId, 1);
         return;
       }
-      const kind = this.#answered.has(callId) ? "duplicate_output" : "orphan_output";
+      const kind = this.#answered.get(callId) !== undefined ? "duplicate_output" : "orphan_output";
       this.#stray.push({ callId, kind, ...placeOf(k, at) });
     }
   }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../_path.ts";
 import { checkSessionId, idTime, prefixTimeRange } from "../../record/ids.ts";
 import {
   beyondHead,

@@ -37,9 +37,10 @@ import {
   noTokens,
   type TokenTotals,
 } from "../_types.ts";
-import type { UsageEvent } from "../_usage.ts";
+import { UsageColumns } from "../_usage_columns.ts";
 import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
 import { CodexTurns } from "./_turns.ts";
+import { CallIdTable } from "./_call_ids.ts";
 import { CodexChecker, codexFindings } from "./_check.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 
@@ -76,13 +77,23 @@ export class CodexRead {
   readonly ignored: Record<string, number> = {};
   /** Fields of its own lines turnlog has never seen. */
   readonly fields = new FieldDrift();
-  /** Each call's tool name by call id, the names shared (a few tools, called 300,000 times). */
-  readonly #calls = new Map<string, string>();
-  readonly #toolNames = new Map<string, string>();
-  readonly #reported = new Map<string, boolean>();
+  /**
+   * Each call's tool name by call id (its index in `#toolNames`: a few tools, called 300,000
+   * times), and the failure an event reported for a call (1) or its success (0).
+   */
+  readonly #calls = new CallIdTable();
+  readonly #toolNames: string[] = [];
+  readonly #toolIndex = new Map<string, number>();
+  readonly #reported = new CallIdTable();
   readonly calls: CallContext = {
-    toolName: (id) => this.#calls.get(id),
-    reported: (id) => this.#reported.get(id),
+    toolName: (id) => {
+      const index = this.#calls.get(id);
+      return index === undefined ? undefined : this.#toolNames[index];
+    },
+    reported: (id) => {
+      const failed = this.#reported.get(id);
+      return failed === undefined ? undefined : failed === 1;
+    },
   };
   readonly models = new FirstSeen();
   readonly cwds = new FirstSeen();
@@ -97,8 +108,8 @@ export class CodexRead {
     rollbacks: [],
   };
   tokens: TokenTotals | null = null;
-  /** Each response's usage, as counted into `tokens`. */
-  readonly usage: UsageEvent[] = [];
+  /** Each response's usage, as counted into `tokens`: columns, 32 against 120 bytes each. */
+  readonly usage = new UsageColumns();
   meta: Json | undefined;
   gitBranch: string | null = null;
   version: string | null = null;
@@ -231,9 +242,12 @@ export class CodexRead {
 
   /** A call's tool name kept for its outputs: the first copy of each name is the one held. */
   #call(callId: string, name: string): void {
-    let shared = this.#toolNames.get(name);
-    if (shared === undefined) this.#toolNames.set(name, shared = name);
-    this.#calls.set(callId, shared);
+    let index = this.#toolIndex.get(name);
+    if (index === undefined) {
+      index = this.#toolNames.push(name) - 1;
+      this.#toolIndex.set(name, index);
+    }
+    this.#calls.set(callId, index);
   }
 
   #item(payload: Json, span: LineSpan): void {
@@ -289,13 +303,13 @@ export class CodexRead {
       case "exec_command_end": {
         const callId = stringOf(payload.call_id);
         const code = numberOf(payload.exit_code);
-        if (callId && code !== undefined) this.#reported.set(callId, code !== 0);
+        if (callId && code !== undefined) this.#reported.set(callId, code !== 0 ? 1 : 0);
         return;
       }
       case "patch_apply_end": {
         const callId = stringOf(payload.call_id);
         if (callId && typeof payload.success === "boolean") {
-          this.#reported.set(callId, !payload.success);
+          this.#reported.set(callId, payload.success ? 0 : 1);
         }
         return;
       }
@@ -531,13 +545,16 @@ export async function* readCodexRollout(
   read.turns.end(last);
   if (read.turns.out.length > 0) yield read.turns.out;
   read.turns.out = [];
-  const facts = codexFacts(read, sizeBytes);
+  const facts = codexFacts(read, sizeBytes, options.compactUsage);
   if (checker === undefined || read.problems > 0) return facts;
   return { ...facts, checked: codexFindings(path, checker.finish()) };
 }
 
-/** The facts of a rollout read by `read`, up to `sizeBytes`. */
-export function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
+/**
+ * The facts of a rollout read by `read`, up to `sizeBytes`; its usage as columns when
+ * `compactUsage`, else as objects.
+ */
+export function codexFacts(read: CodexRead, sizeBytes: number, compactUsage = false): ForeignFacts {
   const meta = read.meta ?? {};
   return {
     format: "codex",
@@ -558,7 +575,7 @@ export function codexFacts(read: CodexRead, sizeBytes: number): ForeignFacts {
     version: read.version,
     approval: { mapped: read.turns.approval, source: read.approvalSource },
     tokens: read.tokens,
-    usage: read.usage,
+    ...(compactUsage ? { usageColumns: read.usage } : { usage: read.usage.toArray() }),
     turns: read.turns.turns,
     forks: [],
     subagents: [],

@@ -8,7 +8,7 @@
  * @module
  */
 import { isObject, type Json, numberOf, obj, objectOf, str } from "../_line.ts";
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "../../_path.ts";
 import { parseRolloutName, previewCodexSession, walkCodexSessions } from "./_find.ts";
 import { type CodexHistoryBase, findBaseRollout, historyBaseOf } from "./_base.ts";
 import { scanHead } from "../_head.ts";

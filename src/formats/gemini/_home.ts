@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../_path.ts";
 import type { ToolStart, ToolWords } from "../_adapter.ts";
 import { type Env, homeDir } from "../_home_dir.ts";
 import { late } from "../../_late.ts";
@@ -41,4 +41,6 @@ export const geminiStart: ToolStart<"gemini"> = {
   ...geminiWords,
   loadSearch: async () =>
     (await late<typeof import("./_search.ts")>("./_search.ts", import.meta.url)).geminiSearch,
+  // Its walk is its search profile's module's.
+  loadWalk: async () => (await geminiStart.loadSearch()).walk,
 };

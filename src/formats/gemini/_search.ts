@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../_path.ts";
 import { dirEntries } from "../_head.ts";
 import { isObject, type Json, str } from "../_line.ts";
 import {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../_path.ts";
 import { dirEntries } from "../_head.ts";
 import type { SubagentLink } from "../_types.ts";
 

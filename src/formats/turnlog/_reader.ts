@@ -7,7 +7,7 @@
  */
 import { readLines } from "../../io/forward.ts";
 import { parseRecordLine, type SessionMeta, type SessionRecord } from "../../record/mod.ts";
-import { basename } from "node:path";
+import { basename } from "../../_path.ts";
 import { FirstSeen, type Json, obj, problemEntry, recordEntry, str, TimeSpan } from "../_line.ts";
 import {
   type ForeignEntry,
