@@ -20,7 +20,11 @@ export class UsageError extends TurnlogError {
   }
 }
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
+/** The options a command takes: `parseArgs`'s, without `default` (this parse sets none). */
+type Options = Record<
+  string,
+  Omit<NonNullable<ParseArgsConfig["options"]>[string], "default"> & { default?: never }
+>;
 
 /** What `parseArgs` gives for `options`, strict and with positionals. */
 export type ParsedFlags<O extends Options> = ReturnType<
