@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { assertEquals } from "./_assert.ts";
-import { CallIdTable } from "../src/formats/codex/_call_ids.ts";
+import { CallIdTable } from "../src/formats/_call_ids.ts";
 import { UsageColumns } from "../src/formats/mod.ts";
 
 const id = fc.oneof(

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { CallIdTable } from "../_call_ids.ts";
 import { exportedFromOf, type ExportSource } from "../_writer.ts";
 import { forEachLine, type Line } from "../../io/mod.ts";
 import type { LineSpan } from "../_types.ts";
@@ -95,6 +96,11 @@ interface Page {
   responses: Int32Array;
   /** 16 bytes a node. */
   uuids: Uint8Array;
+  /** A rare line's label and permission mode: 1 + the number of each in the table's strings, or 0. */
+  labels: Uint16Array;
+  modes: Uint16Array;
+  /** A labeled line's time in milliseconds since 1970, NaN for none (or one kept aside). */
+  times: Float64Array;
 }
 
 function newPage(): Page {
@@ -106,6 +112,9 @@ function newPage(): Page {
     bits: new Uint16Array(PAGE),
     responses: new Int32Array(PAGE),
     uuids: new Uint8Array(PAGE * 16),
+    labels: new Uint16Array(PAGE),
+    modes: new Uint16Array(PAGE),
+    times: new Float64Array(PAGE).fill(NaN),
   };
 }
 
@@ -177,7 +186,12 @@ export class NodeTable {
   /** The columns, a page of {@linkcode PAGE} nodes at a time. */
   readonly #pages: Page[] = [];
   readonly #responseIds: ResponseIds[] = [];
-  readonly #rare = new Map<number, Rare>();
+  /** The few boundaries' facts, by node. */
+  readonly #boundaries = new Map<number, BoundaryInfo>();
+  /** Labels and permission modes by number (see {@linkcode Page.labels}). */
+  readonly #strings = new StringNumbers();
+  /** A labeled line's time not written as `Date.prototype.toISOString` writes it, by node. */
+  readonly #oddTimes = new Map<number, string>();
   /** Uuids that are not 36 lowercase characters of hex and dashes, by node. */
   readonly #otherUuids = new Map<number, string>();
   /** The parent uuids no node holds (not found yet, or nowhere), by node. */
@@ -203,7 +217,7 @@ export class NodeTable {
     }
     page.bits[i] = bits;
     page.responses[i] = fields.assistant === true ? this.#responseOf(fields) : -1;
-    if (fields.rare !== undefined) this.#rare.set(at, fields.rare);
+    if (fields.rare !== undefined) this.#setRare(page, i, at, fields.rare);
     this.length = at + 1;
     return at;
   }
@@ -224,6 +238,23 @@ export class NodeTable {
       model: before !== undefined && before.model === model ? before.model : model,
     });
     return last + 1;
+  }
+
+  /**
+   * Keeps what few lines have in the page's columns: a progress line's time as a number, its
+   * label and mode as numbers of strings kept once (an object and two strings each in a `Map`
+   * were about 150 bytes of heap a line, 25 MB at 1 GB).
+   */
+  #setRare(page: Page, i: number, at: number, rare: Rare): void {
+    if (rare.boundary !== undefined) this.#boundaries.set(at, rare.boundary);
+    // Any label marks the line rare: an empty boundary's too (`labels` 0 is none).
+    if (rare.label !== undefined) page.labels[i] = this.#strings.number(rare.label, at) + 1;
+    if (rare.mode !== undefined) page.modes[i] = this.#strings.number(rare.mode, at, true) + 1;
+    const { time } = rare;
+    if (time === undefined) return;
+    const ms = Date.parse(time);
+    if (!Number.isNaN(ms) && new Date(ms).toISOString() === time) page.times[i] = ms;
+    else this.#oddTimes.set(at, time);
   }
 
   /** The page node `at` is on. */
@@ -380,13 +411,66 @@ export class NodeTable {
   model(at: number): string | undefined {
     return this.response(at)?.model;
   }
-  /** What few lines have (a label, a boundary), of node `at`. */
+  /** What few lines have (a label, a boundary), of node `at` (an object made on asking). */
   rare(at: number): Rare | undefined {
-    return this.#rare.get(at);
+    const label = this.label(at);
+    const boundary = this.#boundaries.get(at);
+    if (label === undefined && boundary === undefined) return undefined;
+    return { label, boundary, time: this.time(at), mode: this.mode(at) };
   }
   /** The kind an ignored entry counts node `at`'s line under. */
   label(at: number): string | undefined {
-    return this.#rare.get(at)?.label;
+    const number = this.#page(at).labels[at & PAGE_MASK]!;
+    return number === 0 ? undefined : this.#strings.at(number - 1, at);
+  }
+  /** The facts of node `at`'s `compact_boundary` line. */
+  boundary(at: number): BoundaryInfo | undefined {
+    return this.#boundaries.get(at);
+  }
+  /** A labeled line's time, of node `at`. */
+  time(at: number): string | undefined {
+    const ms = this.#page(at).times[at & PAGE_MASK]!;
+    return Number.isNaN(ms) ? this.#oddTimes.get(at) : new Date(ms).toISOString();
+  }
+  /** A labeled line's permission mode, of node `at`. */
+  mode(at: number): string | undefined {
+    const number = this.#page(at).modes[at & PAGE_MASK]!;
+    return number === 0 ? undefined : this.#strings.at(number - 1, at, true);
+  }
+}
+
+/** The numbers {@linkcode StringNumbers} gives: one more is the mark of a string kept by node. */
+const MANY_STRINGS = 0xfffe;
+
+/**
+ * A few strings (labels, permission modes) by number, each kept once; past {@linkcode
+ * MANY_STRINGS} of them (a file of odd lines), a string is kept by its node instead.
+ */
+class StringNumbers {
+  readonly #strings: string[] = [];
+  readonly #numbers = new Map<string, number>();
+  /** Strings past the numbered ones, by node (`mode`: a permission mode's). */
+  readonly #labels = new Map<number, string>();
+  readonly #modes = new Map<number, string>();
+
+  /** The number of `text`, node `at`'s (a mode's when `mode`), under 0xffff. */
+  number(text: string, at: number, mode = false): number {
+    let number = this.#numbers.get(text);
+    if (number !== undefined) return number;
+    if (this.#strings.length === MANY_STRINGS) {
+      (mode ? this.#modes : this.#labels).set(at, text);
+      return MANY_STRINGS;
+    }
+    number = this.#strings.length;
+    this.#strings.push(text);
+    this.#numbers.set(text, number);
+    return number;
+  }
+
+  /** The string numbered `number` for node `at` (a mode's when `mode`). */
+  at(number: number, at: number, mode = false): string | undefined {
+    if (number < MANY_STRINGS) return this.#strings[number];
+    return (mode ? this.#modes : this.#labels).get(at);
   }
 }
 
@@ -461,18 +545,18 @@ export class Node {
   }
   /** `compact_boundary` only: the line it continues and the preserved segment. */
   get boundary(): BoundaryInfo | undefined {
-    return this.table.rare(this.at)?.boundary;
+    return this.table.boundary(this.at);
   }
   /**
    * A line with a `label` only: its time and permission mode, all the second pass needs of it
    * (it is not read again unless a checkpoint keeps it).
    */
   get time(): string | undefined {
-    return this.table.rare(this.at)?.time;
+    return this.table.time(this.at);
   }
   /** A line with a `label` only: its permission mode. */
   get mode(): string | undefined {
-    return this.table.rare(this.at)?.mode;
+    return this.table.mode(this.at);
   }
 }
 
@@ -500,6 +584,159 @@ export interface MessageUsage {
   model: string | undefined;
   /** The line of its first line. */
   line: number;
+}
+
+/** Numbers a response's usage is kept as (see {@linkcode ResponseUsage}). */
+const INPUT = 0;
+const OUTPUT = 1;
+const CACHE_READ = 2;
+const CACHE_CREATION = 3;
+/** The time of its first line in milliseconds since 1970, NaN for none (or one kept aside). */
+const TIME = 4;
+/** The model's number in the table's models, -1 for none. */
+const MODEL = 5;
+const LINE = 6;
+const USAGE_STRIDE = 7;
+
+/**
+ * Token usage of each API response ({@linkcode MessageUsage}) by its key (its `message.id` and
+ * `requestId`), as numbers: the keys' characters in a {@linkcode CallIdTable}, the rest in one
+ * array of numbers, seven a response, the models by number. A `Map` of key strings and an object
+ * each held about 200 bytes of heap a response, 22 MB at 1 GB; this holds 56 bytes outside it
+ * and the key's characters. {@linkcode ResponseUsage.get} makes the object again.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ResponseUsage } from "./_index.ts";
+ * const usage = new ResponseUsage();
+ * const first = { time: "2026-02-23T12:00:10.000Z", model: "claude", line: 3 };
+ * usage.note("msg_1|req_1", { input: 10, output: 1, cacheRead: 0, cacheCreation: 5 }, first);
+ * usage.note("msg_1|req_1", { input: 10, output: 7, cacheRead: 2, cacheCreation: 0 }, {
+ *   ...first,
+ *   line: 4,
+ * });
+ * usage.note("msg_2|", { input: 1, output: 2, cacheRead: 3, cacheCreation: 4 }, {
+ *   time: "2026-02-23T12:00:10Z",
+ *   model: undefined,
+ *   line: 9,
+ * });
+ * assert.equal(usage.size, 2);
+ * // The largest of each field; the first line's time, model and line.
+ * assert.deepEqual(usage.get("msg_1|req_1"), {
+ *   input: 10,
+ *   output: 7,
+ *   cacheRead: 2,
+ *   cacheCreation: 5,
+ *   time: "2026-02-23T12:00:10.000Z",
+ *   model: "claude",
+ *   line: 3,
+ * });
+ * assert.deepEqual([...usage.values()].map((u) => [u.time, u.model, u.line]), [
+ *   ["2026-02-23T12:00:10.000Z", "claude", 3],
+ *   ["2026-02-23T12:00:10Z", undefined, 9],
+ * ]);
+ * assert.equal(usage.get("msg_3|"), undefined);
+ * ```
+ */
+export class ResponseUsage {
+  readonly #keys = new CallIdTable();
+  #numbers = new Float64Array(1024 * USAGE_STRIDE);
+  #count = 0;
+  readonly #models: string[] = [];
+  readonly #modelNumbers = new Map<string, number>();
+  /** Times not written as `Date.prototype.toISOString` writes them, by response. */
+  readonly #oddTimes = new Map<number, string>();
+
+  /** How many responses there are. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /**
+   * Counts a line of the response `key`: each of `tokens` the largest of its lines' (a split
+   * response repeats its usage on every line; the later lines carry the final output), `first`
+   * kept from its first line.
+   */
+  note(
+    key: string,
+    tokens: { input: number; output: number; cacheRead: number; cacheCreation: number },
+    first: { time: string | undefined; model: string | undefined; line: number },
+  ): void {
+    let entry = this.#keys.get(key);
+    if (entry === undefined) entry = this.#add(key, first);
+    const numbers = this.#numbers;
+    const at = entry * USAGE_STRIDE;
+    numbers[at + INPUT] = Math.max(numbers[at + INPUT]!, tokens.input);
+    numbers[at + OUTPUT] = Math.max(numbers[at + OUTPUT]!, tokens.output);
+    numbers[at + CACHE_READ] = Math.max(numbers[at + CACHE_READ]!, tokens.cacheRead);
+    numbers[at + CACHE_CREATION] = Math.max(numbers[at + CACHE_CREATION]!, tokens.cacheCreation);
+  }
+
+  #add(
+    key: string,
+    first: { time: string | undefined; model: string | undefined; line: number },
+  ): number {
+    const entry = this.#count++;
+    if (entry * USAGE_STRIDE === this.#numbers.length) {
+      const numbers = new Float64Array(this.#numbers.length * 2);
+      numbers.set(this.#numbers);
+      this.#numbers = numbers;
+    }
+    this.#keys.set(key, entry);
+    const numbers = this.#numbers;
+    const at = entry * USAGE_STRIDE;
+    // Zero, as a response's fields start (a line's missing field counts 0).
+    numbers.fill(0, at, at + TIME);
+    const { time, model } = first;
+    let ms = NaN;
+    if (time !== undefined) {
+      ms = Date.parse(time);
+      if (Number.isNaN(ms) || new Date(ms).toISOString() !== time) {
+        ms = NaN;
+        this.#oddTimes.set(entry, time);
+      }
+    }
+    numbers[at + TIME] = ms;
+    let number = -1;
+    if (model !== undefined) {
+      number = this.#modelNumbers.get(model) ?? this.#models.length;
+      if (number === this.#models.length) {
+        this.#models.push(model);
+        this.#modelNumbers.set(model, number);
+      }
+    }
+    numbers[at + MODEL] = number;
+    numbers[at + LINE] = first.line;
+    return entry;
+  }
+
+  /** The usage of the response `key`, or undefined. */
+  get(key: string): MessageUsage | undefined {
+    const entry = this.#keys.get(key);
+    return entry === undefined ? undefined : this.#usage(entry);
+  }
+
+  /** Every response's usage, in the order they were first noted. */
+  *values(): IterableIterator<MessageUsage> {
+    for (let entry = 0; entry < this.#count; entry++) yield this.#usage(entry);
+  }
+
+  #usage(entry: number): MessageUsage {
+    const numbers = this.#numbers;
+    const at = entry * USAGE_STRIDE;
+    const ms = numbers[at + TIME]!;
+    const model = numbers[at + MODEL]!;
+    return {
+      input: numbers[at + INPUT]!,
+      output: numbers[at + OUTPUT]!,
+      cacheRead: numbers[at + CACHE_READ]!,
+      cacheCreation: numbers[at + CACHE_CREATION]!,
+      time: Number.isNaN(ms) ? this.#oddTimes.get(entry) : new Date(ms).toISOString(),
+      model: model < 0 ? undefined : this.#models[model],
+      line: numbers[at + LINE]!,
+    };
+  }
 }
 
 /**
@@ -634,7 +871,7 @@ export interface ClaudeIndex {
   nodes: NodeTable;
   byUuid: UuidMap;
   /** Usage per `message.id` and `requestId`: counted once however many lines repeat it. */
-  usage: Map<string, MessageUsage>;
+  usage: ResponseUsage;
   sessionIds: FirstSeen;
   cwds: FirstSeen;
   gitBranches: FirstSeen;
@@ -680,7 +917,7 @@ function newIndex(): ClaudeIndex {
   return {
     nodes,
     byUuid: new UuidMap(nodes),
-    usage: new Map(),
+    usage: new ResponseUsage(),
     sessionIds: new FirstSeen(),
     cwds: new FirstSeen(),
     gitBranches: new FirstSeen(),
@@ -719,26 +956,12 @@ function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
     : keyOf(node.messageId, request);
   if (key === undefined) return;
   pass.usageKey = { id: node.messageId, request, key };
-  const { index } = pass;
-  const seen = index.usage.get(key) ??
-    {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheCreation: 0,
-      time: stringOf(value.timestamp),
-      model: node.model,
-      line: node.line,
-    };
-  // A split response repeats its usage on every line; the later lines carry the final output.
-  seen.input = Math.max(seen.input, numberOf(usage.input_tokens) ?? 0);
-  seen.output = Math.max(seen.output, numberOf(usage.output_tokens) ?? 0);
-  seen.cacheRead = Math.max(seen.cacheRead, numberOf(usage.cache_read_input_tokens) ?? 0);
-  seen.cacheCreation = Math.max(
-    seen.cacheCreation,
-    numberOf(usage.cache_creation_input_tokens) ?? 0,
-  );
-  index.usage.set(key, seen);
+  pass.index.usage.note(key, {
+    input: numberOf(usage.input_tokens) ?? 0,
+    output: numberOf(usage.output_tokens) ?? 0,
+    cacheRead: numberOf(usage.cache_read_input_tokens) ?? 0,
+    cacheCreation: numberOf(usage.cache_creation_input_tokens) ?? 0,
+  }, { time: stringOf(value.timestamp), model: node.model, line: node.line });
 }
 
 /** A line's fields read once each (loads from objects of many shapes are what cost here). */

@@ -9,7 +9,7 @@
 import { type Json, objectOf, stringOf } from "../_line.ts";
 import { badLineFindings, type ValidationFinding } from "../_repair_types.ts";
 import { type BadLine, readView, type ViewPlace } from "../_view.ts";
-import { CallIdTable } from "./_call_ids.ts";
+import { CallIdTable } from "../_call_ids.ts";
 import { CODEX_LINES } from "./_lines.ts";
 import { CodexOrdinals, type OrdinalIssue, ordinalWords } from "./_ordinals.ts";
 

@@ -40,7 +40,7 @@ import {
 import { UsageColumns } from "../_usage_columns.ts";
 import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
 import { CodexTurns } from "./_turns.ts";
-import { CallIdTable } from "./_call_ids.ts";
+import { CallIdTable } from "../_call_ids.ts";
 import { CodexChecker, codexFindings } from "./_check.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 
