@@ -310,14 +310,34 @@ function sameResponse(
   return undefined;
 }
 
-/** The branch's messages as Claude Code sends them; `reset` where a compaction starts again. */
-function messagesOf(
+/**
+ * The pairing verdicts on the branch's messages as Claude Code sends them (`reset` where a
+ * compaction starts again), each message paired with the one before and after it as soon as
+ * those can change no more: a message is joined while it is one of the last two (an assistant
+ * message by a later line of its response past a message of results, see {@linkcode
+ * sameResponse}), so the messages held are the last few, not the branch's (at 1 GB its messages
+ * and their calls' ids, made at once, were about 125 MB of heap at the read's end, its peak).
+ */
+function pairedMessages(
   analysis: Omit<ClaudeAnalysis<ClaudeLineCheck>, "unanswered" | "unexpected">,
   infoAt: (k: number) => ClaudeLineCheck | undefined = (k) => analysis.infos[k],
 ) {
   const { index, branch } = analysis;
+  const verdicts: Pairing = { unanswered: [], unexpected: [] };
+  // The messages from number `first` on: the one before the next to pair, and those after it.
   const list: (ClaudeMessage | "reset")[] = [];
+  let first = 0;
+  let paired = 0;
   const keys = new Map<ClaudeMessage, string>();
+  /** Pairs the messages before number `end`, and lets go of those no pairing needs. */
+  const pairUpTo = (end: number) => {
+    for (; paired < end; paired++) pairAt(list, paired - first, verdicts);
+    while (first < paired - 1) {
+      const gone = list.shift()!;
+      if (gone !== "reset") keys.delete(gone);
+      first++;
+    }
+  };
   for (const k of readOrder(index.nodes.length, branch.after)) {
     if (!branch.active.has(k)) continue;
     const node = index.nodes.at(k);
@@ -352,41 +372,46 @@ function messagesOf(
         list.push({ role: "user", ks: [k], uses: [], results: [...info.results], texts });
       }
     }
+    // The last two can still be joined; a message is paired once the one after it is final.
+    const count = first + list.length;
+    if (count - 3 > paired) pairUpTo(count - 3);
   }
-  return list;
+  pairUpTo(first + list.length);
+  return verdicts;
 }
 
-/** The pairing verdicts on the branch's messages. */
-function pairing(list: (ClaudeMessage | "reset")[]) {
-  const unanswered: Unanswered[] = [];
-  const unexpected: { message: ClaudeMessage; bad: ToolResult[] }[] = [];
-  for (let at = 0; at < list.length; at++) {
-    const message = list[at]!;
-    if (message === "reset") continue;
-    const next = list[at + 1];
-    if (message.role === "assistant" && message.uses.length > 0 && next !== "reset") {
-      const answered = idsOf(next?.role === "user" ? next.results : NONE);
-      const missing = message.uses.filter((use) => !answered.has(use.id));
-      if (missing.length > 0) unanswered.push({ message, next, missing });
-    }
-    if (message.role === "user" && message.results.length > 0) {
-      const before = list[at - 1];
-      const asked = idsOf(
-        before !== undefined && before !== "reset" && before.role === "assistant"
-          ? before.uses
-          : NONE,
-      );
-      // Made only for a message of several results: one result cannot repeat another.
-      let seen: Set<string> | undefined;
-      const bad: ToolResult[] = [];
-      for (const result of message.results) {
-        if (!asked.has(result.id) || seen?.has(result.id)) bad.push(result);
-        else if (message.results.length > 1) (seen ??= new Set()).add(result.id);
-      }
-      if (bad.length > 0) unexpected.push({ message, bad });
-    }
+/** What the pairing finds: calls with no result, results with no call. */
+interface Pairing {
+  unanswered: Unanswered[];
+  unexpected: { message: ClaudeMessage; bad: ToolResult[] }[];
+}
+
+/** The pairing verdicts on message `at` of `list`, with the messages beside it. */
+function pairAt(list: readonly (ClaudeMessage | "reset")[], at: number, verdicts: Pairing): void {
+  const message = list[at]!;
+  if (message === "reset") return;
+  const next = list[at + 1];
+  if (message.role === "assistant" && message.uses.length > 0 && next !== "reset") {
+    const answered = idsOf(next?.role === "user" ? next.results : NONE);
+    const missing = message.uses.filter((use) => !answered.has(use.id));
+    if (missing.length > 0) verdicts.unanswered.push({ message, next, missing });
   }
-  return { unanswered, unexpected };
+  if (message.role === "user" && message.results.length > 0) {
+    const before = list[at - 1];
+    const asked = idsOf(
+      before !== undefined && before !== "reset" && before.role === "assistant"
+        ? before.uses
+        : NONE,
+    );
+    // Made only for a message of several results: one result cannot repeat another.
+    let seen: Set<string> | undefined;
+    const bad: ToolResult[] = [];
+    for (const result of message.results) {
+      if (!asked.has(result.id) || seen?.has(result.id)) bad.push(result);
+      else if (message.results.length > 1) (seen ??= new Set()).add(result.id);
+    }
+    if (bad.length > 0) verdicts.unexpected.push({ message, bad });
+  }
 }
 
 /** The ids of a message's calls or results, asked with `has`. */
@@ -439,7 +464,7 @@ export async function analyzeClaude(path: string, sizeBytes: number): Promise<Cl
   const index = await indexTranscript(path, sizeBytes, { lines: lines() });
   const branch = findBranch(index);
   const base = { infos, bad, index, branch, pieces };
-  return { ...base, ...pairing(messagesOf(base)) };
+  return { ...base, ...pairedMessages(base) };
 }
 
 /**
@@ -454,7 +479,7 @@ export function analyzeIndexed(
 ): ClaudeAnalysis<ClaudeLineCheck> {
   // The lines' checks stay in their columns: the analysis's list of them is left empty.
   const base = { infos: [], bad: [], index, branch, pieces: new Map<number, string>() };
-  return { ...base, ...pairing(messagesOf(base, (k) => checks.at(k))) };
+  return { ...base, ...pairedMessages(base, (k) => checks.at(k)) };
 }
 
 /**
@@ -482,7 +507,7 @@ export function relinked(
     node.parent = parent === null ? -1 : index.byUuid.get(parent) ?? -1;
   }
   const base = { ...analysis, branch: findBranch(index) };
-  return { ...base, ...pairing(messagesOf(base)) };
+  return { ...base, ...pairedMessages(base) };
 }
 
 /**
