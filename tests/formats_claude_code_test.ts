@@ -547,3 +547,67 @@ Deno.test("readClaudeTranscript() checks the branch from its columns: a second r
     facts.checked?.map((finding) => finding.message),
   );
 });
+
+Deno.test("readClaudeTranscript() checks the pairing as the branch goes: a call a response's later line adds past its first results is paired, in every round of a long branch", async () => {
+  await using dir = await tempDir();
+  const lines: Record<string, unknown>[] = [];
+  const add = (line: Record<string, unknown>) => {
+    const n = lines.length + 1;
+    lines.push({
+      ...line,
+      uuid: uuid(n),
+      parentUuid: n === 1 ? null : uuid(n - 1),
+      timestamp: `2026-01-23T17:00:00.${String(n).padStart(3, "0")}Z`,
+    });
+  };
+  const call = (msg: string, id: string) => ({
+    type: "assistant",
+    message: {
+      id: msg,
+      model: "claude-opus-4-5-20251101",
+      role: "assistant",
+      content: [{ type: "tool_use", id, name: "Bash", input: {} }],
+    },
+  });
+  const results = (...ids: string[]) => ({
+    type: "user",
+    message: {
+      role: "user",
+      content: ids.map((id) => ({ type: "tool_result", tool_use_id: id, content: "ok" })),
+    },
+  });
+  add({ type: "user", message: { role: "user", content: "Go" } });
+  for (let round = 0; round < 6; round++) {
+    // The response's second call comes after its first call's result, and is never answered.
+    add(call(`msg_${round}`, `toolu_${round}a`));
+    add(results(`toolu_${round}a`));
+    add(call(`msg_${round}`, `toolu_${round}b`));
+    // A result of a call no message before it made, in round 3.
+    add(results(...(round === 3 ? [`toolu_${round}b`, "toolu_stray"] : [])));
+  }
+  add({
+    type: "assistant",
+    message: {
+      id: "msg_end",
+      model: "claude-opus-4-5-20251101",
+      role: "assistant",
+      content: [{ type: "text", text: "Done." }],
+    },
+  });
+  const { facts } = await read(
+    dir.path,
+    "rounds",
+    lines.map((line) => JSON.stringify(line)).join("\n") + "\n",
+  );
+  assertEquals(facts.forks, []);
+  // Each round's messages: its response (lines 2, 4), its results (3, 5). Round 3 answers its
+  // second call, and sends one result too many.
+  assertEquals(facts.checked?.map((finding) => [finding.kind, finding.line, finding.callId]), [
+    ["unanswered_call", 4, "toolu_0b"],
+    ["unanswered_call", 8, "toolu_1b"],
+    ["unanswered_call", 12, "toolu_2b"],
+    ["unexpected_result", 17, "toolu_stray"],
+    ["unanswered_call", 20, "toolu_4b"],
+    ["unanswered_call", 24, "toolu_5b"],
+  ]);
+});
