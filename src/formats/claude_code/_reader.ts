@@ -105,8 +105,12 @@ export class ClaudeRead {
   #run: Run | undefined;
   readonly #names = new Map<string, string>();
   readonly #keptItems = new Map<number, ResponseItem[]>();
-  /** By node: the model that answers first from there on (not a map: an entry per line). */
-  readonly #nextModel: (string | undefined)[];
+  /**
+   * By node: the number in `#models` of the model that answers first from there on, -1 for none
+   * (numbers in a typed array: an array of 760,000 strings' pointers was 6 MB of heap at 1 GB).
+   */
+  readonly #nextModel: Int32Array;
+  readonly #models: string[];
   /** The last node of each API response on the branch, by its key. */
   readonly #lastOfResponse = new Map<string, number>();
   #historyLength = 0;
@@ -127,14 +131,16 @@ export class ClaudeRead {
     this.turns = new ClaudeTurns(this.out, index.hasTurnDuration);
     if (like !== undefined && like.index === index && like.branch === branch) {
       this.#nextModel = like.#nextModel;
+      this.#models = like.#models;
       this.#lastOfResponse = like.#lastOfResponse;
       this.#firstPrompt = like.#firstPrompt;
       this.#firstModel = like.#firstModel;
       return;
     }
-    // Its length first: filled from the end, an empty array would turn into a dictionary.
-    this.#nextModel = new Array(index.nodes.length);
+    this.#nextModel = new Int32Array(index.nodes.length).fill(-1);
+    this.#models = [];
     let next: string | undefined;
+    let number = -1;
     for (let at = index.nodes.length - 1; at >= 0; at--) {
       const node = index.nodes.at(at);
       if (!branch.active.has(at)) continue;
@@ -142,9 +148,13 @@ export class ClaudeRead {
         if (!this.#lastOfResponse.has(node.messageId)) this.#lastOfResponse.set(node.messageId, at);
       }
       if (node.kind === "assistant" && node.model && node.model !== "<synthetic>") {
-        next = node.model;
+        if (node.model !== next) {
+          next = node.model;
+          number = this.#models.indexOf(next);
+          if (number < 0) number = this.#models.push(next) - 1;
+        }
       }
-      if (next !== undefined) this.#nextModel[at] = next;
+      this.#nextModel[at] = number;
       if (this.#isPrompt(at)) this.#firstPrompt = at;
     }
     this.#firstModel = next;
@@ -206,7 +216,7 @@ export class ClaudeRead {
 
   /** The model that answers first after a node of the branch. */
   modelAfter(at: number): string {
-    return this.#nextModel[at] ?? this.index.models.values[0] ?? "unknown";
+    return this.#models[this.#nextModel[at]!] ?? this.index.models.values[0] ?? "unknown";
   }
 
   /** The synthesized `session_meta`, at the file's first line. */
