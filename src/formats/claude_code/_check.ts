@@ -102,42 +102,75 @@ function plainCheck(type: string | undefined, blocks: number): ClaudeLineCheck {
   return byBlocks[blocks] ??= Object.freeze({ type, uses: NONE, results: NONE, blocks });
 }
 
+/** Where {@linkcode readToolBlocks} tells the calls and results of a line. */
+interface ToolBlockSink {
+  /** A call of node `k`'s line. */
+  use(k: number, id: string, name: string): void;
+  /** A result of node `k`'s line, in its block `block`. */
+  result(k: number, id: string, block: number): void;
+}
+
 /**
- * What the check keeps of a line at view index `k`: its type, its calls and results. A line's
- * calls (or results) start as an array of the first alone: an empty array grown by `push` takes
- * room for 17, and nearly every line has one (4.4 MB less held by the 100 MB transcript's
- * check). A line with neither shares one object with the lines of its type and blocks.
+ * Tells `sink` the blocks of node `k`'s line the check counts: an assistant line's `tool_use`
+ * blocks and a user line's `tool_result` blocks, each with an id; other lines' blocks are not
+ * looked at (a plain loop, each field loaded where it is named). One rule for the objects
+ * ({@linkcode lineCheck}) and the columns ({@linkcode LineChecks}).
+ */
+function readToolBlocks(
+  type: string | undefined,
+  content: unknown[],
+  k: number,
+  sink: ToolBlockSink,
+): void {
+  const assistant = type === "assistant";
+  if (!assistant && type !== "user") return;
+  for (let at = 0; at < content.length; at++) {
+    const block: unknown = content[at];
+    if (!isObject(block)) continue;
+    if (assistant && block.type === "tool_use") {
+      const id = stringOf(block.id);
+      if (id !== undefined && id.length > 0) sink.use(k, id, stringOf(block.name) || "unknown");
+    } else if (!assistant && block.type === "tool_result") {
+      const id = stringOf(block.tool_use_id);
+      if (id !== undefined && id.length > 0) sink.result(k, id, at);
+    }
+  }
+}
+
+/**
+ * A line's calls and results as objects. Each starts as an array of the first alone: an empty
+ * array grown by `push` takes room for 17, and nearly every line has one (4.4 MB less held by
+ * the 100 MB transcript's check).
+ */
+class ToolBlocks implements ToolBlockSink {
+  uses: ToolUse[] = NONE;
+  results: ToolResult[] = NONE;
+  use(k: number, id: string, name: string): void {
+    const use = { id, name, k };
+    if (this.uses === NONE) this.uses = [use];
+    else this.uses.push(use);
+  }
+  result(k: number, id: string, block: number): void {
+    const result = { id, k, block };
+    if (this.results === NONE) this.results = [result];
+    else this.results.push(result);
+  }
+}
+
+/**
+ * What the check keeps of a line at view index `k`: its type, its calls and results
+ * ({@linkcode readToolBlocks}). A line with neither shares one object with the lines of its
+ * type and blocks.
  */
 export function lineCheck(value: Json, k: number): ClaudeLineCheck {
   const type = stringOf(value.type);
   const content = objectOf(value.message)?.content;
-  let uses: ToolUse[] = NONE;
-  let results: ToolResult[] = NONE;
-  // Only an assistant line's calls and a user line's results count: other lines' blocks are
-  // not looked at (a plain loop, each field loaded where it is named).
-  const assistant = type === "assistant";
-  if (Array.isArray(content) && (assistant || type === "user")) {
-    for (let at = 0; at < content.length; at++) {
-      const block: unknown = content[at];
-      if (!isObject(block)) continue;
-      if (assistant && block.type === "tool_use") {
-        const id = stringOf(block.id);
-        if (id === undefined || id.length === 0) continue;
-        const use = { id, name: stringOf(block.name) || "unknown", k };
-        if (uses === NONE) uses = [use];
-        else uses.push(use);
-      } else if (!assistant && block.type === "tool_result") {
-        const id = stringOf(block.tool_use_id);
-        if (id === undefined || id.length === 0) continue;
-        const result = { id, k, block: at };
-        if (results === NONE) results = [result];
-        else results.push(result);
-      }
-    }
-  }
-  const blocks = Array.isArray(content) ? content.length : 0;
-  if (uses === NONE && results === NONE) return plainCheck(type, blocks);
-  return { type, uses, results, blocks };
+  if (!Array.isArray(content)) return plainCheck(type, 0);
+  const found = new ToolBlocks();
+  readToolBlocks(type, content, k, found);
+  const { uses, results } = found;
+  if (uses === NONE && results === NONE) return plainCheck(type, content.length);
+  return { type, uses, results, blocks: content.length };
 }
 
 /** What a line's type is held as in {@linkcode LineChecks} (0: no check kept). */
@@ -173,7 +206,7 @@ const TYPE_OTHER = 4;
  * assert.equal(checks.at(5), undefined);
  * ```
  */
-export class LineChecks {
+export class LineChecks implements ToolBlockSink {
   #types = new Uint8Array(1024);
   #blocks = new Int32Array(1024);
   /** The first of a line's calls or results in the flat lists, or -1. */
@@ -204,20 +237,17 @@ export class LineChecks {
     const content = objectOf(value.message)?.content;
     this.#blocks[k] = Array.isArray(content) ? content.length : 0;
     this.#first[k] = -1;
-    if (!Array.isArray(content) || (!assistant && type !== "user")) return;
-    for (let at = 0; at < content.length; at++) {
-      const block: unknown = content[at];
-      if (!isObject(block)) continue;
-      if (assistant && block.type === "tool_use") {
-        const id = stringOf(block.id);
-        if (id === undefined || id.length === 0) continue;
-        this.#addEntry(k, this.#nameNumber(stringOf(block.name) || "unknown"), id);
-      } else if (!assistant && block.type === "tool_result") {
-        const id = stringOf(block.tool_use_id);
-        if (id === undefined || id.length === 0) continue;
-        this.#addEntry(k, at, id);
-      }
-    }
+    if (Array.isArray(content)) readToolBlocks(type, content, k, this);
+  }
+
+  /** Keeps a call of node `k`'s line (see {@linkcode readToolBlocks}). */
+  use(k: number, id: string, name: string): void {
+    this.#addEntry(k, this.#nameNumber(name), id);
+  }
+
+  /** Keeps a result of node `k`'s line, in its block `block`. */
+  result(k: number, id: string, block: number): void {
+    this.#addEntry(k, block, id);
   }
 
   /** The check of node `k`'s line, or undefined when none was kept. */
