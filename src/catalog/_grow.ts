@@ -20,7 +20,7 @@
  */
 import { basename, join } from "node:path";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { readRangeSync } from "../io/mod.ts";
+import { readRangeSync, writeAllSync } from "../io/mod.ts";
 import type { Line } from "../io/mod.ts";
 import { inspectSession, verdictOf } from "../inspect/mod.ts";
 import type { InspectReport } from "../inspect/mod.ts";
@@ -526,7 +526,7 @@ export async function readGrown(
   const writeCopy = (copy: string, end: number) => {
     using file = Deno.openSync(copy, { write: true, create: true, truncate: true, mode: 0o600 });
     for (const part of [head, detached, bytes.subarray(firstEnd, end - state.cut)]) {
-      for (let at = 0; at < part.length;) at += file.writeSync(part.subarray(at));
+      writeAllSync(file, part);
     }
   };
   const follow = new GrownLines({

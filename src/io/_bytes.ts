@@ -36,6 +36,15 @@ export async function writeAll(
   while (written < data.length) written += await file.write(data.subarray(written));
 }
 
+/** Writes every byte of `data` at the file's current position, without waiting on a thread. */
+export function writeAllSync(
+  file: { writeSync(data: Uint8Array): number },
+  data: Uint8Array,
+): void {
+  let written = 0;
+  while (written < data.length) written += file.writeSync(data.subarray(written));
+}
+
 /**
  * Fills `into` from the file's current position; returns how many bytes were read, fewer
  * than asked only at the end of the file.
