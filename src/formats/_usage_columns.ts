@@ -6,6 +6,7 @@
  * @module
  */
 import type { UsageEvent } from "./_usage.ts";
+import { NumberedValues } from "./_numbered.ts";
 
 /** Rows per block: a full block is kept as it is, never copied into a larger one. */
 const BLOCK = 4096;
@@ -99,8 +100,7 @@ export class UsageColumns implements UsageEventList {
   readonly #rows: Uint32Array[] = [];
   #length = 0;
   /** Each model once (null: the file did not say), by its index in the rows. */
-  readonly #models: (string | null)[] = [];
-  readonly #modelIndex = new Map<string | null, number>();
+  readonly #models = new NumberedValues<string | null>();
   /**
    * Rows kept whole: a time not written `YYYY-MM-DDTHH:MM:SS.sssZ`, a count of tokens that is
    * not a whole number under 2^32.
@@ -143,7 +143,7 @@ export class UsageColumns implements UsageEventList {
     const offset = at * WIDTH;
     rows[offset] = date;
     rows[offset + 1] = clock;
-    rows[offset + 2] = this.#modelOf(event.model);
+    rows[offset + 2] = this.#models.number(event.model);
     rows[offset + 3] = input;
     rows[offset + 4] = output;
     rows[offset + 5] = cacheRead;
@@ -163,7 +163,7 @@ export class UsageColumns implements UsageEventList {
     const offset = (index % BLOCK) * WIDTH;
     return {
       time: this.#timeOf(rows[offset]!, rows[offset + 1]!),
-      model: this.#models[rows[offset + 2]!]!,
+      model: this.#models.at(rows[offset + 2]!)!,
       input: rows[offset + 3]!,
       output: rows[offset + 4]!,
       cacheRead: rows[offset + 5]!,
@@ -190,14 +190,5 @@ export class UsageColumns implements UsageEventList {
     const minute = Math.floor(clock / 100000) % 100;
     const second = Math.floor(clock / 1000) % 100;
     return `${this.#dateText}${TWO[hour]}:${TWO[minute]}:${TWO[second]}.${THREE[clock % 1000]}Z`;
-  }
-
-  #modelOf(model: string | null): number {
-    let index = this.#modelIndex.get(model);
-    if (index === undefined) {
-      index = this.#models.push(model) - 1;
-      this.#modelIndex.set(model, index);
-    }
-    return index;
   }
 }

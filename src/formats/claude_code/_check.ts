@@ -15,6 +15,7 @@ import { CLAUDE_LINES } from "./_lines.ts";
 import { type Branch, findBranch, readOrder } from "./_branch.ts";
 import { type ClaudeIndex, indexTranscript } from "./_index.ts";
 import { isMessageKind, USER_KINDS } from "./_kinds.ts";
+import { NumberedValues } from "../_numbered.ts";
 
 /** A `tool_use` block: its id, its tool, its line in the view. */
 export interface ToolUse {
@@ -218,8 +219,7 @@ export class LineChecks implements ToolBlockSink {
   #entryValue = new Int32Array(1024);
   readonly #entryIds: string[] = [];
   /** Tool names by number, and their numbers. */
-  readonly #names: string[] = [];
-  readonly #nameNumbers = new Map<string, number>();
+  readonly #names = new NumberedValues();
 
   /** Keeps the check of `value`, the line of node `k` (see {@linkcode lineCheck}). */
   add(value: Json, k: number): void {
@@ -242,7 +242,7 @@ export class LineChecks implements ToolBlockSink {
 
   /** Keeps a call of node `k`'s line (see {@linkcode readToolBlocks}). */
   use(k: number, id: string, name: string): void {
-    this.#addEntry(k, this.#nameNumber(name), id);
+    this.#addEntry(k, this.#names.number(name), id);
   }
 
   /** Keeps a result of node `k`'s line, in its block `block`. */
@@ -269,7 +269,7 @@ export class LineChecks implements ToolBlockSink {
     for (let at = first; at < this.#entryIds.length && this.#entryK[at] === k; at++) {
       const id = this.#entryIds[at]!;
       const value = this.#entryValue[at]!;
-      if (code === TYPE_ASSISTANT) uses.push({ id, name: this.#names[value]!, k });
+      if (code === TYPE_ASSISTANT) uses.push({ id, name: this.#names.at(value)!, k });
       else results.push({ id, k, block: value });
     }
     return {
@@ -278,16 +278,6 @@ export class LineChecks implements ToolBlockSink {
       results: results.length > 0 ? results : NONE,
       blocks,
     };
-  }
-
-  #nameNumber(name: string): number {
-    let number = this.#nameNumbers.get(name);
-    if (number === undefined) {
-      number = this.#names.length;
-      this.#names.push(name);
-      this.#nameNumbers.set(name, number);
-    }
-    return number;
   }
 
   #addEntry(k: number, value: number, id: string): void {

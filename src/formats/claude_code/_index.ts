@@ -6,6 +6,7 @@
  * @module
  */
 import { CallIdTable } from "../_call_ids.ts";
+import { NumberedValues } from "../_numbered.ts";
 import { exportedFromOf, type ExportSource } from "../_writer.ts";
 import { forEachLine, type Line } from "../../io/mod.ts";
 import type { LineSpan } from "../_types.ts";
@@ -447,29 +448,25 @@ const MANY_STRINGS = 0xfffe;
  * MANY_STRINGS} of them (a file of odd lines), a string is kept by its node instead.
  */
 class StringNumbers {
-  readonly #strings: string[] = [];
-  readonly #numbers = new Map<string, number>();
+  readonly #strings = new NumberedValues();
   /** Strings past the numbered ones, by node (`mode`: a permission mode's). */
   readonly #labels = new Map<number, string>();
   readonly #modes = new Map<number, string>();
 
   /** The number of `text`, node `at`'s (a mode's when `mode`), under 0xffff. */
   number(text: string, at: number, mode = false): number {
-    let number = this.#numbers.get(text);
-    if (number !== undefined) return number;
-    if (this.#strings.length === MANY_STRINGS) {
+    const known = this.#strings.find(text);
+    if (known !== undefined) return known;
+    if (this.#strings.size === MANY_STRINGS) {
       (mode ? this.#modes : this.#labels).set(at, text);
       return MANY_STRINGS;
     }
-    number = this.#strings.length;
-    this.#strings.push(text);
-    this.#numbers.set(text, number);
-    return number;
+    return this.#strings.number(text);
   }
 
   /** The string numbered `number` for node `at` (a mode's when `mode`). */
   at(number: number, at: number, mode = false): string | undefined {
-    if (number < MANY_STRINGS) return this.#strings[number];
+    if (number < MANY_STRINGS) return this.#strings.at(number);
     return (mode ? this.#modes : this.#labels).get(at);
   }
 }
@@ -643,8 +640,7 @@ export class ResponseUsage {
   readonly #keys = new CallIdTable();
   #numbers = new Float64Array(1024 * USAGE_STRIDE);
   #count = 0;
-  readonly #models: string[] = [];
-  readonly #modelNumbers = new Map<string, number>();
+  readonly #models = new NumberedValues();
   /** Times not written as `Date.prototype.toISOString` writes them, by response. */
   readonly #oddTimes = new Map<number, string>();
 
@@ -698,15 +694,7 @@ export class ResponseUsage {
       }
     }
     numbers[at + TIME] = ms;
-    let number = -1;
-    if (model !== undefined) {
-      number = this.#modelNumbers.get(model) ?? this.#models.length;
-      if (number === this.#models.length) {
-        this.#models.push(model);
-        this.#modelNumbers.set(model, number);
-      }
-    }
-    numbers[at + MODEL] = number;
+    numbers[at + MODEL] = model === undefined ? -1 : this.#models.number(model);
     numbers[at + LINE] = first.line;
     return entry;
   }
@@ -733,7 +721,7 @@ export class ResponseUsage {
       cacheRead: numbers[at + CACHE_READ]!,
       cacheCreation: numbers[at + CACHE_CREATION]!,
       time: Number.isNaN(ms) ? this.#oddTimes.get(entry) : new Date(ms).toISOString(),
-      model: model < 0 ? undefined : this.#models[model],
+      model: model < 0 ? undefined : this.#models.at(model),
       line: numbers[at + LINE]!,
     };
   }

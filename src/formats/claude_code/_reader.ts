@@ -33,6 +33,7 @@ import { type ClaudeIndex, type Node, usageKey } from "./_index.ts";
 import { MODEL_SWAP } from "./_kinds.ts";
 import { promptOf } from "./_prompt.ts";
 import { ClaudeTurns } from "./_turns.ts";
+import { NumberedValues } from "../_numbered.ts";
 
 /** How a turn that Claude Code's resume found cut off ended. */
 export const INTERRUPTED_TURN =
@@ -110,7 +111,7 @@ export class ClaudeRead {
    * (numbers in a typed array: an array of 760,000 strings' pointers was 6 MB of heap at 1 GB).
    */
   readonly #nextModel: Int32Array;
-  readonly #models: string[];
+  readonly #models: NumberedValues;
   /** The last node of each API response on the branch, by its key. */
   readonly #lastOfResponse = new Map<string, number>();
   #historyLength = 0;
@@ -138,7 +139,7 @@ export class ClaudeRead {
       return;
     }
     this.#nextModel = new Int32Array(index.nodes.length).fill(-1);
-    this.#models = [];
+    this.#models = new NumberedValues();
     let next: string | undefined;
     let number = -1;
     for (let at = index.nodes.length - 1; at >= 0; at--) {
@@ -150,8 +151,7 @@ export class ClaudeRead {
       if (node.kind === "assistant" && node.model && node.model !== "<synthetic>") {
         if (node.model !== next) {
           next = node.model;
-          number = this.#models.indexOf(next);
-          if (number < 0) number = this.#models.push(next) - 1;
+          number = this.#models.number(next);
         }
       }
       this.#nextModel[at] = number;
@@ -216,7 +216,7 @@ export class ClaudeRead {
 
   /** The model that answers first after a node of the branch. */
   modelAfter(at: number): string {
-    return this.#models[this.#nextModel[at]!] ?? this.index.models.values[0] ?? "unknown";
+    return this.#models.at(this.#nextModel[at]!) ?? this.index.models.values[0] ?? "unknown";
   }
 
   /** The synthesized `session_meta`, at the file's first line. */

@@ -41,6 +41,7 @@ import { UsageColumns } from "../_usage_columns.ts";
 import { type CallContext, mapCodexItem, mapReplacementHistory } from "./_items.ts";
 import { CodexTurns } from "./_turns.ts";
 import { CallIdTable } from "../_call_ids.ts";
+import { NumberedValues } from "../_numbered.ts";
 import { CodexChecker, codexFindings } from "./_check.ts";
 import type { ReadSessionOptions } from "../_adapter.ts";
 
@@ -82,13 +83,12 @@ export class CodexRead {
    * times), and the failure an event reported for a call (1) or its success (0).
    */
   readonly #calls = new CallIdTable();
-  readonly #toolNames: string[] = [];
-  readonly #toolIndex = new Map<string, number>();
+  readonly #toolNames = new NumberedValues();
   readonly #reported = new CallIdTable();
   readonly calls: CallContext = {
     toolName: (id) => {
       const index = this.#calls.get(id);
-      return index === undefined ? undefined : this.#toolNames[index];
+      return index === undefined ? undefined : this.#toolNames.at(index);
     },
     reported: (id) => {
       const failed = this.#reported.get(id);
@@ -242,12 +242,7 @@ export class CodexRead {
 
   /** A call's tool name kept for its outputs: the first copy of each name is the one held. */
   #call(callId: string, name: string): void {
-    let index = this.#toolIndex.get(name);
-    if (index === undefined) {
-      index = this.#toolNames.push(name) - 1;
-      this.#toolIndex.set(name, index);
-    }
-    this.#calls.set(callId, index);
+    this.#calls.set(callId, this.#toolNames.number(name));
   }
 
   #item(payload: Json, span: LineSpan): void {
