@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../_path.ts";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { readRangeSync, writeAllSync } from "../io/mod.ts";
 import type { Line } from "../io/mod.ts";

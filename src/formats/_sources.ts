@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../_path.ts";
 import {
   firstDatedFile,
   type ForeignListing,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../_path.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import type { ApprovalMode, ResponseItem } from "../record/mod.ts";
 

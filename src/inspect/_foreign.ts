@@ -7,7 +7,7 @@
  * @module
  */
 import { withCost } from "./_cost.ts";
-import { basename } from "node:path";
+import { basename } from "../_path.ts";
 import {
   adapterFor,
   type ForeignEntry,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "../_path.ts";
 import { type SessionState, turnlogAdapter } from "../formats/mod.ts";
 import type { SessionMeta, SessionRecord, TurnContext, Usage } from "../record/mod.ts";
 import { parseSessionFileName } from "../store/mod.ts";

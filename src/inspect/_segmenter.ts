@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "../_path.ts";
 import { parseSessionFileName } from "../store/mod.ts";
 import type {
   CompactionCheckpoint,

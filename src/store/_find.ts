@@ -7,7 +7,7 @@ import { AmbiguousSessionError, SessionNotFoundError, TurnlogError } from "../er
 
 export { AmbiguousSessionError, SessionNotFoundError };
 import { checkSessionId, idTime, prefixTimeRange } from "../record/mod.ts";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "../_path.ts";
 import {
   dayFolders,
   impliedSessionsRoot,

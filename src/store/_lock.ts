@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../_path.ts";
 import { TurnlogError } from "../errors/mod.ts";
 
 /** Another run holds the session file's lock. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../_path.ts";
 
 /** A new temp file name for a repair of `path`, beside it: `.<name>.repair-<uuid>.tmp`. */
 export function repairTempPath(path: string): string {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname } from "../_path.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import { readRange, writeAll } from "../io/mod.ts";
 import { SessionInUseError } from "./_lock.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../_path.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import { readLines, writeAll } from "../io/mod.ts";
 import {

@@ -5,7 +5,7 @@
  * @module
  */
 import { claudeRetention } from "./_retention.ts";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../_path.ts";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
 import { claudeCodeWords } from "./_home.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../_path.ts";
 import type { FormatRetention } from "../_adapter.ts";
 
 /** Claude Code's own default `cleanupPeriodDays`. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../_path.ts";
 import type { SubagentLink } from "../_types.ts";
 
 const AGENT_FILE = /^agent-([0-9A-Za-z_-]+)\.jsonl$/;

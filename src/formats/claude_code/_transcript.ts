@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../../_path.ts";
 import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "../_types.ts";
 import type { UsageEvent } from "../_usage.ts";
 import { type Branch, findBranch, readOrder } from "./_branch.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../../_path.ts";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
 import { codexWords } from "./_home.ts";

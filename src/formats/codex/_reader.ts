@@ -5,7 +5,7 @@
  * @module
  */
 import { exportedFromOf } from "../_writer.ts";
-import { basename } from "node:path";
+import { basename } from "../../_path.ts";
 import { readLineChunks } from "../../io/mod.ts";
 import { CHECKPOINT_VERSION, makeRecord } from "../../record/mod.ts";
 import {

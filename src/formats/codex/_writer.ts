@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../_path.ts";
 import { newId } from "../../record/mod.ts";
 import {
   CallIds,

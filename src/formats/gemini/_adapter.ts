@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../../_path.ts";
 import { plural } from "../../text/mod.ts";
 import type { FormatAdapter } from "../_adapter.ts";
 import { geminiWords } from "./_home.ts";

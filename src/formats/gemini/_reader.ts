@@ -10,7 +10,7 @@
  * @module
  */
 import { exportedFromOf } from "../_writer.ts";
-import { basename } from "node:path";
+import { basename } from "../../_path.ts";
 import { LineRanges, readLineChunks } from "../../io/mod.ts";
 import {
   countKind,

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../../_path.ts";
 import type { Relocation } from "../_relocate.ts";
 import { str } from "../_line.ts";
 import { sha256Hex } from "../../io/mod.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../_path.ts";
 import {
   argumentsObject,
   CallIds,
