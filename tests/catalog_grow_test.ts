@@ -12,6 +12,7 @@ import { adapterByFlag } from "../src/formats/mod.ts";
 import { PREVIEW_HEAD_BYTES, TAIL_BYTES } from "../src/formats/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
+import { claudeCompaction } from "../testing/formats/claude_fixtures.ts";
 import { assert, assertEquals } from "./_assert.ts";
 import {
   appendLines,
@@ -21,6 +22,7 @@ import {
   goOn,
   type HomeFile,
   repeatLine,
+  tearLine,
 } from "./_catalog_home.ts";
 
 /** The bytes before the indexed offset whose hash proves the indexed prefix unchanged. */
@@ -273,3 +275,60 @@ Deno.test("Catalog.update() reads a grown Codex rollout whole when its last turn
   await fresh.update(sources);
   assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
 });
+
+/** A Codex rollout of three turns with a compaction in its second, and a turn after it. */
+function codexCompacted(): string {
+  const turn = (b: CodexRolloutBuilder, id: string, prompt: string) =>
+    b.taskStarted(id).prompt(prompt)
+      .turnContext({ turnId: id, model: "gpt-5.5", approval: "never" })
+      .call(`call-${id}`, "exec_command", '{"cmd":"deno test"}')
+      .output(`call-${id}`, "Process exited with code 0\nOutput:\nok")
+      .answer(`Done with ${prompt}.`).tokens(1000, 20, 500).taskComplete(id);
+  const b = turn(new CodexRolloutBuilder().meta(), "t1", "the tests");
+  turn(b.taskStarted("t2").prompt("Compact, then go on"), "t2b", "the modules");
+  b.compacted("Summary: the tests and the modules pass.", [
+    { type: "message", role: "user", content: [{ type: "input_text", text: "Summary" }] },
+  ]);
+  return turn(b, "t3", "the docs").text();
+}
+
+for (
+  const [at, noun, lines] of [
+    [0, "Claude Code transcript", claudeCompaction],
+    [2, "Codex rollout", codexCompacted],
+  ] as const
+) {
+  Deno.test(`Catalog.update() continues a ${noun} grown a line at a time, through torn tails, a rewind and a compaction, to a whole read's answers after each update`, async () => {
+    await using home = await catalogHome();
+    const file = home.files[at]!;
+    file.lines = lines().split("\n").filter((line) => line !== "");
+    // A copy of its third line appended after the rest: a Claude Code rewind to it, in a Codex
+    // rollout a line said again.
+    file.lines.push(file.lines[2]!);
+    const sources = await home.sources();
+    using kept = Catalog.open({ path: join(home.dir, "kept.sqlite") });
+    let continued = 0, fallbacks = 0;
+    const fresh = async (text: boolean) => {
+      await Deno.remove(join(home.dir, "fresh.sqlite")).catch(() => {});
+      await Deno.remove(join(home.dir, "fresh.sqlite-wal")).catch(() => {});
+      using made = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+      await made.update(sources, { text });
+      return catalogAnswers(made, sources);
+    };
+    for (let n = 0; file.written < file.lines.length; n++) {
+      // Every third line torn first: the update waits for its rest.
+      if (n % 3 === 1) await tearLine(file);
+      else await appendLines(file, 1);
+      // Listings (the facts alone) and searches (the text too) in turn.
+      const summary = await kept.update(sources, { text: n % 2 === 0 });
+      continued += summary.grown - summary.fallbacks;
+      fallbacks += summary.fallbacks;
+      const facts = catalogAnswers(kept, sources).sessions;
+      assertEquals(facts, (await fresh(false)).sessions, `update ${n}`);
+    }
+    await kept.update(sources);
+    assertEquals(catalogAnswers(kept, sources), await fresh(true));
+    // Lines went the continued way, and the compaction (and Claude Code's rewind) whole.
+    assert(continued > 5 && fallbacks > 0, `${continued} continued, ${fallbacks} read whole`);
+  });
+}
