@@ -7,7 +7,7 @@
 import { dirname, join } from "node:path";
 import { existsSync } from "node:fs";
 import { Catalog } from "../src/catalog/mod.ts";
-import { trackerOf } from "../src/catalog/_grow.ts";
+import { keptFacts, readGrown, trackerOf } from "../src/catalog/_grow.ts";
 import { adapterByFlag } from "../src/formats/mod.ts";
 import { PREVIEW_HEAD_BYTES, TAIL_BYTES } from "../src/formats/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
@@ -332,3 +332,38 @@ for (
     assert(continued > 5 && fallbacks > 0, `${continued} continued, ${fallbacks} read whole`);
   });
 }
+
+Deno.test("readGrown() keeps the lines' parsed objects only when asked (a search's update puts in their text rows), its facts the same either way", async () => {
+  await using home = await catalogHome();
+  const file = home.files[0]!;
+  await appendLines(file, file.lines.length);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  await catalog.update(await home.sources(), { text: false });
+  const { id, indexed } = catalog.db.prepare("SELECT id, indexed FROM files WHERE path = ?")
+    .get(file.path) as { id: number; indexed: number };
+  await goOn(file, 0);
+  await goOn(file, 1);
+  const read = async (values: boolean) => {
+    const kept = keptFacts(catalog.db, id);
+    const grown = await readGrown(
+      file.path,
+      sizeOf(file),
+      indexed,
+      adapterByFlag("claude")!,
+      kept,
+      {
+        values,
+      },
+    );
+    assert(typeof grown !== "string", String(grown));
+    return grown;
+  };
+  const [asked, listing] = [await read(true), await read(false)];
+  // Each whole line's object (the turn's and the four appended), then none.
+  assertEquals(
+    asked.values.filter((value) => typeof value === "object").length,
+    asked.lines.length,
+  );
+  assertEquals(listing.values, asked.lines.map(() => undefined));
+  assertEquals({ ...listing, values: [] }, { ...asked, values: [] });
+});

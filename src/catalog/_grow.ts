@@ -240,7 +240,10 @@ export interface Grown {
   facts: GrownFacts;
   /** The file's lines from the cut to the size read, the last one maybe torn. */
   lines: Line[];
-  /** Each whole line's JSON object, as parsed for the state (undefined: not parsed). */
+  /**
+   * Each whole line's JSON object, as parsed for the state, when asked for
+   * ({@linkcode GrownOptions.values}; undefined: not parsed, or not kept).
+   */
   values: (Json | null | undefined)[];
   /** The text index's turn of these lines: `base` plus a new counter's. */
   base: number;
@@ -338,6 +341,17 @@ function objectOrNull(text: string): Json | null {
   }
 }
 
+/** Options of {@linkcode readGrown}. */
+export interface GrownOptions {
+  /**
+   * Keep each line's parsed object (`Grown.values`), for text rows put in now: a listing's
+   * update, which puts in none, keeps none (a few MB of objects for each MB appended, held to
+   * the update's end, which its collector copied).
+   * @default {false}
+   */
+  values?: boolean | undefined;
+}
+
 /** What {@linkcode GrownLines} follows: a grown file's bytes from its cut and their copy's shape. */
 interface GrownFrom {
   rules: FormatResume;
@@ -352,6 +366,8 @@ interface GrownFrom {
   head: number;
   detached: number;
   adapter: SessionAdapter;
+  /** Keep each line's object (see {@linkcode GrownOptions.values}). */
+  values: boolean;
 }
 
 /**
@@ -435,7 +451,7 @@ class GrownLines {
     const { state, rules, indexed } = this.#from;
     const turn = state.base + this.#counter.turnOf(line.text);
     this.lines.push(line);
-    this.values.push(value);
+    this.values.push(this.#from.values ? value : undefined);
     this.#next = line.end;
     this.#line = line.line + 1;
     // A line of spaces alone is no line of the session: its reader tells it (not JSON) and
@@ -500,6 +516,7 @@ export async function readGrown(
   indexed: number,
   adapter: SessionAdapter,
   kept: KeptFacts,
+  options: GrownOptions = {},
 ): Promise<Grown | string> {
   const rules = adapter.own ? undefined : adapter.resume;
   if (rules === undefined) return `${adapter.tool} files are read whole`;
@@ -538,6 +555,7 @@ export async function readGrown(
     head: head.length,
     detached: detached.length,
     adapter,
+    values: options.values ?? false,
   });
   const dir = Deno.makeTempDirSync({ prefix: GROWN_PREFIX });
   // Once a process: what a killed command left beside it.

@@ -288,7 +288,9 @@ async function continueGrown(db: DatabaseSync, id: number, plan: Plan) {
   if (adapter.own) return undefined;
   const kept = keptFacts(db, id);
   // A continuation that fails for any reason (a file gone, no temp folder) is a whole read.
-  const grown = await readGrown(plan.wanted.path, plan.info.size, plan.from, adapter, kept)
+  // The lines' objects serve text rows put in now, a search's (a listing's update puts in none).
+  const options = { values: plan.asked };
+  const grown = await readGrown(plan.wanted.path, plan.info.size, plan.from, adapter, kept, options)
     .catch((error) => String(error));
   if (typeof grown === "string") return undefined;
   const listed = await previewOf(plan.wanted, plan.info.size);
