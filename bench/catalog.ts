@@ -7,7 +7,9 @@
  * `rg -il` and against the build of the facts), a warm search (against `rg -il`), `search --no-catalog` on a home of many small files
  * (against `rg -il` plus a start-up), the update after 1% of the home grew (against the first
  * build) with the search after it (which indexes the appended lines' text), and the catalog's size
- * (against the raw bytes).
+ * (against the raw bytes). The first build and the update are timed twice: as two commands (a
+ * listing of each tool's home, one process each) and in one process, as `serve` makes them
+ * before it listens (one command that lists every home).
  *
  * `deno run -A bench/catalog.ts [--size 100MB] [--out bench/out]`: prints the rows and writes
  * them to `bench/catalog-results-<size>.json`.
@@ -75,6 +77,65 @@ async function bestInTurn<T extends string[][]>(
 }
 
 const turnlog = (...args: string[]) => [Deno.execPath(), "run", "-A", CLI, ...args];
+
+/** A `serve` process started: how long it took to say where to browse, and its address. */
+interface Served extends Timed, AsyncDisposable {
+  base: string;
+}
+
+/**
+ * Starts `serve` and times it from its start to the line that says where to browse: it brings
+ * the catalog up to date for every home (the Codex home, the Claude Code home, turnlog's own and
+ * the Gemini CLI home) in one process before it listens, as its list shows them all. Disposed
+ * (once, however often asked): stopped.
+ */
+async function startServe(env: Record<string, string>): Promise<Served> {
+  const start = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "serve", "--port", "0"],
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!/browse the sessions: (\S+)/.test(seen)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  const ms = performance.now() - start;
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    stopped ??= (async () => {
+      child.kill("SIGTERM");
+      await reader.cancel();
+      await child.status;
+    })();
+  const base = /browse the sessions: (\S+)/.exec(seen)?.[1];
+  if (base === undefined) {
+    await stop();
+    throw new Error(`serve did not start:\n${seen}`);
+  }
+  return { ms, code: 0, stdout: seen, base, [Symbol.asyncDispose]: stop };
+}
+
+/** `serve`'s start alone, timed (see {@linkcode startServe}), then stopped. */
+async function serveReady(env: Record<string, string>): Promise<Timed> {
+  await using served = await startServe(env);
+  return { ms: served.ms, code: served.code, stdout: served.stdout };
+}
+
+/** How long a running `serve` takes to answer its list (which brings the catalog up to date). */
+async function listed(base: string): Promise<number> {
+  const start = performance.now();
+  const response = await fetch(base);
+  await response.text();
+  if (!response.ok) throw new Error(`serve's list answered ${response.status}`);
+  return performance.now() - start;
+}
+
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const mb = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
@@ -254,6 +315,39 @@ rows.push({
   target: "within 2x of ccusage",
 });
 
+// 1b. The same first build in one process, as `serve` makes it (every home, one catalog of its
+// own), and serve ready once more with nothing changed: the floor of its update rows below.
+const serveEnv = { ...env, TURNLOG_CATALOG: join(work, "serve.sqlite") };
+const serveBuild = await serveReady(serveEnv);
+let serveWarm = Infinity;
+for (let i = 0; i < 3; i++) serveWarm = Math.min(serveWarm, (await serveReady(serveEnv)).ms);
+// And a serve that keeps running (a catalog of its own, built at its start), whose list is
+// asked for again after 1% grew below: the update a running process makes.
+await using running = await startServe({ ...env, TURNLOG_CATALOG: join(work, "running.sqlite") });
+let listWarm = Infinity;
+for (let i = 0; i < 3; i++) listWarm = Math.min(listWarm, await listed(running.base));
+rows.push({
+  row: "first build in one process: serve ready (every home)",
+  turnlog: ms(serveBuild.ms),
+  peer: Number.isNaN(ccusage) ? "ccusage missing" : `ccusage daily ${ms(ccusage)}`,
+  ratio: Number.isNaN(ccusage) ? "-" : ratio(serveBuild.ms, ccusage),
+  target: "within 2x of ccusage",
+});
+rows.push({
+  row: "serve ready, nothing changed (its start-up and a warm update)",
+  turnlog: ms(serveWarm),
+  peer: "-",
+  ratio: "-",
+  target: "(the floor of serve's update row)",
+});
+rows.push({
+  row: "a running serve's list, nothing changed (its update included)",
+  turnlog: ms(listWarm),
+  peer: `its first build ${ms(running.ms)}`,
+  ratio: "-",
+  target: "(the floor of the running serve's update row)",
+});
+
 // 2. A warm listing of the whole home, turns and verdicts included; against the floor of any
 // Deno command that answers from SQLite: a process that opens node:sqlite and does nothing,
 // bare and with this checkout's deno.json (its config and frozen lock file, which every command
@@ -382,6 +476,40 @@ rows.push({
   ratio: ratio(update - 2 * startup.ms, firstBuild),
   target: "at most 5% of the first build",
 });
+// The same update in one process, as a command that lists every home meets it: serve's own
+// catalog, built by serve above, brought up to date before it listens.
+const serveUpdate = await serveReady(serveEnv);
+rows.push({
+  row: `update after 1% grew, in one process: serve ready (every home)`,
+  turnlog: ms(serveUpdate.ms),
+  peer: `serve's first build ${ms(serveBuild.ms)}`,
+  ratio: ratio(serveUpdate.ms, serveBuild.ms),
+  target: "at most 5% of the first build",
+});
+rows.push({
+  row: "the same past serve's own start (serve ready, nothing changed)",
+  turnlog: ms(serveUpdate.ms - serveWarm),
+  peer: `serve's first build ${ms(serveBuild.ms)}, ready ${ms(serveWarm)}`,
+  ratio: ratio(serveUpdate.ms - serveWarm, serveBuild.ms),
+  target: "at most 5% of the first build",
+});
+// And in a process that runs on: the running serve's list, asked for again after 1% grew.
+const listGrown = await listed(running.base);
+rows.push({
+  row: "update after 1% grew, in a running serve: its list asked for",
+  turnlog: ms(listGrown),
+  peer: `its first build ${ms(running.ms)}`,
+  ratio: ratio(listGrown, running.ms),
+  target: "at most 5% of the first build",
+});
+rows.push({
+  row: "the same past the list's own time (the list, nothing changed)",
+  turnlog: ms(listGrown - listWarm),
+  peer: `its first build ${ms(running.ms)}, the list ${ms(listWarm)}`,
+  ratio: ratio(listGrown - listWarm, running.ms),
+  target: "at most 5% of the first build",
+});
+await running[Symbol.asyncDispose]();
 // The listing leaves the appended lines' text to the next search: what that search costs.
 const caughtUp = await run(turnlog("search", "--claude", "--codex", SEARCHED_WORD), env);
 rows.push({
