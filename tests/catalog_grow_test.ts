@@ -367,3 +367,33 @@ Deno.test("readGrown() keeps the lines' parsed objects only when asked (a search
   assertEquals(listing.values, asked.lines.map(() => undefined));
   assertEquals({ ...listing, values: [] }, { ...asked, values: [] });
 });
+
+Deno.test("Catalog.update() starts no worker for grown files, even when told it may: their facts are continued in this thread (a new file's are read beside a worker)", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, file.lines.length);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  await catalog.update(sources, { text: false });
+  for (const at of [0, 2]) await goOn(home.files[at]!, at);
+
+  const started: string[] = [];
+  const Original = globalThis.Worker;
+  globalThis.Worker = class extends Original {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      started.push(options?.name ?? String(url));
+    }
+  };
+  try {
+    const summary = await catalog.update(sources, { text: false, workers: 2 });
+    assertEquals([summary.grown, summary.fallbacks, summary.read], [2, 0, 0]);
+    assertEquals(started, []);
+    // A file read whole goes to the workers asked for: the spy sees them.
+    using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+    await fresh.update(sources, { text: false, workers: 1 });
+    assertEquals(started, ["turnlog catalog facts"]);
+    assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+  } finally {
+    globalThis.Worker = Original;
+  }
+});
