@@ -9,7 +9,9 @@
  * build) with the search after it (which indexes the appended lines' text), and the catalog's size
  * (against the raw bytes). The first build and the update are timed twice: as two commands (a
  * listing of each tool's home, one process each) and in one process, as `serve` makes them
- * before it listens (one command that lists every home).
+ * before it listens (one command that lists every home); and the update once more in a `serve`
+ * that keeps running, its list asked for. The update's rows are told by CPU time (user and
+ * system) too, which a shared machine's load stretches less than wall time.
  *
  * `deno run -A bench/catalog.ts [--size 100MB] [--out bench/out]`: prints the rows and writes
  * them to `bench/catalog-results-<size>.json`.
