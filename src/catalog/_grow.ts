@@ -345,8 +345,8 @@ function objectOrNull(text: string): Json | null {
 export interface GrownOptions {
   /**
    * Keep each line's parsed object (`Grown.values`), for text rows put in now: a listing's
-   * update, which puts in none, keeps none (a few MB of objects for each MB appended, held to
-   * the update's end, which its collector copied).
+   * update, which puts in none, keeps none (a few MB of objects for each MB appended, held until
+   * the file's row is written: its collector copied them).
    * @default {false}
    */
   values?: boolean | undefined;
