@@ -197,7 +197,9 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     ...(until ? { until } : {}),
     ...(dates ? { dates: (path: string) => dates.get(path) } : {}),
     // The update walked the homes: the search takes its sessions, not a walk of its own.
-    ...(catalog ? { index: catalog.searchIndex(), walked: catalog.walked.bind(catalog) } : {}),
+    ...(catalog
+      ? { index: await catalog.searchIndex(), walked: catalog.walked.bind(catalog) }
+      : {}),
   };
   const project = values.project === undefined ? {} : { project: values.project };
   for await (const event of searchSessions(query, { ...options, ...project })) {

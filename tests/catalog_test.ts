@@ -74,7 +74,7 @@ Deno.test("Catalog.update() without text keeps the facts alone; the first update
   const rows = () => Number(catalog.db.prepare("SELECT count(*) AS n FROM lines").get()!.n);
   assertEquals(rows(), 0);
   // A search now scans every file: the catalog cannot answer for a file without its text.
-  const index = catalog.searchIndex();
+  const index = await catalog.searchIndex();
   const lookup = index.lookup(compileQuery({ terms: ["files"] }));
   assertEquals(home.files.map((file) => lookup(file.path)), [undefined, undefined, undefined]);
 
@@ -94,7 +94,7 @@ Deno.test("Catalog.update() without text keeps the facts alone; the first update
   const grown = await catalog.update(sources, { text: false });
   assertEquals([grown.grown, grown.fallbacks, grown.texted], [1, 0, 0]);
   assertEquals(catalogAnswers(catalog, sources).lines, before);
-  const after = catalog.searchIndex().lookup(compileQuery({ terms: ["files"] }));
+  const after = (await catalog.searchIndex()).lookup(compileQuery({ terms: ["files"] }));
   assertEquals(after(first!.path), undefined);
   using factsAlone = Catalog.open({ path: join(home.dir, "facts.sqlite") });
   await factsAlone.update(sources, { text: false });

@@ -9,7 +9,6 @@ import type { DatabaseSync } from "node:sqlite";
 import type { TokenTotals } from "../formats/mod.ts";
 import { isDamage, openDatabase, remakeDatabase } from "./_database.ts";
 import { resolveCatalogPath } from "./_location.ts";
-import { catalogSearchIndex } from "./_search.ts";
 import type { SearchIndex } from "../search/mod.ts";
 import {
   type CatalogSource,
@@ -26,6 +25,9 @@ import { late } from "../_late.ts";
  * (src/_late.ts): an update that finds none reads none of it.
  */
 const updateModule = () => late<typeof import("./_update.ts")>("./_update.ts", import.meta.url);
+
+/** The index's lookups (and io's reader behind them), loaded for a search alone. */
+const searchModule = () => late<typeof import("./_search.ts")>("./_search.ts", import.meta.url);
 
 /** Options of {@linkcode Catalog.open}. */
 export interface CatalogOptions {
@@ -289,10 +291,11 @@ export class Catalog implements Disposable {
 
   /**
    * The catalog as a search's index (`SearchOptions.index`), as the last update left it: the
-   * lines of each file that can match a query, read from the file at their offsets.
+   * lines of each file that can match a query, read from the file at their offsets. Its code
+   * loads when it is asked for: a listing loads none of it.
    */
-  searchIndex(): SearchIndex {
-    return catalogSearchIndex(this.#db);
+  async searchIndex(): Promise<SearchIndex> {
+    return (await searchModule()).catalogSearchIndex(this.#db);
   }
 
   /** Closes the database. */

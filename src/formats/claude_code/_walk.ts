@@ -7,9 +7,16 @@
  * @module
  */
 import { basename, join } from "../../_path.ts";
-import { readFull } from "../../io/forward.ts";
-import { dirEntries } from "../_head.ts";
+import { late } from "../../_late.ts";
+import { dirEntries } from "../_dir.ts";
 import type { SessionFiles } from "../_search.ts";
+
+/**
+ * io's reader, for the old-style agent files' first lines alone: a walk of a home without them
+ * (a listing from the catalog) loads none of io (src/_late.ts).
+ */
+const ioModule = () =>
+  late<typeof import("../../io/forward.ts")>("../../io/forward.ts", import.meta.url);
 
 const TRANSCRIPT = /^([0-9A-Za-z][0-9A-Za-z_-]*)\.jsonl$/;
 const AGENT = /^agent-/;
@@ -26,6 +33,7 @@ function byName(paths: string[]): string[] {
 
 /** The session id on a file's first line, read from its first 16 KiB only. */
 async function headSessionId(path: string): Promise<string | undefined> {
+  const { readFull } = await ioModule();
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(16 * 1024);
   const read = await readFull(file, buffer);
