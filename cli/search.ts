@@ -28,7 +28,13 @@ import {
   resumeCommand,
   TASK,
 } from "./_commands.ts";
-import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
+import {
+  endsWhenDone,
+  runAsProcess,
+  stderr as toStderr,
+  stdout as toStdout,
+  type Write,
+} from "./_output.ts";
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { hintFor } from "./_voice.ts";
 
@@ -242,8 +248,11 @@ function useColor(): boolean {
 }
 
 /** The command as a shell (or the `turnlog` command) runs it; returns the exit code. */
-export function cli(args: string[]): Promise<number> {
-  return run(args);
+export async function cli(args: string[]): Promise<number> {
+  const code = await run(args);
+  // Its hits are written and its catalog closed: nothing of it runs on.
+  endsWhenDone();
+  return code;
 }
 
 if (import.meta.main) await runAsProcess(cli);
