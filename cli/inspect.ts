@@ -272,7 +272,7 @@ async function list(cmd: Command): Promise<number> {
       // The sessions the tool's listing has, as the catalog knows them: the update's walk
       // found them, less those the tool's listing leaves out.
       const { listed } = toolStartFor(from.format);
-      const sessions = catalog.sessions([from]).filter((session) =>
+      const sessions = catalog.listing(from).filter((session) =>
         listed?.(session.id, session.sizeBytes) ?? true
       );
       return catalogListing(from.format, from.root, sessions, limit);

@@ -5,8 +5,28 @@
  *
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dirname } from "../_path.ts";
+
+/**
+ * `statement`, made to give its rows as arrays (node:sqlite's `setReturnArrays`, which Deno's
+ * has and its types do not name): a row made as an object costs node:sqlite an object of as
+ * many keys, in dictionary mode, and twice the time (64 rows of 26 columns: 163 KB and 1.7 ms
+ * against 71 KB and 1.0 ms).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DatabaseSync } from "node:sqlite";
+ * import { returningArrays } from "./_database.ts";
+ * const db = new DatabaseSync(":memory:");
+ * assert.deepEqual(returningArrays(db.prepare("SELECT 1 AS a, 'b' AS b")).all(), [[1, "b"]]);
+ * ```
+ */
+export function returningArrays(statement: StatementSync): StatementSync {
+  (statement as StatementSync & { setReturnArrays(enabled: boolean): void }).setReturnArrays(true);
+  return statement;
+}
 
 /** The schema's version: a catalog of any other version is made again. */
 export const CATALOG_VERSION = 4;
