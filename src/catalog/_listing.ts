@@ -7,6 +7,7 @@
  */
 import type { ForeignListing, ListedForeignSession } from "../formats/mod.ts";
 import type { CatalogSession, ListingSession } from "./_catalog.ts";
+import { isoTime } from "../text/mod.ts";
 
 function timeOf(iso: string | null): number {
   const ms = iso ? Date.parse(iso) : NaN;
@@ -58,7 +59,7 @@ function listed(session: ListingSession): ListedForeignSession {
     path: session.path,
     created: session.firstAt,
     // The session file's own, as the listing from the files gives it (its size is its own too).
-    modified: session.fileModified > 0 ? new Date(session.fileModified).toISOString() : null,
+    modified: session.fileModified > 0 ? isoTime(session.fileModified) : null,
     sizeBytes: session.sizeBytes,
     project: session.project,
     // Another tool's first prompt is kept as its listing's preview: shown as it is.
