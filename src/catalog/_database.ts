@@ -121,9 +121,27 @@ function makeFolder(path: string): void {
   }
 }
 
+/**
+ * Opens the file, making its folder (0700) first when it is not there: a catalog already made
+ * costs no `mkdir` (nor the first call of Deno's, about 0.5 ms of a warm listing's start).
+ */
+function openFile(path: string): DatabaseSync {
+  try {
+    return new DatabaseSync(path);
+  } catch (error) {
+    try {
+      Deno.statSync(dirname(path));
+    } catch {
+      makeFolder(path);
+      return new DatabaseSync(path);
+    }
+    throw error;
+  }
+}
+
+/** Sets what each connection needs; returns the schema's version (0: a catalog not made). */
 function configure(db: DatabaseSync): number {
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   const row = db.prepare("PRAGMA user_version").get() as { user_version: number };
   return row.user_version;
@@ -152,13 +170,11 @@ function create(db: DatabaseSync): void {
  * alone (0600), in a folder made 0700 when it is made.
  */
 export function openDatabase(path: string): { db: DatabaseSync; rebuilt: Rebuilt } {
-  makeFolder(path);
   let rebuilt: Rebuilt = null;
   for (let attempt = 0;; attempt++) {
     let db: DatabaseSync | undefined;
     try {
-      db = new DatabaseSync(path);
-      Deno.chmodSync(path, 0o600);
+      db = openFile(path);
       const version = configure(db);
       if (version === CATALOG_VERSION) return { db, rebuilt };
       if (version !== 0) {
@@ -168,6 +184,10 @@ export function openDatabase(path: string): { db: DatabaseSync; rebuilt: Rebuilt
         removeDatabase(path);
         continue;
       }
+      // A catalog to make: the user's alone, and in WAL mode, which the file keeps (a catalog
+      // of this version is both already, and costs neither a chmod nor the pragma).
+      Deno.chmodSync(path, 0o600);
+      db.exec("PRAGMA journal_mode = WAL");
       create(db);
       return { db, rebuilt };
     } catch (error) {
