@@ -40,8 +40,9 @@ import { hintFor } from "./_voice.ts";
 
 const HOME_NAMES = TOOL_HOMES.map((home) => `--${home.flag}`).join(", ");
 
-/** The help text. */
-export const HELP = `Usage: ${TASK} search [options] <word | "a phrase">...
+/** The help text (made when asked for: its words and wrapped lines cost every search's start). */
+export function help(): string {
+  return `Usage: ${TASK} search [options] <word | "a phrase">...
 
 Finds sessions by what was said in them: the user's and the assistant's text, tool call
 inputs, tool outputs and compaction summaries (not metadata, progress, hook or snapshot
@@ -83,6 +84,7 @@ cannot be read, or a line that is not JSON, is skipped with one line on stderr s
 Exit codes: 0 sessions found; 1 none found; 2 the command cannot work as given (usage, a
 folder that is not there).
 `;
+}
 
 function parseSearchArgs(args: string[]) {
   const { values, positionals } = parseFlags(args, {
@@ -171,7 +173,7 @@ function printEvent(event: SearchEvent, json: boolean, io: SearchIo): number {
 export async function main(args: string[], io: SearchIo): Promise<number> {
   const { values, positionals, since, until, limit } = parseSearchArgs(args);
   if (values.help) {
-    io.out(HELP);
+    io.out(help());
     return 0;
   }
   const sources = await searchSources({
