@@ -7,6 +7,7 @@
  */
 import { CallIdTable } from "../_call_ids.ts";
 import { NumberedValues } from "../_numbered.ts";
+import { isoTimeOfMs, msOfIsoTime } from "../_times.ts";
 import { exportedFromOf, type ExportSource } from "../_writer.ts";
 import { forEachLine, type Line } from "../../io/mod.ts";
 import type { LineSpan } from "../_types.ts";
@@ -253,8 +254,8 @@ export class NodeTable {
     if (rare.mode !== undefined) page.modes[i] = this.#strings.number(rare.mode, at, true) + 1;
     const { time } = rare;
     if (time === undefined) return;
-    const ms = Date.parse(time);
-    if (!Number.isNaN(ms) && new Date(ms).toISOString() === time) page.times[i] = ms;
+    const ms = msOfIsoTime(time);
+    if (!Number.isNaN(ms)) page.times[i] = ms;
     else this.#oddTimes.set(at, time);
   }
 
@@ -431,7 +432,7 @@ export class NodeTable {
   /** A labeled line's time, of node `at`. */
   time(at: number): string | undefined {
     const ms = this.#page(at).times[at & PAGE_MASK]!;
-    return Number.isNaN(ms) ? this.#oddTimes.get(at) : new Date(ms).toISOString();
+    return Number.isNaN(ms) ? this.#oddTimes.get(at) : isoTimeOfMs(ms);
   }
   /** A labeled line's permission mode, of node `at`. */
   mode(at: number): string | undefined {
@@ -569,12 +570,16 @@ export interface BoundaryInfo {
   preTokens: number | undefined;
 }
 
-/** Token usage of one API response, the largest of each field over its lines. */
-export interface MessageUsage {
+/** The tokens of one API response (or a sum of them). */
+export interface ResponseTokens {
   input: number;
   output: number;
   cacheRead: number;
   cacheCreation: number;
+}
+
+/** Token usage of one API response, the largest of each field over its lines. */
+export interface MessageUsage extends ResponseTokens {
   /** The time of its first line. */
   time: string | undefined;
   /** The model that answered. */
@@ -634,6 +639,8 @@ const USAGE_STRIDE = 7;
  *   ["2026-02-23T12:00:10Z", undefined, 9],
  * ]);
  * assert.equal(usage.get("msg_3|"), undefined);
+ * assert.deepEqual(usage.tokens("msg_2|"), { input: 1, output: 2, cacheRead: 3, cacheCreation: 4 });
+ * assert.deepEqual([...usage.allTokens()].map((t) => t.output), [7, 2]);
  * ```
  */
 export class ResponseUsage {
@@ -687,11 +694,8 @@ export class ResponseUsage {
     const { time, model } = first;
     let ms = NaN;
     if (time !== undefined) {
-      ms = Date.parse(time);
-      if (Number.isNaN(ms) || new Date(ms).toISOString() !== time) {
-        ms = NaN;
-        this.#oddTimes.set(entry, time);
-      }
+      ms = msOfIsoTime(time);
+      if (Number.isNaN(ms)) this.#oddTimes.set(entry, time);
     }
     numbers[at + TIME] = ms;
     numbers[at + MODEL] = model === undefined ? -1 : this.#models.number(model);
@@ -703,6 +707,31 @@ export class ResponseUsage {
   get(key: string): MessageUsage | undefined {
     const entry = this.#keys.get(key);
     return entry === undefined ? undefined : this.#usage(entry);
+  }
+
+  /**
+   * The tokens of the response `key`, or undefined: its time and model are not made (writing
+   * a time again cost more than the rest of the object).
+   */
+  tokens(key: string): ResponseTokens | undefined {
+    const entry = this.#keys.get(key);
+    return entry === undefined ? undefined : this.#tokens(entry);
+  }
+
+  #tokens(entry: number): ResponseTokens {
+    const numbers = this.#numbers;
+    const at = entry * USAGE_STRIDE;
+    return {
+      input: numbers[at + INPUT]!,
+      output: numbers[at + OUTPUT]!,
+      cacheRead: numbers[at + CACHE_READ]!,
+      cacheCreation: numbers[at + CACHE_CREATION]!,
+    };
+  }
+
+  /** Every response's tokens, in the order they were first noted (no time or model made). */
+  *allTokens(): IterableIterator<ResponseTokens> {
+    for (let entry = 0; entry < this.#count; entry++) yield this.#tokens(entry);
   }
 
   /** Every response's usage, in the order they were first noted. */
@@ -720,7 +749,7 @@ export class ResponseUsage {
       output: numbers[at + OUTPUT]!,
       cacheRead: numbers[at + CACHE_READ]!,
       cacheCreation: numbers[at + CACHE_CREATION]!,
-      time: Number.isNaN(ms) ? this.#oddTimes.get(entry) : new Date(ms).toISOString(),
+      time: Number.isNaN(ms) ? this.#oddTimes.get(entry) : isoTimeOfMs(ms),
       model: model < 0 ? undefined : this.#models.at(model),
       line: numbers[at + LINE]!,
     };

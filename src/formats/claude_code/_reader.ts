@@ -443,7 +443,7 @@ export class ClaudeRead {
       // Claude Code wrote it, not the model: no round, and the turn ends there.
       if (end) this.turns.finish(end, run.standIn.outcome, this.#clock, run.standIn.error);
     } else {
-      const usage = run.usageKey === undefined ? undefined : this.index.usage.get(run.usageKey);
+      const usage = run.usageKey === undefined ? undefined : this.index.usage.tokens(run.usageKey);
       const turnUsage: Usage | undefined = usage && {
         inputTokens: usage.input + usage.cacheRead + usage.cacheCreation,
         outputTokens: usage.output,

@@ -47,7 +47,7 @@ export function sessionIdOf(path: string, index: ClaudeIndex): string {
 function tokensOf(index: ClaudeIndex): TokenTotals | null {
   if (index.usage.size === 0) return null;
   const tokens = noTokens();
-  for (const usage of index.usage.values()) {
+  for (const usage of index.usage.allTokens()) {
     tokens.input += usage.input + usage.cacheRead + usage.cacheCreation;
     tokens.output += usage.output;
     tokens.cacheRead += usage.cacheRead;
