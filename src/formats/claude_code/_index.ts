@@ -8,6 +8,8 @@
 import { CallIdTable } from "../_call_ids.ts";
 import { NumberedValues } from "../_numbered.ts";
 import { isoTimeOfMs, msOfIsoTime } from "../_times.ts";
+import type { UsageEvent } from "../_usage.ts";
+import type { UsageEventList } from "../_usage_columns.ts";
 import { exportedFromOf, type ExportSource } from "../_writer.ts";
 import { forEachLine, type Line } from "../../io/mod.ts";
 import type { LineSpan } from "../_types.ts";
@@ -734,6 +736,37 @@ export class ResponseUsage {
     for (let entry = 0; entry < this.#count; entry++) yield this.#tokens(entry);
   }
 
+  /**
+   * The responses that have a time as the usage events a cost is reckoned from (see {@linkcode
+   * ResponseUsageEvents}), each made on asking.
+   */
+  events(): ResponseUsageEvents {
+    const timed = new Int32Array(this.#count);
+    const numbers = this.#numbers;
+    let length = 0;
+    for (let entry = 0; entry < this.#count; entry++) {
+      const ms = numbers[entry * USAGE_STRIDE + TIME]!;
+      if (!Number.isNaN(ms) || this.#oddTimes.has(entry)) timed[length++] = entry;
+    }
+    return new ResponseUsageEvents(this, timed.subarray(0, length));
+  }
+
+  /** The usage event of response `entry` (which has a time). */
+  event(entry: number): UsageEvent {
+    const usage = this.#usage(entry);
+    const model = usage.model === undefined || usage.model === "<synthetic>" ? null : usage.model;
+    return {
+      time: usage.time!,
+      model,
+      input: usage.input,
+      output: usage.output,
+      cacheRead: usage.cacheRead,
+      cacheCreation: usage.cacheCreation,
+      reasoningOutput: 0,
+      line: usage.line,
+    };
+  }
+
   /** Every response's usage, in the order they were first noted. */
   *values(): IterableIterator<MessageUsage> {
     for (let entry = 0; entry < this.#count; entry++) yield this.#usage(entry);
@@ -753,6 +786,62 @@ export class ResponseUsage {
       model: model < 0 ? undefined : this.#models.at(model),
       line: numbers[at + LINE]!,
     };
+  }
+}
+
+/**
+ * Each response of a {@linkcode ResponseUsage} that has a time, as a usage event made on
+ * asking (`<synthetic>` and no model: null), in the order they were first noted: what an
+ * array of the events held as objects, about 120 bytes a response of heap (its time a string),
+ * alive through the cost at the read's end where the 1 GB transcript's peak is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ResponseUsage } from "./_index.ts";
+ * const usage = new ResponseUsage();
+ * const tokens = { input: 10, output: 1, cacheRead: 0, cacheCreation: 5 };
+ * usage.note("msg_1|", tokens, { time: "2026-02-23T12:00:10.000Z", model: "claude", line: 3 });
+ * usage.note("msg_2|", tokens, { time: undefined, model: "claude", line: 5 });
+ * usage.note("msg_3|", tokens, { time: "2026-02-23T12:00:11Z", model: "<synthetic>", line: 8 });
+ * const events = usage.events();
+ * assert.equal(events.length, 2);
+ * assert.deepEqual(events.at(-1), {
+ *   time: "2026-02-23T12:00:11Z",
+ *   model: null,
+ *   ...tokens,
+ *   reasoningOutput: 0,
+ *   line: 8,
+ * });
+ * assert.deepEqual(events.toArray().map((event) => event.line), [3, 8]);
+ * assert.equal(events.at(2), undefined);
+ * ```
+ */
+export class ResponseUsageEvents implements UsageEventList {
+  readonly #usage: ResponseUsage;
+  /** The responses' entries, those with a time. */
+  readonly #entries: Int32Array;
+
+  /** The events of `entries` of `usage`. */
+  constructor(usage: ResponseUsage, entries: Int32Array) {
+    this.#usage = usage;
+    this.#entries = entries;
+  }
+
+  /** How many events there are. */
+  get length(): number {
+    return this.#entries.length;
+  }
+
+  /** The event at `index` (from the end when negative; a new object each time), or undefined. */
+  at(index: number): UsageEvent | undefined {
+    const entry = this.#entries.at(index);
+    return entry === undefined ? undefined : this.#usage.event(entry);
+  }
+
+  /** Every event, as objects. */
+  toArray(): UsageEvent[] {
+    return Array.from(this.#entries, (entry) => this.#usage.event(entry));
   }
 }
 

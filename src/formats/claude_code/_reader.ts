@@ -34,6 +34,7 @@ import { MODEL_SWAP } from "./_kinds.ts";
 import { promptOf } from "./_prompt.ts";
 import { ClaudeTurns } from "./_turns.ts";
 import { NumberedValues } from "../_numbered.ts";
+import { CallIdTable } from "../_call_ids.ts";
 
 /** How a turn that Claude Code's resume found cut off ended. */
 export const INTERRUPTED_TURN =
@@ -91,6 +92,33 @@ export function branchFields(value: Json): Json {
   };
 }
 
+/**
+ * Each call's tool name by its id, as a `Map` of them answers: the ids in a {@linkcode
+ * CallIdTable}, the names numbered once. A `Map` of every call's id and name strings held them
+ * in the heap to the read's end (at 1 GB, 170,000 calls).
+ */
+class CallNames {
+  constructor(
+    readonly ids: CallIdTable = new CallIdTable(),
+    /** Shared by the copies: a name is numbered the same in each, and never renumbered. */
+    readonly names: NumberedValues = new NumberedValues(),
+  ) {}
+
+  set(id: string, name: string): void {
+    this.ids.set(id, this.names.number(name));
+  }
+
+  get(id: string): string | undefined {
+    const number = this.ids.get(id);
+    return number === undefined ? undefined : this.names.at(number);
+  }
+
+  /** The same names by id, going on apart from these. */
+  clone(): CallNames {
+    return new CallNames(this.ids.clone(), this.names);
+  }
+}
+
 /** The second pass: fed every node with its parsed line, in file order. */
 export class ClaudeRead {
   readonly out: ForeignEntry[] = [];
@@ -104,7 +132,7 @@ export class ClaudeRead {
   #typed: string | null = null;
   #firstCommand: string | undefined;
   #run: Run | undefined;
-  readonly #names = new Map<string, string>();
+  #names = new CallNames();
   readonly #keptItems = new Map<number, ResponseItem[]>();
   /**
    * By node: the number in `#models` of the model that answers first from there on, -1 for none
@@ -185,7 +213,7 @@ export class ClaudeRead {
       results: { entries: [...run.results.entries], callIds: [...run.results.callIds] },
       last: next.#lastOfResponse.get(run.key) ?? run.last,
     };
-    for (const [id, name] of this.#names) next.#names.set(id, name);
+    next.#names = this.#names.clone();
     for (const [at, items] of this.#keptItems) next.#keptItems.set(at, items);
     next.#historyLength = this.#historyLength;
     next.#clock = this.#clock;

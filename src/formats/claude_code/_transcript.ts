@@ -62,22 +62,7 @@ const CLAUDE_COST_SOURCE = "Claude Code's cost-state";
 
 /** Each response's usage, once per message id and request id (`<synthetic>`: no model). */
 function usageOf(index: ClaudeIndex): UsageEvent[] {
-  const events: UsageEvent[] = [];
-  for (const usage of index.usage.values()) {
-    if (usage.time === undefined) continue;
-    const model = usage.model === undefined || usage.model === "<synthetic>" ? null : usage.model;
-    events.push({
-      time: usage.time,
-      model,
-      input: usage.input,
-      output: usage.output,
-      cacheRead: usage.cacheRead,
-      cacheCreation: usage.cacheCreation,
-      reasoningOutput: 0,
-      line: usage.line,
-    });
-  }
-  return events;
+  return index.usage.events().toArray();
 }
 
 /** The title: a custom title, else the latest `summary` line naming a line of this file. */
@@ -90,10 +75,15 @@ function titleOf(index: ClaudeIndex): string | null {
   return null;
 }
 
+/**
+ * The facts of a transcript read into `parts`; its usage as events made on asking
+ * (`usageColumns`) when `compactUsage`, else as objects.
+ */
 export function claudeFacts(
   path: string,
   sizeBytes: number,
   parts: { index: ClaudeIndex; branch: Branch; read: ClaudeRead; sessionId: string },
+  compactUsage = false,
 ): Omit<ForeignFacts, "subagents"> {
   const { index, branch, read, sessionId } = parts;
   const { nodes } = index;
@@ -133,7 +123,7 @@ export function claudeFacts(
       source: index.permissionMode ?? null,
     },
     tokens: tokensOf(index),
-    usage: usageOf(index),
+    ...(compactUsage ? { usageColumns: index.usage.events() } : { usage: usageOf(index) }),
     toolCost: index.cost && {
       totalUSD: index.cost.totalCostUSD,
       models: index.cost.models,
@@ -192,7 +182,12 @@ export async function* readClaudeTranscript(
   const checked = check && index.nodes.every((node) => node.kind !== "problem")
     ? { checked: claudeFindings(path, analyzeIndexed(checks, index, branch)) }
     : {};
-  const facts = claudeFacts(path, sizeBytes, { index, branch, read, sessionId });
+  const facts = claudeFacts(
+    path,
+    sizeBytes,
+    { index, branch, read, sessionId },
+    options.compactUsage,
+  );
   const subagents = options.subagents === false
     ? []
     : await findSubagents(path, sessionId, index.agentIds);
