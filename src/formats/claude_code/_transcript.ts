@@ -82,7 +82,14 @@ function titleOf(index: ClaudeIndex): string | null {
 export function claudeFacts(
   path: string,
   sizeBytes: number,
-  parts: { index: ClaudeIndex; branch: Branch; read: ClaudeRead; sessionId: string },
+  parts: {
+    index: ClaudeIndex;
+    branch: Branch;
+    read: ClaudeRead;
+    sessionId: string;
+    /** The title, when found before (else from the index's uuid map). */
+    title?: string | null;
+  },
   compactUsage = false,
 ): Omit<ForeignFacts, "subagents"> {
   const { index, branch, read, sessionId } = parts;
@@ -109,7 +116,7 @@ export function claudeFacts(
     state,
     sessionId: state === "empty" ? null : sessionId,
     sessionIds: index.sessionIds.values,
-    title: titleOf(index),
+    title: parts.title === undefined ? titleOf(index) : parts.title,
     firstPrompt: read.firstPrompt,
     models: index.models.values,
     cwd: index.cwds.values[0] ?? null,
@@ -176,6 +183,10 @@ export async function* readClaudeTranscript(
     },
   });
   const branch = findBranch(index);
+  // The title is all that is asked of the uuid map from here on: found now, the map is let go
+  // before the second pass.
+  const title = titleOf(index);
+  index.byUuid.release();
   const sessionId = sessionIdOf(path, index);
   const read = new ClaudeRead(path, index, branch, sessionId);
   yield* readBranch(read, values);
@@ -185,7 +196,7 @@ export async function* readClaudeTranscript(
   const facts = claudeFacts(
     path,
     sizeBytes,
-    { index, branch, read, sessionId },
+    { index, branch, read, sessionId, title },
     options.compactUsage,
   );
   const subagents = options.subagents === false
