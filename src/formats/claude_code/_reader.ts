@@ -119,6 +119,10 @@ class CallNames {
   }
 }
 
+/** Whether the node is a line of the model's answer that names the model (not Claude Code's own). */
+const answers = (node: Node): boolean =>
+  node.kind === "assistant" && !!node.model && node.model !== "<synthetic>";
+
 /** The second pass: fed every node with its parsed line, in file order. */
 export class ClaudeRead {
   readonly out: ForeignEntry[] = [];
@@ -135,11 +139,14 @@ export class ClaudeRead {
   #names = new CallNames();
   readonly #keptItems = new Map<number, ResponseItem[]>();
   /**
-   * By node: the number in `#models` of the model that answers first from there on, -1 for none
-   * (numbers in a typed array: an array of 760,000 strings' pointers was 6 MB of heap at 1 GB).
+   * The last answer of {@linkcode ClaudeRead.modelAfter}: from node `#askedFrom` on, the first
+   * that answers is `#answeredAt` (the node count: none), with the model `#answer`. Turns begin
+   * in file order, so each asks past the last one's node and the nodes are passed once; a column
+   * of the answer by node held 3 MB at 1 GB through the read.
    */
-  readonly #nextModel: Int32Array;
-  readonly #models: NumberedValues;
+  #askedFrom = -1;
+  #answeredAt = -1;
+  #answer: string | undefined;
   /**
    * The last node of each API response on the branch, by its key: in a table outside the heap
    * (a `Map` of them held 120,000 keys at 1 GB through the read).
@@ -162,17 +169,12 @@ export class ClaudeRead {
   ) {
     this.turns = new ClaudeTurns(this.out, index.hasTurnDuration);
     if (like !== undefined && like.index === index && like.branch === branch) {
-      this.#nextModel = like.#nextModel;
-      this.#models = like.#models;
       this.#lastOfResponse = like.#lastOfResponse;
       this.#firstPrompt = like.#firstPrompt;
       this.#firstModel = like.#firstModel;
       return;
     }
-    this.#nextModel = new Int32Array(index.nodes.length).fill(-1);
-    this.#models = new NumberedValues();
     let next: string | undefined;
-    let number = -1;
     for (let at = index.nodes.length - 1; at >= 0; at--) {
       const node = index.nodes.at(at);
       if (!branch.active.has(at)) continue;
@@ -181,13 +183,7 @@ export class ClaudeRead {
           this.#lastOfResponse.set(node.messageId, at);
         }
       }
-      if (node.kind === "assistant" && node.model && node.model !== "<synthetic>") {
-        if (node.model !== next) {
-          next = node.model;
-          number = this.#models.number(next);
-        }
-      }
-      this.#nextModel[at] = number;
+      if (answers(node)) next = node.model;
       if (this.#isPrompt(at)) this.#firstPrompt = at;
     }
     this.#firstModel = next;
@@ -249,7 +245,19 @@ export class ClaudeRead {
 
   /** The model that answers first after a node of the branch. */
   modelAfter(at: number): string {
-    return this.#models.at(this.#nextModel[at]!) ?? this.index.models.values[0] ?? "unknown";
+    const fallback = this.index.models.values[0] ?? "unknown";
+    if (!this.branch.active.has(at)) return fallback;
+    if (this.#askedFrom < 0 || at < this.#askedFrom || at > this.#answeredAt) {
+      const { nodes } = this.index;
+      let found = at;
+      while (found < nodes.length && !(this.branch.active.has(found) && answers(nodes.at(found)))) {
+        found++;
+      }
+      this.#askedFrom = at;
+      this.#answeredAt = found;
+      this.#answer = found < nodes.length ? nodes.at(found).model : undefined;
+    }
+    return this.#answer ?? fallback;
   }
 
   /** The synthesized `session_meta`, at the file's first line. */
