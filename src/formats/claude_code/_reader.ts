@@ -149,7 +149,7 @@ export class ClaudeRead {
   #answer: string | undefined;
   /**
    * The last node of each API response on the branch, by its key: in a table outside the heap
-   * (a `Map` of them held 120,000 keys at 1 GB through the read).
+   * (a `Map` of them held 110,000 keys at 1 GB through the read).
    */
   readonly #lastOfResponse = new CallIdTable();
   #historyLength = 0;
