@@ -89,11 +89,15 @@ const PAGE_BITS = 14;
 const PAGE = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE - 1;
 
+/** The longest byte range a page's column holds; a longer one's end is kept aside. */
+const MAX_LENGTH = 0xffff_ffff;
+
 /** The columns of {@linkcode PAGE} nodes. */
 interface Page {
   lines: Int32Array;
   starts: Float64Array;
-  ends: Float64Array;
+  /** The byte range's length, `end - start` (from 2^32 - 1 bytes on, its end is kept aside). */
+  lengths: Uint32Array;
   parents: Int32Array;
   bits: Uint16Array;
   /** The index of an assistant line's response in the table's responses, else -1. */
@@ -111,7 +115,7 @@ function newPage(): Page {
   return {
     lines: new Int32Array(PAGE),
     starts: new Float64Array(PAGE),
-    ends: new Float64Array(PAGE),
+    lengths: new Uint32Array(PAGE),
     parents: new Int32Array(PAGE),
     bits: new Uint16Array(PAGE),
     responses: new Int32Array(PAGE),
@@ -143,7 +147,8 @@ function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
  * 16,384 nodes at a time: its line number, byte range, parent's node index, kind and flags, the
  * response its line is part of, and its uuid as 16 bytes (a uuid of another shape as a string
  * aside). No object per line: at 1 GB (760,000 lines) an object each and its uuid's string held
- * about 150 MB, and the columns hold 35. Pages, not arrays that grow by doubling: nothing is
+ * about 150 MB, and the columns hold 41 (54 bytes a node, its byte range as a start and a
+ * length: an end of 8 bytes more was 3 MB). Pages, not arrays that grow by doubling: nothing is
  * copied as the nodes grow, and no array left behind waits for a collection (columns doubled to
  * 1,048,576 nodes and trimmed after the pass left about 50 MB of them at 1 GB).
  * {@linkcode NodeTable.at} gives a {@linkcode Node}, a view of one.
@@ -173,6 +178,7 @@ function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
  * });
  * nodes.at(1).parent = at;
  * assert.equal(nodes.length, 2);
+ * assert.deepEqual([nodes.start(1), nodes.end(1), nodes.at(0).end], [11, 20, 10]);
  * assert.equal(nodes.at(0).uuid, uuid);
  * assert.equal(nodes.uuidIs(0, uuid), true);
  * assert.equal(nodes.at(1).parentUuid, uuid); // the parent's own uuid
@@ -198,6 +204,8 @@ export class NodeTable {
   readonly #oddTimes = new Map<number, string>();
   /** Uuids that are not 36 lowercase characters of hex and dashes, by node. */
   readonly #otherUuids = new Map<number, string>();
+  /** The ends of lines of {@linkcode MAX_LENGTH} bytes or more, by node. */
+  readonly #longEnds = new Map<number, number>();
   /** The parent uuids no node holds (not found yet, or nowhere), by node. */
   readonly #parentUuids = new Map<number, string>();
 
@@ -209,7 +217,9 @@ export class NodeTable {
     const i = at & PAGE_MASK;
     page.lines[i] = span.line;
     page.starts[i] = span.start;
-    page.ends[i] = span.end;
+    const length = span.end - span.start;
+    page.lengths[i] = Math.min(length, MAX_LENGTH);
+    if (length >= MAX_LENGTH) this.#longEnds.set(at, span.end);
     page.parents[i] = -1;
     let bits = (KIND_NUMBER[fields.kind] << KIND_SHIFT) | (fields.sidechain ? SIDECHAIN : 0) |
       (fields.hasParent ? HAS_PARENT : 0);
@@ -301,7 +311,9 @@ export class NodeTable {
   }
   /** The end of node `at`'s byte range. */
   end(at: number): number {
-    return this.#page(at).ends[at & PAGE_MASK]!;
+    const length = this.#page(at).lengths[at & PAGE_MASK]!;
+    if (length === MAX_LENGTH) return this.#longEnds.get(at)!;
+    return this.start(at) + length;
   }
   /** What node `at`'s line is. */
   kind(at: number): NodeKind {
