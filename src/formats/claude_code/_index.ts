@@ -94,7 +94,6 @@ const MAX_LENGTH = 0xffff_ffff;
 
 /** The columns of {@linkcode PAGE} nodes. */
 interface Page {
-  lines: Int32Array;
   starts: Float64Array;
   /** The byte range's length, `end - start` (from 2^32 - 1 bytes on, its end is kept aside). */
   lengths: Uint32Array;
@@ -113,7 +112,6 @@ interface Page {
 
 function newPage(): Page {
   return {
-    lines: new Int32Array(PAGE),
     starts: new Float64Array(PAGE),
     lengths: new Uint32Array(PAGE),
     parents: new Int32Array(PAGE),
@@ -147,8 +145,9 @@ function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
  * 16,384 nodes at a time: its line number, byte range, parent's node index, kind and flags, the
  * response its line is part of, and its uuid as 16 bytes (a uuid of another shape as a string
  * aside). No object per line: at 1 GB (760,000 lines) an object each and its uuid's string held
- * about 150 MB, and the columns hold 41 (54 bytes a node, its byte range as a start and a
- * length: an end of 8 bytes more was 3 MB). Pages, not arrays that grow by doubling: nothing is
+ * about 150 MB, and the columns hold 38 (50 bytes a node: its byte range as a start and a
+ * length, where an end of 8 bytes more was 3 MB; its line number as its index but after blank
+ * lines, where a column of them was 3 MB more). Pages, not arrays that grow by doubling: nothing is
  * copied as the nodes grow, and no array left behind waits for a collection (columns doubled to
  * 1,048,576 nodes and trimmed after the pass left about 50 MB of them at 1 GB).
  * {@linkcode NodeTable.at} gives a {@linkcode Node}, a view of one.
@@ -188,6 +187,17 @@ function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
  *   "msg_1",
  *   true,
  * ]);
+ * // Line numbers past blank lines, and given in any order.
+ * for (const line of [5, 6, 9, 4]) {
+ *   nodes.push({ line, start: 0, end: 0 }, {
+ *     kind: "meta",
+ *     uuid: undefined,
+ *     hasParent: false,
+ *     sidechain: false,
+ *     rare: undefined,
+ *   });
+ * }
+ * assert.deepEqual([0, 1, 2, 3, 4, 5].map((at) => nodes.line(at)), [1, 2, 5, 6, 9, 4]);
  * ```
  */
 export class NodeTable {
@@ -204,6 +214,14 @@ export class NodeTable {
   readonly #oddTimes = new Map<number, string>();
   /** Uuids that are not 36 lowercase characters of hex and dashes, by node. */
   readonly #otherUuids = new Map<number, string>();
+  /**
+   * Line numbers by where they stop being the node's index + 1 (a blank line, or lines given
+   * out of order): from node `#shiftsAt[k]` on, a node's line is its index + `#shifts[k]`. A
+   * file without blank lines has none, where a column of line numbers held 4 bytes a node.
+   */
+  readonly #shiftsAt: number[] = [];
+  readonly #shifts: number[] = [];
+  #lineShift = 1;
   /** The ends of lines of {@linkcode MAX_LENGTH} bytes or more, by node. */
   readonly #longEnds = new Map<number, number>();
   /** The parent uuids no node holds (not found yet, or nowhere), by node. */
@@ -215,7 +233,12 @@ export class NodeTable {
     if ((at & PAGE_MASK) === 0) this.#pages.push(newPage());
     const page = this.#pages[at >>> PAGE_BITS]!;
     const i = at & PAGE_MASK;
-    page.lines[i] = span.line;
+    const shift = span.line - at;
+    if (shift !== this.#lineShift) {
+      this.#shiftsAt.push(at);
+      this.#shifts.push(shift);
+      this.#lineShift = shift;
+    }
     page.starts[i] = span.start;
     const length = span.end - span.start;
     page.lengths[i] = Math.min(length, MAX_LENGTH);
@@ -303,7 +326,17 @@ export class NodeTable {
 
   /** The line number of node `at`. */
   line(at: number): number {
-    return this.#page(at).lines[at & PAGE_MASK]!;
+    const shiftsAt = this.#shiftsAt;
+    if (shiftsAt.length === 0 || at < shiftsAt[0]!) return at + 1;
+    // The last shift at or before node `at`.
+    let low = 0;
+    let high = shiftsAt.length;
+    while (high - low > 1) {
+      const middle = (low + high) >>> 1;
+      if (shiftsAt[middle]! <= at) low = middle;
+      else high = middle;
+    }
+    return at + this.#shifts[low]!;
   }
   /** The start of node `at`'s byte range. */
   start(at: number): number {
