@@ -7,7 +7,8 @@
  */
 import { CallIdTable } from "../_call_ids.ts";
 import { NumberedValues } from "../_numbered.ts";
-import { isoTimeOfMs, msOfIsoTime } from "../_times.ts";
+import { msOfIsoTime } from "../_times.ts";
+import { isoTime as isoTimeOfMs } from "../../text/mod.ts";
 import type { UsageEvent } from "../_usage.ts";
 import type { UsageEventList } from "../_usage_columns.ts";
 import { exportedFromOf, type ExportSource } from "../_writer.ts";
