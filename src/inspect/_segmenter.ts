@@ -234,12 +234,14 @@ export class TurnSegmenter {
     this.#count("ignored");
     const block = this.#block();
     block.ignored[kind] = (block.ignored[kind] ?? 0) + 1;
-    if (thought !== undefined && this.#keepEntries) {
+    // Without entries that is all: no entry made to be dropped (a file has tens of thousands).
+    if (block.entries === undefined) return;
+    if (thought !== undefined) {
       // Readable thinking is shown where it was written: an entry of its own.
       const entry = { kind: "ignored", line, lastLine: line, kinds: { [kind]: 1 } } as const;
       return this.#entry({ ...entry, ...this.#text(thought) });
     }
-    const last = block.entries?.at(-1);
+    const last = block.entries.at(-1);
     if (last?.kind === "ignored" && last.text === undefined) {
       last.lastLine = Math.max(last.lastLine, line);
       last.kinds[kind] = (last.kinds[kind] ?? 0) + 1;
@@ -336,6 +338,7 @@ export class TurnSegmenter {
       turn.rounds = payload.rounds;
       turn.usage = payload.usage ?? null;
     }
+    if (this.#block().entries === undefined) return;
     this.#entry({
       kind: "run_finished",
       line,
