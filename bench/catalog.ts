@@ -327,7 +327,7 @@ rows.push({
     listed = Math.min(listed, performance.now() - start);
     const from = performance.now();
     await opened.update(sources);
-    const index = opened.searchIndex();
+    const index = await opened.searchIndex();
     for await (const _ of searchSessions({ terms: [SEARCHED_WORD] }, { sources, index })) {
       // Every event is made, as the command makes them.
     }

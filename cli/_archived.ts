@@ -8,15 +8,24 @@
 import type { SessionAdapter } from "../src/formats/mod.ts";
 // The archive's layout alone, not its face: a listing where no archive is loads none of it.
 import { archiveLayout, resolveArchiveRoot } from "../src/archive/_layout.ts";
+import { basename, dirname } from "../src/_path.ts";
 import { archiveModule, formatsModule, storeModule } from "./_late_modules.ts";
 
 /**
- * Whether the archive has an index: else it holds no session. Asked synchronously: one `stat`
- * is less than the trip to Deno's I/O thread and back (every listing of a home asks).
+ * Whether the archive has an index: else it holds no session. Asked synchronously (less than
+ * the trip to Deno's I/O thread and back; every listing of a home asks), and where there is
+ * none, from its parent folder's entries: Deno makes an error of a `stat` of a path not there,
+ * and a process's first costs about 1 ms.
  */
 function hasArchive(): boolean {
+  const { root, index } = archiveLayout(resolveArchiveRoot());
+  const name = basename(root);
   try {
-    return Deno.statSync(archiveLayout(resolveArchiveRoot()).index).isDirectory;
+    for (const entry of Deno.readDirSync(dirname(root))) {
+      if (entry.name !== name) continue;
+      return (entry.isDirectory || entry.isSymlink) && Deno.statSync(index).isDirectory;
+    }
+    return false;
   } catch {
     return false;
   }

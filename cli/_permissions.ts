@@ -79,6 +79,17 @@ function commandThatWorks(command: Command, needs: Need[], args: string[]): stri
 }
 
 /**
+ * Whether the process may read and write every path and read every variable (`-A`, a task's
+ * permission set): then no need can be missing, and a command need not work its needs out
+ * (it parses its arguments once, in its run).
+ */
+export function grantedAll(): boolean {
+  return (["read", "write", "env"] as const).every((name) =>
+    Deno.permissions.querySync({ name }).state === "granted"
+  );
+}
+
+/**
  * Makes sure the process has every permission in `needs`. Returns true when it has them (at
  * once, or after the user granted them on a terminal); false after saying what to run instead.
  */

@@ -28,14 +28,21 @@ import {
   resumeCommand,
   TASK,
 } from "./_commands.ts";
-import { runAsProcess, stderr as toStderr, stdout as toStdout, type Write } from "./_output.ts";
+import {
+  endsWhenDone,
+  runAsProcess,
+  stderr as toStderr,
+  stdout as toStdout,
+  type Write,
+} from "./_output.ts";
 import { HOME_FLAGS, homeFlagsHelp, homeFlagsSet } from "./_homes.ts";
 import { hintFor } from "./_voice.ts";
 
 const HOME_NAMES = TOOL_HOMES.map((home) => `--${home.flag}`).join(", ");
 
-/** The help text. */
-export const HELP = `Usage: ${TASK} search [options] <word | "a phrase">...
+/** The help text (made when asked for: its words and wrapped lines cost every search's start). */
+export function help(): string {
+  return `Usage: ${TASK} search [options] <word | "a phrase">...
 
 Finds sessions by what was said in them: the user's and the assistant's text, tool call
 inputs, tool outputs and compaction summaries (not metadata, progress, hook or snapshot
@@ -77,6 +84,7 @@ cannot be read, or a line that is not JSON, is skipped with one line on stderr s
 Exit codes: 0 sessions found; 1 none found; 2 the command cannot work as given (usage, a
 folder that is not there).
 `;
+}
 
 function parseSearchArgs(args: string[]) {
   const { values, positionals } = parseFlags(args, {
@@ -165,7 +173,7 @@ function printEvent(event: SearchEvent, json: boolean, io: SearchIo): number {
 export async function main(args: string[], io: SearchIo): Promise<number> {
   const { values, positionals, since, until, limit } = parseSearchArgs(args);
   if (values.help) {
-    io.out(HELP);
+    io.out(help());
     return 0;
   }
   const sources = await searchSources({
@@ -197,7 +205,9 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     ...(until ? { until } : {}),
     ...(dates ? { dates: (path: string) => dates.get(path) } : {}),
     // The update walked the homes: the search takes its sessions, not a walk of its own.
-    ...(catalog ? { index: catalog.searchIndex(), walked: catalog.walked.bind(catalog) } : {}),
+    ...(catalog
+      ? { index: await catalog.searchIndex(), walked: catalog.walked.bind(catalog) }
+      : {}),
   };
   const project = values.project === undefined ? {} : { project: values.project };
   for await (const event of searchSessions(query, { ...options, ...project })) {
@@ -240,8 +250,11 @@ function useColor(): boolean {
 }
 
 /** The command as a shell (or the `turnlog` command) runs it; returns the exit code. */
-export function cli(args: string[]): Promise<number> {
-  return run(args);
+export async function cli(args: string[]): Promise<number> {
+  const code = await run(args);
+  // Its hits are written and its catalog closed: nothing of it runs on.
+  endsWhenDone();
+  return code;
 }
 
 if (import.meta.main) await runAsProcess(cli);

@@ -19,7 +19,7 @@ async function found(
 ): Promise<{ hits: string[]; skipped: string[] }> {
   const hits: string[] = [];
   const skipped: string[] = [];
-  const index = catalog?.searchIndex();
+  const index = await catalog?.searchIndex();
   // As the command searches: the index, and the sessions the catalog's update walked.
   const given = catalog ? { index, walked: catalog.walked.bind(catalog) } : {};
   for await (const event of searchSessions({ terms }, { sources, ...given })) {
@@ -129,7 +129,7 @@ Deno.test("searchSessions() with the catalog's index reads only the lines the in
   using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
   await catalog.update(sources);
   const events: SearchEvent[] = [];
-  const index = catalog.searchIndex();
+  const index = await catalog.searchIndex();
   const lookup = index.lookup;
   let asked = 0;
   let given = 0;
@@ -176,7 +176,11 @@ Deno.test("searchSessions() with the catalog's index judges a line holding a wor
   }];
   using catalog = Catalog.open({ path: join(dir, "c.sqlite") });
   await catalog.update(sources);
-  const lines = catalog.searchIndex().lookup({ terms: ["token"], tests: [], fragments: [] })(path);
+  const lines = (await catalog.searchIndex()).lookup({
+    terms: ["token"],
+    tests: [],
+    fragments: [],
+  })(path);
   assertEquals(lines?.map((line) => line.line), [1, 2]);
   const indexed = await found(["token"], sources, catalog);
   assertEquals(indexed, await found(["token"], sources));

@@ -15,6 +15,8 @@ import {
   deleteFile,
   tearLine,
 } from "./_catalog_home.ts";
+import { CORPUS_MISSING, corpusSources } from "./_corpus.ts";
+import { tempDir } from "./_helpers.ts";
 
 Deno.test("Catalog.update() reads a new file whole, then costs a stat while it stays as it was", async () => {
   await using home = await catalogHome();
@@ -74,7 +76,7 @@ Deno.test("Catalog.update() without text keeps the facts alone; the first update
   const rows = () => Number(catalog.db.prepare("SELECT count(*) AS n FROM lines").get()!.n);
   assertEquals(rows(), 0);
   // A search now scans every file: the catalog cannot answer for a file without its text.
-  const index = catalog.searchIndex();
+  const index = await catalog.searchIndex();
   const lookup = index.lookup(compileQuery({ terms: ["files"] }));
   assertEquals(home.files.map((file) => lookup(file.path)), [undefined, undefined, undefined]);
 
@@ -94,7 +96,7 @@ Deno.test("Catalog.update() without text keeps the facts alone; the first update
   const grown = await catalog.update(sources, { text: false });
   assertEquals([grown.grown, grown.fallbacks, grown.texted], [1, 0, 0]);
   assertEquals(catalogAnswers(catalog, sources).lines, before);
-  const after = catalog.searchIndex().lookup(compileQuery({ terms: ["files"] }));
+  const after = (await catalog.searchIndex()).lookup(compileQuery({ terms: ["files"] }));
   assertEquals(after(first!.path), undefined);
   using factsAlone = Catalog.open({ path: join(home.dir, "facts.sqlite") });
   await factsAlone.update(sources, { text: false });
@@ -254,4 +256,34 @@ Deno.test("browsePage() with the catalog shows every session's turns and health 
   const dates = reports.map((report) => report.session.updated ?? report.session.created);
   assertEquals(dates, [...dates].sort().reverse());
   assertEquals(rows.length, 3);
+});
+
+Deno.test({
+  name:
+    "Catalog.listing() gives each session's fields as Catalog.sessions() does, the first model alone, over the corpus's homes",
+  ignore: CORPUS_MISSING !== undefined,
+  async fn() {
+    await using dir = await tempDir();
+    const sources = await corpusSources(dir.path);
+    using catalog = Catalog.open({ path: join(dir.path, "c.sqlite") });
+    await catalog.update(sources, { text: false });
+    let models = 0;
+    for (const source of sources) {
+      const sessions = catalog.sessions([source]);
+      assert(sessions.length > 3, source.root);
+      const listing = catalog.listing(source);
+      const byPath = new Map(sessions.map((session) => [session.path, session]));
+      assertEquals(listing.map((session) => session.path).sort(), [...byPath.keys()].sort());
+      for (const listed of listing) {
+        const session = byPath.get(listed.path)!;
+        const { models: first, ...rest } = listed;
+        assertEquals(first, session.models.slice(0, 1), listed.path);
+        models += first.length;
+        for (const [key, value] of Object.entries(rest)) {
+          assertEquals(value, session[key as keyof typeof session], `${listed.path}: ${key}`);
+        }
+      }
+    }
+    assert(models > 0, "sessions with models");
+  },
 });

@@ -273,19 +273,27 @@ Deno.test("cli/turnlog.ts, cli/inspect.ts, cli/search.ts and the Claude Code wal
   assertEquals(search.filter((name) => name.startsWith("node:")), ["node:sqlite"]);
 });
 
-Deno.test("ToolStart.loadWalk() of Claude Code loads its walk without the search profile's modules", async () => {
+Deno.test("ToolStart.loadWalk() of Claude Code loads its walk without the search profile's modules, nor io's", async () => {
   const loaded = [...await loadedAtStart("src/formats/claude_code/_walk.ts")];
-  assertEquals(loaded.filter((name) => name.startsWith("src/")).sort(), [
+  // text's face (the order of names), which every command loads anyway.
+  const own = loaded.filter((name) => name.startsWith("src/") && !name.startsWith("src/text/"));
+  assertEquals(own.sort(), [
     "src/_late.ts",
     "src/_path.ts",
-    "src/errors/mod.ts",
-    "src/formats/_head.ts",
-    "src/formats/_line.ts",
+    "src/formats/_dir.ts",
     "src/formats/claude_code/_walk.ts",
-    "src/io/_bytes.ts",
-    "src/io/_cut.ts",
-    "src/io/_lines.ts",
-    "src/io/_zstd.ts",
-    "src/io/forward.ts",
   ]);
+});
+
+Deno.test("a warm listing of a home (cli/turnlog.ts, then cli/inspect.ts and Claude Code's walk) loads none of io, the heads' reading or the catalog's search index", async () => {
+  const loaded = new Set<string>();
+  for (const entry of ["cli/turnlog.ts", "cli/inspect.ts", "src/formats/claude_code/_walk.ts"]) {
+    for (const name of await loadedAtStart(entry)) loaded.add(name);
+  }
+  assert(loaded.has("src/catalog/_catalog.ts"), "the walk follows the listing's imports");
+  const searching = [...loaded].filter((name) =>
+    name.startsWith("src/io/") ||
+    ["src/formats/_head.ts", "src/formats/_line.ts", "src/catalog/_search.ts"].includes(name)
+  );
+  assertEquals(searching, []);
 });

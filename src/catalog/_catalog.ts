@@ -5,11 +5,10 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { TokenTotals } from "../formats/mod.ts";
-import { isDamage, openDatabase, remakeDatabase } from "./_database.ts";
+import { isDamage, openDatabase, remakeDatabase, returningArrays } from "./_database.ts";
 import { resolveCatalogPath } from "./_location.ts";
-import { catalogSearchIndex } from "./_search.ts";
 import type { SearchIndex } from "../search/mod.ts";
 import {
   type CatalogSource,
@@ -26,6 +25,9 @@ import { late } from "../_late.ts";
  * (src/_late.ts): an update that finds none reads none of it.
  */
 const updateModule = () => late<typeof import("./_update.ts")>("./_update.ts", import.meta.url);
+
+/** The index's lookups (and io's reader behind them), loaded for a search alone. */
+const searchModule = () => late<typeof import("./_search.ts")>("./_search.ts", import.meta.url);
 
 /** Options of {@linkcode Catalog.open}. */
 export interface CatalogOptions {
@@ -91,6 +93,30 @@ export interface CatalogSession {
   unreadable: string | null;
 }
 
+/**
+ * What a listing shows of a session: the fields of a {@linkcode CatalogSession} it reads, as
+ * {@linkcode Catalog.listing} gives them (`models` holds the first model alone).
+ */
+export type ListingSession = Pick<
+  CatalogSession,
+  | "path"
+  | "format"
+  | "id"
+  | "project"
+  | "sizeBytes"
+  | "fileModified"
+  | "modified"
+  | "firstAt"
+  | "lastAt"
+  | "cwd"
+  | "title"
+  | "firstPrompt"
+  | "turns"
+  | "verdict"
+  | "unreadable"
+  | "models"
+>;
+
 interface SessionRow {
   path: string;
   format: string;
@@ -133,6 +159,64 @@ SELECT f.path, f.format, f.root, f.archived, f.session_id, f.project, f.size, f.
     AS subagents
 FROM files f
 WHERE f.root = ? AND f.deleted = 0 AND f.path = f.session`;
+
+/**
+ * A listing's columns alone, in this order (rows as arrays: no object of 26 keys a row, no JSON
+ * parsed but the first model's, which SQLite takes out).
+ */
+const LISTING_SQL = `
+SELECT f.path, f.format, f.session_id, f.project, f.size, f.mtime,
+  max(f.mtime, coalesce((SELECT max(s.mtime) FROM files s
+    WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0), 0)) AS modified,
+  f.first_at, f.last_at, f.cwd, f.title, f.first_prompt, f.turns, f.verdict, f.unreadable,
+  json_extract(f.models, '$[0]') AS model
+FROM files f
+WHERE f.root = ? AND f.deleted = 0 AND f.path = f.session`;
+
+type ListingRow = [
+  path: string,
+  format: string,
+  id: string,
+  project: string | null,
+  size: number,
+  mtime: number,
+  modified: number,
+  firstAt: string | null,
+  lastAt: string | null,
+  cwd: string | null,
+  title: string | null,
+  firstPrompt: string | null,
+  turns: number | null,
+  verdict: string | null,
+  unreadable: string | null,
+  model: string | null,
+];
+
+/** The listing's statement of each database (one a catalog made again has its own). */
+const listings = new WeakMap<DatabaseSync, StatementSync>();
+
+function listingOf(row: ListingRow): ListingSession {
+  // By index: an array pattern takes the iterator's path, which costs a cold process more.
+  const model = row[15];
+  return {
+    path: row[0],
+    format: row[1],
+    id: row[2],
+    project: row[3],
+    sizeBytes: row[4],
+    fileModified: row[5],
+    modified: row[6],
+    firstAt: row[7],
+    lastAt: row[8],
+    cwd: row[9],
+    title: row[10],
+    firstPrompt: row[11],
+    turns: row[12],
+    verdict: row[13],
+    unreadable: row[14],
+    models: model === null ? [] : [model],
+  };
+}
 
 function sessionOf(row: SessionRow): CatalogSession {
   return {
@@ -255,6 +339,41 @@ export class Catalog implements Disposable {
   }
 
   /**
+   * The sessions of `source` as {@linkcode Catalog.sessions} gives them, with what a listing
+   * shows of them alone (one statement, prepared once).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { join } from "node:path";
+   * import { Catalog } from "./mod.ts";
+   *
+   * const dir = Deno.makeTempDirSync();
+   * const root = join(dir, "codex");
+   * const day = join(root, "2026", "02", "23");
+   * Deno.mkdirSync(day, { recursive: true });
+   * const id = "019c8a4c-0000-7000-8000-000000000001";
+   * Deno.writeTextFileSync(join(day, `rollout-2026-02-23T10-00-00-${id}.jsonl`), "");
+   * using catalog = Catalog.open({ path: join(dir, "catalog.sqlite") });
+   * const source = { format: "codex", root };
+   * await catalog.update([source]);
+   * const [session] = catalog.sessions([source]);
+   * const [listed] = catalog.listing(source);
+   * assert.equal(listed!.id, id);
+   * for (const [key, value] of Object.entries(listed!)) {
+   *   assert.deepEqual(value, session![key as keyof typeof session], key);
+   * }
+   * ```
+   */
+  listing(source: CatalogSource): ListingSession[] {
+    let statement = listings.get(this.#db);
+    if (statement === undefined) {
+      listings.set(this.#db, statement = returningArrays(this.#db.prepare(LISTING_SQL)));
+    }
+    return (statement.all(source.root) as unknown as ListingRow[]).map(listingOf);
+  }
+
+  /**
    * The sessions of `source` as this catalog's last {@linkcode Catalog.update} of it walked
    * them (the search's own walk, each with its files' last write), or undefined when no update
    * in this process walked it (a root not there or that cannot be read): a search after the
@@ -289,10 +408,11 @@ export class Catalog implements Disposable {
 
   /**
    * The catalog as a search's index (`SearchOptions.index`), as the last update left it: the
-   * lines of each file that can match a query, read from the file at their offsets.
+   * lines of each file that can match a query, read from the file at their offsets. Its code
+   * loads when it is asked for: a listing loads none of it.
    */
-  searchIndex(): SearchIndex {
-    return catalogSearchIndex(this.#db);
+  async searchIndex(): Promise<SearchIndex> {
+    return (await searchModule()).catalogSearchIndex(this.#db);
   }
 
   /** Closes the database. */

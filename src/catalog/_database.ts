@@ -5,8 +5,28 @@
  *
  * @module
  */
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { dirname } from "../_path.ts";
+
+/**
+ * `statement`, made to give its rows as arrays (node:sqlite's `setReturnArrays`, which Deno's
+ * has and its types do not name): a row made as an object costs node:sqlite an object of as
+ * many keys, in dictionary mode, and twice the time (64 rows of 26 columns: 163 KB and 1.7 ms
+ * against 71 KB and 1.0 ms).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DatabaseSync } from "node:sqlite";
+ * import { returningArrays } from "./_database.ts";
+ * const db = new DatabaseSync(":memory:");
+ * assert.deepEqual(returningArrays(db.prepare("SELECT 1 AS a, 'b' AS b")).all(), [[1, "b"]]);
+ * ```
+ */
+export function returningArrays(statement: StatementSync): StatementSync {
+  (statement as StatementSync & { setReturnArrays(enabled: boolean): void }).setReturnArrays(true);
+  return statement;
+}
 
 /** The schema's version: a catalog of any other version is made again. */
 export const CATALOG_VERSION = 4;
@@ -101,9 +121,27 @@ function makeFolder(path: string): void {
   }
 }
 
+/**
+ * Opens the file, making its folder (0700) first when it is not there: a catalog already made
+ * costs no `mkdir` (nor the first call of Deno's, about 0.5 ms of a warm listing's start).
+ */
+function openFile(path: string): DatabaseSync {
+  try {
+    return new DatabaseSync(path);
+  } catch (error) {
+    try {
+      Deno.statSync(dirname(path));
+    } catch {
+      makeFolder(path);
+      return new DatabaseSync(path);
+    }
+    throw error;
+  }
+}
+
+/** Sets what each connection needs; returns the schema's version (0: a catalog not made). */
 function configure(db: DatabaseSync): number {
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   const row = db.prepare("PRAGMA user_version").get() as { user_version: number };
   return row.user_version;
@@ -132,13 +170,11 @@ function create(db: DatabaseSync): void {
  * alone (0600), in a folder made 0700 when it is made.
  */
 export function openDatabase(path: string): { db: DatabaseSync; rebuilt: Rebuilt } {
-  makeFolder(path);
   let rebuilt: Rebuilt = null;
   for (let attempt = 0;; attempt++) {
     let db: DatabaseSync | undefined;
     try {
-      db = new DatabaseSync(path);
-      Deno.chmodSync(path, 0o600);
+      db = openFile(path);
       const version = configure(db);
       if (version === CATALOG_VERSION) return { db, rebuilt };
       if (version !== 0) {
@@ -148,6 +184,10 @@ export function openDatabase(path: string): { db: DatabaseSync; rebuilt: Rebuilt
         removeDatabase(path);
         continue;
       }
+      // A catalog to make: the user's alone, and in WAL mode, which the file keeps (a catalog
+      // of this version is both already, and costs neither a chmod nor the pragma).
+      Deno.chmodSync(path, 0o600);
+      db.exec("PRAGMA journal_mode = WAL");
       create(db);
       return { db, rebuilt };
     } catch (error) {

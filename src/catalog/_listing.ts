@@ -6,7 +6,8 @@
  * @module
  */
 import type { ForeignListing, ListedForeignSession } from "../formats/mod.ts";
-import type { CatalogSession } from "./_catalog.ts";
+import type { CatalogSession, ListingSession } from "./_catalog.ts";
+import { isoTime } from "../text/mod.ts";
 
 function timeOf(iso: string | null): number {
   const ms = iso ? Date.parse(iso) : NaN;
@@ -51,14 +52,14 @@ export function byOwnDates(a: CatalogSession, b: CatalogSession): number {
 }
 
 /** A session of the catalog as a listing shows it. */
-function listed(session: CatalogSession): ListedForeignSession {
+function listed(session: ListingSession): ListedForeignSession {
   return {
     format: session.format,
     id: session.id,
     path: session.path,
     created: session.firstAt,
     // The session file's own, as the listing from the files gives it (its size is its own too).
-    modified: session.fileModified > 0 ? new Date(session.fileModified).toISOString() : null,
+    modified: session.fileModified > 0 ? isoTime(session.fileModified) : null,
     sizeBytes: session.sizeBytes,
     project: session.project,
     // Another tool's first prompt is kept as its listing's preview: shown as it is.
@@ -75,13 +76,13 @@ function listed(session: CatalogSession): ListedForeignSession {
 }
 
 /**
- * The listing of a root's sessions from the catalog (its `sessions` of that root), newest
- * first by their own dates, at most `limit`.
+ * The listing of a root's sessions from the catalog (its `listing` of that root, or its
+ * `sessions`), newest first by their own dates, at most `limit`.
  */
 export function catalogListing(
   format: string,
   root: string,
-  sessions: readonly CatalogSession[],
+  sessions: readonly ListingSession[],
   limit: number,
 ): ForeignListing {
   // Each session's rank once, not twice a comparison (two dates parsed each time).

@@ -9,6 +9,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { inWriteTransaction } from "./_transaction.ts";
+import { returningArrays } from "./_database.ts";
 import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
 import { toolStartOf } from "../formats/_tool_starts.ts";
 import { late } from "../_late.ts";
@@ -172,12 +173,40 @@ export const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined): bo
   known !== undefined && known.deleted === 0 && known.ino === (info.ino ?? null) &&
   known.size === info.size && known.mtime === (info.mtime?.getTime() ?? 0);
 
-/** The statements a walk runs, prepared once per database. */
-interface WalkStatements {
-  known: StatementSync;
+/**
+ * A file's row as the walk's query gives it, an array (a row of 10 keys made as an object costs
+ * node:sqlite an object in dictionary mode a file): `id, path, ino, size, mtime, indexed,
+ * tail_hash, lines, texted, deleted`.
+ */
+type KnownRow = [
+  id: number,
+  path: string,
+  ino: number | null,
+  size: number,
+  mtime: number,
+  indexed: number,
+  tailHash: string,
+  lines: number,
+  texted: number,
+  deleted: number,
+];
+
+function knownFile(row: KnownRow): KnownFile {
+  const [id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted] = row;
+  return { id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted };
+}
+
+/** The statements that mark a file gone, prepared when a walk first finds one. */
+interface GoneStatements {
   dropText: StatementSync;
   dropLines: StatementSync;
   markGone: StatementSync;
+}
+
+/** The statements a walk runs, each prepared once per database. */
+interface WalkStatements {
+  known: StatementSync;
+  gone?: GoneStatements;
 }
 
 const statements = new WeakMap<DatabaseSync, WalkStatements>();
@@ -185,20 +214,11 @@ const statements = new WeakMap<DatabaseSync, WalkStatements>();
 function statementsOf(db: DatabaseSync): WalkStatements {
   let found = statements.get(db);
   if (found === undefined) {
-    statements.set(
-      db,
-      found = {
-        known: db.prepare(
-          "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM " +
-            "files WHERE root = ?",
-        ),
-        dropText: db.prepare(
-          "DELETE FROM text WHERE rowid IN (SELECT id FROM lines WHERE file = ?)",
-        ),
-        dropLines: db.prepare("DELETE FROM lines WHERE file = ?"),
-        markGone: db.prepare("UPDATE files SET deleted = 1 WHERE id = ?"),
-      },
-    );
+    const known = returningArrays(db.prepare(
+      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM " +
+        "files WHERE root = ?",
+    ));
+    statements.set(db, found = { known });
   }
   return found;
 }
@@ -206,10 +226,15 @@ function statementsOf(db: DatabaseSync): WalkStatements {
 /** Marks a file gone and drops its text, in one transaction. */
 function markGone(db: DatabaseSync, id: number): void {
   const s = statementsOf(db);
+  const gone = s.gone ??= {
+    dropText: db.prepare("DELETE FROM text WHERE rowid IN (SELECT id FROM lines WHERE file = ?)"),
+    dropLines: db.prepare("DELETE FROM lines WHERE file = ?"),
+    markGone: db.prepare("UPDATE files SET deleted = 1 WHERE id = ?"),
+  };
   inWriteTransaction(db, () => {
-    s.dropText.run(id);
-    s.dropLines.run(id);
-    s.markGone.run(id);
+    gone.dropText.run(id);
+    gone.dropLines.run(id);
+    gone.markGone.run(id);
   });
 }
 
@@ -237,8 +262,8 @@ export async function walkSources(
   };
   const walked = new Map<string, WalkedSession[]>();
   for (const source of sources) {
-    const known = new Map<string, KnownFile>();
-    for (const row of s.known.all(source.root) as unknown as KnownFile[]) known.set(row.path, row);
+    const known = new Map<string, KnownRow>();
+    for (const row of s.known.all(source.root) as unknown as KnownRow[]) known.set(row[1], row);
     const seen = new Set<string>();
     let found: WantedFile[];
     const sessions: SessionFiles[] = [];
@@ -261,13 +286,14 @@ export async function walkSources(
       if (info === undefined || !info.isFile) continue;
       seen.add(wanted.path);
       summary.seen++;
-      const before = known.get(wanted.path);
+      const row = known.get(wanted.path);
+      const before = row === undefined ? undefined : knownFile(row);
       const untexted = options.text === true && before?.texted === 0;
       if (!unchanged(info, before) || untexted) changed.push({ wanted, info, known: before });
     }
-    for (const [path, row] of known) {
-      if (row.deleted === 0 && !seen.has(path)) {
-        markGone(db, row.id);
+    for (const [path, [id, , , , , , , , , deleted]] of known) {
+      if (deleted === 0 && !seen.has(path)) {
+        markGone(db, id);
         summary.gone++;
       }
     }

@@ -1,10 +1,11 @@
 /**
  * Small file-system helpers of the session finders: a file's head read line by line for a
- * preview, a folder's entries.
+ * preview, a folder's entries (`_dir.ts`'s, for the finders that import them from here).
  *
  * @module
  */
 import { readFull, readLines } from "../io/forward.ts";
+export { dirEntries } from "./_dir.ts";
 import { isObject, type Json } from "./_line.ts";
 
 /** How far into a file a listing reads for its preview. */
@@ -31,24 +32,6 @@ export async function scanHead(path: string, visit: (value: Json) => boolean): P
 export function previewLine(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
-
-/**
- * The entries of a folder, or none when it does not exist. Listed synchronously: a folder's
- * listing is a system call or two, less than the trip to Deno's I/O thread and back an
- * asynchronous one takes (a walk of a home lists dozens of folders).
- */
-export function dirEntries(dir: string): Promise<Deno.DirEntry[]> {
-  const found: Deno.DirEntry[] = [];
-  try {
-    for (const entry of Deno.readDirSync(dir)) found.push(entry);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return Promise.resolve([]);
-    }
-    return Promise.reject(error);
-  }
-  return Promise.resolve(found);
 }
 
 /** How far from a file's end a listing looks for its last record's time. */

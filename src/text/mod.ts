@@ -11,3 +11,4 @@ export * from "./_shell.ts";
 export * from "./_terminal.ts";
 export * from "./_visible.ts";
 export * from "./_wrap.ts";
+export * from "./_order.ts";

@@ -7,25 +7,34 @@
  * @module
  */
 import { basename, join } from "../../_path.ts";
-import { readFull } from "../../io/forward.ts";
-import { dirEntries } from "../_head.ts";
+import { late } from "../../_late.ts";
+import { dirEntries } from "../_dir.ts";
+import { compareLikeLocale } from "../../text/mod.ts";
 import type { SessionFiles } from "../_search.ts";
+
+/**
+ * io's reader, for the old-style agent files' first lines alone: a walk of a home without them
+ * (a listing from the catalog) loads none of io (src/_late.ts).
+ */
+const ioModule = () =>
+  late<typeof import("../../io/forward.ts")>("../../io/forward.ts", import.meta.url);
 
 const TRANSCRIPT = /^([0-9A-Za-z][0-9A-Za-z_-]*)\.jsonl$/;
 const AGENT = /^agent-/;
 
 /**
  * Paths in the order of their names. Only a session's subagent files are put in order (their
- * hits come in this order); the sessions are not, the search orders them by time. Fewer than
- * two need no comparison, which keeps the first `localeCompare` (its collator costs 10-30 ms
- * to load) off a search whose sessions have at most one subagent file each.
+ * hits come in this order); the sessions are not, the search orders them by time. In
+ * `localeCompare`'s order without its collator where their names allow (its first call costs
+ * 10 to 50 ms): an agent's name is `agent-` and small hex digits.
  */
 function byName(paths: string[]): string[] {
-  return paths.length < 2 ? paths : paths.sort((a, b) => basename(a).localeCompare(basename(b)));
+  return paths.sort((a, b) => compareLikeLocale(basename(a), basename(b)));
 }
 
 /** The session id on a file's first line, read from its first 16 KiB only. */
 async function headSessionId(path: string): Promise<string | undefined> {
+  const { readFull } = await ioModule();
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(16 * 1024);
   const read = await readFull(file, buffer);

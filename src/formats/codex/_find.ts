@@ -20,6 +20,7 @@ import {
 import { dirEntries, previewLine, scanHead } from "../_head.ts";
 import { isInjectedContext } from "./_items.ts";
 import { obj, str } from "../_line.ts";
+import { compareLikeLocale } from "../../text/mod.ts";
 
 /** A rollout's name: plain, or compressed with zstd (`.jsonl.zst`, Codex's rollout compression). */
 const ROLLOUT = /^rollout-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})-(.+?)\.jsonl(?:\.zst)?$/;
@@ -82,7 +83,8 @@ async function rolloutsIn(dir: string): Promise<FoundSession[]> {
     const session = parseRolloutName(entry.name, dir);
     if (session) found.push(session);
   }
-  return found.sort((a, b) => b.path.localeCompare(a.path));
+  // localeCompare's order without its collator (its first call costs a search 10 to 50 ms).
+  return found.sort((a, b) => compareLikeLocale(b.path, a.path));
 }
 
 /** Every rollout of a Codex sessions root, newest first, from names alone. */
