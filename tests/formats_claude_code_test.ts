@@ -611,3 +611,21 @@ Deno.test("readClaudeTranscript() checks the pairing as the branch goes: a call 
     ["unanswered_call", 24, "toolu_5b"],
   ]);
 });
+
+Deno.test("readForeignSession(claude-code) numbers each entry by its file line past blank lines", async () => {
+  await using dir = await tempDir();
+  const plain = await readText(dir.path, "plain/basic.jsonl", claudeBasic(), "claude-code");
+  // Two blank lines after the second line, one (with a carriage return) after the ninth.
+  const lines = claudeBasic().split("\n");
+  const blanked = [...lines.slice(0, 2), "", "", ...lines.slice(2, 9), "\r", ...lines.slice(9)];
+  const read = await readText(dir.path, "blanked/basic.jsonl", blanked.join("\n"), "claude-code");
+  const shifted = (line: number) => line + (line > 2 ? 2 : 0) + (line > 9 ? 1 : 0);
+  assertEquals(
+    read.lines,
+    plain.lines.map((described) => {
+      const [line, ...rest] = described.split(" ");
+      return [shifted(Number(line)), ...rest].join(" ");
+    }),
+  );
+  assertEquals(read.lines.length > 10, true);
+});

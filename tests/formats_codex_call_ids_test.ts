@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { assertEquals } from "./_assert.ts";
-import { CallIdTable } from "../src/formats/_call_ids.ts";
+import { CallIdTable, IdList } from "../src/formats/_call_ids.ts";
 import { UsageColumns } from "../src/formats/mod.ts";
 
 const id = fc.oneof(
@@ -101,5 +101,23 @@ Deno.test("UsageColumns gives back every event pushed, odd times and counts incl
       assertEquals(columns.toArray(), events.map((pushed) => ({ ...pushed })));
     }),
     { numRuns: 25 },
+  );
+});
+
+Deno.test("IdList gives back every id pushed, in order, of any characters and length", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof(id, fc.string({ maxLength: 5000 })), { maxLength: 3000 }),
+      (ids) => {
+        const list = new IdList();
+        for (const pushed of ids) list.push(pushed);
+        assertEquals(list.length, ids.length);
+        assertEquals(Array.from({ length: ids.length + 1 }, (_, at) => list.at(at)), [
+          ...ids,
+          undefined,
+        ]);
+      },
+    ),
+    { numRuns: 40 },
   );
 });

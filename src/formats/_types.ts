@@ -6,7 +6,7 @@
  * @module
  */
 import type { ToolCost, UsageEvent } from "./_usage.ts";
-import type { UsageColumns } from "./_usage_columns.ts";
+import type { UsageEventList } from "./_usage_columns.ts";
 import { TurnlogError } from "../errors/mod.ts";
 import type { ApprovalMode, LineProblem, SessionRecord } from "../record/mod.ts";
 
@@ -186,7 +186,7 @@ export interface ForeignFacts {
    * The same events as columns, in place of `usage`, when the read was asked for them
    * (`ReadSessionOptions.compactUsage`) and the format's reader keeps them so.
    */
-  usageColumns?: UsageColumns;
+  usageColumns?: UsageEventList & { toArray(): UsageEvent[] };
   /** The tool's own cost of the session, where the file keeps one (Claude Code's `cost-state`). */
   toolCost?: ToolCost | null;
   /** Turns read (`turn_context` records synthesized). */

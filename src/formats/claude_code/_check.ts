@@ -16,6 +16,7 @@ import { type Branch, findBranch, readOrder } from "./_branch.ts";
 import { type ClaudeIndex, indexTranscript } from "./_index.ts";
 import { isMessageKind, USER_KINDS } from "./_kinds.ts";
 import { NumberedValues } from "../_numbered.ts";
+import { IdList } from "../_call_ids.ts";
 
 /** A `tool_use` block: its id, its tool, its line in the view. */
 export interface ToolUse {
@@ -217,7 +218,7 @@ export class LineChecks implements ToolBlockSink {
   /** Calls and results: the line, the tool's number (a call) or the block (a result), the id. */
   #entryK = new Int32Array(1024);
   #entryValue = new Int32Array(1024);
-  readonly #entryIds: string[] = [];
+  readonly #entryIds = new IdList();
   /** Tool names by number, and their numbers. */
   readonly #names = new NumberedValues();
 
@@ -267,7 +268,7 @@ export class LineChecks implements ToolBlockSink {
     const uses: ToolUse[] = [];
     const results: ToolResult[] = [];
     for (let at = first; at < this.#entryIds.length && this.#entryK[at] === k; at++) {
-      const id = this.#entryIds[at]!;
+      const id = this.#entryIds.at(at)!;
       const value = this.#entryValue[at]!;
       if (code === TYPE_ASSISTANT) uses.push({ id, name: this.#names.at(value)!, k });
       else results.push({ id, k, block: value });

@@ -7,6 +7,10 @@
  */
 import { CallIdTable } from "../_call_ids.ts";
 import { NumberedValues } from "../_numbered.ts";
+import { msOfIsoTime } from "../_times.ts";
+import { isoTime as isoTimeOfMs } from "../../text/mod.ts";
+import type { UsageEvent } from "../_usage.ts";
+import type { UsageEventList } from "../_usage_columns.ts";
 import { exportedFromOf, type ExportSource } from "../_writer.ts";
 import { forEachLine, type Line } from "../../io/mod.ts";
 import type { LineSpan } from "../_types.ts";
@@ -86,11 +90,14 @@ const PAGE_BITS = 14;
 const PAGE = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE - 1;
 
+/** The longest byte range a page's column holds; a longer one's end is kept aside. */
+const MAX_LENGTH = 0xffff_ffff;
+
 /** The columns of {@linkcode PAGE} nodes. */
 interface Page {
-  lines: Int32Array;
   starts: Float64Array;
-  ends: Float64Array;
+  /** The byte range's length, `end - start` (from 2^32 - 1 bytes on, its end is kept aside). */
+  lengths: Uint32Array;
   parents: Int32Array;
   bits: Uint16Array;
   /** The index of an assistant line's response in the table's responses, else -1. */
@@ -106,9 +113,8 @@ interface Page {
 
 function newPage(): Page {
   return {
-    lines: new Int32Array(PAGE),
     starts: new Float64Array(PAGE),
-    ends: new Float64Array(PAGE),
+    lengths: new Uint32Array(PAGE),
     parents: new Int32Array(PAGE),
     bits: new Uint16Array(PAGE),
     responses: new Int32Array(PAGE),
@@ -140,7 +146,9 @@ function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
  * 16,384 nodes at a time: its line number, byte range, parent's node index, kind and flags, the
  * response its line is part of, and its uuid as 16 bytes (a uuid of another shape as a string
  * aside). No object per line: at 1 GB (760,000 lines) an object each and its uuid's string held
- * about 150 MB, and the columns hold 35. Pages, not arrays that grow by doubling: nothing is
+ * about 150 MB, and the columns hold 38 (50 bytes a node: its byte range as a start and a
+ * length, where an end of 8 bytes more was 3 MB; its line number as its index but after blank
+ * lines, where a column of them was 3 MB more). Pages, not arrays that grow by doubling: nothing is
  * copied as the nodes grow, and no array left behind waits for a collection (columns doubled to
  * 1,048,576 nodes and trimmed after the pass left about 50 MB of them at 1 GB).
  * {@linkcode NodeTable.at} gives a {@linkcode Node}, a view of one.
@@ -170,6 +178,7 @@ function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
  * });
  * nodes.at(1).parent = at;
  * assert.equal(nodes.length, 2);
+ * assert.deepEqual([nodes.start(1), nodes.end(1), nodes.at(0).end], [11, 20, 10]);
  * assert.equal(nodes.at(0).uuid, uuid);
  * assert.equal(nodes.uuidIs(0, uuid), true);
  * assert.equal(nodes.at(1).parentUuid, uuid); // the parent's own uuid
@@ -179,6 +188,17 @@ function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
  *   "msg_1",
  *   true,
  * ]);
+ * // Line numbers past blank lines, and given in any order.
+ * for (const line of [5, 6, 9, 4]) {
+ *   nodes.push({ line, start: 0, end: 0 }, {
+ *     kind: "meta",
+ *     uuid: undefined,
+ *     hasParent: false,
+ *     sidechain: false,
+ *     rare: undefined,
+ *   });
+ * }
+ * assert.deepEqual([0, 1, 2, 3, 4, 5].map((at) => nodes.line(at)), [1, 2, 5, 6, 9, 4]);
  * ```
  */
 export class NodeTable {
@@ -195,6 +215,16 @@ export class NodeTable {
   readonly #oddTimes = new Map<number, string>();
   /** Uuids that are not 36 lowercase characters of hex and dashes, by node. */
   readonly #otherUuids = new Map<number, string>();
+  /**
+   * Line numbers by where they stop being the node's index + 1 (a blank line, or lines given
+   * out of order): from node `#shiftsAt[k]` on, a node's line is its index + `#shifts[k]`. A
+   * file without blank lines has none, where a column of line numbers held 4 bytes a node.
+   */
+  readonly #shiftsAt: number[] = [];
+  readonly #shifts: number[] = [];
+  #lineShift = 1;
+  /** The ends of lines of {@linkcode MAX_LENGTH} bytes or more, by node. */
+  readonly #longEnds = new Map<number, number>();
   /** The parent uuids no node holds (not found yet, or nowhere), by node. */
   readonly #parentUuids = new Map<number, string>();
 
@@ -204,9 +234,16 @@ export class NodeTable {
     if ((at & PAGE_MASK) === 0) this.#pages.push(newPage());
     const page = this.#pages[at >>> PAGE_BITS]!;
     const i = at & PAGE_MASK;
-    page.lines[i] = span.line;
+    const shift = span.line - at;
+    if (shift !== this.#lineShift) {
+      this.#shiftsAt.push(at);
+      this.#shifts.push(shift);
+      this.#lineShift = shift;
+    }
     page.starts[i] = span.start;
-    page.ends[i] = span.end;
+    const length = span.end - span.start;
+    page.lengths[i] = Math.min(length, MAX_LENGTH);
+    if (length >= MAX_LENGTH) this.#longEnds.set(at, span.end);
     page.parents[i] = -1;
     let bits = (KIND_NUMBER[fields.kind] << KIND_SHIFT) | (fields.sidechain ? SIDECHAIN : 0) |
       (fields.hasParent ? HAS_PARENT : 0);
@@ -253,8 +290,8 @@ export class NodeTable {
     if (rare.mode !== undefined) page.modes[i] = this.#strings.number(rare.mode, at, true) + 1;
     const { time } = rare;
     if (time === undefined) return;
-    const ms = Date.parse(time);
-    if (!Number.isNaN(ms) && new Date(ms).toISOString() === time) page.times[i] = ms;
+    const ms = msOfIsoTime(time);
+    if (!Number.isNaN(ms)) page.times[i] = ms;
     else this.#oddTimes.set(at, time);
   }
 
@@ -290,7 +327,17 @@ export class NodeTable {
 
   /** The line number of node `at`. */
   line(at: number): number {
-    return this.#page(at).lines[at & PAGE_MASK]!;
+    const shiftsAt = this.#shiftsAt;
+    if (shiftsAt.length === 0 || at < shiftsAt[0]!) return at + 1;
+    // The last shift at or before node `at`.
+    let low = 0;
+    let high = shiftsAt.length;
+    while (high - low > 1) {
+      const middle = (low + high) >>> 1;
+      if (shiftsAt[middle]! <= at) low = middle;
+      else high = middle;
+    }
+    return at + this.#shifts[low]!;
   }
   /** The start of node `at`'s byte range. */
   start(at: number): number {
@@ -298,7 +345,9 @@ export class NodeTable {
   }
   /** The end of node `at`'s byte range. */
   end(at: number): number {
-    return this.#page(at).ends[at & PAGE_MASK]!;
+    const length = this.#page(at).lengths[at & PAGE_MASK]!;
+    if (length === MAX_LENGTH) return this.#longEnds.get(at)!;
+    return this.start(at) + length;
   }
   /** What node `at`'s line is. */
   kind(at: number): NodeKind {
@@ -431,7 +480,7 @@ export class NodeTable {
   /** A labeled line's time, of node `at`. */
   time(at: number): string | undefined {
     const ms = this.#page(at).times[at & PAGE_MASK]!;
-    return Number.isNaN(ms) ? this.#oddTimes.get(at) : new Date(ms).toISOString();
+    return Number.isNaN(ms) ? this.#oddTimes.get(at) : isoTimeOfMs(ms);
   }
   /** A labeled line's permission mode, of node `at`. */
   mode(at: number): string | undefined {
@@ -569,12 +618,16 @@ export interface BoundaryInfo {
   preTokens: number | undefined;
 }
 
-/** Token usage of one API response, the largest of each field over its lines. */
-export interface MessageUsage {
+/** The tokens of one API response (or a sum of them). */
+export interface ResponseTokens {
   input: number;
   output: number;
   cacheRead: number;
   cacheCreation: number;
+}
+
+/** Token usage of one API response, the largest of each field over its lines. */
+export interface MessageUsage extends ResponseTokens {
   /** The time of its first line. */
   time: string | undefined;
   /** The model that answered. */
@@ -634,6 +687,8 @@ const USAGE_STRIDE = 7;
  *   ["2026-02-23T12:00:10Z", undefined, 9],
  * ]);
  * assert.equal(usage.get("msg_3|"), undefined);
+ * assert.deepEqual(usage.tokens("msg_2|"), { input: 1, output: 2, cacheRead: 3, cacheCreation: 4 });
+ * assert.deepEqual([...usage.allTokens()].map((t) => t.output), [7, 2]);
  * ```
  */
 export class ResponseUsage {
@@ -687,11 +742,8 @@ export class ResponseUsage {
     const { time, model } = first;
     let ms = NaN;
     if (time !== undefined) {
-      ms = Date.parse(time);
-      if (Number.isNaN(ms) || new Date(ms).toISOString() !== time) {
-        ms = NaN;
-        this.#oddTimes.set(entry, time);
-      }
+      ms = msOfIsoTime(time);
+      if (Number.isNaN(ms)) this.#oddTimes.set(entry, time);
     }
     numbers[at + TIME] = ms;
     numbers[at + MODEL] = model === undefined ? -1 : this.#models.number(model);
@@ -703,6 +755,62 @@ export class ResponseUsage {
   get(key: string): MessageUsage | undefined {
     const entry = this.#keys.get(key);
     return entry === undefined ? undefined : this.#usage(entry);
+  }
+
+  /**
+   * The tokens of the response `key`, or undefined: its time and model are not made (writing
+   * a time again cost more than the rest of the object).
+   */
+  tokens(key: string): ResponseTokens | undefined {
+    const entry = this.#keys.get(key);
+    return entry === undefined ? undefined : this.#tokens(entry);
+  }
+
+  #tokens(entry: number): ResponseTokens {
+    const numbers = this.#numbers;
+    const at = entry * USAGE_STRIDE;
+    return {
+      input: numbers[at + INPUT]!,
+      output: numbers[at + OUTPUT]!,
+      cacheRead: numbers[at + CACHE_READ]!,
+      cacheCreation: numbers[at + CACHE_CREATION]!,
+    };
+  }
+
+  /** Every response's tokens, in the order they were first noted (no time or model made). */
+  *allTokens(): IterableIterator<ResponseTokens> {
+    for (let entry = 0; entry < this.#count; entry++) yield this.#tokens(entry);
+  }
+
+  /**
+   * The responses that have a time as the usage events a cost is reckoned from (see {@linkcode
+   * ResponseUsageEvents}), each made on asking.
+   */
+  events(): ResponseUsageEvents {
+    const timed = new Int32Array(this.#count);
+    const numbers = this.#numbers;
+    let length = 0;
+    for (let entry = 0; entry < this.#count; entry++) {
+      const ms = numbers[entry * USAGE_STRIDE + TIME]!;
+      if (!Number.isNaN(ms) || this.#oddTimes.has(entry)) timed[length++] = entry;
+    }
+    return new ResponseUsageEvents(this, timed.subarray(0, length));
+  }
+
+  /** The usage event of response `entry` (which has a time). */
+  event(entry: number): UsageEvent {
+    const usage = this.#usage(entry);
+    const model = usage.model === undefined || usage.model === "<synthetic>" ? null : usage.model;
+    return {
+      time: usage.time!,
+      model,
+      input: usage.input,
+      output: usage.output,
+      cacheRead: usage.cacheRead,
+      cacheCreation: usage.cacheCreation,
+      reasoningOutput: 0,
+      line: usage.line,
+    };
   }
 
   /** Every response's usage, in the order they were first noted. */
@@ -720,10 +828,66 @@ export class ResponseUsage {
       output: numbers[at + OUTPUT]!,
       cacheRead: numbers[at + CACHE_READ]!,
       cacheCreation: numbers[at + CACHE_CREATION]!,
-      time: Number.isNaN(ms) ? this.#oddTimes.get(entry) : new Date(ms).toISOString(),
+      time: Number.isNaN(ms) ? this.#oddTimes.get(entry) : isoTimeOfMs(ms),
       model: model < 0 ? undefined : this.#models.at(model),
       line: numbers[at + LINE]!,
     };
+  }
+}
+
+/**
+ * Each response of a {@linkcode ResponseUsage} that has a time, as a usage event made on
+ * asking (`<synthetic>` and no model: null), in the order they were first noted: what an
+ * array of the events held as objects, about 120 bytes a response of heap (its time a string),
+ * alive through the cost at the read's end where the 1 GB transcript's peak is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ResponseUsage } from "./_index.ts";
+ * const usage = new ResponseUsage();
+ * const tokens = { input: 10, output: 1, cacheRead: 0, cacheCreation: 5 };
+ * usage.note("msg_1|", tokens, { time: "2026-02-23T12:00:10.000Z", model: "claude", line: 3 });
+ * usage.note("msg_2|", tokens, { time: undefined, model: "claude", line: 5 });
+ * usage.note("msg_3|", tokens, { time: "2026-02-23T12:00:11Z", model: "<synthetic>", line: 8 });
+ * const events = usage.events();
+ * assert.equal(events.length, 2);
+ * assert.deepEqual(events.at(-1), {
+ *   time: "2026-02-23T12:00:11Z",
+ *   model: null,
+ *   ...tokens,
+ *   reasoningOutput: 0,
+ *   line: 8,
+ * });
+ * assert.deepEqual(events.toArray().map((event) => event.line), [3, 8]);
+ * assert.equal(events.at(2), undefined);
+ * ```
+ */
+export class ResponseUsageEvents implements UsageEventList {
+  readonly #usage: ResponseUsage;
+  /** The responses' entries, those with a time. */
+  readonly #entries: Int32Array;
+
+  /** The events of `entries` of `usage`. */
+  constructor(usage: ResponseUsage, entries: Int32Array) {
+    this.#usage = usage;
+    this.#entries = entries;
+  }
+
+  /** How many events there are. */
+  get length(): number {
+    return this.#entries.length;
+  }
+
+  /** The event at `index` (from the end when negative; a new object each time), or undefined. */
+  at(index: number): UsageEvent | undefined {
+    const entry = this.#entries.at(index);
+    return entry === undefined ? undefined : this.#usage.event(entry);
+  }
+
+  /** Every event, as objects. */
+  toArray(): UsageEvent[] {
+    return Array.from(this.#entries, (entry) => this.#usage.event(entry));
   }
 }
 
@@ -756,6 +920,8 @@ export class ResponseUsage {
  * map.set("u7", 7);
  * assert.equal(map.get("u7"), 7);
  * assert.equal(map.get("nowhere"), undefined);
+ * map.release();
+ * assert.throws(() => map.get("u7"), /released/);
  * ```
  */
 export class UuidMap {
@@ -772,6 +938,18 @@ export class UuidMap {
   /** An empty map over `nodes`, the index's nodes (an entry's key is its node's uuid). */
   constructor(nodes: NodeTable) {
     this.#nodes = nodes;
+  }
+
+  #released = false;
+
+  /**
+   * Lets the table go, for a read that asks no more of it (8 MB at 1 GB, held through the
+   * second pass otherwise); any use after throws.
+   */
+  release(): void {
+    this.#released = true;
+    this.#slots = new Int32Array(0);
+    this.#hashes = new Int32Array(0);
   }
 
   /** The node filed under `uuid`, or undefined. */
@@ -811,6 +989,7 @@ export class UuidMap {
 
   /** The slot of `uuid`, whose hash is `hash`, or -1. */
   #find(uuid: string, hash: number): number {
+    if (this.#released) throw new Error("The uuid map was released");
     const slots = this.#slots;
     const hashes = this.#hashes;
     const mask = slots.length - 1;

@@ -34,6 +34,7 @@ import { MODEL_SWAP } from "./_kinds.ts";
 import { promptOf } from "./_prompt.ts";
 import { ClaudeTurns } from "./_turns.ts";
 import { NumberedValues } from "../_numbered.ts";
+import { CallIdTable } from "../_call_ids.ts";
 
 /** How a turn that Claude Code's resume found cut off ended. */
 export const INTERRUPTED_TURN =
@@ -91,6 +92,37 @@ export function branchFields(value: Json): Json {
   };
 }
 
+/**
+ * Each call's tool name by its id, as a `Map` of them answers: the ids in a {@linkcode
+ * CallIdTable}, the names numbered once. A `Map` of every call's id and name strings held them
+ * in the heap to the read's end (at 1 GB, 170,000 calls).
+ */
+class CallNames {
+  constructor(
+    readonly ids: CallIdTable = new CallIdTable(),
+    /** Shared by the copies: a name is numbered the same in each, and never renumbered. */
+    readonly names: NumberedValues = new NumberedValues(),
+  ) {}
+
+  set(id: string, name: string): void {
+    this.ids.set(id, this.names.number(name));
+  }
+
+  get(id: string): string | undefined {
+    const number = this.ids.get(id);
+    return number === undefined ? undefined : this.names.at(number);
+  }
+
+  /** The same names by id, going on apart from these. */
+  clone(): CallNames {
+    return new CallNames(this.ids.clone(), this.names);
+  }
+}
+
+/** Whether the node is a line of the model's answer that names the model (not Claude Code's own). */
+const answers = (node: Node): boolean =>
+  node.kind === "assistant" && !!node.model && node.model !== "<synthetic>";
+
 /** The second pass: fed every node with its parsed line, in file order. */
 export class ClaudeRead {
   readonly out: ForeignEntry[] = [];
@@ -104,16 +136,22 @@ export class ClaudeRead {
   #typed: string | null = null;
   #firstCommand: string | undefined;
   #run: Run | undefined;
-  readonly #names = new Map<string, string>();
+  #names = new CallNames();
   readonly #keptItems = new Map<number, ResponseItem[]>();
   /**
-   * By node: the number in `#models` of the model that answers first from there on, -1 for none
-   * (numbers in a typed array: an array of 760,000 strings' pointers was 6 MB of heap at 1 GB).
+   * The last answer of {@linkcode ClaudeRead.modelAfter}: from node `#askedFrom` on, the first
+   * that answers is `#answeredAt` (the node count: none), with the model `#answer`. Turns begin
+   * in file order, so each asks past the last one's node and the nodes are passed once; a column
+   * of the answer by node held 3 MB at 1 GB through the read.
    */
-  readonly #nextModel: Int32Array;
-  readonly #models: NumberedValues;
-  /** The last node of each API response on the branch, by its key. */
-  readonly #lastOfResponse = new Map<string, number>();
+  #askedFrom = -1;
+  #answeredAt = -1;
+  #answer: string | undefined;
+  /**
+   * The last node of each API response on the branch, by its key: in a table outside the heap
+   * (a `Map` of them held 110,000 keys at 1 GB through the read).
+   */
+  readonly #lastOfResponse = new CallIdTable();
   #historyLength = 0;
   #clock = "1970-01-01T00:00:00.000Z";
   #firstPrompt = -1;
@@ -131,30 +169,21 @@ export class ClaudeRead {
   ) {
     this.turns = new ClaudeTurns(this.out, index.hasTurnDuration);
     if (like !== undefined && like.index === index && like.branch === branch) {
-      this.#nextModel = like.#nextModel;
-      this.#models = like.#models;
       this.#lastOfResponse = like.#lastOfResponse;
       this.#firstPrompt = like.#firstPrompt;
       this.#firstModel = like.#firstModel;
       return;
     }
-    this.#nextModel = new Int32Array(index.nodes.length).fill(-1);
-    this.#models = new NumberedValues();
     let next: string | undefined;
-    let number = -1;
     for (let at = index.nodes.length - 1; at >= 0; at--) {
       const node = index.nodes.at(at);
       if (!branch.active.has(at)) continue;
       if (node.kind === "assistant" && node.messageId !== undefined) {
-        if (!this.#lastOfResponse.has(node.messageId)) this.#lastOfResponse.set(node.messageId, at);
-      }
-      if (node.kind === "assistant" && node.model && node.model !== "<synthetic>") {
-        if (node.model !== next) {
-          next = node.model;
-          number = this.#models.number(next);
+        if (this.#lastOfResponse.get(node.messageId) === undefined) {
+          this.#lastOfResponse.set(node.messageId, at);
         }
       }
-      this.#nextModel[at] = number;
+      if (answers(node)) next = node.model;
       if (this.#isPrompt(at)) this.#firstPrompt = at;
     }
     this.#firstModel = next;
@@ -185,7 +214,7 @@ export class ClaudeRead {
       results: { entries: [...run.results.entries], callIds: [...run.results.callIds] },
       last: next.#lastOfResponse.get(run.key) ?? run.last,
     };
-    for (const [id, name] of this.#names) next.#names.set(id, name);
+    next.#names = this.#names.clone();
     for (const [at, items] of this.#keptItems) next.#keptItems.set(at, items);
     next.#historyLength = this.#historyLength;
     next.#clock = this.#clock;
@@ -216,7 +245,19 @@ export class ClaudeRead {
 
   /** The model that answers first after a node of the branch. */
   modelAfter(at: number): string {
-    return this.#models.at(this.#nextModel[at]!) ?? this.index.models.values[0] ?? "unknown";
+    const fallback = this.index.models.values[0] ?? "unknown";
+    if (!this.branch.active.has(at)) return fallback;
+    if (this.#askedFrom < 0 || at < this.#askedFrom || at > this.#answeredAt) {
+      const { nodes } = this.index;
+      let found = at;
+      while (found < nodes.length && !(this.branch.active.has(found) && answers(nodes.at(found)))) {
+        found++;
+      }
+      this.#askedFrom = at;
+      this.#answeredAt = found;
+      this.#answer = found < nodes.length ? nodes.at(found).model : undefined;
+    }
+    return this.#answer ?? fallback;
   }
 
   /** The synthesized `session_meta`, at the file's first line. */
@@ -443,7 +484,7 @@ export class ClaudeRead {
       // Claude Code wrote it, not the model: no round, and the turn ends there.
       if (end) this.turns.finish(end, run.standIn.outcome, this.#clock, run.standIn.error);
     } else {
-      const usage = run.usageKey === undefined ? undefined : this.index.usage.get(run.usageKey);
+      const usage = run.usageKey === undefined ? undefined : this.index.usage.tokens(run.usageKey);
       const turnUsage: Usage | undefined = usage && {
         inputTokens: usage.input + usage.cacheRead + usage.cacheCreation,
         outputTokens: usage.output,

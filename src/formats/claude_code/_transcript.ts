@@ -47,7 +47,7 @@ export function sessionIdOf(path: string, index: ClaudeIndex): string {
 function tokensOf(index: ClaudeIndex): TokenTotals | null {
   if (index.usage.size === 0) return null;
   const tokens = noTokens();
-  for (const usage of index.usage.values()) {
+  for (const usage of index.usage.allTokens()) {
     tokens.input += usage.input + usage.cacheRead + usage.cacheCreation;
     tokens.output += usage.output;
     tokens.cacheRead += usage.cacheRead;
@@ -62,22 +62,7 @@ const CLAUDE_COST_SOURCE = "Claude Code's cost-state";
 
 /** Each response's usage, once per message id and request id (`<synthetic>`: no model). */
 function usageOf(index: ClaudeIndex): UsageEvent[] {
-  const events: UsageEvent[] = [];
-  for (const usage of index.usage.values()) {
-    if (usage.time === undefined) continue;
-    const model = usage.model === undefined || usage.model === "<synthetic>" ? null : usage.model;
-    events.push({
-      time: usage.time,
-      model,
-      input: usage.input,
-      output: usage.output,
-      cacheRead: usage.cacheRead,
-      cacheCreation: usage.cacheCreation,
-      reasoningOutput: 0,
-      line: usage.line,
-    });
-  }
-  return events;
+  return index.usage.events().toArray();
 }
 
 /** The title: a custom title, else the latest `summary` line naming a line of this file. */
@@ -90,10 +75,22 @@ function titleOf(index: ClaudeIndex): string | null {
   return null;
 }
 
+/**
+ * The facts of a transcript read into `parts`; its usage as events made on asking
+ * (`usageColumns`) when `compactUsage`, else as objects.
+ */
 export function claudeFacts(
   path: string,
   sizeBytes: number,
-  parts: { index: ClaudeIndex; branch: Branch; read: ClaudeRead; sessionId: string },
+  parts: {
+    index: ClaudeIndex;
+    branch: Branch;
+    read: ClaudeRead;
+    sessionId: string;
+    /** The title, when found before (else from the index's uuid map). */
+    title?: string | null;
+  },
+  compactUsage = false,
 ): Omit<ForeignFacts, "subagents"> {
   const { index, branch, read, sessionId } = parts;
   const { nodes } = index;
@@ -119,7 +116,7 @@ export function claudeFacts(
     state,
     sessionId: state === "empty" ? null : sessionId,
     sessionIds: index.sessionIds.values,
-    title: titleOf(index),
+    title: parts.title === undefined ? titleOf(index) : parts.title,
     firstPrompt: read.firstPrompt,
     models: index.models.values,
     cwd: index.cwds.values[0] ?? null,
@@ -133,7 +130,7 @@ export function claudeFacts(
       source: index.permissionMode ?? null,
     },
     tokens: tokensOf(index),
-    usage: usageOf(index),
+    ...(compactUsage ? { usageColumns: index.usage.events() } : { usage: usageOf(index) }),
     toolCost: index.cost && {
       totalUSD: index.cost.totalCostUSD,
       models: index.cost.models,
@@ -186,13 +183,22 @@ export async function* readClaudeTranscript(
     },
   });
   const branch = findBranch(index);
+  // The title is all that is asked of the uuid map from here on: found now, the map is let go
+  // before the second pass.
+  const title = titleOf(index);
+  index.byUuid.release();
   const sessionId = sessionIdOf(path, index);
   const read = new ClaudeRead(path, index, branch, sessionId);
   yield* readBranch(read, values);
   const checked = check && index.nodes.every((node) => node.kind !== "problem")
     ? { checked: claudeFindings(path, analyzeIndexed(checks, index, branch)) }
     : {};
-  const facts = claudeFacts(path, sizeBytes, { index, branch, read, sessionId });
+  const facts = claudeFacts(
+    path,
+    sizeBytes,
+    { index, branch, read, sessionId, title },
+    options.compactUsage,
+  );
   const subagents = options.subagents === false
     ? []
     : await findSubagents(path, sessionId, index.agentIds);
