@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import {
   type CachedSession,
@@ -123,6 +124,8 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchResults
     durationSeconds: Math.round((performance.now() - started) / 100) / 10,
   };
   if (options.resultsPath) {
+    // `--only`'s results go to bench/out/, which a fresh checkout does not have.
+    await Deno.mkdir(dirname(options.resultsPath), { recursive: true });
     await Deno.writeTextFile(options.resultsPath, JSON.stringify(results, null, 2) + "\n");
   }
   return results;

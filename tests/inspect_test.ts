@@ -661,6 +661,42 @@ Deno.test("without entries the report is the same, less the lines; the schema sa
   assert(!text.includes("│"), "no lines without entries");
 });
 
+Deno.test("reportJsonPieces() writes many turns and their entries in pieces of a few hundred entries, together the escaped JSON.stringify text", () => {
+  const entry = (line: number) => ({ kind: "message", line, role: "user", text: "a\u202eb\x9b" });
+  const turn = (index: number, entries: number) => ({
+    index,
+    time: "2026-01-01T00:00:00.000Z",
+    counts: { message: entries, total: entries },
+    ignored: index % 2 === 0 ? {} : { reasoning: 1 },
+    entries: Array.from({ length: entries }, (_, i) => entry(index * 10_000 + i)),
+  });
+  // 2,000 turns of two entries, one of 1,000 (a piece of its own) and none at all.
+  const report = {
+    format: "turnlog-inspect",
+    healthy: true,
+    header: { endLine: 1, counts: { total: 1 }, ignored: {}, entries: [entry(1)] },
+    turns: [
+      ...Array.from({ length: 1_000 }, (_, i) => turn(i + 1, 2)),
+      turn(1_001, 1_000),
+      ...Array.from({ length: 1_000 }, (_, i) => turn(i + 1_002, 2)),
+    ],
+    problems: [],
+    empty: {},
+    nothing: null,
+  } as unknown as InspectReport;
+  const pieces = [...reportJsonPieces(report)];
+  const escaped = JSON.stringify(report, null, 2).replaceAll("\u202e", "\\u202e")
+    .replaceAll("\x9b", "\\u009b");
+  assertEquals(pieces.join(""), escaped);
+  // A piece of turns holds at most 256 entries and turns together, but a turn bigger than that.
+  const turnPieces = pieces.filter((piece) => piece.includes('"index"'));
+  const counted = turnPieces.map((piece) =>
+    piece.split('"kind"').length - 1 + piece.split('"index"').length - 1
+  );
+  assertEquals(counted.filter((n) => n > 256), [1_001]);
+  assertEquals(turnPieces.length, Math.ceil(1_000 / 85) * 2 + 1);
+});
+
 Deno.test("a shortened text is a copy: the entry does not keep the whole text alive", async () => {
   await using dir = await tempDir();
   const path = `${dir.path}/big.jsonl`;

@@ -5,6 +5,7 @@
  * a model without a price never counted as $0, days in the local time zone, and the command's
  * flags and errors.
  */
+import fc from "fast-check";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
@@ -20,6 +21,7 @@ import {
   PRICE_TABLE,
   reckonCost,
   renderUsage,
+  turnFinder,
   usageJson,
   usageReport,
   type UsageRow,
@@ -535,6 +537,33 @@ Deno.test("loadPriceBook() prices as the table's own calculation does: a flat mo
   }
 });
 
+Deno.test("loadPriceBook() prices a run of responses as a fresh book prices each: models, providers and days changing, tiered, unpriced and oddly written times", async () => {
+  const book = await loadPriceBook();
+  const asked = [
+    ["claude-sonnet-4-20250514", "anthropic", "2026-01-05T00:00:00Z"],
+    ["claude-sonnet-4-20250514", "anthropic", "2026-01-05T09:00:00Z"],
+    ["claude-sonnet-4-20250514", "anthropic", "2026-01-06T00:00:00Z"],
+    ["claude-opus-4-5-20251101", "anthropic", "2026-01-06T00:00:00Z"],
+    ["claude-sonnet-4-20250514", null, "2026-01-06T00:00:00Z"],
+    ["gpt-5.3-codex", "openai", "2026-01-06T00:00:00Z"],
+    ["gpt-5.5", "openai", "2026-01-06T00:00:00Z"],
+    ["gemini-2.5-pro", "google", "2026-01-06T00:00:00Z"],
+    ["gemini-2.5-pro", "google", "2026-01-06T01:00:00Z"],
+    ["scripted", "embedded", "2026-01-06T01:00:00Z"],
+    ["scripted", "embedded", "2026-01-06T02:00:00Z"],
+    ["gpt-5.3-codex", "openai", "2026"],
+    ["gpt-5.3-codex", "openai", "2026-01-06T03:00:00Z"],
+    ["gpt-5.3-codex", "openai", "2026"],
+  ] as const;
+  for (const input of [1234, 300_000]) {
+    const tokens = { input, output: 567, cacheRead: 8910, cacheCreation: 0, reasoningOutput: 0 };
+    for (const [model, provider, time] of [...asked, ...asked.toReversed()]) {
+      const fresh = (await loadPriceBook()).price(tokens, model, provider, time);
+      assertEquals(book.price(tokens, model, provider, time), fresh, `${model} ${time}`);
+    }
+  }
+});
+
 Deno.test("inspectSession() gives the session's cost and each turn's: Claude Code's cost-state shared over the turns' responses, said as its source", async () => {
   await using dir = await tempDir();
   const home = await claudeHome(dir.path, { costState: true });
@@ -612,6 +641,32 @@ Deno.test("reckonCost() gives each response to the turn the walk from the first 
   const ten = Array.from({ length: 10 }).reduce<number>((sum) => sum + each, 0);
   assertEquals([big.turns.length, big.turns[0], big.turns[19_999]], [20_000, ten, ten]);
   assertEquals(performance.now() - started < 5_000, true);
+});
+
+Deno.test("turnFinder() answers as the walk from the first turn does, for times asked in order and out of it", () => {
+  const time = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, "0")}:00Z`;
+  // The walk: from the first turn on, up to the first turn past it that starts later.
+  const walk = (times: readonly string[], at: string) => {
+    let next = 1;
+    while (next < times.length && times[next]! <= at) next++;
+    return next - 1;
+  };
+  fc.assert(
+    fc.property(
+      fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 12 }),
+      fc.array(fc.integer({ min: 0, max: 21 }), { maxLength: 30 }),
+      (starts, asked) => {
+        const times = starts.map(time);
+        // The same finder asked out of order, then in order: its last answer is a guess to check.
+        const find = turnFinder(times);
+        const inOrder = [...asked].sort((a, b) => a - b);
+        for (const at of [...asked, ...inOrder].map(time)) {
+          assertEquals(find(at), walk(times, at), `${at} in ${times.join(",")}`);
+        }
+      },
+    ),
+    { numRuns: 500 },
+  );
 });
 
 /** The corpus's Claude Code home (linked into `base`) and its Codex rollouts, as places. */

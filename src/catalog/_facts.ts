@@ -60,8 +60,10 @@ export async function factsOf(
 ) {
   const { path } = wanted;
   try {
-    // The catalog keeps no cost: the price table is neither loaded nor asked.
-    const report = await inspectSession(path, { onLine, priced: false });
+    // The catalog keeps no cost, no continue point and no subagent's title: the price table is
+    // neither loaded nor asked, and nothing beside the file is looked up (a store's day
+    // folders listed for the shortest prefix were half a small turnlog file's inspection).
+    const report = await inspectSession(path, { onLine, priced: false, lookups: false });
     const { session } = report;
     const listed = await previewOf(wanted, sizeBytes);
     return {

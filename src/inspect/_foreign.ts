@@ -97,6 +97,7 @@ async function subagentOf(
   adapter: FormatAdapter,
   link: SubagentLink,
   turns: readonly Turn[],
+  titled: boolean,
 ): Promise<InspectSubagent> {
   return {
     id: link.agentId ?? basename(link.path).replace(/\.jsonl$/, ""),
@@ -104,7 +105,7 @@ async function subagentOf(
     style: link.style,
     line: link.line,
     turn: turnAt(turns, link.line),
-    title: await subagentTitle(adapter, link),
+    title: titled ? await subagentTitle(adapter, link) : null,
   };
 }
 
@@ -225,6 +226,7 @@ export async function inspectForeignFile(
   options: SegmenterOptions & {
     onLine?: LineObserver | undefined;
     priced?: boolean | undefined;
+    lookups?: boolean | undefined;
   } = {},
 ): Promise<SegmentedSession> {
   const session = readForeignSession(path, format, { onLine: options.onLine, compactUsage: true });
@@ -233,13 +235,21 @@ export async function inspectForeignFile(
   const facts = session.facts;
   // The segmenter is this read's alone: its turns take their cost, unless a caller was given
   // them as they ended (`onBlock`).
-  return await completeForeign(
-    adapterFor(format),
-    segmenter,
-    facts,
-    options.priced !== false,
-    options.onBlock === undefined,
-  );
+  return await completeForeign(adapterFor(format), segmenter, facts, {
+    priced: options.priced !== false,
+    owned: options.onBlock === undefined,
+    lookups: options.lookups !== false,
+  });
+}
+
+/** Options of {@linkcode completeForeign}. */
+export interface CompleteOptions {
+  /** False: no cost worked out. Default true. */
+  priced?: boolean | undefined;
+  /** True: the segmenter's turns are the caller's alone, their cost set on them. Default false. */
+  owned?: boolean | undefined;
+  /** False: no subagent's transcript read for its title (each is null). Default true. */
+  lookups?: boolean | undefined;
 }
 
 /** Feeds another tool's entries to a segmenter, in order. */
@@ -255,20 +265,21 @@ export function segmentEntries(segmenter: TurnSegmenter, entries: readonly Forei
  * The report of another tool's file from a segmenter fed all its entries and the facts its
  * adapter read: what the adapter knows and its check added (the segmenter is finished); its
  * cost worked out unless `priced` is false, set on the segmenter's own turns when `owned` (no
- * one else holds them), else on copies.
+ * one else holds them), else on copies; each subagent's title read from its transcript unless
+ * `lookups` is false.
  */
 export async function completeForeign(
   adapter: FormatAdapter,
   segmenter: TurnSegmenter,
   facts: ForeignFacts,
-  priced = true,
-  owned = false,
+  options: CompleteOptions = {},
 ): Promise<SegmentedSession> {
+  const { priced = true, owned = false, lookups = true } = options;
   const { path, format } = facts;
   const segmented = segmenter.finish({ sizeBytes: facts.sizeBytes, state: facts.state });
   const subagents: InspectSubagent[] = [];
   for (const link of facts.subagents) {
-    subagents.push(await subagentOf(adapter, link, segmented.turns));
+    subagents.push(await subagentOf(adapter, link, segmented.turns, lookups));
   }
   // The read made the check on the way unless a bad line kept it from it.
   const validation = facts.checked === undefined

@@ -49,6 +49,13 @@ export interface InspectOptions extends SegmenterOptions {
    * catalog's facts). Absent: priced.
    */
   priced?: boolean | undefined;
+  /**
+   * False: the file alone is read, nothing is looked up beside it: no store is asked where a
+   * turnlog session continues (its `continuePrefix` and `continueCommand` null) and no
+   * subagent's transcript for its title (each `title` null), for a caller that keeps neither
+   * (the catalog's facts). Absent: looked up.
+   */
+  lookups?: boolean | undefined;
 }
 
 /** A path that exists but is not a regular file. */
@@ -96,7 +103,9 @@ export async function inspectSession(
     { provider: finished.session.modelProvider },
   );
   const id = segmented.session.id;
-  const point = id === null ? undefined : await continuePoint(path, id, options.root);
+  const point = id === null || options.lookups === false
+    ? undefined
+    : await continuePoint(path, id, options.root);
   return {
     ...segmented,
     continueCommand: point && options.commandFor ? options.commandFor(point) : null,

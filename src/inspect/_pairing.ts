@@ -27,23 +27,73 @@ export type CallEntry = Extract<TurnEntry, { kind: "function_call" }>;
 /** An output's entry in a view. */
 export type OutputEntry = Extract<TurnEntry, { kind: "function_call_output" }>;
 
-/** A call of the current history that no output has followed yet. */
-export interface PendingCall {
-  /** Its place in the history, so orphans come out in history order. */
+/**
+ * A call of the current history that no output has followed yet: where it is (its own fields,
+ * not an object of its own: a rollout has tens of thousands of calls), its id and name, and its
+ * view entry.
+ */
+export interface PendingCall extends Origin {
+  /** Its place in the history, so orphans come out in history order (set by the pairing). */
   order: number;
-  origin: Origin;
   callId: string;
   name: string;
   entry: CallEntry | undefined;
 }
 
-/** An output of the current history that normalization leaves out. */
-export interface DroppedOutput {
-  origin: Origin;
+/** An output of the current history that normalization leaves out, where it is. */
+export interface DroppedOutput extends Origin {
   callId: string;
   toolName: string;
   reason: "orphan_output" | "duplicate_output";
   entry: OutputEntry | undefined;
+}
+
+/** An output as the pairing is told of it: read at once, copied only when dropped. */
+export type OutputAt = Omit<DroppedOutput, "reason">;
+
+/**
+ * The calls of each id still waiting, oldest first: one call alone (nearly always), an array
+ * of them when an id is called again before its output.
+ */
+class WaitingCalls {
+  readonly #byId = new Map<string, PendingCall | PendingCall[]>();
+
+  /** A copy, the calls shared. */
+  clone(): WaitingCalls {
+    const copy = new WaitingCalls();
+    for (const [id, calls] of this.#byId) {
+      copy.#byId.set(id, Array.isArray(calls) ? [...calls] : calls);
+    }
+    return copy;
+  }
+
+  clear(): void {
+    this.#byId.clear();
+  }
+
+  push(call: PendingCall): void {
+    const waiting = this.#byId.get(call.callId);
+    if (waiting === undefined) this.#byId.set(call.callId, call);
+    else if (Array.isArray(waiting)) waiting.push(call);
+    else this.#byId.set(call.callId, [waiting, call]);
+  }
+
+  /** The oldest call of `callId` still waiting, taken off; undefined for none. */
+  shift(callId: string): PendingCall | undefined {
+    const waiting = this.#byId.get(callId);
+    if (waiting === undefined || !Array.isArray(waiting)) {
+      if (waiting !== undefined) this.#byId.delete(callId);
+      return waiting;
+    }
+    const call = waiting.shift();
+    if (waiting.length === 0) this.#byId.delete(callId);
+    return call;
+  }
+
+  /** Every call still waiting. */
+  all(): PendingCall[] {
+    return [...this.#byId.values()].flat();
+  }
 }
 
 /**
@@ -56,7 +106,7 @@ export interface DroppedOutput {
  */
 export class HistoryPairing {
   #order = 0;
-  readonly #pending = new Map<string, PendingCall[]>();
+  #pending = new WaitingCalls();
   readonly #called = new Set<string>();
   /** The ids called in the pairing this one was cloned from (shared, never changed). */
   #calledBefore: ReadonlySet<string> | undefined;
@@ -66,7 +116,7 @@ export class HistoryPairing {
   clone(): HistoryPairing {
     const copy = new HistoryPairing();
     copy.#order = this.#order;
-    for (const [id, calls] of this.#pending) copy.#pending.set(id, [...calls]);
+    copy.#pending = this.#pending.clone();
     // The ids called so far are many and only looked up: shared, not copied (a set that
     // already shares one is merged first, so sharing never goes deeper than one level).
     if (this.#calledBefore !== undefined) {
@@ -92,85 +142,89 @@ export class HistoryPairing {
    */
   restart(items: readonly ResponseItem[], origin: Origin): void {
     this.reset();
-    const kept: Origin = { ...origin, inCheckpoint: true };
+    const { line, turn, start, end } = origin;
     for (const item of items) {
       if (item.type === "function_call") {
-        this.call(kept, { callId: item.callId, name: item.name, entry: undefined });
+        const { callId, name } = item;
+        this.call({
+          line,
+          turn,
+          start,
+          end,
+          inCheckpoint: true,
+          order: 0,
+          callId,
+          name,
+          entry: undefined,
+        });
       } else if (item.type === "function_call_output") {
-        this.output(kept, { callId: item.callId, toolName: item.toolName, entry: undefined });
+        const { callId, toolName } = item;
+        this.output({
+          line,
+          turn,
+          start,
+          end,
+          inCheckpoint: true,
+          callId,
+          toolName,
+          entry: undefined,
+        });
       }
     }
   }
 
-  /** A call joins the history. */
-  call(origin: Origin, call: { callId: string; name: string; entry: CallEntry | undefined }): void {
-    const { callId, name, entry } = call;
-    this.#called.add(callId);
-    const pending: PendingCall = { order: this.#order++, origin, callId, name, entry };
-    const waiting = this.#pending.get(callId);
-    if (waiting) waiting.push(pending);
-    else this.#pending.set(callId, [pending]);
+  /** A call joins the history (kept as it is: its `order` is set here). */
+  call(call: PendingCall): void {
+    this.#called.add(call.callId);
+    call.order = this.#order++;
+    this.#pending.push(call);
   }
 
-  /** An output joins the history. */
-  output(
-    origin: Origin,
-    output: { callId: string; toolName: string; entry: OutputEntry | undefined },
-  ): void {
+  /** An output joins the history (`output` is read now and copied if it is kept). */
+  output(output: OutputAt): void {
     this.#order++;
-    const { callId, toolName, entry } = output;
-    const waiting = this.#pending.get(callId);
-    if (waiting && waiting.length > 0) {
-      waiting.shift();
-      if (waiting.length === 0) this.#pending.delete(callId);
-      return;
-    }
+    if (this.#pending.shift(output.callId) !== undefined) return;
+    const { callId } = output;
     const called = this.#called.has(callId) || this.#calledBefore?.has(callId) === true;
     const reason = called ? "duplicate_output" : "orphan_output";
-    this.#dropped.push({ origin, callId, toolName, reason, entry });
+    this.#dropped.push({ ...output, reason });
   }
 
   /** The verdicts on the history as it ends: orphan calls and dropped outputs, in order. */
   verdicts(): { orphans: PendingCall[]; dropped: DroppedOutput[] } {
-    const orphans = [...this.#pending.values()].flat().sort((a, b) => a.order - b.order);
+    const orphans = this.#pending.all().sort((a, b) => a.order - b.order);
     return { orphans, dropped: this.#dropped };
   }
 }
 
-/** A call seen in the file, waiting for the line of its output. */
-interface Unanswered {
-  entry: CallEntry | undefined;
-  ref: LineRef;
-}
-
 /**
  * Calls paired with outputs line by line, in file order (not by history): where a view shows
- * a call's output, and which call an output (a synthesized one in a later turn) answers.
+ * a call's output, and which call an output (a synthesized one in a later turn) answers. It
+ * keeps the calls the history pairing keeps (the same objects), not copies.
  */
 export class LinePairing {
-  readonly #unanswered = new Map<string, Unanswered[]>();
+  #unanswered = new WaitingCalls();
 
   /** A pairing that goes on from where this one is (this one is left as is). */
   clone(): LinePairing {
     const copy = new LinePairing();
-    for (const [id, calls] of this.#unanswered) copy.#unanswered.set(id, [...calls]);
+    copy.#unanswered = this.#unanswered.clone();
     return copy;
   }
 
   /** A call's line. */
-  call(callId: string, call: Unanswered): void {
-    const waiting = this.#unanswered.get(callId);
-    if (waiting) waiting.push(call);
-    else this.#unanswered.set(callId, [call]);
+  call(call: PendingCall): void {
+    this.#unanswered.push(call);
   }
 
-  /** An output's line: the call it answers (its entry learns where the output is), if any. */
-  output(callId: string, ref: LineRef): LineRef | undefined {
-    const waiting = this.#unanswered.get(callId);
-    const call = waiting?.shift();
-    if (waiting && waiting.length === 0) this.#unanswered.delete(callId);
-    if (call?.entry) call.entry.output = ref;
-    return call?.ref;
+  /**
+   * An output's line (`line` of turn `turn`): the call it answers, if any (its entry learns
+   * where the output is).
+   */
+  output(callId: string, line: number, turn: number | null): PendingCall | undefined {
+    const call = this.#unanswered.shift(callId);
+    if (call?.entry) call.entry.output = { line, turn };
+    return call;
   }
 }
 

@@ -108,33 +108,47 @@ export function fileProblems(
   return problems;
 }
 
+/** Adds `from`'s counts to `into`'s, column by column. */
+function addCounts(into: RecordCounts, from: RecordCounts): void {
+  // Each column by its name, not by a loop over its keys: a 1 GB rollout has 72,000 turns.
+  into.session_meta += from.session_meta;
+  into.turn_context += from.turn_context;
+  into.message += from.message;
+  into.function_call += from.function_call;
+  into.function_call_output += from.function_call_output;
+  into.compaction_summary += from.compaction_summary;
+  into.compaction_checkpoint += from.compaction_checkpoint;
+  into.run_finished += from.run_finished;
+  into.problem_lines += from.problem_lines;
+  into.ignored += from.ignored;
+  into.total += from.total;
+}
+
+/** Adds the ignored things of `from` to `into`, kind by kind. */
+function addIgnored(into: Record<string, number>, from: Record<string, number>): void {
+  for (const kind in from) into[kind] = (into[kind] ?? 0) + from[kind]!;
+}
+
 /** The sums over the header and every turn. */
 export function totalsOf(header: Header, turns: readonly Turn[]): Totals {
   const counts = emptyCounts();
-  for (const block of [header, ...turns]) {
-    for (const column of Object.keys(counts) as (keyof RecordCounts)[]) {
-      counts[column] += block.counts[column];
-    }
-  }
   const ignored: Record<string, number> = {};
-  for (const block of [header, ...turns]) {
-    for (const [kind, n] of Object.entries(block.ignored)) ignored[kind] = (ignored[kind] ?? 0) + n;
-  }
+  addCounts(counts, header.counts);
+  addIgnored(ignored, header.ignored);
   const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  let unfinishedTurns = 0;
+  let resumedTurns = 0;
   for (const turn of turns) {
+    addCounts(counts, turn.counts);
+    addIgnored(ignored, turn.ignored);
+    if (turn.outcome === null) unfinishedTurns++;
+    if (turn.resumed) resumedTurns++;
     if (!turn.usage) continue;
     usage.inputTokens += turn.usage.inputTokens;
     usage.outputTokens += turn.usage.outputTokens;
     usage.totalTokens += turn.usage.totalTokens;
   }
-  return {
-    turns: turns.length,
-    unfinishedTurns: turns.filter((turn) => turn.outcome === null).length,
-    resumedTurns: turns.filter((turn) => turn.resumed).length,
-    counts,
-    usage,
-    ignored,
-  };
+  return { turns: turns.length, unfinishedTurns, resumedTurns, counts, usage, ignored };
 }
 
 /** What the segmenter learned about a file as it read it. */
@@ -198,15 +212,9 @@ export function sessionFacts(
 
 /** The orphan calls of the pairing's verdicts, their view entries marked. */
 export function orphanCalls(orphans: readonly PendingCall[]): OrphanCall[] {
-  return orphans.map(({ origin, callId, name, entry }) => {
+  return orphans.map(({ line, turn, callId, name, inCheckpoint, entry }) => {
     if (entry) entry.orphan = true;
-    return {
-      line: origin.line,
-      turn: origin.turn,
-      callId,
-      name,
-      inCheckpoint: origin.inCheckpoint,
-    };
+    return { line, turn, callId, name, inCheckpoint };
   });
 }
 
@@ -219,21 +227,21 @@ export function droppedOutputs(
   dropped: readonly DroppedOutput[],
   problems: InspectProblem[],
 ): OrphanOutput[] {
-  return dropped.map(({ origin, callId, toolName, reason, entry }) => {
+  return dropped.map((output) => {
+    const { line, turn, start, end, inCheckpoint, callId, toolName, reason, entry } = output;
     if (entry) entry.dropped = reason;
     const what = reason === "orphan_output"
       ? `output for call ${callId} (${toolName}) has no call before it`
       : `a second output for call ${callId} (${toolName})`;
-    const where = origin.inCheckpoint ? " (in the checkpoint's replacement history)" : "";
+    const where = inCheckpoint ? " (in the checkpoint's replacement history)" : "";
     problems.push({
-      line: origin.line,
+      line,
       kind: reason,
-      message: `${path}:${origin.line}: ${what}${where}: resume drops it`,
-      turn: origin.turn,
-      start: origin.inCheckpoint ? null : origin.start,
-      end: origin.inCheckpoint ? null : origin.end,
+      message: `${path}:${line}: ${what}${where}: resume drops it`,
+      turn,
+      start: inCheckpoint ? null : start,
+      end: inCheckpoint ? null : end,
     });
-    const { line, turn, inCheckpoint } = origin;
     return { line, turn, callId, toolName, reason, inCheckpoint };
   });
 }

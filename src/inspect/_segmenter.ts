@@ -25,6 +25,7 @@ import {
   type LineRange,
   type Origin,
   type OutputEntry,
+  type PendingCall,
 } from "./_pairing.ts";
 import {
   countColumn,
@@ -233,12 +234,14 @@ export class TurnSegmenter {
     this.#count("ignored");
     const block = this.#block();
     block.ignored[kind] = (block.ignored[kind] ?? 0) + 1;
-    if (thought !== undefined && this.#keepEntries) {
+    // Without entries that is all: no entry made to be dropped (a file has tens of thousands).
+    if (block.entries === undefined) return;
+    if (thought !== undefined) {
       // Readable thinking is shown where it was written: an entry of its own.
       const entry = { kind: "ignored", line, lastLine: line, kinds: { [kind]: 1 } } as const;
       return this.#entry({ ...entry, ...this.#text(thought) });
     }
-    const last = block.entries?.at(-1);
+    const last = block.entries.at(-1);
     if (last?.kind === "ignored" && last.text === undefined) {
       last.lastLine = Math.max(last.lastLine, line);
       last.kinds[kind] = (last.kinds[kind] ?? 0) + 1;
@@ -335,6 +338,7 @@ export class TurnSegmenter {
       turn.rounds = payload.rounds;
       turn.usage = payload.usage ?? null;
     }
+    if (this.#block().entries === undefined) return;
     this.#entry({
       kind: "run_finished",
       line,
@@ -347,14 +351,6 @@ export class TurnSegmenter {
   }
 
   #item(payload: ResponseItemPayload, line: number, range: LineRange): void {
-    // Only the offsets: `range` may be the whole line, text and all.
-    const origin: Origin = {
-      line,
-      turn: this.#turnNumber(),
-      start: range.start,
-      end: range.end,
-      inCheckpoint: false,
-    };
     // Without entries a text is copied only for the first prompt: a large file's report stays
     // small, and no copy is made per message.
     const keep = this.#block().entries !== undefined;
@@ -372,47 +368,83 @@ export class TurnSegmenter {
         if (!keep) return;
         return this.#entry({ kind: "compaction_summary", line, ...this.#text(payload.content) });
       case "function_call":
-        return this.#call(payload, origin);
+        return this.#call(payload, line, range);
       case "function_call_output":
-        return this.#output(payload, origin);
+        return this.#output(payload, line, range);
       case "compaction_checkpoint":
-        return this.#checkpoint(payload, origin);
+        return this.#checkpoint(payload, {
+          line,
+          turn: this.#turnNumber(),
+          start: range.start,
+          end: range.end,
+          inCheckpoint: false,
+        });
     }
   }
 
-  #call(payload: Extract<ResponseItem, { type: "function_call" }>, origin: Origin): void {
-    const { line, turn } = origin;
+  #call(
+    payload: Extract<ResponseItem, { type: "function_call" }>,
+    line: number,
+    range: LineRange,
+  ): void {
+    const { callId, name } = payload;
     const entry: CallEntry | undefined = this.#block().entries && {
       kind: "function_call",
       line,
-      callId: payload.callId,
-      name: payload.name,
+      callId,
+      name,
       ...this.#text(payload.arguments, this.#callTextLimit),
       output: null,
       orphan: false,
     };
-    this.#pairing.call(origin, { callId: payload.callId, name: payload.name, entry });
-    this.#lineCalls.call(payload.callId, { entry, ref: { line, turn } });
+    // One object a call, both pairings keep it: only the offsets of `range` (it may be the
+    // whole line, text and all).
+    const call: PendingCall = {
+      line,
+      turn: this.#turnNumber(),
+      start: range.start,
+      end: range.end,
+      inCheckpoint: false,
+      order: 0,
+      callId,
+      name,
+      entry,
+    };
+    this.#pairing.call(call);
+    this.#lineCalls.call(call);
     if (entry) this.#entry(entry);
   }
 
-  #output(payload: Extract<ResponseItem, { type: "function_call_output" }>, origin: Origin): void {
-    const { line, turn } = origin;
-    const call = this.#lineCalls.output(payload.callId, { line, turn }) ?? null;
-    if (call !== null && call.turn !== turn) this.#onLaterOutput?.(call.line, { line, turn });
+  #output(
+    payload: Extract<ResponseItem, { type: "function_call_output" }>,
+    line: number,
+    range: LineRange,
+  ): void {
+    const turn = this.#turnNumber();
+    const { callId, toolName } = payload;
+    const answered = this.#lineCalls.output(callId, line, turn);
+    if (answered !== undefined && answered.turn !== turn) {
+      this.#onLaterOutput?.(answered.line, { line, turn });
+    }
     const synthesized = payload.synthesized === true;
-    const entry: OutputEntry | undefined = this.#block().entries && {
+    const block = this.#block();
+    // Where the call is, as the report says it: made only for an entry or a synthesized output.
+    const call = answered === undefined || (block.entries === undefined && !synthesized)
+      ? null
+      : { line: answered.line, turn: answered.turn };
+    const entry: OutputEntry | undefined = block.entries && {
       kind: "function_call_output",
       line,
-      callId: payload.callId,
-      toolName: payload.toolName,
+      callId,
+      toolName,
       isError: payload.isError,
       synthesized,
       ...this.#text(shownOutput(payload.output)),
       call,
       dropped: null,
     };
-    this.#pairing.output(origin, { callId: payload.callId, toolName: payload.toolName, entry });
+    const { start, end } = range;
+    this.#pairing.output({ line, turn, start, end, inCheckpoint: false, callId, toolName, entry });
     if (synthesized) {
       this.#synthesized.push({
         line,

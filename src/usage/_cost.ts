@@ -196,12 +196,18 @@ export async function reckonCost(
   options: ReckonCostOptions,
 ): Promise<{ session: SessionCost; turns: (number | null | undefined)[] }> {
   const book = await loadPriceBook();
-  // Each response's cost in a column of its own (NaN: no price), not a copy of each event: a
-  // 1 GB rollout's 400,000 responses copied held 45 MB more at the read's end, its peak.
+  const spans = options.turns ??
+    (options.turnTimes ?? []).map((time) => ({ time, startLine: 0, endLine: -1 }));
+  const turnOf = responseTurnFinder(spans, options.aside);
+  // Each response's cost and turn in columns of their own (NaN: no price; -1: aside), not a copy
+  // of each event: a 1 GB rollout's 400,000 responses copied held 45 MB more at the read's end,
+  // its peak. Each event is asked for once (a column store makes it again each time).
   const costs = new Float64Array(events.length);
+  const turnAt = new Int32Array(spans.length > 0 ? events.length : 0);
   for (let i = 0; i < events.length; i++) {
     const event = events.at(i)!;
     costs[i] = book.price(event, event.model, options.provider, event.time) ?? NaN;
+    if (spans.length > 0) turnAt[i] = turnOf(event);
   }
   // The tool's own figure shared out (Claude Code's cost-state) needs each row: made then only.
   const sourced = options.toolCost ? toolCosts(events, costs, options.toolCost) : null;
@@ -223,13 +229,10 @@ export async function reckonCost(
     ...(tool ? [options.toolCost!.source] : []),
     ...(table ? [`the price table ${PRICE_TABLE}`] : []),
   ];
-  const spans = options.turns ??
-    (options.turnTimes ?? []).map((time) => ({ time, startLine: 0, endLine: -1 }));
   const turns: (number | null | undefined)[] = spans.map(() => undefined);
-  const turnOf = responseTurnFinder(spans, options.aside);
   let aside: SessionCost["aside"];
   for (let i = 0; i < events.length && spans.length > 0; i++) {
-    const at = turnOf(events.at(i)!);
+    const at = turnAt[i]!;
     const cost = costs[i]!;
     if (at < 0) {
       aside ??= { responses: 0, usd: null };
@@ -274,7 +277,14 @@ export function turnFinder(times: readonly string[]): (time: string) => number {
     const previous = latest[j - 1];
     latest[j] = previous !== undefined && previous > times[j]! ? previous : times[j]!;
   }
+  // The last answer: responses come in time order, so the next is nearly always in the same
+  // turn or the one after it, found without halving.
+  let last = 0;
+  const holds = (j: number, time: string) =>
+    (j === 0 || !(latest[j]! > time)) && (j + 1 >= times.length || latest[j + 1]! > time);
   return (time) => {
+    if (holds(last, time)) return last;
+    if (last + 1 < times.length && holds(last + 1, time)) return ++last;
     // The first j >= 1 with latest[j] > time; the response belongs to turn j - 1.
     let low = 1;
     let high = times.length;
@@ -283,6 +293,7 @@ export function turnFinder(times: readonly string[]): (time: string) => number {
       if (latest[middle]! > time) high = middle;
       else low = middle + 1;
     }
-    return low - 1;
+    last = low - 1;
+    return last;
   };
 }

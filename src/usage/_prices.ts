@@ -57,6 +57,29 @@ export class PriceBook {
    * size (`price` asks the table each time), `unpriced` when the table has none.
    */
   rates(model: string, provider: string | null, time: string): Rates | "tiered" | "unpriced" {
+    // A session's responses are mostly of one model on one day: the last answer is given
+    // again, without a key string made and looked up per response (a tiered model's is not
+    // kept: the table may find it unpriced since).
+    const last = this.#last;
+    if (
+      last !== undefined && last.model === model && last.provider === provider &&
+      time.startsWith(last.day)
+    ) return last.rates;
+    const rates = this.#ratesByDay(model, provider, time);
+    const day = time.slice(0, 10);
+    this.#last = rates === "tiered" || day.length < 10
+      ? undefined
+      : { model, provider, day, rates };
+    return rates;
+  }
+
+  /** The last answer of {@linkcode PriceBook.rates} but a tiered one, for a time on `day`. */
+  #last:
+    | { model: string; provider: string | null; day: string; rates: Rates | "unpriced" }
+    | undefined;
+
+  /** {@linkcode PriceBook.rates} by its key. */
+  #ratesByDay(model: string, provider: string | null, time: string): Rates | "tiered" | "unpriced" {
     const pair = `${provider ?? ""} ${model}`;
     if (this.#unpriced.has(pair)) return "unpriced";
     const day = `${pair} ${time.slice(0, 10)}`;
