@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Catalog } from "../src/catalog/mod.ts";
-import { inspectSession, verdictOf } from "../src/inspect/mod.ts";
+import { inspectSession } from "../src/inspect/mod.ts";
+import { reportColumns } from "../src/catalog/_facts.ts";
 import { assert, assertEquals } from "./_assert.ts";
 import { CORPUS, CORPUS_MISSING, corpusSources } from "./_corpus.ts";
 import { homeFiles } from "./_search_oracle.ts";
@@ -90,16 +91,16 @@ Deno.test({
       for (const row of rows) {
         const report = await inspectSession(row.path as string);
         if (report.session.cost?.usd) costed++;
-        const { session } = report;
+        const { turns, healthy, verdict, findings, tokens, models, forks } = reportColumns(report);
         assertEquals({ ...row }, {
           path: row.path,
-          turns: report.turns.length,
-          healthy: report.healthy ? 1 : 0,
-          verdict: verdictOf(report).words,
-          findings: report.problems.length + report.orphanCalls.length,
-          tokens: session.tokens === null ? null : JSON.stringify(session.tokens),
-          models: JSON.stringify(session.models),
-          forks: report.forks.length,
+          turns,
+          healthy,
+          verdict,
+          findings,
+          tokens,
+          models,
+          forks,
         });
       }
       // Files with a price are among them: what pricing could have changed was there to change.

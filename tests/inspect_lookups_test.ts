@@ -8,9 +8,9 @@ import { tempDir } from "./_helpers.ts";
 import { makeStory } from "./_inspect_fixtures.ts";
 import { CORPUS, CORPUS_MISSING, corpusFiles } from "./_corpus.ts";
 import { needing } from "./_needs.ts";
-import { type InspectReport, inspectSession, verdictOf } from "../src/inspect/mod.ts";
+import { type InspectReport, inspectSession } from "../src/inspect/mod.ts";
 import { adapterOfFile } from "../src/formats/mod.ts";
-import { factsOf } from "../src/catalog/_facts.ts";
+import { factsOf, reportColumns } from "../src/catalog/_facts.ts";
 import { importCommand, resumeCommand } from "../cli/_commands.ts";
 import { countIo } from "../testing/io_counter.ts";
 
@@ -64,25 +64,6 @@ Deno.test(
   },
 );
 
-/** The facts the catalog keeps of a file that come from its inspection, from a full report. */
-function inspected(report: InspectReport) {
-  const { session } = report;
-  return {
-    state: session.state,
-    turns: report.turns.length,
-    healthy: report.healthy ? 1 : 0,
-    verdict: verdictOf(report).words,
-    findings: report.problems.length + report.orphanCalls.length,
-    tokens: session.tokens === null ? null : JSON.stringify(session.tokens),
-    models: JSON.stringify(session.models),
-    forked_from: session.forkedFrom === null ? null : JSON.stringify(session.forkedFrom),
-    forks: report.forks.length,
-    problems: report.problems.length,
-    orphans: report.orphanCalls.length,
-    size: session.sizeBytes,
-  };
-}
-
 Deno.test(
   needing(
     "factsOf() keeps what a full inspection reports of the corpus's files and a turnlog session, its lookups off",
@@ -107,9 +88,9 @@ Deno.test(
       const facts = await factsOf(wanted, size, undefined);
       const full = await inspectSession(path, { root: dir.path, commandFor: resumeCommand });
       const kept = Object.fromEntries(
-        Object.keys(inspected(full)).map((key) => [key, facts[key as keyof typeof facts]]),
+        Object.keys(reportColumns(full)).map((key) => [key, facts[key as keyof typeof facts]]),
       );
-      assertEquals(kept, inspected(full), path);
+      assertEquals(kept, reportColumns(full), path);
       if (format === "turnlog") {
         const { created, updated, cwd, title, firstPrompt } = full.session;
         assertEquals(

@@ -7,7 +7,7 @@
  * @module
  */
 import { forEachLine, isCompressed } from "../io/mod.ts";
-import { inspectSession, verdictOf } from "../inspect/mod.ts";
+import { type InspectReport, inspectSession, verdictOf } from "../inspect/mod.ts";
 import { searchProfile } from "../search/_profiles.ts";
 import { adapterOfData, type LineObserver } from "../formats/mod.ts";
 import { trackerOf } from "./_grow.ts";
@@ -49,6 +49,28 @@ export function listedColumns(listed: Listed, wanted: WantedFile) {
 }
 
 /**
+ * The columns the catalog fills from a file's inspection: its turns, verdict and findings,
+ * tokens, models and links, and the bytes the inspector read.
+ */
+export function reportColumns(report: InspectReport) {
+  const { session } = report;
+  return {
+    turns: report.turns.length,
+    healthy: report.healthy ? 1 : 0,
+    verdict: verdictOf(report).words,
+    findings: report.problems.length + report.orphanCalls.length,
+    tokens: session.tokens === null ? null : JSON.stringify(session.tokens),
+    models: JSON.stringify(session.models),
+    forked_from: session.forkedFrom === null ? null : JSON.stringify(session.forkedFrom),
+    forks: report.forks.length,
+    problems: report.problems.length,
+    orphans: report.orphanCalls.length,
+    // The bytes the inspector read: more than the stat's when the file grew in between.
+    size: session.sizeBytes,
+  };
+}
+
+/**
  * The facts of a file as the inspector reports them (turns, verdict, tokens, models, links)
  * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
  * the columns hold them.
@@ -76,19 +98,8 @@ export async function factsOf(
         title: session.title,
         first_prompt: session.firstPrompt,
       }),
-      turns: report.turns.length,
-      healthy: report.healthy ? 1 : 0,
-      verdict: verdictOf(report).words,
-      findings: report.problems.length + report.orphanCalls.length,
-      tokens: session.tokens === null ? null : JSON.stringify(session.tokens),
-      models: JSON.stringify(session.models),
-      forked_from: session.forkedFrom === null ? null : JSON.stringify(session.forkedFrom),
-      forks: report.forks.length,
+      ...reportColumns(report),
       unreadable: null,
-      problems: report.problems.length,
-      orphans: report.orphanCalls.length,
-      // The bytes the inspector read: more than the stat's when the file grew in between.
-      size: session.sizeBytes,
     };
   } catch (error) {
     const unreadable = error instanceof Error ? error.message : String(error);
