@@ -146,32 +146,34 @@ interface SessionRow {
   unreadable: string | null;
 }
 
+/** A session's last write: its own file's, or a later one of its subagents' files. */
+const MODIFIED_SQL = `max(f.mtime, coalesce((SELECT max(s.mtime) FROM files s
+    WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0), 0)) AS modified`;
+
+/** The rows of a source's sessions (a subagent's file is its session's, not a row). */
+const SESSION_ROWS_SQL = "FROM files f\nWHERE f.root = ? AND f.deleted = 0 AND f.path = f.session";
+
 const SESSIONS_SQL = `
 SELECT f.path, f.format, f.root, f.archived, f.session_id, f.project, f.size, f.mtime,
   f.first_at, f.last_at, f.cwd, f.title, f.first_prompt, f.state, f.turns, f.healthy,
   f.verdict, f.findings, f.tokens, f.models, f.forked_from, f.forks, f.unreadable,
-  max(f.mtime, coalesce((SELECT max(s.mtime) FROM files s
-    WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0), 0)) AS modified,
+  ${MODIFIED_SQL},
   f.size + coalesce((SELECT sum(s.size) FROM files s
     WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0), 0) AS bytes,
   (SELECT json_group_array(s.path) FROM (SELECT path FROM files s
     WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0 ORDER BY path) s)
     AS subagents
-FROM files f
-WHERE f.root = ? AND f.deleted = 0 AND f.path = f.session`;
+${SESSION_ROWS_SQL}`;
 
 /**
  * A listing's columns alone, in this order (rows as arrays: no object of 26 keys a row, no JSON
  * parsed but the first model's, which SQLite takes out).
  */
 const LISTING_SQL = `
-SELECT f.path, f.format, f.session_id, f.project, f.size, f.mtime,
-  max(f.mtime, coalesce((SELECT max(s.mtime) FROM files s
-    WHERE s.session = f.path AND s.path != f.path AND s.deleted = 0), 0)) AS modified,
+SELECT f.path, f.format, f.session_id, f.project, f.size, f.mtime, ${MODIFIED_SQL},
   f.first_at, f.last_at, f.cwd, f.title, f.first_prompt, f.turns, f.verdict, f.unreadable,
   json_extract(f.models, '$[0]') AS model
-FROM files f
-WHERE f.root = ? AND f.deleted = 0 AND f.path = f.session`;
+${SESSION_ROWS_SQL}`;
 
 type ListingRow = [
   path: string,
