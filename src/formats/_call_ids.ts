@@ -160,12 +160,7 @@ export class CallIdTable {
       this.#values = grown(this.#values, entry * 2);
       this.#hashes = grown(this.#hashes, entry * 2);
     }
-    if (this.#used + id.length > this.#chars.length) {
-      const room = Math.max(this.#chars.length * 2, this.#used + id.length);
-      const chars = new Uint8Array(room);
-      chars.set(this.#chars);
-      this.#chars = chars;
-    }
+    this.#chars = withRoom(this.#chars, this.#used + id.length);
     const start = this.#used;
     for (let i = 0; i < id.length; i++) this.#chars[start + i] = id.charCodeAt(i);
     this.#used += id.length;
@@ -186,6 +181,14 @@ export class CallIdTable {
     }
     this.#slots = slots;
   }
+}
+
+/** `chars`, or a copy at least twice as long when it holds fewer than `needed` bytes. */
+function withRoom(chars: Uint8Array<ArrayBuffer>, needed: number): Uint8Array<ArrayBuffer> {
+  if (needed <= chars.length) return chars;
+  const bigger = new Uint8Array(Math.max(chars.length * 2, needed));
+  bigger.set(chars);
+  return bigger;
 }
 
 function grown(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
@@ -237,12 +240,7 @@ export class IdList {
     const at = this.#length++;
     if (at === this.#starts.length) this.#starts = grown(this.#starts, at * 2);
     this.#starts[at] = this.#used;
-    if (this.#used + id.length > this.#chars.length) {
-      const chars = new Uint8Array(Math.max(this.#chars.length * 2, this.#used + id.length));
-      chars.set(this.#chars);
-      this.#chars = chars;
-    }
-    const chars = this.#chars;
+    const chars = this.#chars = withRoom(this.#chars, this.#used + id.length);
     const start = this.#used;
     for (let i = 0; i < id.length; i++) {
       const code = id.charCodeAt(i);
