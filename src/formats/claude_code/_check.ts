@@ -218,9 +218,23 @@ export class LineChecks implements ToolBlockSink {
   /** Calls and results: the line, the tool's number (a call) or the block (a result), the id. */
   #entryK = new Int32Array(1024);
   #entryValue = new Int32Array(1024);
-  readonly #entryIds = new IdList();
+  #entryIds = new IdList();
   /** Tool names by number, and their numbers. */
   readonly #names = new NumberedValues();
+
+  /**
+   * Lets the columns go, for a read whose check is done (a 1 GB transcript's are about 30 MB,
+   * held through its second pass otherwise); the checks are empty after.
+   */
+  release(): void {
+    this.#types = new Uint8Array(0);
+    this.#blocks = new Int32Array(0);
+    this.#first = new Int32Array(0);
+    this.#otherTypes.clear();
+    this.#entryK = new Int32Array(0);
+    this.#entryValue = new Int32Array(0);
+    this.#entryIds = new IdList();
+  }
 
   /** Keeps the check of `value`, the line of node `k` (see {@linkcode lineCheck}). */
   add(value: Json, k: number): void {
@@ -284,8 +298,9 @@ export class LineChecks implements ToolBlockSink {
   #addEntry(k: number, value: number, id: string): void {
     const at = this.#entryIds.length;
     if (at === this.#entryK.length) {
-      this.#entryK = grown(this.#entryK, new Int32Array(at * 2));
-      this.#entryValue = grown(this.#entryValue, new Int32Array(at * 2));
+      const size = Math.max(1024, at * 2);
+      this.#entryK = grown(this.#entryK, new Int32Array(size));
+      this.#entryValue = grown(this.#entryValue, new Int32Array(size));
     }
     this.#entryK[at] = k;
     this.#entryValue[at] = value;
@@ -294,7 +309,7 @@ export class LineChecks implements ToolBlockSink {
   }
 
   #growLines(least: number): void {
-    let size = this.#types.length * 2;
+    let size = Math.max(1024, this.#types.length * 2);
     while (size < least) size *= 2;
     this.#types = grown(this.#types, new Uint8Array(size));
     this.#blocks = grown(this.#blocks, new Int32Array(size));

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CallIdTable } from "../_call_ids.ts";
+import { CallIdTable, IdList } from "../_call_ids.ts";
 import { NumberedValues } from "../_numbered.ts";
 import { msOfIsoTime } from "../_times.ts";
 import { isoTime as isoTimeOfMs } from "../../text/mod.ts";
@@ -72,8 +72,8 @@ export interface NodeFields {
   rare: Rare | undefined;
 }
 
-/** Two hex digits by byte value. */
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+/** The character code of each lowercase hex digit, by its value. */
+const HEX_CODES = Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
 
 /** The value of a lowercase hex digit's code unit, or -1. */
 function hexValue(code: number): number {
@@ -84,6 +84,9 @@ function hexValue(code: number): number {
 
 /** Whether position `at` of a uuid's 36 characters is a dash. */
 const isDash = (at: number) => at === 8 || at === 13 || at === 18 || at === 23;
+
+/** A uuid's 36 character codes, its dashes in place: filled by {@linkcode NodeTable.uuid}. */
+const UUID_CODES: number[] = Array.from({ length: 36 }, (_, at) => isDash(at) ? 45 : 48);
 
 /** Nodes a page of the columns holds: a page is added as the nodes grow, none copied. */
 const PAGE_BITS = 14;
@@ -206,7 +209,17 @@ export class NodeTable {
   length = 0;
   /** The columns, a page of {@linkcode PAGE} nodes at a time. */
   readonly #pages: Page[] = [];
-  readonly #responseIds: ResponseIds[] = [];
+  /**
+   * Each response's `message.id` (empty for none), its characters outside the heap, and its
+   * model's number in `#models` + 1 (0: none) times 2, + 1 when it has a message id: an object
+   * and an id string a response held 10 MB of heap at 1 GB (110,000 responses) to the read's end.
+   */
+  readonly #messageIds = new IdList();
+  #responseBits = new Int32Array(1024);
+  readonly #models = new NumberedValues();
+  /** The newest response's ids, as its next line is compared with them. */
+  #lastMessageId: string | undefined;
+  #lastModel: string | undefined;
   /** The few boundaries' facts, by node. */
   readonly #boundaries = new Map<number, BoundaryInfo>();
   /** Labels and permission modes by number (see {@linkcode Page.labels}). */
@@ -262,20 +275,24 @@ export class NodeTable {
 
   /**
    * The response of an assistant line: the last one's when its ids are the same (the lines of
-   * one response follow each other), sharing the last one's model name when it is the same.
+   * one response follow each other).
    */
   #responseOf(fields: NodeFields): number {
     const { messageId, model } = fields;
-    const last = this.#responseIds.length - 1;
-    const before = this.#responseIds[last];
-    if (before !== undefined && before.messageId === messageId && before.model === model) {
-      return last;
+    const last = this.#messageIds.length - 1;
+    if (last >= 0 && this.#lastMessageId === messageId && this.#lastModel === model) return last;
+    const at = last + 1;
+    if (at === this.#responseBits.length) {
+      const bits = new Int32Array(at * 2);
+      bits.set(this.#responseBits);
+      this.#responseBits = bits;
     }
-    this.#responseIds.push({
-      messageId,
-      model: before !== undefined && before.model === model ? before.model : model,
-    });
-    return last + 1;
+    this.#messageIds.push(messageId ?? "");
+    const modelBits = model === undefined ? 0 : (this.#models.number(model) + 1) << 1;
+    this.#responseBits[at] = modelBits | (messageId === undefined ? 0 : 1);
+    this.#lastMessageId = messageId;
+    this.#lastModel = model;
+    return at;
   }
 
   /**
@@ -388,19 +405,26 @@ export class NodeTable {
     this.#setBits(at, value ? this.#bits(at) | SUPERSEDED : this.#bits(at) & ~SUPERSEDED);
   }
 
-  /** The uuid of node `at` (a string made on asking for a uuid held as bytes). */
+  /**
+   * The uuid of node `at` (a string made on asking for a uuid held as bytes). Made from its
+   * character codes in one call, a flat string of 36 bytes: made by `+=` it was a tree of 20
+   * strings (about 450 bytes of heap), and a turn keeps its first line's as its run id (25,000
+   * turns, 11 MB at 1 GB).
+   */
   uuid(at: number): string | undefined {
     const bits = this.#bits(at);
     if ((bits & HAS_UUID) === 0) return undefined;
     if ((bits & BINARY_UUID) === 0) return this.#otherUuids.get(at);
     const bytes = this.#page(at).uuids;
-    const from = (at & PAGE_MASK) * 16;
-    let text = "";
-    for (let i = 0; i < 16; i++) {
-      text += HEX[bytes[from + i]!]!;
-      if (i === 3 || i === 5 || i === 7 || i === 9) text += "-";
+    const codes = UUID_CODES;
+    let from = (at & PAGE_MASK) * 16;
+    for (let i = 0; i < 36; i++) {
+      if (isDash(i)) continue;
+      const byte = bytes[from++]!;
+      codes[i] = HEX_CODES[byte >> 4]!;
+      codes[++i] = HEX_CODES[byte & 15]!;
     }
-    return text;
+    return String.fromCharCode.apply(null, codes);
   }
 
   /** Whether node `at`'s uuid is `uuid` (no string made). */
@@ -448,18 +472,35 @@ export class NodeTable {
     else this.#parentUuids.set(at, uuid);
   }
 
-  /** The response node `at`'s assistant line is part of. */
-  response(at: number): ResponseIds | undefined {
-    const response = this.#page(at).responses[at & PAGE_MASK]!;
-    return response < 0 ? undefined : this.#responseIds[response];
+  /**
+   * The number of the response node `at`'s assistant line is part of (the lines of one
+   * response that follow each other share it), or -1.
+   */
+  responseNumber(at: number): number {
+    return this.#page(at).responses[at & PAGE_MASK]!;
   }
-  /** `message.id` of node `at`'s assistant line. */
+  /** The response node `at`'s assistant line is part of (an object made on asking). */
+  response(at: number): ResponseIds | undefined {
+    const response = this.responseNumber(at);
+    if (response < 0) return undefined;
+    return { messageId: this.#messageIdOf(response), model: this.#modelOf(response) };
+  }
+  /** `message.id` of node `at`'s assistant line (a string made on asking). */
   messageId(at: number): string | undefined {
-    return this.response(at)?.messageId;
+    const response = this.responseNumber(at);
+    return response < 0 ? undefined : this.#messageIdOf(response);
   }
   /** The model of node `at`'s assistant line. */
   model(at: number): string | undefined {
-    return this.response(at)?.model;
+    const response = this.responseNumber(at);
+    return response < 0 ? undefined : this.#modelOf(response);
+  }
+  #messageIdOf(response: number): string | undefined {
+    return (this.#responseBits[response]! & 1) === 0 ? undefined : this.#messageIds.at(response);
+  }
+  #modelOf(response: number): string | undefined {
+    const model = (this.#responseBits[response]! >> 1) - 1;
+    return model < 0 ? undefined : this.#models.at(model);
   }
   /** What few lines have (a label, a boundary), of node `at` (an object made on asking). */
   rare(at: number): Rare | undefined {
@@ -1117,12 +1158,13 @@ function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
   if (!usage) return;
   const request = stringOf(value.requestId);
   const last = pass.usageKey;
+  const response = pass.index.nodes.responseNumber(node.at);
   // The lines of one response share its key: the string made for the first, hashed once.
-  const key = last !== undefined && node.messageId === last.id && request === last.request
+  const key = last !== undefined && response === last.response && request === last.request
     ? last.key
     : keyOf(node.messageId, request);
   if (key === undefined) return;
-  pass.usageKey = { id: node.messageId, request, key };
+  pass.usageKey = { response, request, key };
   pass.index.usage.note(key, {
     input: numberOf(usage.input_tokens) ?? 0,
     output: numberOf(usage.output_tokens) ?? 0,
@@ -1241,8 +1283,8 @@ interface Pass {
   /** The last nodes filed under their uuid, newest at `recentAt - 1` (a ring; -1: none). */
   recent: Int32Array;
   recentAt: number;
-  /** The usage key of the newest line with usage, and the ids it was made of. */
-  usageKey: { id: string | undefined; request: string | undefined; key: string } | undefined;
+  /** The usage key of the newest line with usage, and its response's number and request id. */
+  usageKey: { response: number; request: string | undefined; key: string } | undefined;
   /** Nodes whose parent was not indexed yet when they were (resolved after the pass). */
   unresolved: number[];
   /** Whether a uuid moved to a later copy: then every parent is resolved again. */

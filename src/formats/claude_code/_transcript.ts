@@ -188,11 +188,14 @@ export async function* readClaudeTranscript(
   const title = titleOf(index);
   index.byUuid.release();
   const sessionId = sessionIdOf(path, index);
-  const read = new ClaudeRead(path, index, branch, sessionId);
-  yield* readBranch(read, values);
+  // The check needs the index and the branch alone: done now, its columns are let go before the
+  // second pass (they were held through it to the facts, a 1 GB transcript's 30 MB).
   const checked = check && index.nodes.every((node) => node.kind !== "problem")
     ? { checked: claudeFindings(path, analyzeIndexed(checks, index, branch)) }
     : {};
+  checks.release();
+  const read = new ClaudeRead(path, index, branch, sessionId);
+  yield* readBranch(read, values);
   const facts = claudeFacts(
     path,
     sizeBytes,
