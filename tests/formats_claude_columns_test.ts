@@ -3,9 +3,10 @@
  * node's uuid made from its bytes, each assistant line's response (its `message.id` and model)
  * by number, and the check's columns let go once the check is done.
  */
-import { assertEquals } from "./_assert.ts";
-import { NodeTable } from "../src/formats/claude_code/_index.ts";
+import { assertEquals, assertThrows } from "./_assert.ts";
+import { NodeTable, ResponseUsage } from "../src/formats/claude_code/_index.ts";
 import { LineChecks } from "../src/formats/claude_code/_check.ts";
+import { CallIdTable } from "../src/formats/_call_ids.ts";
 
 /** A pseudo-random uuid of lowercase hex (the same for the same `n`). */
 function uuidOf(n: number): string {
@@ -111,4 +112,66 @@ Deno.test("LineChecks.release() lets the columns go; the checks start again empt
   checks.add(call("again"), 2000);
   assertEquals(checks.at(2000)?.uses, [{ id: "again", name: "Bash", k: 2000 }]);
   assertEquals(checks.at(1999), undefined);
+});
+
+Deno.test("NodeTable.release() gives the columns back: the table is empty and grows again", () => {
+  const nodes = new NodeTable();
+  const push = (at: number, line: number, uuid: string) =>
+    nodes.push({ line, start: at * 10, end: at * 10 + 9 }, {
+      kind: "assistant",
+      uuid,
+      ...plain,
+      assistant: true,
+      messageId: `msg_${at}`,
+      model: "claude",
+    });
+  // Before: a uuid of another shape kept aside, and line numbers past a blank line.
+  for (let at = 0; at < 20_000; at++) {
+    push(at, at < 2 ? at + 1 : at + 2, at === 1 ? "ODD-ID" : uuidOf(at));
+  }
+  nodes.release();
+  assertEquals(nodes.length, 0);
+  for (let at = 0; at < 3; at++) push(at, at + 1, uuidOf(at));
+  assertEquals(
+    [0, 1, 2].map((at) => [nodes.line(at), nodes.end(at), nodes.messageId(at), nodes.uuid(at)]),
+    [[1, 9, "msg_0", uuidOf(0)], [2, 19, "msg_1", uuidOf(1)], [3, 29, "msg_2", uuidOf(2)]],
+  );
+  assertEquals(nodes.responseNumber(2), 2);
+});
+
+Deno.test("CallIdTable.release() gives its memory back; a use after throws", () => {
+  const table = new CallIdTable();
+  for (let i = 0; i < 3000; i++) table.set(`toolu_${i}`, i);
+  table.release();
+  assertEquals(assertThrows(() => table.get("toolu_1"), Error).message.includes("released"), true);
+  assertEquals(
+    assertThrows(() => table.set("toolu_1", 1), Error).message.includes("released"),
+    true,
+  );
+});
+
+Deno.test("ResponseUsage.releaseKeys() keeps the events and totals; a lookup by key throws", () => {
+  const usage = new ResponseUsage();
+  const tokens = { input: 10, output: 1, cacheRead: 2, cacheCreation: 5 };
+  for (let n = 0; n < 2000; n++) {
+    usage.note(`msg_${n}|req_${n}`, tokens, {
+      time: "2026-02-23T12:00:10.000Z",
+      model: "claude",
+      line: n + 1,
+    });
+  }
+  const events = usage.events().toArray();
+  const values = [...usage.values()];
+  usage.releaseKeys();
+  assertEquals(usage.events().toArray(), events);
+  assertEquals([...usage.values()], values);
+  assertEquals([...usage.allTokens()].length, 2000);
+  assertEquals(
+    assertThrows(() => usage.get("msg_1|req_1"), Error).message.includes("released"),
+    true,
+  );
+  assertEquals(
+    assertThrows(() => usage.tokens("msg_1|req_1"), Error).message.includes("released"),
+    true,
+  );
 });

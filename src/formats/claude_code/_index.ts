@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CallIdTable, IdList } from "../_call_ids.ts";
+import { CallIdTable, freeArrays, IdList } from "../_call_ids.ts";
 import { NumberedValues } from "../_numbered.ts";
 import { msOfIsoTime } from "../_times.ts";
 import { isoTime as isoTimeOfMs } from "../../text/mod.ts";
@@ -240,6 +240,31 @@ export class NodeTable {
   readonly #longEnds = new Map<number, number>();
   /** The parent uuids no node holds (not found yet, or nowhere), by node. */
   readonly #parentUuids = new Map<number, string>();
+
+  /**
+   * Gives the columns' memory back now (38 MB at 1 GB), for a read done with its nodes, before
+   * what comes after it makes its peak (its cost, its report); the table is empty after.
+   */
+  release(): void {
+    for (const page of this.#pages) {
+      const { starts, lengths, parents, bits, responses, uuids, labels, modes, times } = page;
+      freeArrays(starts, lengths, parents, bits, responses, uuids, labels, modes, times);
+    }
+    this.#pages.length = 0;
+    this.length = 0;
+    for (const byNode of [this.#boundaries, this.#oddTimes, this.#otherUuids, this.#longEnds]) {
+      byNode.clear();
+    }
+    this.#parentUuids.clear();
+    this.#shiftsAt.length = 0;
+    this.#shifts.length = 0;
+    this.#lineShift = 1;
+    this.#messageIds.release();
+    freeArrays(this.#responseBits);
+    this.#responseBits = new Int32Array(1024);
+    this.#lastMessageId = undefined;
+    this.#lastModel = undefined;
+  }
 
   /** Adds the node of the line at `span`; returns its index. Its parent is -1 until set. */
   push(span: LineSpan, fields: NodeFields): number {
@@ -746,6 +771,15 @@ export class ResponseUsage {
   }
 
   /**
+   * Gives the keys' memory back now, for a read that asks for no response by its key again
+   * (its events, its totals and {@linkcode ResponseUsage.values} still answer); {@linkcode
+   * ResponseUsage.get}, `tokens` and `note` throw after.
+   */
+  releaseKeys(): void {
+    this.#keys.release();
+  }
+
+  /**
    * Counts a line of the response `key`: each of `tokens` the largest of its lines' (a split
    * response repeats its usage on every line; the later lines carry the final output), `first`
    * kept from its first line.
@@ -989,8 +1023,7 @@ export class UuidMap {
    */
   release(): void {
     this.#released = true;
-    this.#slots = new Int32Array(0);
-    this.#hashes = new Int32Array(0);
+    freeArrays(this.#slots, this.#hashes);
   }
 
   /** The node filed under `uuid`, or undefined. */
