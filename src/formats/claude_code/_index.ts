@@ -432,7 +432,7 @@ export class NodeTable {
 
   /**
    * The uuid of node `at` (a string made on asking for a uuid held as bytes). Made from its
-   * character codes in one call, a flat string of 36 bytes: made by `+=` it was a tree of 20
+   * character codes in one call, a flat string of 36 bytes: made by `+=` it was a tree of 14
    * strings (about 450 bytes of heap), and a turn keeps its first line's as its run id (25,000
    * turns, 11 MB at 1 GB).
    */

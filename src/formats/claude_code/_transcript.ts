@@ -189,7 +189,7 @@ export async function* readClaudeTranscript(
   index.byUuid.release();
   const sessionId = sessionIdOf(path, index);
   // The check needs the index and the branch alone: done now, its columns are let go before the
-  // second pass (they were held through it to the facts, a 1 GB transcript's 30 MB).
+  // second pass (they were held through it to the facts, a 1 GB transcript's 21 MB).
   const checked = check && index.nodes.every((node) => node.kind !== "problem")
     ? { checked: claudeFindings(path, analyzeIndexed(checks, index, branch)) }
     : {};
