@@ -66,7 +66,7 @@ import { hintFor } from "./_voice.ts";
 import { shellQuote, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
 import { dirname, resolve } from "../src/_path.ts";
 import {
-  archiveModule,
+  archiveLayoutModule,
   formatsModule,
   htmlModule,
   inspectModule,
@@ -468,7 +468,7 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
     return await list(cmd);
   }
   const { path, root, adapter } = await locate(target, values);
-  const { inArchiveView } = await archiveModule();
+  const { inArchiveView } = await archiveLayoutModule();
   const { inspectSession, inspectSubagents } = await inspectModule();
   const full = values.full === true;
   const options: InspectOptions = {
