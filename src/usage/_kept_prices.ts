@@ -3,12 +3,13 @@
  * model's per-token prices on a day, as the table gave them to an earlier process, kept beside
  * the catalog (`catalog.sqlite-prices.json`) under the table's version. The table's module takes
  * 100-200 ms to load, as long as a whole process's start; a model or day not kept yet, or one
- * whose prices depend on a request's size (tiered), loads it as before.
+ * whose prices depend on a request's size or time of day (tiered), loads it as before.
  *
  * @module
  */
 import type { UsageTokens } from "../formats/mod.ts";
 import { late } from "../_late.ts";
+import { dirname } from "../_path.ts";
 import { resolveCatalogPath } from "../catalog/_location.ts";
 import type { PriceBook } from "./_prices.ts";
 import { priceAt, type Rates } from "./_rates.ts";
@@ -133,7 +134,7 @@ export class KeptPrices {
   save(): void {
     if (!this.#added || this.#path === undefined) return;
     this.#added = false;
-    const dir = this.#path.slice(0, this.#path.lastIndexOf("/")) || "/";
+    const dir = dirname(this.#path);
     if (Deno.permissions.querySync({ name: "write", path: dir }).state !== "granted") return;
     const file: KeptFile = { table: PRICE_TABLE, rates: Object.fromEntries(this.#kept) };
     const temp = `${this.#path}.${Deno.pid}.tmp`;
