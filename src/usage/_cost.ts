@@ -1,9 +1,10 @@
 /**
  * What a session's responses cost: each priced from the prices an earlier process kept
- * (`_kept_prices.ts`), else from the table (loaded only then: it is large), the tool's own figure shared out over them where it wrote one,
- * a model without a price left unpriced; and the cost of each turn: the responses on its own
- * lines where the reader says a response's line (those on a branch a rewind left aside count in
- * the session's cost, shown apart, and in no turn), else by the responses' times.
+ * (`_kept_prices.ts`), else from the table (loaded only then: it is large), the tool's own
+ * figure shared out over them where it wrote one, a model without a price left unpriced; and
+ * the cost of each turn: the responses on its own lines where the reader says a response's line
+ * (those on a branch a rewind left aside count in the session's cost, shown apart, and in no
+ * turn), else by the responses' times.
  *
  * @module
  */
