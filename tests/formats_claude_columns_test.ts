@@ -88,6 +88,14 @@ Deno.test("NodeTable.responseNumber() numbers a response's lines once, ids and m
       model: `model-${n % 3}`,
     });
   }
+  // Asked out of order, and again: each its own id.
+  assertEquals([2999, 0, 2999, 1, 0].map((n) => nodes.messageId(first + n)), [
+    "msg_2999",
+    "msg_0",
+    "msg_2999",
+    "msg_1",
+    "msg_0",
+  ]);
   assertEquals(nodes.responseNumber(first + 2999), 6 + 2999);
   assertEquals(nodes.messageId(first + 2999), "msg_2999");
   assertEquals(nodes.model(first + 2998), "model-1");

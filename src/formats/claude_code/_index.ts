@@ -264,6 +264,8 @@ export class NodeTable {
     this.#responseBits = new Int32Array(1024);
     this.#lastMessageId = undefined;
     this.#lastModel = undefined;
+    this.#made = undefined;
+    this.#madeFor = -1;
   }
 
   /** Adds the node of the line at `span`; returns its index. Its parent is -1 until set. */
@@ -521,8 +523,17 @@ export class NodeTable {
     return response < 0 ? undefined : this.#modelOf(response);
   }
   #messageIdOf(response: number): string | undefined {
-    return (this.#responseBits[response]! & 1) === 0 ? undefined : this.#messageIds.at(response);
+    if ((this.#responseBits[response]! & 1) === 0) return undefined;
+    // The lines of a response are asked for one after another: its id is made once for them.
+    if (response !== this.#madeFor) {
+      this.#made = this.#messageIds.at(response);
+      this.#madeFor = response;
+    }
+    return this.#made;
   }
+  /** The last message id made, and its response's number (-1: none). */
+  #made: string | undefined;
+  #madeFor = -1;
   #modelOf(response: number): string | undefined {
     const model = (this.#responseBits[response]! >> 1) - 1;
     return model < 0 ? undefined : this.#models.at(model);
