@@ -183,3 +183,32 @@ Deno.test("ResponseUsage.releaseKeys() keeps the events and totals; a lookup by 
     true,
   );
 });
+
+Deno.test("NodeTable.start() and time() answer past 32 bits from their page's first", () => {
+  const nodes = new NodeTable();
+  const day = 86_400_000;
+  const first = Date.parse("2026-02-23T12:00:00.000Z");
+  const cases: { start: number; time: string | undefined }[] = [
+    { start: 1000, time: new Date(first).toISOString() },
+    { start: 2000, time: new Date(first + 24 * day).toISOString() }, // within 2^31 ms
+    { start: 3000, time: new Date(first + 25 * day).toISOString() }, // past it: aside
+    { start: 4000, time: new Date(first - 25 * day).toISOString() }, // before it, past it
+    { start: 4000, time: new Date(first - 1).toISOString() },
+    { start: 500, time: "2026-02-23T12:00:00Z" }, // a start before the first; an odd time
+    { start: 1000 + 2 ** 32 + 5, time: undefined }, // past 2^32 bytes from the first
+    { start: 1000 + 2 ** 32 - 2, time: new Date(first + 1).toISOString() },
+    { start: 2 ** 53 - 10, time: "not a time" },
+  ];
+  cases.forEach(({ start, time }, at) => {
+    nodes.push({ line: at + 1, start, end: start + 7 }, {
+      kind: "progress",
+      uuid: undefined,
+      ...plain,
+      rare: { label: "hook_progress", boundary: undefined, time, mode: undefined },
+    });
+  });
+  assertEquals(
+    cases.map((_, at) => [nodes.start(at), nodes.end(at), nodes.time(at)]),
+    cases.map(({ start, time }) => [start, start + 7, time]),
+  );
+});

@@ -96,9 +96,19 @@ const PAGE_MASK = PAGE - 1;
 /** The longest byte range a page's column holds; a longer one's end is kept aside. */
 const MAX_LENGTH = 0xffff_ffff;
 
+/** A page's time for none (see {@linkcode Page.times}). */
+const NO_TIME = -0x8000_0000;
+/** A page's start kept aside (see {@linkcode Page.starts}). */
+const START_ASIDE = 0xffff_ffff;
+
 /** The columns of {@linkcode PAGE} nodes. */
 interface Page {
-  starts: Float64Array;
+  /**
+   * The byte range's start, from the page's first (`startBase`): a start that is not within
+   * 2^32 - 1 bytes after it is kept aside (where a `Float64Array` held 8 bytes a node).
+   */
+  starts: Uint32Array;
+  startBase: number;
   /** The byte range's length, `end - start` (from 2^32 - 1 bytes on, its end is kept aside). */
   lengths: Uint32Array;
   parents: Int32Array;
@@ -111,12 +121,18 @@ interface Page {
   labels: Uint16Array;
   modes: Uint16Array;
   /** A labeled line's time in milliseconds since 1970, NaN for none (or one kept aside). */
-  times: Float64Array;
+  /**
+   * A labeled line's time in milliseconds from the page's first (`timeBase`), {@linkcode
+   * NO_TIME} for none (or one kept aside: more than 24 days from the first).
+   */
+  times: Int32Array;
+  timeBase: number;
 }
 
 function newPage(): Page {
   return {
-    starts: new Float64Array(PAGE),
+    starts: new Uint32Array(PAGE),
+    startBase: NaN,
     lengths: new Uint32Array(PAGE),
     parents: new Int32Array(PAGE),
     bits: new Uint16Array(PAGE),
@@ -124,7 +140,8 @@ function newPage(): Page {
     uuids: new Uint8Array(PAGE * 16),
     labels: new Uint16Array(PAGE),
     modes: new Uint16Array(PAGE),
-    times: new Float64Array(PAGE).fill(NaN),
+    times: new Int32Array(PAGE).fill(NO_TIME),
+    timeBase: NaN,
   };
 }
 
@@ -149,9 +166,10 @@ function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
  * 16,384 nodes at a time: its line number, byte range, parent's node index, kind and flags, the
  * response its line is part of, and its uuid as 16 bytes (a uuid of another shape as a string
  * aside). No object per line: at 1 GB (760,000 lines) an object each and its uuid's string held
- * about 150 MB, and the columns hold 38 (50 bytes a node: its byte range as a start and a
+ * about 150 MB, and the columns hold 32 (42 bytes a node: its byte range as a start and a
  * length, where an end of 8 bytes more was 3 MB; its line number as its index but after blank
- * lines, where a column of them was 3 MB more). Pages, not arrays that grow by doubling: nothing is
+ * lines, where a column of them was 3 MB more; its start and a labeled line's time in 32 bits
+ * from its page's first, where 64 bits each were 6 MB more). Pages, not arrays that grow by doubling: nothing is
  * copied as the nodes grow, and no array left behind waits for a collection (columns doubled to
  * 1,048,576 nodes and trimmed after the pass left about 50 MB of them at 1 GB).
  * {@linkcode NodeTable.at} gives a {@linkcode Node}, a view of one.
@@ -236,13 +254,15 @@ export class NodeTable {
   readonly #shiftsAt: number[] = [];
   readonly #shifts: number[] = [];
   #lineShift = 1;
+  /** Starts not within a page's reach of its first (see {@linkcode Page.starts}), by node. */
+  readonly #oddStarts = new Map<number, number>();
   /** The ends of lines of {@linkcode MAX_LENGTH} bytes or more, by node. */
   readonly #longEnds = new Map<number, number>();
   /** The parent uuids no node holds (not found yet, or nowhere), by node. */
   readonly #parentUuids = new Map<number, string>();
 
   /**
-   * Gives the columns' memory back now (38 MB at 1 GB), for a read done with its nodes, before
+   * Gives the columns' memory back now (32 MB at 1 GB), for a read done with its nodes, before
    * what comes after it makes its peak (its cost, its report); the table is empty after.
    */
   release(): void {
@@ -252,9 +272,8 @@ export class NodeTable {
     }
     this.#pages.length = 0;
     this.length = 0;
-    for (const byNode of [this.#boundaries, this.#oddTimes, this.#otherUuids, this.#longEnds]) {
-      byNode.clear();
-    }
+    const byNode = [this.#boundaries, this.#oddTimes, this.#otherUuids, this.#longEnds];
+    for (const map of [...byNode, this.#oddStarts]) map.clear();
     this.#parentUuids.clear();
     this.#shiftsAt.length = 0;
     this.#shifts.length = 0;
@@ -280,7 +299,13 @@ export class NodeTable {
       this.#shifts.push(shift);
       this.#lineShift = shift;
     }
-    page.starts[i] = span.start;
+    if (Number.isNaN(page.startBase)) page.startBase = span.start;
+    const offset = span.start - page.startBase;
+    if (offset >= 0 && offset < START_ASIDE) page.starts[i] = offset;
+    else {
+      page.starts[i] = START_ASIDE;
+      this.#oddStarts.set(at, span.start);
+    }
     const length = span.end - span.start;
     page.lengths[i] = Math.min(length, MAX_LENGTH);
     if (length >= MAX_LENGTH) this.#longEnds.set(at, span.end);
@@ -335,8 +360,11 @@ export class NodeTable {
     const { time } = rare;
     if (time === undefined) return;
     const ms = msOfIsoTime(time);
-    if (!Number.isNaN(ms)) page.times[i] = ms;
-    else this.#oddTimes.set(at, time);
+    if (!Number.isNaN(ms) && Number.isNaN(page.timeBase)) page.timeBase = ms;
+    const offset = ms - page.timeBase;
+    if (Number.isInteger(offset) && offset > NO_TIME && offset <= 0x7fff_ffff) {
+      page.times[i] = offset;
+    } else this.#oddTimes.set(at, time);
   }
 
   /** The page node `at` is on. */
@@ -385,7 +413,9 @@ export class NodeTable {
   }
   /** The start of node `at`'s byte range. */
   start(at: number): number {
-    return this.#page(at).starts[at & PAGE_MASK]!;
+    const page = this.#page(at);
+    const offset = page.starts[at & PAGE_MASK]!;
+    return offset === START_ASIDE ? this.#oddStarts.get(at)! : page.startBase + offset;
   }
   /** The end of node `at`'s byte range. */
   end(at: number): number {
@@ -556,8 +586,9 @@ export class NodeTable {
   }
   /** A labeled line's time, of node `at`. */
   time(at: number): string | undefined {
-    const ms = this.#page(at).times[at & PAGE_MASK]!;
-    return Number.isNaN(ms) ? this.#oddTimes.get(at) : isoTimeOfMs(ms);
+    const page = this.#page(at);
+    const offset = page.times[at & PAGE_MASK]!;
+    return offset === NO_TIME ? this.#oddTimes.get(at) : isoTimeOfMs(page.timeBase + offset);
   }
   /** A labeled line's permission mode, of node `at`. */
   mode(at: number): string | undefined {
