@@ -59,6 +59,8 @@ interface Plan {
   wanted: WantedFile;
   info: Deno.FileInfo;
   known: KnownFile | undefined;
+  /** Its `stat` was in the tick of its last write (`racy`): its row says so. */
+  racy: boolean;
   /** Read from this offset (0: whole), with its line number. */
   from: number;
   fromLine: number;
@@ -106,7 +108,9 @@ export async function tailHash(path: string, end: number): Promise<string> {
 
 /**
  * Where to read a changed file from: its indexed offset when it only grew (the same file, its
- * last indexed bytes the same), else from the start.
+ * last indexed bytes the same), else from the start. A file of the size it had, written again
+ * (a later time, or a row read in the tick of its last write), was rewritten in place, as
+ * Gemini CLI writes its session: read whole, unless the tail hash covers every indexed byte.
  */
 async function startOf(
   path: string,
@@ -115,6 +119,7 @@ async function startOf(
 ): Promise<number> {
   if (known === undefined || known.deleted === 1 || isCompressed(path)) return 0;
   if (info.ino !== known.ino || info.size < known.indexed || known.indexed === 0) return 0;
+  if (info.size <= known.size && known.indexed > TAIL_BYTES) return 0;
   try {
     return await tailHash(path, known.indexed) === known.tail_hash ? known.indexed : 0;
   } catch {
@@ -170,6 +175,7 @@ function saveRow(
     read.lines,
     read.inherits ? 1 : 0,
     texted ? 1 : 0,
+    plan.racy ? 1 : 0,
     facts.state,
     facts.first_at,
     facts.last_at,
@@ -331,10 +337,10 @@ async function planOf(
   changed: Walked["changed"][number],
   text: boolean,
 ): Promise<Plan> {
-  const { wanted, info, known } = changed;
+  const { wanted, info, known, racy } = changed;
   const texted = known?.texted === 1;
   const resume = text || known?.texted === 0 ? keptTextResume(db, known) : undefined;
-  const plan = { wanted, info, known, from: 0, fromLine: 0, text, asked: text, resume };
+  const plan = { wanted, info, known, racy, from: 0, fromLine: 0, text, asked: text, resume };
   // An unchanged file the walk sent on is one whose text is asked for, not yet indexed.
   if (unchanged(info, known)) return plan;
   let from = await startOf(wanted.path, info, known);
