@@ -233,6 +233,12 @@ export function tickEnd(info: Deno.FileInfo, now: number): number | undefined {
   return mtime + TICK_MS.fine;
 }
 
+/** Returns once `end` (ms since the epoch, a {@linkcode tickEnd}) is past; at once when it is. */
+export async function tickPassed(end: number): Promise<void> {
+  const wait = end - Date.now();
+  if (wait >= 0) await new Promise((resolve) => setTimeout(resolve, wait + 1));
+}
+
 /**
  * Whether a file is as the catalog read it: the same inode, size and time, and read after the
  * tick of its last write (not {@linkcode racy}).
@@ -386,7 +392,6 @@ export async function walkSources(
   }
   // A file written in the tick of its `stat` is read once that tick is past: what is read of
   // it is then what its inode, size and time stand for (a write after has another time).
-  const wait = settled - Date.now();
-  if (wait >= 0) await new Promise((resolve) => setTimeout(resolve, wait + 1));
+  await tickPassed(settled);
   return { summary, changed, sessions: walked };
 }

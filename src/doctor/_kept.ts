@@ -9,6 +9,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { keepSideTables } from "../catalog/_side_tables.ts";
+import { racy, tickEnd, tickPassed } from "../catalog/_walk.ts";
 import {
   type FieldSighting,
   type FormatAdapter,
@@ -105,9 +106,15 @@ export async function examineOrWhy(
   }
 }
 
+/** The time kept for a file read in the tick of its last write, one not waited for: no file's. */
+const RACY_MTIME = -1;
+
 /**
  * The examiner of files through the catalog's database: a file unchanged since its row was
- * kept is answered from it; another is read ({@linkcode examineFile}) and kept.
+ * kept is answered from it; another is read ({@linkcode examineFile}) and kept. A file written
+ * in the tick of its `stat` is read once that tick is past, or kept with no time when it cannot
+ * be waited for (a file system of seconds): read again next time (as the catalog's update does,
+ * `src/catalog/_walk.ts`'s `racy`).
  */
 export function keptExaminer(
   db: DatabaseSync,
@@ -125,6 +132,7 @@ export function keptExaminer(
   );
   return async (adapter, path) => {
     let info: Deno.FileInfo;
+    const since = Date.now();
     try {
       info = Deno.statSync(path);
     } catch (error) {
@@ -141,12 +149,14 @@ export function keptExaminer(
         ? { unreadable: row.unreadable ?? `${path}: cannot be read`, modified }
         : { examination: JSON.parse(row.examination), modified };
     }
+    const end = racy(info, since) ? tickEnd(info, Date.now()) ?? Infinity : 0;
+    if (end !== Infinity) await tickPassed(end);
     const examined = await examineOrWhy(adapter, path, info.size);
     save.run(
       path,
       info.ino ?? null,
       info.size,
-      mtime,
+      end === Infinity ? RACY_MTIME : mtime,
       "examination" in examined ? JSON.stringify(examined.examination) : null,
       "unreadable" in examined ? examined.unreadable : null,
     );
