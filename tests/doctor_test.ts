@@ -354,3 +354,33 @@ Deno.test("examineHomes() with the catalog reads again a file it read in the tic
   assertEquals(after.homes[0]!.drift.map((d) => d.kind), ["unknown:rollout_rEference"]);
   assertEquals(after, await examineHomes({ env, now }));
 });
+
+Deno.test("examineHomes() with the catalog reads each session file no more than the catalog's update alone does: one read for both", async () => {
+  await using dir = await tempDir();
+  const { broken, drifting, stale } = await home(dir.path);
+  const subagent = await withSubagent(stale);
+  const fields = await fieldHome(dir.path);
+  const sessionFiles = [broken, drifting, stale, subagent, ...fields];
+  const env = { get: (name: string) => name === "HOME" ? dir.path : undefined };
+  const bytesOf = (reads: { path: string; start: number; end: number }[]) =>
+    Object.fromEntries(sessionFiles.map((path) => [
+      path,
+      reads.filter((read) => read.path === path)
+        .reduce((sum, read) => sum + read.end - read.start, 0),
+    ]));
+  const sources = [
+    { format: "codex", root: join(dir.path, ".codex", "sessions") },
+    { format: "claude-code", root: join(dir.path, ".claude", "projects") },
+  ];
+  using alone = Catalog.open({ path: join(dir.path, "alone.sqlite") });
+  using io = countIo();
+  await alone.update(sources, { text: false });
+  const update = bytesOf(io.take().reads);
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  io.take();
+  const report = await examineHomes({ env, now: new Date(NOW), catalog });
+  const doctor = bytesOf(io.take().reads);
+  assert(Object.values(update).every((bytes) => bytes > 0));
+  assertEquals(doctor, update);
+  assertEquals(report, await examineHomes({ env, now: new Date(NOW) }));
+});

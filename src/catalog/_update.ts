@@ -240,7 +240,8 @@ async function continuedRows(
 async function indexFile(
   db: DatabaseSync,
   plan: Plan,
-  read?: Promise<FileRead>,
+  read: Promise<FileRead> | undefined,
+  onRead: UpdateOptions["onRead"],
 ): Promise<boolean> {
   const s = statementsOf(db);
   const { wanted, info } = plan;
@@ -249,7 +250,7 @@ async function indexFile(
     : undefined;
   const factsRead = plan.text || grown !== undefined
     ? undefined
-    : await (read ?? readFacts(wanted, info.size));
+    : await (read ?? readFacts(wanted, info.size, onRead !== undefined));
   db.exec("BEGIN IMMEDIATE");
   try {
     const row = rowOf(s, plan);
@@ -267,7 +268,10 @@ async function indexFile(
       const text = plan.text ? { from: fresh ? 0 : plan.from, fileId: row.id, s } : undefined;
       const profile = searchProfile(wanted.source.format);
       done = {
-        read: factsRead ?? await readFile(wanted, new LineIndexer(info.size, text, profile)),
+        read: factsRead ??
+          await readFile(wanted, new LineIndexer(info.size, text, profile), {
+            reader: onRead !== undefined,
+          }),
         texted: plan.text,
       };
     }
@@ -277,6 +281,8 @@ async function indexFile(
     faultPoint();
     db.exec("COMMIT");
     faultPoint();
+    const found = done.read.reader;
+    if (found !== undefined) onRead?.({ path: wanted.path, info, racy: plan.racy, found });
     return grown !== undefined;
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
@@ -379,7 +385,8 @@ export async function indexChanged(
     options.workers ?? workersFor(sizes, { max: MAX_WORKERS }),
     factsAlone.length,
   );
-  const jobs = factsAlone.map((plan) => ({ wanted: plan.wanted, size: plan.info.size }));
+  const reader = options.onRead !== undefined;
+  const jobs = factsAlone.map((plan) => ({ wanted: plan.wanted, size: plan.info.size, reader }));
   using pool = workers > 0 ? factsReads(jobs, workers) : undefined;
   const places = new Map(factsAlone.map((plan, at) => [plan, at]));
   for (const plan of plans) {
@@ -390,7 +397,8 @@ export async function indexChanged(
       summary.texted++;
     } else {
       const at = places.get(plan);
-      const continued = await indexFile(db, plan, at === undefined ? undefined : pool?.read(at));
+      const read = at === undefined ? undefined : pool?.read(at);
+      const continued = await indexFile(db, plan, read, options.onRead);
       if (plan.from > 0 && !continued) summary.fallbacks++;
       if (plan.from > 0) summary.grown++;
       else summary.read++;

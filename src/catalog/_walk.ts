@@ -11,6 +11,7 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { inWriteTransaction } from "./_transaction.ts";
 import { returningArrays } from "./_database.ts";
 import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
+import type { ReaderFindings } from "../inspect/mod.ts";
 import { toolStartOf } from "../formats/_tool_starts.ts";
 import { late } from "../_late.ts";
 
@@ -82,6 +83,24 @@ export interface UpdateOptions {
   workers?: number | undefined;
   /** Told after each file read (never for unchanged files). */
   onProgress?: ((progress: UpdateProgress) => void) | undefined;
+  /**
+   * Told, once a file read whole for its facts is kept, what its reader found beside them
+   * (another tool's file), so a caller that keeps its own reading of files (the doctor) reads
+   * it no more. Not told for a file whose facts were continued from its last turn.
+   */
+  onRead?: ((read: ReaderRead) => void) | undefined;
+}
+
+/** A file an update read whole, and what its reader found beside its facts. */
+export interface ReaderRead {
+  /** The file. */
+  path: string;
+  /** Its `stat` when it was read. */
+  info: Deno.FileInfo;
+  /** That `stat` was in the tick of its last write, one not waited for: read it again next time. */
+  racy: boolean;
+  /** What its reader found. */
+  found: ReaderFindings;
 }
 
 /** A session file the walk found: its session, and the source it is of. */
