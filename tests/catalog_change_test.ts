@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { Catalog, type CatalogSource } from "../src/catalog/mod.ts";
 import { searchSessions, type SearchSource } from "../src/search/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
-import { appendLines, catalogAnswers, catalogHome, goOn } from "./_catalog_home.ts";
+import { appendLines, catalogAnswers, catalogHome, goOn, repeatLine } from "./_catalog_home.ts";
 
 /** The first prompt of the home's first transcript, and a word of the same length for it. */
 const PROMPT = "List and read the files";
@@ -113,4 +113,27 @@ Deno.test("Catalog.update() reads whole a file rewritten in place at the same si
   using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
   await fresh.update(sources);
   assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+});
+
+Deno.test("Catalog.update() asked for the text of a grown rollout whose last continued read kept no state where its rows stop makes its rows from its start", async () => {
+  // The property test's case (seed -2045236209): a turn that goes on, read with its text; a
+  // line said again, read by a listing (its facts continued, its rows stopping); two lines more.
+  await using home = await catalogHome();
+  using kept = Catalog.open({ path: join(home.dir, "kept.sqlite") });
+  for (const file of home.files) await appendLines(file, 4);
+  await kept.update(await home.sources());
+  const rollout = home.files[2]!;
+  await goOn(rollout, 0);
+  await kept.update(await home.sources());
+  await repeatLine(rollout, 127231376);
+  await kept.update(await home.sources(), { text: false });
+  await appendLines(rollout, 2);
+  const sources = await home.sources();
+  const grown = await kept.update(sources);
+  assertEquals([grown.grown, grown.fallbacks], [1, 0]);
+  const texted = kept.db.prepare("SELECT texted FROM files WHERE path = ?").get(rollout.path);
+  assertEquals(texted?.texted, 1);
+  using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+  await fresh.update(sources);
+  assertEquals(catalogAnswers(kept, sources), catalogAnswers(fresh, sources));
 });

@@ -54,9 +54,10 @@ Deno.test("Catalog.update() answers as a fresh full read after appends, turns th
         else if (s.op === "tear") await tearLine(target!);
         else if (s.op === "rewrite") await rewriteFile(target!, s.drop);
         else if (s.op === "edit") {
-          // Read before the file grows again: an edit before the 4 KiB the tail hash covers,
-          // then an append, is taken as an append (the JSONL tools only append; a JSON file
-          // rewritten in place changes its tail).
+          // Read as it was and as the edit left it, before it grows: an edit before the 4 KiB
+          // the tail hash covers, with an append since the file was read, is taken as an
+          // append (the JSONL tools only append; a JSON file rewritten in place changes its tail).
+          await kept.update(await home.sources(), { text: s.text });
           if (await editInPlace(target!)) {
             await kept.update(await home.sources(), { text: s.text });
           }

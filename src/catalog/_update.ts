@@ -197,6 +197,9 @@ function saveRow(
 
 type Continued = NonNullable<Awaited<ReturnType<typeof continueGrown>>>;
 
+/** A file's text rows made from its start. */
+const WHOLE_TEXT: TextResume = { from: 0, cut: 0, line: 1, base: 0 };
+
 /**
  * A continued file's rows and state: its new lines' text put in now when the update asks for
  * it (or its rows were whole and it has no state to keep where they stop), else where its rows
@@ -219,12 +222,15 @@ async function continuedRows(
   const first = grown.lines[0]!;
   const resume = plan.resume ??
     (whole ? { from: plan.from, cut: first.start, line: first.line, base: grown.base } : undefined);
+  const target = { path: wanted.path, format: wanted.source.format, fileId: id };
   if (resume === undefined || read.resume === null) {
+    s.dropRows(id);
+    // No state says where its rows stop: asked for, they are made again from its start.
+    if (plan.asked && await resumeText(target, WHOLE_TEXT, read, s)) return { read, texted: true };
     s.dropRows(id);
     return { read, texted: false };
   }
   if (plan.asked) {
-    const target = { path: wanted.path, format: wanted.source.format, fileId: id };
     if (await resumeText(target, resume, read, s)) return { read, texted: true };
     s.dropRows(id);
     return { read, texted: false };
