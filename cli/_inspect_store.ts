@@ -1,8 +1,8 @@
 /**
  * `inspect` on a store: a database's sessions listed, shown (text, JSON, history, HTML) and
  * exported as JSONL (`--export FILE`, from any store); repair refused there, as a database keeps
- * whole records. A folder given by `--store` or `TURNLOG_STORE` is handed to the files flow as
- * its sessions root.
+ * whole records. Loaded when a store decides (cli/inspect.ts tells so from the names alone, and
+ * hands a folder given by `--store` or `TURNLOG_STORE` to the files flow as its sessions root).
  *
  * @module
  */
@@ -11,7 +11,7 @@ import type { RenderOptions } from "../src/inspect/mod.ts";
 import type { SessionLocation, SessionStore } from "../src/store/mod.ts";
 // Which store, from names alone: a command that reads files loads no store here (the
 // inspector and the store are imported where a database or an export needs them).
-import { isPostgresUrl, resolveStoreSpec, storeFromEnvironment } from "../src/store/_spec.ts";
+import { resolveStoreSpec } from "../src/store/_spec.ts";
 import { formatBytes, visibleJson } from "../src/text/mod.ts";
 import { isPath, parsePositiveInt, UsageError } from "./_args.ts";
 import { resumeCommand } from "./_commands.ts";
@@ -163,24 +163,17 @@ async function list(
 }
 
 /**
- * Runs `inspect` where a store decides it: `--export`, or a database named by `--store` or
- * `TURNLOG_STORE` (a path still names a file); returns the exit code, or undefined when the
- * files flow runs instead (with `--sessions-dir` set to the folder `--store` or
- * `TURNLOG_STORE` names).
+ * Runs `inspect` where a store decides it (cli/inspect.ts tells when): `--export`, or a
+ * session or the listing of a database named by `--store` or `TURNLOG_STORE`; returns the
+ * exit code.
  */
 export async function inspectInStore(
   values: StoreInspectFlags,
   target: string | undefined,
   out: Sink,
-): Promise<number | undefined> {
+): Promise<number> {
   if (values.export !== undefined) return await exportTo(values, target, values.export);
   const spec = resolveStoreSpec({ store: values.store, sessionsDir: values["sessions-dir"] });
-  if (!isPostgresUrl(spec)) {
-    const named = values.store !== undefined || storeFromEnvironment() !== undefined;
-    if (named && values["sessions-dir"] === undefined) values["sessions-dir"] = spec;
-    return undefined;
-  }
-  if (target !== undefined && isPath(target)) return undefined;
   const { openStore } = await storeModule();
   const store = await openStore(spec);
   const cmd = { values, out };

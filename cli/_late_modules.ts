@@ -28,6 +28,9 @@ export const repairModule = () =>
 /** The archive. */
 export const archiveModule = () =>
   late<typeof import("../src/archive/mod.ts")>("../src/archive/mod.ts", import.meta.url);
+/** The archive's layout alone: where it is, and whether a path is in its view. */
+export const archiveLayoutModule = () =>
+  late<typeof import("../src/archive/_layout.ts")>("../src/archive/_layout.ts", import.meta.url);
 /** The static site of `inspect --site`. */
 export const siteModule = () => late<typeof import("./_site.ts")>("./_site.ts", import.meta.url);
 /** A session's HTML page. */

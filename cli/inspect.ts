@@ -25,7 +25,7 @@ import type { InspectOptions, RenderOptions } from "../src/inspect/mod.ts";
 import { renderForeignListing } from "../src/inspect/_render_listing.ts";
 import { toolStartFor } from "../src/formats/_tool_starts.ts";
 import { catalogListing } from "../src/catalog/_listing.ts";
-import { isPostgresUrl } from "../src/store/_spec.ts";
+import { isPostgresUrl, resolveStoreSpec, storeFromEnvironment } from "../src/store/_spec.ts";
 import {
   impliedSessionsRoot,
   resolveSessionsRoot,
@@ -40,7 +40,6 @@ import {
   TASK,
 } from "./_commands.ts";
 import { HOME_FLAGS, homeAdapter, homeFlagsHelp, oneRootAtMost } from "./_homes.ts";
-import { inspectInStore } from "./_inspect_store.ts";
 import { archivedRootOf, findArchivedSession } from "./_archived.ts";
 import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import {
@@ -66,7 +65,7 @@ import { hintFor } from "./_voice.ts";
 import { shellQuote, visible, visibleJson, wrapWords } from "../src/text/mod.ts";
 import { dirname, resolve } from "../src/_path.ts";
 import {
-  archiveModule,
+  archiveLayoutModule,
   formatsModule,
   htmlModule,
   inspectModule,
@@ -76,6 +75,11 @@ import {
   siteModule,
   storeModule,
 } from "./_late_modules.ts";
+import { late } from "../src/_late.ts";
+
+/** A store's own views (`--export`, a database's sessions), loaded when a store decides. */
+const storeViews = () =>
+  late<typeof import("./_inspect_store.ts")>("./_inspect_store.ts", import.meta.url);
 
 /** The help text (the registry is loaded for the tools' words only when it is asked for). */
 async function help(): Promise<string> {
@@ -451,6 +455,30 @@ async function newestSession(values: Values): Promise<string> {
   throw new TurnlogError("not_found", `No session in ${root} (--last)`);
 }
 
+/**
+ * Runs `inspect` where a store decides it: `--export`, or a database named by `--store` or
+ * `TURNLOG_STORE` (a path still names a file); returns the exit code, or undefined when the
+ * files flow runs instead (with `--sessions-dir` set to the folder `--store` or
+ * `TURNLOG_STORE` names). Told from the names alone: a listing of a home loads none of the
+ * store's views.
+ */
+async function inspectInStore(
+  values: Values,
+  target: string | undefined,
+  out: Sink,
+): Promise<number | undefined> {
+  if (values.export === undefined) {
+    const spec = resolveStoreSpec({ store: values.store, sessionsDir: values["sessions-dir"] });
+    if (!isPostgresUrl(spec)) {
+      const named = values.store !== undefined || storeFromEnvironment() !== undefined;
+      if (named && values["sessions-dir"] === undefined) values["sessions-dir"] = spec;
+      return undefined;
+    }
+    if (target !== undefined && isPath(target)) return undefined;
+  }
+  return await (await storeViews()).inspectInStore(values, target, out);
+}
+
 /** Runs the command, writing to `out` (stdout by default); returns the exit code. */
 export async function main(args: string[], out: Sink = stdoutSink): Promise<number> {
   const { values, positionals } = parseInspectArgs(args);
@@ -468,7 +496,7 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
     return await list(cmd);
   }
   const { path, root, adapter } = await locate(target, values);
-  const { inArchiveView } = await archiveModule();
+  const { inArchiveView } = await archiveLayoutModule();
   const { inspectSession, inspectSubagents } = await inspectModule();
   const full = values.full === true;
   const options: InspectOptions = {

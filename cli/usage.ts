@@ -9,7 +9,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { late } from "../src/_late.ts";
-import { archiveModule, formatsModule } from "./_late_modules.ts";
+import { archiveLayoutModule, formatsModule } from "./_late_modules.ts";
 import { errorMessage, outcomeOf } from "../src/errors/mod.ts";
 import { namedCatalogPath } from "../src/catalog/_named.ts";
 import type { CollectedUsage } from "../src/usage/_collect.ts";
@@ -325,7 +325,7 @@ async function toldFrom(
 ): Promise<string[]> {
   const dirs = named.sessionsDirs ?? [];
   if (named.homes.length > 0 || dirs.length > 0 || named.store !== undefined) return dirs;
-  const { archiveLayout, resolveArchiveRoot } = await archiveModule();
+  const { archiveLayout, resolveArchiveRoot } = await archiveLayoutModule();
   try {
     return [archiveLayout(resolveArchiveRoot()).index];
   } catch {

@@ -25,6 +25,8 @@ async function withoutPriceTable(dir: string, code: string) {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-q", "-A", `--import-map=${map}`, script],
     cwd: fileURLToPath(ROOT),
+    // No prices kept by an earlier process (they price a file without the table).
+    env: { TURNLOG_CATALOG: join(dir, "catalog.sqlite") },
     stdout: "piped",
     stderr: "piped",
   }).output();

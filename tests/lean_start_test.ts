@@ -133,6 +133,25 @@ Deno.test("cli/inspect.ts loads no format's search profile at start: a listing l
   assert(loaded.has("src/formats/_tool_starts.ts"));
 });
 
+Deno.test("cli/turnlog.ts and cli/inspect.ts load no store interface, format types or store views at start", async () => {
+  // Each a module of types with an error class or a view a listing never runs: the errors
+  // live beside what throws them (src/store/_spec.ts, src/formats/_errors.ts), and the store's
+  // views load when a store decides.
+  for (const entry of ["cli/turnlog.ts", "cli/inspect.ts"]) {
+    const loaded = await loadedAtStart(entry);
+    for (
+      const name of [
+        "src/store/_session_store.ts",
+        "src/formats/_types.ts",
+        "cli/_inspect_store.ts",
+      ]
+    ) {
+      assert(!loaded.has(name), `${entry} loads ${name}`);
+    }
+  }
+  assert((await loadedAtStart("cli/turnlog.ts")).has("src/formats/_errors.ts"));
+});
+
 Deno.test("TOOL_STARTS are the adapters' own words, and load the adapters' own search profiles", async () => {
   assertEquals(TOOL_STARTS.length, ADAPTERS.length);
   for (const [i, adapter] of ADAPTERS.entries()) {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "../_path.ts";
+import { dirname, join, relative, resolve } from "../_path.ts";
 import { resolveSessionsRoot } from "../store/_layout.ts";
 
 /** The environment variable that names the archive folder. */
@@ -61,4 +61,27 @@ export function archiveLayout(root: string): ArchiveLayout {
 /** The file of the chunk whose raw bytes hash to `sha256`. */
 export function chunkPath(layout: ArchiveLayout, sha256: string): string {
   return join(layout.chunks, sha256.slice(0, 2), `${sha256}.zst`);
+}
+
+/**
+ * Whether a path is inside the archive's view (a session only in the archive): here, with the
+ * layout alone, so a command asking it loads none of the archive's writing (`node:crypto` and
+ * `node:zlib`, about 60 ms of a process's start).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inArchiveView } from "./_layout.ts";
+ * assert.equal(inArchiveView("/backups/turnlog/view/codex/a.jsonl", "/backups/turnlog"), true);
+ * assert.equal(inArchiveView("/home/ada/.codex/sessions/a.jsonl", "/backups/turnlog"), false);
+ * ```
+ */
+export function inArchiveView(path: string, from?: string): boolean {
+  try {
+    const view = archiveLayout(resolveArchiveRoot(from)).view;
+    const rel = relative(view, resolve(path));
+    return rel !== "" && !rel.startsWith("..");
+  } catch {
+    return false;
+  }
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { readChunk } from "./_chunks.ts";
 import { makePrivateDir, writeWhole } from "./_durable.ts";
 import { type ArchivedFile, readIndex } from "./_index.ts";
@@ -111,16 +111,5 @@ export async function archivedViews(from?: string): Promise<ArchiveView[]> {
   } catch (error) {
     if (error instanceof Deno.errors.PermissionDenied) return await viewOnDisk(layout.view);
     throw error;
-  }
-}
-
-/** Whether a path is inside the archive's view (a session only in the archive). */
-export function inArchiveView(path: string, from?: string): boolean {
-  try {
-    const view = archiveLayout(resolveArchiveRoot(from)).view;
-    const rel = relative(view, resolve(path));
-    return rel !== "" && !rel.startsWith("..");
-  } catch {
-    return false;
   }
 }

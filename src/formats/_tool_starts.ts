@@ -7,7 +7,7 @@
  * @module
  */
 import type { ToolStart } from "./_adapter.ts";
-import { ForeignSessionError } from "./_types.ts";
+import { ForeignSessionError } from "./_errors.ts";
 import { claudeCodeStart } from "./claude_code/_home.ts";
 import { codexStart } from "./codex/_home.ts";
 import { geminiStart } from "./gemini/_home.ts";

@@ -7,8 +7,9 @@
  */
 import type { ToolCost, UsageEvent } from "./_usage.ts";
 import type { UsageEventList } from "./_usage_columns.ts";
-import { TurnlogError } from "../errors/mod.ts";
 import type { ApprovalMode, LineProblem, SessionRecord } from "../record/mod.ts";
+// Its own module: a listing that names an unknown format throws it without loading these types.
+export { ForeignSessionError } from "./_errors.ts";
 
 /**
  * Another tool's format, by its adapter's name (`codex`, `claude-code`): the names are written
@@ -212,15 +213,6 @@ export interface ForeignFacts {
    * not to, or a bad line that the check's own view of the file reads differently).
    */
   checked?: ValidationFinding[];
-}
-
-/** A foreign file that cannot be read as asked (a command exits with 2). */
-export class ForeignSessionError extends TurnlogError {
-  /** An error about a foreign session file. */
-  constructor(message: string, options?: ErrorOptions) {
-    super("session_file", message, options);
-    this.name = "ForeignSessionError";
-  }
 }
 
 /** A line of a patch as a page shows it: added, removed, kept, or a hunk's heading. */

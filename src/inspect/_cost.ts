@@ -8,7 +8,7 @@
  * @module
  */
 import type { ToolCost, UsageEvent, UsageEventList } from "../formats/mod.ts";
-import { type AsideSpan, reckonCost } from "../usage/mod.ts";
+import { type AsideSpan, reckonCost } from "../usage/_cost.ts";
 import type { SessionFacts } from "./_report_types.ts";
 import type { Turn } from "./_turn_types.ts";
 

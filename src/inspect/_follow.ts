@@ -21,7 +21,7 @@ import {
 } from "../formats/mod.ts";
 import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
-import { type ContinuePoint, continuePoint } from "../store/mod.ts";
+import { type ContinuePoint, continuePoint } from "../store/_find.ts";
 import { completeForeign, segmentEntries } from "./_foreign.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { TurnSegmenter } from "./_segmenter.ts";

@@ -9,7 +9,7 @@ import { TurnlogError } from "../errors/mod.ts";
 import { adapterOfFile, type LineObserver, type SessionAdapter } from "../formats/mod.ts";
 import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
-import { type ContinuePoint, continuePoint } from "../store/mod.ts";
+import { type ContinuePoint, continuePoint } from "../store/_find.ts";
 import { inspectForeignFile, type ReaderFindings } from "./_foreign.ts";
 import { type SegmenterOptions, TurnSegmenter } from "./_segmenter.ts";
 import type { InspectReport } from "./_types.ts";

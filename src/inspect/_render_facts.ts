@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatAside, formatCost } from "../usage/mod.ts";
+import { formatAside, formatCost } from "../usage/_render.ts";
 import { fileNounOf, type SessionAdapter } from "../formats/mod.ts";
 import { formatNumber, formatTime, oneLine, type Painter, visible } from "../text/mod.ts";
 import type { InspectReport, SessionFacts } from "./_types.ts";

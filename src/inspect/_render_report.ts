@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatCost } from "../usage/mod.ts";
+import { formatCost } from "../usage/_render.ts";
 import { adapterOfData, type SessionAdapter } from "../formats/mod.ts";
 import {
   columnWidths,

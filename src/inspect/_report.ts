@@ -7,7 +7,7 @@
 import { basename, dirname } from "../_path.ts";
 import { type SessionState, turnlogAdapter } from "../formats/mod.ts";
 import type { SessionMeta, SessionRecord, TurnContext, Usage } from "../record/mod.ts";
-import { parseSessionFileName } from "../store/mod.ts";
+import { parseSessionFileName } from "../store/_layout.ts";
 import type { DroppedOutput, PendingCall } from "./_pairing.ts";
 import type {
   Header,

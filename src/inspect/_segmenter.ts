@@ -7,7 +7,7 @@
  * @module
  */
 import { basename, dirname } from "../_path.ts";
-import { parseSessionFileName } from "../store/mod.ts";
+import { parseSessionFileName } from "../store/_layout.ts";
 import type {
   CompactionCheckpoint,
   RecordEntry,

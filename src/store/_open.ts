@@ -5,9 +5,9 @@
  * @module
  */
 import { FileStore } from "./_file_store.ts";
-import { InvalidStoreError, type SessionStore } from "./_session_store.ts";
+import type { SessionStore } from "./_session_store.ts";
 import { isPostgresUrl } from "./_postgres_url.ts";
-import { resolveStoreSpec, type StoreChoice } from "./_spec.ts";
+import { InvalidStoreError, resolveStoreSpec, type StoreChoice } from "./_spec.ts";
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 

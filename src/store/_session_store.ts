@@ -180,12 +180,3 @@ export class SessionExistsError extends TurnlogError {
     this.name = "SessionExistsError";
   }
 }
-
-/** A `--store` or `TURNLOG_STORE` value that names no store turnlog can open. */
-export class InvalidStoreError extends TurnlogError {
-  /** An error saying what is wrong with the store's name. */
-  constructor(message: string, options?: ErrorOptions) {
-    super("usage", message, options);
-    this.name = "InvalidStoreError";
-  }
-}

@@ -8,10 +8,23 @@
  */
 import { resolve } from "../_path.ts";
 import { resolveSessionsRoot } from "./_layout.ts";
-import { InvalidStoreError } from "./_session_store.ts";
+import { TurnlogError } from "../errors/mod.ts";
 import { displayUrl, isPostgresUrl } from "./_postgres_url.ts";
 
 export { isPostgresUrl };
+
+/**
+ * A `--store` or `TURNLOG_STORE` value that names no store turnlog can open. Here, beside the
+ * names it judges: a command that reads its store's name loads no store's interface
+ * (`_session_store.ts`).
+ */
+export class InvalidStoreError extends TurnlogError {
+  /** An error saying what is wrong with the store's name. */
+  constructor(message: string, options?: ErrorOptions) {
+    super("usage", message, options);
+    this.name = "InvalidStoreError";
+  }
+}
 
 /** The environment variable naming the store: a `postgres://` URL or a sessions folder. */
 export const STORE_ENV = "TURNLOG_STORE";

@@ -1,19 +1,22 @@
 /**
- * What a session's responses cost: each priced from the table (loaded only when a cost is
- * asked for: the table is large), the tool's own figure shared out over them where it wrote one,
- * a model without a price left unpriced; and the cost of each turn: the responses on its own
- * lines where the reader says a response's line (those on a branch a rewind left aside count in
- * the session's cost, shown apart, and in no turn), else by the responses' times.
+ * What a session's responses cost: each priced from the prices an earlier process kept
+ * (`_kept_prices.ts`), else from the table (loaded only then: it is large), the tool's own
+ * figure shared out over them where it wrote one, a model without a price left unpriced; and
+ * the cost of each turn: the responses on its own lines where the reader says a response's line
+ * (those on a branch a rewind left aside count in the session's cost, shown apart, and in no
+ * turn), else by the responses' times.
  *
  * @module
  */
 import type { ToolCost, UsageEvent, UsageEventList } from "../formats/mod.ts";
+import { late } from "../_late.ts";
 import type { PriceBook } from "./_prices.ts";
+import { keptPrices } from "./_kept_prices.ts";
 import { PRICE_TABLE } from "./_table.ts";
 
 /** Prices tokens from the offline table (`PriceBook`), the table's module loaded on the first call. */
 export async function loadPriceBook(): Promise<PriceBook> {
-  const { PriceBook } = await import("./_prices.ts");
+  const { PriceBook } = await late<typeof import("./_prices.ts")>("./_prices.ts", import.meta.url);
   return new PriceBook();
 }
 
@@ -195,7 +198,8 @@ export async function reckonCost(
   events: UsageEventList,
   options: ReckonCostOptions,
 ): Promise<{ session: SessionCost; turns: (number | null | undefined)[] }> {
-  const book = await loadPriceBook();
+  // The prices kept by an earlier process, the table loaded only for a price not kept.
+  const prices = keptPrices();
   const spans = options.turns ??
     (options.turnTimes ?? []).map((time) => ({ time, startLine: 0, endLine: -1 }));
   const turnOf = responseTurnFinder(spans, options.aside);
@@ -206,9 +210,15 @@ export async function reckonCost(
   const turnAt = new Int32Array(spans.length > 0 ? events.length : 0);
   for (let i = 0; i < events.length; i++) {
     const event = events.at(i)!;
-    costs[i] = book.price(event, event.model, options.provider, event.time) ?? NaN;
+    let cost = prices.price(event, event.model, options.provider, event.time);
+    if (cost === undefined) {
+      await prices.loadTable();
+      cost = prices.price(event, event.model, options.provider, event.time);
+    }
+    costs[i] = cost ?? NaN;
     if (spans.length > 0) turnAt[i] = turnOf(event);
   }
+  prices.save();
   // The tool's own figure shared out (Claude Code's cost-state) needs each row: made then only.
   const sourced = options.toolCost ? toolCosts(events, costs, options.toolCost) : null;
   const tool = sourced !== null && sourced.applied;

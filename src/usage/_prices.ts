@@ -54,7 +54,7 @@ export class PriceBook {
 
   /**
    * A model's per-token prices on the day of `time`; `tiered` when they depend on a request's
-   * size (`price` asks the table each time), `unpriced` when the table has none.
+   * size or time of day (`price` asks the table each time), `unpriced` when the table has none.
    */
   rates(model: string, provider: string | null, time: string): Rates | "tiered" | "unpriced" {
     // A session's responses are mostly of one model on one day: the last answer is given
@@ -109,7 +109,10 @@ export class PriceBook {
         `${provider ?? ""} ${model}`,
       );
     const input = probe("input");
-    if (input === null || !flat(this.#lastPrices ?? {})) return null;
+    // Prices that change within a day (an off-peak discount) are asked for at each response's
+    // time, as tiered ones are: one day's rates were the first response's for the whole day.
+    const pair = `${provider ?? ""} ${model}`;
+    if (input === null || !flat(this.#lastPrices ?? {}) || this.#byTimeOfDay.has(pair)) return null;
     const [output, cacheRead, cacheWrite] = [
       probe("output"),
       probe("cacheRead"),
@@ -123,6 +126,9 @@ export class PriceBook {
       cacheWrite: cacheWrite / 1000,
     };
   }
+
+  /** `provider model` pairs whose prices change within a day. */
+  readonly #byTimeOfDay = new Set<string>();
 
   /** The prices the table's last calculation used (a probe's: are they tiered?). */
   #lastPrices: Record<string, unknown> | null = null;
@@ -164,6 +170,10 @@ export class PriceBook {
       this.#unpriced.add(pair);
       return null;
     }
+    const prices = priced.model.prices;
+    if (
+      Array.isArray(prices) && prices.some((price) => price.constraint?.type === "time_of_date")
+    ) this.#byTimeOfDay.add(pair);
     return priced.total_price;
   }
 }

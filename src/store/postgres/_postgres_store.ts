@@ -20,16 +20,16 @@ import { AmbiguousSessionError, SessionNotFoundError } from "../_find.ts";
 import type { SessionLocation } from "../_layout.ts";
 import { prefixBeside } from "../_prefix.ts";
 import { type ListedSession, LISTING_VERSION, type SessionListing } from "../_listing.ts";
-import {
-  InvalidStoreError,
-  type ListSessionsOptions,
-  type RecordPosition,
-  type SessionSize,
-  type SessionStore,
-  type StoredCheckpoint,
-  type StoredEntry,
-  type StoreWriter,
+import type {
+  ListSessionsOptions,
+  RecordPosition,
+  SessionSize,
+  SessionStore,
+  StoredCheckpoint,
+  StoredEntry,
+  StoreWriter,
 } from "../_session_store.ts";
+import { InvalidStoreError } from "../_spec.ts";
 import {
   ClientLink,
   type Db,
