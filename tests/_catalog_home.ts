@@ -1,7 +1,7 @@
 /**
  * A small home for the catalog's tests: two Claude Code transcripts and a Codex rollout
  * written line by line as their tools would (appends, a torn tail, a repair's atomic rewrite,
- * a deletion), an archive beside them, and a dump of what a catalog answers for it.
+ * a rewrite in place at the same size, a deletion), an archive beside them, and a dump of what a catalog answers for it.
  */
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
@@ -200,6 +200,36 @@ export async function rewriteFile(file: HomeFile, drop: number): Promise<void> {
   const temp = `${file.path}.tmp`;
   await Deno.writeTextFile(temp, text);
   await Deno.rename(temp, file.path);
+}
+
+/** Words of the home's conversations, each with another of its length it is swapped with. */
+const SWAPS: Record<string, string> = {
+  files: "fixes",
+  fixes: "files",
+  hello: "jello",
+  jello: "hello",
+  tests: "rests",
+  rests: "tests",
+};
+const SWAPPED = new RegExp(Object.keys(SWAPS).join("|"));
+
+/**
+ * Gemini CLI's way: the file written again in place (the same inode, truncated and written) at
+ * the same size, one word of the first written line that holds one swapped for another of its
+ * length (`files` and `fixes`: the farther from the end, the more bytes the tail hash does not
+ * cover); a torn tail kept as it is. True when a line held one.
+ */
+export async function editInPlace(file: HomeFile): Promise<boolean> {
+  for (let i = 0; i < file.written; i++) {
+    const line = file.lines[i]!;
+    if (!SWAPPED.test(line)) continue;
+    file.lines[i] = line.replace(SWAPPED, (word) => SWAPS[word]!);
+    let text = file.lines.slice(0, file.written).map((written) => `${written}\n`).join("");
+    if (file.torn > 0) text += file.lines[file.written]!.slice(0, file.torn);
+    await Deno.writeTextFile(file.path, text);
+    return true;
+  }
+  return false;
 }
 
 /** Deletes a file; its tool starts it again from its first line. */

@@ -8,6 +8,7 @@ import {
   catalogAnswers,
   catalogHome,
   deleteFile,
+  editInPlace,
   goOn,
   repeatLine,
   rewriteFile,
@@ -25,6 +26,7 @@ const step = fc.oneof(
   fc.record({ op: fc.constant("go on" as const), file }),
   fc.record({ op: fc.constant("repeat" as const), file, at: fc.nat() }),
   fc.record({ op: fc.constant("rewrite" as const), file, drop: fc.nat() }),
+  fc.record({ op: fc.constant("edit" as const), file, text: fc.boolean() }),
   fc.record({ op: fc.constant("delete" as const), file }),
   fc.record({ op: fc.constant("archive" as const) }),
   fc.record({ op: fc.constant("update" as const) }),
@@ -33,7 +35,7 @@ const step = fc.oneof(
   fc.record({ op: fc.constant("facts" as const) }),
 );
 
-Deno.test("Catalog.update() answers as a fresh full read after appends, turns that go on, torn tails, rewinds and forks, rewrites, deletions, archive runs and updates without text", async () => {
+Deno.test("Catalog.update() answers as a fresh full read after appends, turns that go on, torn tails, rewinds and forks, rewrites, rewrites in place at the same size, deletions, archive runs and updates without text", async () => {
   // Grown files whose facts were continued from their last turn, and those read whole.
   let continued = 0, fallbacks = 0;
   await fc.assert(
@@ -51,7 +53,15 @@ Deno.test("Catalog.update() answers as a fresh full read after appends, turns th
         else if (s.op === "repeat") await repeatLine(target!, s.at);
         else if (s.op === "tear") await tearLine(target!);
         else if (s.op === "rewrite") await rewriteFile(target!, s.drop);
-        else if (s.op === "delete") await deleteFile(target!);
+        else if (s.op === "edit") {
+          // Read as it was and as the edit left it, before it grows: an edit before the 4 KiB
+          // the tail hash covers, with an append since the file was read, is taken as an
+          // append (the JSONL tools only append; a JSON file rewritten in place changes its tail).
+          await kept.update(await home.sources(), { text: s.text });
+          if (await editInPlace(target!)) {
+            await kept.update(await home.sources(), { text: s.text });
+          }
+        } else if (s.op === "delete") await deleteFile(target!);
         else if (s.op === "archive") await archiveHome(home);
         else {
           const text = s.op === "facts" ? { text: false } : {};

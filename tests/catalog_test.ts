@@ -287,3 +287,23 @@ Deno.test({
     assert(models > 0, "sessions with models");
   },
 });
+
+Deno.test("Catalog.update() tells onRead what the reader of each file read whole found, the same from a worker as from this thread", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  const sources = await home.sources();
+  const reads = async (workers: number) => {
+    using catalog = Catalog.open({ path: join(home.dir, `read-${workers}.sqlite`) });
+    const told: [string, unknown][] = [];
+    await catalog.update(sources, {
+      text: false,
+      workers,
+      onRead: ({ path, found }) => told.push([path, found]),
+    });
+    return told.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  };
+  const here = await reads(0);
+  assertEquals(here.map(([path]) => path), home.files.map((file) => file.path).sort());
+  assert(here.every(([, found]) => typeof (found as { version: unknown }).version === "string"));
+  assertEquals(await reads(2), here);
+});

@@ -332,3 +332,55 @@ Deno.test("doctor --no-catalog says what doctor says from the catalog, cold and 
   assertEquals(await json(), files);
   assertEquals(files.homes[0].unresumable.length, 1);
 });
+
+Deno.test("examineHomes() with the catalog reads again a file it read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
+  await using dir = await tempDir();
+  const { drifting } = await home(dir.path);
+  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the doctor's clock.
+  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
+  await Deno.utime(drifting, second, second);
+  const env = { get: (name: string) => name === "HOME" ? dir.path : undefined };
+  const now = new Date(NOW);
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const before = await examineHomes({ env, now, catalog });
+  assertEquals(before.homes[0]!.drift.map((d) => d.kind), ["unknown:rollout_reference"]);
+  const { ino, size } = await Deno.stat(drifting);
+  const text = await Deno.readTextFile(drifting);
+  await Deno.writeTextFile(drifting, text.replace('"rollout_reference"', '"rollout_rEference"'));
+  await Deno.utime(drifting, second, second);
+  const stat = await Deno.stat(drifting);
+  assertEquals([stat.ino, stat.size, stat.mtime?.getTime()], [ino, size, second.getTime()]);
+  const after = await examineHomes({ env, now, catalog });
+  assertEquals(after.homes[0]!.drift.map((d) => d.kind), ["unknown:rollout_rEference"]);
+  assertEquals(after, await examineHomes({ env, now }));
+});
+
+Deno.test("examineHomes() with the catalog reads each session file no more than the catalog's update alone does: one read for both", async () => {
+  await using dir = await tempDir();
+  const { broken, drifting, stale } = await home(dir.path);
+  const subagent = await withSubagent(stale);
+  const fields = await fieldHome(dir.path);
+  const sessionFiles = [broken, drifting, stale, subagent, ...fields];
+  const env = { get: (name: string) => name === "HOME" ? dir.path : undefined };
+  const bytesOf = (reads: { path: string; start: number; end: number }[]) =>
+    Object.fromEntries(sessionFiles.map((path) => [
+      path,
+      reads.filter((read) => read.path === path)
+        .reduce((sum, read) => sum + read.end - read.start, 0),
+    ]));
+  const sources = [
+    { format: "codex", root: join(dir.path, ".codex", "sessions") },
+    { format: "claude-code", root: join(dir.path, ".claude", "projects") },
+  ];
+  using alone = Catalog.open({ path: join(dir.path, "alone.sqlite") });
+  using io = countIo();
+  await alone.update(sources, { text: false });
+  const update = bytesOf(io.take().reads);
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  io.take();
+  const report = await examineHomes({ env, now: new Date(NOW), catalog });
+  const doctor = bytesOf(io.take().reads);
+  assert(Object.values(update).every((bytes) => bytes > 0));
+  assertEquals(doctor, update);
+  assertEquals(report, await examineHomes({ env, now: new Date(NOW) }));
+});

@@ -29,7 +29,7 @@ export function returningArrays(statement: StatementSync): StatementSync {
 }
 
 /** The schema's version: a catalog of any other version is made again. */
-export const CATALOG_VERSION = 4;
+export const CATALOG_VERSION = 5;
 
 /** How long a command waits for another one's write to end, in ms. */
 const BUSY_TIMEOUT_MS = 30_000;
@@ -53,6 +53,7 @@ CREATE TABLE files (
   inherits INTEGER NOT NULL,
   texted INTEGER NOT NULL DEFAULT 0,
   deleted INTEGER NOT NULL DEFAULT 0,
+  racy INTEGER NOT NULL DEFAULT 0,
   state TEXT,
   first_at TEXT,
   last_at TEXT,

@@ -7,7 +7,12 @@
  * @module
  */
 import { forEachLine, isCompressed } from "../io/mod.ts";
-import { type InspectReport, inspectSession, verdictOf } from "../inspect/mod.ts";
+import {
+  type InspectReport,
+  inspectSession,
+  type ReaderFindings,
+  verdictOf,
+} from "../inspect/mod.ts";
 import { searchProfile } from "../search/_profiles.ts";
 import { adapterOfData, type LineObserver } from "../formats/mod.ts";
 import { trackerOf } from "./_grow.ts";
@@ -73,19 +78,20 @@ export function reportColumns(report: InspectReport) {
 /**
  * The facts of a file as the inspector reports them (turns, verdict, tokens, models, links)
  * and, for another tool's file, as its listing shows it (dates, project, title, prompt), as
- * the columns hold them.
+ * the columns hold them; what its reader found beside them told to `onRead`.
  */
 export async function factsOf(
   wanted: WantedFile,
   sizeBytes: number,
   onLine: LineObserver | undefined,
+  onRead?: (found: ReaderFindings) => void,
 ) {
   const { path } = wanted;
   try {
     // The catalog keeps no cost, no continue point and no subagent's title: the price table is
     // neither loaded nor asked, and nothing beside the file is looked up (a store's day
     // folders listed for the shortest prefix were half a small turnlog file's inspection).
-    const report = await inspectSession(path, { onLine, priced: false, lookups: false });
+    const report = await inspectSession(path, { onLine, priced: false, lookups: false, onRead });
     const { session } = report;
     const listed = await previewOf(wanted, sizeBytes);
     return {
@@ -135,6 +141,11 @@ export interface FileRead {
   inherits: boolean;
   /** The state that continues its facts when it grows (`_grow.ts`), as JSON; null: none. */
   resume: string | null;
+  /**
+   * What its reader found beside the facts (another tool's file read whole, when asked:
+   * `UpdateOptions.onRead`); absent else.
+   */
+  reader?: ReaderFindings;
 }
 
 /**
@@ -142,7 +153,11 @@ export interface FileRead {
  * them, then those it did not tell (what it left after its last line, or a whole file it read
  * otherwise) from a read of the rest alone.
  */
-export async function readFile(wanted: WantedFile, indexer: LineIndexer): Promise<FileRead> {
+export async function readFile(
+  wanted: WantedFile,
+  indexer: LineIndexer,
+  options: { reader?: boolean | undefined } = {},
+): Promise<FileRead> {
   const compressed = isCompressed(wanted.path);
   // The inspector's reader tells the lines it parses (a plain file of another tool alone:
   // a compressed file's offsets are not its bytes on disk).
@@ -151,7 +166,9 @@ export async function readFile(wanted: WantedFile, indexer: LineIndexer): Promis
     ? undefined
     : (line, parsed) => void indexer.take(line, parsed, false);
   if (!compressed) indexer.tracker = trackerOf(adapter);
-  const facts = await factsOf(wanted, indexer.size, told);
+  let reader: ReaderFindings | undefined;
+  const onRead = options.reader ? (found: ReaderFindings) => void (reader = found) : undefined;
+  const facts = await factsOf(wanted, indexer.size, told, onRead);
   if (!indexer.stopped && (compressed || indexer.indexed < indexer.size)) {
     const start = indexer.indexed;
     const firstLine = indexer.lines + 1;
@@ -163,13 +180,15 @@ export async function readFile(wanted: WantedFile, indexer: LineIndexer): Promis
   }
   const { indexed, lines, inherits } = indexer;
   const resume = indexer.tracker?.save(facts.size, facts.problems, facts.orphans) ?? null;
-  return { facts, indexed, lines, inherits, resume };
+  return { facts, indexed, lines, inherits, resume, ...(reader ? { reader } : {}) };
 }
 
 /**
  * The facts of one session file as an update keeps them (its text aside), read in this
- * thread: what the update's workers run, each for a file at a time.
+ * thread: what the update's workers run, each for a file at a time; with `reader`, what its
+ * reader found beside them.
  */
-export function readFacts(wanted: WantedFile, size: number): Promise<FileRead> {
-  return readFile(wanted, new LineIndexer(size, undefined, searchProfile(wanted.source.format)));
+export function readFacts(wanted: WantedFile, size: number, reader = false): Promise<FileRead> {
+  const indexer = new LineIndexer(size, undefined, searchProfile(wanted.source.format));
+  return readFile(wanted, indexer, { reader });
 }

@@ -17,6 +17,8 @@ export interface FactsJob {
   wanted: WantedFile;
   /** Its size. */
   size: number;
+  /** What its reader found beside the facts is asked for too (`FileRead.reader`). */
+  reader: boolean;
 }
 
 /**
@@ -32,7 +34,7 @@ export function factsReads(
     worker: new URL("./_facts_worker.ts", import.meta.url),
     name: "turnlog catalog facts",
     workers,
-    readHere: ({ wanted, size }) => readFacts(wanted, size),
+    readHere: ({ wanted, size, reader }) => readFacts(wanted, size, reader),
     again: true,
   });
 }

@@ -9,4 +9,4 @@ import { serveReads } from "../io/_shared_reads.ts";
 import { readFacts } from "./_facts.ts";
 import type { FactsJob } from "./_facts_pool.ts";
 
-serveReads(({ wanted, size }: FactsJob) => readFacts(wanted, size));
+serveReads(({ wanted, size, reader }: FactsJob) => readFacts(wanted, size, reader));

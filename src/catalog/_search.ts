@@ -3,7 +3,8 @@
  * text holds every trigram of every term of three characters or more (FTS5's trigram index,
  * without positions: a superset of the lines holding the terms), with their numbers and turns; the search reads those lines alone and judges
  * them as a scan would. A file the catalog has not read as it is now (grown, torn at its end,
- * compressed, a fork whose history is another file's) or whose text it has not indexed (an update
+ * compressed, a fork whose history is another file's, or read in the tick of its last write: a
+ * rewrite since may have kept its size and time) or whose text it has not indexed (an update
  * without `text`) is scanned instead.
  *
  * @module
@@ -53,6 +54,7 @@ interface FileRow {
   mtime: number;
   indexed: number;
   inherits: number;
+  racy: number;
 }
 
 interface HitRow {
@@ -80,7 +82,7 @@ function readLines(path: string, rows: readonly HitRow[]): IndexedLine[] {
 /** The catalog's database as a search's index (see the module's comment). */
 export function catalogSearchIndex(db: DatabaseSync): SearchIndex {
   const fileOf = db.prepare(
-    "SELECT texted, size, mtime, indexed, inherits FROM files WHERE path = ? AND deleted = 0",
+    "SELECT texted, size, mtime, indexed, inherits, racy FROM files WHERE path = ? AND deleted = 0",
   );
   const matching = db.prepare(
     `SELECT f.path, l.line, l.turn, l.start, l.end FROM text
@@ -100,6 +102,7 @@ export function catalogSearchIndex(db: DatabaseSync): SearchIndex {
       return (path) => {
         const file = fileOf.get(path) as FileRow | undefined;
         if (file === undefined || file.texted === 0 || file.inherits === 1) return undefined;
+        if (file.racy === 1) return undefined;
         if (isCompressed(path)) return undefined;
         if (file.indexed !== file.size) return undefined;
         let info: Deno.FileInfo;

@@ -41,8 +41,8 @@ export class Statements {
 
   constructor(db: DatabaseSync) {
     this.byPath = db.prepare(
-      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM files " +
-        "WHERE path = ?",
+      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted, racy " +
+        "FROM files WHERE path = ?",
     );
     this.insertFile = db.prepare(
       "INSERT INTO files (path, root, format, archived, session, session_id, project, size, " +
@@ -59,7 +59,7 @@ export class Statements {
     this.saveFile = db.prepare(
       `UPDATE files SET root = ?, format = ?, archived = ?, session = ?, session_id = ?,
         project = ?, ino = ?, size = ?, mtime = ?, indexed = ?, tail_hash = ?, lines = ?,
-        inherits = ?, texted = ?, deleted = 0, state = ?, first_at = ?, last_at = ?, cwd = ?, title = ?,
+        inherits = ?, texted = ?, deleted = 0, racy = ?, state = ?, first_at = ?, last_at = ?, cwd = ?, title = ?,
         first_prompt = ?, turns = ?, healthy = ?, verdict = ?, findings = ?, tokens = ?,
         models = ?, forked_from = ?, forks = ?, unreadable = ? WHERE id = ?`,
     );

@@ -59,6 +59,8 @@ interface Plan {
   wanted: WantedFile;
   info: Deno.FileInfo;
   known: KnownFile | undefined;
+  /** Its `stat` was in the tick of its last write (`racy`): its row says so. */
+  racy: boolean;
   /** Read from this offset (0: whole), with its line number. */
   from: number;
   fromLine: number;
@@ -106,7 +108,9 @@ export async function tailHash(path: string, end: number): Promise<string> {
 
 /**
  * Where to read a changed file from: its indexed offset when it only grew (the same file, its
- * last indexed bytes the same), else from the start.
+ * last indexed bytes the same), else from the start. A file of the size it had, written again
+ * (a later time, or a row read in the tick of its last write), was rewritten in place, as
+ * Gemini CLI writes its session: read whole, unless the tail hash covers every indexed byte.
  */
 async function startOf(
   path: string,
@@ -115,6 +119,7 @@ async function startOf(
 ): Promise<number> {
   if (known === undefined || known.deleted === 1 || isCompressed(path)) return 0;
   if (info.ino !== known.ino || info.size < known.indexed || known.indexed === 0) return 0;
+  if (info.size <= known.size && known.indexed > TAIL_BYTES) return 0;
   try {
     return await tailHash(path, known.indexed) === known.tail_hash ? known.indexed : 0;
   } catch {
@@ -170,6 +175,7 @@ function saveRow(
     read.lines,
     read.inherits ? 1 : 0,
     texted ? 1 : 0,
+    plan.racy ? 1 : 0,
     facts.state,
     facts.first_at,
     facts.last_at,
@@ -190,6 +196,9 @@ function saveRow(
 }
 
 type Continued = NonNullable<Awaited<ReturnType<typeof continueGrown>>>;
+
+/** A file's text rows made from its start. */
+const WHOLE_TEXT: TextResume = { from: 0, cut: 0, line: 1, base: 0 };
 
 /**
  * A continued file's rows and state: its new lines' text put in now when the update asks for
@@ -213,12 +222,15 @@ async function continuedRows(
   const first = grown.lines[0]!;
   const resume = plan.resume ??
     (whole ? { from: plan.from, cut: first.start, line: first.line, base: grown.base } : undefined);
+  const target = { path: wanted.path, format: wanted.source.format, fileId: id };
   if (resume === undefined || read.resume === null) {
+    s.dropRows(id);
+    // No state says where its rows stop: asked for, they are made again from its start.
+    if (plan.asked && await resumeText(target, WHOLE_TEXT, read, s)) return { read, texted: true };
     s.dropRows(id);
     return { read, texted: false };
   }
   if (plan.asked) {
-    const target = { path: wanted.path, format: wanted.source.format, fileId: id };
     if (await resumeText(target, resume, read, s)) return { read, texted: true };
     s.dropRows(id);
     return { read, texted: false };
@@ -234,7 +246,8 @@ async function continuedRows(
 async function indexFile(
   db: DatabaseSync,
   plan: Plan,
-  read?: Promise<FileRead>,
+  read: Promise<FileRead> | undefined,
+  onRead: UpdateOptions["onRead"],
 ): Promise<boolean> {
   const s = statementsOf(db);
   const { wanted, info } = plan;
@@ -243,7 +256,7 @@ async function indexFile(
     : undefined;
   const factsRead = plan.text || grown !== undefined
     ? undefined
-    : await (read ?? readFacts(wanted, info.size));
+    : await (read ?? readFacts(wanted, info.size, onRead !== undefined));
   db.exec("BEGIN IMMEDIATE");
   try {
     const row = rowOf(s, plan);
@@ -261,7 +274,10 @@ async function indexFile(
       const text = plan.text ? { from: fresh ? 0 : plan.from, fileId: row.id, s } : undefined;
       const profile = searchProfile(wanted.source.format);
       done = {
-        read: factsRead ?? await readFile(wanted, new LineIndexer(info.size, text, profile)),
+        read: factsRead ??
+          await readFile(wanted, new LineIndexer(info.size, text, profile), {
+            reader: onRead !== undefined,
+          }),
         texted: plan.text,
       };
     }
@@ -271,6 +287,8 @@ async function indexFile(
     faultPoint();
     db.exec("COMMIT");
     faultPoint();
+    const found = done.read.reader;
+    if (found !== undefined) onRead?.({ path: wanted.path, info, racy: plan.racy, found });
     return grown !== undefined;
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
@@ -331,10 +349,10 @@ async function planOf(
   changed: Walked["changed"][number],
   text: boolean,
 ): Promise<Plan> {
-  const { wanted, info, known } = changed;
+  const { wanted, info, known, racy } = changed;
   const texted = known?.texted === 1;
   const resume = text || known?.texted === 0 ? keptTextResume(db, known) : undefined;
-  const plan = { wanted, info, known, from: 0, fromLine: 0, text, asked: text, resume };
+  const plan = { wanted, info, known, racy, from: 0, fromLine: 0, text, asked: text, resume };
   // An unchanged file the walk sent on is one whose text is asked for, not yet indexed.
   if (unchanged(info, known)) return plan;
   let from = await startOf(wanted.path, info, known);
@@ -373,7 +391,8 @@ export async function indexChanged(
     options.workers ?? workersFor(sizes, { max: MAX_WORKERS }),
     factsAlone.length,
   );
-  const jobs = factsAlone.map((plan) => ({ wanted: plan.wanted, size: plan.info.size }));
+  const reader = options.onRead !== undefined;
+  const jobs = factsAlone.map((plan) => ({ wanted: plan.wanted, size: plan.info.size, reader }));
   using pool = workers > 0 ? factsReads(jobs, workers) : undefined;
   const places = new Map(factsAlone.map((plan, at) => [plan, at]));
   for (const plan of plans) {
@@ -384,7 +403,8 @@ export async function indexChanged(
       summary.texted++;
     } else {
       const at = places.get(plan);
-      const continued = await indexFile(db, plan, at === undefined ? undefined : pool?.read(at));
+      const read = at === undefined ? undefined : pool?.read(at);
+      const continued = await indexFile(db, plan, read, options.onRead);
       if (plan.from > 0 && !continued) summary.fallbacks++;
       if (plan.from > 0) summary.grown++;
       else summary.read++;

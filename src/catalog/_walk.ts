@@ -11,6 +11,7 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { inWriteTransaction } from "./_transaction.ts";
 import { returningArrays } from "./_database.ts";
 import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
+import type { ReaderFindings } from "../inspect/mod.ts";
 import { toolStartOf } from "../formats/_tool_starts.ts";
 import { late } from "../_late.ts";
 
@@ -82,6 +83,24 @@ export interface UpdateOptions {
   workers?: number | undefined;
   /** Told after each file read (never for unchanged files). */
   onProgress?: ((progress: UpdateProgress) => void) | undefined;
+  /**
+   * Told, once a file read whole for its facts is kept, what its reader found beside them
+   * (another tool's file), so a caller that keeps its own reading of files (the doctor) reads
+   * it no more. Not told for a file whose facts were continued from its last turn.
+   */
+  onRead?: ((read: ReaderRead) => void) | undefined;
+}
+
+/** A file an update read whole, and what its reader found beside its facts. */
+export interface ReaderRead {
+  /** The file. */
+  path: string;
+  /** Its `stat` when it was read. */
+  info: Deno.FileInfo;
+  /** That `stat` was in the tick of its last write, one not waited for: read it again next time. */
+  racy: boolean;
+  /** What its reader found. */
+  found: ReaderFindings;
 }
 
 /** A session file the walk found: its session, and the source it is of. */
@@ -105,6 +124,11 @@ export interface KnownFile {
   lines: number;
   texted: number;
   deleted: number;
+  /**
+   * Read in the tick of its last write, one not waited for (see {@linkcode tickEnd}): its inode,
+   * size and time cannot say it is unchanged, so the next update reads it again.
+   */
+  racy: number;
 }
 
 /**
@@ -115,6 +139,8 @@ export interface ChangedFile {
   wanted: WantedFile;
   info: Deno.FileInfo;
   known: KnownFile | undefined;
+  /** Its `stat` was in the tick of its last write, one not waited for: its row says so. */
+  racy: boolean;
 }
 
 /** A session as a walk found it, with the last write of its files (ms since the epoch, 0 unknown). */
@@ -168,15 +194,83 @@ async function wantedFiles(
   return found;
 }
 
-/** Whether a file is as the catalog read it (the same inode, size and time). */
-export const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined): boolean =>
-  known !== undefined && known.deleted === 0 && known.ino === (info.ino ?? null) &&
-  known.size === info.size && known.mtime === (info.mtime?.getTime() ?? 0);
+/**
+ * How close to a `stat` a file's last write may be for a write after it to leave the file's
+ * time as it was, in ms: a file system that keeps times below the second (Linux's coarse clock
+ * ticks every 1 to 10 ms and Deno gives whole ms; Windows' every 15.6 ms) or one that keeps whole
+ * seconds (ext3 and HFS+ one, FAT two), told apart by the time itself.
+ */
+const TICK_MS = { fine: 50, seconds: 2000 };
 
 /**
- * A file's row as the walk's query gives it, an array (a row of 10 keys made as an object costs
+ * Whether a file `stat`ed at `since` (ms since the epoch, taken before the `stat`) was written
+ * in the same tick of its file system's clock: a write after the `stat` (a rewrite in place at
+ * the same size) may then leave its inode, size and time as they were, so they alone cannot say
+ * that what was read of it is what it holds. Git calls such an entry of its index "racily
+ * clean". A time of a whole second is taken as a file system of seconds; a file without a time
+ * is always racy.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { racy } from "./_walk.ts";
+ * const since = Date.UTC(2026, 11, 6, 15, 0, 0, 500);
+ * const stat = (mtime: number) => ({ mtime: new Date(mtime) }) as Deno.FileInfo;
+ * assert.equal(racy(stat(since - 10), since), true);
+ * assert.equal(racy(stat(since - 100), since), false);
+ * // Written the same second, on a file system of whole seconds.
+ * assert.equal(racy(stat(since - 500), since), true);
+ * assert.equal(racy(stat(since - 2500), since), false);
+ * ```
+ */
+export function racy(info: Deno.FileInfo, since: number): boolean {
+  const mtime = info.mtime?.getTime();
+  if (mtime === undefined) return true;
+  return mtime > since - (mtime % 1000 === 0 ? TICK_MS.seconds : TICK_MS.fine);
+}
+
+/**
+ * When the tick of a {@linkcode racy} file's last write is past (ms since the epoch): a read
+ * from then on sees every write that keeps its time, so the file is worth waiting for, up to
+ * 50 ms; undefined when it is not: a file system of whole seconds (up to 2 s), a time ahead of
+ * `now` (a clock not this one's), or none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tickEnd } from "./_walk.ts";
+ * const now = Date.UTC(2026, 11, 6, 15, 0, 0, 500);
+ * const stat = (mtime: number) => ({ mtime: new Date(mtime) }) as Deno.FileInfo;
+ * assert.equal(tickEnd(stat(now - 10), now), now + 40);
+ * assert.equal(tickEnd(stat(now - 500), now), undefined);
+ * assert.equal(tickEnd(stat(now + 10), now), undefined);
+ * ```
+ */
+export function tickEnd(info: Deno.FileInfo, now: number): number | undefined {
+  const mtime = info.mtime?.getTime();
+  if (mtime === undefined || mtime % 1000 === 0 || mtime > now) return undefined;
+  return mtime + TICK_MS.fine;
+}
+
+/** Returns once `end` (ms since the epoch, a {@linkcode tickEnd}) is past; at once when it is. */
+export async function tickPassed(end: number): Promise<void> {
+  const wait = end - Date.now();
+  if (wait >= 0) await new Promise((resolve) => setTimeout(resolve, wait + 1));
+}
+
+/**
+ * Whether a file is as the catalog read it: the same inode, size and time, and read after the
+ * tick of its last write (not {@linkcode racy}).
+ */
+export const unchanged = (info: Deno.FileInfo, known: KnownFile | undefined): boolean =>
+  known !== undefined && known.deleted === 0 && known.racy === 0 &&
+  known.ino === (info.ino ?? null) && known.size === info.size &&
+  known.mtime === (info.mtime?.getTime() ?? 0);
+
+/**
+ * A file's row as the walk's query gives it, an array (a row of 11 keys made as an object costs
  * node:sqlite an object in dictionary mode a file): `id, path, ino, size, mtime, indexed,
- * tail_hash, lines, texted, deleted`.
+ * tail_hash, lines, texted, deleted, racy`.
  */
 type KnownRow = [
   id: number,
@@ -189,11 +283,12 @@ type KnownRow = [
   lines: number,
   texted: number,
   deleted: number,
+  racy: number,
 ];
 
 function knownFile(row: KnownRow): KnownFile {
-  const [id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted] = row;
-  return { id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted };
+  const [id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted, racy] = row;
+  return { id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted, racy };
 }
 
 /** The statements that mark a file gone, prepared when a walk first finds one. */
@@ -215,8 +310,8 @@ function statementsOf(db: DatabaseSync): WalkStatements {
   let found = statements.get(db);
   if (found === undefined) {
     const known = returningArrays(db.prepare(
-      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted FROM " +
-        "files WHERE root = ?",
+      "SELECT id, path, ino, size, mtime, indexed, tail_hash, lines, texted, deleted, racy " +
+        "FROM files WHERE root = ?",
     ));
     statements.set(db, found = { known });
   }
@@ -249,6 +344,10 @@ export async function walkSources(
   options: { text?: boolean } = {},
 ): Promise<Walked> {
   const s = statementsOf(db);
+  // Before any `stat`: a file written since is racy.
+  const since = Date.now();
+  // When the last tick of a racy file's write is past: the walk returns then.
+  let settled = 0;
   const changed: ChangedFile[] = [];
   const summary: UpdateSummary = {
     seen: 0,
@@ -289,7 +388,11 @@ export async function walkSources(
       const row = known.get(wanted.path);
       const before = row === undefined ? undefined : knownFile(row);
       const untexted = options.text === true && before?.texted === 0;
-      if (!unchanged(info, before) || untexted) changed.push({ wanted, info, known: before });
+      if (!unchanged(info, before) || untexted) {
+        const end = racy(info, since) ? tickEnd(info, Date.now()) ?? Infinity : 0;
+        if (end !== Infinity) settled = Math.max(settled, end);
+        changed.push({ wanted, info, known: before, racy: end === Infinity });
+      }
     }
     for (const [path, [id, , , , , , , , , deleted]] of known) {
       if (deleted === 0 && !seen.has(path)) {
@@ -306,5 +409,8 @@ export async function walkSources(
       })),
     );
   }
+  // A file written in the tick of its `stat` is read once that tick is past: what is read of
+  // it is then what its inode, size and time stand for (a write after has another time).
+  await tickPassed(settled);
   return { summary, changed, sessions: walked };
 }

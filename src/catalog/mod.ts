@@ -11,6 +11,7 @@ export * from "./_location.ts";
 export { CATALOG_VERSION } from "./_database.ts";
 export type {
   CatalogSource,
+  ReaderRead,
   UpdateOptions,
   UpdateProgress,
   UpdateSummary,

@@ -6,14 +6,15 @@
  * the tool's own cleanup deletes within a week, and the disk used. One read per session (the
  * check is made on the way and kept); names and stats for the rest. With the catalog, the
  * sessions and their sizes are the catalog's, and a session's read is kept in its database:
- * a file unchanged since costs a `stat`.
+ * a file unchanged since costs a `stat`, and one the catalog's update reads whole (new or
+ * rewritten) is read once for both, the doctor's part given by the same reader.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { CatalogSession, CatalogSource, UpdateProgress } from "../catalog/mod.ts";
+import type { CatalogSession, CatalogSource, ReaderRead, UpdateProgress } from "../catalog/mod.ts";
 import { ADAPTERS, type Env, type FormatAdapter } from "../formats/mod.ts";
-import { type Examined, examineOrWhy, keptExaminer } from "./_kept.ts";
+import { type Examined, examineOrWhy, type KeptExaminer, keptExaminer } from "./_kept.ts";
 
 /** A session the tool would not resume, with what its check found first. */
 export interface UnresumableSession {
@@ -121,6 +122,7 @@ export interface DoctorCatalog {
     options?: {
       onProgress?: ((progress: UpdateProgress) => void) | undefined;
       text?: boolean;
+      onRead?: ((read: ReaderRead) => void) | undefined;
     },
   ): Promise<unknown>;
   /** The sessions of `sources` as the last update left them. */
@@ -206,15 +208,14 @@ const fromFiles: SessionsOf = {
 };
 
 /** The sessions as the catalog lists them, each file read only when it changed. */
-function fromCatalog(catalog: DoctorCatalog): SessionsOf {
-  const examine = keptExaminer(catalog.db);
+function fromCatalog(catalog: DoctorCatalog, kept: KeptExaminer): SessionsOf {
   return {
     list(adapter, root) {
       const sessions = catalog.sessions([{ format: adapter.name, root }])
         .map((session) => ({ id: session.id, path: session.path, bytes: session.bytes }));
       return Promise.resolve({ sessions: sessions.sort(byPath), unreadable: [] });
     },
-    examine: (adapter, path) => examine(adapter, path),
+    examine: (adapter, path) => kept.examine(adapter, path),
   };
 }
 
@@ -345,9 +346,15 @@ export async function examineHomes(options: DoctorOptions = {}): Promise<DoctorR
         sources.push({ format: adapter.name, root });
       }
     }
-    // The facts alone: the full-text index is built by the first search that needs it.
-    await options.catalog.update(sources, { onProgress: options.onProgress, text: false });
-    of = fromCatalog(options.catalog);
+    // The facts alone: the full-text index is built by the first search that needs it. What
+    // the update reads of a file whole is what the doctor wants of it too: kept, not read again.
+    const kept = keptExaminer(options.catalog.db);
+    await options.catalog.update(sources, {
+      onProgress: options.onProgress,
+      text: false,
+      onRead: kept.keep,
+    });
+    of = fromCatalog(options.catalog, kept);
   }
   const homes: HomeExamination[] = [];
   for (const { adapter, root } of roots) homes.push(await examineHome(adapter, root, now, of));

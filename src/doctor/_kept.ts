@@ -9,12 +9,14 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { keepSideTables } from "../catalog/_side_tables.ts";
+import { racy, type ReaderRead, tickEnd, tickPassed } from "../catalog/_walk.ts";
 import {
   type FieldSighting,
   type FormatAdapter,
   readForeignSession,
   type ValidationFinding,
 } from "../formats/mod.ts";
+import type { ReaderFindings } from "../inspect/mod.ts";
 import { readableBytes } from "../io/mod.ts";
 
 /** What one read of a session file tells the doctor. */
@@ -33,6 +35,21 @@ export interface FileExamination {
 
 const DRIFT = "unknown:";
 
+/** What the doctor wants of what a file's reader found. */
+function examinationOf(found: ReaderFindings): FileExamination {
+  const drift: Record<string, number> = {};
+  for (const [kind, lines] of Object.entries(found.ignored)) {
+    if (kind.startsWith(DRIFT)) drift[kind] = lines;
+  }
+  return {
+    version: found.version,
+    findings: found.findings.length,
+    first: found.findings[0]?.message ?? null,
+    drift,
+    fields: found.unknownFields,
+  };
+}
+
 /**
  * Reads a session file once (the facts, and the check made on the way; a file with bad lines
  * is checked again, through the view its repair reads): what the doctor wants of it.
@@ -47,17 +64,12 @@ export async function examineFile(
   const facts = read.facts;
   const findings: ValidationFinding[] = facts.checked ??
     await adapter.check(path, readableBytes(path, size));
-  const drift: Record<string, number> = {};
-  for (const [kind, lines] of Object.entries(facts.ignored)) {
-    if (kind.startsWith(DRIFT)) drift[kind] = lines;
-  }
-  return {
+  return examinationOf({
     version: facts.version,
-    findings: findings.length,
-    first: findings[0]?.message ?? null,
-    drift,
-    fields: facts.unknownFields ?? {},
-  };
+    findings,
+    ignored: facts.ignored,
+    unknownFields: facts.unknownFields ?? {},
+  });
 }
 
 /** The version of the doctor's tables: others are made again. */
@@ -105,16 +117,34 @@ export async function examineOrWhy(
   }
 }
 
+/** The time kept for a file read in the tick of its last write, one not waited for: no file's. */
+const RACY_MTIME = -1;
+
+/** The doctor's reads kept in the catalog's database: asked for, and given by the catalog's. */
+export interface KeptExaminer {
+  /**
+   * A file's examination: from its row when the file is unchanged since, else read
+   * ({@linkcode examineFile}) and kept.
+   */
+  examine(
+    adapter: FormatAdapter,
+    path: string,
+  ): Promise<(Examined & { modified: Date }) | { unreadable: string; modified: null }>;
+  /**
+   * Keeps what the catalog's update read of a file whole (`UpdateOptions.onRead`): the doctor
+   * reads it no more.
+   */
+  keep(read: ReaderRead): void;
+}
+
 /**
  * The examiner of files through the catalog's database: a file unchanged since its row was
- * kept is answered from it; another is read ({@linkcode examineFile}) and kept.
+ * kept is answered from it; another is read ({@linkcode examineFile}) and kept, or kept as the
+ * catalog's update read it. A file written in the tick of its `stat` is read once that tick is
+ * past, or kept with no time when it cannot be waited for (a file system of seconds): read
+ * again next time (as the catalog's update does, `src/catalog/_walk.ts`'s `racy`).
  */
-export function keptExaminer(
-  db: DatabaseSync,
-): (
-  adapter: FormatAdapter,
-  path: string,
-) => Promise<(Examined & { modified: Date }) | { unreadable: string; modified: null }> {
+export function keptExaminer(db: DatabaseSync): KeptExaminer {
   ensureTables(db);
   const get: StatementSync = db.prepare(
     "SELECT ino, size, mtime, examination, unreadable FROM doctor_files WHERE path = ?",
@@ -123,8 +153,9 @@ export function keptExaminer(
     "INSERT OR REPLACE INTO doctor_files (path, ino, size, mtime, examination, unreadable) " +
       "VALUES (?, ?, ?, ?, ?, ?)",
   );
-  return async (adapter, path) => {
+  const examine: KeptExaminer["examine"] = async (adapter, path) => {
     let info: Deno.FileInfo;
+    const since = Date.now();
     try {
       info = Deno.statSync(path);
     } catch (error) {
@@ -141,15 +172,23 @@ export function keptExaminer(
         ? { unreadable: row.unreadable ?? `${path}: cannot be read`, modified }
         : { examination: JSON.parse(row.examination), modified };
     }
+    const end = racy(info, since) ? tickEnd(info, Date.now()) ?? Infinity : 0;
+    if (end !== Infinity) await tickPassed(end);
     const examined = await examineOrWhy(adapter, path, info.size);
     save.run(
       path,
       info.ino ?? null,
       info.size,
-      mtime,
+      end === Infinity ? RACY_MTIME : mtime,
       "examination" in examined ? JSON.stringify(examined.examination) : null,
       "unreadable" in examined ? examined.unreadable : null,
     );
     return { ...examined, modified };
   };
+  const keep = ({ path, info, racy, found }: ReaderRead) => {
+    const mtime = racy ? RACY_MTIME : info.mtime?.getTime() ?? 0;
+    const examination = JSON.stringify(examinationOf(found));
+    save.run(path, info.ino ?? null, info.size, mtime, examination, null);
+  };
+  return { examine, keep };
 }

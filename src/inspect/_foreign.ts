@@ -10,6 +10,7 @@ import { withCost } from "./_cost.ts";
 import { basename } from "../_path.ts";
 import {
   adapterFor,
+  type FieldSighting,
   type ForeignEntry,
   type ForeignFacts,
   type ForeignFork,
@@ -215,6 +216,21 @@ function sessionOf(
 }
 
 /**
+ * What another tool's reader found of a file beside its report: what the doctor keeps of it
+ * (`src/doctor/_kept.ts`), given by the same read (`InspectOptions.onRead`).
+ */
+export interface ReaderFindings {
+  /** The writing tool's version (null: the file names none). */
+  version: string | null;
+  /** What the format's check found. */
+  findings: ValidationFinding[];
+  /** Lines of each kind the reader set aside, by kind. */
+  ignored: Record<string, number>;
+  /** Fields of known records turnlog has never seen, by `<where>.<key>`. */
+  unknownFields: Record<string, FieldSighting>;
+}
+
+/**
  * Reads another tool's session file with its adapter and segments its entries as the
  * inspector segments a turnlog file: records and problems with their lines, the things
  * turnlog's model cannot hold counted in their turns. The format's validator runs too: what it
@@ -227,6 +243,7 @@ export async function inspectForeignFile(
     onLine?: LineObserver | undefined;
     priced?: boolean | undefined;
     lookups?: boolean | undefined;
+    onRead?: ((found: ReaderFindings) => void) | undefined;
   } = {},
 ): Promise<SegmentedSession> {
   const session = readForeignSession(path, format, { onLine: options.onLine, compactUsage: true });
@@ -239,6 +256,7 @@ export async function inspectForeignFile(
     priced: options.priced !== false,
     owned: options.onBlock === undefined,
     lookups: options.lookups !== false,
+    onRead: options.onRead,
   });
 }
 
@@ -250,6 +268,8 @@ export interface CompleteOptions {
   owned?: boolean | undefined;
   /** False: no subagent's transcript read for its title (each is null). Default true. */
   lookups?: boolean | undefined;
+  /** Told what the reader found beside the report (its version, check, drift). */
+  onRead?: ((found: ReaderFindings) => void) | undefined;
 }
 
 /** Feeds another tool's entries to a segmenter, in order. */
@@ -285,6 +305,12 @@ export async function completeForeign(
   const validation = facts.checked === undefined
     ? await validateSessionFile(path, format)
     : { format, path, valid: facts.checked.length === 0, findings: facts.checked };
+  options.onRead?.({
+    version: facts.version,
+    findings: validation.findings,
+    ignored: facts.ignored,
+    unknownFields: facts.unknownFields ?? {},
+  });
   const { shown, missing } = sortFindings(segmented, validation);
   const problems = [
     ...segmented.problems,

@@ -10,7 +10,7 @@ import { adapterOfFile, type LineObserver, type SessionAdapter } from "../format
 import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/_find.ts";
-import { inspectForeignFile } from "./_foreign.ts";
+import { inspectForeignFile, type ReaderFindings } from "./_foreign.ts";
 import { type SegmenterOptions, TurnSegmenter } from "./_segmenter.ts";
 import type { InspectReport } from "./_types.ts";
 
@@ -56,6 +56,12 @@ export interface InspectOptions extends SegmenterOptions {
    * (the catalog's facts). Absent: looked up.
    */
   lookups?: boolean | undefined;
+  /**
+   * Told, for another tool's file, what its reader found beside the report (the tool's
+   * version, the check's findings, the lines set aside, fields never seen), so a caller that
+   * wants them (the doctor, through the catalog's read) reads the file no more.
+   */
+  onRead?: ((found: ReaderFindings) => void) | undefined;
 }
 
 /** A path that exists but is not a regular file. */

@@ -6,7 +6,7 @@
  */
 export * from "./_types.ts";
 export * from "./_inspect.ts";
-export { inspectForeignFile } from "./_foreign.ts";
+export { inspectForeignFile, type ReaderFindings } from "./_foreign.ts";
 export * from "./_json.ts";
 export {
   DEFAULT_TEXT_LIMIT,
