@@ -130,6 +130,13 @@ Deno.test("repairSession() keeps its promises on randomly damaged files of every
             { kind: "bit_flip", at: 0, bit: 0 },
           ],
         }],
+        // A Codex output whose "call_id" key lost a bit (two lines glued too): the check took
+        // its missing id for one and threw.
+        [{
+          format: "codex",
+          base: 127,
+          damages: [{ kind: "glue_lines", line: 0 }, { kind: "bit_flip", at: 4270896, bit: 0 }],
+        }],
       ],
     });
     // Every format of the registry was checked, and most cases were (not all skipped).

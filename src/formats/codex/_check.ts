@@ -102,7 +102,9 @@ export class CodexChecker {
       const role = stringOf(payload.role);
       if (role === "user" || role === "assistant") this.#close(line);
     } else if (CALLS.has(itemType)) {
-      const callId = stringOf(payload.call_id) || stringOf(payload.id)!;
+      const callId = stringOf(payload.call_id) || stringOf(payload.id);
+      // A call with no id is no call to the tool (its reader says the line is invalid).
+      if (!callId) return;
       if (this.#waiting.has(callId)) {
         // A duplicated line: the one output can answer one call only, so the copy goes.
         this.#stray.push({ callId, kind: "duplicate_call", ...placeOf(k, at) });
@@ -120,7 +122,9 @@ export class CodexChecker {
         ordinal: typeof value.ordinal === "number" ? value.ordinal : undefined,
       });
     } else if (OUTPUTS.has(itemType)) {
-      const callId = stringOf(payload.call_id)!;
+      const callId = stringOf(payload.call_id);
+      // An output with no call id answers no call (its reader says the line is invalid).
+      if (!callId) return;
       if (this.#waiting.delete(callId)) {
         this.#answered.set(callId, 1);
         return;
