@@ -3,7 +3,7 @@
  * incremental runs (chunk sizes, reads counted), versions, the lock, --check, --cwd.
  */
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   ArchiveInUseError,
@@ -13,6 +13,7 @@ import {
   checkArchive,
   lockArchive,
   readIndex,
+  refreshView,
   RestoreConflictError,
   restoreSession,
 } from "../src/archive/mod.ts";
@@ -129,6 +130,30 @@ Deno.test("archiveSessions() keeps a file rewritten in place as a new version; r
   assertEquals(latest.version, 2);
   assertEquals(await sha256(latest.files[0]!.path), await sha256(path));
   assertEquals(latest.files[0]!.path, join(other, "projects", "-work-other", `${id}.jsonl`));
+});
+
+Deno.test("refreshView() shows a newer archived version of a gone file, of the same size as the version the view holds", async () => {
+  await using h = await home();
+  await h.archive();
+  const path = h.claude.compaction;
+  const rel = relative(join(h.dir, ".claude", "projects"), path);
+  const text = await Deno.readTextFile(path);
+  await Deno.remove(path);
+  const [claude] = (await refreshView(h.to)).filter((view) => view.format === "claude-code");
+  const shown = join(claude!.root, rel);
+  assertEquals(await Deno.readTextFile(shown), text);
+  // Back, rewritten in place at the same size, archived as version 2, and gone again.
+  const rewritten = text.replace("Step two", "Step TWO");
+  assertEquals(rewritten.length === text.length && rewritten !== text, true);
+  await Deno.writeTextFile(path, rewritten);
+  assertEquals((await h.archive()).rewritten, 1);
+  await Deno.remove(path);
+  await refreshView(h.to);
+  assertEquals(await Deno.readTextFile(shown), rewritten);
+  // An up-to-date view is written no more.
+  const before = Deno.statSync(shown);
+  await refreshView(h.to);
+  assertEquals(Deno.statSync(shown).ino, before.ino);
 });
 
 Deno.test("archiveSessions() of an unchanged home reads no byte of any session file (a stat each)", async () => {
