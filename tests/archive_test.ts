@@ -132,6 +132,29 @@ Deno.test("archiveSessions() keeps a file rewritten in place as a new version; r
   assertEquals(latest.files[0]!.path, join(other, "projects", "-work-other", `${id}.jsonl`));
 });
 
+Deno.test("archiveSessions() hashes again a file it archived in the tick of its last write on a file system of seconds, and keeps its rewrite in place at the same size and time", async () => {
+  await using h = await home();
+  const path = h.claude.compaction;
+  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the run's clock.
+  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
+  await Deno.utime(path, second, second);
+  await h.archive();
+  const statOf = () => {
+    const info = Deno.statSync(path);
+    return [info.ino, info.size, info.mtime?.getTime()];
+  };
+  const before = statOf();
+  const text = await Deno.readTextFile(path);
+  await Deno.writeTextFile(path, text.replace("Step two", "Step TWO"));
+  await Deno.utime(path, second, second);
+  assertEquals(statOf(), before);
+  const summary = await h.archive();
+  assertEquals([summary.grown, summary.rewritten], [0, 1]);
+  const other = join(h.dir, "other-machine");
+  const latest = await restoreSession(CLAUDE_HOME_IDS.compaction, { from: h.to, home: other });
+  assertEquals([latest.version, await sha256(latest.files[0]!.path)], [2, await sha256(path)]);
+});
+
 Deno.test("refreshView() shows a newer archived version of a gone file, of the same size as the version the view holds", async () => {
   await using h = await home();
   await h.archive();
