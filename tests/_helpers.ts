@@ -5,6 +5,8 @@
  */
 import type { ResponseItem, SessionRecord } from "../src/record/mod.ts";
 import { makeRecord, responseItemRecord } from "../src/record/mod.ts";
+import { join } from "node:path";
+import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 
 /** A fresh temp directory, removed when disposed. */
 export async function tempDir(): Promise<AsyncDisposable & { path: string }> {
@@ -94,4 +96,14 @@ export async function evalWithGc(script: string): Promise<Record<string, unknown
   }).output();
   if (!ran.success) throw new Error(new TextDecoder().decode(ran.stderr));
   return JSON.parse(new TextDecoder().decode(ran.stdout));
+}
+
+/** Writes in `dir` a Claude Code transcript of one priced answer (1000 tokens in, 100 out). */
+export async function writePricedTranscript(dir: string): Promise<string> {
+  const builder = new ClaudeTranscriptBuilder();
+  builder.user("Hi");
+  builder.assistant([{ text: "Hello" }], { usage: { input: 1000, output: 100 } });
+  const path = join(dir, `${CLAUDE_SESSION_ID}.jsonl`);
+  await Deno.writeTextFile(path, builder.text());
+  return path;
 }

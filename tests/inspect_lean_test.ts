@@ -7,8 +7,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals } from "./_assert.ts";
-import { tempDir } from "./_helpers.ts";
-import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
+import { tempDir, writePricedTranscript } from "./_helpers.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -42,11 +41,7 @@ async function inspectWith(dir: string, args: string[], stubs: string[]) {
 
 Deno.test("inspect --json FILE loads neither the archive's modules nor, once its prices are kept, the price table: the same report", async () => {
   await using dir = await tempDir();
-  const builder = new ClaudeTranscriptBuilder();
-  builder.user("Hi");
-  builder.assistant([{ text: "Hello" }], { usage: { input: 1000, output: 100 } });
-  const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
-  await Deno.writeTextFile(path, builder.text());
+  const path = await writePricedTranscript(dir.path);
   const archive = ["src/archive/mod.ts", "src/archive/_view.ts", "src/archive/_chunks.ts"];
   // The first process asks the table (the stub stops it) ...
   const stopped = await inspectWith(dir.path, ["--json", path], [

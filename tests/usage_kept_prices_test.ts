@@ -6,11 +6,10 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
-import { tempDir } from "./_helpers.ts";
+import { tempDir, writePricedTranscript } from "./_helpers.ts";
 import { inspect } from "./_cli.ts";
 import { loadPriceBook, PRICE_TABLE } from "../src/usage/mod.ts";
 import { readKeptPrices } from "../src/usage/_kept_prices.ts";
-import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 
 const ASKED = [
   ["claude-opus-4-5-20251101", "anthropic", "2026-01-05T00:00:00Z"],
@@ -119,11 +118,7 @@ Deno.test("readKeptPrices() keeps nothing of another table's prices or of a torn
 
 Deno.test("inspectSession() in a new process prices from the prices kept beside the catalog by the first: the same report, and what is kept is what it prices by", async () => {
   await using dir = await tempDir();
-  const builder = new ClaudeTranscriptBuilder();
-  builder.user("Hi");
-  builder.assistant([{ text: "Hello" }], { usage: { input: 1000, output: 100 } });
-  const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
-  await Deno.writeTextFile(path, builder.text());
+  const path = await writePricedTranscript(dir.path);
   const env = { TURNLOG_CATALOG: join(dir.path, "catalog.sqlite") };
   const first = await inspect(["--json", path], env);
   assertEquals(first.code, 0, first.stderr);

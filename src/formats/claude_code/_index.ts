@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CallIdTable } from "../_call_ids.ts";
+import { CallIdTable, freeArrays, IdList } from "../_call_ids.ts";
 import { NumberedValues } from "../_numbered.ts";
 import { msOfIsoTime } from "../_times.ts";
 import { isoTime as isoTimeOfMs } from "../../text/mod.ts";
@@ -72,8 +72,8 @@ export interface NodeFields {
   rare: Rare | undefined;
 }
 
-/** Two hex digits by byte value. */
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+/** The character code of each lowercase hex digit, by its value. */
+const HEX_CODES = Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
 
 /** The value of a lowercase hex digit's code unit, or -1. */
 function hexValue(code: number): number {
@@ -85,6 +85,9 @@ function hexValue(code: number): number {
 /** Whether position `at` of a uuid's 36 characters is a dash. */
 const isDash = (at: number) => at === 8 || at === 13 || at === 18 || at === 23;
 
+/** A uuid's 36 character codes, its dashes in place: filled by {@linkcode NodeTable.uuid}. */
+const UUID_CODES: number[] = Array.from({ length: 36 }, (_, at) => isDash(at) ? 45 : 48);
+
 /** Nodes a page of the columns holds: a page is added as the nodes grow, none copied. */
 const PAGE_BITS = 14;
 const PAGE = 1 << PAGE_BITS;
@@ -93,9 +96,19 @@ const PAGE_MASK = PAGE - 1;
 /** The longest byte range a page's column holds; a longer one's end is kept aside. */
 const MAX_LENGTH = 0xffff_ffff;
 
+/** A page's time for none (see {@linkcode Page.times}). */
+const NO_TIME = -0x8000_0000;
+/** A page's start kept aside (see {@linkcode Page.starts}). */
+const START_ASIDE = 0xffff_ffff;
+
 /** The columns of {@linkcode PAGE} nodes. */
 interface Page {
-  starts: Float64Array;
+  /**
+   * The byte range's start, from the page's first (`startBase`): a start that is not within
+   * 2^32 - 1 bytes after it is kept aside (where a `Float64Array` held 8 bytes a node).
+   */
+  starts: Uint32Array;
+  startBase: number;
   /** The byte range's length, `end - start` (from 2^32 - 1 bytes on, its end is kept aside). */
   lengths: Uint32Array;
   parents: Int32Array;
@@ -108,12 +121,18 @@ interface Page {
   labels: Uint16Array;
   modes: Uint16Array;
   /** A labeled line's time in milliseconds since 1970, NaN for none (or one kept aside). */
-  times: Float64Array;
+  /**
+   * A labeled line's time in milliseconds from the page's first (`timeBase`), {@linkcode
+   * NO_TIME} for none (or one kept aside: more than 24 days from the first).
+   */
+  times: Int32Array;
+  timeBase: number;
 }
 
 function newPage(): Page {
   return {
-    starts: new Float64Array(PAGE),
+    starts: new Uint32Array(PAGE),
+    startBase: NaN,
     lengths: new Uint32Array(PAGE),
     parents: new Int32Array(PAGE),
     bits: new Uint16Array(PAGE),
@@ -121,7 +140,8 @@ function newPage(): Page {
     uuids: new Uint8Array(PAGE * 16),
     labels: new Uint16Array(PAGE),
     modes: new Uint16Array(PAGE),
-    times: new Float64Array(PAGE).fill(NaN),
+    times: new Int32Array(PAGE).fill(NO_TIME),
+    timeBase: NaN,
   };
 }
 
@@ -146,9 +166,10 @@ function putUuid(bytes: Uint8Array, out: number, uuid: string): boolean {
  * 16,384 nodes at a time: its line number, byte range, parent's node index, kind and flags, the
  * response its line is part of, and its uuid as 16 bytes (a uuid of another shape as a string
  * aside). No object per line: at 1 GB (760,000 lines) an object each and its uuid's string held
- * about 150 MB, and the columns hold 38 (50 bytes a node: its byte range as a start and a
+ * about 150 MB, and the columns hold 32 (42 bytes a node: its byte range as a start and a
  * length, where an end of 8 bytes more was 3 MB; its line number as its index but after blank
- * lines, where a column of them was 3 MB more). Pages, not arrays that grow by doubling: nothing is
+ * lines, where a column of them was 3 MB more; its start and a labeled line's time in 32 bits
+ * from its page's first, where 64 bits each were 6 MB more). Pages, not arrays that grow by doubling: nothing is
  * copied as the nodes grow, and no array left behind waits for a collection (columns doubled to
  * 1,048,576 nodes and trimmed after the pass left about 50 MB of them at 1 GB).
  * {@linkcode NodeTable.at} gives a {@linkcode Node}, a view of one.
@@ -206,7 +227,17 @@ export class NodeTable {
   length = 0;
   /** The columns, a page of {@linkcode PAGE} nodes at a time. */
   readonly #pages: Page[] = [];
-  readonly #responseIds: ResponseIds[] = [];
+  /**
+   * Each response's `message.id` (empty for none), its characters outside the heap, and its
+   * model's number in `#models` + 1 (0: none) times 2, + 1 when it has a message id: an object
+   * and an id string a response held 10 MB of heap at 1 GB (110,000 responses) to the read's end.
+   */
+  readonly #messageIds = new IdList();
+  #responseBits = new Int32Array(1024);
+  readonly #models = new NumberedValues();
+  /** The newest response's ids, as its next line is compared with them. */
+  #lastMessageId: string | undefined;
+  #lastModel: string | undefined;
   /** The few boundaries' facts, by node. */
   readonly #boundaries = new Map<number, BoundaryInfo>();
   /** Labels and permission modes by number (see {@linkcode Page.labels}). */
@@ -223,10 +254,38 @@ export class NodeTable {
   readonly #shiftsAt: number[] = [];
   readonly #shifts: number[] = [];
   #lineShift = 1;
+  /** Starts not within a page's reach of its first (see {@linkcode Page.starts}), by node. */
+  readonly #oddStarts = new Map<number, number>();
   /** The ends of lines of {@linkcode MAX_LENGTH} bytes or more, by node. */
   readonly #longEnds = new Map<number, number>();
   /** The parent uuids no node holds (not found yet, or nowhere), by node. */
   readonly #parentUuids = new Map<number, string>();
+
+  /**
+   * Gives the columns' memory back now (32 MB at 1 GB), for a read done with its nodes, before
+   * what comes after it makes its peak (its cost, its report); the table is empty after.
+   */
+  release(): void {
+    for (const page of this.#pages) {
+      const { starts, lengths, parents, bits, responses, uuids, labels, modes, times } = page;
+      freeArrays(starts, lengths, parents, bits, responses, uuids, labels, modes, times);
+    }
+    this.#pages.length = 0;
+    this.length = 0;
+    const byNode = [this.#boundaries, this.#oddTimes, this.#otherUuids, this.#longEnds];
+    for (const map of [...byNode, this.#oddStarts]) map.clear();
+    this.#parentUuids.clear();
+    this.#shiftsAt.length = 0;
+    this.#shifts.length = 0;
+    this.#lineShift = 1;
+    this.#messageIds.release();
+    freeArrays(this.#responseBits);
+    this.#responseBits = new Int32Array(1024);
+    this.#lastMessageId = undefined;
+    this.#lastModel = undefined;
+    this.#made = undefined;
+    this.#madeFor = -1;
+  }
 
   /** Adds the node of the line at `span`; returns its index. Its parent is -1 until set. */
   push(span: LineSpan, fields: NodeFields): number {
@@ -240,7 +299,13 @@ export class NodeTable {
       this.#shifts.push(shift);
       this.#lineShift = shift;
     }
-    page.starts[i] = span.start;
+    if (Number.isNaN(page.startBase)) page.startBase = span.start;
+    const offset = span.start - page.startBase;
+    if (offset >= 0 && offset < START_ASIDE) page.starts[i] = offset;
+    else {
+      page.starts[i] = START_ASIDE;
+      this.#oddStarts.set(at, span.start);
+    }
     const length = span.end - span.start;
     page.lengths[i] = Math.min(length, MAX_LENGTH);
     if (length >= MAX_LENGTH) this.#longEnds.set(at, span.end);
@@ -262,20 +327,24 @@ export class NodeTable {
 
   /**
    * The response of an assistant line: the last one's when its ids are the same (the lines of
-   * one response follow each other), sharing the last one's model name when it is the same.
+   * one response follow each other).
    */
   #responseOf(fields: NodeFields): number {
     const { messageId, model } = fields;
-    const last = this.#responseIds.length - 1;
-    const before = this.#responseIds[last];
-    if (before !== undefined && before.messageId === messageId && before.model === model) {
-      return last;
+    const last = this.#messageIds.length - 1;
+    if (last >= 0 && this.#lastMessageId === messageId && this.#lastModel === model) return last;
+    const at = last + 1;
+    if (at === this.#responseBits.length) {
+      const bits = new Int32Array(at * 2);
+      bits.set(this.#responseBits);
+      this.#responseBits = bits;
     }
-    this.#responseIds.push({
-      messageId,
-      model: before !== undefined && before.model === model ? before.model : model,
-    });
-    return last + 1;
+    this.#messageIds.push(messageId ?? "");
+    const modelBits = model === undefined ? 0 : (this.#models.number(model) + 1) << 1;
+    this.#responseBits[at] = modelBits | (messageId === undefined ? 0 : 1);
+    this.#lastMessageId = messageId;
+    this.#lastModel = model;
+    return at;
   }
 
   /**
@@ -291,8 +360,11 @@ export class NodeTable {
     const { time } = rare;
     if (time === undefined) return;
     const ms = msOfIsoTime(time);
-    if (!Number.isNaN(ms)) page.times[i] = ms;
-    else this.#oddTimes.set(at, time);
+    if (!Number.isNaN(ms) && Number.isNaN(page.timeBase)) page.timeBase = ms;
+    const offset = ms - page.timeBase;
+    if (Number.isInteger(offset) && offset > NO_TIME && offset <= 0x7fff_ffff) {
+      page.times[i] = offset;
+    } else this.#oddTimes.set(at, time);
   }
 
   /** The page node `at` is on. */
@@ -341,7 +413,9 @@ export class NodeTable {
   }
   /** The start of node `at`'s byte range. */
   start(at: number): number {
-    return this.#page(at).starts[at & PAGE_MASK]!;
+    const page = this.#page(at);
+    const offset = page.starts[at & PAGE_MASK]!;
+    return offset === START_ASIDE ? this.#oddStarts.get(at)! : page.startBase + offset;
   }
   /** The end of node `at`'s byte range. */
   end(at: number): number {
@@ -388,19 +462,26 @@ export class NodeTable {
     this.#setBits(at, value ? this.#bits(at) | SUPERSEDED : this.#bits(at) & ~SUPERSEDED);
   }
 
-  /** The uuid of node `at` (a string made on asking for a uuid held as bytes). */
+  /**
+   * The uuid of node `at` (a string made on asking for a uuid held as bytes). Made from its
+   * character codes in one call, a flat string of 36 bytes: made by `+=` it was a tree of 14
+   * strings (about 450 bytes of heap), and a turn keeps its first line's as its run id (25,000
+   * turns, 11 MB at 1 GB).
+   */
   uuid(at: number): string | undefined {
     const bits = this.#bits(at);
     if ((bits & HAS_UUID) === 0) return undefined;
     if ((bits & BINARY_UUID) === 0) return this.#otherUuids.get(at);
     const bytes = this.#page(at).uuids;
-    const from = (at & PAGE_MASK) * 16;
-    let text = "";
-    for (let i = 0; i < 16; i++) {
-      text += HEX[bytes[from + i]!]!;
-      if (i === 3 || i === 5 || i === 7 || i === 9) text += "-";
+    const codes = UUID_CODES;
+    let from = (at & PAGE_MASK) * 16;
+    for (let i = 0; i < 36; i++) {
+      if (isDash(i)) continue;
+      const byte = bytes[from++]!;
+      codes[i] = HEX_CODES[byte >> 4]!;
+      codes[++i] = HEX_CODES[byte & 15]!;
     }
-    return text;
+    return String.fromCharCode.apply(null, codes);
   }
 
   /** Whether node `at`'s uuid is `uuid` (no string made). */
@@ -448,18 +529,44 @@ export class NodeTable {
     else this.#parentUuids.set(at, uuid);
   }
 
-  /** The response node `at`'s assistant line is part of. */
-  response(at: number): ResponseIds | undefined {
-    const response = this.#page(at).responses[at & PAGE_MASK]!;
-    return response < 0 ? undefined : this.#responseIds[response];
+  /**
+   * The number of the response node `at`'s assistant line is part of (the lines of one
+   * response that follow each other share it), or -1.
+   */
+  responseNumber(at: number): number {
+    return this.#page(at).responses[at & PAGE_MASK]!;
   }
-  /** `message.id` of node `at`'s assistant line. */
+  /** The response node `at`'s assistant line is part of (an object made on asking). */
+  response(at: number): ResponseIds | undefined {
+    const response = this.responseNumber(at);
+    if (response < 0) return undefined;
+    return { messageId: this.#messageIdOf(response), model: this.#modelOf(response) };
+  }
+  /** `message.id` of node `at`'s assistant line (a string made on asking). */
   messageId(at: number): string | undefined {
-    return this.response(at)?.messageId;
+    const response = this.responseNumber(at);
+    return response < 0 ? undefined : this.#messageIdOf(response);
   }
   /** The model of node `at`'s assistant line. */
   model(at: number): string | undefined {
-    return this.response(at)?.model;
+    const response = this.responseNumber(at);
+    return response < 0 ? undefined : this.#modelOf(response);
+  }
+  #messageIdOf(response: number): string | undefined {
+    if ((this.#responseBits[response]! & 1) === 0) return undefined;
+    // The lines of a response are asked for one after another: its id is made once for them.
+    if (response !== this.#madeFor) {
+      this.#made = this.#messageIds.at(response);
+      this.#madeFor = response;
+    }
+    return this.#made;
+  }
+  /** The last message id made, and its response's number (-1: none). */
+  #made: string | undefined;
+  #madeFor = -1;
+  #modelOf(response: number): string | undefined {
+    const model = (this.#responseBits[response]! >> 1) - 1;
+    return model < 0 ? undefined : this.#models.at(model);
   }
   /** What few lines have (a label, a boundary), of node `at` (an object made on asking). */
   rare(at: number): Rare | undefined {
@@ -479,8 +586,9 @@ export class NodeTable {
   }
   /** A labeled line's time, of node `at`. */
   time(at: number): string | undefined {
-    const ms = this.#page(at).times[at & PAGE_MASK]!;
-    return Number.isNaN(ms) ? this.#oddTimes.get(at) : isoTimeOfMs(ms);
+    const page = this.#page(at);
+    const offset = page.times[at & PAGE_MASK]!;
+    return offset === NO_TIME ? this.#oddTimes.get(at) : isoTimeOfMs(page.timeBase + offset);
   }
   /** A labeled line's permission mode, of node `at`. */
   mode(at: number): string | undefined {
@@ -702,6 +810,15 @@ export class ResponseUsage {
   /** How many responses there are. */
   get size(): number {
     return this.#count;
+  }
+
+  /**
+   * Gives the keys' memory back now, for a read that asks for no response by its key again
+   * (its events, its totals and {@linkcode ResponseUsage.values} still answer); {@linkcode
+   * ResponseUsage.get}, `tokens` and `note` throw after.
+   */
+  releaseKeys(): void {
+    this.#keys.release();
   }
 
   /**
@@ -948,8 +1065,7 @@ export class UuidMap {
    */
   release(): void {
     this.#released = true;
-    this.#slots = new Int32Array(0);
-    this.#hashes = new Int32Array(0);
+    freeArrays(this.#slots, this.#hashes);
   }
 
   /** The node filed under `uuid`, or undefined. */
@@ -1117,12 +1233,13 @@ function noteUsage(pass: Pass, value: Json, message: Json, node: Node): void {
   if (!usage) return;
   const request = stringOf(value.requestId);
   const last = pass.usageKey;
+  const response = pass.index.nodes.responseNumber(node.at);
   // The lines of one response share its key: the string made for the first, hashed once.
-  const key = last !== undefined && node.messageId === last.id && request === last.request
+  const key = last !== undefined && response === last.response && request === last.request
     ? last.key
     : keyOf(node.messageId, request);
   if (key === undefined) return;
-  pass.usageKey = { id: node.messageId, request, key };
+  pass.usageKey = { response, request, key };
   pass.index.usage.note(key, {
     input: numberOf(usage.input_tokens) ?? 0,
     output: numberOf(usage.output_tokens) ?? 0,
@@ -1241,8 +1358,8 @@ interface Pass {
   /** The last nodes filed under their uuid, newest at `recentAt - 1` (a ring; -1: none). */
   recent: Int32Array;
   recentAt: number;
-  /** The usage key of the newest line with usage, and the ids it was made of. */
-  usageKey: { id: string | undefined; request: string | undefined; key: string } | undefined;
+  /** The usage key of the newest line with usage, and its response's number and request id. */
+  usageKey: { response: number; request: string | undefined; key: string } | undefined;
   /** Nodes whose parent was not indexed yet when they were (resolved after the pass). */
   unresolved: number[];
   /** Whether a uuid moved to a later copy: then every parent is resolved again. */

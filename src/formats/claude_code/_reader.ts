@@ -117,6 +117,11 @@ class CallNames {
   clone(): CallNames {
     return new CallNames(this.ids.clone(), this.names);
   }
+
+  /** Gives the ids' memory back now; any use after throws. */
+  release(): void {
+    this.ids.release();
+  }
 }
 
 /** Whether the node is a line of the model's answer that names the model (not Claude Code's own). */
@@ -544,5 +549,14 @@ export class ClaudeRead {
   end(): void {
     this.#flush();
     this.turns.close();
+  }
+
+  /**
+   * Gives the memory of its tables (the tool names by call id, where each response ends) back
+   * now, for a read that is done: about 13 MB at 1 GB. It is not to be fed nor forked after.
+   */
+  release(): void {
+    this.#names.release();
+    this.#lastOfResponse.release();
   }
 }
