@@ -15,7 +15,7 @@ import { type ArchivedFile, type ArchiveIndex, readIndex, segmentName } from "./
 import { type ArchiveLayout, archiveLayout } from "./_layout.ts";
 import { lockArchive } from "./_lock.ts";
 import type { ArchiveSource } from "./_sources.ts";
-import { racy, tickEnd, tickPassed } from "../io/_tick.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 
 /** What a run did, counted by session (a session counts once, by its most telling change). */
 export interface ArchiveSummary {
@@ -284,7 +284,7 @@ export async function archiveSessions(options: ArchiveOptions): Promise<ArchiveS
       for (const [path, role] of files) {
         let info: Deno.FileInfo;
         try {
-          // Before the `stat`: a file written since is racy (src/io/_tick.ts).
+          // Before the `stat`: a file written since is racy (src/_tick.ts).
           const since = Date.now();
           info = await Deno.stat(path);
           if (!info.isFile) continue;

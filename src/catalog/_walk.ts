@@ -14,7 +14,7 @@ import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
 import type { ReaderFindings } from "../inspect/mod.ts";
 import { toolStartOf } from "../formats/_tool_starts.ts";
 import { late } from "../_late.ts";
-import { racy, tickEnd, tickPassed } from "../io/_tick.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 
 export { racy, tickEnd, tickPassed };
 

@@ -10,7 +10,7 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { keepSideTables } from "../catalog/_side_tables.ts";
 import type { ReaderRead } from "../catalog/_walk.ts";
-import { racy, tickEnd, tickPassed } from "../io/_tick.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 import {
   type FieldSighting,
   type FormatAdapter,

@@ -8,7 +8,7 @@
  */
 import type { SseComment, SseEvent } from "../http/mod.ts";
 import type { SessionLocation, SessionStore } from "../store/mod.ts";
-import { racy, tickEnd, tickPassed } from "../io/_tick.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 
 /** Options of {@linkcode sessionChanges}. */
 export interface SessionChangesOptions {

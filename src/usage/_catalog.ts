@@ -35,7 +35,7 @@ import { PRICE_TABLE } from "./_table.ts";
 import { type PlannedFile, UsagePool } from "./_pool.ts";
 import { USAGE_READERS } from "../formats/usage_readers.ts";
 import { SHARED_READS_BYTES, workersFor } from "../io/_shared_reads.ts";
-import { racy, tickEnd, tickPassed } from "../io/_tick.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 
 /** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
@@ -231,7 +231,7 @@ const keptFor = (row: FileRow | undefined, info: Deno.FileInfo): row is FileRow 
   row !== undefined && row.size === info.size && row.mtime === (info.mtime?.getTime() ?? 0) &&
   row.ino === (info.ino ?? null);
 
-/** The time of a row whose `stat` was racy (`src/io/_tick.ts`): no file's, so never kept. */
+/** The time of a row whose `stat` was racy (`src/_tick.ts`): no file's, so never kept. */
 const NOT_KEPT = -1;
 
 /** Files of a count read by another thread too (a worker's: `UsagePool` in `_pool.ts`). */
@@ -493,7 +493,7 @@ export async function collectCatalogUsage(
   const probe = probeOf(sources, options.question);
   const sessions = await usageSessions(fileSources(sources));
   const scope = JSON.stringify(sources.map((source) => [source.format, source.root]));
-  // Before any file's `stat`: a file written since is racy (src/io/_tick.ts).
+  // Before any file's `stat`: a file written since is racy (src/_tick.ts).
   const { files, settled } = filesOf(sessions, Date.now());
   let counted = files === undefined ? undefined : keptCount(db, scope, files);
   if (counted !== undefined) counted = { ...counted, skipped: [...skipped, ...counted.skipped] };
