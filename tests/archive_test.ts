@@ -3,7 +3,7 @@
  * incremental runs (chunk sizes, reads counted), versions, the lock, --check, --cwd.
  */
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   ArchiveInUseError,
@@ -13,6 +13,7 @@ import {
   checkArchive,
   lockArchive,
   readIndex,
+  refreshView,
   RestoreConflictError,
   restoreSession,
 } from "../src/archive/mod.ts";
@@ -129,6 +130,53 @@ Deno.test("archiveSessions() keeps a file rewritten in place as a new version; r
   assertEquals(latest.version, 2);
   assertEquals(await sha256(latest.files[0]!.path), await sha256(path));
   assertEquals(latest.files[0]!.path, join(other, "projects", "-work-other", `${id}.jsonl`));
+});
+
+Deno.test("archiveSessions() hashes again a file it archived in the tick of its last write on a file system of seconds, and keeps its rewrite in place at the same size and time", async () => {
+  await using h = await home();
+  const path = h.claude.compaction;
+  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the run's clock.
+  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
+  await Deno.utime(path, second, second);
+  await h.archive();
+  const statOf = () => {
+    const info = Deno.statSync(path);
+    return [info.ino, info.size, info.mtime?.getTime()];
+  };
+  const before = statOf();
+  const text = await Deno.readTextFile(path);
+  await Deno.writeTextFile(path, text.replace("Step two", "Step TWO"));
+  await Deno.utime(path, second, second);
+  assertEquals(statOf(), before);
+  const summary = await h.archive();
+  assertEquals([summary.grown, summary.rewritten], [0, 1]);
+  const other = join(h.dir, "other-machine");
+  const latest = await restoreSession(CLAUDE_HOME_IDS.compaction, { from: h.to, home: other });
+  assertEquals([latest.version, await sha256(latest.files[0]!.path)], [2, await sha256(path)]);
+});
+
+Deno.test("refreshView() shows a newer archived version of a gone file, of the same size as the version the view holds", async () => {
+  await using h = await home();
+  await h.archive();
+  const path = h.claude.compaction;
+  const rel = relative(join(h.dir, ".claude", "projects"), path);
+  const text = await Deno.readTextFile(path);
+  await Deno.remove(path);
+  const [claude] = (await refreshView(h.to)).filter((view) => view.format === "claude-code");
+  const shown = join(claude!.root, rel);
+  assertEquals(await Deno.readTextFile(shown), text);
+  // Back, rewritten in place at the same size, archived as version 2, and gone again.
+  const rewritten = text.replace("Step two", "Step TWO");
+  assertEquals(rewritten.length === text.length && rewritten !== text, true);
+  await Deno.writeTextFile(path, rewritten);
+  assertEquals((await h.archive()).rewritten, 1);
+  await Deno.remove(path);
+  await refreshView(h.to);
+  assertEquals(await Deno.readTextFile(shown), rewritten);
+  // An up-to-date view is written no more.
+  const before = Deno.statSync(shown);
+  await refreshView(h.to);
+  assertEquals(Deno.statSync(shown).ino, before.ino);
 });
 
 Deno.test("archiveSessions() of an unchanged home reads no byte of any session file (a stat each)", async () => {

@@ -154,6 +154,29 @@ Deno.test("SessionFollower.update() reads the file whole again when it is not an
   assert(JSON.stringify(follower.report()).includes("Question FIVE"));
 });
 
+Deno.test("SessionFollower.update() reads whole again a file it read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
+  await using dir = await tempDir();
+  const path = await sessionOf(dir.path, 3);
+  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the follower's clock.
+  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
+  await Deno.utime(path, second, second);
+  const follower = (await SessionFollower.open(path, SESSION_PAGE_INSPECTION))!;
+  await follower.update();
+  const statOf = () => {
+    const info = Deno.statSync(path);
+    return [info.ino, info.size, info.mtime?.getTime()];
+  };
+  const before = statOf();
+  const text = await Deno.readTextFile(path);
+  await Deno.writeTextFile(path, text.replace("Question 1", "Question X"));
+  await Deno.utime(path, second, second);
+  assertEquals(statOf(), before);
+  assertEquals((await follower.update()).whole, true);
+  const reports = await bothReports(path, follower);
+  assertEquals(reports.followed, reports.whole);
+  assert(reports.followed.includes("Question X"));
+});
+
 Deno.test("SessionFollower.report() of a file whose last line is torn is a whole read's; the following goes on after it", async () => {
   await using dir = await tempDir();
   const path = await sessionOf(dir.path, 5);
@@ -189,6 +212,25 @@ Deno.test("SessionFollower.update() of a format without a follower reads the fil
 
 /** The `data-turn` numbers of a page. */
 const turnsOf = (html: string) => [...html.matchAll(/data-turn="(\d+)"/g)].map((m) => m[1]);
+
+Deno.test("SessionFollower.update() of a format without a follower reads again a file it read in the tick of its last write on a file system of seconds, rewritten in place at the same size and time", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/session-2026-02-23T12-00-${GEMINI_SESSION_ID.slice(0, 8)}.jsonl`;
+  const text = geminiToolSession().text();
+  await Deno.writeTextFile(path, text);
+  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the follower's clock.
+  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
+  await Deno.utime(path, second, second);
+  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+  await follower.update();
+  assert(text.includes("What do"));
+  await Deno.writeTextFile(path, text.replace("What do", "WHAT DO"));
+  await Deno.utime(path, second, second);
+  assertEquals((await follower.update()).whole, true);
+  const { followed, whole } = await bothReports(path, follower);
+  assertEquals(followed, whole);
+  assert(followed.includes("WHAT DO"));
+});
 
 Deno.test("createSessionBrowserHandler() a live page's refresh of a growing turnlog session reads what was appended, once for two pages; a probe answers meanwhile", async () => {
   await using dir = await tempDir();

@@ -117,3 +117,41 @@ Deno.test("createSessionBrowserHandler() live pages on one growing session share
   }
   await waitFor("the watcher to stop", () => watchers.size === 0, { timeoutMs: 5000 });
 });
+
+Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size and time made in the tick of its last look, on a file system of seconds", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "session.jsonl");
+  await Deno.writeTextFile(path, '{"n":10}\n{"n":20}\n');
+  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the watcher's clock.
+  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
+  await Deno.utime(path, second, second);
+  const stop = new AbortController();
+  const events = new SessionWatchers({ pollMs: 20 }).changes(path, { signal: stop.signal });
+  try {
+    const first = await events.next();
+    assertEquals(first.value, {
+      retry: 2000,
+      event: "changed",
+      data: '{"records":2,"sizeBytes":18}',
+    });
+    const before = Deno.statSync(path);
+    await Deno.writeTextFile(path, '{"n":1}\n{"n":2}\n{}');
+    await Deno.utime(path, second, second);
+    const after = Deno.statSync(path);
+    assertEquals([after.ino, after.size, after.mtime], [before.ino, before.size, before.mtime]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const next = await Promise.race([
+      events.next(),
+      new Promise<"none">((resolve) => timer = setTimeout(() => resolve("none"), 1500)),
+    ]);
+    clearTimeout(timer);
+    assertEquals(next === "none" ? next : next.value, {
+      retry: undefined,
+      event: "changed",
+      data: '{"records":3,"sizeBytes":18}',
+    });
+  } finally {
+    stop.abort();
+    await events.return(undefined);
+  }
+});

@@ -355,6 +355,72 @@ Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an ap
   }
 });
 
+/** Rewrites a file in place (the same inode), one text for another of its length, and gives it `mtime`. */
+async function rewriteInPlace(path: string, from: string, to: string, mtime: Date) {
+  const text = await Deno.readTextFile(path);
+  assertEquals([text.includes(from), from.length], [true, to.length]);
+  await Deno.writeTextFile(path, text.replace(from, to));
+  await Deno.utime(path, mtime, mtime);
+}
+
+/** A time as FAT keeps it (2 s, rounded up): ahead of the clock, so the tick of a write is not known past. */
+const fatSecond = () => new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
+
+Deno.test("collectCatalogUsage() reads again a file it counted in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path);
+  const sources = await searchSources({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const fresh = () => collectUsage({ sources, fold: true });
+  const plain = (got: Awaited<ReturnType<typeof fresh>>) => JSON.parse(JSON.stringify(got));
+  const project = join(home, "projects", "-work-project");
+  const path = join(project, `${CLAUDE_SESSION_ID}.jsonl`);
+  const subagent = join(project, CLAUDE_SESSION_ID, "subagents", "agent-a1.jsonl");
+  const statOf = (path: string) => {
+    const info = Deno.statSync(path);
+    return [info.ino, info.size, info.mtime?.getTime()];
+  };
+  // The file's kept responses: counted in the tick of its write, the subagent changed beside it
+  // (so the count of the places as a whole is not the answer).
+  let written = fatSecond();
+  await Deno.utime(path, written, written);
+  await collectCatalogUsage(catalog, sources);
+  let before = statOf(path);
+  await rewriteInPlace(path, '"output_tokens":50', '"output_tokens":59', written);
+  assertEquals(statOf(path), before);
+  await Deno.writeTextFile(subagent, "\n", { append: true });
+  let counted = await collectCatalogUsage(catalog, sources);
+  assertEquals(counted.rows.reduce((sum, row) => sum + row.output, 0), 59 + 7 + 4);
+  assertEquals(plain(counted), plain(await fresh()));
+  // The count of the places as a whole, kept from a count in the tick of a file's write.
+  written = fatSecond();
+  await Deno.utime(path, written, written);
+  await collectCatalogUsage(catalog, sources);
+  before = statOf(path);
+  await rewriteInPlace(path, '"output_tokens":59', '"output_tokens":58', written);
+  assertEquals(statOf(path), before);
+  counted = await collectCatalogUsage(catalog, sources);
+  assertEquals(counted.rows.reduce((sum, row) => sum + row.output, 0), 58 + 7 + 4);
+  assertEquals(plain(counted), plain(await fresh()));
+});
+
+Deno.test("collectCatalogUsage() reads a file written in the tick of its stat once that tick is past: the next count reads no session file", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path);
+  const sources = await searchSources({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const path = join(home, "projects", "-work-project", `${CLAUDE_SESSION_ID}.jsonl`);
+  // Written 5 ms ago, on a file system that keeps ms.
+  let written = Date.now() - 5;
+  if (written % 1000 === 0) written--;
+  await Deno.utime(path, new Date(written), new Date(written));
+  const counted = await collectCatalogUsage(catalog, sources);
+  using io = countIo();
+  const again = await collectCatalogUsage(catalog, sources);
+  assertEquals(io.take().reads.filter((read) => read.path.endsWith(".jsonl")), []);
+  assertEquals(JSON.parse(JSON.stringify(again)), JSON.parse(JSON.stringify(counted)));
+});
+
 Deno.test({
   ...needing(
     "collectUsage() folded per session, model and 15 minutes gives every report the responses give, to the cent",

@@ -15,6 +15,7 @@ import { type ArchivedFile, type ArchiveIndex, readIndex, segmentName } from "./
 import { type ArchiveLayout, archiveLayout } from "./_layout.ts";
 import { lockArchive } from "./_lock.ts";
 import type { ArchiveSource } from "./_sources.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 
 /** What a run did, counted by session (a session counts once, by its most telling change). */
 export interface ArchiveSummary {
@@ -160,18 +161,34 @@ function relOf(root: string, path: string): string {
   return relative(resolve(root), resolve(path)).split(sep).join("/");
 }
 
-/** Archives one file; says what changed. */
-async function archiveFile(run: Run, subject: Subject, info: Deno.FileInfo): Promise<Change> {
+/**
+ * Archives one file `stat`ed (`info`) after `since` (ms since the epoch); says what changed. A
+ * file written in the tick of its `stat` is read once that tick is past, or, when that cannot be
+ * known (a file system of seconds, a time ahead of the clock), its line says it is `racy`: its
+ * inode, size and time cannot say it is unchanged, so the next run hashes it again.
+ */
+async function archiveFile(
+  run: Run,
+  subject: Subject,
+  stated: { info: Deno.FileInfo; since: number },
+): Promise<Change> {
   const { source, path } = subject;
+  const { info, since } = stated;
   const rel = relOf(source.root, path);
   const key = `${source.format}/${rel}`;
   const latest = run.index.latest(key);
   const stat = { size: info.size, mtime: info.mtime?.getTime() ?? 0, ino: info.ino ?? 0 };
   if (
-    latest !== undefined && latest.size === stat.size && latest.mtime === stat.mtime &&
-    latest.ino === stat.ino
+    latest !== undefined && latest.racy !== true && latest.size === stat.size &&
+    latest.mtime === stat.mtime && latest.ino === stat.ino
   ) {
     return "unchanged";
+  }
+  let unsure = false;
+  if (racy(info, since)) {
+    const end = tickEnd(info, Date.now());
+    if (end === undefined) unsure = true;
+    else await tickPassed(end);
   }
   const line = (version: number, sha256: string, chunks: ArchivedFile["chunks"]) => ({
     key,
@@ -185,6 +202,7 @@ async function archiveFile(run: Run, subject: Subject, info: Deno.FileInfo): Pro
     sha256,
     chunks,
     archivedAt: new Date().toISOString(),
+    ...(unsure ? { racy: true as const } : {}),
   });
   using file = await Deno.open(path, { read: true });
   if (latest !== undefined && stat.size >= latest.size) {
@@ -266,10 +284,12 @@ export async function archiveSessions(options: ArchiveOptions): Promise<ArchiveS
       for (const [path, role] of files) {
         let info: Deno.FileInfo;
         try {
+          // Before the `stat`: a file written since is racy (src/_tick.ts).
+          const since = Date.now();
           info = await Deno.stat(path);
           if (!info.isFile) continue;
           const subject = { source, path, session: session.id, role };
-          let changed = await archiveFile(run, subject, info);
+          let changed = await archiveFile(run, subject, { info, since });
           // A subagent file new to the archive makes its session's grown, not new.
           if (changed === "new" && role === "subagent") changed = "grown";
           if (RANK[changed] > RANK[change]) change = changed;

@@ -46,6 +46,12 @@ export interface ArchivedFile {
   chunks: ChunkRef[];
   /** When this line was written, ISO 8601. */
   archivedAt: string;
+  /**
+   * Its `stat` was in the tick of its last write, one not waited for (a file system of whole
+   * seconds, a time ahead of the clock): its inode, size and time cannot say the file is
+   * unchanged, so the next run hashes it again.
+   */
+  racy?: true;
 }
 
 /** An index segment's line that is not an archived file. */

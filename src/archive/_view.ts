@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { readChunk } from "./_chunks.ts";
 import { makePrivateDir, writeWhole } from "./_durable.ts";
 import { type ArchivedFile, readIndex } from "./_index.ts";
@@ -38,9 +38,34 @@ async function* filesUnder(dir: string): AsyncIterable<string> {
 }
 
 /**
+ * The view's record of which version each of its files holds (`<path under the view>` to the
+ * version's sha256), written whole after them: a newer version of the same size (a rewrite in
+ * place) is told by its hash, where the file's size alone could not tell it.
+ */
+const VERSIONS = ".versions.json";
+
+async function readVersions(view: string): Promise<Map<string, string>> {
+  try {
+    const kept = JSON.parse(await Deno.readTextFile(join(view, VERSIONS)));
+    if (typeof kept === "object" && kept !== null && !Array.isArray(kept)) {
+      return new Map(
+        Object.entries(kept).filter((entry): entry is [string, string] =>
+          typeof entry[1] === "string"
+        ),
+      );
+    }
+  } catch (error) {
+    // A record missing or torn: every file of the view is written again.
+    if (!(error instanceof Deno.errors.NotFound) && !(error instanceof SyntaxError)) throw error;
+  }
+  return new Map();
+}
+
+/**
  * Brings the view of the archive at `from` up to date: each gone session's latest files
- * written (whole: a temp renamed) where missing or of another size, the files of sessions
- * whose original is back taken out; returns the view's roots.
+ * written (whole: a temp renamed) where missing, of another size or of another version than
+ * the view's record says, the files of sessions whose original is back taken out; returns the
+ * view's roots.
  */
 export async function refreshView(from: string): Promise<ArchiveView[]> {
   const layout = archiveLayout(resolve(from));
@@ -52,18 +77,32 @@ export async function refreshView(from: string): Promise<ArchiveView[]> {
     }
   }
   const tmp = join(layout.view, ".tmp");
+  const record = join(layout.view, VERSIONS);
+  const kept = await readVersions(layout.view);
+  const versions = new Map<string, string>();
+  let written = false;
   for (const [path, file] of wanted) {
+    const name = relative(layout.view, path);
+    versions.set(name, file.sha256);
     const size = await Deno.stat(path).then((info) => info.size, () => -1);
-    if (size === file.size) continue;
+    if (size === file.size && kept.get(name) === file.sha256) continue;
     await makePrivateDir(dirname(path));
     await makePrivateDir(tmp);
     await Deno.remove(path).catch(() => {});
     const parts: Uint8Array[] = [];
     for (const chunk of file.chunks) parts.push(await readChunk(layout, chunk));
     await writeWhole(path, parts, tmp);
+    written = true;
   }
   for await (const path of filesUnder(layout.view)) {
-    if (!wanted.has(path) && !path.startsWith(tmp + sep)) await Deno.remove(path);
+    if (!wanted.has(path) && path !== record && !path.startsWith(tmp + sep)) {
+      await Deno.remove(path);
+    }
+  }
+  if (written || versions.size !== kept.size) {
+    await makePrivateDir(tmp);
+    const text = JSON.stringify(Object.fromEntries(versions));
+    await writeWhole(record, [new TextEncoder().encode(text)], tmp);
   }
   return viewRoots(layout.view, wanted.values());
 }

@@ -9,7 +9,8 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { keepSideTables } from "../catalog/_side_tables.ts";
-import { racy, type ReaderRead, tickEnd, tickPassed } from "../catalog/_walk.ts";
+import type { ReaderRead } from "../catalog/_walk.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 import {
   type FieldSighting,
   type FormatAdapter,

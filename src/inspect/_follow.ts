@@ -25,6 +25,7 @@ import { type ContinuePoint, continuePoint } from "../store/_find.ts";
 import { completeForeign, segmentEntries } from "./_foreign.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { TurnSegmenter } from "./_segmenter.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 import type { InspectReport, Turn } from "./_types.ts";
 
 /** What a follower has read: the segmenter and where in the file it stopped. */
@@ -38,6 +39,11 @@ interface Reading {
   tail: Uint8Array;
   ino: number | null;
   mtime: number | null;
+  /**
+   * `stat`ed in the tick of its last write, one not waited for (a file system of whole seconds,
+   * a time ahead of the clock): the next update reads it whole even when it looks the same.
+   */
+  racy: boolean;
   /** The report of a file whose last line is torn (being written), read whole; else null. */
   whole: InspectReport | null;
 }
@@ -201,10 +207,19 @@ export class SessionFollower {
   async #runForeign(foreign: Foreign): Promise<FollowRead> {
     const { adapter, follower } = foreign;
     const options = this.#options;
+    const since = Date.now();
     const info = await Deno.stat(this.path);
-    const seen = `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
+    // A file written in the tick of its `stat` is read once that tick is past; one whose tick
+    // cannot be known past is not taken as seen (src/_tick.ts).
+    let unsure = false;
+    if (racy(info, since)) {
+      const end = tickEnd(info, Date.now());
+      if (end === undefined) unsure = true;
+      else await tickPassed(end);
+    }
+    const seen = unsure ? undefined : `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
     // Unchanged since the last update (a second page's refresh on the same change).
-    if (seen === foreign.seen) return { whole: false, bytes: 0 };
+    if (seen !== undefined && seen === foreign.seen) return { whole: false, bytes: 0 };
     if (follower === undefined) {
       foreign.report = await inspectSession(this.path, options);
       foreign.seen = seen;
@@ -240,16 +255,25 @@ export class SessionFollower {
   }
 
   async #runOwn(): Promise<FollowRead> {
+    const since = Date.now();
     const info = await Deno.stat(this.path);
     const mtime = info.mtime?.getTime() ?? null;
+    // A file written in the tick of its `stat` is read once that tick is past (src/_tick.ts).
+    let unsure = false;
+    if (racy(info, since)) {
+      const end = tickEnd(info, Date.now());
+      if (end === undefined) unsure = true;
+      else await tickPassed(end);
+    }
     let reading = this.#reading;
     let bytes = 0;
     if (reading !== undefined) {
-      if (info.size === reading.end && mtime === reading.mtime && info.ino === reading.ino) {
-        return { whole: false, bytes: 0 };
-      }
-      const appended = await onlyAppended(this.path, info, reading);
-      bytes += reading.tail.length;
+      const same = info.size === reading.end && mtime === reading.mtime &&
+        info.ino === reading.ino;
+      if (same && !reading.racy) return { whole: false, bytes: 0 };
+      // Looking the same after a read in its write's tick: maybe rewritten in place, read whole.
+      const appended = !same && await onlyAppended(this.path, info, reading);
+      if (!same) bytes += reading.tail.length;
       if (!appended) reading = undefined;
     }
     const whole = reading === undefined;
@@ -260,6 +284,7 @@ export class SessionFollower {
       tail: new Uint8Array(0),
       ino: info.ino,
       mtime,
+      racy: unsure,
       whole: null,
     };
     const from = reading.end;
@@ -280,6 +305,7 @@ export class SessionFollower {
     bytes += reading.tail.length;
     reading.ino = info.ino;
     reading.mtime = mtime;
+    reading.racy = unsure;
     // A torn last line is most likely being written: the report of the file as it is now is
     // one whole read, and the following goes on from the last whole line.
     reading.whole = null;

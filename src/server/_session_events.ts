@@ -8,6 +8,7 @@
  */
 import type { SseComment, SseEvent } from "../http/mod.ts";
 import type { SessionLocation, SessionStore } from "../store/mod.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 
 /** Options of {@linkcode sessionChanges}. */
 export interface SessionChangesOptions {
@@ -97,12 +98,28 @@ interface Seen {
   size: number;
   mtime: number | null;
   ino: number | null;
+  /**
+   * Looked at in the tick of its last write, one not waited for (a file system of whole
+   * seconds, a time ahead of the clock): the next look reads it again even when it looks the same.
+   */
+  racy: boolean;
 }
 
+/**
+ * The file's size, time and inode; a file written in the tick of the look is waited for until
+ * that tick is past (up to 50 ms), so that what is read after holds every write that keeps them.
+ */
 async function look(path: string): Promise<Seen | undefined> {
   try {
+    const since = Date.now();
     const info = await Deno.stat(path);
-    return { size: info.size, mtime: info.mtime?.getTime() ?? null, ino: info.ino };
+    let unsure = false;
+    if (racy(info, since)) {
+      const end = tickEnd(info, Date.now());
+      if (end === undefined) unsure = true;
+      else await tickPassed(end);
+    }
+    return { size: info.size, mtime: info.mtime?.getTime() ?? null, ino: info.ino, racy: unsure };
   } catch (error) {
     // A file being replaced (an atomic rewrite) is missing for a moment: look again later.
     if (error instanceof Deno.errors.NotFound) return undefined;
@@ -176,7 +193,7 @@ export class SessionWatchers {
   async #loop(path: string, watched: Watched, first: () => void): Promise<void> {
     const signal = watched.stop.signal;
     let tally = new RecordTally();
-    let seen = await look(path) ?? { size: 0, mtime: null, ino: null };
+    let seen = await look(path) ?? { size: 0, mtime: null, ino: null, racy: false };
     watched.reads++;
     let size = seen.size === 0 ? 0 : await readSpan(path, 0, seen.size, tally);
     watched.latest = { records: tally.records, sizeBytes: size };
@@ -186,13 +203,18 @@ export class SessionWatchers {
       if (signal.aborted) return;
       const now = await look(path);
       if (now === undefined) continue;
-      if (now.size === seen.size && now.mtime === seen.mtime && now.ino === seen.ino) continue;
-      const appended = now.size >= size && now.ino === seen.ino;
+      const same = now.size === seen.size && now.mtime === seen.mtime && now.ino === seen.ino;
+      if (same && !seen.racy) continue;
+      // Looked at in its write's tick and the same now: maybe rewritten in place, counted again.
+      const appended = !same && now.size >= size && now.ino === seen.ino;
       if (!appended) tally = new RecordTally();
       watched.reads++;
+      const before = watched.latest;
       size = await readSpan(path, appended ? size : 0, now.size, tally);
       seen = now;
       watched.latest = { records: tally.records, sizeBytes: size };
+      // Counted again for doubt alone: told only when the count moved.
+      if (same && before.records === tally.records && before.sizeBytes === size) continue;
       for (const wake of watched.pages) wake(watched.latest);
     }
   }
@@ -201,7 +223,9 @@ export class SessionWatchers {
    * A live page's events for the session file at `path`: first `retry:` with a `changed`
    * event of the file as it is now (so a page rendered a moment earlier catches up), then a
    * `changed` event whenever the file's size, inode or modification time moved (appended: only
-   * the new bytes are read, once for every page; rewritten: the file is counted again), at
+   * the new bytes are read, once for every page; rewritten: the file is counted again; looked
+   * at in the tick of its last write on a file system of seconds: counted again at the next
+   * look, and told when the count moved), at
    * most one per look however many changes it saw, and a `: ping` comment when nothing was
    * sent for a while. Ends when `signal` aborts.
    */

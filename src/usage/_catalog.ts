@@ -35,6 +35,7 @@ import { PRICE_TABLE } from "./_table.ts";
 import { type PlannedFile, UsagePool } from "./_pool.ts";
 import { USAGE_READERS } from "../formats/usage_readers.ts";
 import { SHARED_READS_BYTES, workersFor } from "../io/_shared_reads.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 
 /** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
@@ -221,10 +222,17 @@ function keptPrices(db: DatabaseSync): (
   };
 }
 
-/** Whether a file's kept row is of the file as it is (its inode, size and modification time). */
+/**
+ * Whether a file's kept row is of the file as it is (its inode, size and modification time). A
+ * row kept from a `stat` in the tick of the file's last write has no time (`NOT_KEPT`): a
+ * rewrite in place after it could leave the three as they were.
+ */
 const keptFor = (row: FileRow | undefined, info: Deno.FileInfo): row is FileRow =>
   row !== undefined && row.size === info.size && row.mtime === (info.mtime?.getTime() ?? 0) &&
   row.ino === (info.ino ?? null);
+
+/** The time of a row whose `stat` was racy (`src/_tick.ts`): no file's, so never kept. */
+const NOT_KEPT = -1;
 
 /** Files of a count read by another thread too (a worker's: `UsagePool` in `_pool.ts`). */
 export interface UsageReadAhead {
@@ -234,12 +242,25 @@ export interface UsageReadAhead {
   read(path: string): Promise<FileUsage | null>;
 }
 
+/** Options of {@linkcode catalogReader}. */
+export interface CatalogReaderOptions {
+  /** The worker that reads files of the count beside this thread. */
+  pool?: UsageReadAhead | undefined;
+  /**
+   * When the count began, before any of its `stat`s (ms since the epoch): a file written in
+   * its tick or after is read and kept with no time, read again next time.
+   * @default {Date.now()}
+   */
+  since?: number | undefined;
+}
+
 /**
  * The reader of files through the catalog's database: a file unchanged since its usage was
  * kept is answered from its rows; another is read (each format's `usage`, by `pool`'s worker
  * when it took the file, else here), priced and kept.
  */
-export function catalogReader(db: DatabaseSync, pool?: UsageReadAhead): FileReader {
+export function catalogReader(db: DatabaseSync, options: CatalogReaderOptions = {}): FileReader {
+  const { pool, since = Date.now() } = options;
   ensureTables(db);
   const s = new Statements(db);
   let prices: FilePricer | undefined;
@@ -268,7 +289,7 @@ export function catalogReader(db: DatabaseSync, pool?: UsageReadAhead): FileRead
       path,
       info.ino ?? null,
       info.size,
-      info.mtime?.getTime() ?? 0,
+      racy(info, since) ? NOT_KEPT : info.mtime?.getTime() ?? 0,
       usage.provider,
       usage.sessionId,
       usage.cwd,
@@ -327,24 +348,45 @@ function poolFor(
   }
 }
 
-/** What a file was when it was counted: its inode, size and modification time, or gone. */
-function statOf(path: string): string {
-  try {
-    const info = Deno.statSync(path);
-    return `${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? 0}`;
-  } catch {
-    return "-";
-  }
+/** What the files of a count were, and when the tick of the latest write among them is past. */
+interface CountedFiles {
+  /** Each file's inode, size and time (or gone), per session; undefined: not to be kept. */
+  files: string | undefined;
+  /** When the tick of a file written in its `stat`'s tick is past (ms since the epoch, 0 none). */
+  settled: number;
 }
 
-/** The sessions and what each of their files is now: equal, nothing changed since. */
-function filesOf(sessions: readonly UsageSession[]): string {
-  return JSON.stringify(sessions.map((session) => [
-    session.id,
-    session.format,
-    session.project,
-    ...[session.path, ...session.subagents].flatMap((path) => [path, statOf(path)]),
-  ]));
+/**
+ * The sessions and what each of their files is now: equal, nothing changed since. A file
+ * `stat`ed (after `since`) in the tick of its last write is read once that tick is past (`settled`);
+ * one of a file system of seconds, or with a time ahead of the clock, makes the count one not
+ * kept (`files` undefined): a rewrite in place after the `stat` could leave its inode, size and
+ * time as they were.
+ */
+function filesOf(sessions: readonly UsageSession[], since: number): CountedFiles {
+  const rows: (string | null)[][] = [];
+  let settled = 0;
+  let kept = true;
+  for (const session of sessions) {
+    const row = [session.id, session.format, session.project];
+    for (const path of [session.path, ...session.subagents]) {
+      let info: Deno.FileInfo;
+      try {
+        info = Deno.statSync(path);
+      } catch {
+        row.push(path, "-");
+        continue;
+      }
+      if (racy(info, since)) {
+        const end = tickEnd(info, Date.now());
+        if (end === undefined) kept = false;
+        else settled = Math.max(settled, end);
+      }
+      row.push(path, `${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? 0}`);
+    }
+    rows.push(row);
+  }
+  return { files: kept ? JSON.stringify(rows) : undefined, settled };
 }
 
 /** What a count says beside its rows, kept with them. */
@@ -451,14 +493,20 @@ export async function collectCatalogUsage(
   const probe = probeOf(sources, options.question);
   const sessions = await usageSessions(fileSources(sources));
   const scope = JSON.stringify(sources.map((source) => [source.format, source.root]));
-  const files = filesOf(sessions);
-  let counted = keptCount(db, scope, files);
+  // Before any file's `stat`: a file written since is racy (src/_tick.ts).
+  const { files, settled } = filesOf(sessions, Date.now());
+  let counted = files === undefined ? undefined : keptCount(db, scope, files);
   if (counted !== undefined) counted = { ...counted, skipped: [...skipped, ...counted.skipped] };
   else {
     const before = skipped.length;
+    // A file written in the tick of its `stat` is read once that tick is past: what is read of
+    // it is then what its inode, size and time stand for (a write after has another time).
+    await tickPassed(settled);
+    const since = Date.now();
     using pool = poolFor(db, sessions, options.parallelBytes ?? SHARED_READS_BYTES);
-    counted = await countUsage(sessions, catalogReader(db, pool), skipped, { fold: true });
-    keepCount(db, scope, files, counted, skipped.slice(before));
+    const reader = catalogReader(db, { pool, since });
+    counted = await countUsage(sessions, reader, skipped, { fold: true });
+    if (files !== undefined) keepCount(db, scope, files, counted, skipped.slice(before));
   }
   if (probe !== undefined) keepProbe(db, scope, probe);
   return counted;
