@@ -185,6 +185,30 @@ Deno.test({
         await opened.page.screenshot({ path: join(OUT, "live-desktop-light.png") });
       });
 
+      await t.step("session A's page takes a rewrite at the same size", async () => {
+        await using opened = await browser.open(pageA);
+        await opened.page.waitForSelector("#live[data-state='live']", { timeout: 5000 });
+        const text = await Deno.readTextFile(a.sessionPath);
+        const at = text.lastIndexOf("list the files");
+        assert(at > 0);
+        // Renamed in, as a repair writes: a new inode, the same size, the same record count.
+        const temp = `${a.sessionPath}.rewrite`;
+        await Deno.writeTextFile(
+          temp,
+          `${text.slice(0, at)}LIST THE FILES${text.slice(at + "list the files".length)}`,
+        );
+        await Deno.rename(temp, a.sessionPath);
+        assertStrictEquals((await Deno.stat(a.sessionPath)).size, new Blob([text]).size);
+        await opened.page.waitForFunction(
+          `document.getElementById("turns")?.textContent?.includes("LIST THE FILES")`,
+          { timeout: 10_000 },
+        );
+        assertStrictEquals(await opened.count("[data-turn]"), 4);
+        const refreshes = [...new Set(opened.requests.filter((url) => url.includes("?from=")))];
+        assertEquals(refreshes.map((url) => url.split("&seen=")[0]), [`${pageA}?from=4`]);
+        await assertClean(opened, origin, [pageA, `${pageA}/events`, ...refreshes]);
+      });
+
       await t.step("an unknown session is a 404 page under the same policy", async () => {
         const missing = `${origin}/sessions/01a2ffffffff`;
         await using opened = await browser.open(missing);

@@ -10,9 +10,11 @@
  * data: {"records": 42, "sizeBytes": 12345}
  * ```
  *
- * sent whenever the session file grew or changed (after a run appended its records). The
- * client compares `sizeBytes` with the size the page was rendered from (`data-size-bytes` of
- * `#session`); when they differ it fetches the page's own URL again (`GET`, same origin) with
+ * sent first when the page connects (the file as it is now), then whenever the session file
+ * grew or changed (after a run appended its records, or a rewrite in place, at the same size
+ * or not). The client compares the first event's `sizeBytes` with the size the page was
+ * rendered from (`data-size-bytes` of `#session`), and takes every later event as a change;
+ * when they differ, or on a change, it fetches the page's own URL again (`GET`, same origin) with
  * `?from=<its last turn>&seen=<data-revision of #session>`, which holds only the turns from
  * that one on (or from an earlier one, `data-from` of `#turns`, when the server's reading
  * since the page's revision changed it: a Claude Code rewind), swaps in the new `#session`,
@@ -93,13 +95,18 @@ export const LIVE_SCRIPT = `(() => {
     }
   }
   const events = new EventSource(url);
-  events.addEventListener("open", () => say("live", "live"));
+  // The first event of a connection is the file as it is now; each later one, a change of it.
+  let first = true;
+  events.addEventListener("open", () => { first = true; say("live", "live"); });
   events.addEventListener("error", () => say("reconnecting", "reconnecting"));
   events.addEventListener("changed", (event) => {
     let data = {};
     try { data = JSON.parse(event.data); } catch { /* an empty or odd event still refreshes */ }
     const session = document.getElementById("session");
-    if (session && data.sizeBytes === Number(session.dataset.sizeBytes)) return;
+    const current = first;
+    first = false;
+    // A later event refreshes even at the same size: the file was rewritten in place.
+    if (current && session && data.sizeBytes === Number(session.dataset.sizeBytes)) return;
     if (document.hidden) waiting = true; else refresh();
   });
   document.addEventListener("visibilitychange", () => {
@@ -113,7 +120,7 @@ export const LIVE_SCRIPT = `(() => {
  * 20 ms of CPU at start-up, and Web Crypto's digest is asynchronous. tests/html_test.ts hashes
  * the script the page carries and fails, printing the new hash, when the two differ.
  */
-export const LIVE_SCRIPT_SOURCE = "'sha256-JhRH+sxsrOaUlN7GiTvAY2giai6YTFZIc9rnXsBhex0='";
+export const LIVE_SCRIPT_SOURCE = "'sha256-eWgVDeccWAkGFwV7vTtGcC1KvGviLYu7hBHiXCEKL2E='";
 
 /**
  * The session page's "Continue in…" client: each `button[data-to]` of `#continue` posts
