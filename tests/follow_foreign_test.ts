@@ -171,6 +171,53 @@ Deno.test("SessionFollower.update() of a Claude Code rewind (a new prompt off an
   assertEquals(again.followed, again.whole);
 });
 
+Deno.test("SessionFollower.update() of a Claude Code transcript rewritten in place at the same size, further back than its last bytes, reads it whole again", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "7acd37a8-0000-4000-8000-000000000001.jsonl");
+  const b = new ClaudeTranscriptBuilder();
+  b.questions(3);
+  const before = text(b.lines.splice(0));
+  await Deno.writeTextFile(path, before);
+  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+  await follower.update();
+  const after = before.replace("Question 1", "Question X");
+  assert(after !== before && after.length === before.length);
+  await Deno.writeTextFile(path, after);
+  const read = await follower.update();
+  assertEquals([read.whole, read.why], [true, "the file was rewritten in place at the same size"]);
+  const { followed, whole } = await bothReports(path, follower);
+  assertEquals(followed, whole);
+  assert(followed.includes("Question X"));
+});
+
+Deno.test("SessionFollower.update() of a Claude Code transcript read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time, reads it whole again", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "7acd37a8-0000-4000-8000-000000000001.jsonl");
+  const b = new ClaudeTranscriptBuilder();
+  b.questions(3);
+  const before = text(b.lines.splice(0));
+  await Deno.writeTextFile(path, before);
+  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the follower's clock.
+  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
+  await Deno.utime(path, second, second);
+  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+  await follower.update();
+  const statOf = () => {
+    const info = Deno.statSync(path);
+    return [info.ino, info.size, info.mtime?.getTime()];
+  };
+  const seen = statOf();
+  await Deno.writeTextFile(path, before.replace("Question 1", "Question X"));
+  await Deno.utime(path, second, second);
+  assertEquals(statOf(), seen);
+  const read = await follower.update();
+  assertEquals(read.whole, true);
+  assert(read.why?.includes("in the tick of its last write"), read.why);
+  const { followed, whole } = await bothReports(path, follower);
+  assertEquals(followed, whole);
+  assert(followed.includes("Question X"));
+});
+
 Deno.test({
   name:
     "SessionFollower.update() of a Codex rollout growing a few lines at a time reports what a whole read does (the corpus)",

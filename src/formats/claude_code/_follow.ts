@@ -4,6 +4,9 @@
  * the second pass goes on from the last prompt it settled at, with its state as it was there.
  * When the branch moved before that prompt (a rewind or a fork made another leaf), the second
  * pass starts again from the first line: the index stays, the branch's lines are read again.
+ * A file that was written to without growing (a rewrite in place at the same size), or that
+ * looks the same after an update that could not wait for the tick of its last write to pass
+ * (`src/_tick.ts`), is read whole again.
  *
  * @module
  */
@@ -16,6 +19,7 @@ import {
   tailBefore,
 } from "../_follow.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
+import { racy, tickEnd, tickPassed } from "../../_tick.ts";
 import type { ForeignEntry, ForeignFacts } from "../_types.ts";
 import { type Branch, findBranch, readOrder } from "./_branch.ts";
 import { analyzeIndexed, claudeFindings, LineChecks } from "./_check.ts";
@@ -78,6 +82,14 @@ interface State {
   /** The file's last bytes before `end`, as read, and its inode. */
   tail: Uint8Array;
   ino: number | null;
+  /** The file's size and time at the `stat` of the last update. */
+  size: number;
+  mtime: number | null;
+  /**
+   * `stat`ed in the tick of its last write, one not waited for (a file system of whole seconds,
+   * a time ahead of the clock): the next update reads it whole even when it looks the same.
+   */
+  racy: boolean;
   cut: Cut | undefined;
 }
 
@@ -129,6 +141,9 @@ export class ClaudeFollower implements FormatFollower {
       nextLine: 1,
       tail: new Uint8Array(0),
       ino: null,
+      size: 0,
+      mtime: null,
+      racy: false,
       cut: undefined,
     };
     state.indexer = new TranscriptIndexer(this.path, (value, _line, at, node) => {
@@ -143,16 +158,36 @@ export class ClaudeFollower implements FormatFollower {
   /** Reads what was appended since the last update (see `FormatFollower.update`). */
   async update(sink: FollowSink): Promise<FollowUpdate> {
     const { path } = this;
+    const since = Date.now();
     const info = await Deno.stat(path);
+    const mtime = info.mtime?.getTime() ?? null;
+    // A file written in the tick of its `stat` is read once that tick is past; one whose tick
+    // cannot be known past is read whole by the next update (src/_tick.ts).
+    let unsure = false;
+    if (racy(info, since)) {
+      const end = tickEnd(info, Date.now());
+      if (end === undefined) unsure = true;
+      else await tickPassed(end);
+    }
     let state = this.#state;
     let bytes = 0;
     let why: string | undefined;
     if (state !== undefined) {
-      const appended = await onlyAppended(path, info, state);
-      bytes += state.tail.length;
-      if (!appended) {
+      const same = info.size === state.size && mtime === state.mtime && info.ino === state.ino;
+      if (same && state.racy) {
         state = undefined;
-        why = "the file was rewritten, replaced or cut";
+        why = "it was read in the tick of its last write: it may have been rewritten in place";
+      } else if (!same && info.size === state.size) {
+        // Written to but not grown: not an append, whatever its last bytes say.
+        state = undefined;
+        why = "the file was rewritten in place at the same size";
+      } else {
+        const appended = await onlyAppended(path, info, state);
+        bytes += state.tail.length;
+        if (!appended) {
+          state = undefined;
+          why = "the file was rewritten, replaced or cut";
+        }
       }
     }
     const whole = state === undefined;
@@ -173,6 +208,9 @@ export class ClaudeFollower implements FormatFollower {
     state.tail = await tailBefore(path, state.end);
     bytes += state.tail.length;
     state.ino = info.ino;
+    state.size = info.size;
+    state.mtime = mtime;
+    state.racy = unsure;
     await breathe();
     const index = state.indexer.resolved();
     const branch = findBranch(index);
