@@ -272,6 +272,29 @@ Deno.test("SessionFollower.update() of a growing Codex rollout reads what was ap
   }
 });
 
+Deno.test("SessionFollower.update() of a Codex rollout rewritten in place at the same size, further back than its last bytes, reads it whole again", async () => {
+  await using dir = await tempDir();
+  const path = join(
+    dir.path,
+    "rollout-2026-02-23T12-00-00-5b1e0c4e-0000-4000-8000-000000000001.jsonl",
+  );
+  const before = text([...codexRolloutLines({ seed: 7, targetBytes: 20_000 })]);
+  await Deno.writeTextFile(path, before);
+  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+  await follower.update();
+  const after = before.replaceAll(
+    "alpha theta zeta epsilon delta",
+    "ALPHA THETA ZETA EPSILON DELTA",
+  );
+  assert(after !== before && after.length === before.length);
+  await Deno.writeTextFile(path, after);
+  const read = await follower.update();
+  assertEquals([read.whole, read.why], [true, "the file was rewritten in place at the same size"]);
+  const { followed, whole } = await bothReports(path, follower);
+  assertEquals(followed, whole);
+  assert(followed.includes("ALPHA THETA"));
+});
+
 Deno.test("SessionFollower.update() of a Codex fork's rollout (its history in its parent's) reads it whole on each change, as a whole read does", async () => {
   await using dir = await tempDir();
   const { paths } = await forkHome(dir.path);

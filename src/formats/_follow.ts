@@ -6,6 +6,7 @@
  * @module
  */
 import { readRange } from "../io/mod.ts";
+import { racy, tickEnd, tickPassed } from "../_tick.ts";
 import type { ForeignEntry, ForeignFacts } from "./_types.ts";
 
 /** Bytes before the last line read that are compared with the file's to tell an append. */
@@ -40,6 +41,60 @@ export async function onlyAppended(
   if (info.ino !== last.ino || info.size < last.end) return false;
   const tail = await tailBefore(path, last.end);
   return tail.length === last.tail.length && tail.every((byte, i) => byte === last.tail[i]);
+}
+
+/** A follower's `stat` of its file, taken by {@linkcode statFollowed}. */
+export interface FollowedStat {
+  /** What `Deno.stat` gave. */
+  info: Deno.FileInfo;
+  /** The file's size in bytes. */
+  size: number;
+  /** The file's time in ms since the epoch (null where the system gives none). */
+  mtime: number | null;
+  /**
+   * `stat`ed in the tick of its last write, one not waited for (a file system of whole seconds,
+   * a time ahead of the clock): the next update reads it whole even when it looks the same.
+   */
+  racy: boolean;
+}
+
+/**
+ * The file's `stat` for an update: a file written in the tick of its `stat` is waited for until
+ * that tick is past (up to 50 ms), so that what is read after holds every write that keeps its
+ * inode, size and time; one whose tick cannot be known past is said `racy` (src/_tick.ts).
+ */
+export async function statFollowed(path: string): Promise<FollowedStat> {
+  const since = Date.now();
+  const info = await Deno.stat(path);
+  let unsure = false;
+  if (racy(info, since)) {
+    const end = tickEnd(info, Date.now());
+    if (end === undefined) unsure = true;
+    else await tickPassed(end);
+  }
+  return { info, size: info.size, mtime: info.mtime?.getTime() ?? null, racy: unsure };
+}
+
+/**
+ * Why the file is not only appended to since a follower's last update (`last`, its `stat`
+ * then as `lastStat`), now `stat`ed as `now`; undefined when it is an append (or nothing was
+ * written). Written to without growing is not an append, however far back; looking the same
+ * after a `racy` `stat` is not taken as unchanged; else {@linkcode onlyAppended} says.
+ */
+export async function notAppended(
+  path: string,
+  now: FollowedStat,
+  last: FollowedEnd & { stat: Omit<FollowedStat, "info"> },
+): Promise<string | undefined> {
+  const before = last.stat;
+  const same = now.size === before.size && now.mtime === before.mtime &&
+    now.info.ino === last.ino;
+  if (same && before.racy) {
+    return "it was read in the tick of its last write: it may have been rewritten in place";
+  }
+  if (!same && now.size === before.size) return "the file was rewritten in place at the same size";
+  if (!await onlyAppended(path, now.info, last)) return "the file was rewritten, replaced or cut";
+  return undefined;
 }
 
 /** Where a follower's update hands the entries that will not change any more. */

@@ -12,14 +12,15 @@
  */
 import { forEachLine, type Line, LineRanges, Pauses } from "../../io/mod.ts";
 import {
+  type FollowedStat,
   type FollowSink,
   type FollowUpdate,
   type FormatFollower,
-  onlyAppended,
+  notAppended,
+  statFollowed,
   tailBefore,
 } from "../_follow.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
-import { racy, tickEnd, tickPassed } from "../../_tick.ts";
 import type { ForeignEntry, ForeignFacts } from "../_types.ts";
 import { type Branch, findBranch, readOrder } from "./_branch.ts";
 import { analyzeIndexed, claudeFindings, LineChecks } from "./_check.ts";
@@ -82,14 +83,8 @@ interface State {
   /** The file's last bytes before `end`, as read, and its inode. */
   tail: Uint8Array;
   ino: number | null;
-  /** The file's size and time at the `stat` of the last update. */
-  size: number;
-  mtime: number | null;
-  /**
-   * `stat`ed in the tick of its last write, one not waited for (a file system of whole seconds,
-   * a time ahead of the clock): the next update reads it whole even when it looks the same.
-   */
-  racy: boolean;
+  /** The file's `stat` at the last update (see `notAppended`). */
+  stat: Omit<FollowedStat, "info">;
   cut: Cut | undefined;
 }
 
@@ -141,9 +136,7 @@ export class ClaudeFollower implements FormatFollower {
       nextLine: 1,
       tail: new Uint8Array(0),
       ino: null,
-      size: 0,
-      mtime: null,
-      racy: false,
+      stat: { size: 0, mtime: null, racy: false },
       cut: undefined,
     };
     state.indexer = new TranscriptIndexer(this.path, (value, _line, at, node) => {
@@ -158,37 +151,16 @@ export class ClaudeFollower implements FormatFollower {
   /** Reads what was appended since the last update (see `FormatFollower.update`). */
   async update(sink: FollowSink): Promise<FollowUpdate> {
     const { path } = this;
-    const since = Date.now();
-    const info = await Deno.stat(path);
-    const mtime = info.mtime?.getTime() ?? null;
-    // A file written in the tick of its `stat` is read once that tick is past; one whose tick
-    // cannot be known past is read whole by the next update (src/_tick.ts).
-    let unsure = false;
-    if (racy(info, since)) {
-      const end = tickEnd(info, Date.now());
-      if (end === undefined) unsure = true;
-      else await tickPassed(end);
-    }
+    // A file written in the tick of its `stat` is read once that tick is past (src/_tick.ts).
+    const stat = await statFollowed(path);
+    const { info } = stat;
     let state = this.#state;
     let bytes = 0;
     let why: string | undefined;
     if (state !== undefined) {
-      const same = info.size === state.size && mtime === state.mtime && info.ino === state.ino;
-      if (same && state.racy) {
-        state = undefined;
-        why = "it was read in the tick of its last write: it may have been rewritten in place";
-      } else if (!same && info.size === state.size) {
-        // Written to but not grown: not an append, whatever its last bytes say.
-        state = undefined;
-        why = "the file was rewritten in place at the same size";
-      } else {
-        const appended = await onlyAppended(path, info, state);
-        bytes += state.tail.length;
-        if (!appended) {
-          state = undefined;
-          why = "the file was rewritten, replaced or cut";
-        }
-      }
+      why = await notAppended(path, stat, state);
+      bytes += state.tail.length;
+      if (why !== undefined) state = undefined;
     }
     const whole = state === undefined;
     state ??= this.#newState();
@@ -208,9 +180,7 @@ export class ClaudeFollower implements FormatFollower {
     state.tail = await tailBefore(path, state.end);
     bytes += state.tail.length;
     state.ino = info.ino;
-    state.size = info.size;
-    state.mtime = mtime;
-    state.racy = unsure;
+    state.stat = { size: stat.size, mtime: stat.mtime, racy: stat.racy };
     await breathe();
     const index = state.indexer.resolved();
     const branch = findBranch(index);

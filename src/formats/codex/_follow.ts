@@ -8,10 +8,12 @@
  */
 import { forEachLine, type Line } from "../../io/mod.ts";
 import {
+  type FollowedStat,
   type FollowSink,
   type FollowUpdate,
   type FormatFollower,
-  onlyAppended,
+  notAppended,
+  statFollowed,
   tailBefore,
 } from "../_follow.ts";
 import { parseJsonLine, problemEntry, spanOf } from "../_line.ts";
@@ -32,6 +34,8 @@ interface State {
   /** The file's last bytes before `end`, as read, and its inode. */
   tail: Uint8Array;
   ino: number | null;
+  /** The file's `stat` at the last update (see `notAppended`). */
+  stat: Omit<FollowedStat, "info">;
   /** The rollout is a fork's: its history is in another rollout, read whole each time. */
   fork: boolean;
 }
@@ -64,17 +68,16 @@ export class CodexFollower implements FormatFollower {
   /** Reads what was appended since the last update (see `FormatFollower.update`). */
   async update(sink: FollowSink): Promise<FollowUpdate> {
     const { path } = this;
-    const info = await Deno.stat(path);
+    // A file written in the tick of its `stat` is read once that tick is past (src/_tick.ts).
+    const stat = await statFollowed(path);
+    const { info } = stat;
     let state = this.#state;
     let bytes = 0;
     let why: string | undefined;
     if (state !== undefined && !state.fork) {
-      const appended = await onlyAppended(path, info, state);
+      why = await notAppended(path, stat, state);
       bytes += state.tail.length;
-      if (!appended) {
-        state = undefined;
-        why = "the file was rewritten, replaced or cut";
-      }
+      if (why !== undefined) state = undefined;
     }
     if (state?.fork) return await this.#whole(sink, state, info.size);
     const whole = state === undefined;
@@ -87,6 +90,7 @@ export class CodexFollower implements FormatFollower {
       nextLine: 1,
       tail: new Uint8Array(0),
       ino: null,
+      stat: { size: 0, mtime: null, racy: false },
       fork: false,
     };
     this.#state = undefined;
@@ -126,6 +130,7 @@ export class CodexFollower implements FormatFollower {
     state.tail = await tailBefore(path, state.end);
     bytes += state.tail.length;
     state.ino = info.ino;
+    state.stat = { size: stat.size, mtime: stat.mtime, racy: stat.racy };
     this.#state = state;
     const { read, checker } = state;
     // The end of the rollout, made on copies: the reader goes on from here next time.
