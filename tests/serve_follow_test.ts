@@ -154,6 +154,21 @@ Deno.test("SessionFollower.update() reads the file whole again when it is not an
   assert(JSON.stringify(follower.report()).includes("Question FIVE"));
 });
 
+Deno.test("SessionFollower.update() reads whole again a file rewritten in place at the same size further back than its last bytes", async () => {
+  await using dir = await tempDir();
+  const path = await sessionOf(dir.path, 3);
+  const follower = (await SessionFollower.open(path, SESSION_PAGE_INSPECTION))!;
+  await follower.update();
+  const text = await Deno.readTextFile(path);
+  const after = text.replace("Question 1", "Question X");
+  assert(after !== text && after.length === text.length);
+  await Deno.writeTextFile(path, after);
+  assertEquals((await follower.update()).whole, true);
+  const reports = await bothReports(path, follower);
+  assertEquals(reports.followed, reports.whole);
+  assert(reports.followed.includes("Question X"));
+});
+
 Deno.test("SessionFollower.update() reads whole again a file it read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
   await using dir = await tempDir();
   const path = await sessionOf(dir.path, 3);

@@ -39,6 +39,8 @@ interface Reading {
   tail: Uint8Array;
   ino: number | null;
   mtime: number | null;
+  /** The file's size at the last update's `stat`. */
+  size: number;
   /**
    * `stat`ed in the tick of its last write, one not waited for (a file system of whole seconds,
    * a time ahead of the clock): the next update reads it whole even when it looks the same.
@@ -272,7 +274,10 @@ export class SessionFollower {
         info.ino === reading.ino;
       if (same && !reading.racy) return { whole: false, bytes: 0 };
       // Looking the same after a read in its write's tick: maybe rewritten in place, read whole.
-      const appended = !same && await onlyAppended(this.path, info, reading);
+      // Written to without growing: rewritten in place, however far back.
+      const rewritten = info.size === reading.size &&
+        (mtime !== reading.mtime || info.ino !== reading.ino);
+      const appended = !same && !rewritten && await onlyAppended(this.path, info, reading);
       if (!same) bytes += reading.tail.length;
       if (!appended) reading = undefined;
     }
@@ -284,6 +289,7 @@ export class SessionFollower {
       tail: new Uint8Array(0),
       ino: info.ino,
       mtime,
+      size: info.size,
       racy: unsure,
       whole: null,
     };
@@ -305,6 +311,7 @@ export class SessionFollower {
     bytes += reading.tail.length;
     reading.ino = info.ino;
     reading.mtime = mtime;
+    reading.size = info.size;
     reading.racy = unsure;
     // A torn last line is most likely being written: the report of the file as it is now is
     // one whole read, and the following goes on from the last whole line.
