@@ -70,3 +70,30 @@ export async function tickPassed(end: number): Promise<void> {
   const wait = end - Date.now();
   if (wait >= 0) await new Promise((resolve) => setTimeout(resolve, wait + 1));
 }
+
+/**
+ * Waits out the tick of a file `stat`ed as `info` at `since` (ms since the epoch) when it was
+ * written in it, up to 50 ms, so that a read after it holds every write that keeps the file's
+ * inode, size and time; true when that tick cannot be known past (a file system of whole
+ * seconds, a time ahead of the clock): the file is unsure, to be read again the next time.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { settle } from "./_tick.ts";
+ * const stat = (mtime: number) => ({ mtime: new Date(mtime) }) as Deno.FileInfo;
+ * const now = Date.now();
+ * assert.equal(await settle(stat(now - 60_000), now), false);
+ * assert.equal(await settle(stat(now + 60_000), now), true);
+ * const written = now - (now % 1000 === 0 ? 1 : 0);
+ * assert.equal(await settle(stat(written), now), false);
+ * assert.ok(Date.now() >= written + 50);
+ * ```
+ */
+export async function settle(info: Deno.FileInfo, since: number): Promise<boolean> {
+  if (!racy(info, since)) return false;
+  const end = tickEnd(info, Date.now());
+  if (end === undefined) return true;
+  await tickPassed(end);
+  return false;
+}

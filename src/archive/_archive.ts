@@ -15,7 +15,7 @@ import { type ArchivedFile, type ArchiveIndex, readIndex, segmentName } from "./
 import { type ArchiveLayout, archiveLayout } from "./_layout.ts";
 import { lockArchive } from "./_lock.ts";
 import type { ArchiveSource } from "./_sources.ts";
-import { racy, tickEnd, tickPassed } from "../_tick.ts";
+import { settle } from "../_tick.ts";
 
 /** What a run did, counted by session (a session counts once, by its most telling change). */
 export interface ArchiveSummary {
@@ -184,12 +184,7 @@ async function archiveFile(
   ) {
     return "unchanged";
   }
-  let unsure = false;
-  if (racy(info, since)) {
-    const end = tickEnd(info, Date.now());
-    if (end === undefined) unsure = true;
-    else await tickPassed(end);
-  }
+  const unsure = await settle(info, since);
   const line = (version: number, sha256: string, chunks: ArchivedFile["chunks"]) => ({
     key,
     format: source.format,

@@ -6,7 +6,7 @@
  * @module
  */
 import { readRange } from "../io/mod.ts";
-import { racy, tickEnd, tickPassed } from "../_tick.ts";
+import { settle } from "../_tick.ts";
 import type { ForeignEntry, ForeignFacts } from "./_types.ts";
 
 /** Bytes before the last line read that are compared with the file's to tell an append. */
@@ -66,12 +66,7 @@ export interface FollowedStat {
 export async function statFollowed(path: string): Promise<FollowedStat> {
   const since = Date.now();
   const info = await Deno.stat(path);
-  let unsure = false;
-  if (racy(info, since)) {
-    const end = tickEnd(info, Date.now());
-    if (end === undefined) unsure = true;
-    else await tickPassed(end);
-  }
+  const unsure = await settle(info, since);
   return { info, size: info.size, mtime: info.mtime?.getTime() ?? null, racy: unsure };
 }
 

@@ -25,7 +25,7 @@ import { type ContinuePoint, continuePoint } from "../store/_find.ts";
 import { completeForeign, segmentEntries } from "./_foreign.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { TurnSegmenter } from "./_segmenter.ts";
-import { racy, tickEnd, tickPassed } from "../_tick.ts";
+import { settle } from "../_tick.ts";
 import type { InspectReport, Turn } from "./_types.ts";
 
 /** What a follower has read: the segmenter and where in the file it stopped. */
@@ -213,12 +213,7 @@ export class SessionFollower {
     const info = await Deno.stat(this.path);
     // A file written in the tick of its `stat` is read once that tick is past; one whose tick
     // cannot be known past is not taken as seen (src/_tick.ts).
-    let unsure = false;
-    if (racy(info, since)) {
-      const end = tickEnd(info, Date.now());
-      if (end === undefined) unsure = true;
-      else await tickPassed(end);
-    }
+    const unsure = await settle(info, since);
     const seen = unsure ? undefined : `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
     // Unchanged since the last update (a second page's refresh on the same change).
     if (seen !== undefined && seen === foreign.seen) return { whole: false, bytes: 0 };
@@ -261,12 +256,7 @@ export class SessionFollower {
     const info = await Deno.stat(this.path);
     const mtime = info.mtime?.getTime() ?? null;
     // A file written in the tick of its `stat` is read once that tick is past (src/_tick.ts).
-    let unsure = false;
-    if (racy(info, since)) {
-      const end = tickEnd(info, Date.now());
-      if (end === undefined) unsure = true;
-      else await tickPassed(end);
-    }
+    const unsure = await settle(info, since);
     let reading = this.#reading;
     let bytes = 0;
     if (reading !== undefined) {

@@ -8,7 +8,7 @@
  */
 import type { SseComment, SseEvent } from "../http/mod.ts";
 import type { SessionLocation, SessionStore } from "../store/mod.ts";
-import { racy, tickEnd, tickPassed } from "../_tick.ts";
+import { settle } from "../_tick.ts";
 
 /** Options of {@linkcode sessionChanges}. */
 export interface SessionChangesOptions {
@@ -113,12 +113,7 @@ async function look(path: string): Promise<Seen | undefined> {
   try {
     const since = Date.now();
     const info = await Deno.stat(path);
-    let unsure = false;
-    if (racy(info, since)) {
-      const end = tickEnd(info, Date.now());
-      if (end === undefined) unsure = true;
-      else await tickPassed(end);
-    }
+    const unsure = await settle(info, since);
     return { size: info.size, mtime: info.mtime?.getTime() ?? null, ino: info.ino, racy: unsure };
   } catch (error) {
     // A file being replaced (an atomic rewrite) is missing for a moment: look again later.
