@@ -28,9 +28,7 @@ import {
   withStored,
 } from "./_collect.ts";
 import { foldedRows, keepProbe, probeEntries, USAGE_KEPT_BY, type UsageProbe } from "./_warm.ts";
-import { loadPriceBook } from "./_cost.ts";
-import { priceAt, type Rates } from "./_rates.ts";
-import type { PriceBook } from "./_prices.ts";
+import { KeptPrices, type KeptRates } from "./_kept_prices.ts";
 import { PRICE_TABLE } from "./_table.ts";
 import { type PlannedFile, UsagePool } from "./_pool.ts";
 import { USAGE_READERS } from "../formats/usage_readers.ts";
@@ -174,13 +172,11 @@ class Statements {
   }
 }
 
-/** A model's prices on a day as the table gives them (`PriceBook.rates`). */
-type KeptRates = Rates | "tiered" | "unpriced";
-
 /**
  * Prices kept in the catalog's database, by the price table's version, provider, model and
- * day: a file read again is priced without the table (about 0.2 s and 15 MB to load) unless a
- * model or day is new, or its prices are tiered (they depend on each request's size).
+ * day (`KeptPrices`): a file read again is priced without the table (about 0.2 s and 15 MB to
+ * load) unless a model or day is new, or its prices are tiered (they depend on each request's
+ * size or time of day).
  */
 function keptPrices(db: DatabaseSync): (
   events: readonly UsageEvent[],
@@ -189,38 +185,37 @@ function keptPrices(db: DatabaseSync): (
   const kept = new Map<string, KeptRates>();
   for (
     const row of db.prepare("SELECT key, rates FROM usage_prices WHERE price_table = ?").all(
-      PRICE_TABLE,
+      PRICES_KEPT_BY,
     ) as unknown as { key: string; rates: string }[]
   ) kept.set(row.key, JSON.parse(row.rates));
   const save = db.prepare(
     "INSERT OR REPLACE INTO usage_prices (price_table, key, rates) VALUES (?, ?, ?)",
   );
-  let book: PriceBook | undefined;
+  const prices = new KeptPrices(
+    kept,
+    undefined,
+    (key, rates) => save.run(PRICES_KEPT_BY, key, JSON.stringify(rates)),
+  );
   return async (events, provider) => {
     const costs: (number | null)[] = [];
     for (const event of events) {
-      if (event.model === null) {
-        costs.push(null);
-        continue;
+      let cost = prices.price(event, event.model, provider, event.time);
+      if (cost === undefined) {
+        await prices.loadTable();
+        cost = prices.price(event, event.model, provider, event.time);
       }
-      const key = `${provider ?? ""} ${event.model} ${event.time.slice(0, 10)}`;
-      let rates = kept.get(key);
-      if (rates === undefined) {
-        book ??= await loadPriceBook();
-        rates = book.rates(event.model, provider, event.time);
-        kept.set(key, rates);
-        save.run(PRICE_TABLE, key, JSON.stringify(rates));
-      }
-      if (rates === "unpriced") costs.push(null);
-      else if (rates !== "tiered") costs.push(priceAt(event, rates));
-      else {
-        book ??= await loadPriceBook();
-        costs.push(book.price(event, event.model, provider, event.time));
-      }
+      costs.push(cost ?? null);
     }
     return costs;
   };
 }
+
+/**
+ * What the kept prices are kept by: the table's version, and the rule that a model whose prices
+ * change within a day is priced at each response's time (rows kept before it priced such a
+ * day at its first response's time).
+ */
+const PRICES_KEPT_BY = `${PRICE_TABLE} by time of day`;
 
 /**
  * Whether a file's kept row is of the file as it is (its inode, size and modification time). A

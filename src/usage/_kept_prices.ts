@@ -59,13 +59,22 @@ export class KeptPrices {
     | { model: string; provider: string | null; day: string; rates: KeptRates }
     | undefined;
 
+  readonly #onKept: ((key: string, rates: KeptRates) => void) | undefined;
+
   /**
    * @param kept the prices by `provider model day`
    * @param path the file `save` writes them to; none: they are not written
+   * @param onKept told each price kept from the table (the usage count keeps them in its
+   * database)
    */
-  constructor(kept: Map<string, KeptRates>, path?: string) {
+  constructor(
+    kept: Map<string, KeptRates>,
+    path?: string,
+    onKept?: (key: string, rates: KeptRates) => void,
+  ) {
     this.#kept = kept;
     this.#path = path;
+    this.#onKept = onKept;
   }
 
   /** Whether the price table's module has been loaded (a price was not kept). */
@@ -118,6 +127,7 @@ export class KeptPrices {
       if (DAY.test(time) && !Number.isNaN(Date.parse(time))) {
         this.#kept.set(key, rates);
         this.#added = true;
+        this.#onKept?.(key, rates);
       }
     }
     this.#last = DAY.test(time) && this.#kept.get(key) === rates
