@@ -559,10 +559,8 @@ Deno.test("collectCatalogUsage() prices a file read again from the prices it kep
   const fresh = await collectUsage({ sources, fold: true });
   assertEquals(cold.rows.map((row) => row.cost), fresh.rows.map((row) => row.cost));
   const kept = catalog.db.prepare("SELECT price_table, key FROM usage_prices").all();
-  // Kept by the table's version and the rule of prices by time of day (rows from before the
-  // rule priced a day of such a model at its first response's time).
   assertEquals(kept.map((row) => ({ ...row })), [{
-    price_table: `${PRICE_TABLE} by time of day`,
+    price_table: PRICE_TABLE,
     key: "anthropic claude-opus-4-5-20251101 2026-01-23",
   }]);
   // The kept price made a dollar an input token: a file read again is priced from it.

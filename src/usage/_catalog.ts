@@ -185,7 +185,7 @@ function keptPrices(db: DatabaseSync): (
   const kept = new Map<string, KeptRates>();
   for (
     const row of db.prepare("SELECT key, rates FROM usage_prices WHERE price_table = ?").all(
-      PRICES_KEPT_BY,
+      PRICE_TABLE,
     ) as unknown as { key: string; rates: string }[]
   ) kept.set(row.key, JSON.parse(row.rates));
   const save = db.prepare(
@@ -194,7 +194,7 @@ function keptPrices(db: DatabaseSync): (
   const prices = new KeptPrices(
     kept,
     undefined,
-    (key, rates) => save.run(PRICES_KEPT_BY, key, JSON.stringify(rates)),
+    (key, rates) => save.run(PRICE_TABLE, key, JSON.stringify(rates)),
   );
   return async (events, provider) => {
     const costs: (number | null)[] = [];
@@ -209,13 +209,6 @@ function keptPrices(db: DatabaseSync): (
     return costs;
   };
 }
-
-/**
- * What the kept prices are kept by: the table's version, and the rule that a model whose prices
- * change within a day is priced at each response's time (rows kept before it priced such a
- * day at its first response's time).
- */
-const PRICES_KEPT_BY = `${PRICE_TABLE} by time of day`;
 
 /**
  * Whether a file's kept row is of the file as it is (its inode, size and modification time). A

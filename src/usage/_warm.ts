@@ -13,8 +13,11 @@ import type { CollectedUsage } from "./_collect.ts";
 import { PRICE_TABLE } from "./_table.ts";
 import { sideTablesCurrent } from "../catalog/_side_tables.ts";
 
-/** The version of usage's tables: others are made again. */
-export const USAGE_TABLES_VERSION = 7;
+/**
+ * The version of usage's tables: others are made again (8: a model whose prices change within a
+ * day is priced at each response's time, where 7 kept its day's first response's prices).
+ */
+export const USAGE_TABLES_VERSION = 8;
 
 /**
  * What usage's tables were kept by: their version and the price table whose prices they hold
