@@ -25,6 +25,23 @@ async function bothReports(path: string, follower: SessionFollower) {
   return { followed: JSON.stringify(follower.report()), whole: JSON.stringify(whole) };
 }
 
+/**
+ * Follows `path` written as `before`, then rewritten in place as `after` (the same size): the
+ * follower's update reads it whole, and its report equals a whole read's, holding `shown`.
+ */
+async function followRewrite(path: string, before: string, after: string, shown: string) {
+  await Deno.writeTextFile(path, before);
+  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+  await follower.update();
+  assert(after !== before && after.length === before.length);
+  await Deno.writeTextFile(path, after);
+  const read = await follower.update();
+  assertEquals([read.whole, read.why], [true, "the file was rewritten in place at the same size"]);
+  const { followed, whole } = await bothReports(path, follower);
+  assertEquals(followed, whole);
+  assert(followed.includes(shown));
+}
+
 /** The file's lines, cut in `parts` appends at line ends (and a torn line in the middle). */
 async function grow(
   source: string,
@@ -177,17 +194,7 @@ Deno.test("SessionFollower.update() of a Claude Code transcript rewritten in pla
   const b = new ClaudeTranscriptBuilder();
   b.questions(3);
   const before = text(b.lines.splice(0));
-  await Deno.writeTextFile(path, before);
-  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
-  await follower.update();
-  const after = before.replace("Question 1", "Question X");
-  assert(after !== before && after.length === before.length);
-  await Deno.writeTextFile(path, after);
-  const read = await follower.update();
-  assertEquals([read.whole, read.why], [true, "the file was rewritten in place at the same size"]);
-  const { followed, whole } = await bothReports(path, follower);
-  assertEquals(followed, whole);
-  assert(followed.includes("Question X"));
+  await followRewrite(path, before, before.replace("Question 1", "Question X"), "Question X");
 });
 
 Deno.test("SessionFollower.update() of a Claude Code transcript read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time, reads it whole again", async () => {
@@ -279,20 +286,8 @@ Deno.test("SessionFollower.update() of a Codex rollout rewritten in place at the
     "rollout-2026-02-23T12-00-00-5b1e0c4e-0000-4000-8000-000000000001.jsonl",
   );
   const before = text([...codexRolloutLines({ seed: 7, targetBytes: 20_000 })]);
-  await Deno.writeTextFile(path, before);
-  const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
-  await follower.update();
-  const after = before.replaceAll(
-    "alpha theta zeta epsilon delta",
-    "ALPHA THETA ZETA EPSILON DELTA",
-  );
-  assert(after !== before && after.length === before.length);
-  await Deno.writeTextFile(path, after);
-  const read = await follower.update();
-  assertEquals([read.whole, read.why], [true, "the file was rewritten in place at the same size"]);
-  const { followed, whole } = await bothReports(path, follower);
-  assertEquals(followed, whole);
-  assert(followed.includes("ALPHA THETA"));
+  const words = "alpha theta zeta epsilon delta";
+  await followRewrite(path, before, before.replaceAll(words, words.toUpperCase()), "ALPHA THETA");
 });
 
 Deno.test("SessionFollower.update() of a Codex fork's rollout (its history in its parent's) reads it whole on each change, as a whole read does", async () => {
