@@ -22,6 +22,7 @@ import { inspectSession } from "../src/inspect/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
+import { fatTime, rewriteUnseen } from "./_racy.ts";
 
 const EXAMPLE = fileURLToPath(
   new URL(
@@ -135,19 +136,9 @@ Deno.test("archiveSessions() keeps a file rewritten in place as a new version; r
 Deno.test("archiveSessions() hashes again a file it archived in the tick of its last write on a file system of seconds, and keeps its rewrite in place at the same size and time", async () => {
   await using h = await home();
   const path = h.claude.compaction;
-  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the run's clock.
-  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
-  await Deno.utime(path, second, second);
+  const second = await fatTime(path);
   await h.archive();
-  const statOf = () => {
-    const info = Deno.statSync(path);
-    return [info.ino, info.size, info.mtime?.getTime()];
-  };
-  const before = statOf();
-  const text = await Deno.readTextFile(path);
-  await Deno.writeTextFile(path, text.replace("Step two", "Step TWO"));
-  await Deno.utime(path, second, second);
-  assertEquals(statOf(), before);
+  await rewriteUnseen(path, "Step two", "Step TWO", second);
   const summary = await h.archive();
   assertEquals([summary.grown, summary.rewritten], [0, 1]);
   const other = join(h.dir, "other-machine");

@@ -3,6 +3,7 @@ import { Catalog, type CatalogSource } from "../src/catalog/mod.ts";
 import { searchSessions, type SearchSource } from "../src/search/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
 import { appendLines, catalogAnswers, catalogHome, goOn, repeatLine } from "./_catalog_home.ts";
+import { fatTime, rewriteUnseen, statOf } from "./_racy.ts";
 
 /** The first prompt of the home's first transcript, and a word of the same length for it. */
 const PROMPT = "List and read the files";
@@ -17,12 +18,6 @@ async function rewriteInPlace(path: string, mtime: Date): Promise<void> {
   assert(text.includes(PROMPT));
   await Deno.writeTextFile(path, text.replace(PROMPT, REWRITTEN));
   await Deno.utime(path, mtime, mtime);
-}
-
-/** What identifies a file to a `stat`: inode, size and time (ms). */
-function statOf(path: string): [number | null, number, number | undefined] {
-  const info = Deno.statSync(path);
-  return [info.ino, info.size, info.mtime?.getTime()];
 }
 
 /** The search's sessions and lines for `terms`, the catalog's index asked as the command asks it. */
@@ -50,15 +45,11 @@ Deno.test("Catalog.update() reads again a file it read in the tick of its last w
   await using home = await catalogHome();
   for (const file of home.files) await appendLines(file, 100);
   const path = home.files[0]!.path;
-  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the update's clock.
-  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
-  await Deno.utime(path, second, second);
+  const second = await fatTime(path);
   using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
   const sources = await home.sources();
   assertEquals((await catalog.update(sources)).read, 3);
-  const before = statOf(path);
-  await rewriteInPlace(path, second);
-  assertEquals(statOf(path), before);
+  await rewriteUnseen(path, PROMPT, REWRITTEN, second);
   // The search asked before the next update scans that file: the index cannot vouch for it.
   const words = searchSources(sources);
   assertEquals((await searched(["fixes"], words, catalog)).length, 1);

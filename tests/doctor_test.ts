@@ -12,6 +12,7 @@ import { Catalog } from "../src/catalog/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { PaginatedRolloutBuilder } from "../testing/formats/codex_paginated.ts";
+import { fatTime, rewriteUnseen } from "./_racy.ts";
 
 const CLI = new URL("../cli/doctor.ts", import.meta.url).pathname;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
@@ -336,20 +337,13 @@ Deno.test("doctor --no-catalog says what doctor says from the catalog, cold and 
 Deno.test("examineHomes() with the catalog reads again a file it read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
   await using dir = await tempDir();
   const { drifting } = await home(dir.path);
-  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the doctor's clock.
-  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
-  await Deno.utime(drifting, second, second);
+  const second = await fatTime(drifting);
   const env = { get: (name: string) => name === "HOME" ? dir.path : undefined };
   const now = new Date(NOW);
   using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
   const before = await examineHomes({ env, now, catalog });
   assertEquals(before.homes[0]!.drift.map((d) => d.kind), ["unknown:rollout_reference"]);
-  const { ino, size } = await Deno.stat(drifting);
-  const text = await Deno.readTextFile(drifting);
-  await Deno.writeTextFile(drifting, text.replace('"rollout_reference"', '"rollout_rEference"'));
-  await Deno.utime(drifting, second, second);
-  const stat = await Deno.stat(drifting);
-  assertEquals([stat.ino, stat.size, stat.mtime?.getTime()], [ino, size, second.getTime()]);
+  await rewriteUnseen(drifting, '"rollout_reference"', '"rollout_rEference"', second);
   const after = await examineHomes({ env, now, catalog });
   assertEquals(after.homes[0]!.drift.map((d) => d.kind), ["unknown:rollout_rEference"]);
   assertEquals(after, await examineHomes({ env, now }));

@@ -18,6 +18,7 @@ import { claudeIds } from "../testing/formats/claude_fixtures.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { forkHome } from "./_codex_fork_home.ts";
 import { GEMINI_SESSION_ID, GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
+import { fatTime, rewriteUnseen } from "./_racy.ts";
 
 /** The follower's report and a whole read's of the file as it is, as JSON. */
 async function bothReports(path: string, follower: SessionFollower) {
@@ -204,19 +205,10 @@ Deno.test("SessionFollower.update() of a Claude Code transcript read in the tick
   b.questions(3);
   const before = text(b.lines.splice(0));
   await Deno.writeTextFile(path, before);
-  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the follower's clock.
-  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
-  await Deno.utime(path, second, second);
+  const second = await fatTime(path);
   const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
   await follower.update();
-  const statOf = () => {
-    const info = Deno.statSync(path);
-    return [info.ino, info.size, info.mtime?.getTime()];
-  };
-  const seen = statOf();
-  await Deno.writeTextFile(path, before.replace("Question 1", "Question X"));
-  await Deno.utime(path, second, second);
-  assertEquals(statOf(), seen);
+  await rewriteUnseen(path, "Question 1", "Question X", second);
   const read = await follower.update();
   assertEquals(read.whole, true);
   assert(read.why?.includes("in the tick of its last write"), read.why);

@@ -14,6 +14,7 @@ import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.
 import { createSession } from "../src/store/mod.ts";
 import { GEMINI_SESSION_ID, geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import { countIo } from "../testing/io_counter.ts";
+import { fatTime, rewriteUnseen } from "./_racy.ts";
 
 const INIT = {
   cwd: "/w",
@@ -172,20 +173,10 @@ Deno.test("SessionFollower.update() reads whole again a file rewritten in place 
 Deno.test("SessionFollower.update() reads whole again a file it read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
   await using dir = await tempDir();
   const path = await sessionOf(dir.path, 3);
-  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the follower's clock.
-  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
-  await Deno.utime(path, second, second);
+  const second = await fatTime(path);
   const follower = (await SessionFollower.open(path, SESSION_PAGE_INSPECTION))!;
   await follower.update();
-  const statOf = () => {
-    const info = Deno.statSync(path);
-    return [info.ino, info.size, info.mtime?.getTime()];
-  };
-  const before = statOf();
-  const text = await Deno.readTextFile(path);
-  await Deno.writeTextFile(path, text.replace("Question 1", "Question X"));
-  await Deno.utime(path, second, second);
-  assertEquals(statOf(), before);
+  await rewriteUnseen(path, "Question 1", "Question X", second);
   assertEquals((await follower.update()).whole, true);
   const reports = await bothReports(path, follower);
   assertEquals(reports.followed, reports.whole);
@@ -233,14 +224,10 @@ Deno.test("SessionFollower.update() of a format without a follower reads again a
   const path = `${dir.path}/session-2026-02-23T12-00-${GEMINI_SESSION_ID.slice(0, 8)}.jsonl`;
   const text = geminiToolSession().text();
   await Deno.writeTextFile(path, text);
-  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the follower's clock.
-  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
-  await Deno.utime(path, second, second);
+  const second = await fatTime(path);
   const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
   await follower.update();
-  assert(text.includes("What do"));
-  await Deno.writeTextFile(path, text.replace("What do", "WHAT DO"));
-  await Deno.utime(path, second, second);
+  await rewriteUnseen(path, "What do", "WHAT DO", second);
   assertEquals((await follower.update()).whole, true);
   const { followed, whole } = await bothReports(path, follower);
   assertEquals(followed, whole);

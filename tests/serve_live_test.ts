@@ -12,6 +12,7 @@ import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
 import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { waitFor } from "../testing/wait.ts";
+import { fatTime, rewriteUnseen } from "./_racy.ts";
 
 /** The `changed` events of an SSE body, as they come. */
 class ChangedEvents {
@@ -122,9 +123,7 @@ Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size a
   await using dir = await tempDir();
   const path = join(dir.path, "session.jsonl");
   await Deno.writeTextFile(path, '{"n":10}\n{"n":20}\n');
-  // FAT keeps times in 2 s and rounds them up: the file's time, ahead of the watcher's clock.
-  const second = new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
-  await Deno.utime(path, second, second);
+  const second = await fatTime(path);
   const stop = new AbortController();
   const events = new SessionWatchers({ pollMs: 20 }).changes(path, { signal: stop.signal });
   try {
@@ -134,11 +133,7 @@ Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size a
       event: "changed",
       data: '{"records":2,"sizeBytes":18}',
     });
-    const before = Deno.statSync(path);
-    await Deno.writeTextFile(path, '{"n":1}\n{"n":2}\n{}');
-    await Deno.utime(path, second, second);
-    const after = Deno.statSync(path);
-    assertEquals([after.ino, after.size, after.mtime], [before.ino, before.size, before.mtime]);
+    await rewriteUnseen(path, '{"n":10}\n{"n":20}\n', '{"n":1}\n{"n":2}\n{}', second);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const next = await Promise.race([
       events.next(),

@@ -36,6 +36,7 @@ import { countIo } from "../testing/io_counter.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
 import { PAGINATED_ID, paginatedKilledThenResumed } from "../testing/formats/codex_paginated.ts";
+import { fatTime, rewriteUnseen } from "./_racy.ts";
 
 const USAGE = fileURLToPath(new URL("../cli/usage.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
@@ -355,17 +356,6 @@ Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an ap
   }
 });
 
-/** Rewrites a file in place (the same inode), one text for another of its length, and gives it `mtime`. */
-async function rewriteInPlace(path: string, from: string, to: string, mtime: Date) {
-  const text = await Deno.readTextFile(path);
-  assertEquals([text.includes(from), from.length], [true, to.length]);
-  await Deno.writeTextFile(path, text.replace(from, to));
-  await Deno.utime(path, mtime, mtime);
-}
-
-/** A time as FAT keeps it (2 s, rounded up): ahead of the clock, so the tick of a write is not known past. */
-const fatSecond = () => new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
-
 Deno.test("collectCatalogUsage() reads again a file it counted in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
   await using dir = await tempDir();
   const home = await claudeHome(dir.path);
@@ -376,29 +366,19 @@ Deno.test("collectCatalogUsage() reads again a file it counted in the tick of it
   const project = join(home, "projects", "-work-project");
   const path = join(project, `${CLAUDE_SESSION_ID}.jsonl`);
   const subagent = join(project, CLAUDE_SESSION_ID, "subagents", "agent-a1.jsonl");
-  const statOf = (path: string) => {
-    const info = Deno.statSync(path);
-    return [info.ino, info.size, info.mtime?.getTime()];
-  };
   // The file's kept responses: counted in the tick of its write, the subagent changed beside it
   // (so the count of the places as a whole is not the answer).
-  let written = fatSecond();
-  await Deno.utime(path, written, written);
+  let written = await fatTime(path);
   await collectCatalogUsage(catalog, sources);
-  let before = statOf(path);
-  await rewriteInPlace(path, '"output_tokens":50', '"output_tokens":59', written);
-  assertEquals(statOf(path), before);
+  await rewriteUnseen(path, '"output_tokens":50', '"output_tokens":59', written);
   await Deno.writeTextFile(subagent, "\n", { append: true });
   let counted = await collectCatalogUsage(catalog, sources);
   assertEquals(counted.rows.reduce((sum, row) => sum + row.output, 0), 59 + 7 + 4);
   assertEquals(plain(counted), plain(await fresh()));
   // The count of the places as a whole, kept from a count in the tick of a file's write.
-  written = fatSecond();
-  await Deno.utime(path, written, written);
+  written = await fatTime(path);
   await collectCatalogUsage(catalog, sources);
-  before = statOf(path);
-  await rewriteInPlace(path, '"output_tokens":59', '"output_tokens":58', written);
-  assertEquals(statOf(path), before);
+  await rewriteUnseen(path, '"output_tokens":59', '"output_tokens":58', written);
   counted = await collectCatalogUsage(catalog, sources);
   assertEquals(counted.rows.reduce((sum, row) => sum + row.output, 0), 58 + 7 + 4);
   assertEquals(plain(counted), plain(await fresh()));

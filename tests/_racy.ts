@@ -1,0 +1,38 @@
+/**
+ * Files as a file system of whole seconds keeps them, for the tests of the rule of the tick
+ * (`src/_tick.ts`): a file's time ahead of the clock, and a rewrite in place that leaves its
+ * inode, size and time as they were, so that only its bytes tell it changed.
+ *
+ * @module
+ */
+import { assert, assertEquals } from "./_assert.ts";
+
+/** A time as FAT keeps it (2 s, rounded up): ahead of the clock, so a write's tick is not known past. */
+export const fatSecond = (): Date => new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
+
+/** Gives the file at `path` a FAT time ({@linkcode fatSecond}), returned. */
+export async function fatTime(path: string): Promise<Date> {
+  const second = fatSecond();
+  await Deno.utime(path, second, second);
+  return second;
+}
+
+/** What tells a file to a `stat`: its inode, size and time (ms). */
+export function statOf(path: string): [number | null, number, number | undefined] {
+  const info = Deno.statSync(path);
+  return [info.ino, info.size, info.mtime?.getTime()];
+}
+
+/**
+ * Rewrites the file at `path` in place (truncated and written, as Gemini CLI writes its
+ * session), its first `from` made `to` (of its length), and gives it `time` again: its inode,
+ * size and time are as they were (asserted).
+ */
+export async function rewriteUnseen(path: string, from: string, to: string, time: Date) {
+  const before = statOf(path);
+  const text = await Deno.readTextFile(path);
+  assert(text.includes(from) && from.length === to.length, `${from} -> ${to}`);
+  await Deno.writeTextFile(path, text.replace(from, to));
+  await Deno.utime(path, time, time);
+  assertEquals(statOf(path), before);
+}
