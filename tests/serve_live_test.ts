@@ -119,6 +119,31 @@ Deno.test("createSessionBrowserHandler() live pages on one growing session share
   await waitFor("the watcher to stop", () => watchers.size === 0, { timeoutMs: 5000 });
 });
 
+Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size with a new time: the records counted again", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "session.jsonl");
+  await Deno.writeTextFile(path, '{"n":10}\n{"n":20}\n');
+  const old = new Date(Date.now() - 60_000);
+  await Deno.utime(path, old, old);
+  const stop = new AbortController();
+  const events = new SessionWatchers({ pollMs: 20 }).changes(path, { signal: stop.signal });
+  try {
+    assertEquals((await events.next()).value?.data, '{"records":2,"sizeBytes":18}');
+    await Deno.writeTextFile(path, '{"n":1}\n{"n":2}\n{}');
+    assertEquals(Deno.statSync(path).size, 18);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const next = await Promise.race([
+      events.next(),
+      new Promise<"none">((resolve) => timer = setTimeout(() => resolve("none"), 1500)),
+    ]);
+    clearTimeout(timer);
+    assertEquals(next === "none" ? next : next.value?.data, '{"records":3,"sizeBytes":18}');
+  } finally {
+    stop.abort();
+    await events.return(undefined);
+  }
+});
+
 Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size and time made in the tick of its last look, on a file system of seconds", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "session.jsonl");

@@ -200,8 +200,9 @@ export class SessionWatchers {
       if (now === undefined) continue;
       const same = now.size === seen.size && now.mtime === seen.mtime && now.ino === seen.ino;
       if (same && !seen.racy) continue;
-      // Looked at in its write's tick and the same now: maybe rewritten in place, counted again.
-      const appended = !same && now.size >= size && now.ino === seen.ino;
+      // Looked at in its write's tick and the same now: maybe rewritten in place, counted again;
+      // written to without growing (a rewrite in place at the same size): counted again too.
+      const appended = now.size > seen.size && now.size >= size && now.ino === seen.ino;
       if (!appended) tally = new RecordTally();
       watched.reads++;
       const before = watched.latest;
