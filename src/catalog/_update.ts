@@ -226,7 +226,8 @@ async function continuedRows(
   if (resume === undefined || read.resume === null) {
     s.dropRows(id);
     // No state says where its rows stop: asked for, they are made again from its start.
-    if (plan.asked && await resumeText(target, WHOLE_TEXT, read, s)) return { read, texted: true };
+    if (!plan.asked) return { read, texted: false };
+    if (await resumeText(target, WHOLE_TEXT, read, s)) return { read, texted: true };
     s.dropRows(id);
     return { read, texted: false };
   }

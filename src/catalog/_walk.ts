@@ -16,8 +16,6 @@ import { toolStartOf } from "../formats/_tool_starts.ts";
 import { late } from "../_late.ts";
 import { racy, tickEnd, tickPassed } from "../_tick.ts";
 
-export { racy, tickEnd, tickPassed };
-
 /** Search's profiles of turnlog's own store, out of Deno's sight at start (src/_late.ts). */
 const searchModule = () =>
   late<typeof import("../search/mod.ts")>("../search/mod.ts", import.meta.url);

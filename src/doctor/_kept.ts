@@ -10,7 +10,7 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { keepSideTables } from "../catalog/_side_tables.ts";
 import type { ReaderRead } from "../catalog/_walk.ts";
-import { racy, tickEnd, tickPassed } from "../_tick.ts";
+import { settle } from "../_tick.ts";
 import {
   type FieldSighting,
   type FormatAdapter,
@@ -173,14 +173,13 @@ export function keptExaminer(db: DatabaseSync): KeptExaminer {
         ? { unreadable: row.unreadable ?? `${path}: cannot be read`, modified }
         : { examination: JSON.parse(row.examination), modified };
     }
-    const end = racy(info, since) ? tickEnd(info, Date.now()) ?? Infinity : 0;
-    if (end !== Infinity) await tickPassed(end);
+    const unsure = await settle(info, since);
     const examined = await examineOrWhy(adapter, path, info.size);
     save.run(
       path,
       info.ino ?? null,
       info.size,
-      end === Infinity ? RACY_MTIME : mtime,
+      unsure ? RACY_MTIME : mtime,
       "examination" in examined ? JSON.stringify(examined.examination) : null,
       "unreadable" in examined ? examined.unreadable : null,
     );
