@@ -51,12 +51,16 @@ Deno.test("readKeptPrices() prices every response as a fresh PriceBook does, kep
     const tokens = { input, output: 567, cacheRead: 8910, cacheCreation: 0, reasoningOutput: 0 };
     const first = readKeptPrices(path);
     await first.loadTable();
-    const again = readKeptPrices(path);
-    for (const [model, provider, time] of [...ASKED, ...ASKED.toReversed()]) {
+    const asked = [...ASKED, ...ASKED.toReversed()];
+    for (const [model, provider, time] of asked) {
       const fresh = (await loadPriceBook()).price(tokens, model, provider, time);
       assertEquals(first.price(tokens, model, provider, time), fresh, `${model} ${time}`);
-      first.save();
-      // A later process: from the kept prices where they are, else from the table.
+    }
+    first.save();
+    // A later process: from the kept prices where they are, else from the table.
+    const again = readKeptPrices(path);
+    for (const [model, provider, time] of asked) {
+      const fresh = (await loadPriceBook()).price(tokens, model, provider, time);
       let kept = again.price(tokens, model, provider, time);
       if (kept === undefined) {
         await again.loadTable();
