@@ -8,6 +8,7 @@ import { assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { inspectSession } from "../src/inspect/mod.ts";
 import { isEmptyPlan, planFileRepair, repairSession } from "../src/repair/mod.ts";
+import { validateSessionFile } from "../src/formats/mod.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
 
@@ -53,6 +54,36 @@ Deno.test("inspectSession() reads a Claude Code tool_result written before its t
   assertEquals(await promised(path), []);
   const report = await inspectSession(path);
   assertEquals(report.healthy, true);
+  assertEquals(await repairsUntilDone(path), 0);
+});
+
+Deno.test("inspectSession() reads a Claude Code response's first line written after its call and result in chain order: nothing to repair", async () => {
+  await using dir = await tempDir();
+  const [prompt, text, call, result] = claudeCall().lines;
+  // The response's text line last in the file: the chain still runs text, call, result.
+  const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
+  await Deno.writeTextFile(path, [prompt, call, result, text].join("\n") + "\n");
+  assertEquals(await promised(path), []);
+  assertEquals((await validateSessionFile(path, "claude-code")).findings, []);
+  assertEquals(await repairsUntilDone(path), 0);
+});
+
+Deno.test("inspectSession() reads a Claude Code call written before its prompt's line in chain order: nothing to repair", async () => {
+  await using dir = await tempDir();
+  const b = new ClaudeTranscriptBuilder();
+  b.user("Check both");
+  const [a, c] = b.assistant([
+    { toolUse: { id: "toolu_A", name: "Bash", input: { command: "git status" } } },
+    { toolUse: { id: "toolu_B", name: "Bash", input: { command: "git log" } } },
+  ], { stop: "tool_use" });
+  b.toolResult("toolu_B", "one commit", { parent: c! });
+  b.toolResult("toolu_A", "clean", { parent: a! });
+  const [prompt, callA, ...rest] = b.lines;
+  // The first call's line before the prompt it answers: the chain runs prompt, A, B, results.
+  const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
+  await Deno.writeTextFile(path, [callA, prompt, ...rest].join("\n") + "\n");
+  assertEquals(await promised(path), []);
+  assertEquals((await validateSessionFile(path, "claude-code")).findings, []);
   assertEquals(await repairsUntilDone(path), 0);
 });
 

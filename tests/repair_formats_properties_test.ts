@@ -130,6 +130,35 @@ Deno.test("repairSession() keeps its promises on randomly damaged files of every
             { kind: "bit_flip", at: 0, bit: 0 },
           ],
         }],
+        // A Claude Code response's text line swapped to the end, after its call lines and their
+        // results: the chain puts it first, and what hangs off its call lines after it; the
+        // reader moved the call line alone and read a result before its call.
+        [{
+          format: "claude-code",
+          base: 0,
+          damages: [{ kind: "truncate_in_character", at: 833159357 }, {
+            kind: "swap_lines",
+            line: 18,
+            other: 11,
+          }],
+        }],
+        [{
+          format: "claude-code",
+          base: 257,
+          damages: [
+            { kind: "swap_lines", line: 408109959, other: 814730872 },
+            { kind: "swap_lines", line: 593849731, other: 875259244 },
+          ],
+        }],
+        // A result line and a prompt swapped ahead of the lines the chain reads them after.
+        [{
+          format: "claude-code",
+          base: 257,
+          damages: [
+            { kind: "swap_lines", line: 407412423, other: 814730788 },
+            { kind: "swap_lines", line: 593849731, other: 875259244 },
+          ],
+        }],
         // A Codex output whose "call_id" key lost a bit (two lines glued too): the check took
         // its missing id for one and threw.
         [{

@@ -433,25 +433,45 @@ export function findBranch(index: ClaudeIndex): Branch {
   const { forks, sideLines } = findForks(nodes, branch.active, branch.kept);
   branch.forks = forks;
   branch.sideLines = sideLines;
-  branch.after = resultsBeforeCalls(nodes, branch.active);
+  // Where the walk began each segment (a boundary, a cycle it broke) nothing precedes.
+  const starts = new Set(walk.segments.map((segment) => segment[0] ?? -1));
+  branch.after = linesBeforeParents(nodes, branch.active, starts);
   return branch;
 }
 
-/** Lines the chain may put before a line written earlier: the model's, and tool results. */
-const REORDERED: ReadonlySet<string> = new Set(["assistant", "tool_result"]);
-
 /**
- * The branch's result and model lines whose parent, a line of the model's, comes later in the
- * file (a hand or a copy swapped them; Claude Code reads the chain, not the file order), by
- * their parent.
+ * The branch's lines whose parent comes later in the file (a hand or a copy swapped them;
+ * Claude Code never writes one, and reads the chain, not the file order), by their parent; and
+ * with them every line of the branch that hangs off a line so moved and would otherwise be read
+ * before it (the rest of its response and the results, which the chain puts after it).
  */
-function resultsBeforeCalls(nodes: NodeTable, active: NodeSet): Map<number, number[]> {
+function linesBeforeParents(
+  nodes: NodeTable,
+  active: NodeSet,
+  starts: ReadonlySet<number>,
+): Map<number, number[]> {
   const after = new Map<number, number[]>();
+  // For a moved node, a node read at the same place (its parent at first; the walks below
+  // shorten the way); -1 for a node read where it is written. Made at the first move: a file
+  // Claude Code wrote has none.
+  let sameAs: Int32Array | undefined;
+  // Whether node `at` is read after node `line`, every node before `line` settled.
+  const readAfter = (at: number, line: number) => {
+    if (sameAs === undefined) return at > line;
+    let end = at;
+    while (end <= line && sameAs[end]! >= 0) end = sameAs[end]!;
+    for (let step = at; step !== end && sameAs[step]! !== end;) {
+      const next = sameAs[step]!;
+      sameAs[step] = end;
+      step = next;
+    }
+    return end > line;
+  };
   for (const at of active) {
-    const node = nodes.at(at);
-    const parent = node.parent;
-    if (!REORDERED.has(node.kind) || parent <= at || !active.has(parent)) continue;
-    if (nodes.at(parent).kind !== "assistant") continue;
+    const parent = nodes.at(at).parent;
+    if (parent < 0 || starts.has(at) || !active.has(parent) || !readAfter(parent, at)) continue;
+    sameAs ??= new Int32Array(nodes.length).fill(-1);
+    sameAs[at] = parent;
     const list = after.get(parent) ?? [];
     list.push(at);
     after.set(parent, list);
