@@ -183,6 +183,36 @@ realTest(
 );
 
 realTest(
+  `Claude Code ${VERSION}: a response's first line moved after its results is read in chain order, as the tool resumes it`,
+  async (home) => {
+    const run = await home.run("run `echo one` and `echo two` and `echo three`");
+    assertAccepted(run);
+    const path = home.transcript(run.sessionId);
+    const real = await transcriptResults(path);
+    // The first call's line moved after the last result's: every parentUuid as it was.
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const first = lines.findIndex((line) => line.includes('"type":"tool_use"'));
+    const last = lines.findLastIndex((line) => line.includes('"type":"tool_result"'));
+    assert(first >= 0 && last > first, "the run wrote calls and results");
+    const moved = [...lines.slice(0, first), ...lines.slice(first + 1, last + 1), lines[first]!];
+    await Deno.writeTextFile(path, [...moved, ...lines.slice(last + 1)].join("\n"));
+    const report = await readReport(path);
+    assertEquals(callsOf(report), [
+      { name: "Bash echo one", output: "one" },
+      { name: "Bash echo two", output: "two" },
+      { name: "Bash echo three", output: "three" },
+    ]);
+    assertEquals(report.orphanCalls, []);
+    assert(report.healthy, "turnlog reads the chain, not the file order");
+    const before = await Deno.readFile(path);
+    const { plan } = await repairSession(path);
+    assert(isEmptyPlan(plan), "nothing to repair in a file the tool resumes as it is");
+    assertEquals(await Deno.readFile(path), before);
+    assertRealResultsSent(await resumeAndAnswer(home, run.sessionId), real, [...real.keys()]);
+  },
+);
+
+realTest(
   `Claude Code ${VERSION}: a kill mid-tool (one call) is repaired and resumed`,
   async (home) => {
     const id = await home.killMidTool(`run \`${SLOW}\``, "sleep 60");

@@ -28,7 +28,7 @@ import type { ForeignEntry, LineSpan } from "../_types.ts";
 import { oneLine } from "../../text/mod.ts";
 import { assistantContent, summaryText, userContent } from "./_blocks.ts";
 import { mapClaudePermission } from "./_facts.ts";
-import type { Branch } from "./_branch.ts";
+import { type Branch, readOrder } from "./_branch.ts";
 import { type ClaudeIndex, type Node, usageKey } from "./_index.ts";
 import { MODEL_SWAP } from "./_kinds.ts";
 import { promptOf } from "./_prompt.ts";
@@ -45,9 +45,12 @@ export const INTERRUPTED_TURN =
 interface Run {
   key: string;
   node: number;
-  parts: { span: LineSpan; order: number; entry: ForeignEntry }[];
+  /** Its entries with where they are read (`at`, a line's place in the read) and go in it. */
+  parts: { span: LineSpan; at: number; order: number; entry: ForeignEntry }[];
   texts: string[];
   textSpan: LineSpan | undefined;
+  /** Where its first text's line is read. */
+  textAt: number;
   calls: string[];
   usageKey: string | undefined;
   /** Entries of other lines met while the response was being merged. */
@@ -160,6 +163,11 @@ export class ClaudeRead {
   #historyLength = 0;
   #clock = "1970-01-01T00:00:00.000Z";
   #firstPrompt = -1;
+  /**
+   * Each node's place in the read, where it is not its own (a line written before its parent,
+   * `Branch.after`); undefined for a file read in file order, as Claude Code writes them.
+   */
+  readonly #place: Int32Array | undefined;
   #openedFor = -1;
   #permission: string | undefined;
   readonly #firstModel: string | undefined;
@@ -177,10 +185,19 @@ export class ClaudeRead {
       this.#lastOfResponse = like.#lastOfResponse;
       this.#firstPrompt = like.#firstPrompt;
       this.#firstModel = like.#firstModel;
+      this.#place = like.#place;
       return;
     }
+    const order = branch.after.size === 0
+      ? undefined
+      : Int32Array.from(readOrder(index.nodes.length, branch.after));
+    if (order !== undefined) {
+      this.#place = new Int32Array(order.length);
+      order.forEach((at, place) => this.#place![at] = place);
+    }
     let next: string | undefined;
-    for (let at = index.nodes.length - 1; at >= 0; at--) {
+    for (let back = index.nodes.length - 1; back >= 0; back--) {
+      const at = order?.[back] ?? back;
       const node = index.nodes.at(at);
       if (!branch.active.has(at)) continue;
       if (node.kind === "assistant" && node.messageId !== undefined) {
@@ -301,7 +318,8 @@ export class ClaudeRead {
   /** Records of the branch: they need a turn, opened here when none is. */
   #emit(at: number, span: LineSpan, entries: ForeignEntry[]): void {
     if (!this.turns.open) {
-      const forPrompt = this.#firstPrompt >= 0 && at <= this.#firstPrompt;
+      const forPrompt = this.#firstPrompt >= 0 &&
+        this.#placeOf(at) <= this.#placeOf(this.#firstPrompt);
       const owner = forPrompt ? this.#firstPrompt : at;
       if (forPrompt) this.#openedFor = this.#firstPrompt;
       this.#begin(owner, span);
@@ -390,7 +408,7 @@ export class ClaudeRead {
    */
   #goesOn(at: number, value: Json): boolean {
     const run = this.#run;
-    if (!run || at > run.last) return false;
+    if (!run || this.#placeOf(at) > this.#placeOf(run.last)) return false;
     const kind = this.index.nodes.at(at).kind;
     if (kind === "progress" || kind === "attachment" || kind === "system") return true;
     if (kind !== "tool_result") return false;
@@ -447,6 +465,7 @@ export class ClaudeRead {
       parts: [],
       texts: [],
       textSpan: undefined,
+      textAt: 0,
       calls: [],
       usageKey: usageKey(value, message),
       held: [],
@@ -455,22 +474,29 @@ export class ClaudeRead {
       standIn: standInOf(value, message),
     };
     const content = assistantContent(message);
+    const place = this.#placeOf(at);
     if (content.texts.length > 0) {
       run.texts.push(...content.texts);
-      run.textSpan ??= span;
+      if (run.textSpan === undefined) [run.textSpan, run.textAt] = [span, place];
     }
     for (const call of content.calls) {
       this.#names.set(call.callId, call.name);
       run.calls.push(call.callId);
-      run.parts.push({ span, order: 1, entry: this.#record(span, call) });
+      run.parts.push({ span, at: place, order: 1, entry: this.#record(span, call) });
     }
     for (const [i, kind] of content.ignored.entries()) {
       countKind(this.ignored, kind);
-      run.parts.push({ span, order: 0, entry: ignoredEntry(span, kind, content.thoughts[i]) });
+      const entry = ignoredEntry(span, kind, content.thoughts[i]);
+      run.parts.push({ span, at: place, order: 0, entry });
     }
   }
 
-  /** Writes the merged response: one message for its text, then its calls, in line order. */
+  /** Where node `at` is read: its own index unless a line was written before its parent. */
+  #placeOf(at: number): number {
+    return this.#place?.[at] ?? at;
+  }
+
+  /** Writes the merged response: one message for its text, then its calls, in read order. */
   #flush(): void {
     const run = this.#run;
     if (!run) return;
@@ -479,9 +505,9 @@ export class ClaudeRead {
     if (run.textSpan) {
       const content = run.texts.join("\n\n");
       const entry = this.#record(run.textSpan, { type: "message", role: "assistant", content });
-      parts.push({ span: run.textSpan, order: 0.5, entry });
+      parts.push({ span: run.textSpan, at: run.textAt, order: 0.5, entry });
     }
-    parts.sort((a, b) => a.span.line - b.span.line || a.order - b.order);
+    parts.sort((a, b) => a.at - b.at || a.order - b.order);
     const entries = [...parts.map((part) => part.entry), ...run.results.entries];
     if (parts[0] !== undefined) this.#emit(run.node, parts[0].span, entries);
     const end = parts[parts.length - 1]?.span;
