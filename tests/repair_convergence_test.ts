@@ -57,50 +57,56 @@ Deno.test("inspectSession() reads a Claude Code tool_result written before its t
   assertEquals(await repairsUntilDone(path), 0);
 });
 
-Deno.test("inspectSession() reads a Claude Code response's first line written after its call and result in chain order: nothing to repair", async () => {
-  await using dir = await tempDir();
-  const [prompt, text, call, result] = claudeCall().lines;
-  // The response's text line last in the file: the chain still runs text, call, result.
-  const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
-  await Deno.writeTextFile(path, [prompt, call, result, text].join("\n") + "\n");
-  assertEquals(await promised(path), []);
-  assertEquals((await validateSessionFile(path, "claude-code")).findings, []);
-  assertEquals(await repairsUntilDone(path), 0);
-});
-
-Deno.test("inspectSession() reads a Claude Code call written before its prompt's line in chain order: nothing to repair", async () => {
-  await using dir = await tempDir();
+/** A prompt, a response of two calls (A and B, a line each), and `results` answering them. */
+function twoCalls(results: ("A" | "B")[]): string[] {
   const b = new ClaudeTranscriptBuilder();
   b.user("Check both");
-  const [a, c] = b.assistant([
+  const lines = b.assistant([
     { toolUse: { id: "toolu_A", name: "Bash", input: { command: "git status" } } },
     { toolUse: { id: "toolu_B", name: "Bash", input: { command: "git log" } } },
   ], { stop: "tool_use" });
-  b.toolResult("toolu_B", "one commit", { parent: c! });
-  b.toolResult("toolu_A", "clean", { parent: a! });
-  const [prompt, callA, ...rest] = b.lines;
-  // The first call's line before the prompt it answers: the chain runs prompt, A, B, results.
+  const output = { A: "clean", B: "one commit" };
+  for (const id of results) b.toolResult(`toolu_${id}`, output[id], { parent: lines.at(-1)! });
+  return b.lines;
+}
+
+/**
+ * Writes `lines` as a transcript (in an order other than the chain's) and checks it is read in
+ * the chain's order: its calls `calls` in that order, nothing to repair, Claude Code's check
+ * passing.
+ */
+async function assertReadInChainOrder(lines: string[], calls: string[]): Promise<void> {
+  await using dir = await tempDir();
   const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
-  await Deno.writeTextFile(path, [callA, prompt, ...rest].join("\n") + "\n");
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
   assertEquals(await promised(path), []);
   assertEquals((await validateSessionFile(path, "claude-code")).findings, []);
+  const report = await inspectSession(path, { entries: true });
+  const entries = report.turns.flatMap((turn) => turn.entries ?? []);
+  assertEquals(entries.flatMap((e) => e.kind === "function_call" ? [e.callId] : []), calls);
   assertEquals(await repairsUntilDone(path), 0);
+}
+
+Deno.test("inspectSession() reads a Claude Code response's first line written after its call and result in chain order: nothing to repair", async () => {
+  const [prompt, text, call, result] = claudeCall().lines;
+  // The response's text line last in the file: the chain still runs text, call, result.
+  await assertReadInChainOrder([prompt!, call!, result!, text!], ["toolu_L"]);
+});
+
+Deno.test("inspectSession() reads a Claude Code call written before its prompt's line, and its sibling's, in chain order", async () => {
+  const [prompt, callA, callB, ...results] = twoCalls(["B", "A"]);
+  // The first call's line before the prompt it answers: the chain runs prompt, A, B, results.
+  await assertReadInChainOrder([callA!, prompt!, callB!, ...results], ["toolu_A", "toolu_B"]);
+  // The first call's line after both results: the response is still A then B.
+  await assertReadInChainOrder([prompt!, ...results, callB!, callA!], ["toolu_A", "toolu_B"]);
 });
 
 Deno.test("repairSession() answers a Claude Code call whose line comes after its sibling's result line, once", async () => {
   await using dir = await tempDir();
-  const b = new ClaudeTranscriptBuilder();
-  b.user("Check both");
-  const [a, c] = b.assistant([
-    { toolUse: { id: "toolu_A", name: "Bash", input: { command: "git status" } } },
-    { toolUse: { id: "toolu_B", name: "Bash", input: { command: "git log" } } },
-  ], { stop: "tool_use" });
-  b.toolResult("toolu_A", "clean", { parent: c! });
-  const lines = b.lines;
-  assertEquals(a !== undefined, true);
+  const [prompt, callA, callB, resultA] = twoCalls(["A"]);
   // The result of A first, then the line of B, then the line of A: the chain runs A, B, result.
   const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
-  await Deno.writeTextFile(path, [lines[0], lines[3], lines[2], lines[1]].join("\n") + "\n");
+  await Deno.writeTextFile(path, [prompt, resultA, callB, callA].join("\n") + "\n");
   const before = await inspectSession(path);
   assertEquals(before.orphanCalls.map((call) => call.callId), ["toolu_B"]);
   assertEquals(before.orphanOutputs, [], "the result of A answers A");
