@@ -101,6 +101,21 @@ Deno.test("inspectSession() reads a Claude Code call written before its prompt's
   await assertReadInChainOrder([prompt!, ...results, callB!, callA!], ["toolu_A", "toolu_B"]);
 });
 
+Deno.test("inspectSession() gives a Claude Code turn the model of its answer read after it, written before its prompt", async () => {
+  await using dir = await tempDir();
+  const b = new ClaudeTranscriptBuilder({ model: "claude-first" });
+  b.user("One?");
+  b.assistant([{ text: "One." }], { stop: "end_turn" });
+  b.set({ model: "claude-second" }).user("Two?");
+  b.assistant([{ text: "Two." }], { stop: "end_turn" });
+  const [p1, a1, p2, a2] = b.lines;
+  const path = join(dir.path, `${CLAUDE_SESSION_ID}.jsonl`);
+  // The first answer before its prompt: the chain reads prompt, answer, prompt, answer.
+  await Deno.writeTextFile(path, [a1, p1, p2, a2].join("\n") + "\n");
+  const report = await inspectSession(path);
+  assertEquals(report.turns.map((turn) => turn.model), ["claude-first", "claude-second"]);
+});
+
 Deno.test("repairSession() answers a Claude Code call whose line comes after its sibling's result line, once", async () => {
   await using dir = await tempDir();
   const [prompt, callA, callB, resultA] = twoCalls(["A"]);

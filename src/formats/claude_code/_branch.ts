@@ -95,8 +95,9 @@ export interface Branch {
   /** Boundaries whose logical parent the file lacks, and the line the walk went on from. */
   joins: BoundaryJoin[];
   /**
-   * Message lines written before their parent (a line of the model's, later in the file), by
-   * that parent: they are read right after it, as Claude Code's chain orders them.
+   * Lines written before their parent, and the lines that hang off them and would be read
+   * before them, by that parent: they are read right after it, as Claude Code's chain orders
+   * them (see {@linkcode readOrder}).
    */
   after: Map<number, number[]>;
 }
@@ -469,7 +470,7 @@ function linesBeforeParents(
   };
   for (const at of active) {
     const parent = nodes.at(at).parent;
-    if (parent < 0 || starts.has(at) || !active.has(parent) || !readAfter(parent, at)) continue;
+    if (parent < 0 || !readAfter(parent, at) || starts.has(at) || !active.has(parent)) continue;
     sameAs ??= new Int32Array(nodes.length).fill(-1);
     sameAs[at] = parent;
     const list = after.get(parent) ?? [];

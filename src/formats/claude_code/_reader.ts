@@ -55,7 +55,7 @@ interface Run {
   usageKey: string | undefined;
   /** Entries of other lines met while the response was being merged. */
   held: ForeignEntry[];
-  /** Results of its calls met before its last line (parallel calls), in file order. */
+  /** Results of its calls met before its last line (parallel calls), in read order. */
   results: { entries: ForeignEntry[]; callIds: string[] };
   /** The node of its last line on the branch: until then, it may go on. */
   last: number;
@@ -147,10 +147,10 @@ export class ClaudeRead {
   #names = new CallNames();
   readonly #keptItems = new Map<number, ResponseItem[]>();
   /**
-   * The last answer of {@linkcode ClaudeRead.modelAfter}: from node `#askedFrom` on, the first
-   * that answers is `#answeredAt` (the node count: none), with the model `#answer`. Turns begin
-   * in file order, so each asks past the last one's node and the nodes are passed once; a column
-   * of the answer by node held 3 MB at 1 GB through the read.
+   * The last answer of {@linkcode ClaudeRead.modelAfter}, in places of the read: from place
+   * `#askedFrom` on, the first node that answers is at `#answeredAt` (the node count: none), with
+   * the model `#answer`. Turns begin in read order, so each asks past the last one's place and
+   * the nodes are passed once; a column of the answer by node held 3 MB at 1 GB through the read.
    */
   #askedFrom = -1;
   #answeredAt = -1;
@@ -164,10 +164,12 @@ export class ClaudeRead {
   #clock = "1970-01-01T00:00:00.000Z";
   #firstPrompt = -1;
   /**
-   * Each node's place in the read, where it is not its own (a line written before its parent,
-   * `Branch.after`); undefined for a file read in file order, as Claude Code writes them.
+   * Each node's place in the read, and the node at each place, where the read is not in file
+   * order (a line written before its parent, `Branch.after`); undefined for a file read in file
+   * order, as Claude Code writes them.
    */
   readonly #place: Int32Array | undefined;
+  readonly #order: Int32Array | undefined;
   #openedFor = -1;
   #permission: string | undefined;
   readonly #firstModel: string | undefined;
@@ -186,12 +188,14 @@ export class ClaudeRead {
       this.#firstPrompt = like.#firstPrompt;
       this.#firstModel = like.#firstModel;
       this.#place = like.#place;
+      this.#order = like.#order;
       return;
     }
     const order = branch.after.size === 0
       ? undefined
       : Int32Array.from(readOrder(index.nodes.length, branch.after));
     if (order !== undefined) {
+      this.#order = order;
       this.#place = new Int32Array(order.length);
       order.forEach((at, place) => this.#place![at] = place);
     }
@@ -269,15 +273,20 @@ export class ClaudeRead {
   modelAfter(at: number): string {
     const fallback = this.index.models.values[0] ?? "unknown";
     if (!this.branch.active.has(at)) return fallback;
-    if (this.#askedFrom < 0 || at < this.#askedFrom || at > this.#answeredAt) {
+    const from = this.#placeOf(at);
+    if (this.#askedFrom < 0 || from < this.#askedFrom || from > this.#answeredAt) {
       const { nodes } = this.index;
-      let found = at;
-      while (found < nodes.length && !(this.branch.active.has(found) && answers(nodes.at(found)))) {
-        found++;
-      }
-      this.#askedFrom = at;
+      const answering = (place: number) => {
+        const node = this.#order?.[place] ?? place;
+        return this.branch.active.has(node) && answers(nodes.at(node));
+      };
+      let found = from;
+      while (found < nodes.length && !answering(found)) found++;
+      this.#askedFrom = from;
       this.#answeredAt = found;
-      this.#answer = found < nodes.length ? nodes.at(found).model : undefined;
+      this.#answer = found < nodes.length
+        ? nodes.at(this.#order?.[found] ?? found).model
+        : undefined;
     }
     return this.#answer ?? fallback;
   }
@@ -404,7 +413,7 @@ export class ClaudeRead {
    * Whether the open response goes on past this line: Claude Code writes each `tool_use` of a
    * message as its block ends and starts the tool at once, so the results (and hook lines) of
    * its first calls can come before its later calls' lines. It merges the message back into
-   * one, and sends the results after it, in the file order of their lines.
+   * one, and sends the results after it, in the order it reads their lines.
    */
   #goesOn(at: number, value: Json): boolean {
     const run = this.#run;
