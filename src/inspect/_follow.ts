@@ -17,6 +17,7 @@ import {
   type FormatFollower,
   onlyAppended,
   type SessionAdapter,
+  statFollowed,
   tailBefore,
 } from "../formats/mod.ts";
 import { forEachLine } from "../io/mod.ts";
@@ -25,7 +26,6 @@ import { type ContinuePoint, continuePoint } from "../store/_find.ts";
 import { completeForeign, segmentEntries } from "./_foreign.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { TurnSegmenter } from "./_segmenter.ts";
-import { settle } from "../_tick.ts";
 import type { InspectReport, Turn } from "./_types.ts";
 
 /** What a follower has read: the segmenter and where in the file it stopped. */
@@ -209,11 +209,9 @@ export class SessionFollower {
   async #runForeign(foreign: Foreign): Promise<FollowRead> {
     const { adapter, follower } = foreign;
     const options = this.#options;
-    const since = Date.now();
-    const info = await Deno.stat(this.path);
     // A file written in the tick of its `stat` is read once that tick is past; one whose tick
     // cannot be known past is not taken as seen (src/_tick.ts).
-    const unsure = await settle(info, since);
+    const { info, racy: unsure } = await statFollowed(this.path);
     const seen = unsure ? undefined : `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
     // Unchanged since the last update (a second page's refresh on the same change).
     if (seen !== undefined && seen === foreign.seen) return { whole: false, bytes: 0 };
@@ -252,11 +250,8 @@ export class SessionFollower {
   }
 
   async #runOwn(): Promise<FollowRead> {
-    const since = Date.now();
-    const info = await Deno.stat(this.path);
-    const mtime = info.mtime?.getTime() ?? null;
     // A file written in the tick of its `stat` is read once that tick is past (src/_tick.ts).
-    const unsure = await settle(info, since);
+    const { info, mtime, racy: unsure } = await statFollowed(this.path);
     let reading = this.#reading;
     let bytes = 0;
     if (reading !== undefined) {

@@ -8,7 +8,7 @@
  */
 import type { SseComment, SseEvent } from "../http/mod.ts";
 import type { SessionLocation, SessionStore } from "../store/mod.ts";
-import { settle } from "../_tick.ts";
+import { statFollowed } from "../formats/_follow.ts";
 
 /** Options of {@linkcode sessionChanges}. */
 export interface SessionChangesOptions {
@@ -111,10 +111,8 @@ interface Seen {
  */
 async function look(path: string): Promise<Seen | undefined> {
   try {
-    const since = Date.now();
-    const info = await Deno.stat(path);
-    const unsure = await settle(info, since);
-    return { size: info.size, mtime: info.mtime?.getTime() ?? null, ino: info.ino, racy: unsure };
+    const { info, size, mtime, racy } = await statFollowed(path);
+    return { size, mtime, ino: info.ino, racy };
   } catch (error) {
     // A file being replaced (an atomic rewrite) is missing for a moment: look again later.
     if (error instanceof Deno.errors.NotFound) return undefined;
