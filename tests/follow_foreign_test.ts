@@ -43,6 +43,13 @@ async function followRewrite(path: string, before: string, after: string, shown:
   assert(followed.includes(shown));
 }
 
+/** A Claude Code transcript of three questions, and its path in `dir` (not written yet). */
+function threeQuestions(dir: string): { path: string; before: string } {
+  const b = new ClaudeTranscriptBuilder();
+  b.questions(3);
+  return { path: join(dir, "7acd37a8-0000-4000-8000-000000000001.jsonl"), before: text(b.lines) };
+}
+
 /** The file's lines, cut in `parts` appends at line ends (and a torn line in the middle). */
 async function grow(
   source: string,
@@ -191,19 +198,13 @@ Deno.test("SessionFollower.update() of a Claude Code rewind (a new prompt off an
 
 Deno.test("SessionFollower.update() of a Claude Code transcript rewritten in place at the same size, further back than its last bytes, reads it whole again", async () => {
   await using dir = await tempDir();
-  const path = join(dir.path, "7acd37a8-0000-4000-8000-000000000001.jsonl");
-  const b = new ClaudeTranscriptBuilder();
-  b.questions(3);
-  const before = text(b.lines.splice(0));
+  const { path, before } = threeQuestions(dir.path);
   await followRewrite(path, before, before.replace("Question 1", "Question X"), "Question X");
 });
 
 Deno.test("SessionFollower.update() of a Claude Code transcript read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time, reads it whole again", async () => {
   await using dir = await tempDir();
-  const path = join(dir.path, "7acd37a8-0000-4000-8000-000000000001.jsonl");
-  const b = new ClaudeTranscriptBuilder();
-  b.questions(3);
-  const before = text(b.lines.splice(0));
+  const { path, before } = threeQuestions(dir.path);
   await Deno.writeTextFile(path, before);
   const second = await fatTime(path);
   const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);

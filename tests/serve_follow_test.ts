@@ -155,32 +155,36 @@ Deno.test("SessionFollower.update() reads the file whole again when it is not an
   assert(JSON.stringify(follower.report()).includes("Question FIVE"));
 });
 
-Deno.test("SessionFollower.update() reads whole again a file rewritten in place at the same size further back than its last bytes", async () => {
-  await using dir = await tempDir();
-  const path = await sessionOf(dir.path, 3);
+/**
+ * Follows the session at `path`, lets `rewrite` change "Question 1" to "Question X" in place,
+ * and checks the next update reads it whole again, as a whole read gives it.
+ */
+async function assertReadWholeAfter(path: string, rewrite: () => Promise<void>): Promise<void> {
   const follower = (await SessionFollower.open(path, SESSION_PAGE_INSPECTION))!;
   await follower.update();
-  const text = await Deno.readTextFile(path);
-  const after = text.replace("Question 1", "Question X");
-  assert(after !== text && after.length === text.length);
-  await Deno.writeTextFile(path, after);
+  await rewrite();
   assertEquals((await follower.update()).whole, true);
   const reports = await bothReports(path, follower);
   assertEquals(reports.followed, reports.whole);
   assert(reports.followed.includes("Question X"));
+}
+
+Deno.test("SessionFollower.update() reads whole again a file rewritten in place at the same size further back than its last bytes", async () => {
+  await using dir = await tempDir();
+  const path = await sessionOf(dir.path, 3);
+  await assertReadWholeAfter(path, async () => {
+    const text = await Deno.readTextFile(path);
+    const after = text.replace("Question 1", "Question X");
+    assert(after !== text && after.length === text.length);
+    await Deno.writeTextFile(path, after);
+  });
 });
 
 Deno.test("SessionFollower.update() reads whole again a file it read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
   await using dir = await tempDir();
   const path = await sessionOf(dir.path, 3);
   const second = await fatTime(path);
-  const follower = (await SessionFollower.open(path, SESSION_PAGE_INSPECTION))!;
-  await follower.update();
-  await rewriteUnseen(path, "Question 1", "Question X", second);
-  assertEquals((await follower.update()).whole, true);
-  const reports = await bothReports(path, follower);
-  assertEquals(reports.followed, reports.whole);
-  assert(reports.followed.includes("Question X"));
+  await assertReadWholeAfter(path, () => rewriteUnseen(path, "Question 1", "Question X", second));
 });
 
 Deno.test("SessionFollower.report() of a file whose last line is torn is a whole read's; the following goes on after it", async () => {
