@@ -43,6 +43,11 @@ export interface OpenOptions {
   viewport?: { width: number; height: number };
   /** The `prefers-color-scheme` the page sees. @default "light" */
   colorScheme?: "light" | "dark";
+  /**
+   * The page's document as an earlier response gave it (a page rendered before its file
+   * changed): served for the URL opened, every later request going to the network.
+   */
+  document?: { body: string; headers: Record<string, string> };
 }
 
 /** A page opened by {@linkcode TestBrowser.open}, with what it did; dispose to close it. */
@@ -123,6 +128,7 @@ export async function startBrowser(options: StartOptions = {}): Promise<TestBrow
       await page.emulateMediaFeatures([
         { name: "prefers-color-scheme", value: options.colorScheme ?? "light" },
       ]);
+      if (options.document) await serveOnce(page, url, options.document);
       await page.goto(url, { waitUntil: "load", timeout: 15_000 });
       return {
         page,
@@ -146,4 +152,21 @@ export async function startBrowser(options: StartOptions = {}): Promise<TestBrow
       await Deno.remove(profile, { recursive: true });
     },
   };
+}
+
+/** Serves `document` for the first request of `url`'s document, the rest from the network. */
+async function serveOnce(
+  page: Page,
+  url: string,
+  document: NonNullable<OpenOptions["document"]>,
+): Promise<void> {
+  let served = false;
+  await page.setRequestInterception(true);
+  page.on("request", (request) => {
+    if (request.isInterceptResolutionHandled()) return;
+    if (!served && request.url() === url && request.resourceType() === "document") {
+      served = true;
+      request.respond({ status: 200, headers: document.headers, body: document.body });
+    } else request.continue();
+  });
 }

@@ -47,6 +47,20 @@ async function assertClean(
   }
 }
 
+/**
+ * Writes the file at `path` again with the last `was` made `now` (of the same length), renamed
+ * in as a repair writes: a new inode, the same size, the same record count.
+ */
+async function rewriteAtSize(path: string, was: string, now: string) {
+  const text = await Deno.readTextFile(path);
+  const at = text.lastIndexOf(was);
+  assert(at > 0 && was.length === now.length);
+  const temp = `${path}.rewrite`;
+  await Deno.writeTextFile(temp, `${text.slice(0, at)}${now}${text.slice(at + was.length)}`);
+  await Deno.rename(temp, path);
+  assertStrictEquals((await Deno.stat(path)).size, new Blob([text]).size);
+}
+
 Deno.test({
   ...needing(
     "createServerHandler() in Chromium: the list, live session pages, and a turn posted while one is open",
@@ -188,19 +202,30 @@ Deno.test({
       await t.step("session A's page takes a rewrite at the same size", async () => {
         await using opened = await browser.open(pageA);
         await opened.page.waitForSelector("#live[data-state='live']", { timeout: 5000 });
-        const text = await Deno.readTextFile(a.sessionPath);
-        const at = text.lastIndexOf("list the files");
-        assert(at > 0);
-        // Renamed in, as a repair writes: a new inode, the same size, the same record count.
-        const temp = `${a.sessionPath}.rewrite`;
-        await Deno.writeTextFile(
-          temp,
-          `${text.slice(0, at)}LIST THE FILES${text.slice(at + "list the files".length)}`,
-        );
-        await Deno.rename(temp, a.sessionPath);
-        assertStrictEquals((await Deno.stat(a.sessionPath)).size, new Blob([text]).size);
+        await rewriteAtSize(a.sessionPath, "list the files", "LIST THE FILES");
         await opened.page.waitForFunction(
           `document.getElementById("turns")?.textContent?.includes("LIST THE FILES")`,
+          { timeout: 10_000 },
+        );
+        assertStrictEquals(await opened.count("[data-turn]"), 4);
+        const refreshes = [...new Set(opened.requests.filter((url) => url.includes("?from=")))];
+        assertEquals(refreshes.map((url) => url.split("&seen=")[0]), [`${pageA}?from=4`]);
+        await assertClean(opened, origin, [pageA, `${pageA}/events`, ...refreshes]);
+      });
+
+      await t.step("a page rendered before a rewrite at the same size catches up", async () => {
+        // The page as the server rendered it, then the file rewritten at its size before the
+        // page connects (as while its connection was down): its first event tells the rewrite.
+        const rendered = await fetch(pageA);
+        const document = {
+          body: await rendered.text(),
+          headers: Object.fromEntries(rendered.headers),
+        };
+        assert(document.body.includes("LIST THE FILES"));
+        await rewriteAtSize(a.sessionPath, "LIST THE FILES", "LIST the FILES");
+        await using opened = await browser.open(pageA, { document });
+        await opened.page.waitForFunction(
+          `document.getElementById("turns")?.textContent?.includes("LIST the FILES")`,
           { timeout: 10_000 },
         );
         assertStrictEquals(await opened.count("[data-turn]"), 4);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
-import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.ts";
+import { createSessionBrowserHandler, fileStamp, SessionWatchers } from "../src/server/mod.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { waitFor } from "../testing/wait.ts";
 import { fatTime, rewriteUnseen } from "./_racy.ts";
@@ -119,6 +119,12 @@ Deno.test("createSessionBrowserHandler() live pages on one growing session share
   await waitFor("the watcher to stop", () => watchers.size === 0, { timeoutMs: 5000 });
 });
 
+/** A `changed` event's data for the file at `path` as it is now, of `records` records. */
+function changeOf(path: string, records: number): string {
+  const info = Deno.statSync(path);
+  return JSON.stringify({ records, sizeBytes: info.size, stamp: fileStamp(info) });
+}
+
 Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size with a new time: the records counted again", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "session.jsonl");
@@ -128,7 +134,7 @@ Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size w
   const stop = new AbortController();
   const events = new SessionWatchers({ pollMs: 20 }).changes(path, { signal: stop.signal });
   try {
-    assertEquals((await events.next()).value?.data, '{"records":2,"sizeBytes":18}');
+    assertEquals((await events.next()).value?.data, changeOf(path, 2));
     await Deno.writeTextFile(path, '{"n":1}\n{"n":2}\n{}');
     assertEquals(Deno.statSync(path).size, 18);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -137,7 +143,7 @@ Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size w
       new Promise<"none">((resolve) => timer = setTimeout(() => resolve("none"), 1500)),
     ]);
     clearTimeout(timer);
-    assertEquals(next === "none" ? next : next.value?.data, '{"records":3,"sizeBytes":18}');
+    assertEquals(next === "none" ? next : next.value?.data, changeOf(path, 3));
   } finally {
     stop.abort();
     await events.return(undefined);
@@ -156,7 +162,7 @@ Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size a
     assertEquals(first.value, {
       retry: 2000,
       event: "changed",
-      data: '{"records":2,"sizeBytes":18}',
+      data: changeOf(path, 2),
     });
     await rewriteUnseen(path, '{"n":10}\n{"n":20}\n', '{"n":1}\n{"n":2}\n{}', second);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -168,7 +174,7 @@ Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size a
     assertEquals(next === "none" ? next : next.value, {
       retry: undefined,
       event: "changed",
-      data: '{"records":3,"sizeBytes":18}',
+      data: changeOf(path, 3),
     });
   } finally {
     stop.abort();

@@ -7,13 +7,14 @@
  *
  * ```text
  * event: changed
- * data: {"records": 42, "sizeBytes": 12345}
+ * data: {"records": 42, "sizeBytes": 12345, "stamp": "1700000000123:42"}
  * ```
  *
  * sent first when the page connects (the file as it is now), then whenever the session file
  * grew or changed (after a run appended its records, or a rewrite in place, at the same size
- * or not). The client compares the first event's `sizeBytes` with the size the page was
- * rendered from (`data-size-bytes` of `#session`), and takes every later event as a change;
+ * or not). The client compares the first event's `sizeBytes` and `stamp` (the file's time and
+ * inode; a database's session has none) with those the page was rendered from
+ * (`data-size-bytes` and `data-stamp` of `#session`), and takes every later event as a change;
  * when they differ, or on a change, it fetches the page's own URL again (`GET`, same origin) with
  * `?from=<its last turn>&seen=<data-revision of #session>`, which holds only the turns from
  * that one on (or from an earlier one, `data-from` of `#turns`, when the server's reading
@@ -105,8 +106,12 @@ export const LIVE_SCRIPT = `(() => {
     const session = document.getElementById("session");
     const current = first;
     first = false;
-    // A later event refreshes even at the same size: the file was rewritten in place.
-    if (current && session && data.sizeBytes === Number(session.dataset.sizeBytes)) return;
+    // The first event tells the page apart from the file by its size and stamp (time and
+    // inode: a rewrite at the same size before it connected); a later one refreshes at the same
+    // size too: the file was rewritten in place.
+    const same = session && data.sizeBytes === Number(session.dataset.sizeBytes) &&
+      (data.stamp || "") === (session.dataset.stamp || "");
+    if (current && same) return;
     if (document.hidden) waiting = true; else refresh();
   });
   document.addEventListener("visibilitychange", () => {
@@ -120,7 +125,7 @@ export const LIVE_SCRIPT = `(() => {
  * 20 ms of CPU at start-up, and Web Crypto's digest is asynchronous. tests/html_test.ts hashes
  * the script the page carries and fails, printing the new hash, when the two differ.
  */
-export const LIVE_SCRIPT_SOURCE = "'sha256-eWgVDeccWAkGFwV7vTtGcC1KvGviLYu7hBHiXCEKL2E='";
+export const LIVE_SCRIPT_SOURCE = "'sha256-ktP/RBWP1Z62ke1MI6Zr9ecJ+7YxX6syOWJb2mqH/CY='";
 
 /**
  * The session page's "Continue in…" client: each `button[data-to]` of `#continue` posts

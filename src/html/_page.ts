@@ -87,6 +87,11 @@ export interface SessionPageOptions {
    * `#session`): the server's reading of the file (see the server's `SessionFollower`).
    */
   revision?: string;
+  /**
+   * The time and inode of the file the page was read from (`data-stamp` of `#session`): a live
+   * page's first event tells a rewrite at the same size made before it connected by it.
+   */
+  stamp?: string;
 }
 
 /** A tool the session page offers to continue a session in. */
@@ -232,7 +237,7 @@ function sessionHeader(
     tokenTotal(report)
   }" data-format="${escapeHtml(sessionFormat(report))}"${
     options.revision === undefined ? "" : ` data-revision="${escapeHtml(options.revision)}"`
-  }>
+  }${options.stamp === undefined ? "" : ` data-stamp="${escapeHtml(options.stamp)}"`}>
 <p class="kicker">${kicker.join(" · ")}</p>
 <h1>${escapeText(title)}</h1>
 ${options.notice ? `<p id="writing" class="note">${escapeText(options.notice)}</p>\n` : ""}<dl>

@@ -38,7 +38,7 @@ import {
   type SessionStore,
 } from "../store/mod.ts";
 import { type AccessOptions, accessRefusal } from "./_access.ts";
-import { SessionWatchers, storeChanges } from "./_session_events.ts";
+import { fileStamp, SessionWatchers, storeChanges } from "./_session_events.ts";
 import {
   type BrowseHome,
   FactsMemo,
@@ -381,6 +381,7 @@ async function sessionResponse(
     ...(notice === undefined ? {} : { notice }),
     ...(fromTurn === undefined ? {} : { fromTurn }),
     ...(revision === undefined ? {} : { revision }),
+    ...(info === undefined ? {} : { stamp: fileStamp(info) }),
   });
   return new Response(page, { headers: pageHeaders({ live: true }) });
 }

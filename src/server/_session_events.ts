@@ -1,6 +1,6 @@
 /**
  * A session watched for the live page: its size looked at every few hundred milliseconds, and
- * a `changed` event (`{records, sizeBytes}`) whenever it grew or was rewritten. Of a file only
+ * a `changed` event (`{records, sizeBytes, stamp}`) whenever it grew or was rewritten. Of a file only
  * the bytes appended since the last look are read to keep the count; a database store is asked
  * for the counts it keeps.
  *
@@ -31,6 +31,27 @@ export interface SessionChange {
   records: number;
   /** The file's size in bytes. */
   sizeBytes: number;
+  /**
+   * The file's time and inode when it was counted ({@linkcode fileStamp}; a file's events
+   * only): a page rendered before a rewrite at the same size tells it by this.
+   */
+  stamp?: string;
+}
+
+/**
+ * A file's time and inode in one word, as its `stat` gives them: what the live page's first
+ * event is compared with (`data-stamp` of the page), with its size.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileStamp } from "./_session_events.ts";
+ * assert.equal(fileStamp({ mtime: new Date(1_700_000_000_123), ino: 42 }), "1700000000123:42");
+ * assert.equal(fileStamp({ mtime: null, ino: null }), ":");
+ * ```
+ */
+export function fileStamp(info: { mtime: Date | null; ino: number | null }): string {
+  return `${info.mtime?.getTime() ?? ""}:${info.ino ?? ""}`;
 }
 
 const NEWLINE = 10;
@@ -98,6 +119,8 @@ interface Seen {
   size: number;
   mtime: number | null;
   ino: number | null;
+  /** Its time and inode ({@linkcode fileStamp}). */
+  stamp: string;
   /**
    * Looked at in the tick of its last write, one not waited for (a file system of whole
    * seconds, a time ahead of the clock): the next look reads it again even when it looks the same.
@@ -112,7 +135,7 @@ interface Seen {
 async function look(path: string): Promise<Seen | undefined> {
   try {
     const { info, size, mtime, racy } = await statFollowed(path);
-    return { size, mtime, ino: info.ino, racy };
+    return { size, mtime, ino: info.ino, stamp: fileStamp(info), racy };
   } catch (error) {
     // A file being replaced (an atomic rewrite) is missing for a moment: look again later.
     if (error instanceof Deno.errors.NotFound) return undefined;
@@ -186,10 +209,10 @@ export class SessionWatchers {
   async #loop(path: string, watched: Watched, first: () => void): Promise<void> {
     const signal = watched.stop.signal;
     let tally = new RecordTally();
-    let seen = await look(path) ?? { size: 0, mtime: null, ino: null, racy: false };
+    let seen = await look(path) ?? { size: 0, mtime: null, ino: null, stamp: ":", racy: false };
     watched.reads++;
     let size = seen.size === 0 ? 0 : await readSpan(path, 0, seen.size, tally);
-    watched.latest = { records: tally.records, sizeBytes: size };
+    watched.latest = { records: tally.records, sizeBytes: size, stamp: seen.stamp };
     first();
     while (!signal.aborted) {
       await pause(this.#pollMs, signal);
@@ -206,7 +229,7 @@ export class SessionWatchers {
       const before = watched.latest;
       size = await readSpan(path, appended ? size : 0, now.size, tally);
       seen = now;
-      watched.latest = { records: tally.records, sizeBytes: size };
+      watched.latest = { records: tally.records, sizeBytes: size, stamp: seen.stamp };
       // Counted again for doubt alone: told only when the count moved.
       if (same && before.records === tally.records && before.sizeBytes === size) continue;
       for (const wake of watched.pages) wake(watched.latest);
