@@ -43,10 +43,12 @@ export function racy(info: Deno.FileInfo, since: number): boolean {
 }
 
 /**
- * When the tick of a {@linkcode racy} file's last write is past (ms since the epoch): a read
- * from then on sees every write that keeps its time, so the file is worth waiting for, up to
- * 50 ms; undefined when it is not: a file system of whole seconds (up to 2 s), a time ahead of
- * `now` (a clock not this one's), or none.
+ * When the tick of a {@linkcode racy} file's last write is past (ms since the epoch), the file
+ * `stat`ed as `info` before `now`: a read from then on sees every write that keeps its time, so
+ * the file is worth waiting for, up to 50 ms; undefined when it is not: a file system of whole
+ * seconds (up to 2 s), or no time. A time ahead of `now` (a writer's clock ahead of this one,
+ * another machine's over NFS) was still written before the `stat`: a write in its tick comes
+ * within 50 ms of it, so before `now` plus 50 ms by this clock.
  *
  * @example
  * ```ts
@@ -56,13 +58,13 @@ export function racy(info: Deno.FileInfo, since: number): boolean {
  * const stat = (mtime: number) => ({ mtime: new Date(mtime) }) as Deno.FileInfo;
  * assert.equal(tickEnd(stat(now - 10), now), now + 40);
  * assert.equal(tickEnd(stat(now - 500), now), undefined);
- * assert.equal(tickEnd(stat(now + 10), now), undefined);
+ * assert.equal(tickEnd(stat(now + 3_600_010), now), now + 50);
  * ```
  */
 export function tickEnd(info: Deno.FileInfo, now: number): number | undefined {
   const mtime = info.mtime?.getTime();
-  if (mtime === undefined || mtime % 1000 === 0 || mtime > now) return undefined;
-  return mtime + TICK_MS.fine;
+  if (mtime === undefined || mtime % 1000 === 0) return undefined;
+  return Math.min(mtime, now) + TICK_MS.fine;
 }
 
 /** Returns once `end` (ms since the epoch, a {@linkcode tickEnd}) is past; at once when it is. */
@@ -73,9 +75,9 @@ export async function tickPassed(end: number): Promise<void> {
 
 /**
  * Waits out the tick of a file `stat`ed as `info` at `since` (ms since the epoch) when it was
- * written in it, up to 50 ms, so that a read after it holds every write that keeps the file's
- * inode, size and time; true when that tick cannot be known past (a file system of whole
- * seconds, a time ahead of the clock): the file is unsure, to be read again the next time.
+ * written in it (or its time is ahead of the clock), up to 50 ms, so that a read after it holds
+ * every write that keeps the file's inode, size and time; true when that tick cannot be known
+ * past (a file system of whole seconds): the file is unsure, to be read again the next time.
  *
  * @example
  * ```ts
@@ -84,10 +86,11 @@ export async function tickPassed(end: number): Promise<void> {
  * const stat = (mtime: number) => ({ mtime: new Date(mtime) }) as Deno.FileInfo;
  * const now = Date.now();
  * assert.equal(await settle(stat(now - 60_000), now), false);
- * assert.equal(await settle(stat(now + 60_000), now), true);
  * const written = now - (now % 1000 === 0 ? 1 : 0);
  * assert.equal(await settle(stat(written), now), false);
  * assert.ok(Date.now() >= written + 50);
+ * assert.equal(await settle(stat(2 * 60_000 + written), now), false);
+ * assert.equal(await settle(stat(now - (now % 1000)), now), true);
  * ```
  */
 export async function settle(info: Deno.FileInfo, since: number): Promise<boolean> {

@@ -1,13 +1,13 @@
 /**
  * Files as a file system of whole seconds keeps them, for the tests of the rule of the tick
- * (`src/_tick.ts`): a file's time ahead of the clock, and a rewrite in place that leaves its
+ * (`src/_tick.ts`): a file's time of a whole second, and a rewrite in place that leaves its
  * inode, size and time as they were, so that only its bytes tell it changed.
  *
  * @module
  */
 import { assert, assertEquals } from "./_assert.ts";
 
-/** A time as FAT keeps it (2 s, rounded up): ahead of the clock, so a write's tick is not known past. */
+/** A time as FAT keeps it (2 s, rounded up): a whole second, so a write's tick is not known past. */
 export const fatSecond = (): Date => new Date((Math.floor(Date.now() / 2000) + 1) * 2000);
 
 /** Gives the file at `path` a FAT time ({@linkcode fatSecond}), returned. */

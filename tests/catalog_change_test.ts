@@ -84,6 +84,34 @@ Deno.test("Catalog.update() reads a file written in the tick of its walk once th
   assertEquals([again.read, again.grown], [0, 0]);
 });
 
+Deno.test("Catalog.update() reads a file whose time is ahead of the clock once, 50 ms after its stat: the next update costs a stat, and a write after it is read", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  assertEquals((await catalog.update(sources)).read, 3);
+  const file = home.files[0]!;
+  await goOn(file, 0);
+  // An hour ahead (another machine's clock, over NFS), on a file system that keeps ms.
+  let ahead = Date.now() + 3_600_000;
+  if (ahead % 1000 === 0) ahead++;
+  await Deno.utime(file.path, new Date(ahead), new Date(ahead));
+  const started = Date.now();
+  let readAt = 0;
+  const grown = await catalog.update(sources, { onProgress: () => readAt ||= Date.now() });
+  assertEquals([grown.read, grown.grown], [0, 1]);
+  assert(readAt >= started + 50, `read ${readAt - started} ms after the update began`);
+  const again = await catalog.update(sources);
+  assertEquals([again.read, again.grown], [0, 0]);
+  // Written to again on this machine: its time is this clock's, and the growth is read.
+  await goOn(file, 1);
+  const later = await catalog.update(sources);
+  assertEquals([later.read, later.grown], [0, 1]);
+  using fresh = Catalog.open({ path: join(home.dir, "fresh.sqlite") });
+  await fresh.update(sources);
+  assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
+});
+
 Deno.test("Catalog.update() reads whole a file rewritten in place at the same size with a later time, the change before its last 4 KB (as Gemini CLI rewrites its session)", async () => {
   await using home = await catalogHome();
   const file = home.files[0]!;

@@ -164,7 +164,7 @@ function relOf(root: string, path: string): string {
 /**
  * Archives one file `stat`ed (`info`) after `since` (ms since the epoch); says what changed. A
  * file written in the tick of its `stat` is read once that tick is past, or, when that cannot be
- * known (a file system of seconds, a time ahead of the clock), its line says it is `racy`: its
+ * known (a file system of seconds), its line says it is `racy`: its
  * inode, size and time cannot say it is unchanged, so the next run hashes it again.
  */
 async function archiveFile(

@@ -48,7 +48,7 @@ export interface ArchivedFile {
   archivedAt: string;
   /**
    * Its `stat` was in the tick of its last write, one not waited for (a file system of whole
-   * seconds, a time ahead of the clock): its inode, size and time cannot say the file is
+   * seconds): its inode, size and time cannot say the file is
    * unchanged, so the next run hashes it again.
    */
   racy?: true;

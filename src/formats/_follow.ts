@@ -52,8 +52,8 @@ export interface FollowedStat {
   /** The file's time in ms since the epoch (null where the system gives none). */
   mtime: number | null;
   /**
-   * `stat`ed in the tick of its last write, one not waited for (a file system of whole seconds,
-   * a time ahead of the clock): the next update reads it whole even when it looks the same.
+   * `stat`ed in the tick of its last write, one not waited for (a file system of whole
+   * seconds): the next update reads it whole even when it looks the same.
    */
   racy: boolean;
 }

@@ -42,8 +42,8 @@ interface Reading {
   /** The file's size at the last update's `stat`. */
   size: number;
   /**
-   * `stat`ed in the tick of its last write, one not waited for (a file system of whole seconds,
-   * a time ahead of the clock): the next update reads it whole even when it looks the same.
+   * `stat`ed in the tick of its last write, one not waited for (a file system of whole
+   * seconds): the next update reads it whole even when it looks the same.
    */
   racy: boolean;
   /** The report of a file whose last line is torn (being written), read whole; else null. */

@@ -123,7 +123,7 @@ interface Seen {
   stamp: string;
   /**
    * Looked at in the tick of its last write, one not waited for (a file system of whole
-   * seconds, a time ahead of the clock): the next look reads it again even when it looks the same.
+   * seconds): the next look reads it again even when it looks the same.
    */
   racy: boolean;
 }

@@ -346,8 +346,8 @@ interface CountedFiles {
 
 /**
  * The sessions and what each of their files is now: equal, nothing changed since. A file
- * `stat`ed (after `since`) in the tick of its last write is read once that tick is past (`settled`);
- * one of a file system of seconds, or with a time ahead of the clock, makes the count one not
+ * `stat`ed (after `since`) in the tick of its last write (or with a time ahead of the clock) is
+ * read once that tick is past (`settled`); one of a file system of seconds makes the count one not
  * kept (`files` undefined): a rewrite in place after the `stat` could leave its inode, size and
  * time as they were.
  */
