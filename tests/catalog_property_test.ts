@@ -28,6 +28,7 @@ const step = fc.oneof(
   fc.record({ op: fc.constant("rewrite" as const), file, drop: fc.nat() }),
   fc.record({ op: fc.constant("edit" as const), file, text: fc.boolean() }),
   fc.record({ op: fc.constant("delete" as const), file }),
+  fc.record({ op: fc.constant("skew" as const), file, ms: fc.integer({ min: 1, max: 999 }) }),
   fc.record({ op: fc.constant("archive" as const) }),
   fc.record({ op: fc.constant("update" as const) }),
   fc.record({ op: fc.constant("update" as const) }),
@@ -35,7 +36,7 @@ const step = fc.oneof(
   fc.record({ op: fc.constant("facts" as const) }),
 );
 
-Deno.test("Catalog.update() answers as a fresh full read after appends, turns that go on, torn tails, rewinds and forks, rewrites, rewrites in place at the same size, deletions, archive runs and updates without text", async () => {
+Deno.test("Catalog.update() answers as a fresh full read after appends, turns that go on, torn tails, rewinds and forks, rewrites, rewrites in place at the same size, times ahead of the clock, deletions, archive runs and updates without text", async () => {
   // Grown files whose facts were continued from their last turn, and those read whole.
   let continued = 0, fallbacks = 0;
   await fc.assert(
@@ -61,6 +62,10 @@ Deno.test("Catalog.update() answers as a fresh full read after appends, turns th
           if (await editInPlace(target!)) {
             await kept.update(await home.sources(), { text: s.text });
           }
+        } else if (s.op === "skew") {
+          // Its time an hour and `ms` ahead of this clock (a writer's over NFS), of ms, not seconds.
+          const ahead = new Date((Math.floor(Date.now() / 1000) + 3600) * 1000 + s.ms);
+          await Deno.utime(target!.path, ahead, ahead).catch(() => {});
         } else if (s.op === "delete") await deleteFile(target!);
         else if (s.op === "archive") await archiveHome(home);
         else {
