@@ -384,6 +384,29 @@ Deno.test("collectCatalogUsage() reads again a file it counted in the tick of it
   assertEquals(plain(counted), plain(await fresh()));
 });
 
+Deno.test("collectCatalogUsage() keeps the responses of a file whose time is ahead of the clock once its tick is waited out: a count after another file changed reads that one alone", async () => {
+  await using dir = await tempDir();
+  const home = await claudeHome(dir.path);
+  const sources = await searchSources({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });
+  using catalog = Catalog.open({ path: join(dir.path, "catalog.sqlite") });
+  const project = join(home, "projects", "-work-project");
+  const path = join(project, `${CLAUDE_SESSION_ID}.jsonl`);
+  const subagent = join(project, CLAUDE_SESSION_ID, "subagents", "agent-a1.jsonl");
+  // An hour ahead (a writer's clock over NFS), on a file system that keeps ms.
+  let ahead = Date.now() + 3_600_000;
+  if (ahead % 1000 === 0) ahead++;
+  await Deno.utime(path, new Date(ahead), new Date(ahead));
+  await collectCatalogUsage(catalog, sources);
+  // The subagent changed beside it: the count of the places as a whole is not the answer.
+  await Deno.writeTextFile(subagent, "\n", { append: true });
+  using io = countIo();
+  const again = await collectCatalogUsage(catalog, sources);
+  const read = io.take().reads.filter((r) => r.path.endsWith(".jsonl")).map((r) => r.path);
+  assertEquals([...new Set(read)], [subagent]);
+  const fresh = await collectUsage({ sources, fold: true });
+  assertEquals(JSON.parse(JSON.stringify(again)), JSON.parse(JSON.stringify(fresh)));
+});
+
 Deno.test("collectCatalogUsage() reads a file written in the tick of its stat once that tick is past: the next count reads no session file", async () => {
   await using dir = await tempDir();
   const home = await claudeHome(dir.path);

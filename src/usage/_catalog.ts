@@ -240,6 +240,12 @@ export interface CatalogReaderOptions {
    * @default {Date.now()}
    */
   since?: number | undefined;
+  /**
+   * Files whose tick the count waited out before `since`, by path, with their inode, size and
+   * time then: one that still has them was written before that tick was past, so what is read
+   * of it is kept with its time (a time ahead of the clock stays racy however long one waits).
+   */
+  waited?: ReadonlyMap<string, string> | undefined;
 }
 
 /**
@@ -248,7 +254,7 @@ export interface CatalogReaderOptions {
  * when it took the file, else here), priced and kept.
  */
 export function catalogReader(db: DatabaseSync, options: CatalogReaderOptions = {}): FileReader {
-  const { pool, since = Date.now() } = options;
+  const { pool, since = Date.now(), waited } = options;
   ensureTables(db);
   const s = new Statements(db);
   let prices: FilePricer | undefined;
@@ -277,7 +283,9 @@ export function catalogReader(db: DatabaseSync, options: CatalogReaderOptions = 
       path,
       info.ino ?? null,
       info.size,
-      racy(info, since) ? NOT_KEPT : info.mtime?.getTime() ?? 0,
+      racy(info, since) && waited?.get(path) !== statKey(info)
+        ? NOT_KEPT
+        : info.mtime?.getTime() ?? 0,
       usage.provider,
       usage.sessionId,
       usage.cwd,
@@ -342,6 +350,13 @@ interface CountedFiles {
   files: string | undefined;
   /** When the tick of a file written in its `stat`'s tick is past (ms since the epoch, 0 none). */
   settled: number;
+  /** Each file whose tick `settled` waits out, by path: its inode, size and time then. */
+  waited: Map<string, string>;
+}
+
+/** A file's inode, size and time, as a count keeps them. */
+function statKey(info: Deno.FileInfo): string {
+  return `${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? 0}`;
 }
 
 /**
@@ -353,6 +368,7 @@ interface CountedFiles {
  */
 function filesOf(sessions: readonly UsageSession[], since: number): CountedFiles {
   const rows: (string | null)[][] = [];
+  const waited = new Map<string, string>();
   let settled = 0;
   let kept = true;
   for (const session of sessions) {
@@ -365,16 +381,20 @@ function filesOf(sessions: readonly UsageSession[], since: number): CountedFiles
         row.push(path, "-");
         continue;
       }
+      const key = statKey(info);
       if (racy(info, since)) {
         const end = tickEnd(info, Date.now());
         if (end === undefined) kept = false;
-        else settled = Math.max(settled, end);
+        else {
+          settled = Math.max(settled, end);
+          waited.set(path, key);
+        }
       }
-      row.push(path, `${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? 0}`);
+      row.push(path, key);
     }
     rows.push(row);
   }
-  return { files: kept ? JSON.stringify(rows) : undefined, settled };
+  return { files: kept ? JSON.stringify(rows) : undefined, settled, waited };
 }
 
 /** What a count says beside its rows, kept with them. */
@@ -482,7 +502,7 @@ export async function collectCatalogUsage(
   const sessions = await usageSessions(fileSources(sources));
   const scope = JSON.stringify(sources.map((source) => [source.format, source.root]));
   // Before any file's `stat`: a file written since is racy (src/_tick.ts).
-  const { files, settled } = filesOf(sessions, Date.now());
+  const { files, settled, waited } = filesOf(sessions, Date.now());
   let counted = files === undefined ? undefined : keptCount(db, scope, files);
   if (counted !== undefined) counted = { ...counted, skipped: [...skipped, ...counted.skipped] };
   else {
@@ -492,7 +512,7 @@ export async function collectCatalogUsage(
     await tickPassed(settled);
     const since = Date.now();
     using pool = poolFor(db, sessions, options.parallelBytes ?? SHARED_READS_BYTES);
-    const reader = catalogReader(db, { pool, since });
+    const reader = catalogReader(db, { pool, since, waited });
     counted = await countUsage(sessions, reader, skipped, { fold: true });
     if (files !== undefined) keepCount(db, scope, files, counted, skipped.slice(before));
   }
