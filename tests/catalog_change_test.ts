@@ -63,43 +63,56 @@ Deno.test("Catalog.update() reads again a file it read in the tick of its last w
   assertEquals(await searched(["fixes"], words, catalog), await searched(["fixes"], words, fresh));
 });
 
-Deno.test("Catalog.update() reads a file written in the tick of its walk once that tick is past: the next update costs a stat", async () => {
-  await using home = await catalogHome();
+/**
+ * A home whose three files the catalog has read, the first then grown by a turn and given the
+ * time `timeOf(now)` (in ms, never a whole second: a file system that keeps ms); disposed with
+ * its catalog.
+ */
+async function grownWithTime(timeOf: (now: number) => number) {
+  const home = await catalogHome();
   for (const file of home.files) await appendLines(file, 100);
-  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
   const sources = await home.sources();
   // The first update loads the readers: the next one reads at once.
   assertEquals((await catalog.update(sources)).read, 3);
   const file = home.files[0]!;
   await goOn(file, 0);
-  // Written 5 ms ago, on a file system that keeps ms.
-  let written = Date.now() - 5;
-  if (written % 1000 === 0) written--;
-  await Deno.utime(file.path, new Date(written), new Date(written));
+  let time = timeOf(Date.now());
+  if (time % 1000 === 0) time--;
+  await Deno.utime(file.path, new Date(time), new Date(time));
+  return {
+    home,
+    catalog,
+    sources,
+    file,
+    time,
+    async [Symbol.asyncDispose]() {
+      catalog[Symbol.dispose]();
+      await home[Symbol.asyncDispose]();
+    },
+  };
+}
+
+Deno.test("Catalog.update() reads a file written in the tick of its walk once that tick is past: the next update costs a stat", async () => {
+  // Written 5 ms ago.
+  await using grown = await grownWithTime((now) => now - 5);
+  const { catalog, sources, time } = grown;
   let readAt = 0;
-  const grown = await catalog.update(sources, { onProgress: () => readAt ||= Date.now() });
-  assertEquals([grown.read, grown.grown], [0, 1]);
-  assert(readAt >= written + 50, `read ${readAt - written} ms after its write`);
+  const read = await catalog.update(sources, { onProgress: () => readAt ||= Date.now() });
+  assertEquals([read.read, read.grown], [0, 1]);
+  assert(readAt >= time + 50, `read ${readAt - time} ms after its write`);
   const again = await catalog.update(sources);
   assertEquals([again.read, again.grown], [0, 0]);
 });
 
 Deno.test("Catalog.update() reads a file whose time is ahead of the clock once, 50 ms after its stat: the next update costs a stat, and a write after it is read", async () => {
-  await using home = await catalogHome();
-  for (const file of home.files) await appendLines(file, 100);
-  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
-  const sources = await home.sources();
-  assertEquals((await catalog.update(sources)).read, 3);
-  const file = home.files[0]!;
-  await goOn(file, 0);
-  // An hour ahead (another machine's clock, over NFS), on a file system that keeps ms.
-  let ahead = Date.now() + 3_600_000;
-  if (ahead % 1000 === 0) ahead++;
-  await Deno.utime(file.path, new Date(ahead), new Date(ahead));
+  // An hour ahead (a writer's clock over NFS).
+  await using grown = await grownWithTime((now) => now + 3_600_000);
+  const { home, catalog, sources, file } = grown;
   const started = Date.now();
   let readAt = 0;
-  const grown = await catalog.update(sources, { onProgress: () => readAt ||= Date.now() });
-  assertEquals([grown.read, grown.grown], [0, 1]);
+  const read = await catalog.update(sources, { onProgress: () => readAt ||= Date.now() });
+  assertEquals([read.read, read.grown], [0, 1]);
   assert(readAt >= started + 50, `read ${readAt - started} ms after the update began`);
   const again = await catalog.update(sources);
   assertEquals([again.read, again.grown], [0, 0]);
