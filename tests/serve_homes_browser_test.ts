@@ -9,7 +9,12 @@ import { join, resolve } from "node:path";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
 import { pageHeaders } from "../src/html/mod.ts";
-import { browseHomes, createSessionBrowserHandler, FactsMemo } from "../src/server/mod.ts";
+import {
+  browseHomes,
+  createSessionBrowserHandler,
+  FactsMemo,
+  fileStamp,
+} from "../src/server/mod.ts";
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
 import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
@@ -289,23 +294,33 @@ Deno.test("GET /sessions/<id>/events of another tool's file sends `changed` when
     assertStrictEquals(response.status, 200);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let seen = "";
+    // Fails (at the next event or ping) rather than waiting forever for what never comes.
+    const deadline = Date.now() + 10_000;
     const until = async (pattern: RegExp) => {
       while (!pattern.test(seen)) {
+        if (Date.now() > deadline) throw new Error(`no ${pattern} in: ${seen}`);
         const { value, done } = await reader.read();
         if (done) throw new Error(`the stream ended: ${seen}`);
         seen += value;
       }
     };
+    const stamped = async () => {
+      const info = await Deno.stat(path);
+      return `"sizeBytes":${info.size},"stamp":"${fileStamp(info)}"\\}`;
+    };
     const size = (await Deno.stat(path)).size;
-    await until(new RegExp(`"sizeBytes":${size}\\}`));
+    await until(new RegExp(await stamped()));
     const line = JSON.stringify({
       timestamp: "2026-02-23T12:30:00.000Z",
       type: "event_msg",
       payload: { type: "user_message", message: "one more" },
     });
     await Deno.writeTextFile(path, `${line}\n`, { append: true });
-    const grown = size + new TextEncoder().encode(`${line}\n`).length;
-    await until(new RegExp(`event: changed\\ndata: \\{"records":\\d+,"sizeBytes":${grown}\\}`));
+    assertStrictEquals(
+      (await Deno.stat(path)).size,
+      size + new TextEncoder().encode(`${line}\n`).length,
+    );
+    await until(new RegExp(`event: changed\\ndata: \\{"records":\\d+,${await stamped()}`));
     stopping.abort();
     await reader.cancel();
   } finally {

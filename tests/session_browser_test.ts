@@ -3,7 +3,7 @@ import { attributes, parsePage, texts } from "./_html_helpers.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { pageHeaders } from "../src/html/mod.ts";
-import { createServerHandler, createSessionBrowserHandler } from "../src/server/mod.ts";
+import { createServerHandler, createSessionBrowserHandler, fileStamp } from "../src/server/mod.ts";
 
 const ORIGIN = "http://127.0.0.1:8787";
 
@@ -186,10 +186,10 @@ Deno.test("createSessionBrowserHandler() events: the file as it is, changed afte
   const pollMs = 20;
   const handler = createSessionBrowserHandler({ sessionsDir: h.sessionsDir, pollMs });
   const path = second.sessionPath;
-  const data = async () => ({
-    records: await lineCount(path),
-    sizeBytes: (await Deno.stat(path)).size,
-  });
+  const data = async () => {
+    const info = await Deno.stat(path);
+    return { records: await lineCount(path), sizeBytes: info.size, stamp: fileStamp(info) };
+  };
   using watch = countLooks(path);
   const response = await get(handler, `/sessions/${second.sessionId.slice(0, 13)}/events`);
   assertStrictEquals(response.status, 200);
@@ -207,14 +207,18 @@ Deno.test("createSessionBrowserHandler() events: the file as it is, changed afte
   let last = "";
   while (last !== `event: changed\ndata: ${JSON.stringify(after)}`) {
     last = await events.next();
-    assertMatch(last, /^event: changed\ndata: \{"records":\d+,"sizeBytes":\d+\}$/);
+    assertMatch(
+      last,
+      /^event: changed\ndata: \{"records":\d+,"sizeBytes":\d+,"stamp":"\d+:\d+"\}$/,
+    );
   }
   {
     // One more line: the watcher reads that line, not the file again.
     using io = countIo();
     const line = '{"type":"not_a_record"}\n';
     await Deno.writeTextFile(path, line, { append: true });
-    const grown = { records: after.records + 1, sizeBytes: after.sizeBytes + line.length };
+    const { stamp } = await data();
+    const grown = { records: after.records + 1, sizeBytes: after.sizeBytes + line.length, stamp };
     assertStrictEquals(await events.next(), `event: changed\ndata: ${JSON.stringify(grown)}`);
     assertStrictEquals(io.lowestRead(path), after.sizeBytes);
   }
