@@ -100,3 +100,20 @@ export async function settle(info: Deno.FileInfo, since: number): Promise<boolea
   await tickPassed(end);
   return false;
 }
+
+/**
+ * A file's inode, size and time in one word, as its `stat` gives them: what every cache of a
+ * file's state compares to tell it unchanged (usage's kept count, a follower's last update, the
+ * live page's first event).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { statKey } from "./_tick.ts";
+ * const stat = { ino: 42, size: 18, mtime: new Date(1_700_000_000_123) } as Deno.FileInfo;
+ * assert.equal(statKey(stat), "42:18:1700000000123");
+ * ```
+ */
+export function statKey(info: Deno.FileInfo): string {
+  return `${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? 0}`;
+}

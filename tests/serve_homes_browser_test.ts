@@ -9,12 +9,8 @@ import { join, resolve } from "node:path";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
 import { pageHeaders } from "../src/html/mod.ts";
-import {
-  browseHomes,
-  createSessionBrowserHandler,
-  FactsMemo,
-  fileStamp,
-} from "../src/server/mod.ts";
+import { browseHomes, createSessionBrowserHandler, FactsMemo } from "../src/server/mod.ts";
+import { statKey } from "../src/_tick.ts";
 import { chromiumPath, hasChromium, type OpenedPage, startBrowser } from "../testing/browser.ts";
 import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
@@ -306,7 +302,7 @@ Deno.test("GET /sessions/<id>/events of another tool's file sends `changed` when
     };
     const stamped = async () => {
       const info = await Deno.stat(path);
-      return `"sizeBytes":${info.size},"stamp":"${fileStamp(info)}"\\}`;
+      return `"sizeBytes":${info.size},"stamp":"${statKey(info)}"\\}`;
     };
     const size = (await Deno.stat(path)).size;
     await until(new RegExp(await stamped()));

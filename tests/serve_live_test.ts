@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { assert, assertEquals } from "./_assert.ts";
 import { tempDir } from "./_helpers.ts";
 import { claudeCodeAdapter } from "../src/formats/claude_code/mod.ts";
-import { createSessionBrowserHandler, fileStamp, SessionWatchers } from "../src/server/mod.ts";
+import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.ts";
+import { statKey } from "../src/_tick.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { waitFor } from "../testing/wait.ts";
 import { fatTime, rewriteUnseen } from "./_racy.ts";
@@ -122,7 +123,7 @@ Deno.test("createSessionBrowserHandler() live pages on one growing session share
 /** A `changed` event's data for the file at `path` as it is now, of `records` records. */
 function changeOf(path: string, records: number): string {
   const info = Deno.statSync(path);
-  return JSON.stringify({ records, sizeBytes: info.size, stamp: fileStamp(info) });
+  return JSON.stringify({ records, sizeBytes: info.size, stamp: statKey(info) });
 }
 
 Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size with a new time: the records counted again", async () => {

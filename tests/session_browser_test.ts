@@ -3,7 +3,8 @@ import { attributes, parsePage, texts } from "./_html_helpers.ts";
 import { eventOf, harness } from "./_runtime_helpers.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { pageHeaders } from "../src/html/mod.ts";
-import { createServerHandler, createSessionBrowserHandler, fileStamp } from "../src/server/mod.ts";
+import { createServerHandler, createSessionBrowserHandler } from "../src/server/mod.ts";
+import { statKey } from "../src/_tick.ts";
 
 const ORIGIN = "http://127.0.0.1:8787";
 
@@ -188,7 +189,7 @@ Deno.test("createSessionBrowserHandler() events: the file as it is, changed afte
   const path = second.sessionPath;
   const data = async () => {
     const info = await Deno.stat(path);
-    return { records: await lineCount(path), sizeBytes: info.size, stamp: fileStamp(info) };
+    return { records: await lineCount(path), sizeBytes: info.size, stamp: statKey(info) };
   };
   using watch = countLooks(path);
   const response = await get(handler, `/sessions/${second.sessionId.slice(0, 13)}/events`);
@@ -209,7 +210,7 @@ Deno.test("createSessionBrowserHandler() events: the file as it is, changed afte
     last = await events.next();
     assertMatch(
       last,
-      /^event: changed\ndata: \{"records":\d+,"sizeBytes":\d+,"stamp":"\d+:\d+"\}$/,
+      /^event: changed\ndata: \{"records":\d+,"sizeBytes":\d+,"stamp":"\d+:\d+:\d+"\}$/,
     );
   }
   {

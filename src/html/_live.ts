@@ -7,13 +7,13 @@
  *
  * ```text
  * event: changed
- * data: {"records": 42, "sizeBytes": 12345, "stamp": "1700000000123:42"}
+ * data: {"records": 42, "sizeBytes": 12345, "stamp": "42:12345:1700000000123"}
  * ```
  *
  * sent first when the page connects (the file as it is now), then whenever the session file
  * grew or changed (after a run appended its records, or a rewrite in place, at the same size
- * or not). The client compares the first event's `sizeBytes` and `stamp` (the file's time and
- * inode; a database's session has none) with those the page was rendered from
+ * or not). The client compares the first event's `sizeBytes` and `stamp` (the file's inode,
+ * size and time; a database's session has none) with those the page was rendered from
  * (`data-size-bytes` and `data-stamp` of `#session`), and takes every later event as a change;
  * when they differ, or on a change, it fetches the page's own URL again (`GET`, same origin) with
  * `?from=<its last turn>&seen=<data-revision of #session>`, which holds only the turns from

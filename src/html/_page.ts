@@ -88,8 +88,8 @@ export interface SessionPageOptions {
    */
   revision?: string;
   /**
-   * The time and inode of the file the page was read from (`data-stamp` of `#session`): a live
-   * page's first event tells a rewrite at the same size made before it connected by it.
+   * The inode, size and time of the file the page was read from (`data-stamp` of `#session`): a
+   * live page's first event tells a rewrite at the same size made before it connected by it.
    */
   stamp?: string;
 }

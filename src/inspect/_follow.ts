@@ -27,6 +27,7 @@ import { completeForeign, segmentEntries } from "./_foreign.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { TurnSegmenter } from "./_segmenter.ts";
 import type { InspectReport, Turn } from "./_types.ts";
+import { statKey } from "../_tick.ts";
 
 /** What a follower has read: the segmenter and where in the file it stopped. */
 interface Reading {
@@ -212,7 +213,7 @@ export class SessionFollower {
     // A file written in the tick of its `stat` is read once that tick is past; one whose tick
     // cannot be known past is not taken as seen (src/_tick.ts).
     const { info, racy: unsure } = await statFollowed(this.path);
-    const seen = unsure ? undefined : `${info.size}:${info.mtime?.getTime()}:${info.ino}`;
+    const seen = unsure ? undefined : statKey(info);
     // Unchanged since the last update (a second page's refresh on the same change).
     if (seen !== undefined && seen === foreign.seen) return { whole: false, bytes: 0 };
     if (follower === undefined) {

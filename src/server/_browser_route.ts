@@ -38,7 +38,8 @@ import {
   type SessionStore,
 } from "../store/mod.ts";
 import { type AccessOptions, accessRefusal } from "./_access.ts";
-import { fileStamp, SessionWatchers, storeChanges } from "./_session_events.ts";
+import { statKey } from "../_tick.ts";
+import { SessionWatchers, storeChanges } from "./_session_events.ts";
 import {
   type BrowseHome,
   FactsMemo,
@@ -381,7 +382,7 @@ async function sessionResponse(
     ...(notice === undefined ? {} : { notice }),
     ...(fromTurn === undefined ? {} : { fromTurn }),
     ...(revision === undefined ? {} : { revision }),
-    ...(info === undefined ? {} : { stamp: fileStamp(info) }),
+    ...(info === undefined ? {} : { stamp: statKey(info) }),
   });
   return new Response(page, { headers: pageHeaders({ live: true }) });
 }

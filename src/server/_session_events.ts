@@ -1,14 +1,15 @@
 /**
- * A session watched for the live page: its size looked at every few hundred milliseconds, and
- * a `changed` event (`{records, sizeBytes, stamp}`) whenever it grew or was rewritten. Of a file only
- * the bytes appended since the last look are read to keep the count; a database store is asked
- * for the counts it keeps.
+ * A session watched for the live page: its size looked at every few hundred milliseconds, and a
+ * `changed` event (`{records, sizeBytes, stamp}`) whenever it grew or was rewritten. Of a file
+ * only the bytes appended since the last look are read to keep the count; a database store is
+ * asked for the counts it keeps.
  *
  * @module
  */
 import type { SseComment, SseEvent } from "../http/mod.ts";
 import type { SessionLocation, SessionStore } from "../store/mod.ts";
 import { statFollowed } from "../formats/_follow.ts";
+import { statKey } from "../_tick.ts";
 
 /** Options of {@linkcode sessionChanges}. */
 export interface SessionChangesOptions {
@@ -32,26 +33,10 @@ export interface SessionChange {
   /** The file's size in bytes. */
   sizeBytes: number;
   /**
-   * The file's time and inode when it was counted ({@linkcode fileStamp}; a file's events
-   * only): a page rendered before a rewrite at the same size tells it by this.
+   * The file's inode, size and time when it was counted (`statKey` of `src/_tick.ts`; a file's
+   * events only): a page rendered before a rewrite at the same size tells it by this.
    */
   stamp?: string;
-}
-
-/**
- * A file's time and inode in one word, as its `stat` gives them: what the live page's first
- * event is compared with (`data-stamp` of the page), with its size.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { fileStamp } from "./_session_events.ts";
- * assert.equal(fileStamp({ mtime: new Date(1_700_000_000_123), ino: 42 }), "1700000000123:42");
- * assert.equal(fileStamp({ mtime: null, ino: null }), ":");
- * ```
- */
-export function fileStamp(info: { mtime: Date | null; ino: number | null }): string {
-  return `${info.mtime?.getTime() ?? ""}:${info.ino ?? ""}`;
 }
 
 const NEWLINE = 10;
@@ -119,7 +104,7 @@ interface Seen {
   size: number;
   mtime: number | null;
   ino: number | null;
-  /** Its time and inode ({@linkcode fileStamp}). */
+  /** Its inode, size and time (`statKey`). */
   stamp: string;
   /**
    * Looked at in the tick of its last write, one not waited for (a file system of whole
@@ -135,7 +120,7 @@ interface Seen {
 async function look(path: string): Promise<Seen | undefined> {
   try {
     const { info, size, mtime, racy } = await statFollowed(path);
-    return { size, mtime, ino: info.ino, stamp: fileStamp(info), racy };
+    return { size, mtime, ino: info.ino, stamp: statKey(info), racy };
   } catch (error) {
     // A file being replaced (an atomic rewrite) is missing for a moment: look again later.
     if (error instanceof Deno.errors.NotFound) return undefined;
@@ -209,7 +194,7 @@ export class SessionWatchers {
   async #loop(path: string, watched: Watched, first: () => void): Promise<void> {
     const signal = watched.stop.signal;
     let tally = new RecordTally();
-    let seen = await look(path) ?? { size: 0, mtime: null, ino: null, stamp: ":", racy: false };
+    let seen = await look(path) ?? { size: 0, mtime: null, ino: null, stamp: "", racy: false };
     watched.reads++;
     let size = seen.size === 0 ? 0 : await readSpan(path, 0, seen.size, tally);
     watched.latest = { records: tally.records, sizeBytes: size, stamp: seen.stamp };

@@ -33,7 +33,7 @@ import { PRICE_TABLE } from "./_table.ts";
 import { type PlannedFile, UsagePool } from "./_pool.ts";
 import { USAGE_READERS } from "../formats/usage_readers.ts";
 import { SHARED_READS_BYTES, workersFor } from "../io/_shared_reads.ts";
-import { racy, tickEnd, tickPassed } from "../_tick.ts";
+import { racy, statKey, tickEnd, tickPassed } from "../_tick.ts";
 
 /** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
@@ -352,11 +352,6 @@ interface CountedFiles {
   settled: number;
   /** Each file whose tick `settled` waits out, by path: its inode, size and time then. */
   waited: Map<string, string>;
-}
-
-/** A file's inode, size and time, as a count keeps them. */
-function statKey(info: Deno.FileInfo): string {
-  return `${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? 0}`;
 }
 
 /**

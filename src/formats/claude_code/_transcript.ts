@@ -247,9 +247,9 @@ export function lineAt(ranges: LineRanges, node: Node): Line | undefined {
 }
 
 /**
- * Runs the second pass: every node of the first, in read order ({@linkcode readOrder}), the lines it needs read again
- * by their byte ranges (or kept by the first pass; the others are not decoded), their entries
- * handed over a batch at a time.
+ * Runs the second pass: every node of the first, in read order ({@linkcode readOrder}), the
+ * lines it needs read again by their byte ranges (or kept by the first pass; the others are not
+ * decoded), their entries handed over a batch at a time.
  */
 async function* readBranch(read: ClaudeRead, values?: Json[]): AsyncGenerator<ForeignEntry[]> {
   const { nodes } = read.index;
