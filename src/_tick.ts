@@ -11,17 +11,70 @@
  * How close to a `stat` a file's last write may be for a write after it to leave the file's
  * time as it was, in ms: a file system that keeps times below the second (Linux's coarse clock
  * ticks every 1 to 10 ms and Deno gives whole ms; Windows' every 15.6 ms) or one that keeps whole
- * seconds (ext3 and HFS+ one, FAT two), told apart by the time itself.
+ * seconds (ext3 and HFS+ one, FAT two), told apart by the file's times (see
+ * {@linkcode fineClock}).
  */
 const TICK_MS = { fine: 50, seconds: 2000 };
+
+/** What an earlier `stat` of a file knew of its file system's clock (see {@linkcode fineClock}). */
+export interface ClockSeen {
+  ino: number | null;
+  /** Its file system keeps times below the second. */
+  fine: boolean;
+}
+
+/**
+ * Whether the file system of a file `stat`ed as `info` keeps times below the second: its time
+ * is not of a whole second, or an earlier `stat` of the same inode (`earlier`) knew it. One
+ * time alone cannot tell: a file system of ms gives a whole second to one write in 1,000, which
+ * is then taken as a file system of seconds (unsure for up to 2 s) unless the file's earlier
+ * times said otherwise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fineClock } from "./_tick.ts";
+ * const stat = (mtime: number) => ({ ino: 7, mtime: new Date(mtime) }) as Deno.FileInfo;
+ * assert.equal(fineClock(stat(1_700_000_000_123)), true);
+ * assert.equal(fineClock(stat(1_700_000_001_000)), false);
+ * assert.equal(fineClock(stat(1_700_000_001_000), { ino: 7, fine: true }), true);
+ * assert.equal(fineClock(stat(1_700_000_001_000), { ino: 8, fine: true }), false);
+ * ```
+ */
+export function fineClock(info: Deno.FileInfo, earlier?: ClockSeen): boolean {
+  const mtime = info.mtime?.getTime();
+  if (mtime !== undefined && mtime % 1000 !== 0) return true;
+  return earlier !== undefined && earlier.fine && earlier.ino === (info.ino ?? null);
+}
+
+/**
+ * What a kept `stat` of a file (its inode and its time in ms, where a time below 0 is a cache's
+ * mark for "not kept") knows of its file system's clock, for {@linkcode fineClock}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { keptClock } from "./_tick.ts";
+ * assert.deepEqual(keptClock(7, 1_700_000_000_123), { ino: 7, fine: true });
+ * assert.deepEqual(keptClock(7, 1_700_000_000_000), { ino: 7, fine: false });
+ * assert.equal(keptClock(7, -1), undefined);
+ * ```
+ */
+export function keptClock(
+  ino: number | null | undefined,
+  mtime: number | null | undefined,
+): ClockSeen | undefined {
+  if (mtime === null || mtime === undefined || mtime < 0) return undefined;
+  return { ino: ino ?? null, fine: mtime % 1000 !== 0 };
+}
 
 /**
  * Whether a file `stat`ed at `since` (ms since the epoch, taken before the `stat`) was written
  * in the same tick of its file system's clock: a write after the `stat` (a rewrite in place at
  * the same size) may then leave its inode, size and time as they were, so they alone cannot say
  * that what was read of it is what it holds. Git calls such an entry of its index "racily
- * clean". A time of a whole second is taken as a file system of seconds; a file without a time
- * is always racy.
+ * clean". A time of a whole second is taken as a file system of seconds unless `fine` (see
+ * {@linkcode fineClock}) says otherwise; a file without a time is always racy.
  *
  * @example
  * ```ts
@@ -34,19 +87,21 @@ const TICK_MS = { fine: 50, seconds: 2000 };
  * // Written the same second, on a file system of whole seconds.
  * assert.equal(racy(stat(since - 500), since), true);
  * assert.equal(racy(stat(since - 2500), since), false);
+ * // The same time, on a file system known to keep ms.
+ * assert.equal(racy(stat(since - 500), since, true), false);
  * ```
  */
-export function racy(info: Deno.FileInfo, since: number): boolean {
+export function racy(info: Deno.FileInfo, since: number, fine = fineClock(info)): boolean {
   const mtime = info.mtime?.getTime();
   if (mtime === undefined) return true;
-  return mtime > since - (mtime % 1000 === 0 ? TICK_MS.seconds : TICK_MS.fine);
+  return mtime > since - (fine ? TICK_MS.fine : TICK_MS.seconds);
 }
 
 /**
  * When the tick of a {@linkcode racy} file's last write is past (ms since the epoch), the file
  * `stat`ed as `info` before `now`: a read from then on sees every write that keeps its time, so
  * the file is worth waiting for, up to 50 ms; undefined when it is not: a file system of whole
- * seconds (up to 2 s), or no time. A time ahead of `now` (a writer's clock ahead of this one,
+ * seconds (up to 2 s; `fine` as for {@linkcode racy}), or no time. A time ahead of `now` (a writer's clock ahead of this one,
  * another machine's over NFS) was still written before the `stat`: a write in its tick comes
  * within 50 ms of it, so before `now` plus 50 ms by this clock.
  *
@@ -59,11 +114,16 @@ export function racy(info: Deno.FileInfo, since: number): boolean {
  * assert.equal(tickEnd(stat(now - 10), now), now + 40);
  * assert.equal(tickEnd(stat(now - 500), now), undefined);
  * assert.equal(tickEnd(stat(now + 3_600_010), now), now + 50);
+ * assert.equal(tickEnd(stat(now - 500), now, true), now - 450);
  * ```
  */
-export function tickEnd(info: Deno.FileInfo, now: number): number | undefined {
+export function tickEnd(
+  info: Deno.FileInfo,
+  now: number,
+  fine = fineClock(info),
+): number | undefined {
   const mtime = info.mtime?.getTime();
-  if (mtime === undefined || mtime % 1000 === 0) return undefined;
+  if (mtime === undefined || !fine) return undefined;
   return Math.min(mtime, now) + TICK_MS.fine;
 }
 
@@ -77,7 +137,8 @@ export async function tickPassed(end: number): Promise<void> {
  * Waits out the tick of a file `stat`ed as `info` at `since` (ms since the epoch) when it was
  * written in it (or its time is ahead of the clock), up to 50 ms, so that a read after it holds
  * every write that keeps the file's inode, size and time; true when that tick cannot be known
- * past (a file system of whole seconds): the file is unsure, to be read again the next time.
+ * past (a file system of whole seconds; `fine` as for {@linkcode racy}): the file is unsure, to
+ * be read again the next time.
  *
  * @example
  * ```ts
@@ -91,11 +152,16 @@ export async function tickPassed(end: number): Promise<void> {
  * assert.ok(Date.now() >= written + 50);
  * assert.equal(await settle(stat(2 * 60_000 + written), now), false);
  * assert.equal(await settle(stat(now - (now % 1000)), now), true);
+ * assert.equal(await settle(stat(now - (now % 1000)), now, true), false);
  * ```
  */
-export async function settle(info: Deno.FileInfo, since: number): Promise<boolean> {
-  if (!racy(info, since)) return false;
-  const end = tickEnd(info, Date.now());
+export async function settle(
+  info: Deno.FileInfo,
+  since: number,
+  fine = fineClock(info),
+): Promise<boolean> {
+  if (!racy(info, since, fine)) return false;
+  const end = tickEnd(info, Date.now(), fine);
   if (end === undefined) return true;
   await tickPassed(end);
   return false;

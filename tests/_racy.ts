@@ -17,6 +17,22 @@ export async function fatTime(path: string): Promise<Date> {
   return second;
 }
 
+/** Gives the file at `path` a time of ms (a minute ago): its file system keeps them. */
+export async function msTime(path: string): Promise<void> {
+  const time = new Date(Date.now() - 60_000 - (Date.now() % 1000) + 123);
+  await Deno.utime(path, time, time);
+}
+
+/**
+ * Gives the file at `path` the time of the whole second it is in now (returned): on a file
+ * system of ms, one write in 1,000 gets such a time.
+ */
+export async function wholeSecondNow(path: string): Promise<Date> {
+  const second = new Date(Math.floor(Date.now() / 1000) * 1000);
+  await Deno.utime(path, second, second);
+  return second;
+}
+
 /** What tells a file to a `stat`: its inode, size and time (ms). */
 export function statOf(path: string): [number | null, number, number | undefined] {
   const info = Deno.statSync(path);

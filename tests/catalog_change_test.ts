@@ -3,7 +3,7 @@ import { Catalog, type CatalogSource } from "../src/catalog/mod.ts";
 import { searchSessions, type SearchSource } from "../src/search/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
 import { appendLines, catalogAnswers, catalogHome, goOn, repeatLine } from "./_catalog_home.ts";
-import { fatTime, rewriteUnseen, statOf } from "./_racy.ts";
+import { fatTime, msTime, rewriteUnseen, statOf, wholeSecondNow } from "./_racy.ts";
 
 /** The first prompt of the home's first transcript, and a word of the same length for it. */
 const PROMPT = "List and read the files";
@@ -61,6 +61,23 @@ Deno.test("Catalog.update() reads again a file it read in the tick of its last w
   await fresh.update(sources);
   assertEquals(catalogAnswers(catalog, sources), catalogAnswers(fresh, sources));
   assertEquals(await searched(["fixes"], words, catalog), await searched(["fixes"], words, fresh));
+});
+
+Deno.test("Catalog.update() of a file it kept with a time of ms takes a whole second after it as one write in 1,000, not a file system of seconds: the update after reads nothing", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  const path = home.files[0]!.path;
+  await msTime(path);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  const sources = await home.sources();
+  assertEquals((await catalog.update(sources)).read, 3);
+  await rewriteInPlace(path, await wholeSecondNow(path));
+  assertEquals((await catalog.update(sources)).read, 1);
+  // Before, the whole second was taken as a file system of seconds: the file was kept racy,
+  // and this update read it again, for doubt alone.
+  assertEquals((await catalog.update(sources)).read, 0);
+  const session = catalog.sessions(sources).find((found) => found.path === path);
+  assertEquals(session?.firstPrompt, REWRITTEN);
 });
 
 /**

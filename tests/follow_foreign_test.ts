@@ -18,7 +18,7 @@ import { claudeIds } from "../testing/formats/claude_fixtures.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { forkHome } from "./_codex_fork_home.ts";
 import { GEMINI_SESSION_ID, GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
-import { fatTime, rewriteUnseen } from "./_racy.ts";
+import { fatTime, msTime, rewriteUnseen, wholeSecondNow } from "./_racy.ts";
 
 /** The follower's report and a whole read's of the file as it is, as JSON. */
 async function bothReports(path: string, follower: SessionFollower) {
@@ -216,6 +216,30 @@ Deno.test("SessionFollower.update() of a Claude Code transcript read in the tick
   const { followed, whole } = await bothReports(path, follower);
   assertEquals(followed, whole);
   assert(followed.includes("Question X"));
+});
+
+Deno.test("SessionFollower.update() of another tool's file whose time was of ms takes a whole second after it as one write in 1,000, not a file system of seconds: the update after reads nothing", async () => {
+  await using dir = await tempDir();
+  const claude = threeQuestions(dir.path);
+  const gemini = {
+    path: join(dir.path, `session-2026-02-23T12-00-${GEMINI_SESSION_ID.slice(0, 8)}.jsonl`),
+    before: new GeminiSessionBuilder().context().user("Question 1").text(),
+  };
+  for (const { path, before } of [claude, gemini]) {
+    await Deno.writeTextFile(path, before);
+    await msTime(path);
+    const follower = await SessionFollower.open(path, SESSION_PAGE_INSPECTION);
+    await follower.update();
+    await Deno.writeTextFile(path, before.replace("Question 1", "Question X"));
+    await wholeSecondNow(path);
+    assertEquals((await follower.update()).whole, true, path);
+    // Before, the whole second was taken as a file system of seconds: this update read the
+    // file whole again, for doubt alone.
+    assertEquals(await follower.update(), { whole: false, bytes: 0 }, path);
+    const { followed, whole } = await bothReports(path, follower);
+    assertEquals(followed, whole);
+    assert(followed.includes("Question X"));
+  }
 });
 
 Deno.test({

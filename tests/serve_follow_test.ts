@@ -14,7 +14,7 @@ import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.
 import { createSession } from "../src/store/mod.ts";
 import { GEMINI_SESSION_ID, geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import { countIo } from "../testing/io_counter.ts";
-import { fatTime, rewriteUnseen } from "./_racy.ts";
+import { fatTime, msTime, rewriteUnseen, wholeSecondNow } from "./_racy.ts";
 
 const INIT = {
   cwd: "/w",
@@ -185,6 +185,23 @@ Deno.test("SessionFollower.update() reads whole again a file it read in the tick
   const path = await sessionOf(dir.path, 3);
   const second = await fatTime(path);
   await assertReadWholeAfter(path, () => rewriteUnseen(path, "Question 1", "Question X", second));
+});
+
+Deno.test("SessionFollower.update() of a session whose time was of ms takes a whole second after an append as one write in 1,000, not a file system of seconds: the update after reads nothing", async () => {
+  await using dir = await tempDir();
+  const path = await sessionOf(dir.path, 3);
+  await msTime(path);
+  const follower = (await SessionFollower.open(path, SESSION_PAGE_INSPECTION))!;
+  await follower.update();
+  await append(path, turn(4));
+  await wholeSecondNow(path);
+  assertEquals((await follower.update()).whole, false);
+  // Before, the whole second was taken as a file system of seconds: this update read the
+  // file whole again, for doubt alone (the cause of a flaky count of reads).
+  assertEquals(await follower.update(), { whole: false, bytes: 0 });
+  const { followed, whole } = await bothReports(path, follower);
+  assertEquals(followed, whole);
+  assert(followed.includes("Question 4"));
 });
 
 Deno.test("SessionFollower.report() of a file whose last line is torn is a whole read's; the following goes on after it", async () => {

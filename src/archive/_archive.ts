@@ -15,7 +15,7 @@ import { type ArchivedFile, type ArchiveIndex, readIndex, segmentName } from "./
 import { type ArchiveLayout, archiveLayout } from "./_layout.ts";
 import { lockArchive } from "./_lock.ts";
 import type { ArchiveSource } from "./_sources.ts";
-import { settle } from "../_tick.ts";
+import { fineClock, keptClock, settle } from "../_tick.ts";
 
 /** What a run did, counted by session (a session counts once, by its most telling change). */
 export interface ArchiveSummary {
@@ -184,7 +184,7 @@ async function archiveFile(
   ) {
     return "unchanged";
   }
-  const unsure = await settle(info, since);
+  const unsure = await settle(info, since, fineClock(info, keptClock(latest?.ino, latest?.mtime)));
   const line = (version: number, sha256: string, chunks: ArchivedFile["chunks"]) => ({
     key,
     format: source.format,

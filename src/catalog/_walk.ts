@@ -14,7 +14,7 @@ import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
 import type { ReaderFindings } from "../inspect/mod.ts";
 import { toolStartOf } from "../formats/_tool_starts.ts";
 import { late } from "../_late.ts";
-import { racy, tickEnd, tickPassed } from "../_tick.ts";
+import { fineClock, keptClock, racy, tickEnd, tickPassed } from "../_tick.ts";
 
 /** Search's profiles of turnlog's own store, out of Deno's sight at start (src/_late.ts). */
 const searchModule = () =>
@@ -326,7 +326,8 @@ export async function walkSources(
       const before = row === undefined ? undefined : knownFile(row);
       const untexted = options.text === true && before?.texted === 0;
       if (!unchanged(info, before) || untexted) {
-        const end = racy(info, since) ? tickEnd(info, Date.now()) ?? Infinity : 0;
+        const fine = fineClock(info, keptClock(before?.ino, before?.mtime));
+        const end = racy(info, since, fine) ? tickEnd(info, Date.now(), fine) ?? Infinity : 0;
         if (end !== Infinity) settled = Math.max(settled, end);
         changed.push({ wanted, info, known: before, racy: end === Infinity });
       }

@@ -10,7 +10,7 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { keepSideTables } from "../catalog/_side_tables.ts";
 import type { ReaderRead } from "../catalog/_walk.ts";
-import { settle } from "../_tick.ts";
+import { fineClock, keptClock, settle } from "../_tick.ts";
 import {
   type FieldSighting,
   type FormatAdapter,
@@ -173,7 +173,7 @@ export function keptExaminer(db: DatabaseSync): KeptExaminer {
         ? { unreadable: row.unreadable ?? `${path}: cannot be read`, modified }
         : { examination: JSON.parse(row.examination), modified };
     }
-    const unsure = await settle(info, since);
+    const unsure = await settle(info, since, fineClock(info, keptClock(row?.ino, row?.mtime)));
     const examined = await examineOrWhy(adapter, path, info.size);
     save.run(
       path,

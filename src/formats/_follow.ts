@@ -6,7 +6,7 @@
  * @module
  */
 import { readRange } from "../io/mod.ts";
-import { settle } from "../_tick.ts";
+import { type ClockSeen, fineClock, settle } from "../_tick.ts";
 import type { ForeignEntry, ForeignFacts } from "./_types.ts";
 
 /** Bytes before the last line read that are compared with the file's to tell an append. */
@@ -56,18 +56,22 @@ export interface FollowedStat {
    * seconds): the next update reads it whole even when it looks the same.
    */
   racy: boolean;
+  /** Its file system keeps times below the second, as this `stat` or an earlier one knew. */
+  fine: boolean;
 }
 
 /**
  * The file's `stat` for an update: a file written in the tick of its `stat` is waited for until
  * that tick is past (up to 50 ms), so that what is read after holds every write that keeps its
  * inode, size and time; one whose tick cannot be known past is said `racy` (src/_tick.ts).
+ * `earlier` is what the last update's `stat` knew of the file's clock (`fineClock`).
  */
-export async function statFollowed(path: string): Promise<FollowedStat> {
+export async function statFollowed(path: string, earlier?: ClockSeen): Promise<FollowedStat> {
   const since = Date.now();
   const info = await Deno.stat(path);
-  const unsure = await settle(info, since);
-  return { info, size: info.size, mtime: info.mtime?.getTime() ?? null, racy: unsure };
+  const fine = fineClock(info, earlier);
+  const unsure = await settle(info, since, fine);
+  return { info, size: info.size, mtime: info.mtime?.getTime() ?? null, racy: unsure, fine };
 }
 
 /**

@@ -27,7 +27,7 @@ import { completeForeign, segmentEntries } from "./_foreign.ts";
 import { type InspectOptions, inspectSession } from "./_inspect.ts";
 import { TurnSegmenter } from "./_segmenter.ts";
 import type { InspectReport, Turn } from "./_types.ts";
-import { statKey } from "../_tick.ts";
+import { type ClockSeen, statKey } from "../_tick.ts";
 
 /** What a follower has read: the segmenter and where in the file it stopped. */
 interface Reading {
@@ -47,6 +47,8 @@ interface Reading {
    * seconds): the next update reads it whole even when it looks the same.
    */
   racy: boolean;
+  /** Its file system keeps times below the second, as a `stat` of it knew (`fineClock`). */
+  fine: boolean;
   /** The report of a file whose last line is torn (being written), read whole; else null. */
   whole: InspectReport | null;
 }
@@ -62,6 +64,8 @@ interface Foreign {
   reported: TurnSegmenter | undefined;
   /** The file as the last whole read saw it (size, modification time, inode). */
   seen: string | undefined;
+  /** What the last update's `stat` knew of the file's clock (`fineClock`). */
+  clock: ClockSeen | undefined;
   report: InspectReport | undefined;
 }
 
@@ -149,6 +153,7 @@ export class SessionFollower {
       settled: new TurnSegmenter(path, options),
       reported: undefined,
       seen: undefined,
+      clock: undefined,
       report: undefined,
     });
   }
@@ -212,7 +217,8 @@ export class SessionFollower {
     const options = this.#options;
     // A file written in the tick of its `stat` is read once that tick is past; one whose tick
     // cannot be known past is not taken as seen (src/_tick.ts).
-    const { info, racy: unsure } = await statFollowed(this.path);
+    const { info, racy: unsure, fine } = await statFollowed(this.path, foreign.clock);
+    foreign.clock = { ino: info.ino, fine };
     const seen = unsure ? undefined : statKey(info);
     // Unchanged since the last update (a second page's refresh on the same change).
     if (seen !== undefined && seen === foreign.seen) return { whole: false, bytes: 0 };
@@ -252,8 +258,8 @@ export class SessionFollower {
 
   async #runOwn(): Promise<FollowRead> {
     // A file written in the tick of its `stat` is read once that tick is past (src/_tick.ts).
-    const { info, mtime, racy: unsure } = await statFollowed(this.path);
     let reading = this.#reading;
+    const { info, mtime, racy: unsure, fine } = await statFollowed(this.path, reading);
     let bytes = 0;
     if (reading !== undefined) {
       const same = info.size === reading.end && mtime === reading.mtime &&
@@ -277,6 +283,7 @@ export class SessionFollower {
       mtime,
       size: info.size,
       racy: unsure,
+      fine,
       whole: null,
     };
     const from = reading.end;
@@ -299,6 +306,7 @@ export class SessionFollower {
     reading.mtime = mtime;
     reading.size = info.size;
     reading.racy = unsure;
+    reading.fine = fine;
     // A torn last line is most likely being written: the report of the file as it is now is
     // one whole read, and the following goes on from the last whole line.
     reading.whole = null;

@@ -111,16 +111,22 @@ interface Seen {
    * seconds): the next look reads it again even when it looks the same.
    */
   racy: boolean;
+  /** Its file system keeps times below the second, as a look at it knew (`fineClock`). */
+  fine: boolean;
 }
+
+/** A file not there at the first look. */
+const UNSEEN: Seen = { size: 0, mtime: null, ino: null, stamp: "", racy: false, fine: false };
 
 /**
  * The file's size, time and inode; a file written in the tick of the look is waited for until
  * that tick is past (up to 50 ms), so that what is read after holds every write that keeps them.
+ * `earlier` is the last look.
  */
-async function look(path: string): Promise<Seen | undefined> {
+async function look(path: string, earlier?: Seen): Promise<Seen | undefined> {
   try {
-    const { info, size, mtime, racy } = await statFollowed(path);
-    return { size, mtime, ino: info.ino, stamp: statKey(info), racy };
+    const { info, size, mtime, racy, fine } = await statFollowed(path, earlier);
+    return { size, mtime, ino: info.ino, stamp: statKey(info), racy, fine };
   } catch (error) {
     // A file being replaced (an atomic rewrite) is missing for a moment: look again later.
     if (error instanceof Deno.errors.NotFound) return undefined;
@@ -194,7 +200,7 @@ export class SessionWatchers {
   async #loop(path: string, watched: Watched, first: () => void): Promise<void> {
     const signal = watched.stop.signal;
     let tally = new RecordTally();
-    let seen = await look(path) ?? { size: 0, mtime: null, ino: null, stamp: "", racy: false };
+    let seen = await look(path) ?? UNSEEN;
     watched.reads++;
     let size = seen.size === 0 ? 0 : await readSpan(path, 0, seen.size, tally);
     watched.latest = { records: tally.records, sizeBytes: size, stamp: seen.stamp };
@@ -202,7 +208,7 @@ export class SessionWatchers {
     while (!signal.aborted) {
       await pause(this.#pollMs, signal);
       if (signal.aborted) return;
-      const now = await look(path);
+      const now = await look(path, seen);
       if (now === undefined) continue;
       const same = now.size === seen.size && now.mtime === seen.mtime && now.ino === seen.ino;
       if (same && !seen.racy) continue;

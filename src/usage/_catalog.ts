@@ -33,7 +33,7 @@ import { PRICE_TABLE } from "./_table.ts";
 import { type PlannedFile, UsagePool } from "./_pool.ts";
 import { USAGE_READERS } from "../formats/usage_readers.ts";
 import { SHARED_READS_BYTES, workersFor } from "../io/_shared_reads.ts";
-import { racy, statKey, tickEnd, tickPassed } from "../_tick.ts";
+import { fineClock, keptClock, racy, statKey, tickEnd, tickPassed } from "../_tick.ts";
 
 /** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
@@ -262,6 +262,7 @@ export function catalogReader(db: DatabaseSync, options: CatalogReaderOptions = 
     // The worker read its file after this `stat`.
     const info = pool?.infoOf(path) ?? Deno.statSync(path);
     const row = s.file.get(path) as FileRow | undefined;
+    const clock = keptClock(row?.ino, row?.mtime);
     if (keptFor(row, info)) {
       const events = JSON.parse(row.events) as KeptEvent[];
       return {
@@ -283,7 +284,7 @@ export function catalogReader(db: DatabaseSync, options: CatalogReaderOptions = 
       path,
       info.ino ?? null,
       info.size,
-      racy(info, since) && waited?.get(path) !== statKey(info)
+      racy(info, since, fineClock(info, clock)) && waited?.get(path) !== statKey(info)
         ? NOT_KEPT
         : info.mtime?.getTime() ?? 0,
       usage.provider,

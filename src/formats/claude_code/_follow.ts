@@ -136,7 +136,7 @@ export class ClaudeFollower implements FormatFollower {
       nextLine: 1,
       tail: new Uint8Array(0),
       ino: null,
-      stat: { size: 0, mtime: null, racy: false },
+      stat: { size: 0, mtime: null, racy: false, fine: false },
       cut: undefined,
     };
     state.indexer = new TranscriptIndexer(this.path, (value, _line, at, node) => {
@@ -152,9 +152,9 @@ export class ClaudeFollower implements FormatFollower {
   async update(sink: FollowSink): Promise<FollowUpdate> {
     const { path } = this;
     // A file written in the tick of its `stat` is read once that tick is past (src/_tick.ts).
-    const stat = await statFollowed(path);
-    const { info } = stat;
     let state = this.#state;
+    const stat = await statFollowed(path, state && { ino: state.ino, fine: state.stat.fine });
+    const { info } = stat;
     let bytes = 0;
     let why: string | undefined;
     if (state !== undefined) {
@@ -180,7 +180,7 @@ export class ClaudeFollower implements FormatFollower {
     state.tail = await tailBefore(path, state.end);
     bytes += state.tail.length;
     state.ino = info.ino;
-    state.stat = { size: stat.size, mtime: stat.mtime, racy: stat.racy };
+    state.stat = { size: stat.size, mtime: stat.mtime, racy: stat.racy, fine: stat.fine };
     await breathe();
     const index = state.indexer.resolved();
     const branch = findBranch(index);

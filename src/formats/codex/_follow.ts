@@ -69,9 +69,9 @@ export class CodexFollower implements FormatFollower {
   async update(sink: FollowSink): Promise<FollowUpdate> {
     const { path } = this;
     // A file written in the tick of its `stat` is read once that tick is past (src/_tick.ts).
-    const stat = await statFollowed(path);
-    const { info } = stat;
     let state = this.#state;
+    const stat = await statFollowed(path, state && { ino: state.ino, fine: state.stat.fine });
+    const { info } = stat;
     let bytes = 0;
     let why: string | undefined;
     if (state !== undefined && !state.fork) {
@@ -90,7 +90,7 @@ export class CodexFollower implements FormatFollower {
       nextLine: 1,
       tail: new Uint8Array(0),
       ino: null,
-      stat: { size: 0, mtime: null, racy: false },
+      stat: { size: 0, mtime: null, racy: false, fine: false },
       fork: false,
     };
     this.#state = undefined;
@@ -130,7 +130,7 @@ export class CodexFollower implements FormatFollower {
     state.tail = await tailBefore(path, state.end);
     bytes += state.tail.length;
     state.ino = info.ino;
-    state.stat = { size: stat.size, mtime: stat.mtime, racy: stat.racy };
+    state.stat = { size: stat.size, mtime: stat.mtime, racy: stat.racy, fine: stat.fine };
     this.#state = state;
     const { read, checker } = state;
     // The end of the rollout, made on copies: the reader goes on from here next time.
