@@ -18,6 +18,7 @@ const TICK_MS = { fine: 50, seconds: 2000 };
 
 /** What an earlier `stat` of a file knew of its file system's clock (see {@linkcode fineClock}). */
 export interface ClockSeen {
+  /** The file's inode then (null where the system gives none). */
   ino: number | null;
   /** Its file system keeps times below the second. */
   fine: boolean;

@@ -16,6 +16,8 @@ export * from "./_adapter.ts";
 export * from "./_search.ts";
 export * from "./_writer.ts";
 export * from "./_follow.ts";
+// What a follower's last `stat` knew of its file's clock (`statFollowed`'s `earlier`).
+export type { ClockSeen } from "../_tick.ts";
 export * from "./_resume.ts";
 export type { Relocation } from "./_relocate.ts";
 export * from "./registry.ts";
