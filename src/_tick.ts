@@ -25,27 +25,67 @@ export interface ClockSeen {
 }
 
 /**
+ * The file systems (by `stat`'s `dev`) this process has seen a time of ms on: a file system
+ * keeps times below the second for all its files or for none.
+ */
+const fineDevices = new Set<number>();
+
+/** Whether the devices' evidence counts (set aside by {@linkcode setAsideDevices}). */
+let devicesCount = true;
+
+/**
  * Whether the file system of a file `stat`ed as `info` keeps times below the second: its time
- * is not of a whole second, or an earlier `stat` of the same inode (`earlier`) knew it. One
- * time alone cannot tell: a file system of ms gives a whole second to one write in 1,000, which
- * is then taken as a file system of seconds (unsure for up to 2 s) unless the file's earlier
- * times said otherwise.
+ * is not of a whole second, an earlier `stat` of the same inode (`earlier`) knew it, or this
+ * process has seen a time of ms on the same device. One time alone cannot tell: a file system
+ * of ms gives a whole second to one write in 1,000, which would be taken as a file system of
+ * seconds (unsure for up to 2 s) unless the file's earlier times or its device say otherwise.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { fineClock } from "./_tick.ts";
- * const stat = (mtime: number) => ({ ino: 7, mtime: new Date(mtime) }) as Deno.FileInfo;
- * assert.equal(fineClock(stat(1_700_000_000_123)), true);
- * assert.equal(fineClock(stat(1_700_000_001_000)), false);
- * assert.equal(fineClock(stat(1_700_000_001_000), { ino: 7, fine: true }), true);
- * assert.equal(fineClock(stat(1_700_000_001_000), { ino: 8, fine: true }), false);
+ * const stat = (mtime: number, dev = 0) => ({ dev, ino: 7, mtime: new Date(mtime) }) as Deno.FileInfo;
+ * assert.equal(fineClock(stat(1_700_000_001_000, 1_001)), false);
+ * assert.equal(fineClock(stat(1_700_000_000_123, 1_001)), true);
+ * // The device kept ms once: a whole second on it is one write in 1,000.
+ * assert.equal(fineClock(stat(1_700_000_001_000, 1_001)), true);
+ * assert.equal(fineClock(stat(1_700_000_001_000, 1_002)), false);
+ * assert.equal(fineClock(stat(1_700_000_001_000, 1_002), { ino: 7, fine: true }), true);
+ * assert.equal(fineClock(stat(1_700_000_001_000, 1_002), { ino: 8, fine: true }), false);
  * ```
  */
 export function fineClock(info: Deno.FileInfo, earlier?: ClockSeen): boolean {
   const mtime = info.mtime?.getTime();
-  if (mtime !== undefined && mtime % 1000 !== 0) return true;
-  return earlier !== undefined && earlier.fine && earlier.ino === (info.ino ?? null);
+  const dev = devicesCount && typeof info.dev === "number" ? info.dev : undefined;
+  if (mtime !== undefined && mtime % 1000 !== 0) {
+    if (dev !== undefined) fineDevices.add(dev);
+    return true;
+  }
+  if (earlier !== undefined && earlier.fine && earlier.ino === (info.ino ?? null)) return true;
+  return dev !== undefined && fineDevices.has(dev);
+}
+
+/**
+ * Sets the devices' evidence aside (neither asked nor taught) until disposed: for a test that
+ * makes a file system of whole seconds out of one of ms (files given whole-second times), whose
+ * device this process has seen keep ms.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fineClock, setAsideDevices } from "./_tick.ts";
+ * const stat = (mtime: number) => ({ dev: 2_001, ino: 7, mtime: new Date(mtime) }) as Deno.FileInfo;
+ * fineClock(stat(1_700_000_000_123));
+ * {
+ *   using _seconds = setAsideDevices();
+ *   assert.equal(fineClock(stat(1_700_000_001_000)), false);
+ * }
+ * assert.equal(fineClock(stat(1_700_000_001_000)), true);
+ * ```
+ */
+export function setAsideDevices(): Disposable {
+  devicesCount = false;
+  return { [Symbol.dispose]: () => devicesCount = true };
 }
 
 /**

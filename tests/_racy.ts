@@ -6,6 +6,14 @@
  * @module
  */
 import { assert, assertEquals } from "./_assert.ts";
+import { setAsideDevices } from "../src/_tick.ts";
+
+/**
+ * Files judged by their own times alone until disposed, not by what their device showed
+ * (src/_tick.ts): a file given a FAT time ({@linkcode fatTime}) stands for one on a file system
+ * of seconds, though the device that holds it keeps ms and this process has seen it do so.
+ */
+export const ownTimesOnly = (): Disposable => setAsideDevices();
 
 /** A time as FAT keeps it (2 s, rounded up): a whole second, so a write's tick is not known past. */
 export const fatSecond = (): Date => new Date((Math.floor(Date.now() / 2000) + 1) * 2000);

@@ -22,7 +22,8 @@ import { inspectSession } from "../src/inspect/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
-import { fatTime, rewriteUnseen } from "./_racy.ts";
+import { fatTime, msTime, ownTimesOnly, rewriteUnseen, wholeSecondNow } from "./_racy.ts";
+import { fineClock } from "../src/_tick.ts";
 
 const EXAMPLE = fileURLToPath(
   new URL(
@@ -134,6 +135,7 @@ Deno.test("archiveSessions() keeps a file rewritten in place as a new version; r
 });
 
 Deno.test("archiveSessions() hashes again a file it archived in the tick of its last write on a file system of seconds, and keeps its rewrite in place at the same size and time", async () => {
+  using _seconds = ownTimesOnly();
   await using h = await home();
   const path = h.claude.compaction;
   const second = await fatTime(path);
@@ -170,9 +172,8 @@ Deno.test("refreshView() shows a newer archived version of a gone file, of the s
   assertEquals(Deno.statSync(shown).ino, before.ino);
 });
 
-Deno.test("archiveSessions() of an unchanged home reads no byte of any session file (a stat each)", async () => {
-  await using h = await home();
-  await h.archive();
+/** The archive of `h` run again reads no byte of any session file (a stat each). */
+async function assertArchivedUnchanged(h: Awaited<ReturnType<typeof home>>) {
   using io = countIo();
   // What the homes' walks read alone (Claude Code tells an old-style subagent's session by
   // its first line): the archive reads nothing more of any session file.
@@ -186,6 +187,23 @@ Deno.test("archiveSessions() of an unchanged home reads no byte of any session f
   const homeReads = counts.reads.filter((read) => !read.path.startsWith(h.to));
   assertEquals(homeReads, walked);
   assertEquals(summary.newBytes + summary.storedBytes, 0);
+}
+
+Deno.test("archiveSessions() of an unchanged home reads no byte of any session file (a stat each)", async () => {
+  await using h = await home();
+  await h.archive();
+  await assertArchivedUnchanged(h);
+});
+
+Deno.test("archiveSessions() takes a file written on a whole second, on a device this process saw keep ms, as one write in 1,000: the next run reads none of it", async () => {
+  await using h = await home();
+  const taught = h.codex[1]!.path;
+  await msTime(taught);
+  assert(fineClock(await Deno.stat(taught)));
+  // Before, a whole second was a file system of seconds: archived unsure, hashed again next run.
+  await wholeSecondNow(h.codex[0]!.path);
+  await h.archive();
+  await assertArchivedUnchanged(h);
 });
 
 Deno.test("restoreSession() never writes over a different file, and says so", async () => {

@@ -3,7 +3,7 @@ import { Catalog, type CatalogSource } from "../src/catalog/mod.ts";
 import { searchSessions, type SearchSource } from "../src/search/mod.ts";
 import { assert, assertEquals } from "./_assert.ts";
 import { appendLines, catalogAnswers, catalogHome, goOn, repeatLine } from "./_catalog_home.ts";
-import { fatTime, msTime, rewriteUnseen, statOf, wholeSecondNow } from "./_racy.ts";
+import { fatTime, msTime, ownTimesOnly, rewriteUnseen, statOf, wholeSecondNow } from "./_racy.ts";
 
 /** The first prompt of the home's first transcript, and a word of the same length for it. */
 const PROMPT = "List and read the files";
@@ -42,6 +42,7 @@ const searchSources = (sources: readonly CatalogSource[]): SearchSource[] =>
   }));
 
 Deno.test("Catalog.update() reads again a file it read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
+  using _seconds = ownTimesOnly();
   await using home = await catalogHome();
   for (const file of home.files) await appendLines(file, 100);
   const path = home.files[0]!.path;
@@ -64,6 +65,8 @@ Deno.test("Catalog.update() reads again a file it read in the tick of its last w
 });
 
 Deno.test("Catalog.update() of a file it kept with a time of ms takes a whole second after it as one write in 1,000, not a file system of seconds: the update after reads nothing", async () => {
+  // The file's own times alone: not what its device showed.
+  using _own = ownTimesOnly();
   await using home = await catalogHome();
   for (const file of home.files) await appendLines(file, 100);
   const path = home.files[0]!.path;

@@ -12,7 +12,7 @@ import { Catalog } from "../src/catalog/mod.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { PaginatedRolloutBuilder } from "../testing/formats/codex_paginated.ts";
-import { fatTime, rewriteUnseen } from "./_racy.ts";
+import { fatTime, ownTimesOnly, rewriteUnseen } from "./_racy.ts";
 
 const CLI = new URL("../cli/doctor.ts", import.meta.url).pathname;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
@@ -335,6 +335,7 @@ Deno.test("doctor --no-catalog says what doctor says from the catalog, cold and 
 });
 
 Deno.test("examineHomes() with the catalog reads again a file it read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
+  using _seconds = ownTimesOnly();
   await using dir = await tempDir();
   const { drifting } = await home(dir.path);
   const second = await fatTime(drifting);

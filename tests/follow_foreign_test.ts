@@ -18,7 +18,7 @@ import { claudeIds } from "../testing/formats/claude_fixtures.ts";
 import { countIo } from "../testing/io_counter.ts";
 import { forkHome } from "./_codex_fork_home.ts";
 import { GEMINI_SESSION_ID, GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
-import { fatTime, msTime, rewriteUnseen, wholeSecondNow } from "./_racy.ts";
+import { fatTime, msTime, ownTimesOnly, rewriteUnseen, wholeSecondNow } from "./_racy.ts";
 
 /** The follower's report and a whole read's of the file as it is, as JSON. */
 async function bothReports(path: string, follower: SessionFollower) {
@@ -203,6 +203,7 @@ Deno.test("SessionFollower.update() of a Claude Code transcript rewritten in pla
 });
 
 Deno.test("SessionFollower.update() of a Claude Code transcript read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time, reads it whole again", async () => {
+  using _seconds = ownTimesOnly();
   await using dir = await tempDir();
   const { path, before } = threeQuestions(dir.path);
   await Deno.writeTextFile(path, before);
@@ -220,6 +221,8 @@ Deno.test("SessionFollower.update() of a Claude Code transcript read in the tick
 
 Deno.test("SessionFollower.update() of another tool's file whose time was of ms takes a whole second after it as one write in 1,000, not a file system of seconds: the update after reads nothing", async () => {
   await using dir = await tempDir();
+  // The file's own times alone: not what its device showed.
+  using _own = ownTimesOnly();
   const claude = threeQuestions(dir.path);
   const gemini = {
     path: join(dir.path, `session-2026-02-23T12-00-${GEMINI_SESSION_ID.slice(0, 8)}.jsonl`),

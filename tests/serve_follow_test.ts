@@ -14,7 +14,7 @@ import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.
 import { createSession } from "../src/store/mod.ts";
 import { GEMINI_SESSION_ID, geminiToolSession } from "../testing/formats/gemini_builder.ts";
 import { countIo } from "../testing/io_counter.ts";
-import { fatTime, msTime, rewriteUnseen, wholeSecondNow } from "./_racy.ts";
+import { fatTime, msTime, ownTimesOnly, rewriteUnseen, wholeSecondNow } from "./_racy.ts";
 
 const INIT = {
   cwd: "/w",
@@ -181,6 +181,7 @@ Deno.test("SessionFollower.update() reads whole again a file rewritten in place 
 });
 
 Deno.test("SessionFollower.update() reads whole again a file it read in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
+  using _seconds = ownTimesOnly();
   await using dir = await tempDir();
   const path = await sessionOf(dir.path, 3);
   const second = await fatTime(path);
@@ -189,6 +190,8 @@ Deno.test("SessionFollower.update() reads whole again a file it read in the tick
 
 Deno.test("SessionFollower.update() of a session whose time was of ms takes a whole second after an append as one write in 1,000, not a file system of seconds: the update after reads nothing", async () => {
   await using dir = await tempDir();
+  // The file's own times alone: not what its device showed.
+  using _own = ownTimesOnly();
   const path = await sessionOf(dir.path, 3);
   await msTime(path);
   const follower = (await SessionFollower.open(path, SESSION_PAGE_INSPECTION))!;
@@ -241,6 +244,7 @@ Deno.test("SessionFollower.update() of a format without a follower reads the fil
 const turnsOf = (html: string) => [...html.matchAll(/data-turn="(\d+)"/g)].map((m) => m[1]);
 
 Deno.test("SessionFollower.update() of a format without a follower reads again a file it read in the tick of its last write on a file system of seconds, rewritten in place at the same size and time", async () => {
+  using _seconds = ownTimesOnly();
   await using dir = await tempDir();
   const path = `${dir.path}/session-2026-02-23T12-00-${GEMINI_SESSION_ID.slice(0, 8)}.jsonl`;
   const text = geminiToolSession().text();

@@ -13,7 +13,7 @@ import { createSessionBrowserHandler, SessionWatchers } from "../src/server/mod.
 import { statKey } from "../src/_tick.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { waitFor } from "../testing/wait.ts";
-import { fatTime, rewriteUnseen } from "./_racy.ts";
+import { fatTime, ownTimesOnly, rewriteUnseen } from "./_racy.ts";
 
 /** The `changed` events of an SSE body, as they come. */
 class ChangedEvents {
@@ -152,6 +152,7 @@ Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size w
 });
 
 Deno.test("SessionWatchers.changes() sends a rewrite in place at the same size and time made in the tick of its last look, on a file system of seconds", async () => {
+  using _seconds = ownTimesOnly();
   await using dir = await tempDir();
   const path = join(dir.path, "session.jsonl");
   await Deno.writeTextFile(path, '{"n":10}\n{"n":20}\n');

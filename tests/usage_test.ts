@@ -36,7 +36,7 @@ import { countIo } from "../testing/io_counter.ts";
 import { CLAUDE_SESSION_ID, ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 import { GeminiSessionBuilder } from "../testing/formats/gemini_builder.ts";
 import { PAGINATED_ID, paginatedKilledThenResumed } from "../testing/formats/codex_paginated.ts";
-import { fatTime, rewriteUnseen } from "./_racy.ts";
+import { fatTime, ownTimesOnly, rewriteUnseen } from "./_racy.ts";
 
 const USAGE = fileURLToPath(new URL("../cli/usage.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
@@ -357,6 +357,7 @@ Deno.test("collectCatalogUsage() equals a fresh read, cold and warm, after an ap
 });
 
 Deno.test("collectCatalogUsage() reads again a file it counted in the tick of its last write on a file system of seconds, rewritten since in place at the same size and time", async () => {
+  using _seconds = ownTimesOnly();
   await using dir = await tempDir();
   const home = await claudeHome(dir.path);
   const sources = await searchSources({ homes: ["claude"], env: env({ CLAUDE_CONFIG_DIR: home }) });

@@ -14,9 +14,11 @@ import {
   type SessionFormat,
   TURNLOG_FORMAT,
 } from "./_types.ts";
-import { claudeCodeAdapter } from "./claude_code/mod.ts";
-import { codexAdapter } from "./codex/mod.ts";
-import { geminiAdapter } from "./gemini/mod.ts";
+// Each adapter from its own module: a format's face (mod.ts) holds its writer too, which a
+// read does not load (the adapter loads it when it writes).
+import { claudeCodeAdapter } from "./claude_code/_adapter.ts";
+import { codexAdapter } from "./codex/_adapter.ts";
+import { geminiAdapter } from "./gemini/_adapter.ts";
 import { type OwnFormatAdapter, turnlogAdapter } from "./turnlog/mod.ts";
 
 export { type OwnFormatAdapter, turnlogAdapter };

@@ -23,7 +23,7 @@ import { readClaudeTranscript } from "./_transcript.ts";
 import { CLAUDE_PROVIDER, claudeUsage } from "./_usage.ts";
 import { ClaudeFollower } from "./_follow.ts";
 import { claudeCodeResume } from "./_resume.ts";
-import { writeClaudeTranscript } from "./_writer.ts";
+import { late } from "../../_late.ts";
 import { claudeRelocation } from "./_relocate.ts";
 
 export { claudeProjectsRoot } from "./_home.ts";
@@ -130,7 +130,16 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   localOnly: isLocalCommand,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
-    (await import("./_repair.ts")).planClaudeRepair(path, sizeBytes),
-  write: writeClaudeTranscript,
+    (await late<typeof import("./_repair.ts")>("./_repair.ts", import.meta.url)).planClaudeRepair(
+      path,
+      sizeBytes,
+    ),
+  // Loaded when a session is written (an export, a restore): a read does not load the writer.
+  write: async (conversation, options) =>
+    (await late<typeof import("./_writer.ts")>("./_writer.ts", import.meta.url))
+      .writeClaudeTranscript(
+        conversation,
+        options,
+      ),
   relocate: claudeRelocation,
 };

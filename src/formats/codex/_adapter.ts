@@ -26,7 +26,7 @@ import { readCodexRollout } from "./_reader.ts";
 import { CODEX_PROVIDER, codexUsage } from "./_usage.ts";
 import { CodexFollower } from "./_follow.ts";
 import { codexResume } from "./_resume.ts";
-import { writeCodexRollout } from "./_writer.ts";
+import { late } from "../../_late.ts";
 import { codexRelocation } from "./_relocate.ts";
 
 export { codexSessionsRoot } from "./_home.ts";
@@ -118,10 +118,18 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   edits: codexEdits,
   // Loaded when a repair is planned: a read or a check does not load the repair's modules.
   planRepair: async (path, sizeBytes) =>
-    (await import("./_repair.ts")).planCodexRepair(path, sizeBytes),
+    (await late<typeof import("./_repair.ts")>("./_repair.ts", import.meta.url)).planCodexRepair(
+      path,
+      sizeBytes,
+    ),
   instructions: readCodexInstructions,
   // Codex's resume answers a call its rollout left unanswered with this, in the request only.
   interruptedOutput: "aborted",
-  write: writeCodexRollout,
+  // Loaded when a session is written (an export, a restore): a read does not load the writer.
+  write: async (conversation, options) =>
+    (await late<typeof import("./_writer.ts")>("./_writer.ts", import.meta.url)).writeCodexRollout(
+      conversation,
+      options,
+    ),
   relocate: codexRelocation,
 };

@@ -21,10 +21,9 @@ import {
 import { GEMINI_LINES } from "./_lines.ts";
 import { readGeminiBatches } from "./_reader.ts";
 import { GEMINI_PROVIDER, geminiUsage } from "./_usage.ts";
-import { planGeminiRepair } from "./_repair.ts";
 import { roleOf } from "./_replay.ts";
 import { geminiSearch } from "./_search.ts";
-import { writeGeminiSession } from "./_writer.ts";
+import { late } from "../../_late.ts";
 import { geminiRelocation } from "./_relocate.ts";
 
 export { geminiSessionsRoot } from "./_home.ts";
@@ -96,7 +95,17 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   preview: previewGeminiSession,
   notes: geminiNotes,
   check: async (path, sizeBytes) => geminiFindings(path, await analyzeGemini(path, sizeBytes)),
-  planRepair: planGeminiRepair,
-  write: writeGeminiSession,
+  // Loaded when a repair is planned: a read or a check does not load the repair's modules.
+  planRepair: async (path, sizeBytes) =>
+    (await late<typeof import("./_repair.ts")>("./_repair.ts", import.meta.url)).planGeminiRepair(
+      path,
+      sizeBytes,
+    ),
+  // Loaded when a session is written (an export, a restore): a read does not load the writer.
+  write: async (conversation, options) =>
+    (await late<typeof import("./_writer.ts")>("./_writer.ts", import.meta.url)).writeGeminiSession(
+      conversation,
+      options,
+    ),
   relocate: geminiRelocation,
 };
