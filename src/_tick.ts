@@ -11,7 +11,7 @@
  * How close to a `stat` a file's last write may be for a write after it to leave the file's
  * time as it was, in ms: a file system that keeps times below the second (Linux's coarse clock
  * ticks every 1 to 10 ms and Deno gives whole ms; Windows' every 15.6 ms) or one that keeps whole
- * seconds (ext3 and HFS+ one, FAT two), told apart by the file's times (see
+ * seconds (ext3 and HFS+ one, FAT two), told apart by the file's times and its device's (see
  * {@linkcode fineClock}).
  */
 const TICK_MS = { fine: 50, seconds: 2000 };
@@ -25,13 +25,38 @@ export interface ClockSeen {
 }
 
 /**
- * The file systems (by `stat`'s `dev`) this process has seen a time of ms on: a file system
- * keeps times below the second for all its files or for none.
+ * The file systems (by `stat`'s `dev`) this process has seen a time of ms on, with when it last
+ * did: a file system keeps times below the second for all its files or for none. A device's
+ * number is given again to the next file system mounted once it is unmounted, so what one
+ * showed is trusted for {@linkcode DEVICE_TRUST_MS} after it was last seen.
  */
-const fineDevices = new Set<number>();
+const fineDevices = new Map<number, number>();
 
-/** Whether the devices' evidence counts (set aside by {@linkcode setAsideDevices}). */
-let devicesCount = true;
+/** How long a device's time of ms says its file system keeps them: 10 minutes. */
+const DEVICE_TRUST_MS = 600_000;
+
+/** Tests that set the devices' evidence aside, and have not ended ({@linkcode setAsideDevices}). */
+let devicesAside = 0;
+
+/** The device of a file `stat`ed as `info` whose evidence counts; undefined: none. */
+function deviceOf(info: Deno.FileInfo): number | undefined {
+  return devicesAside === 0 && typeof info.dev === "number" && info.dev !== 0
+    ? info.dev
+    : undefined;
+}
+
+/**
+ * Learns from any `stat` (a folder's too) what its device's clock keeps: a time of ms shows a
+ * file system of ms ({@linkcode fineClock} asks it). Cheap: a cache calls it for every file it
+ * `stat`s, unchanged ones too, so the first changed file it judges has its device's evidence.
+ */
+export function seeClock(info: Deno.FileInfo | undefined): void {
+  const mtime = info?.mtime?.getTime();
+  const dev = info === undefined ? undefined : deviceOf(info);
+  if (mtime !== undefined && mtime % 1000 !== 0 && dev !== undefined) {
+    fineDevices.set(dev, Date.now());
+  }
+}
 
 /**
  * Whether the file system of a file `stat`ed as `info` keeps times below the second: its time
@@ -56,13 +81,14 @@ let devicesCount = true;
  */
 export function fineClock(info: Deno.FileInfo, earlier?: ClockSeen): boolean {
   const mtime = info.mtime?.getTime();
-  const dev = devicesCount && typeof info.dev === "number" ? info.dev : undefined;
   if (mtime !== undefined && mtime % 1000 !== 0) {
-    if (dev !== undefined) fineDevices.add(dev);
+    seeClock(info);
     return true;
   }
   if (earlier !== undefined && earlier.fine && earlier.ino === (info.ino ?? null)) return true;
-  return dev !== undefined && fineDevices.has(dev);
+  const dev = deviceOf(info);
+  const seen = dev === undefined ? undefined : fineDevices.get(dev);
+  return seen !== undefined && Date.now() - seen < DEVICE_TRUST_MS;
 }
 
 /**
@@ -84,8 +110,8 @@ export function fineClock(info: Deno.FileInfo, earlier?: ClockSeen): boolean {
  * ```
  */
 export function setAsideDevices(): Disposable {
-  devicesCount = false;
-  return { [Symbol.dispose]: () => devicesCount = true };
+  devicesAside++;
+  return { [Symbol.dispose]: () => devicesAside-- };
 }
 
 /**

@@ -15,7 +15,7 @@ import { type ArchivedFile, type ArchiveIndex, readIndex, segmentName } from "./
 import { type ArchiveLayout, archiveLayout } from "./_layout.ts";
 import { lockArchive } from "./_lock.ts";
 import type { ArchiveSource } from "./_sources.ts";
-import { fineClock, keptClock, settle } from "../_tick.ts";
+import { fineClock, keptClock, seeClock, settle } from "../_tick.ts";
 
 /** What a run did, counted by session (a session counts once, by its most telling change). */
 export interface ArchiveSummary {
@@ -270,6 +270,8 @@ export async function archiveSessions(options: ArchiveOptions): Promise<ArchiveS
   let lastProgress = performance.now();
   for (const source of options.sources) {
     if (!(await isFolder(source.root))) continue;
+    // The root's time tells its device's clock before any file is judged (src/_tick.ts).
+    seeClock(await Deno.stat(source.root).catch(() => undefined));
     for await (const session of source.walk(source.root)) {
       const files: [string, ArchivedFile["role"]][] = [
         [session.path, "session"],
@@ -283,6 +285,7 @@ export async function archiveSessions(options: ArchiveOptions): Promise<ArchiveS
           const since = Date.now();
           info = await Deno.stat(path);
           if (!info.isFile) continue;
+          seeClock(info);
           const subject = { source, path, session: session.id, role };
           let changed = await archiveFile(run, subject, { info, since });
           // A subagent file new to the archive makes its session's grown, not new.

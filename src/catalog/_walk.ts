@@ -14,7 +14,7 @@ import type { FormatSearch, SessionFiles } from "../formats/mod.ts";
 import type { ReaderFindings } from "../inspect/mod.ts";
 import { toolStartOf } from "../formats/_tool_starts.ts";
 import { late } from "../_late.ts";
-import { fineClock, keptClock, racy, tickEnd, tickPassed } from "../_tick.ts";
+import { fineClock, keptClock, racy, seeClock, tickEnd, tickPassed } from "../_tick.ts";
 
 /** Search's profiles of turnlog's own store, out of Deno's sight at start (src/_late.ts). */
 const searchModule = () =>
@@ -315,9 +315,12 @@ export async function walkSources(
         continue;
       }
     }
+    // The root's time tells its device's clock before any file is judged (src/_tick.ts).
+    seeClock(statOrUndefined(source.root));
     for (const wanted of found) {
       if (seen.has(wanted.path)) continue;
       const info = statOrUndefined(wanted.path);
+      seeClock(info);
       mtimes.set(wanted.path, info?.mtime?.getTime() ?? 0);
       if (info === undefined || !info.isFile) continue;
       seen.add(wanted.path);

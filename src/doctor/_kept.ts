@@ -10,7 +10,7 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { keepSideTables } from "../catalog/_side_tables.ts";
 import type { ReaderRead } from "../catalog/_walk.ts";
-import { fineClock, keptClock, settle } from "../_tick.ts";
+import { fineClock, keptClock, seeClock, settle } from "../_tick.ts";
 import {
   type FieldSighting,
   type FormatAdapter,
@@ -162,6 +162,7 @@ export function keptExaminer(db: DatabaseSync): KeptExaminer {
     } catch (error) {
       return { unreadable: `${path}: ${(error as Error).message}`, modified: null };
     }
+    seeClock(info);
     const modified = info.mtime ?? new Date();
     const mtime = info.mtime?.getTime() ?? 0;
     const row = get.get(path) as FileRow | undefined;

@@ -5,8 +5,9 @@
  *
  * @module
  */
+import { dirname } from "../_path.ts";
 import { readRange } from "../io/mod.ts";
-import { type ClockSeen, fineClock, settle } from "../_tick.ts";
+import { type ClockSeen, fineClock, seeClock, settle } from "../_tick.ts";
 import type { ForeignEntry, ForeignFacts } from "./_types.ts";
 
 /** Bytes before the last line read that are compared with the file's to tell an append. */
@@ -69,7 +70,12 @@ export interface FollowedStat {
 export async function statFollowed(path: string, earlier?: ClockSeen): Promise<FollowedStat> {
   const since = Date.now();
   const info = await Deno.stat(path);
-  const fine = fineClock(info, earlier);
+  let fine = fineClock(info, earlier);
+  if (!fine) {
+    // A whole second: its folder's time may tell the device's clock (src/_tick.ts).
+    seeClock(await Deno.stat(dirname(path)).catch(() => undefined));
+    fine = fineClock(info, earlier);
+  }
   const unsure = await settle(info, since, fine);
   return { info, size: info.size, mtime: info.mtime?.getTime() ?? null, racy: unsure, fine };
 }

@@ -33,7 +33,7 @@ import { PRICE_TABLE } from "./_table.ts";
 import { type PlannedFile, UsagePool } from "./_pool.ts";
 import { USAGE_READERS } from "../formats/usage_readers.ts";
 import { SHARED_READS_BYTES, workersFor } from "../io/_shared_reads.ts";
-import { fineClock, keptClock, racy, statKey, tickEnd, tickPassed } from "../_tick.ts";
+import { fineClock, keptClock, racy, seeClock, statKey, tickEnd, tickPassed } from "../_tick.ts";
 
 /** What usage asks of the catalog (`src/catalog`'s `Catalog` has it): its database. */
 export interface UsageCatalog {
@@ -377,6 +377,7 @@ function filesOf(sessions: readonly UsageSession[], since: number): CountedFiles
         row.push(path, "-");
         continue;
       }
+      seeClock(info);
       const key = statKey(info);
       if (racy(info, since)) {
         const end = tickEnd(info, Date.now());
