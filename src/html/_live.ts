@@ -106,8 +106,8 @@ export const LIVE_SCRIPT = `(() => {
     const session = document.getElementById("session");
     const current = first;
     first = false;
-    // The first event tells the page apart from the file by its size and stamp (time and
-    // inode: a rewrite at the same size before it connected); a later one refreshes at the same
+    // The first event tells the page apart from the file by its size and stamp (inode, size and
+    // time: a rewrite at the same size before it connected); a later one refreshes at the same
     // size too: the file was rewritten in place.
     const same = session && data.sizeBytes === Number(session.dataset.sizeBytes) &&
       (data.stamp || "") === (session.dataset.stamp || "");
@@ -125,7 +125,7 @@ export const LIVE_SCRIPT = `(() => {
  * 20 ms of CPU at start-up, and Web Crypto's digest is asynchronous. tests/html_test.ts hashes
  * the script the page carries and fails, printing the new hash, when the two differ.
  */
-export const LIVE_SCRIPT_SOURCE = "'sha256-ktP/RBWP1Z62ke1MI6Zr9ecJ+7YxX6syOWJb2mqH/CY='";
+export const LIVE_SCRIPT_SOURCE = "'sha256-q4RQQkc4C+wnw9MeDTRDWcaoR67n2aekCcMhz7+UIIo='";
 
 /**
  * The session page's "Continue in…" client: each `button[data-to]` of `#continue` posts
