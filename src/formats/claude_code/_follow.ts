@@ -22,7 +22,7 @@ import {
 } from "../_follow.ts";
 import { type Json, parseJsonLine } from "../_line.ts";
 import type { ForeignEntry, ForeignFacts } from "../_types.ts";
-import { type Branch, findBranch, readOrder } from "./_branch.ts";
+import { type Branch, findBranch } from "./_branch.ts";
 import { analyzeIndexed, claudeFindings, LineChecks } from "./_check.ts";
 import { type ClaudeIndex, TranscriptIndexer } from "./_index.ts";
 import { isMessageKind } from "./_kinds.ts";
@@ -189,7 +189,7 @@ export class ClaudeFollower implements FormatFollower {
     const read = new ClaudeRead(path, index, branch, sessionId);
     if (index.nodes.length > 0) read.meta(index.nodes.at(0));
     const meta = JSON.stringify(read.out);
-    const order = Int32Array.from(readOrder(index.nodes.length, branch.after));
+    const order = Int32Array.from(read.order());
     let firstPrompt = -1;
     for (const at of order) {
       if (branch.active.has(at) && read.isPrompt(at)) {

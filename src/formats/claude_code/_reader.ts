@@ -216,6 +216,14 @@ export class ClaudeRead {
   }
 
   /**
+   * Every node of the index in read order ({@linkcode readOrder}), as the constructor worked it
+   * out: a transcript with lines before their parents' has it built once.
+   */
+  order(): Iterable<number> {
+    return this.#order ?? readOrder(this.index.nodes.length, this.branch.after);
+  }
+
+  /**
    * A reader of the same transcript grown (`index`, and the active `branch` found on it) that
    * goes on from where this one is: its state copied, what it works out from the branch
    * (the models that answer, where responses end) worked out again, or taken from `like`

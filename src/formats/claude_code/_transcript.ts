@@ -7,7 +7,7 @@
 import { basename } from "../../_path.ts";
 import { type ForeignEntry, type ForeignFacts, noTokens, type TokenTotals } from "../_types.ts";
 import type { UsageEvent } from "../_usage.ts";
-import { type Branch, findBranch, readOrder } from "./_branch.ts";
+import { type Branch, findBranch } from "./_branch.ts";
 import { mapClaudePermission } from "./_facts.ts";
 import { type ClaudeIndex, indexTranscript, type Node } from "./_index.ts";
 import { isMessageKind } from "./_kinds.ts";
@@ -247,7 +247,7 @@ export function lineAt(ranges: LineRanges, node: Node): Line | undefined {
 }
 
 /**
- * Runs the second pass: every node of the first, in read order ({@linkcode readOrder}), the
+ * Runs the second pass: every node of the first, in read order (`ClaudeRead.order`), the
  * lines it needs read again by their byte ranges (or kept by the first pass; the others are not
  * decoded), their entries handed over a batch at a time.
  */
@@ -257,7 +257,7 @@ async function* readBranch(read: ClaudeRead, values?: Json[]): AsyncGenerator<Fo
   using ranges = LineRanges.open(read.path);
   const pause = new Pauses(ranges.file);
   let batched = 0;
-  for (const at of readOrder(nodes.length, read.branch.after)) {
+  for (const at of read.order()) {
     const node = nodes.at(at);
     const need = needOf(read, at);
     if (need === "node") {
