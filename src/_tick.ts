@@ -69,7 +69,8 @@ export function seeClock(info: Deno.FileInfo | undefined): void {
  * ```ts
  * import assert from "node:assert/strict";
  * import { fineClock } from "./_tick.ts";
- * const stat = (mtime: number, dev = 0) => ({ dev, ino: 7, mtime: new Date(mtime) }) as Deno.FileInfo;
+ * const stat = (mtime: number, dev: number) =>
+ *   ({ dev, ino: 7, mtime: new Date(mtime) }) as Deno.FileInfo;
  * assert.equal(fineClock(stat(1_700_000_001_000, 1_001)), false);
  * assert.equal(fineClock(stat(1_700_000_000_123, 1_001)), true);
  * // The device kept ms once: a whole second on it is one write in 1,000.
@@ -100,7 +101,8 @@ export function fineClock(info: Deno.FileInfo, earlier?: ClockSeen): boolean {
  * ```ts
  * import assert from "node:assert/strict";
  * import { fineClock, setAsideDevices } from "./_tick.ts";
- * const stat = (mtime: number) => ({ dev: 2_001, ino: 7, mtime: new Date(mtime) }) as Deno.FileInfo;
+ * const stat = (mtime: number) =>
+ *   ({ dev: 2_001, ino: 7, mtime: new Date(mtime) }) as Deno.FileInfo;
  * fineClock(stat(1_700_000_000_123));
  * {
  *   using _seconds = setAsideDevices();
@@ -115,24 +117,25 @@ export function setAsideDevices(): Disposable {
 }
 
 /**
- * What a kept `stat` of a file (its inode and its time in ms, where a time below 0 is a cache's
- * mark for "not kept") knows of its file system's clock, for {@linkcode fineClock}.
+ * What a cache's kept `stat` of a file (its row: the inode, and the time in ms, where a time
+ * below 0 is the cache's mark for "not kept") knows of its file system's clock, for
+ * {@linkcode fineClock}; undefined for no row.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { keptClock } from "./_tick.ts";
- * assert.deepEqual(keptClock(7, 1_700_000_000_123), { ino: 7, fine: true });
- * assert.deepEqual(keptClock(7, 1_700_000_000_000), { ino: 7, fine: false });
- * assert.equal(keptClock(7, -1), undefined);
+ * assert.deepEqual(keptClock({ ino: 7, mtime: 1_700_000_000_123 }), { ino: 7, fine: true });
+ * assert.deepEqual(keptClock({ ino: 7, mtime: 1_700_000_000_000 }), { ino: 7, fine: false });
+ * assert.equal(keptClock({ ino: 7, mtime: -1 }), undefined);
+ * assert.equal(keptClock(undefined), undefined);
  * ```
  */
 export function keptClock(
-  ino: number | null | undefined,
-  mtime: number | null | undefined,
+  row: { readonly ino: number | null; readonly mtime: number } | undefined,
 ): ClockSeen | undefined {
-  if (mtime === null || mtime === undefined || mtime < 0) return undefined;
-  return { ino: ino ?? null, fine: mtime % 1000 !== 0 };
+  if (row === undefined || row.mtime < 0) return undefined;
+  return { ino: row.ino, fine: row.mtime % 1000 !== 0 };
 }
 
 /**
@@ -168,9 +171,9 @@ export function racy(info: Deno.FileInfo, since: number, fine = fineClock(info))
  * When the tick of a {@linkcode racy} file's last write is past (ms since the epoch), the file
  * `stat`ed as `info` before `now`: a read from then on sees every write that keeps its time, so
  * the file is worth waiting for, up to 50 ms; undefined when it is not: a file system of whole
- * seconds (up to 2 s; `fine` as for {@linkcode racy}), or no time. A time ahead of `now` (a writer's clock ahead of this one,
- * another machine's over NFS) was still written before the `stat`: a write in its tick comes
- * within 50 ms of it, so before `now` plus 50 ms by this clock.
+ * seconds (up to 2 s; `fine` as for {@linkcode racy}), or no time. A time ahead of `now` (a
+ * writer's clock ahead of this one, another machine's over NFS) was still written before the
+ * `stat`: a write in its tick comes within 50 ms of it, so before `now` plus 50 ms by this clock.
  *
  * @example
  * ```ts

@@ -164,8 +164,8 @@ function relOf(root: string, path: string): string {
 /**
  * Archives one file `stat`ed (`info`) after `since` (ms since the epoch); says what changed. A
  * file written in the tick of its `stat` is read once that tick is past, or, when that cannot be
- * known (a file system of seconds), its line says it is `racy`: its
- * inode, size and time cannot say it is unchanged, so the next run hashes it again.
+ * known (a file system of seconds), its line says it is `racy`: its inode, size and time cannot
+ * say it is unchanged, so the next run hashes it again.
  */
 async function archiveFile(
   run: Run,
@@ -184,7 +184,7 @@ async function archiveFile(
   ) {
     return "unchanged";
   }
-  const unsure = await settle(info, since, fineClock(info, keptClock(latest?.ino, latest?.mtime)));
+  const unsure = await settle(info, since, fineClock(info, keptClock(latest)));
   const line = (version: number, sha256: string, chunks: ArchivedFile["chunks"]) => ({
     key,
     format: source.format,
@@ -269,9 +269,10 @@ export async function archiveSessions(options: ArchiveOptions): Promise<ArchiveS
   let sessions = 0;
   let lastProgress = performance.now();
   for (const source of options.sources) {
-    if (!(await isFolder(source.root))) continue;
+    const root = await folderStat(source.root);
+    if (root === undefined) continue;
     // The root's time tells its device's clock before any file is judged (src/_tick.ts).
-    seeClock(await Deno.stat(source.root).catch(() => undefined));
+    seeClock(root);
     for await (const session of source.walk(source.root)) {
       const files: [string, ArchivedFile["role"]][] = [
         [session.path, "session"],
@@ -309,11 +310,13 @@ export async function archiveSessions(options: ArchiveOptions): Promise<ArchiveS
   return summary;
 }
 
-async function isFolder(path: string): Promise<boolean> {
+/** The `stat` of the folder at `path`; undefined when there is none. */
+async function folderStat(path: string): Promise<Deno.FileInfo | undefined> {
   try {
-    return (await Deno.stat(path)).isDirectory;
+    const info = await Deno.stat(path);
+    return info.isDirectory ? info : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -48,8 +48,8 @@ export interface ArchivedFile {
   archivedAt: string;
   /**
    * Its `stat` was in the tick of its last write, one not waited for (a file system of whole
-   * seconds): its inode, size and time cannot say the file is
-   * unchanged, so the next run hashes it again.
+   * seconds): its inode, size and time cannot say the file is unchanged, so the next run hashes
+   * it again.
    */
   racy?: true;
 }

@@ -329,7 +329,7 @@ export async function walkSources(
       const before = row === undefined ? undefined : knownFile(row);
       const untexted = options.text === true && before?.texted === 0;
       if (!unchanged(info, before) || untexted) {
-        const fine = fineClock(info, keptClock(before?.ino, before?.mtime));
+        const fine = fineClock(info, keptClock(before));
         const end = racy(info, since, fine) ? tickEnd(info, Date.now(), fine) ?? Infinity : 0;
         if (end !== Infinity) settled = Math.max(settled, end);
         changed.push({ wanted, info, known: before, racy: end === Infinity });

@@ -174,7 +174,7 @@ export function keptExaminer(db: DatabaseSync): KeptExaminer {
         ? { unreadable: row.unreadable ?? `${path}: cannot be read`, modified }
         : { examination: JSON.parse(row.examination), modified };
     }
-    const unsure = await settle(info, since, fineClock(info, keptClock(row?.ino, row?.mtime)));
+    const unsure = await settle(info, since, fineClock(info, keptClock(row)));
     const examined = await examineOrWhy(adapter, path, info.size);
     save.run(
       path,

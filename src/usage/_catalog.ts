@@ -262,7 +262,7 @@ export function catalogReader(db: DatabaseSync, options: CatalogReaderOptions = 
     // The worker read its file after this `stat`.
     const info = pool?.infoOf(path) ?? Deno.statSync(path);
     const row = s.file.get(path) as FileRow | undefined;
-    const clock = keptClock(row?.ino, row?.mtime);
+    const clock = keptClock(row);
     if (keptFor(row, info)) {
       const events = JSON.parse(row.events) as KeptEvent[];
       return {

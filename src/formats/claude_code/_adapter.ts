@@ -93,6 +93,13 @@ async function holdsProjects(dir: string): Promise<boolean> {
   return false;
 }
 
+/**
+ * The repair's modules and the writer's, loaded when a repair is planned or a session written
+ * (src/_late.ts): a read or a check loads neither.
+ */
+const repairModule = () => late<typeof import("./_repair.ts")>("./_repair.ts", import.meta.url);
+const writerModule = () => late<typeof import("./_writer.ts")>("./_writer.ts", import.meta.url);
+
 /** Claude Code transcripts: `$CLAUDE_CONFIG_DIR/projects/<project>/<session id>.jsonl`. */
 export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   ...claudeCodeWords,
@@ -128,18 +135,8 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   check: async (path, sizeBytes) => claudeFindings(path, await analyzeClaude(path, sizeBytes)),
   edits: claudeEdits,
   localOnly: isLocalCommand,
-  // Loaded when a repair is planned: a read or a check does not load the repair's modules.
-  planRepair: async (path, sizeBytes) =>
-    (await late<typeof import("./_repair.ts")>("./_repair.ts", import.meta.url)).planClaudeRepair(
-      path,
-      sizeBytes,
-    ),
-  // Loaded when a session is written (an export, a restore): a read does not load the writer.
+  planRepair: async (path, sizeBytes) => (await repairModule()).planClaudeRepair(path, sizeBytes),
   write: async (conversation, options) =>
-    (await late<typeof import("./_writer.ts")>("./_writer.ts", import.meta.url))
-      .writeClaudeTranscript(
-        conversation,
-        options,
-      ),
+    (await writerModule()).writeClaudeTranscript(conversation, options),
   relocate: claudeRelocation,
 };

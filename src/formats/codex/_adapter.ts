@@ -88,6 +88,13 @@ function codexNotes(facts: ForeignFacts): string[] {
   return notes;
 }
 
+/**
+ * The repair's modules and the writer's, loaded when a repair is planned or a session written
+ * (src/_late.ts): a read or a check loads neither.
+ */
+const repairModule = () => late<typeof import("./_repair.ts")>("./_repair.ts", import.meta.url);
+const writerModule = () => late<typeof import("./_writer.ts")>("./_writer.ts", import.meta.url);
+
 /** Codex CLI rollouts: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl`. */
 export const codexAdapter: FormatAdapter<"codex"> = {
   ...codexWords,
@@ -116,20 +123,11 @@ export const codexAdapter: FormatAdapter<"codex"> = {
   notes: codexNotes,
   check: async (path, sizeBytes) => codexFindings(path, await analyzeCodex(path, sizeBytes)),
   edits: codexEdits,
-  // Loaded when a repair is planned: a read or a check does not load the repair's modules.
-  planRepair: async (path, sizeBytes) =>
-    (await late<typeof import("./_repair.ts")>("./_repair.ts", import.meta.url)).planCodexRepair(
-      path,
-      sizeBytes,
-    ),
+  planRepair: async (path, sizeBytes) => (await repairModule()).planCodexRepair(path, sizeBytes),
   instructions: readCodexInstructions,
   // Codex's resume answers a call its rollout left unanswered with this, in the request only.
   interruptedOutput: "aborted",
-  // Loaded when a session is written (an export, a restore): a read does not load the writer.
   write: async (conversation, options) =>
-    (await late<typeof import("./_writer.ts")>("./_writer.ts", import.meta.url)).writeCodexRollout(
-      conversation,
-      options,
-    ),
+    (await writerModule()).writeCodexRollout(conversation, options),
   relocate: codexRelocation,
 };

@@ -64,6 +64,13 @@ async function holdsChats(dir: string): Promise<boolean> {
   return false;
 }
 
+/**
+ * The repair's modules and the writer's, loaded when a repair is planned or a session written
+ * (src/_late.ts): a read or a check loads neither.
+ */
+const repairModule = () => late<typeof import("./_repair.ts")>("./_repair.ts", import.meta.url);
+const writerModule = () => late<typeof import("./_writer.ts")>("./_writer.ts", import.meta.url);
+
 /** Gemini CLI sessions: `$GEMINI_CLI_HOME/.gemini/tmp/<project>/chats/session-*.jsonl`. */
 export const geminiAdapter: FormatAdapter<"gemini"> = {
   ...geminiWords,
@@ -95,17 +102,8 @@ export const geminiAdapter: FormatAdapter<"gemini"> = {
   preview: previewGeminiSession,
   notes: geminiNotes,
   check: async (path, sizeBytes) => geminiFindings(path, await analyzeGemini(path, sizeBytes)),
-  // Loaded when a repair is planned: a read or a check does not load the repair's modules.
-  planRepair: async (path, sizeBytes) =>
-    (await late<typeof import("./_repair.ts")>("./_repair.ts", import.meta.url)).planGeminiRepair(
-      path,
-      sizeBytes,
-    ),
-  // Loaded when a session is written (an export, a restore): a read does not load the writer.
+  planRepair: async (path, sizeBytes) => (await repairModule()).planGeminiRepair(path, sizeBytes),
   write: async (conversation, options) =>
-    (await late<typeof import("./_writer.ts")>("./_writer.ts", import.meta.url)).writeGeminiSession(
-      conversation,
-      options,
-    ),
+    (await writerModule()).writeGeminiSession(conversation, options),
   relocate: geminiRelocation,
 };
