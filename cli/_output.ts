@@ -7,6 +7,7 @@
  * @module
  */
 import { colorEnabled } from "../src/text/_terminal.ts";
+import { keepPricesOnDisk } from "../src/usage/_kept_where.ts";
 
 const encoder = new TextEncoder();
 
@@ -88,13 +89,15 @@ export function endsWhenDone(): void {
 }
 
 /**
- * Runs a command as the process: what it returns becomes the exit code, taken once the event
+ * Runs a command as the process (which keeps its prices beside its catalog: a library caller's do
+ * not, `src/usage/_kept_where.ts`): what it returns becomes the exit code, taken once the event
  * loop has nothing left to do, or at once when the command said nothing of it runs on
  * ({@linkcode endsWhenDone}). Deno 2.9 writes V8's code cache as it loads each module, so an
  * end at once loses none of it (a first run in an empty DENO_DIR that ends with `Deno.exit()`
  * leaves the same 48 entries of a listing's code as one that does not).
  */
 export async function runAsProcess(command: (argv: string[]) => Promise<number>): Promise<void> {
+  keepPricesOnDisk();
   const code = await command(Deno.args);
   if (done) Deno.exit(code);
   Deno.exitCode = code;

@@ -143,3 +143,38 @@ Deno.test("inspectSession() in a new process prices from the prices kept beside 
   await Deno.writeTextFile(kept, JSON.stringify(file));
   assertEquals(cost(await inspect(["--json", path], env)), 1000);
 });
+
+/** `inspectSession(path)` as a project that imports turnlog calls it: in `cwd`, with `env`. */
+async function inspectAsLibrary(path: string, cwd: string, env: Record<string, string> = {}) {
+  const script = join(cwd, "main.ts");
+  const face = new URL("../src/mod.ts", import.meta.url).href;
+  await Deno.writeTextFile(
+    script,
+    `import { inspectSession } from "${face}";\n` +
+      `console.log((await inspectSession(Deno.args[0])).session.cost?.usd);\n`,
+  );
+  const config = new URL("../deno.json", import.meta.url).pathname;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", `--config=${config}`, "-A", script, path],
+    cwd,
+    env: { TURNLOG_CATALOG: "", TURNLOG_SESSIONS_DIR: "", ...env },
+  }).output();
+  assertEquals(output.code, 0, new TextDecoder().decode(output.stderr));
+  return Number(new TextDecoder().decode(output.stdout));
+}
+
+Deno.test("a library caller's inspectSession() prices in memory: no file is written in its folder, unless it named the catalog", async () => {
+  await using dir = await tempDir();
+  const path = await writePricedTranscript(dir.path);
+  const project = join(dir.path, "project");
+  await Deno.mkdir(project);
+  const cost = await inspectAsLibrary(path, project);
+  assert(cost > 0);
+  assertEquals([...Deno.readDirSync(project)].map((entry) => entry.name), ["main.ts"]);
+  // A caller that names the catalog keeps the prices beside it, as the command does.
+  const catalog = join(dir.path, "elsewhere.sqlite");
+  assertEquals(await inspectAsLibrary(path, project, { TURNLOG_CATALOG: catalog }), cost);
+  const kept = JSON.parse(await Deno.readTextFile(`${catalog}-prices.json`));
+  assertEquals(Object.keys(kept.rates), ["anthropic claude-opus-4-5-20251101 2026-01-23"]);
+  assertEquals([...Deno.readDirSync(project)].map((entry) => entry.name), ["main.ts"]);
+});

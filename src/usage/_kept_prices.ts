@@ -11,6 +11,8 @@ import type { UsageTokens } from "../formats/mod.ts";
 import { late } from "../_late.ts";
 import { dirname } from "../_path.ts";
 import { resolveCatalogPath } from "../catalog/_location.ts";
+import { CATALOG_ENV, readEnv } from "../catalog/_named.ts";
+import { pricesKeptOnDisk } from "./_kept_where.ts";
 import type { PriceBook } from "./_prices.ts";
 import { priceAt, type Rates } from "./_rates.ts";
 import { PRICE_TABLE } from "./_table.ts";
@@ -161,8 +163,12 @@ export class KeptPrices {
   }
 }
 
-/** The file the prices are kept in: beside the catalog, as SQLite's own files are. */
+/**
+ * The file the prices are kept in: beside the catalog, as SQLite's own files are; none for a
+ * library caller that did not name the catalog (`src/usage/_kept_where.ts`).
+ */
 function keptPath(): string | undefined {
+  if (!pricesKeptOnDisk() && readEnv(CATALOG_ENV) === undefined) return undefined;
   try {
     return `${resolveCatalogPath()}-prices.json`;
   } catch {
@@ -210,7 +216,8 @@ let shared: KeptPrices | undefined;
 
 /**
  * This process's kept prices, read once from beside the catalog (`TURNLOG_CATALOG`'s
- * `catalog.sqlite-prices.json`, else the one in turnlog's data folder).
+ * `catalog.sqlite-prices.json`, else the one in turnlog's data folder); in memory alone for a
+ * library caller that did not name the catalog.
  */
 export function keptPrices(): KeptPrices {
   shared ??= readKeptPrices(keptPath());
