@@ -6,6 +6,7 @@
  */
 import { errorMessage, outcomeOf } from "../src/errors/mod.ts";
 import {
+  catalogFolders,
   hitRecords,
   renderSession,
   type SearchEvent,
@@ -18,7 +19,7 @@ import {
 // The homes and the store's names, not the faces: a search answered from the catalog loads no
 // reader and no store.
 import { foreignToolsInWords, TOOL_HOMES } from "../src/formats/homes.ts";
-import { isPostgresUrl, storeName } from "../src/store/_spec.ts";
+import { storeName } from "../src/store/_spec.ts";
 import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import { plural, shellQuote } from "../src/text/mod.ts";
 import { parseFlags, parsePositiveInt, UsageError } from "./_args.ts";
@@ -186,9 +187,7 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
   using catalog = openCatalog("search", values["no-catalog"] || values.regex !== undefined);
   let dates: Map<string, SessionDates> | undefined;
   if (catalog !== undefined) {
-    const folders = sources.filter((source) =>
-      source.store === undefined && !isPostgresUrl(source.root)
-    );
+    const folders = catalogFolders(sources);
     await updateCatalogOf("search", catalog, folders, { text: true });
     // --since and --until by the sessions' own dates, as the catalog holds them.
     if (since !== undefined || until !== undefined) {
@@ -205,9 +204,7 @@ export async function main(args: string[], io: SearchIo): Promise<number> {
     ...(until ? { until } : {}),
     ...(dates ? { dates: (path: string) => dates.get(path) } : {}),
     // The update walked the homes: the search takes its sessions, not a walk of its own.
-    ...(catalog
-      ? { index: await catalog.searchIndex(), walked: catalog.walked.bind(catalog) }
-      : {}),
+    ...(catalog ? await catalog.searchOptions() : {}),
   };
   const project = values.project === undefined ? {} : { project: values.project };
   for await (const event of searchSessions(query, { ...options, ...project })) {

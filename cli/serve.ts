@@ -30,7 +30,7 @@ import { DEFAULT_SESSIONS_WORDS, docsPage, resumeCommand, TASK } from "./_comman
 import { HOME_FLAGS } from "./_homes.ts";
 import { archivedViews } from "../src/archive/mod.ts";
 import { runAsProcess } from "./_output.ts";
-import { openCatalog, updateCatalogOf } from "./_catalog.ts";
+import { openCatalog, progressOn, updateCatalogOf } from "./_catalog.ts";
 import type { Catalog } from "../src/catalog/mod.ts";
 
 /** The help text. */
@@ -76,8 +76,8 @@ ${
     `${" ".repeat(31)}${adapter.home.described}`
   ).join("\n")
 }
-      --no-catalog             list the sessions from their files as they are asked for,
-                               not from the catalog (TURNLOG_CATALOG moves it)
+      --no-catalog             list and search the sessions from their files as they are
+                               asked for, not from the catalog (TURNLOG_CATALOG moves it)
       --store-only             browse turnlog's store only (without it or a home flag, every
                                home is browsed beside the store)
       --store <s>              where sessions are kept: postgres://user:password@host:port/db
@@ -236,6 +236,7 @@ async function serve(
       signal: stopping.signal,
       homes,
       catalog,
+      searchProgress: progressOn("serve", true),
       readInBackground: catalog === undefined,
     });
   let handler: ((request: Request) => Promise<Response>) | undefined;

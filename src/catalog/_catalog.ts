@@ -417,6 +417,15 @@ export class Catalog implements Disposable {
     return (await searchModule()).catalogSearchIndex(this.#db);
   }
 
+  /**
+   * What a search asks of the catalog after an {@linkcode Catalog.update} with `text`: its
+   * index ({@linkcode Catalog.searchIndex}) and its walk of the homes ({@linkcode
+   * Catalog.walked}), so that the search walks them no more.
+   */
+  async searchOptions(): Promise<{ index: SearchIndex; walked: Catalog["walked"] }> {
+    return { index: await this.searchIndex(), walked: this.walked.bind(this) };
+  }
+
   /** Closes the database. */
   close(): void {
     this.#db.close();

@@ -12,7 +12,7 @@ import type { SessionStore } from "../store/mod.ts";
 // homes loads no reader, no store and no archive (each is imported where it is needed).
 import { TOOL_HOMES, turnlogAdapter } from "../formats/homes.ts";
 import { prefixBeside } from "../store/_prefix.ts";
-import { resolveStoreSpec, storeName } from "../store/_spec.ts";
+import { isPostgresUrl, resolveStoreSpec, storeName } from "../store/_spec.ts";
 import { archiveLayout, resolveArchiveRoot } from "../archive/_layout.ts";
 import { searchProfile } from "./_profiles.ts";
 import { late } from "../_late.ts";
@@ -41,6 +41,25 @@ export interface SearchSource {
   store?: SessionStore;
   /** The sessions only in the archive (their originals are gone): results say so. */
   archived?: boolean;
+}
+
+/**
+ * The sources a catalog indexes: folders of session files, not an open store (the browser's)
+ * nor a database.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { catalogFolders } from "./mod.ts";
+ * const sources = [
+ *   { format: "codex" as const, root: "/home/me/.codex/sessions", flags: ["--codex"] },
+ *   { format: "turnlog" as const, root: "postgres://localhost/turnlog", flags: [] },
+ * ];
+ * assert.deepEqual(catalogFolders(sources), [sources[0]]);
+ * ```
+ */
+export function catalogFolders(sources: readonly SearchSource[]): SearchSource[] {
+  return sources.filter((source) => source.store === undefined && !isPostgresUrl(source.root));
 }
 
 /** What a command named as the places to search; nothing named means all of them. */

@@ -48,7 +48,7 @@ import {
   searchSourcesOf,
 } from "./_homes.ts";
 import { beingWritten, browsePage } from "./_catalog.ts";
-import type { Catalog } from "../catalog/mod.ts";
+import type { Catalog, UpdateProgress } from "../catalog/mod.ts";
 import { searchResponse } from "./_search_route.ts";
 import { continueTargets, EXPORT_PATH, exportResponse } from "./_export_route.ts";
 import { collectCatalogUsage, collectUsage, usageReport } from "../usage/mod.ts";
@@ -92,6 +92,11 @@ export interface SessionBrowserOptions extends AccessOptions {
    * by the sessions' own dates across pages. Absent: the files are read as the list is asked.
    */
   catalog?: Catalog | undefined;
+  /**
+   * Told how far the catalog's full-text index has been built, when a search builds it (the
+   * first one does: its files and MB); absent: nothing is told.
+   */
+  searchProgress?: ((progress: UpdateProgress) => void) | undefined;
   /** What full reads told (shared, or for a test to wait on); absent: the handler's own. */
   facts?: FactsMemo | undefined;
   /**
@@ -484,7 +489,11 @@ async function route(browser: Browser, url: URL): Promise<Response> {
   if (path === "/search") {
     const sources = searchSourcesOf(browser.store, browser.homes);
     // A search in progress stops with the server.
-    return await searchResponse(url, sources, browser.options.signal);
+    return await searchResponse(url, sources, {
+      signal: browser.options.signal,
+      catalog: browser.options.catalog,
+      onProgress: browser.options.searchProgress,
+    });
   }
   const subagent = SUBAGENT_PATH.exec(path);
   if (subagent) return await subagentResponse(browser, idOf(subagent[1]!), idOf(subagent[2]!));

@@ -7,7 +7,8 @@
  */
 import { errorMessage } from "../errors/mod.ts";
 import { pageHeaders, renderSearchPage, type SearchPage } from "../html/mod.ts";
-import { searchSessions, type SearchSource } from "../search/mod.ts";
+import { catalogFolders, searchSessions, type SearchSource } from "../search/mod.ts";
+import type { Catalog, UpdateProgress } from "../catalog/mod.ts";
 
 /** Sessions a search page shows at most. */
 export const SEARCH_PAGE_SESSIONS = 20;
@@ -29,19 +30,33 @@ export function queryTerms(text: string): string[] {
     .filter((term) => term.length > 0);
 }
 
-/** The search page of `GET /search?q=`: the results, or the box alone without a query. */
+/**
+ * The search page of `GET /search?q=`: the results, or the box alone without a query. With
+ * the browser's catalog, its full-text index answers as it does the `search` command's (the
+ * first search builds it; the next ones add the lines appended since); without, every file
+ * is read.
+ */
 export async function searchResponse(
   url: URL,
   sources: readonly SearchSource[],
-  signal?: AbortSignal,
+  options: {
+    signal?: AbortSignal | undefined;
+    catalog?: Catalog | undefined;
+    /** Told how far a build of the catalog's full-text index has gone. */
+    onProgress?: ((progress: UpdateProgress) => void) | undefined;
+  } = {},
 ): Promise<Response> {
+  const { signal, catalog, onProgress } = options;
   const query = url.searchParams.get("q") ?? "";
   const terms = queryTerms(query);
   const page: SearchPage = { query, results: [], more: false };
   if (terms.length > 0) {
     try {
-      const options = { sources, limit: SEARCH_PAGE_SESSIONS, ...(signal ? { signal } : {}) };
-      for await (const event of searchSessions({ terms }, options)) {
+      const indexed = catalog === undefined
+        ? {}
+        : await catalogSearch(catalog, sources, onProgress);
+      const asked = { sources, limit: SEARCH_PAGE_SESSIONS, ...(signal ? { signal } : {}) };
+      for await (const event of searchSessions({ terms }, { ...asked, ...indexed })) {
         if (event.kind === "session") page.results.push(event);
         if (event.kind === "limit") page.more = true;
       }
@@ -50,4 +65,17 @@ export async function searchResponse(
     }
   }
   return new Response(renderSearchPage(page), { headers: pageHeaders({ form: true }) });
+}
+
+/** The catalog brought up to date with its full-text index, as the search's index and walk. */
+async function catalogSearch(
+  catalog: Catalog,
+  sources: readonly SearchSource[],
+  onProgress: ((progress: UpdateProgress) => void) | undefined,
+) {
+  await catalog.update(catalogFolders(sources), {
+    text: true,
+    ...(onProgress ? { onProgress } : {}),
+  });
+  return await catalog.searchOptions();
 }
