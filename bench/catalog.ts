@@ -10,8 +10,8 @@
  * catalog's size (against the raw bytes). The first build and the update are timed twice: as two
  * commands (a listing of each tool's home, one process each) and in one process, as `serve` makes
  * them before it listens (one command that lists every home); and the update once more in a
- * `serve` that keeps running, its list asked for, and its search box (the first search, which
- * builds the text index, and a warm one, against `rg -il`). The update's rows are told by CPU time
+ * `serve` that keeps running, its list asked for, and its search box (the first search, after which
+ * the text index is built, and a warm one, against `rg -il`). The update's rows are told by CPU time
  * (user and system) too, which a shared machine's load stretches less than wall time.
  *
  * `deno run -A bench/catalog.ts [--size 100MB] [--out bench/out]`: prints the rows and writes
@@ -190,6 +190,24 @@ async function sizeOf(path: string): Promise<number> {
     total += await Deno.stat(path + suffix).then((info) => info.size, () => 0);
   }
   return total;
+}
+
+/**
+ * How long the catalog at `path` takes to hold the text of every file it knows (serve builds
+ * the index after a search, while it is asked nothing), from now; at most 10 minutes.
+ */
+async function untilIndexed(path: string): Promise<number> {
+  const { DatabaseSync } = await import("node:sqlite");
+  const start = performance.now();
+  for (;;) {
+    const db = new DatabaseSync(path, { readOnly: true });
+    const left = db.prepare("SELECT count(*) AS n FROM files WHERE texted = 0 AND deleted = 0")
+      .get() as { n: number };
+    db.close();
+    if (Number(left.n) === 0) return performance.now() - start;
+    if (performance.now() - start > 600_000) throw new Error("serve built no search index");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** A home of many small Claude Code files (4 KB each), for the scan without a catalog. */
@@ -578,8 +596,9 @@ rows.push({
   ratio: ratio(listGrownCpu, running.cpu!),
   target: "at most 5% of the first build",
 });
-// The running serve's search box (the `search` command's engine) answered from its catalog's
-// index: the first search builds the text index, the next ones are warm; against rg -il.
+// The running serve's search box (the `search` command's engine): its first search reads the
+// files not in the catalog's index yet and the index is built after it while serve is quiet;
+// then a warm search, against rg -il.
 const searchBox = async () => {
   const start = performance.now();
   const response = await fetch(new URL(`/search?q=${SEARCHED_WORD}`, running.base));
@@ -589,16 +608,17 @@ const searchBox = async () => {
   return { ms: performance.now() - start, sessions };
 };
 const boxFirst = await searchBox();
+const built = await untilIndexed(join(work, "running.sqlite"));
 let boxWarm = await searchBox();
 for (let i = 0; i < 4; i++) {
   const next = await searchBox();
   if (next.ms < boxWarm.ms) boxWarm = next;
 }
 rows.push({
-  row: "a running serve's first search (its search box builds the text index)",
+  row: "a running serve's first search (the files not in the index read whole)",
   turnlog: ms(boxFirst.ms),
   peer: `rg -il ${ms(rg.ms)}`,
-  ratio: `${ratio(boxFirst.ms, running.ms)} its first build`,
+  ratio: `the index built after it in ${ms(built)}`,
   target: "(once: later searches are warm)",
 });
 rows.push({

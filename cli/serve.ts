@@ -30,7 +30,7 @@ import { DEFAULT_SESSIONS_WORDS, docsPage, resumeCommand, TASK } from "./_comman
 import { HOME_FLAGS } from "./_homes.ts";
 import { archivedViews } from "../src/archive/mod.ts";
 import { runAsProcess } from "./_output.ts";
-import { openCatalog, progressOn, updateCatalogOf } from "./_catalog.ts";
+import { openCatalog, updateCatalogOf } from "./_catalog.ts";
 import type { Catalog } from "../src/catalog/mod.ts";
 
 /** The help text. */
@@ -236,7 +236,6 @@ async function serve(
       signal: stopping.signal,
       homes,
       catalog,
-      searchProgress: progressOn("serve", true),
       readInBackground: catalog === undefined,
     });
   let handler: ((request: Request) => Promise<Response>) | undefined;

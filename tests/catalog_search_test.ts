@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { Catalog } from "../src/catalog/mod.ts";
 import {
+  compileQuery,
   type SearchEvent,
   searchSessions,
   type SearchSource,
@@ -186,4 +187,50 @@ Deno.test("searchSessions() with the catalog's index judges a line holding a wor
   assertEquals(indexed, await found(["token"], sources));
   assertEquals(indexed.hits, [`${path}:2 1 user`]);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("Catalog.update() with textBytes indexes the text of files already read a file at a time; a search scans the rest, its answers the scan's at every step", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  const sources: SearchSource[] = (await home.sources()).map((source) => ({
+    format: source.format,
+    root: source.root,
+    flags: [],
+  }));
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  await catalog.update(sources, { text: false });
+  const texted = () =>
+    (catalog.db.prepare("SELECT path FROM files WHERE texted = 1 ORDER BY path").all() as {
+      path: string;
+    }[]).map((row) => row.path);
+  const steps: number[] = [];
+  for (let update = 0; update < home.files.length; update++) {
+    // One byte: the first file not indexed yet, and no other.
+    const summary = await catalog.update(sources, { text: true, textBytes: 1 });
+    steps.push(summary.texted);
+    assertEquals(texted().length, update + 1);
+    for (const terms of [["files"], ["tests", "pass"], ["hello"]]) {
+      assertEquals(await found(terms, sources, catalog), await found(terms, sources), terms[0]);
+    }
+  }
+  assertEquals(steps, [1, 1, 1]);
+  assertEquals(texted(), home.files.map((file) => file.path).sort());
+  // Whole now: nothing is left to index.
+  assertEquals((await catalog.update(sources, { text: true, textBytes: 1 })).texted, 0);
+});
+
+Deno.test("the catalog's index judges a file by the rows its lines came with: an update during the search does not make it lose the file's hits", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  const sources = await home.sources();
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  await catalog.update(sources, { text: false });
+  const lines = (await catalog.searchIndex()).lookup(compileQuery({ terms: ["files"] }));
+  // While the search reads, another update (serve's build of the index) puts the text in.
+  await catalog.update(sources, { text: true });
+  // Not in the index when the search asked: the search reads it whole, as it did then.
+  for (const file of home.files) assertEquals(lines(file.path), undefined, file.path);
+  // A search that asks now has the index's lines.
+  const now = (await catalog.searchIndex()).lookup(compileQuery({ terms: ["files"] }));
+  assert(home.files.some((file) => (now(file.path)?.length ?? 0) > 0));
 });

@@ -1,7 +1,8 @@
 /**
  * serve's search box answered from the catalog's full-text index, as the `search` command is:
- * the first search builds the index, a later one indexes the lines appended since, and the
- * page is the one serve gives reading every file (`--no-catalog`).
+ * the first search reads the files not in the index yet and the index is built after it, a
+ * step at a time; a later search takes the lines appended since; the page is the one serve
+ * gives reading every file (`--no-catalog`).
  */
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -37,7 +38,15 @@ function indexed(catalog: string): { texted: number; lines: number } {
   }
 }
 
-Deno.test("serve's search box answers from the catalog's index: built by the first search, the appended lines indexed by the next, the page the same as reading every file", async () => {
+/** Waits until every file's text is in the catalog's index (serve builds it after a search). */
+async function whenIndexed(catalog: string, files: number): Promise<void> {
+  for (let tries = 0; indexed(catalog).texted < files; tries++) {
+    assert(tries < 600, `the index was not built: ${indexed(catalog).texted} of ${files} files`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+Deno.test("serve's search box answers at once, builds the catalog's index after it, then answers from it: the appended lines found, the page the same as reading every file", async () => {
   await using home = await catalogHome();
   for (const file of home.files) await appendLines(file, file.lines.length);
   const catalog = join(home.dir, "catalog.sqlite");
@@ -47,23 +56,27 @@ Deno.test("serve's search box answers from the catalog's index: built by the fir
     TURNLOG_SESSIONS_DIR: join(home.dir, "sessions"),
   };
   await using serve = await startServe([], { env });
-  // serve's start keeps the facts alone: the first search builds the text index.
+  // serve's start keeps the facts alone: the first search reads the files, then the index is
+  // built.
   assertEquals(indexed(catalog).texted, 0);
   const first = await searched(serve.base, "files");
-  assertEquals(indexed(catalog).texted, home.files.length);
+  await whenIndexed(catalog, home.files.length);
+  assertEquals(await searched(serve.base, "files"), first);
   {
     await using scan = await startServe(["--no-catalog"], { env });
-    assertEquals(first, await searched(scan.base, "files"));
+    assertEquals(await searched(scan.base, "files"), first);
     assert(first.length >= 2, first.join("\n"));
   }
 
-  // A turn more in a Claude Code transcript: the next search indexes its lines alone.
+  // A turn more in a Claude Code transcript: found at once, its 2 lines indexed after.
   const before = indexed(catalog).lines;
   await goOn(home.files[0]!, 7);
   const id = home.files[0]!.path.slice(home.files[0]!.path.lastIndexOf("/") + 1, -6);
   const prompt = home.files[0]!.written - 1;
   assertEquals(await searched(serve.base, '"modules again (7)"'), [`${id}: ${prompt}`]);
+  await whenIndexed(catalog, home.files.length);
   assertEquals(indexed(catalog).lines, before + 2);
+  assertEquals(await searched(serve.base, '"modules again (7)"'), [`${id}: ${prompt}`]);
 
   // The page is the index's answer: with the file's lines taken out of the index (its row kept
   // as read), the session is no longer found, where reading the file would find it.

@@ -49,6 +49,7 @@ export function ftsQuery(query: CompiledQuery): string | null {
 }
 
 interface FileRow {
+  path: string;
   texted: number;
   size: number;
   mtime: number;
@@ -79,10 +80,15 @@ function readLines(path: string, rows: readonly HitRow[]): IndexedLine[] {
   });
 }
 
-/** The catalog's database as a search's index (see the module's comment). */
+/**
+ * The catalog's database as a search's index (see the module's comment). A lookup takes the
+ * files' rows with the lines that match, at once: an update that runs while the search reads
+ * (serve's list, the index's build after a search, another command) changes neither, so a file
+ * is judged by the rows its lines came with.
+ */
 export function catalogSearchIndex(db: DatabaseSync): SearchIndex {
-  const fileOf = db.prepare(
-    "SELECT texted, size, mtime, indexed, inherits, racy FROM files WHERE path = ? AND deleted = 0",
+  const filesNow = db.prepare(
+    "SELECT path, texted, size, mtime, indexed, inherits, racy FROM files WHERE deleted = 0",
   );
   const matching = db.prepare(
     `SELECT f.path, l.line, l.turn, l.start, l.end FROM text
@@ -93,6 +99,8 @@ export function catalogSearchIndex(db: DatabaseSync): SearchIndex {
     lookup(query) {
       const match = ftsQuery(query);
       if (match === null) return () => undefined;
+      const files = new Map<string, FileRow>();
+      for (const row of filesNow.all() as unknown as FileRow[]) files.set(row.path, row);
       const byPath = new Map<string, HitRow[]>();
       for (const row of matching.all(match) as unknown as HitRow[]) {
         const rows = byPath.get(row.path);
@@ -100,7 +108,7 @@ export function catalogSearchIndex(db: DatabaseSync): SearchIndex {
         else rows.push(row);
       }
       return (path) => {
-        const file = fileOf.get(path) as FileRow | undefined;
+        const file = files.get(path);
         if (file === undefined || file.texted === 0 || file.inherits === 1) return undefined;
         if (file.racy === 1) return undefined;
         if (isCompressed(path)) return undefined;

@@ -363,6 +363,23 @@ async function planOf(
   return { ...plan, from, fromLine, text: text || (from > 0 && texted) };
 }
 
+/** Whether a plan only puts in the text of a file whose facts are kept as they are. */
+const textOnly = (plan: Plan) => unchanged(plan.info, plan.known);
+
+/**
+ * The plans, but for the text-only ones past `bytes` of them (the first kept when `bytes` is
+ * more than 0): what {@linkcode UpdateOptions.textBytes} leaves to the next update.
+ */
+function withinText(plans: readonly Plan[], bytes: number): Plan[] {
+  let taken = 0;
+  return plans.filter((plan) => {
+    if (!textOnly(plan)) return true;
+    if (bytes <= 0 || (taken > 0 && taken + plan.info.size > bytes)) return false;
+    taken += Math.max(plan.info.size, 1);
+    return true;
+  });
+}
+
 /**
  * Reads the files a walk found new or changed into the catalog (see the module's comment),
  * and completes the walk's summary.
@@ -374,15 +391,15 @@ export async function indexChanged(
 ): Promise<UpdateSummary> {
   const summary = { ...walked.summary };
   const text = options.text ?? true;
-  const plans: Plan[] = [];
-  for (const changed of walked.changed) plans.push(await planOf(db, changed, text));
+  const planned: Plan[] = [];
+  for (const changed of walked.changed) planned.push(await planOf(db, changed, text));
+  const plans = withinText(planned, options.textBytes ?? Infinity);
   const progress: UpdateProgress = {
     files: 0,
     filesTotal: plans.length,
     bytes: 0,
     bytesTotal: plans.reduce((sum, plan) => sum + plan.info.size - plan.from, 0),
   };
-  const textOnly = (plan: Plan) => unchanged(plan.info, plan.known);
   // A grown file's facts are continued from its last turn in this thread, if they can be.
   const factsAlone = plans.filter((plan) => !plan.text && plan.from === 0);
   // This thread reads beside the workers while it waits for theirs (`SharedReads`): one worker

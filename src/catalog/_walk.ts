@@ -76,6 +76,15 @@ export interface UpdateOptions {
    */
   text?: boolean | undefined;
   /**
+   * With `text`, the bytes of files whose facts are kept and whose text is not indexed yet that
+   * this update indexes at most (at least one such file when more than 0, in the walk's order):
+   * the rest wait for the next update, and a search scans them meanwhile: serve builds the
+   * index this way after a search, a step at a time. Files read for their facts have their text
+   * put in with them whatever their size, and so have the lines a file already indexed grew by.
+   * @default {Infinity}
+   */
+  textBytes?: number | undefined;
+  /**
    * How many workers read the facts of the files beside this thread, which reads them too while
    * it waits for a worker's file (0: this thread alone). The transactions and the text index are
    * always this thread's, in the files' order.

@@ -48,7 +48,7 @@ import {
   searchSourcesOf,
 } from "./_homes.ts";
 import { beingWritten, browsePage } from "./_catalog.ts";
-import type { Catalog, UpdateProgress } from "../catalog/mod.ts";
+import type { Catalog } from "../catalog/mod.ts";
 import { searchResponse } from "./_search_route.ts";
 import { continueTargets, EXPORT_PATH, exportResponse } from "./_export_route.ts";
 import { collectCatalogUsage, collectUsage, usageReport } from "../usage/mod.ts";
@@ -92,11 +92,6 @@ export interface SessionBrowserOptions extends AccessOptions {
    * by the sessions' own dates across pages. Absent: the files are read as the list is asked.
    */
   catalog?: Catalog | undefined;
-  /**
-   * Told how far the catalog's full-text index has been built, when a search builds it (the
-   * first one does: its files and MB); absent: nothing is told.
-   */
-  searchProgress?: ((progress: UpdateProgress) => void) | undefined;
   /** What full reads told (shared, or for a test to wait on); absent: the handler's own. */
   facts?: FactsMemo | undefined;
   /**
@@ -247,6 +242,22 @@ interface Browser {
   watchers: SessionWatchers;
   /** The files live pages refresh from, each read on from where it stopped (see `followed`). */
   following: Map<string, Promise<SessionFollower>>;
+  /** Requests being answered, and when the last one was answered (`performance.now()`). */
+  busy: { requests: number; since: number };
+}
+
+/** How long serve is asked nothing before work of its own goes on (the search index's build). */
+const QUIET_MS = 500;
+
+/** Resolves once the browser answers no request and was asked none for {@linkcode QUIET_MS}. */
+async function quiet(browser: Browser): Promise<void> {
+  const { busy } = browser;
+  for (;;) {
+    if (browser.options.signal?.aborted) return;
+    const wait = busy.requests > 0 ? QUIET_MS : busy.since + QUIET_MS - performance.now();
+    if (wait <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }
 
 /** Files followed at most: the least recently asked for goes first. */
@@ -492,7 +503,7 @@ async function route(browser: Browser, url: URL): Promise<Response> {
     return await searchResponse(url, sources, {
       signal: browser.options.signal,
       catalog: browser.options.catalog,
-      onProgress: browser.options.searchProgress,
+      quiet: () => quiet(browser),
     });
   }
   const subagent = SUBAGENT_PATH.exec(path);
@@ -532,9 +543,11 @@ export function createSessionBrowserHandler(
     facts: options.facts ?? new FactsMemo(),
     watchers: options.watchers ?? new SessionWatchers({ pollMs: options.pollMs }),
     following: new Map(),
+    busy: { requests: 0, since: performance.now() },
   };
   return async (request) => {
     const path = new URL(request.url).pathname;
+    browser.busy.requests++;
     try {
       const refused = accessRefusal(request, options);
       if (refused !== undefined) throw new PageError("forbidden", "Forbidden", refused);
@@ -569,6 +582,10 @@ export function createSessionBrowserHandler(
       return messageResponse(
         new PageError("internal", "Something went wrong", "The server could not make this page"),
       );
+    } finally {
+      // A live page's events go on streaming: answered, it is not a request being answered.
+      browser.busy.requests--;
+      browser.busy.since = performance.now();
     }
   };
 }
