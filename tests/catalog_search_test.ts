@@ -10,7 +10,7 @@ import {
 import { assert, assertEquals } from "./_assert.ts";
 import { CORPUS, CORPUS_MISSING } from "./_corpus.ts";
 import { conversationWords, homeFiles, matchingLines } from "./_search_oracle.ts";
-import { appendLines, catalogHome } from "./_catalog_home.ts";
+import { appendLines, type CatalogHome, catalogHome } from "./_catalog_home.ts";
 
 /** What a search found: each session's hits as `path:line turn role`, and its skipped lines. */
 async function found(
@@ -42,6 +42,16 @@ async function oracleLines(
     for (const line of await matchingLines(path, format, terms)) lines.push(`${path}:${line}`);
   }
   return lines.sort();
+}
+
+/** The home's places as a search's sources. */
+async function searchSourcesOf(home: CatalogHome): Promise<SearchSource[]> {
+  return (await home.sources()).map((source) => ({
+    format: source.format,
+    root: source.root,
+    flags: [],
+    ...(source.archived ? { archived: true } : {}),
+  }));
 }
 
 const withoutPlace = (hits: string[]) => [...new Set(hits.map((hit) => hit.split(" ")[0]!))];
@@ -100,12 +110,7 @@ Deno.test({
 Deno.test("searchSessions() with the catalog's index scans a file that grew since the update, and a word shorter than 3 characters", async () => {
   await using home = await catalogHome();
   for (const file of home.files) await appendLines(file, 4);
-  const sources: SearchSource[] = (await home.sources()).map((source) => ({
-    format: source.format,
-    root: source.root,
-    flags: [],
-    ...(source.archived ? { archived: true } : {}),
-  }));
+  const sources = await searchSourcesOf(home);
   using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
   await catalog.update(sources);
   for (const file of home.files) await appendLines(file, 100);
@@ -121,12 +126,7 @@ Deno.test("searchSessions() with the catalog's index scans a file that grew sinc
 Deno.test("searchSessions() with the catalog's index reads only the lines the index names", async () => {
   await using home = await catalogHome();
   for (const file of home.files) await appendLines(file, 100);
-  const sources: SearchSource[] = (await home.sources()).map((source) => ({
-    format: source.format,
-    root: source.root,
-    flags: [],
-    ...(source.archived ? { archived: true } : {}),
-  }));
+  const sources = await searchSourcesOf(home);
   using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
   await catalog.update(sources);
   const events: SearchEvent[] = [];
@@ -192,11 +192,7 @@ Deno.test("searchSessions() with the catalog's index judges a line holding a wor
 Deno.test("Catalog.update() with textBytes indexes the text of files already read a file at a time; a search scans the rest, its answers the scan's at every step", async () => {
   await using home = await catalogHome();
   for (const file of home.files) await appendLines(file, 100);
-  const sources: SearchSource[] = (await home.sources()).map((source) => ({
-    format: source.format,
-    root: source.root,
-    flags: [],
-  }));
+  const sources = await searchSourcesOf(home);
   using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
   await catalog.update(sources, { text: false });
   const texted = () =>
