@@ -230,3 +230,44 @@ Deno.test("the catalog's index judges a file by the rows its lines came with: an
   const now = (await catalog.searchIndex()).lookup(compileQuery({ terms: ["files"] }));
   assert(home.files.some((file) => (now(file.path)?.length ?? 0) > 0));
 });
+
+Deno.test("Catalog.update() with text finds a file rewritten at the same size and time by its lines: it is read again whole by the next update, so a build a step at a time ends with every file indexed", async () => {
+  await using home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  const sources = await searchSourcesOf(home);
+  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  await catalog.update(sources, { text: false });
+  // Two lines made one in place (a newline made a space), its time put back: its `stat` is the
+  // row's, its lines are not.
+  const [file] = home.files;
+  const before = await Deno.stat(file!.path);
+  const bytes = await Deno.readFile(file!.path);
+  const at = bytes.indexOf(0x0a);
+  {
+    using opened = await Deno.open(file!.path, { write: true });
+    await opened.seek(at, Deno.SeekMode.Start);
+    await opened.write(new Uint8Array([0x20]));
+  }
+  await Deno.utime(file!.path, before.atime!, before.mtime!);
+  const lines = (await Deno.readTextFile(file!.path)).split("\n").length - 1;
+  const steps: { texted: number; textLeft: number; read: number }[] = [];
+  for (let step = 0; step < 6; step++) {
+    const { texted, textLeft, read } = await catalog.update(sources, {
+      text: true,
+      textBytes: 1,
+    });
+    steps.push({ texted, textLeft, read });
+    if (textLeft === 0) break;
+  }
+  const row = catalog.db.prepare("SELECT texted, lines, racy FROM files WHERE path = ?")
+    .get(file!.path) as { texted: number; lines: number; racy: number };
+  assertEquals({ ...row }, { texted: 1, lines, racy: 0 });
+  assertEquals(steps.at(-1)!.textLeft, 0);
+  // The rewritten file's step put nothing in; the next read it whole, its text with it.
+  assert(steps.some((step) => step.texted === 0 && step.textLeft > 0), JSON.stringify(steps));
+  assert(steps.some((step) => step.read === 1), JSON.stringify(steps));
+  assertEquals(
+    await found(["files"], sources, catalog),
+    await found(["files"], sources),
+  );
+});

@@ -38,6 +38,8 @@ export class Statements {
   readonly insertText: StatementSync;
   readonly saveFile: StatementSync;
   readonly markTexted: StatementSync;
+  /** A row whose file is not as it says (read since, it did not give its lines): read again. */
+  readonly markStale: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.byPath = db.prepare(
@@ -64,6 +66,7 @@ export class Statements {
         models = ?, forked_from = ?, forks = ?, unreadable = ? WHERE id = ?`,
     );
     this.markTexted = db.prepare("UPDATE files SET texted = 1 WHERE id = ?");
+    this.markStale = db.prepare("UPDATE files SET racy = 1 WHERE id = ?");
   }
 
   /** A file's text rows dropped (its lines and their text). */

@@ -167,9 +167,11 @@ export interface UntextedFile {
 /**
  * Puts the text of a file read before without it in the full-text index, in one transaction:
  * its lines read alone (each parsed once), up to where its facts were read; from where its rows
- * stopped when that was kept, else from its start.
+ * stopped when that was kept, else from its start. False when the file is not as its row says
+ * (changed since its `stat`, or rewritten keeping its size and time): nothing is put in, and its
+ * row is marked to be read again whole by the next update.
  */
-export async function indexText(db: DatabaseSync, file: UntextedFile): Promise<void> {
+export async function indexText(db: DatabaseSync, file: UntextedFile): Promise<boolean> {
   const s = statementsOf(db);
   const { known, path } = file;
   db.exec("BEGIN IMMEDIATE");
@@ -178,7 +180,7 @@ export async function indexText(db: DatabaseSync, file: UntextedFile): Promise<v
     if (known === undefined || !sameRow(row, known) || row!.texted === 1) {
       // Another command indexed it, or read it again, since we looked: that stands.
       db.exec("ROLLBACK");
-      return;
+      return row?.texted === 1;
     }
     const compressed = isCompressed(path);
     let whole = true;
@@ -192,15 +194,17 @@ export async function indexText(db: DatabaseSync, file: UntextedFile): Promise<v
       const indexer = new LineIndexer(file.size, text, searchProfile(file.format));
       await forEachLine(path, (line) => indexer.take(line, undefined, compressed));
       if (indexer.indexed !== known.indexed || indexer.lines !== known.lines) {
-        // Changed since its `stat`: the next update reads it again, the text with it.
+        // Not as its row says: the next update reads it again, the text with it.
         db.exec("ROLLBACK");
-        return;
+        s.markStale.run(known.id);
+        return false;
       }
     }
     s.markTexted.run(known.id);
     faultPoint();
     db.exec("COMMIT");
     faultPoint();
+    return true;
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw error;

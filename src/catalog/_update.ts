@@ -394,6 +394,7 @@ export async function indexChanged(
   const planned: Plan[] = [];
   for (const changed of walked.changed) planned.push(await planOf(db, changed, text));
   const plans = withinText(planned, options.textBytes ?? Infinity);
+  summary.textLeft = planned.length - plans.length;
   const progress: UpdateProgress = {
     files: 0,
     filesTotal: plans.length,
@@ -417,8 +418,8 @@ export async function indexChanged(
     if (textOnly(plan)) {
       const { wanted, info, known, resume } = plan;
       const format = wanted.source.format;
-      await indexText(db, { path: wanted.path, format, size: info.size, known, resume });
-      summary.texted++;
+      const file = { path: wanted.path, format, size: info.size, known, resume };
+      if (await indexText(db, file)) summary.texted++;
     } else {
       const at = places.get(plan);
       const read = at === undefined ? undefined : pool?.read(at);

@@ -55,8 +55,13 @@ export interface UpdateSummary {
    * compaction, a format without line rules): their facts were read from the whole file.
    */
   fallbacks: number;
-  /** Unchanged files whose text was put in the full-text index now. */
+  /**
+   * Unchanged files whose text is in the full-text index now (put in by this update, or by
+   * another command meanwhile); one that was not as its row said is read again by the next.
+   */
   texted: number;
+  /** Unchanged files whose text is not in the index, left for the next update (`textBytes`). */
+  textLeft: number;
   /** Files gone since the last update, marked. */
   gone: number;
   /** Bytes read. */
@@ -301,6 +306,7 @@ export async function walkSources(
     grown: 0,
     fallbacks: 0,
     texted: 0,
+    textLeft: 0,
     gone: 0,
     bytes: 0,
     unread: [],

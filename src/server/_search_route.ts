@@ -19,7 +19,7 @@ export const SEARCH_PAGE_SESSIONS = 20;
  * quiet for a while (`quiet`): a request never waits for more than the step under way, where
  * the whole build takes 15 s for a home of 1 GB.
  */
-export const SEARCH_TEXT_BYTES = 16 << 20;
+const SEARCH_TEXT_BYTES = 16 << 20;
 
 /** The catalogs whose full-text index is being built after a search: one build each. */
 const building = new WeakSet<Catalog>();
@@ -89,8 +89,9 @@ async function catalogSearch(catalog: Catalog, sources: readonly SearchSource[])
 
 /**
  * Builds the rest of the catalog's full-text index in steps of {@linkcode SEARCH_TEXT_BYTES},
- * each once serve is `quiet`, until a step finds nothing left; one build a catalog at a time,
- * stopped with the server.
+ * each once serve is `quiet`, until a step leaves no file's text for the next (a file not as its
+ * row said is read again whole by the next step); one build a catalog at a time, stopped with
+ * the server.
  */
 function buildText(
   catalog: Catalog,
@@ -106,7 +107,7 @@ function buildText(
         await quiet?.();
         if (signal?.aborted) break;
         const step = await catalog.update(folders, { text: true, textBytes: SEARCH_TEXT_BYTES });
-        if (step.texted === 0) break;
+        if (step.textLeft === 0) break;
       }
     } catch {
       // The catalog closed with the server: the index is as its last step left it.
