@@ -107,8 +107,9 @@ export class ClaudeHome {
 
   /**
    * Runs `claude -p <prompt>` and kills it (SIGKILL, by its process id) once `running` (a
-   * command line of one of its child processes, such as `sleep 60`) is seen, then kills that
-   * tool's processes too, as a crash of the machine would.
+   * command line of one of its child processes, such as `sleep 60`) is seen and the transcript
+   * holds the call that runs it (Claude Code writes its transcript a moment after it starts a
+   * tool), then kills that tool's processes too, as a crash of the machine would.
    *
    * @returns the session id (the only transcript of the project folder)
    */
@@ -123,7 +124,9 @@ export class ClaudeHome {
     let tools: { pid: number }[] = [];
     while (Date.now() < deadline) {
       tools = descendants(child.pid).filter((process) => process.args.includes(running));
-      if (tools.length > 0 && this.#results() >= (options.resultsWritten ?? 0)) break;
+      const written = this.#written(running);
+      const enough = written.calls > 0 && written.results >= (options.resultsWritten ?? 0);
+      if (tools.length > 0 && enough) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const all = descendants(child.pid);
@@ -143,19 +146,24 @@ export class ClaudeHome {
     return sessions[0]!.name.replace(/\.jsonl$/, "");
   }
 
-  /** How many tool results the project's transcripts hold so far. */
-  #results(): number {
-    let count = 0;
+  /**
+   * What the project's transcripts hold so far: the tool results, and the calls whose input
+   * names `running`.
+   */
+  #written(running: string): { results: number; calls: number } {
+    const written = { results: 0, calls: 0 };
     try {
       for (const entry of Deno.readDirSync(this.projectDir)) {
         if (!entry.name.endsWith(".jsonl")) continue;
         const text = Deno.readTextFileSync(join(this.projectDir, entry.name));
-        count += text.split('"type":"tool_result"').length - 1;
+        written.results += text.split('"type":"tool_result"').length - 1;
+        written.calls += text.split("\n")
+          .filter((line) => line.includes('"type":"tool_use"') && line.includes(running)).length;
       }
     } catch {
       // No transcript yet.
     }
-    return count;
+    return written;
   }
 
   /** Stops the model and removes the home. */
