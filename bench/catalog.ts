@@ -2,7 +2,8 @@
  * The catalog's benchmark rows (issue 42), each a whole process as a user runs it, on the search
  * benchmark's generated home (a Codex home and a Claude Code home together), with ripgrep and
  * ccusage side by side in the same run: the first build of the facts a listing shows (against
- * ccusage's daily reports of the same two homes), a warm listing of the whole home with turns and
+ * ccusage's daily reports of the same two homes) and its floors (each home's lines only parsed,
+ * then inspected, by a process of its own, both at once), a warm listing of the whole home with turns and
  * verdicts, the first search (which builds the full-text index: against `rg -il` and against the
  * build of the facts), a warm search (against `rg -il`), `search --no-catalog` on a home of many
  * small files (against `rg -il` plus a start-up), the update after 1% of the home grew (against
@@ -112,6 +113,19 @@ async function bestInTurn<T extends string[][]>(
     }
   }
   return found as { [K in keyof T]: Timed };
+}
+
+/** The best of `n` runs of the commands started together, each timed until the last ends. */
+async function bestAtOnce(n: number, argvs: string[][], env: Record<string, string>) {
+  let found = Infinity;
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    const runs = await Promise.all(argvs.map((argv) => run(argv, env)));
+    const failed = runs.find((once) => once.code !== 0);
+    if (failed) throw new Error(`${argvs.join(" & ")} failed: ${failed.stdout}`);
+    found = Math.min(found, performance.now() - start);
+  }
+  return found;
 }
 
 const turnlog = (...args: string[]) => [Deno.execPath(), "run", "-A", CLI, ...args];
@@ -377,6 +391,24 @@ rows.push({
   ratio: Number.isNaN(ccusage) ? "-" : ratio(firstBuild, ccusage),
   target: "within 2x of ccusage",
 });
+
+// 1a. The first build's floors: each home read by a process of its own, both at once on the
+// machine's cores (bench/read_floor.ts), every line only parsed, and then inspected as the
+// facts' reader does (no catalog): what any first build of these facts costs at least here.
+const FLOOR = join(REPO, "bench", "read_floor.ts");
+const bothHomes = (mode: string) =>
+  [join(copy, "claude", "projects"), join(copy, "codex", "sessions")]
+    .map((root) => [Deno.execPath(), "run", "-A", FLOOR, mode, root]);
+for (const [mode, words] of [["parse", "every line parsed"], ["inspect", "the inspector"]]) {
+  const floor = await bestAtOnce(3, bothHomes(mode!), env);
+  rows.push({
+    row: `the first build's floor: ${words}, both homes at once (two processes)`,
+    turnlog: ms(floor),
+    peer: Number.isNaN(ccusage) ? "ccusage missing" : `ccusage daily ${ms(ccusage)}`,
+    ratio: Number.isNaN(ccusage) ? "-" : ratio(floor, ccusage),
+    target: "(what the first build costs at least)",
+  });
+}
 
 // 1b. The same first build in one process, as `serve` makes it (every home, one catalog of its
 // own), and serve ready once more with nothing changed: the floor of its update rows below.
