@@ -6,6 +6,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { NO_USER_HOMES } from "./user_env.ts";
 
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 const SERVE = fileURLToPath(new URL("../cli/serve.ts", import.meta.url));
@@ -65,7 +66,13 @@ export async function startServe(
       "0",
       ...args,
     ],
-    env: { NO_COLOR: "1", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...options.env },
+    env: {
+      ...NO_USER_HOMES,
+      NO_COLOR: "1",
+      OPENAI_API_KEY: "",
+      OPENAI_BASE_URL: "",
+      ...options.env,
+    },
     stdin: "null",
     stdout: "piped",
     stderr: options.collectStderr ? "piped" : "inherit",

@@ -24,6 +24,7 @@ import { CLAUDE_HOME_IDS, writeClaudeHome, writeCodexHome } from "../testing/for
 import { assert, assertEquals, assertMatch } from "./_assert.ts";
 import { fatTime, msTime, ownTimesOnly, rewriteUnseen, wholeSecondNow } from "./_racy.ts";
 import { fineClock } from "../src/_tick.ts";
+import { NO_USER_HOMES } from "../testing/user_env.ts";
 
 const EXAMPLE = fileURLToPath(
   new URL(
@@ -376,6 +377,7 @@ async function runCli(
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", join(ROOT, "cli", `${command}.ts`), ...args],
     env: {
+      ...NO_USER_HOMES,
       HOME: home,
       NO_COLOR: "1",
       TURNLOG_ARCHIVE: join(home, "archive"),

@@ -13,6 +13,7 @@ import { startServe } from "../testing/serve_process.ts";
 import { TASK } from "../cli/_commands.ts";
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "./_assert.ts";
 import { attributes, parsePage, texts } from "./_html_helpers.ts";
+import { NO_USER_HOMES } from "../testing/user_env.ts";
 
 const EXAMPLE_REL =
   "2026/01/15/2026-01-15T09-00-00-000Z-019bc0e2-1280-705c-b071-0a2ebd22e0b2.jsonl";
@@ -42,6 +43,7 @@ async function archivedHome() {
     to,
     /** The environment of the commands run here. */
     env: {
+      ...NO_USER_HOMES,
       HOME: dir,
       NO_COLOR: "1",
       TURNLOG_ARCHIVE: to,
