@@ -12,6 +12,7 @@ import { said } from "./_helpers.ts";
 import { exportSession, type ReadConversation, readConversation } from "../src/export/mod.ts";
 import { ExportWriteError } from "../src/formats/mod.ts";
 import { errorKind } from "../src/errors/mod.ts";
+import { examineHomes } from "../src/doctor/mod.ts";
 import {
   claudeBasic,
   claudeCompaction,
@@ -70,6 +71,20 @@ async function source(dir: string, name: string, text: string): Promise<string> 
 async function lines(path: string): Promise<Record<string, unknown>[]> {
   return (await Deno.readTextFile(path)).trim().split("\n").map((line) => JSON.parse(line));
 }
+
+Deno.test("doctor finds nothing turnlog has never seen in a rollout turnlog exported to Codex", async () => {
+  await using at = await place();
+  const path = await source(at.dir, "claude.jsonl", claudeForks());
+  await exportSession(path, {
+    to: "codex",
+    env: env({ CODEX_HOME: join(at.dir, ".codex") }),
+    cwd: at.dir,
+    now: NOW,
+  });
+  const report = await examineHomes({ env: env({ HOME: at.dir }), now: new Date(NOW) });
+  const codex = report.homes.find((home) => home.sessions > 0)!;
+  assertEquals([codex.sessions, codex.fields, codex.drift], [1, [], []]);
+});
 
 Deno.test("exportSession() to Codex writes a rollout Codex resumes, read back item for item", async () => {
   await using at = await place();

@@ -39,6 +39,8 @@ const PAYLOADS: Record<string, ReadonlySet<string>> = {
     "agent_role",
     "dynamic_tools",
     "memory_mode",
+    // turnlog's own: where a rollout it exported came from (`_writer.ts`).
+    "turnlog_exported_from",
   ),
   turn_context: set(
     "turn_id",
