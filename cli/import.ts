@@ -145,6 +145,7 @@ async function describe(imported: ImportedSession, store: SessionStore): Promise
     `  (the file was only read)`,
     `New turnlog session ${visible(imported.sessionId)}`,
     `  ${visible(imported.path)}`,
+    ...imported.skipped.map((problem) => `Passed over ${visible(problem.message)}`),
     `Continue it: ${resumeCommand({ prefix, root: imported.root })}`,
     "",
   ].join("\n");

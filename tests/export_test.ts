@@ -408,6 +408,13 @@ Deno.test("export says what is wrong in one line, with the exit code of its kind
   });
   assertEquals(blocked.code, 1);
   assertMatch(blocked.stderr, /^turnlog export: Cannot write into .*a-file\/sessions/);
+  const folder = join(at.dir, "folder.jsonl");
+  await Deno.mkdir(folder);
+  const notAFile = await run([folder, "--to", "codex"], vars);
+  assertEquals([notAFile.code, notAFile.stderr.split("\n")[0]], [
+    2,
+    `turnlog export: Not a session file: ${folder} is a directory or another special file`,
+  ]);
   const missingTo = await run([path], vars);
   assertEquals(missingTo.code, 2);
   assertEquals(

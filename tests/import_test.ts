@@ -11,6 +11,7 @@ import { resumeForeignFile } from "../src/resume/mod.ts";
 import { findSession, SessionNotFoundError } from "../src/store/mod.ts";
 import { writeClaudeHome, writeCodexHome } from "../testing/formats/homes.ts";
 import { CodexRolloutBuilder } from "../testing/formats/codex_builder.ts";
+import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 const cliPath = (name: string) => fileURLToPath(new URL(`../cli/${name}.ts`, import.meta.url));
@@ -194,6 +195,19 @@ Deno.test("cli/import.ts imports by id from the Codex home, prints the resume co
   assertEquals(await fingerprint(codex[1]!.path), before);
 });
 
+Deno.test("cli/import.ts names each line it passed over, path:line and what is wrong", async () => {
+  await using dir = await tempDir();
+  const b = new ClaudeTranscriptBuilder({ sessionId: "7acd37a8-0000-4000-8000-0000000000b1" });
+  b.assistant([{ text: "Hello." }], { parent: b.user("hello"), stop: "end_turn" });
+  const [first, ...rest] = b.text().split("\n");
+  const path = join(dir.path, "7acd37a8-0000-4000-8000-0000000000b1.jsonl");
+  await Deno.writeTextFile(path, [first, "not json", ...rest].join("\n"));
+  const ran = await run("import", [path], { TURNLOG_SESSIONS_DIR: join(dir.path, "sessions") });
+  assertEquals(ran.code, 0, ran.stderr);
+  assertMatch(ran.stdout, /, 1 bad line passed over\n/);
+  assertMatch(ran.stdout, new RegExp(`\nPassed over ${path}:2: not valid JSON \\(`));
+});
+
 Deno.test("cli/import.ts: usage errors and files it cannot import exit 2, saying why and what to do", async () => {
   await using dir = await tempDir();
   const claude = await writeClaudeHome(join(dir.path, "claude"));
@@ -211,6 +225,10 @@ Deno.test("cli/import.ts: usage errors and files it cannot import exit 2, saying
     [
       ["--claude", "ffffffff"],
       /^turnlog import: Session not found: no session with id or prefix "ffffffff" in /,
+    ],
+    [
+      [dir.path],
+      /^turnlog import: Not a session file: \S+ is a directory or another special file\n/,
     ],
   ];
   for (const [args, expected] of cases) {

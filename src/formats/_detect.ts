@@ -15,6 +15,7 @@ import {
   type SessionAdapter,
   toolsInWords,
 } from "./registry.ts";
+import { NotAFileError } from "./_errors.ts";
 import { concatBytes, isCompressed, jsonObjectsIn, openSessionBytes, readFull } from "../io/mod.ts";
 
 /** The format a file is in, and how it showed. */
@@ -73,7 +74,12 @@ async function readHead(path: string, max: number): Promise<{ text: string; whol
   if (isCompressed(path)) return await compressedHead(path, max);
   using file = await Deno.open(path, { read: true });
   const buffer = new Uint8Array(max);
-  const filled = await readFull(file, buffer);
+  const filled = await readFull(file, buffer).catch((error) => {
+    // A folder opens; its first read is what fails.
+    throw error instanceof Deno.errors.IsADirectory
+      ? new NotAFileError(path, { cause: error })
+      : error;
+  });
   const whole = filled < max || (await file.read(new Uint8Array(1))) === null;
   return { text: new TextDecoder().decode(buffer.subarray(0, filled)), whole };
 }

@@ -1,7 +1,7 @@
 /**
- * The error of a foreign session file that cannot be read as asked, in a module of its own: the
- * tools' starts (`_tool_starts.ts`, which every command loads) throw it without loading the
- * formats' types (`_types.ts`, which re-exports it).
+ * The errors of a session file that cannot be read as asked, in a module of its own: the tools'
+ * starts (`_tool_starts.ts`, which every command loads) throw them without loading the formats'
+ * types (`_types.ts`, which re-exports them).
  *
  * @module
  */
@@ -24,5 +24,18 @@ export class ForeignSessionError extends TurnlogError {
   constructor(message: string, options?: ErrorOptions) {
     super("session_file", message, options);
     this.name = "ForeignSessionError";
+  }
+}
+
+/** A path that exists but is not a regular file (a command exits with 2). */
+export class NotAFileError extends TurnlogError {
+  /** An error naming the path. */
+  constructor(path: string, options?: ErrorOptions) {
+    super(
+      "not_found",
+      `Not a session file: ${path} is a directory or another special file`,
+      options,
+    );
+    this.name = "NotAFileError";
   }
 }

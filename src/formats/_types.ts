@@ -9,7 +9,7 @@ import type { ToolCost, UsageEvent } from "./_usage.ts";
 import type { UsageEventList } from "./_usage_columns.ts";
 import type { ApprovalMode, LineProblem, SessionRecord } from "../record/mod.ts";
 // Its own module: a listing that names an unknown format throws it without loading these types.
-export { ForeignSessionError } from "./_errors.ts";
+export { ForeignSessionError, NotAFileError } from "./_errors.ts";
 
 /**
  * Another tool's format, by its adapter's name (`codex`, `claude-code`): the names are written

@@ -22,6 +22,7 @@ import {
   type SourceOptions,
 } from "../formats/mod.ts";
 import {
+  type LineProblem,
   makeRecord,
   type ResponseItem,
   responseItemRecord,
@@ -69,6 +70,8 @@ export interface ImportedSession {
   dropped: number;
   /** Lines of the source that are not valid, passed over. */
   problems: number;
+  /** Those lines, each `path:line: what is wrong`. */
+  skipped: LineProblem[];
 }
 
 /**
@@ -124,6 +127,7 @@ export async function importSession(
     synthesized: resumed.synthesizedItems.length,
     dropped: resumed.droppedItems.length,
     problems: resumed.problems.length,
+    skipped: resumed.problems,
   };
 }
 

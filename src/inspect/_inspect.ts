@@ -5,8 +5,12 @@
  * @module
  */
 import { runEvents, withCost } from "./_cost.ts";
-import { TurnlogError } from "../errors/mod.ts";
-import { adapterOfFile, type LineObserver, type SessionAdapter } from "../formats/mod.ts";
+import {
+  adapterOfFile,
+  type LineObserver,
+  NotAFileError,
+  type SessionAdapter,
+} from "../formats/mod.ts";
 import { forEachLine } from "../io/mod.ts";
 import { parseRecordLine } from "../record/mod.ts";
 import { type ContinuePoint, continuePoint } from "../store/_find.ts";
@@ -62,19 +66,6 @@ export interface InspectOptions extends SegmenterOptions {
    * wants them (the doctor, through the catalog's read) reads the file no more.
    */
   onRead?: ((found: ReaderFindings) => void) | undefined;
-}
-
-/** A path that exists but is not a regular file. */
-export class NotAFileError extends TurnlogError {
-  /** An error naming the path. */
-  constructor(path: string, options?: ErrorOptions) {
-    super(
-      "not_found",
-      `Not a session file: ${path} is a directory or another special file`,
-      options,
-    );
-    this.name = "NotAFileError";
-  }
 }
 
 /**
