@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { ERROR_OUTCOMES, TurnlogError } from "../src/errors/mod.ts";
 import { DEFAULT_POLICY, forkSession, recordedWorkspaceDoubt } from "../src/resume/mod.ts";
 import {
@@ -92,7 +93,10 @@ async function workspaceFor(
   const head = await store.head(await store.find(sessionId));
   const meta = head?.record?.type === "session_meta" ? head.record.payload : undefined;
   if (meta === undefined) return { dir: undefined, why: here };
-  const untrusted = recordedWorkspaceDoubt(meta, homeOrUndefined());
+  // Judged by real paths: a recorded folder inside the current one is trusted (see there).
+  const real = (path: string) => Deno.realPath(path).catch(() => resolve(path));
+  const recorded = { ...meta, cwd: await real(meta.cwd) };
+  const untrusted = recordedWorkspaceDoubt(recorded, homeOrUndefined(), await real(Deno.cwd()));
   if (untrusted !== undefined) {
     return {
       dir: undefined,

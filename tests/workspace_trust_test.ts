@@ -63,6 +63,31 @@ Deno.test("recordedWorkspaceDoubt() trusts a recorded folder inside the home onl
   );
 });
 
+Deno.test("recordedWorkspaceDoubt() trusts a recorded folder inside the current one, unless the current one is refused", () => {
+  const home = "/home/ada";
+  assertEquals(recordedWorkspaceDoubt({ cwd: "/work/clone/demo" }, home, "/work/clone"), undefined);
+  assertEquals(recordedWorkspaceDoubt({ cwd: "/work/clone" }, home, "/work/clone"), undefined);
+  assertEquals(
+    recordedWorkspaceDoubt({ cwd: "/work/clone/demo" }, undefined, "/work/clone"),
+    undefined,
+  );
+  assertEquals(
+    recordedWorkspaceDoubt({ cwd: "/work/other" }, home, "/work/clone"),
+    "is outside your home folder",
+  );
+  for (const here of ["/", "/etc", home]) {
+    assertEquals(
+      recordedWorkspaceDoubt({ cwd: `${here === "/" ? "" : here}/app` }, home, here),
+      here === home ? undefined : "is outside your home folder",
+      here,
+    );
+  }
+  assertEquals(
+    recordedWorkspaceDoubt({ cwd: "/work/clone/demo", importedFrom: {} }, home, "/work/clone"),
+    "came from another tool's file",
+  );
+});
+
 /** Runs a command of the CLI with `env`, in `cwd`. */
 function run(
   script: string,
@@ -144,5 +169,36 @@ Deno.test("resume of a session recorded inside the home works there again, sayin
   assertMatch(
     again.stdout,
     new RegExp(`\\nworkspace ${project}: the folder the session was recorded in\\n`),
+  );
+});
+
+Deno.test("resume of a session recorded outside the home works there again from a folder that holds it, and not from one that does not", async () => {
+  await using dir = await tempDir();
+  // Real paths: the temporary folder may be reached through a symlink.
+  const root = await Deno.realPath(dir.path);
+  const clone = join(root, "clone");
+  const project = join(clone, "sessions", "demo-workspace");
+  const elsewhere = join(root, "elsewhere");
+  await Deno.mkdir(project, { recursive: true });
+  await Deno.mkdir(elsewhere);
+  const env = { TURNLOG_SESSIONS_DIR: join(root, "sessions"), HOME: join(root, "home") };
+  const first = await run("resume", ["--model", "scripted", "hello"], { env, cwd: project });
+  assertEquals(first.code, 0, first.stderr);
+  const resume = (cwd: string) =>
+    run("resume", ["--last", "--model", "scripted", "hello again"], { env, cwd });
+  const inside = await resume(clone);
+  assertEquals(inside.code, 0, inside.stderr);
+  assertMatch(
+    inside.stdout,
+    new RegExp(`\\nworkspace ${project}: the folder the session was recorded in\\n`),
+  );
+  const outside = await resume(elsewhere);
+  assertEquals(outside.code, 0, outside.stderr);
+  assertMatch(
+    outside.stdout,
+    new RegExp(
+      `\\nworkspace ${elsewhere} \\(its tools work here; the session was recorded in ${project}\\): ` +
+        `the current folder: the recorded ${project} is outside your home folder, `,
+    ),
   );
 });

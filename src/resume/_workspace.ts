@@ -6,12 +6,16 @@
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { SessionMeta } from "../record/mod.ts";
+import { refusedWorkspace } from "../tools/mod.ts";
 
 /**
  * Why a session's recorded folder (`meta.cwd`) may not be its workspace unless the user names
  * it on this run (`--workspace`), or undefined when it may: a folder taken from another tool's
  * file (the file says where, not the user), the home folder itself, or one outside the user's
- * `home` (another machine's, a system folder, `/`); with no home known, none is trusted.
+ * `home` (another machine's, a system folder, `/`); with no home known, none is trusted. A
+ * folder inside `here` (the current folder, where the tools work when the recorded one is
+ * doubted) is trusted wherever it is, unless `here` itself is refused (`refusedWorkspace`):
+ * it gives the tools less than the current folder would. Compare real paths (symlinks resolved).
  *
  * @example
  * ```ts
@@ -20,6 +24,8 @@ import type { SessionMeta } from "../record/mod.ts";
  * assert.equal(recordedWorkspaceDoubt({ cwd: "/home/ada/src/app" }, "/home/ada"), undefined);
  * assert.equal(recordedWorkspaceDoubt({ cwd: "/" }, "/home/ada"), "is outside your home folder");
  * assert.equal(recordedWorkspaceDoubt({ cwd: "/home/ada" }, "/home/ada"), "is your home folder itself");
+ * assert.equal(recordedWorkspaceDoubt({ cwd: "/work/app/demo" }, "/home/ada", "/work/app"), undefined);
+ * assert.equal(recordedWorkspaceDoubt({ cwd: "/etc/app" }, "/home/ada", "/etc"), "is outside your home folder");
  * const imported = { cwd: "/home/ada/src/app", importedFrom: { format: "codex", path: "/x.jsonl" } };
  * assert.equal(recordedWorkspaceDoubt(imported, "/home/ada"), "came from another tool's file");
  * ```
@@ -27,13 +33,20 @@ import type { SessionMeta } from "../record/mod.ts";
 export function recordedWorkspaceDoubt(
   meta: Pick<SessionMeta, "cwd"> & { importedFrom?: unknown },
   home: string | undefined,
+  here?: string,
 ): string | undefined {
   if (meta.importedFrom !== undefined) return "came from another tool's file";
-  if (home === undefined) return "cannot be told to be in your home (HOME is unset)";
-  const inside = relative(resolve(home), resolve(meta.cwd));
-  if (inside === "") return "is your home folder itself";
-  if (inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    return "is outside your home folder";
+  if (here !== undefined && within(here, meta.cwd) && refusedWorkspace(here, home) === undefined) {
+    return undefined;
   }
+  if (home === undefined) return "cannot be told to be in your home (HOME is unset)";
+  if (resolve(home) === resolve(meta.cwd)) return "is your home folder itself";
+  if (!within(home, meta.cwd)) return "is outside your home folder";
   return undefined;
+}
+
+/** Whether `path` is `folder` or inside it. */
+function within(folder: string, path: string): boolean {
+  const inside = relative(resolve(folder), resolve(path));
+  return !(inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside));
 }
