@@ -161,6 +161,7 @@ Deno.test("search says when nothing matches (exit 1) and what is wrong with the 
     stdout: "",
     stderr: 'turnlog search: No session holds "nothing-like-this"\n',
   });
+  await Deno.writeTextFile(join(dir.path, "a-file.jsonl"), "");
   const cases: [string[], string][] = [
     [[], "Nothing to search for: give a word"],
     [["--regex", "x", "word"], "--regex takes the pattern: give no words with it"],
@@ -168,6 +169,10 @@ Deno.test("search says when nothing matches (exit 1) and what is wrong with the 
     [["--limit", "0", "x"], 'Invalid --limit "0"'],
     [["--since", "yesterday", "x"], 'Invalid --since "yesterday"'],
     [["--sessions-dir", join(dir.path, "missing"), "x"], "No such folder"],
+    [
+      ["--sessions-dir", join(dir.path, "a-file.jsonl"), "x"],
+      `Not a folder: ${join(dir.path, "a-file.jsonl")} is a file (--sessions-dir takes the folder`,
+    ],
     [["--bogus", "x"], "Unknown option"],
   ];
   for (const [args, message] of cases) {

@@ -77,17 +77,25 @@ export interface SourceChoice {
   env?: Env;
 }
 
-/** A named folder that is not there. */
+/** A named folder that is not there, or is not a folder. */
 export class NoSuchSourceError extends TurnlogError {
-  /** An error naming the folder. */
-  constructor(dir: string, options?: ErrorOptions) {
-    super("not_found", `No such folder: ${dir}`, options);
+  /** An error naming the folder (`what`: what is there instead, if anything). */
+  constructor(dir: string, options?: ErrorOptions & { what?: string }) {
+    const message = options?.what === undefined
+      ? `No such folder: ${dir}`
+      : `Not a folder: ${dir} is ${options.what}`;
+    super("not_found", message, options);
     this.name = "NoSuchSourceError";
   }
 }
 
 async function folderSource(dir: string, flag: string): Promise<SearchSource> {
   const info = statOrUndefined(dir);
+  if (info !== undefined && !info.isDirectory) {
+    throw new NoSuchSourceError(dir, {
+      what: info.isFile ? `a file (${flag} takes the folder that holds it)` : "not a folder",
+    });
+  }
   if (!info?.isDirectory) throw new NoSuchSourceError(dir);
   const { detectSessionsRoot } = await formatsModule();
   const found = await detectSessionsRoot(dir);
