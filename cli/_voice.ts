@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  AmbiguousSessionError,
   ERROR_OUTCOMES,
   type ErrorKind,
   errorKind,
@@ -55,6 +56,9 @@ const HINTS: Partial<Record<ErrorKind, (command: Command) => string>> = {
 /** The hint line for an error: its own (`HomeUnsetError`'s), else its kind's, if any. */
 export function hintFor(command: Command, error: unknown): string | undefined {
   if (error instanceof HomeUnsetError) return error.hint;
+  if (error instanceof AmbiguousSessionError && error.sameId) {
+    return "Give the path of the one you mean (listed above) in place of the id.";
+  }
   return HINTS[errorKind(error)]?.(command);
 }
 

@@ -189,7 +189,7 @@ function hint(error: unknown, argv: string[]): string | undefined {
     case "usage":
       return `Run ${TASK} export --help for the options.`;
     default:
-      return hintFor("import", error);
+      return hintFor("export", error);
   }
 }
 

@@ -5,6 +5,8 @@ import { RUN_BASE, tempDir } from "./_helpers.ts";
 import { joinLines, makeStory, replaceLine, splitLines } from "./_inspect_fixtures.ts";
 import { initializeSessionForRun } from "../src/resume/mod.ts";
 import { inspect, type Ran } from "./_cli.ts";
+import { join } from "node:path";
+import { ClaudeTranscriptBuilder } from "../testing/formats/claude_builder.ts";
 
 const CLI = new URL("../cli/inspect.ts", import.meta.url).pathname;
 
@@ -286,4 +288,27 @@ Deno.test({
       "read",
     ]);
   },
+});
+
+Deno.test("cli: a session two files hold (restored for another project beside its original) is named with both paths, and either path inspects", async () => {
+  await using dir = await tempDir();
+  const id = "7acd37a8-0000-4000-8000-0000000000c1";
+  const b = new ClaudeTranscriptBuilder({ sessionId: id });
+  b.assistant([{ text: "Hello." }], { parent: b.user("hello"), stop: "end_turn" });
+  const paths = ["-work-app", "-work-moved"].map((project) =>
+    join(dir.path, "projects", project, `${id}.jsonl`)
+  );
+  for (const path of paths) {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await Deno.writeTextFile(path, b.text());
+  }
+  const ran = await inspect(["--claude", id.slice(0, 8)], { CLAUDE_CONFIG_DIR: dir.path });
+  assertEquals([ran.code, ran.stdout], [2, ""]);
+  assertEquals(
+    ran.stderr,
+    `turnlog inspect: Session ${id} is in 2 files:\n${paths.map((p) => `  ${p}\n`).join("")}` +
+      "Give the path of the one you mean (listed above) in place of the id.\n",
+  );
+  const one = await inspect([paths[1]!]);
+  assertEquals(one.code, 0, one.stderr);
 });

@@ -190,20 +190,30 @@ export class SessionNotFoundError extends TurnlogError {
   }
 }
 
-/** An id prefix that matches more than one session. */
+/**
+ * An id prefix that matches more than one session, or one session id that more than one file
+ * holds (a session restored for another project beside its original): those are listed by path.
+ */
 export class AmbiguousSessionError extends TurnlogError {
   /** The sessions the prefix matches. */
   readonly candidates: SessionCandidate[];
+  /** Every candidate has the same id: no more of it tells them apart, their paths do. */
+  readonly sameId: boolean;
   /** An error listing the sessions the prefix matches. */
   constructor(prefix: string, candidates: SessionCandidate[], options?: ErrorOptions) {
-    const listed = candidates.map((c) => `  ${c.id}  ${c.createdAt}`).join("\n");
+    const sameId = candidates.every((c) => c.id === candidates[0]?.id);
+    const listed = candidates.map((c) => `  ${sameId ? c.path : `${c.id}  ${c.createdAt}`}`)
+      .join("\n");
     super(
       "ambiguous",
-      `Ambiguous session id "${prefix}": it matches ${candidates.length} sessions:\n${listed}`,
+      sameId
+        ? `Session ${candidates[0]?.id} is in ${candidates.length} files:\n${listed}`
+        : `Ambiguous session id "${prefix}": it matches ${candidates.length} sessions:\n${listed}`,
       options,
     );
     this.name = "AmbiguousSessionError";
     this.candidates = candidates;
+    this.sameId = sameId;
   }
 }
 
