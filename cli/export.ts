@@ -135,7 +135,7 @@ function describe(exported: ExportedSession): string {
   if (exported.degraded.length > 0) {
     lines.push("Not carried as it was:");
     for (const d of exported.degraded) {
-      lines.push(`  ${formatNumber(d.count)} ${visible(d.what)}: ${visible(d.how)}`);
+      lines.push(`  ${visible(d.what)} (${formatNumber(d.count)}): ${visible(d.how)}`);
     }
   }
   for (const problem of exported.skipped) lines.push(`Skipped ${visible(problem.message)}`);

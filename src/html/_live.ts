@@ -165,7 +165,7 @@ export const CONTINUE_SCRIPT = `(() => {
           line("p", "Written as a new session of " + button.textContent + ": " + body.path);
           line("p", "Run this to continue it:");
           line("pre", body.resume, "continue-command");
-          for (const d of body.degraded || []) line("p", "Not carried as it was: " + d.count + " " + d.what + " (" + d.how + ")");
+          for (const d of body.degraded || []) line("p", "Not carried as it was: " + d.what + " (" + d.count + "): " + d.how);
         });
       } catch (error) {
         show("failed", () => line("p", "Not written: " + error.message));
