@@ -29,8 +29,8 @@ each: a session file is read again only when it changed. Homes: ${
 
 Options:
   --json       The report as one JSON object: {at, homes: [{format, tool, root, exists,
-               sessions, bytes, versions, unresumable, drift, retention, expiring,
-               unreadable}], needsUser}
+               sessions, bytes, versions, unresumable, passedOver, drift, fields,
+               moreFields, retention, expiring, unreadable}], needsUser}
   --no-catalog Read the files themselves, not the catalog (TURNLOG_CATALOG moves it)
   -h, --help   Show this help
 

@@ -379,3 +379,29 @@ Deno.test("examineHomes() with the catalog reads each session file no more than 
   assertEquals(doctor, update);
   assertEquals(report, await examineHomes({ env, now: new Date(NOW) }));
 });
+
+Deno.test("doctor lists a Claude Code session whose only damage is a line that is not JSON as passed over, which needs nothing (Claude Code resumes it), and exits 0", async () => {
+  await using dir = await tempDir();
+  const project = join(dir.path, ".claude", "projects", "-work-project");
+  await Deno.mkdir(project, { recursive: true });
+  const path = join(project, `${STALE}.jsonl`);
+  const b = new ClaudeTranscriptBuilder({ sessionId: STALE, version: "2.1.332" });
+  b.assistant([{ text: "Hello." }], { parent: b.user("hello"), stop: "end_turn" });
+  const [first, ...rest] = b.text().split("\n");
+  await Deno.writeTextFile(path, [first, "not json", ...rest].join("\n"));
+  const env = { get: (name: string) => name === "HOME" ? dir.path : undefined };
+  const report = await examineHomes({ env });
+  const claude = report.homes.find((home) => home.format === "claude-code")!;
+  assertEquals(claude.unresumable, []);
+  assertEquals(claude.passedOver.map((s) => [s.path, s.findings]), [[path, 1]]);
+  assertEquals(report.needsUser, false);
+  const { code, out } = await doctor(dir.path);
+  assertEquals(code, 0, out);
+  assert(
+    out.includes(
+      "  Claude Code passes over lines that are not valid in 1 session (it resumes them as they " +
+        `are; a repair sets the lines aside):\n    ${path}:2: not valid JSON`,
+    ),
+    out,
+  );
+});

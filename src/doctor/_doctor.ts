@@ -16,6 +16,13 @@ import type { CatalogSession, CatalogSource, ReaderRead, UpdateProgress } from "
 import { ADAPTERS, type Env, type FormatAdapter } from "../formats/mod.ts";
 import { type Examined, examineOrWhy, type KeptExaminer, keptExaminer } from "./_kept.ts";
 
+/**
+ * The formats whose tool passes over a line that is not JSON when it resumes a session (its
+ * real-client suite resumes one with such a line in the middle): a session whose only findings
+ * are such lines resumes as it is.
+ */
+const PASSES_OVER_BAD_LINES: ReadonlySet<string> = new Set(["claude-code"]);
+
 /** A session the tool would not resume, with what its check found first. */
 export interface UnresumableSession {
   /** The session id its name carries. */
@@ -89,6 +96,11 @@ export interface HomeExamination {
   versions: { version: string; sessions: number }[];
   /** Sessions the tool would not resume as they are. */
   unresumable: UnresumableSession[];
+  /**
+   * Sessions whose findings are all lines that are not the format's, which the tool passes over
+   * when it resumes them (Claude Code): resumed as they are; a repair sets the lines aside.
+   */
+  passedOver: UnresumableSession[];
   /** Record types turnlog has no rule for, by tool version. */
   drift: DriftFinding[];
   /** Fields of known records turnlog has never seen, by tool version (the reader's pass). */
@@ -235,6 +247,7 @@ async function examineHome(
     bytes: 0,
     versions: [],
     unresumable: [],
+    passedOver: [],
     drift: [],
     fields: [],
     moreFields: 0,
@@ -273,10 +286,13 @@ async function examineHome(
       home.unreadable.push(examined.unreadable);
       continue;
     }
-    const { version, findings, first, drift: kinds, fields: unknownFields } = examined.examination;
+    const { version, findings, first, badLines, drift: kinds, fields: unknownFields } =
+      examined.examination;
     if (version !== null) versions.set(version, (versions.get(version) ?? 0) + 1);
     if (findings > 0) {
-      home.unresumable.push({ id: session.id, path: session.path, findings, first: first ?? "" });
+      const passed = PASSES_OVER_BAD_LINES.has(adapter.name) && badLines === findings;
+      (passed ? home.passedOver : home.unresumable)
+        .push({ id: session.id, path: session.path, findings, first: first ?? "" });
     }
     for (const [kind, lines] of Object.entries(kinds)) {
       const key = `${version ?? ""}\u0000${kind}`;
@@ -315,6 +331,7 @@ async function examineHome(
     (a.version ?? "").localeCompare(b.version ?? "") || a.kind.localeCompare(b.kind)
   );
   home.unresumable.sort(byPath);
+  home.passedOver.sort(byPath);
   home.expiring.sort((a, b) => a.deletedFrom.localeCompare(b.deletedFrom) || byPath(a, b));
   return home;
 }

@@ -28,6 +28,8 @@ export interface FileExamination {
   findings: number;
   /** The first finding, `path:line: what is wrong` (null: none). */
   first: string | null;
+  /** Of the findings, lines that are not the format's (not JSON, torn): `bad_line` ones. */
+  badLines: number;
   /** Lines of each kind turnlog has no rule for (`unknown:<type>`). */
   drift: Record<string, number>;
   /** Fields of known records turnlog has never seen, by `<where>.<key>`. */
@@ -46,6 +48,7 @@ function examinationOf(found: ReaderFindings): FileExamination {
     version: found.version,
     findings: found.findings.length,
     first: found.findings[0]?.message ?? null,
+    badLines: found.findings.filter((finding) => finding.kind === "bad_line").length,
     drift,
     fields: found.unknownFields,
   };
@@ -74,7 +77,7 @@ export async function examineFile(
 }
 
 /** The version of the doctor's tables: others are made again. */
-export const DOCTOR_TABLES_VERSION = 1;
+export const DOCTOR_TABLES_VERSION = 2;
 
 const TABLES = `
 CREATE TABLE doctor_version (version INTEGER NOT NULL);

@@ -31,6 +31,17 @@ function homeLines(home: HomeExamination, commands: DoctorCommands): string[] {
       lines.push(`    ${visible(session.first)}${more}`, `      ${commands.repair(session.path)}`);
     }
   }
+  if (home.passedOver.length > 0) {
+    lines.push(
+      `  ${home.tool} passes over lines that are not valid in ` +
+        `${plural(home.passedOver.length, "session")} (it resumes them as they are; ` +
+        "a repair sets the lines aside):",
+    );
+    for (const session of home.passedOver) {
+      const more = session.findings > 1 ? ` (+${session.findings - 1} more)` : "";
+      lines.push(`    ${visible(session.first)}${more}`, `      ${commands.repair(session.path)}`);
+    }
+  }
   if (home.drift.length > 0) {
     lines.push(`  record types turnlog has never seen:`);
     for (const drift of home.drift) {

@@ -16,6 +16,7 @@ import type { CallEntry, InspectReport, OutputEntry } from "../../src/inspect/mo
 import { INTERRUPTED_RESULT } from "../../src/formats/mod.ts";
 import { quarantinePath } from "../../src/store/mod.ts";
 import { readConversation } from "../../src/export/mod.ts";
+import { examineHomes } from "../../src/doctor/mod.ts";
 import { missingInOrder, sentConversation } from "../../testing/real_clients/export_judge.ts";
 import { CLAUDE_CODE, installedRealClient } from "../../testing/real_clients/install.ts";
 import {
@@ -404,6 +405,27 @@ realTest(
     assertEquals((await readReport(path)).orphanOutputs.length, 1);
     const plan = await repairTwice(path);
     assertEquals(plan.moved.length, 1, "turnlog takes the stray line out, into the sidecar");
+    assertRealResultsSent(await resumeAndAnswer(home, run.sessionId), real, [...real.keys()]);
+  },
+);
+
+realTest(
+  `Claude Code ${VERSION}: a line that is not JSON in the middle of the file is passed over: it resumes as it is, and doctor says so`,
+  async (home) => {
+    const run = await home.run("run `echo one` and `echo two`");
+    assertAccepted(run);
+    const path = home.transcript(run.sessionId);
+    const real = await transcriptResults(path);
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const at = lines.findIndex((line) => line.includes('"type":"tool_result"'));
+    await Deno.writeTextFile(
+      path,
+      [...lines.slice(0, at), "not json", ...lines.slice(at)].join("\n"),
+    );
+    const env = { get: (name: string) => name === "HOME" ? home.home : undefined };
+    const doctor = (await examineHomes({ env })).homes.find((h) => h.tool === "Claude Code")!;
+    assertEquals(doctor.unresumable, []);
+    assertEquals(doctor.passedOver.map((s) => [s.path, s.findings]), [[path, 1]]);
     assertRealResultsSent(await resumeAndAnswer(home, run.sessionId), real, [...real.keys()]);
   },
 );
