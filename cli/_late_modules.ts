@@ -13,6 +13,9 @@ export const formatsModule = () =>
 /** turnlog's store. */
 export const storeModule = () =>
   late<typeof import("../src/store/mod.ts")>("../src/store/mod.ts", import.meta.url);
+/** Import, and its lookup of a session in every tool's home. */
+export const importModule = () =>
+  late<typeof import("../src/import/mod.ts")>("../src/import/mod.ts", import.meta.url);
 /** The inspector. */
 export const inspectModule = () =>
   late<typeof import("../src/inspect/mod.ts")>("../src/inspect/mod.ts", import.meta.url);

@@ -68,6 +68,7 @@ import {
   archiveLayoutModule,
   formatsModule,
   htmlModule,
+  importModule,
   inspectModule,
   repairModule,
   resumeModule,
@@ -147,7 +148,8 @@ ${homeFlagsHelp((adapter) => `${adapter.shortTool}'s sessions: ${adapter.home.de
   -h, --help           Show this help
 
 An argument containing "/" or ending in ".jsonl" is a file path; anything else is a
-session id or unique id prefix.
+session id or unique id prefix, looked for in turnlog's store, then (no folder or store
+named) in the other tools' homes.
 
 Exit codes: 0 healthy; 1 problems found (or a session in use); 2 the command cannot work
 as given (usage, unknown or ambiguous session, unreadable file). With --html: 0 once the
@@ -328,6 +330,24 @@ function archivedListed({ values }: Command, format: string): Promise<string | u
   return archivedRootOf(format);
 }
 
+/**
+ * An id turnlog's store does not have, looked for in every tool's home as `export` and
+ * `import` look (no folder or store named); the store's error when no home has it either.
+ */
+async function inAnyHome(target: string, missed: unknown, values: Values) {
+  if (errorKind(missed) !== "not_found" || values["sessions-dir"] !== undefined || values.store) {
+    throw missed;
+  }
+  const { locateForeignSession } = await importModule();
+  const { adapterFor, foreignToolsInWords } = await formatsModule();
+  const found = await locateForeignSession(target).catch((error) => {
+    if (errorKind(error) !== "not_found" && !(error instanceof HomeUnsetError)) throw error;
+    const homes = `${foreignToolsInWords("or", true)} homes`;
+    throw new TurnlogError("not_found", `${errorMessage(missed)}, nor in ${homes}`);
+  });
+  return { path: found.path, root: undefined, adapter: adapterFor(found.source.format) };
+}
+
 /** The session file an argument names, and the store it continues from. */
 async function locate(
   target: string,
@@ -345,7 +365,10 @@ async function locate(
         return { path, root: undefined, adapter: adapterFor(source.format) };
       }
       const root = resolveSessionsRoot(explicitRoot);
-      return { path: (await findSession(root, target)).path, root };
+      return await findSession(root, target).then(
+        ({ path }) => ({ path, root }),
+        (error) => inAnyHome(target, error, values),
+      );
     } catch (error) {
       // A session its home has no more may be in the archive (not for a folder named).
       if (errorKind(error) !== "not_found" || explicitRoot !== undefined) throw error;

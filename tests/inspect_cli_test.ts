@@ -312,3 +312,31 @@ Deno.test("cli: a session two files hold (restored for another project beside it
   const one = await inspect([paths[1]!]);
   assertEquals(one.code, 0, one.stderr);
 });
+
+Deno.test("cli: an id turnlog's store does not have is looked for in the tools' homes, as export and import look", async () => {
+  await using dir = await tempDir();
+  const id = "7acd37a8-0000-4000-8000-0000000000c2";
+  const b = new ClaudeTranscriptBuilder({ sessionId: id });
+  b.assistant([{ text: "Hello." }], { parent: b.user("hello"), stop: "end_turn" });
+  const path = join(dir.path, "claude", "projects", "-work-app", `${id}.jsonl`);
+  await Deno.mkdir(join(path, ".."), { recursive: true });
+  await Deno.writeTextFile(path, b.text());
+  const env = {
+    HOME: join(dir.path, "home"),
+    CLAUDE_CONFIG_DIR: join(dir.path, "claude"),
+    TURNLOG_SESSIONS_DIR: join(dir.path, "sessions"),
+    // HOME moves; Deno's cache stays where it is.
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "", ".cache", "deno"),
+  };
+  const found = await inspect([id.slice(0, 8)], env);
+  assertEquals(found.code, 0, found.stderr);
+  assertMatch(found.stdout, new RegExp(`^Session ${id} {2}healthy\n`));
+  assert(found.stdout.includes(`  file     ${path}\n`), found.stdout);
+  const missing = await inspect(["0123abcd"], env);
+  assertEquals(missing.code, 2);
+  assertEquals(
+    missing.stderr.split("\n")[0],
+    'turnlog inspect: Session not found: no session with id or prefix "0123abcd" in ' +
+      `${env.TURNLOG_SESSIONS_DIR}, nor in Codex's, Claude Code's or Gemini's homes`,
+  );
+});

@@ -16,13 +16,6 @@ import type { CatalogSession, CatalogSource, ReaderRead, UpdateProgress } from "
 import { ADAPTERS, type Env, type FormatAdapter } from "../formats/mod.ts";
 import { type Examined, examineOrWhy, type KeptExaminer, keptExaminer } from "./_kept.ts";
 
-/**
- * The formats whose tool passes over a line that is not JSON when it resumes a session (its
- * real-client suite resumes one with such a line in the middle): a session whose only findings
- * are such lines resumes as it is.
- */
-const PASSES_OVER_BAD_LINES: ReadonlySet<string> = new Set(["claude-code"]);
-
 /** A session the tool would not resume, with what its check found first. */
 export interface UnresumableSession {
   /** The session id its name carries. */
@@ -290,7 +283,7 @@ async function examineHome(
       examined.examination;
     if (version !== null) versions.set(version, (versions.get(version) ?? 0) + 1);
     if (findings > 0) {
-      const passed = PASSES_OVER_BAD_LINES.has(adapter.name) && badLines === findings;
+      const passed = adapter.passesOverBadLines === true && badLines === findings;
       (passed ? home.passedOver : home.unresumable)
         .push({ id: session.id, path: session.path, findings, first: first ?? "" });
     }

@@ -234,6 +234,12 @@ export interface FormatAdapter<Name extends string = string> {
    */
   readonly interruptedOutput?: string;
   /**
+   * The tool passes over a line that is not JSON when it resumes a session (its real-client
+   * suite resumes one with such a line in the middle): a session whose only findings are such
+   * lines resumes as it is (`doctor` says so). Absent: not known to.
+   */
+  readonly passesOverBadLines?: boolean;
+  /**
    * Writes a conversation (another session's, as its resume would send it) as a NEW session
    * file of the tool, laid out in its home as the tool lays it out, whole or not at all, never
    * over a file (`src/formats/_writer.ts`; `export --to <tool>` calls it). A format turnlog

@@ -6,7 +6,8 @@
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { SessionMeta } from "../record/mod.ts";
-import { refusedWorkspace } from "../tools/mod.ts";
+// The workspace rules alone: the tools themselves load zod.
+import { refusedWorkspace } from "../tools/_workspace.ts";
 
 /**
  * Why a session's recorded folder (`meta.cwd`) may not be its workspace unless the user names

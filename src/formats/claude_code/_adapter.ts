@@ -138,5 +138,6 @@ export const claudeCodeAdapter: FormatAdapter<"claude-code"> = {
   planRepair: async (path, sizeBytes) => (await repairModule()).planClaudeRepair(path, sizeBytes),
   write: async (conversation, options) =>
     (await writerModule()).writeClaudeTranscript(conversation, options),
+  passesOverBadLines: true,
   relocate: claudeRelocation,
 };
