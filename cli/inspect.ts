@@ -82,10 +82,16 @@ import { late } from "../src/_late.ts";
 const storeViews = () =>
   late<typeof import("./_inspect_store.ts")>("./_inspect_store.ts", import.meta.url);
 
-/** The help text (the registry is loaded for the tools' words only when it is asked for). */
-async function help(): Promise<string> {
+/**
+ * The help text (the registry is loaded for the tools' words only when it is asked for); asked
+ * with --repair (`repair --help`), its usage line is the repair command's.
+ */
+async function help(repair = false): Promise<string> {
   const { ADAPTERS, inWords, rootsInWords } = await formatsModule();
-  return `Usage: ${TASK} inspect [options] [<id | id prefix | path>]
+  const usage = repair
+    ? `Usage: ${TASK} repair [--write] <id | id prefix | path>  (inspect --repair; options below)`
+    : `Usage: ${TASK} inspect [options] [<id | id prefix | path>]`;
+  return `${usage}
 
 Shows a session turn by turn: each turn's messages, tool calls paired with their outputs,
 synthesized outputs, orphan calls, compaction checkpoints, a table of records per turn,
@@ -507,7 +513,7 @@ export async function main(args: string[], out: Sink = stdoutSink): Promise<numb
   const { values, positionals } = parseInspectArgs(args);
   const cmd: Command = { values, out };
   if (values.help) {
-    await out(await help());
+    await out(await help(values.repair === true));
     return 0;
   }
   if (values.all !== undefined) return await site(values.all, values);

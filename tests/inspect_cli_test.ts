@@ -135,6 +135,9 @@ Deno.test("cli: usage errors and unknown sessions exit 2 with a clear message", 
   const help = await inspect(["--help"]);
   assertEquals(help.code, 0);
   assertMatch(help.stdout, /^Usage: \.\/denow task inspect/);
+  const repairHelp = await inspect(["--repair", "--help"]);
+  assertEquals(repairHelp.code, 0);
+  assertMatch(repairHelp.stdout, /^Usage: \.\/denow task repair \[--write\] <id/);
 });
 
 Deno.test("cli: without an argument it lists the sessions of TURNLOG_SESSIONS_DIR, newest first", async () => {
