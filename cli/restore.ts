@@ -62,6 +62,7 @@ async function list(from: string): Promise<number> {
     return `${session.id}  ${tool}  ${time}  ${formatBytes(latest.size)}${versions}\n  ${where}\n`;
   });
   const gone = listed.filter((entry) => !entry.present).length;
+  stdout("Archived sessions, newest first: id, tool, last written, size; below, its file\n");
   stdout(lines.join(""));
   stdout(`${plural(listed.length, "archived session")}, ${gone} only in the archive\n`);
   return 0;

@@ -413,6 +413,18 @@ Deno.test("archive and restore as a user runs them: one line, only in the archiv
   const found = await runCli("search", ["Step two"], h.dir);
   assertEquals(found.code, 0, found.stderr);
   assertMatch(found.stdout, /^6a7b8c9d {2}Claude Code \(only in the archive\) {2}/);
+  const archived = await runCli("restore", ["--list"], h.dir);
+  assertEquals(archived.code, 0, archived.stderr);
+  const rows = archived.stdout.split("\n");
+  assertEquals(
+    rows[0],
+    "Archived sessions, newest first: id, tool, last written, size; below, its file",
+  );
+  assertEquals(rows.at(-2), "10 archived sessions, 1 only in the archive");
+  const gone = rows.findIndex((row) =>
+    row.startsWith(`${CLAUDE_HOME_IDS.compaction}  Claude Code  `)
+  );
+  assertEquals(rows[gone + 1], `  ${h.claude.compaction} (only in the archive)`);
   const listed = await runCli("inspect", ["--list", "--claude"], h.dir);
   assertMatch(listed.stdout, /\nOnly in the archive \(their files are gone; .* restore <id>\):\n/);
   assertMatch(listed.stdout.split("Only in the archive")[1]!, /\n6a7b8c9d /);
