@@ -312,7 +312,9 @@ for (const adapter of ADAPTERS) {
     assert(
       dry.stdout.startsWith(
         `Repair plan for ${session.path} (dry run: nothing changed; add --write to do it)\n` +
-          `What ${adapter.shortTool} needs and the file lacks:\n`,
+          (adapter.passesOverBadLines
+            ? `Lines ${adapter.shortTool} passes over (it resumes the file as it is):\n`
+            : `What ${adapter.shortTool} needs and the file lacks:\n`),
       ),
       dry.stdout,
     );

@@ -25,17 +25,22 @@ function listed(findings: SessionValidation["findings"], paint: Painter): string
   return out;
 }
 
-/** A dry run on another tool's file: what its tool needs and the file lacks. */
+/**
+ * A dry run on another tool's file: what its tool needs and the file lacks; or, when every
+ * finding is a line its tool passes over (`passesOverBadLines`), those lines.
+ */
 export function foreignFindings(
   plan: RepairPlan,
   look: { paint: Painter; adapter: SessionAdapter },
 ): string[] {
   const { paint, adapter } = look;
   if (adapter.own || plan.findings.length === 0) return [];
-  return [
-    paint("bold", `What ${adapter.shortTool} needs and the file lacks:`),
-    ...listed(plan.findings, paint),
-  ];
+  const passedOver = adapter.passesOverBadLines === true &&
+    plan.findings.every((finding) => finding.kind === "bad_line");
+  const heading = passedOver
+    ? `Lines ${adapter.shortTool} passes over (it resumes the file as it is):`
+    : `What ${adapter.shortTool} needs and the file lacks:`;
+  return [paint("bold", heading), ...listed(plan.findings, paint)];
 }
 
 /**
