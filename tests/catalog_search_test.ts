@@ -54,6 +54,27 @@ async function searchSourcesOf(home: CatalogHome): Promise<SearchSource[]> {
   }));
 }
 
+/**
+ * The home with 100 lines appended to each file, and a catalog of its facts alone (no text
+ * indexed yet); disposed: both gone.
+ */
+async function factsCatalog() {
+  const home = await catalogHome();
+  for (const file of home.files) await appendLines(file, 100);
+  const sources = await searchSourcesOf(home);
+  const catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
+  await catalog.update(sources, { text: false });
+  return {
+    home,
+    sources,
+    catalog,
+    async [Symbol.asyncDispose]() {
+      catalog.close();
+      await home[Symbol.asyncDispose]();
+    },
+  };
+}
+
 const withoutPlace = (hits: string[]) => [...new Set(hits.map((hit) => hit.split(" ")[0]!))];
 
 Deno.test({
@@ -190,11 +211,8 @@ Deno.test("searchSessions() with the catalog's index judges a line holding a wor
 });
 
 Deno.test("Catalog.update() with textBytes indexes the text of files already read a file at a time; a search scans the rest, its answers the scan's at every step", async () => {
-  await using home = await catalogHome();
-  for (const file of home.files) await appendLines(file, 100);
-  const sources = await searchSourcesOf(home);
-  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
-  await catalog.update(sources, { text: false });
+  await using opened = await factsCatalog();
+  const { home, sources, catalog } = opened;
   const texted = () =>
     (catalog.db.prepare("SELECT path FROM files WHERE texted = 1 ORDER BY path").all() as {
       path: string;
@@ -216,11 +234,8 @@ Deno.test("Catalog.update() with textBytes indexes the text of files already rea
 });
 
 Deno.test("the catalog's index judges a file by the rows its lines came with: an update during the search does not make it lose the file's hits", async () => {
-  await using home = await catalogHome();
-  for (const file of home.files) await appendLines(file, 100);
-  const sources = await home.sources();
-  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
-  await catalog.update(sources, { text: false });
+  await using opened = await factsCatalog();
+  const { home, sources, catalog } = opened;
   const lines = (await catalog.searchIndex()).lookup(compileQuery({ terms: ["files"] }));
   // While the search reads, another update (serve's build of the index) puts the text in.
   await catalog.update(sources, { text: true });
@@ -232,11 +247,8 @@ Deno.test("the catalog's index judges a file by the rows its lines came with: an
 });
 
 Deno.test("Catalog.update() with text finds a file rewritten at the same size and time by its lines: it is read again whole by the next update, so a build a step at a time ends with every file indexed", async () => {
-  await using home = await catalogHome();
-  for (const file of home.files) await appendLines(file, 100);
-  const sources = await searchSourcesOf(home);
-  using catalog = Catalog.open({ path: join(home.dir, "c.sqlite") });
-  await catalog.update(sources, { text: false });
+  await using opened = await factsCatalog();
+  const { home, sources, catalog } = opened;
   // Two lines made one in place (a newline made a space), its time put back: its `stat` is the
   // row's, its lines are not.
   const [file] = home.files;

@@ -312,8 +312,11 @@ Deno.test("cli: a session two files hold (restored for another project beside it
     `turnlog inspect: Session ${id} is in 2 files:\n${paths.map((p) => `  ${p}\n`).join("")}` +
       "Give the path of the one you mean (listed above) in place of the id.\n",
   );
-  const one = await inspect([paths[1]!]);
-  assertEquals(one.code, 0, one.stderr);
+  for (const path of paths) {
+    const one = await inspect([path]);
+    assertEquals(one.code, 0, one.stderr);
+    assert(one.stdout.includes(`  file     ${path}\n`), one.stdout);
+  }
 });
 
 Deno.test("cli: an id turnlog's store does not have is looked for in the tools' homes, as export and import look", async () => {

@@ -16,8 +16,8 @@ import type { CatalogSession, CatalogSource, ReaderRead, UpdateProgress } from "
 import { ADAPTERS, type Env, type FormatAdapter } from "../formats/mod.ts";
 import { type Examined, examineOrWhy, type KeptExaminer, keptExaminer } from "./_kept.ts";
 
-/** A session the tool would not resume, with what its check found first. */
-export interface UnresumableSession {
+/** A session its tool's check finds damaged, with what it found first. */
+export interface DamagedSession {
   /** The session id its name carries. */
   id: string;
   path: string;
@@ -88,12 +88,12 @@ export interface HomeExamination {
   /** Tool versions seen, most sessions first. */
   versions: { version: string; sessions: number }[];
   /** Sessions the tool would not resume as they are. */
-  unresumable: UnresumableSession[];
+  unresumable: DamagedSession[];
   /**
    * Sessions whose findings are all lines that are not the format's, which the tool passes over
    * when it resumes them (Claude Code): resumed as they are; a repair sets the lines aside.
    */
-  passedOver: UnresumableSession[];
+  passedOver: DamagedSession[];
   /** Record types turnlog has no rule for, by tool version. */
   drift: DriftFinding[];
   /** Fields of known records turnlog has never seen, by tool version (the reader's pass). */

@@ -5,7 +5,7 @@
  * @module
  */
 import { formatBytes, formatTime, plural, visible } from "../text/mod.ts";
-import type { DoctorReport, HomeExamination } from "./_doctor.ts";
+import type { DamagedSession, DoctorReport, HomeExamination } from "./_doctor.ts";
 import { EXPIRY_WINDOW_DAYS } from "./_doctor.ts";
 
 /** The commands the report tells the user to run, as they run here. */
@@ -14,6 +14,14 @@ export interface DoctorCommands {
   repair(path: string): string;
   /** The command that archives every home's sessions before a tool's cleanup deletes them. */
   archive(): string;
+}
+
+/** Each damaged session: its first finding (and how many more), then the repair command. */
+function repairLines(sessions: readonly DamagedSession[], commands: DoctorCommands): string[] {
+  return sessions.flatMap((session) => {
+    const more = session.findings > 1 ? ` (+${session.findings - 1} more)` : "";
+    return [`    ${visible(session.first)}${more}`, `      ${commands.repair(session.path)}`];
+  });
 }
 
 function homeLines(home: HomeExamination, commands: DoctorCommands): string[] {
@@ -26,10 +34,7 @@ function homeLines(home: HomeExamination, commands: DoctorCommands): string[] {
   ];
   if (home.unresumable.length > 0) {
     lines.push(`  ${home.tool} would not resume ${plural(home.unresumable.length, "session")}:`);
-    for (const session of home.unresumable) {
-      const more = session.findings > 1 ? ` (+${session.findings - 1} more)` : "";
-      lines.push(`    ${visible(session.first)}${more}`, `      ${commands.repair(session.path)}`);
-    }
+    lines.push(...repairLines(home.unresumable, commands));
   }
   if (home.passedOver.length > 0) {
     lines.push(
@@ -37,10 +42,7 @@ function homeLines(home: HomeExamination, commands: DoctorCommands): string[] {
         `${plural(home.passedOver.length, "session")} (it resumes them as they are; ` +
         "a repair sets the lines aside):",
     );
-    for (const session of home.passedOver) {
-      const more = session.findings > 1 ? ` (+${session.findings - 1} more)` : "";
-      lines.push(`    ${visible(session.first)}${more}`, `      ${commands.repair(session.path)}`);
-    }
+    lines.push(...repairLines(home.passedOver, commands));
   }
   if (home.drift.length > 0) {
     lines.push(`  record types turnlog has never seen:`);

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import type { SessionMeta } from "../record/mod.ts";
 // The workspace rules alone: the tools themselves load zod.
-import { refusedWorkspace } from "../tools/_workspace.ts";
+import { isInside, refusedWorkspace } from "../tools/_workspace.ts";
 
 /**
  * Why a session's recorded folder (`meta.cwd`) may not be its workspace unless the user names
@@ -37,17 +37,14 @@ export function recordedWorkspaceDoubt(
   here?: string,
 ): string | undefined {
   if (meta.importedFrom !== undefined) return "came from another tool's file";
-  if (here !== undefined && within(here, meta.cwd) && refusedWorkspace(here, home) === undefined) {
+  const cwd = resolve(meta.cwd);
+  if (
+    here !== undefined && isInside(resolve(here), cwd) && refusedWorkspace(here, home) === undefined
+  ) {
     return undefined;
   }
   if (home === undefined) return "cannot be told to be in your home (HOME is unset)";
-  if (resolve(home) === resolve(meta.cwd)) return "is your home folder itself";
-  if (!within(home, meta.cwd)) return "is outside your home folder";
+  if (resolve(home) === cwd) return "is your home folder itself";
+  if (!isInside(resolve(home), cwd)) return "is outside your home folder";
   return undefined;
-}
-
-/** Whether `path` is `folder` or inside it. */
-function within(folder: string, path: string): boolean {
-  const inside = relative(resolve(folder), resolve(path));
-  return !(inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside));
 }

@@ -91,12 +91,12 @@ export class NoSuchSourceError extends TurnlogError {
 
 async function folderSource(dir: string, flag: string): Promise<SearchSource> {
   const info = statOrUndefined(dir);
-  if (info !== undefined && !info.isDirectory) {
+  if (info === undefined) throw new NoSuchSourceError(dir);
+  if (!info.isDirectory) {
     throw new NoSuchSourceError(dir, {
-      what: info.isFile ? `a file (${flag} takes the folder that holds it)` : "not a folder",
+      what: info.isFile ? `a file (${flag} takes the folder that holds it)` : "a special file",
     });
   }
-  if (!info?.isDirectory) throw new NoSuchSourceError(dir);
   const { detectSessionsRoot } = await formatsModule();
   const found = await detectSessionsRoot(dir);
   return {

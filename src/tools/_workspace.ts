@@ -17,7 +17,8 @@ export class OutsideWorkspaceError extends TurnlogError {
   }
 }
 
-function isInside(root: string, path: string): boolean {
+/** Whether `path` is `root` or inside it (both absolute, as they are: no symlink resolved). */
+export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
